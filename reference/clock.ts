@@ -1,0 +1,57 @@
+/**
+ * A controllable clock. The reference reads time only through this, so tests can move time
+ * forward (lease expiry, rotation periods, lockout windows) instead of sleeping.
+ */
+export interface Clock {
+  /** Milliseconds since the Unix epoch, as the reference sees it. */
+  now(): number;
+  /** Moves the reference's time forward and fires every timer that fell due. */
+  advance(ms: number): Promise<void>;
+  /** Registers a callback run once when the clock reaches `atMs` (real or advanced time). */
+  at(atMs: number, fn: () => void | Promise<void>): () => void;
+  close(): void;
+}
+
+interface Timer { atMs: number; fn: () => void | Promise<void>; cancelled: boolean }
+
+/** Real time plus an offset that `advance` grows; a sweep every 50 ms fires due timers. */
+export class ControllableClock implements Clock {
+  private offsetMs = 0;
+  private timers: Timer[] = [];
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(sweepMs = 50) {
+    this.sweeper = setInterval(() => void this.fireDue(), sweepMs);
+    this.sweeper.unref();
+  }
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  async advance(ms: number): Promise<void> {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs a non-negative number of milliseconds');
+    this.offsetMs += ms;
+    await this.fireDue();
+  }
+
+  at(atMs: number, fn: () => void | Promise<void>): () => void {
+    const timer: Timer = { atMs, fn, cancelled: false };
+    this.timers.push(timer);
+    return () => { timer.cancelled = true; };
+  }
+
+  private async fireDue(): Promise<void> {
+    const now = this.now();
+    const due = this.timers.filter((t) => !t.cancelled && t.atMs <= now).sort((a, b) => a.atMs - b.atMs);
+    this.timers = this.timers.filter((t) => !t.cancelled && t.atMs > now);
+    for (const t of due) {
+      try { await t.fn(); } catch (err) { console.error('[reference] timer failed:', (err as Error).message); }
+    }
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.timers = [];
+  }
+}

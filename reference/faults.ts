@@ -1,0 +1,29 @@
+/**
+ * Fault switches: each one breaks exactly one catalogued rule of the reference on purpose, so the
+ * mutation run can prove that the suite notices. Enabled with REF_FAULTS=name,name or --faults.
+ */
+export interface FaultSpec {
+  /** Stable name used in REF_FAULTS. */
+  name: string;
+  /** Requirement ID (from spec/catalogue) that this fault violates. */
+  breaks: string;
+  /** Suites (by name, as in `--suite`) that must catch it. */
+  suites: string[];
+  description: string;
+}
+
+export class Faults {
+  private readonly active: ReadonlySet<string>;
+  constructor(names: Iterable<string> = []) {
+    this.active = new Set(names);
+  }
+  has(name: string): boolean {
+    return this.active.has(name);
+  }
+  list(): string[] {
+    return [...this.active];
+  }
+  static parse(value: string | undefined): Faults {
+    return new Faults((value ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  }
+}

@@ -1,0 +1,3 @@
+import type { FaultSpec } from '../../../faults.js';
+
+export const faults: FaultSpec[] = [];

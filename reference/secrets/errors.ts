@@ -1,0 +1,15 @@
+/** An error the secrets service answers with: status >= 400 and `{errors: [...]}`. */
+export class SvcError extends Error {
+  constructor(
+    readonly status: number,
+    readonly messages: string[],
+  ) {
+    super(messages.join('; ') || `status ${status}`);
+  }
+}
+
+export const badRequest = (...messages: string[]) => new SvcError(400, messages);
+export const forbidden = (...messages: string[]) => new SvcError(403, messages.length ? messages : ['permission denied']);
+export const notFound = (...messages: string[]) => new SvcError(404, messages);
+export const unsupportedPath = () => new SvcError(404, ['unsupported path']);
+export const methodNotAllowed = () => new SvcError(405, ['unsupported operation']);
