@@ -1,0 +1,78 @@
+/**
+ * The directory fixture: an external directory from config, or OpenLDAP started for the run
+ * (a container where an engine runs, else a private slapd).
+ */
+import { randomBytes } from 'node:crypto';
+import { containerRuntimeAvailable, startContainerLdap } from './container.js';
+import { seedPlan } from './seed.js';
+import { startLocalSlapd } from './slapd.js';
+
+export interface DirectoryConfigInput {
+  url?: string;
+  bindDn?: string;
+  bindPass?: string;
+  baseDn?: string;
+  userDn?: string;
+}
+
+export interface ProvisionedDirectory {
+  url: string;
+  bindDn: string;
+  bindPass: string;
+  baseDn: string;
+  userDn: string;
+  groupDn?: string;
+  serviceAccounts: string[];
+  users: string[];
+  stop(): Promise<void>;
+  /** True when this call started the directory (and `stop` ends it). */
+  started: boolean;
+}
+
+const DEFAULT_BASE = 'dc=example,dc=org';
+
+export async function provisionDirectory(cfg: DirectoryConfigInput = {}): Promise<ProvisionedDirectory> {
+  if (cfg.url) {
+    const baseDn = cfg.baseDn ?? DEFAULT_BASE;
+    const plan = seedPlan(baseDn, '');
+    return {
+      url: cfg.url,
+      bindDn: cfg.bindDn ?? `cn=admin,${baseDn}`,
+      bindPass: cfg.bindPass ?? '',
+      baseDn,
+      userDn: cfg.userDn ?? plan.userDn,
+      serviceAccounts: [],
+      users: [],
+      stop: async () => {},
+      started: false,
+    };
+  }
+  const baseDn = cfg.baseDn ?? DEFAULT_BASE;
+  const plan = seedPlan(baseDn, randomBytes(18).toString('base64url'));
+  const common = {
+    bindPass: plan.bindPass,
+    baseDn,
+    userDn: plan.userDn,
+    groupDn: plan.groupDn,
+    serviceAccounts: plan.serviceAccounts,
+    users: plan.users,
+    started: true,
+  };
+  if (await containerRuntimeAvailable()) {
+    const c = await startContainerLdap(plan);
+    return { ...common, url: c.url, bindDn: c.bindDn, stop: c.stop };
+  }
+  const local = await startLocalSlapd(plan);
+  return { ...common, url: local.url, bindDn: plan.bindDn, stop: local.stop };
+}
+
+/** Reads LDAP_URL, LDAP_BIND_DN, LDAP_BIND_PASS, LDAP_BASE_DN, LDAP_USER_DN. */
+export function directoryConfigFromEnv(env: Record<string, string | undefined> = process.env): DirectoryConfigInput {
+  return {
+    url: env.LDAP_URL || undefined,
+    bindDn: env.LDAP_BIND_DN || undefined,
+    bindPass: env.LDAP_BIND_PASS || undefined,
+    baseDn: env.LDAP_BASE_DN || undefined,
+    userDn: env.LDAP_USER_DN || undefined,
+  };
+}

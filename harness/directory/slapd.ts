@@ -1,0 +1,124 @@
+/**
+ * A private slapd from Debian's packages: its own temp config and database on a free loopback
+ * port, seeded with slapadd, stopped (and its files removed) by `stop()`.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'ldapts';
+import { toLdif, type SeedPlan } from './seed.js';
+
+const SLAPD_CANDIDATES = ['/usr/sbin/slapd', '/usr/local/sbin/slapd', '/usr/local/libexec/slapd'];
+const SLAPADD_CANDIDATES = ['/usr/sbin/slapadd', '/usr/local/sbin/slapadd'];
+const SCHEMA_DIRS = ['/etc/ldap/schema', '/etc/openldap/schema', '/usr/local/etc/openldap/schema'];
+const MODULE_DIRS = ['/usr/lib/ldap', '/usr/lib64/openldap', '/usr/lib/openldap'];
+
+export class SlapdMissingError extends Error {
+  constructor() {
+    super('slapd was not found and no container engine runs: install slapd ldap-utils (apt-get install -y slapd ldap-utils) or set LDAP_URL');
+  }
+}
+
+const first = (paths: string[]) => paths.find((p) => existsSync(p));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function slapdConf(dir: string, plan: SeedPlan, schemaDir: string, moduleDir: string | undefined): string {
+  const schemas = ['core', 'cosine', 'nis', 'inetorgperson'].map((s) => `include ${schemaDir}/${s}.schema`);
+  const admins = `group.exact="${plan.groupDn}"`;
+  return [
+    ...schemas,
+    `pidfile ${dir}/slapd.pid`,
+    `argsfile ${dir}/slapd.args`,
+    ...(moduleDir ? [`modulepath ${moduleDir}`, 'moduleload back_mdb'] : []),
+    'database mdb',
+    'maxsize 104857600',
+    `suffix "${plan.baseDn}"`,
+    `directory ${dir}/db`,
+    // Without these lines anonymous users could read password hashes; admins may rewrite them.
+    `access to attrs=userPassword by ${admins} write by self write by anonymous auth by * none`,
+    `access to * by ${admins} write by * read`,
+    '',
+  ].join('\n');
+}
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`slapd exited with code ${child.exitCode} before it was ready`);
+    const client = new Client({ url, connectTimeout: 500, timeout: 1000 });
+    try {
+      await client.search('', { scope: 'base', attributes: ['namingContexts'] });
+      return;
+    } catch (err) {
+      lastError = (err as Error).message;
+    } finally {
+      await client.unbind().catch(() => {});
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`slapd did not answer within ${timeoutMs} ms: ${lastError}`);
+}
+
+export interface LocalSlapd {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startLocalSlapd(plan: SeedPlan): Promise<LocalSlapd> {
+  const slapd = first(SLAPD_CANDIDATES);
+  const slapadd = first(SLAPADD_CANDIDATES);
+  const schemaDir = first(SCHEMA_DIRS);
+  if (!slapd || !slapadd || !schemaDir) throw new SlapdMissingError();
+  const moduleDir = MODULE_DIRS.find((d) => existsSync(join(d, 'back_mdb.la')) || existsSync(join(d, 'back_mdb.so')));
+
+  const dir = await mkdtemp(join(tmpdir(), 'conformance-slapd-'));
+  await mkdir(join(dir, 'db'));
+  const conf = join(dir, 'slapd.conf');
+  await writeFile(conf, slapdConf(dir, plan, schemaDir, moduleDir));
+  await writeFile(join(dir, 'seed.ldif'), toLdif(plan.entries));
+  const added = spawnSync(slapadd, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')], { encoding: 'utf8', timeout: 30_000 });
+  if (added.status !== 0) {
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`slapadd failed (${added.status}): ${(added.stderr || '').slice(0, 500)}`);
+  }
+
+  const port = await freePort();
+  const url = `ldap://127.0.0.1:${port}`;
+  // -d keeps slapd in the foreground, so the child's pid is slapd's and SIGTERM stops it.
+  const child = spawn(slapd, ['-d', '0', '-h', `${url}/`, '-f', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (b: Buffer) => { stderr = (stderr + b.toString()).slice(-2000); });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitReady(url, child, 10_000);
+  } catch (err) {
+    await stop();
+    throw new Error(`${(err as Error).message}${stderr ? `; slapd said: ${stderr.trim().slice(-300)}` : ''}`);
+  }
+  return { url, stop };
+}
