@@ -1,0 +1,60 @@
+/**
+ * `npm run reference -- --port 8200 --sched-port 4646 --cloud-port 8300 --root-token root`
+ * Runs the reference in the foreground and prints its addresses when ready.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { startReference } from './start.js';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number 0-65535');
+  return n;
+}
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('must be a positive number');
+  return n;
+}
+
+const program = new Command('reference')
+  .description('Reference implementation of the secrets service and the job scheduler')
+  .option('--host <host>', 'listen address', '127.0.0.1')
+  .option('--port <port>', 'secrets service port', port, 8200)
+  .option('--sched-port <port>', 'scheduler port', port, 4646)
+  .option('--cloud-port <port>', 'simulated cloud directory port', port, 8300)
+  .option('--root-token <token>', 'root token of the secrets service (and the scheduler management token)', 'root')
+  .option('--version <semver>', 'version the reference reports and whose known issues it carries', '1.13.10')
+  .option('--faults <names>', 'comma-separated fault switches (also REF_FAULTS)', process.env.REF_FAULTS ?? '')
+  .option('--max-request-bytes <n>', 'maximum request body size', positive, 32 * 1024 * 1024)
+  .option('--require-request-header', 'require the X-Svc-Request header on every request', false)
+  .option('--lockout-threshold <n>', 'user lockout threshold (attempts)', positive, 5)
+  .option('--lockout-duration <seconds>', 'user lockout duration in seconds', positive, 900)
+  .option('--lockout-reset <seconds>', 'user lockout counter reset window in seconds', positive, 900)
+  .showHelpAfterError();
+
+program.parse();
+const o = program.opts();
+const ref = await startReference({
+  host: o.host,
+  port: o.port,
+  schedPort: o.schedPort,
+  cloudPort: o.cloudPort,
+  rootToken: o.rootToken,
+  version: o.version,
+  faults: String(o.faults).split(',').map((s: string) => s.trim()).filter(Boolean),
+  maxRequestBytes: o.maxRequestBytes,
+  requireRequestHeader: o.requireRequestHeader,
+  lockoutThreshold: o.lockoutThreshold,
+  lockoutDurationSeconds: o.lockoutDuration,
+  lockoutResetSeconds: o.lockoutReset,
+});
+console.log(`secrets service: ${ref.svcAddr}`);
+if (ref.schedAddr) console.log(`scheduler:       ${ref.schedAddr}`);
+if (ref.cloudAddr) console.log(`cloud directory: ${ref.cloudAddr}`);
+console.log('ready');
+const shutdown = async () => {
+  await ref.stop();
+  process.exit(0);
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,384 @@
+/**
+ * The reference secrets service: routing, token transport, ACLs with the existence check,
+ * namespaces, mounts, the envelope and error body, LIST (verb and query), help, leases and the
+ * controllable clock. Engines plug in through `engine.ts`.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Faults } from '../faults.js';
+import { DEFAULT_POLICY_SOURCE, capabilitiesFor, parsePolicy, type Capability, type Policy } from './acl.js';
+import type { Engine, EngineContext, EngineRequest, EngineResponse, Operation, ReferenceSettings } from './engine.js';
+import { secretEngines, authMethods } from './engines/index.js';
+import { SvcError, badRequest, forbidden, unsupportedPath } from './errors.js';
+import { BodyTooLarge, readBody, sendEmpty, sendJson } from './http-util.js';
+import { LeaseManager } from './leases.js';
+import { ListVerbSocket, LIST_MARKER_HEADER } from './list-verb.js';
+import { PasswordPolicies } from './password-policies.js';
+import { TokenStore, type TokenEntry } from './tokens.js';
+import { handleSys, type SysContext } from './sys.js';
+
+export interface SecretsServerOptions {
+  port?: number;
+  host?: string;
+  rootToken: string;
+  clock: Clock;
+  faults: Faults;
+  settings: ReferenceSettings;
+  /** Maximum request body in bytes (the document's default is 32 MB). */
+  maxRequestBytes?: number;
+  /** When true every request must carry the X-Svc-Request header. */
+  requireRequestHeader?: boolean;
+  log?: (message: string) => void;
+}
+
+export interface Mount {
+  /** Full path with trailing slash, namespace prefix included. */
+  path: string;
+  type: string;
+  kind: 'secret' | 'auth';
+  options: Record<string, string>;
+  accessor: string;
+  engine: Engine;
+  description: string;
+}
+
+export type Method = EngineRequest['method'];
+
+const TOKEN_HEADER = 'x-svc-token';
+const NAMESPACE_HEADER = 'x-svc-namespace';
+const REQUEST_HEADER = 'x-svc-request';
+
+export class SecretsCore {
+  readonly tokens: TokenStore;
+  readonly leases: LeaseManager;
+  readonly passwordPolicies = new PasswordPolicies();
+  readonly policies = new Map<string, Policy>();
+  readonly mounts = new Map<string, Mount>();
+  readonly namespaces = new Set<string>(['']);
+  private defaultPolicy: Policy | undefined;
+
+  constructor(readonly options: SecretsServerOptions) {
+    this.tokens = new TokenStore(options.clock);
+    this.leases = new LeaseManager(options.clock, this.log);
+    this.tokens.create({ id: options.rootToken, policies: ['root'], displayName: 'root', path: 'auth/token/root', entityId: '' });
+  }
+
+  readonly log = (message: string): void => {
+    (this.options.log ?? ((m: string) => console.error(`[reference] ${m}`)))(message);
+  };
+
+  get faults(): Faults {
+    return this.options.faults;
+  }
+
+  async init(): Promise<void> {
+    this.defaultPolicy = await parsePolicy('default', DEFAULT_POLICY_SOURCE);
+    await this.mount('secret/', 'kv', 'secret', { version: '2' }, 'key-value secrets');
+    await this.mount('auth/token/', 'token', 'auth', {}, 'token based credentials');
+  }
+
+  engineContext(path: string, options: Record<string, string>): EngineContext {
+    return {
+      clock: this.options.clock,
+      faults: this.options.faults,
+      leases: this.leases,
+      passwordPolicies: this.passwordPolicies,
+      tokens: this.tokens,
+      mountPath: path,
+      options,
+      settings: this.options.settings,
+      log: this.log,
+    };
+  }
+
+  async mount(path: string, type: string, kind: 'secret' | 'auth', options: Record<string, string>, description = ''): Promise<Mount> {
+    const normalized = path.replace(/^\/+/, '').replace(/\/*$/, '/');
+    if (this.mounts.has(normalized)) throw badRequest(`path is already in use at ${normalized}`);
+    for (const existing of this.mounts.keys()) {
+      if (normalized.startsWith(existing) || existing.startsWith(normalized)) {
+        throw badRequest(`path is already in use at ${existing}`);
+      }
+    }
+    let engine: Engine;
+    if (type === 'token') {
+      engine = { handle: async () => { throw unsupportedPath(); } };
+    } else {
+      const factory = (kind === 'auth' ? authMethods : secretEngines)[type];
+      if (!factory) throw badRequest(`plugin not found in the catalog: ${type}`);
+      engine = await factory(this.engineContext(normalized, options));
+    }
+    const mount: Mount = { path: normalized, type, kind, options, accessor: `${type}_${randomUUID().slice(0, 8)}`, engine, description };
+    this.mounts.set(normalized, mount);
+    return mount;
+  }
+
+  async unmount(path: string): Promise<boolean> {
+    const normalized = path.replace(/^\/+/, '').replace(/\/*$/, '/');
+    const mount = this.mounts.get(normalized);
+    if (!mount) return false;
+    this.mounts.delete(normalized);
+    await this.leases.revokePrefix(normalized);
+    await mount.engine.close?.();
+    return true;
+  }
+
+  /** The mount whose path is the longest prefix of `fullPath`. */
+  findMount(fullPath: string): Mount | undefined {
+    let best: Mount | undefined;
+    for (const mount of this.mounts.values()) {
+      if ((fullPath + '/').startsWith(mount.path) && (!best || mount.path.length > best.path.length)) best = mount;
+    }
+    return best;
+  }
+
+  /** Splits a full path into its namespace (longest known prefix) and the rest. */
+  splitNamespace(fullPath: string): { namespace: string; rest: string } {
+    let ns = '';
+    for (const candidate of this.namespaces) {
+      if (candidate && (fullPath === candidate || fullPath.startsWith(candidate + '/')) && candidate.length > ns.length) ns = candidate;
+    }
+    return { namespace: ns, rest: ns ? fullPath.slice(ns.length + 1) : fullPath };
+  }
+
+  policiesOf(token: TokenEntry): Policy[] {
+    const list: Policy[] = [];
+    if (this.defaultPolicy && !token.policies.includes('no-default-policy')) list.push(this.defaultPolicy);
+    for (const name of token.policies) {
+      const p = this.policies.get(name);
+      if (p) list.push(p);
+    }
+    return list;
+  }
+
+  can(token: TokenEntry, capability: Capability, fullPath: string): boolean {
+    if (token.root) return true;
+    return capabilitiesFor(this.policiesOf(token), fullPath).has(capability);
+  }
+
+  async close(): Promise<void> {
+    await this.leases.closeAll();
+    for (const mount of this.mounts.values()) await mount.engine.close?.();
+  }
+}
+
+interface Parsed {
+  method: Method;
+  fullPath: string;
+  query: URLSearchParams;
+  help: boolean;
+}
+
+function requestMethod(req: IncomingMessage, query: URLSearchParams): Method | undefined {
+  const marker = req.headers[LIST_MARKER_HEADER];
+  const raw = (typeof marker === 'string' && marker === 'LIST' ? 'LIST' : req.method ?? '').toUpperCase();
+  if (raw === 'GET' && query.get('list') === 'true') return 'LIST';
+  if (raw === 'GET' || raw === 'POST' || raw === 'PUT' || raw === 'DELETE' || raw === 'LIST') return raw;
+  return undefined;
+}
+
+function tokenFrom(req: IncomingMessage): string | undefined {
+  const header = req.headers[TOKEN_HEADER];
+  if (typeof header === 'string' && header) return header;
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string') {
+    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    if (m) return m[1]!.trim();
+  }
+  return undefined;
+}
+
+/** Paths reachable without a token. */
+function isUnauthenticated(rest: string, core: SecretsCore): boolean {
+  if (rest === 'sys/health' || rest === 'sys/seal-status') return true;
+  const mount = core.findMount(rest);
+  if (mount?.kind === 'auth' && mount.type !== 'token') {
+    const sub = rest.slice(mount.path.length);
+    return sub.startsWith('login/') || sub === 'login';
+  }
+  return false;
+}
+
+function operationFor(method: Method, exists: boolean): Operation {
+  switch (method) {
+    case 'GET': return 'read';
+    case 'LIST': return 'list';
+    case 'DELETE': return 'delete';
+    default: return exists ? 'update' : 'create';
+  }
+}
+
+function envelope(core: SecretsCore, mount: Mount | undefined, result: EngineResponse, requestPath: string): { status: number; body?: unknown } {
+  if (result.rawBody !== undefined) return { status: result.status ?? 200, body: result.rawBody };
+  const body: Record<string, unknown> = {
+    request_id: randomUUID(),
+    lease_id: '',
+    renewable: false,
+    lease_duration: 0,
+    data: result.data ?? null,
+    wrap_info: null,
+    warnings: result.warnings && result.warnings.length ? result.warnings : null,
+    auth: result.auth ?? null,
+  };
+  if (mount) body.mount_type = mount.type;
+  if (result.lease) {
+    const lease = core.leases.create(requestPath, result.lease);
+    body.lease_id = lease.id;
+    body.renewable = result.lease.renewable;
+    body.lease_duration = core.leases.remaining(lease) || result.lease.ttl;
+  }
+  const hasContent = result.data !== undefined || result.lease || result.auth || (result.warnings && result.warnings.length);
+  const status = result.status ?? (hasContent ? 200 : 204);
+  return status === 204 ? { status } : { status, body };
+}
+
+function helpFor(rest: string, mount: Mount | undefined): unknown {
+  const help = mount?.engine.help?.(rest.slice(mount.path.length)) ?? `## ${rest}\n\nHelp for this path of the reference implementation.`;
+  return {
+    help,
+    openapi: {
+      openapi: '3.0.2',
+      info: { title: 'reference', version: '1.13' },
+      paths: { [`/${mount ? rest.slice(mount.path.length) : rest}`]: { description: help.split('\n')[0] } },
+    },
+  };
+}
+
+export async function handleRequest(core: SecretsCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://reference');
+  const query = url.searchParams;
+  const method = requestMethod(req, query);
+  if (core.options.requireRequestHeader && !req.headers[REQUEST_HEADER] && !core.faults.has('core.request-header-not-enforced')) {
+    throw new SvcError(412, ["missing 'X-Svc-Request' header"]);
+  }
+  if (!url.pathname.startsWith('/v1/')) throw unsupportedPath();
+  if (!method) throw new SvcError(405, ['unsupported operation']);
+  const rawPath = decodeURIComponent(url.pathname.slice('/v1/'.length));
+  if (rawPath.endsWith('.') && !core.faults.has('core.trailing-period-accepted')) throw unsupportedPath();
+  const nsHeader = (req.headers[NAMESPACE_HEADER] as string | undefined)?.replace(/^\/+|\/+$/g, '') ?? '';
+  const fullPath = (nsHeader ? `${nsHeader}/${rawPath}` : rawPath).replace(/\/+$/, '');
+  const parsed: Parsed = { method, fullPath, query, help: query.has('help') && query.get('help') !== '0' };
+
+  const body = await readBody(req, core.options.maxRequestBytes ?? 32 * 1024 * 1024);
+  let json: Record<string, unknown> = {};
+  if (body.length && method !== 'GET' && method !== 'LIST') {
+    const contentType = String(req.headers['content-type'] ?? '');
+    const looksJson = contentType === '' || contentType.includes('json') || /^\s*[{[]/.test(body.toString('utf8', 0, 16));
+    if (looksJson) {
+      let value: unknown;
+      try {
+        value = JSON.parse(body.toString('utf8'));
+      } catch {
+        throw badRequest('failed to parse JSON input: invalid JSON body');
+      }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest('failed to parse JSON input: body must be a JSON object');
+      json = value as Record<string, unknown>;
+    }
+  }
+
+  const { namespace, rest } = core.splitNamespace(parsed.fullPath);
+  const tokenId = tokenFrom(req);
+  let token: TokenEntry | undefined;
+  if (!isUnauthenticated(rest, core)) {
+    if (!tokenId) throw forbidden('permission denied');
+    token = core.tokens.lookup(tokenId);
+    if (!token) throw forbidden('permission denied', 'invalid token');
+  }
+
+  const ctx: SysContext = { core, method, rest, namespace, fullPath: parsed.fullPath, query, body: json, rawBody: body, token, headers: req.headers };
+  if (parsed.help) {
+    if (token && !core.can(token, 'read', parsed.fullPath) && !core.can(token, 'list', parsed.fullPath) && !core.can(token, 'update', parsed.fullPath)) throw forbidden();
+    sendJson(res, 200, helpFor(parsed.fullPath, core.findMount(parsed.fullPath)));
+    return;
+  }
+
+  if (rest.startsWith('sys/') || rest === 'sys' || rest.startsWith('auth/token/')) {
+    const result = await handleSys(ctx);
+    return answer(core, res, undefined, result, parsed.fullPath, method);
+  }
+
+  const mount = core.findMount(parsed.fullPath);
+  if (!mount) throw unsupportedPath();
+  const sub = (parsed.fullPath + '/').slice(mount.path.length).replace(/\/+$/, '');
+  const exists = method === 'POST' || method === 'PUT' ? (await mount.engine.exists?.(sub)) ?? true : true;
+  const operation = operationFor(method, exists);
+  if (token && !core.can(token, operation, parsed.fullPath)) {
+    throw forbidden('permission denied');
+  }
+  const engineReq: EngineRequest = {
+    operation,
+    method,
+    path: sub,
+    body: json,
+    rawBody: body,
+    query,
+    headers: req.headers,
+    token: token ?? { id: '', accessor: '', entityId: '', displayName: '', policies: [], root: false },
+    can: (capability, path) => !!token && core.can(token, capability, mount.path + path),
+  };
+  const result = await mount.engine.handle(engineReq);
+  return answer(core, res, mount, result, parsed.fullPath, method);
+}
+
+function answer(core: SecretsCore, res: ServerResponse, mount: Mount | undefined, result: EngineResponse, fullPath: string, method: Method): void {
+  if (method === 'LIST') {
+    const keys = (result.data as { keys?: unknown[] } | undefined)?.keys;
+    if (!result.rawBody && (!Array.isArray(keys) || keys.length === 0) && !core.faults.has('core.empty-list-200')) {
+      sendJson(res, 404, { errors: [] });
+      return;
+    }
+  }
+  const out = envelope(core, mount, result, fullPath);
+  if (out.status === 204) sendEmpty(res, 204);
+  else sendJson(res, out.status, out.body);
+}
+
+export interface RunningSecretsServer {
+  addr: string;
+  core: SecretsCore;
+  close(): Promise<void>;
+}
+
+export async function startSecretsServer(options: SecretsServerOptions): Promise<RunningSecretsServer> {
+  const core = new SecretsCore(options);
+  await core.init();
+  const http: Server = createHttpServer({ requestTimeout: 60_000, headersTimeout: 30_000 }, (req, res) => {
+    handleRequest(core, req, res).catch((err: unknown) => {
+      if (err instanceof SvcError) {
+        sendJson(res, err.status, { errors: err.messages });
+      } else if (err instanceof BodyTooLarge) {
+        sendJson(res, 413, { errors: ['http: request body too large'] }, { Connection: 'close' });
+      } else {
+        core.log(`internal error: ${(err as Error).stack ?? String(err)}`);
+        sendJson(res, 500, { errors: ['internal error'] });
+      }
+    });
+  });
+  http.keepAliveTimeout = 5_000;
+  const net: NetServer = createNetServer((socket) => {
+    http.emit('connection', new ListVerbSocket(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    net.once('error', reject);
+    net.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = net.address() as AddressInfo;
+  const sockets = new Set<import('node:net').Socket>();
+  net.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return {
+    addr: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
+    core,
+    async close() {
+      await new Promise<void>((resolve) => {
+        net.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+      http.close();
+      await core.close();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Starts the whole reference: the secrets service, the simulated cloud directory and the job
+ * scheduler, sharing one controllable clock and one set of fault switches.
+ */
+import { ControllableClock } from './clock.js';
+import { Faults } from './faults.js';
+import { startSecretsServer, type RunningSecretsServer } from './secrets/server.js';
+
+export interface ReferenceOptions {
+  host?: string;
+  port?: number;
+  schedPort?: number;
+  cloudPort?: number;
+  rootToken: string;
+  schedToken?: string;
+  faults?: string[];
+  /** Reported by sys/health and used by release-gated behaviour. */
+  version?: string;
+  maxRequestBytes?: number;
+  requireRequestHeader?: boolean;
+  lockoutThreshold?: number;
+  lockoutDurationSeconds?: number;
+  lockoutResetSeconds?: number;
+  env?: Record<string, string | undefined>;
+  quiet?: boolean;
+}
+
+export interface RunningReference {
+  svcAddr: string;
+  schedAddr?: string;
+  cloudAddr?: string;
+  cloud?: Record<string, unknown>;
+  secrets: RunningSecretsServer;
+  clock: ControllableClock;
+  stop(): Promise<void>;
+}
+
+type Closer = () => Promise<void>;
+
+interface CloudDirectory {
+  addr: string;
+  close(): Promise<void>;
+  rootClientId: string;
+  rootClientSecret: string;
+  tenantId: string;
+  subscriptionId: string;
+}
+
+// Specifiers kept in variables: these parts are loaded lazily and may be absent while developed.
+const CLOUD_MODULE = './cloud-directory/server.js';
+const SCHEDULER_MODULE = './scheduler/server.js';
+
+/** Optional parts are loaded lazily so that one unfinished area cannot stop the others. */
+async function optional<T>(name: string, load: () => Promise<T>, log: (m: string) => void): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (err) {
+    log(`${name} not started: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+export async function startReference(opts: ReferenceOptions): Promise<RunningReference> {
+  const host = opts.host ?? '127.0.0.1';
+  const clock = new ControllableClock();
+  const faults = new Faults(opts.faults ?? []);
+  const log = opts.quiet ? () => {} : (m: string) => console.error(`[reference] ${m}`);
+  const closers: Closer[] = [];
+
+  const cloud = await optional('cloud directory', async () => {
+    const mod = (await import(CLOUD_MODULE)) as { startCloudDirectory: (o: unknown) => Promise<CloudDirectory> };
+    return mod.startCloudDirectory({ port: opts.cloudPort ?? 0, host, clock, faults });
+  }, log);
+  if (cloud) closers.push(() => cloud.close());
+
+  const secrets = await startSecretsServer({
+    port: opts.port ?? 0,
+    host,
+    rootToken: opts.rootToken,
+    clock,
+    faults,
+    maxRequestBytes: opts.maxRequestBytes,
+    requireRequestHeader: opts.requireRequestHeader,
+    log,
+    settings: {
+      env: opts.env ?? process.env,
+      cloudDirectoryAddr: cloud?.addr,
+      defaultLeaseTtl: 768 * 3600,
+      maxLeaseTtl: 768 * 3600,
+      version: opts.version ?? '1.13.10',
+      lockoutThreshold: opts.lockoutThreshold ?? 5,
+      lockoutDurationSeconds: opts.lockoutDurationSeconds ?? 900,
+      lockoutResetSeconds: opts.lockoutResetSeconds ?? 900,
+    },
+  });
+  closers.push(() => secrets.close());
+
+  const sched = await optional('scheduler', async () => {
+    const mod = (await import(SCHEDULER_MODULE)) as { startScheduler: (o: unknown) => Promise<{ addr: string; close(): Promise<void> }> };
+    return mod.startScheduler({ port: opts.schedPort ?? 0, host, clock, faults, aclEnabled: true, managementToken: opts.schedToken ?? opts.rootToken });
+  }, log);
+  if (sched) closers.push(() => sched.close());
+
+  return {
+    svcAddr: secrets.addr,
+    schedAddr: sched?.addr,
+    cloudAddr: cloud?.addr,
+    cloud: cloud ? { directoryAddr: cloud.addr, rootClientId: cloud.rootClientId, rootClientSecret: cloud.rootClientSecret, tenantId: cloud.tenantId, subscriptionId: cloud.subscriptionId } : undefined,
+    secrets,
+    clock,
+    async stop() {
+      for (const close of closers.reverse()) {
+        try { await close(); } catch (err) { log(`stop failed: ${(err as Error).message}`); }
+      }
+      clock.close();
+    },
+  };
+}
