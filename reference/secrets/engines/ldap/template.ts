@@ -1,0 +1,487 @@
+/**
+ * A small interpreter of Go's text/template syntax, enough for the directory engine's LDIF and
+ * username templates: text and `{{ }}` actions with `{{-`/`-}}` trimming and comments, fields
+ * (`.A.B`), literals, function calls, pipes, parentheses, and `if`/`else`/`end`. No npm package
+ * implements Go's template syntax with pipes and custom functions, hence this module.
+ */
+import { createHash, randomInt, randomUUID } from 'node:crypto';
+
+/** Bytes that are not text (utf16le output); printed as one character per byte, like Go strings. */
+export class Bytes {
+  constructor(readonly buf: Buffer) {}
+  toString(): string {
+    return this.buf.toString('latin1');
+  }
+}
+
+export type Value = string | number | boolean | null | undefined | Bytes | Record<string, unknown>;
+export type TemplateFn = (...args: Value[]) => Value;
+
+export class TemplateError extends Error {}
+
+// ---------------------------------------------------------------------------- parsing
+type Operand =
+  | { kind: 'field'; path: string[] }
+  | { kind: 'literal'; value: Value }
+  | { kind: 'ident'; name: string }
+  | { kind: 'paren'; pipe: Pipeline };
+type Command = Operand[];
+type Pipeline = Command[];
+type Node =
+  | { kind: 'text'; text: string }
+  | { kind: 'action'; pipe: Pipeline }
+  | { kind: 'if'; cond: Pipeline; then: Node[]; else: Node[] };
+
+export interface Template {
+  nodes: Node[];
+}
+
+interface RawAction { text: string; body: string; isText: boolean }
+
+function splitActions(src: string): RawAction[] {
+  const out: RawAction[] = [];
+  let pos = 0;
+  while (pos < src.length) {
+    const open = src.indexOf('{{', pos);
+    if (open < 0) {
+      out.push({ text: src.slice(pos), body: '', isText: true });
+      break;
+    }
+    let text = src.slice(pos, open);
+    let start = open + 2;
+    if (src.startsWith('- ', start) || src.startsWith('-\t', start) || src.startsWith('-\n', start)) {
+      text = text.replace(/\s+$/, '');
+      start += 1;
+    }
+    if (text) out.push({ text, body: '', isText: true });
+    const close = findClose(src, start);
+    if (close < 0) throw new TemplateError('unclosed action');
+    let body = src.slice(start, close);
+    pos = close + 2;
+    if (/\s-$/.test(body)) {
+      body = body.slice(0, -1);
+      const m = /^\s*/.exec(src.slice(pos));
+      pos += m ? m[0].length : 0;
+    }
+    out.push({ text: '', body, isText: false });
+  }
+  return out;
+}
+
+/** The index of the `}}` closing an action, skipping quoted strings. */
+function findClose(src: string, from: number): number {
+  let i = from;
+  while (i < src.length) {
+    const c = src[i];
+    if (c === '"' || c === '`' || c === "'") {
+      const q = c;
+      i++;
+      while (i < src.length && src[i] !== q) i += src[i] === '\\' && q !== '`' ? 2 : 1;
+      i++;
+      continue;
+    }
+    if (src.startsWith('}}', i)) return i;
+    i++;
+  }
+  return -1;
+}
+
+type Tok = { t: 'field'; v: string[] } | { t: 'str'; v: string } | { t: 'num'; v: number } | { t: 'ident'; v: string } | { t: '|' | '(' | ')' };
+
+function tokenize(body: string): Tok[] {
+  const toks: Tok[] = [];
+  let i = 0;
+  while (i < body.length) {
+    const c = body[i]!;
+    if (/\s/.test(c)) { i++; continue; }
+    if (c === '|' || c === '(' || c === ')') { toks.push({ t: c }); i++; continue; }
+    if (c === '"') {
+      let j = i + 1;
+      while (j < body.length && body[j] !== '"') j += body[j] === '\\' ? 2 : 1;
+      if (j >= body.length) throw new TemplateError('unterminated quoted string');
+      try {
+        toks.push({ t: 'str', v: JSON.parse(body.slice(i, j + 1)) as string });
+      } catch {
+        throw new TemplateError(`bad string literal ${body.slice(i, j + 1)}`);
+      }
+      i = j + 1;
+      continue;
+    }
+    if (c === '`') {
+      const j = body.indexOf('`', i + 1);
+      if (j < 0) throw new TemplateError('unterminated raw string');
+      toks.push({ t: 'str', v: body.slice(i + 1, j) });
+      i = j + 1;
+      continue;
+    }
+    if (c === '.') {
+      const m = /^(\.[A-Za-z_][A-Za-z0-9_]*)*/.exec(body.slice(i))!;
+      if (m[0] === '') { toks.push({ t: 'field', v: [] }); i++; continue; }
+      toks.push({ t: 'field', v: m[0].slice(1).split('.') });
+      i += m[0].length;
+      continue;
+    }
+    const num = /^[-+]?(0x[0-9a-fA-F]+|\d+(\.\d+)?([eE][-+]?\d+)?)/.exec(body.slice(i));
+    if (num && (/\d/.test(c) || /^[-+]\d/.test(body.slice(i)))) {
+      toks.push({ t: 'num', v: Number(num[0]) });
+      i += num[0].length;
+      continue;
+    }
+    const id = /^[A-Za-z_][A-Za-z0-9_]*/.exec(body.slice(i));
+    if (id) { toks.push({ t: 'ident', v: id[0] }); i += id[0].length; continue; }
+    throw new TemplateError(`unexpected "${c}" in action`);
+  }
+  return toks;
+}
+
+function parsePipeline(toks: Tok[], pos: { i: number }, closing: boolean): Pipeline {
+  const pipe: Pipeline = [];
+  let cmd: Command = [];
+  for (;;) {
+    const tok = toks[pos.i];
+    if (!tok || tok.t === ')') {
+      if (tok && !closing) throw new TemplateError('unexpected ")"');
+      if (closing && !tok) throw new TemplateError('unclosed "("');
+      break;
+    }
+    pos.i++;
+    if (tok.t === '|') {
+      if (!cmd.length) throw new TemplateError('missing command before "|"');
+      pipe.push(cmd);
+      cmd = [];
+      continue;
+    }
+    if (tok.t === '(') {
+      const inner = parsePipeline(toks, pos, true);
+      pos.i++; // the ')'
+      cmd.push({ kind: 'paren', pipe: inner });
+      continue;
+    }
+    if (tok.t === 'field') cmd.push({ kind: 'field', path: tok.v });
+    else if (tok.t === 'str') cmd.push({ kind: 'literal', value: tok.v });
+    else if (tok.t === 'num') cmd.push({ kind: 'literal', value: tok.v });
+    else if (tok.v === 'true' || tok.v === 'false') cmd.push({ kind: 'literal', value: tok.v === 'true' });
+    else if (tok.v === 'nil') cmd.push({ kind: 'literal', value: null });
+    else cmd.push({ kind: 'ident', name: tok.v });
+  }
+  if (!cmd.length) throw new TemplateError(pipe.length ? 'missing command after "|"' : 'empty pipeline');
+  pipe.push(cmd);
+  return pipe;
+}
+
+function parsePipe(body: string): Pipeline {
+  const toks = tokenize(body);
+  const pos = { i: 0 };
+  return parsePipeline(toks, pos, false);
+}
+
+/** Parses a template; `funcs` are checked at parse time, as Go does. */
+export function parseTemplate(src: string, funcs: Record<string, TemplateFn>): Template {
+  const raw = splitActions(src);
+  const stack: { nodes: Node[]; ifNode?: Extract<Node, { kind: 'if' }>; inElse?: boolean }[] = [{ nodes: [] }];
+  for (const r of raw) {
+    const top = stack[stack.length - 1]!;
+    if (r.isText) { top.nodes.push({ kind: 'text', text: r.text }); continue; }
+    const body = r.body.trim();
+    if (body.startsWith('/*')) {
+      if (!body.endsWith('*/')) throw new TemplateError('unclosed comment');
+      continue;
+    }
+    const word = /^([a-z]+)\b/.exec(body)?.[1];
+    if (word === 'if') {
+      const node: Extract<Node, { kind: 'if' }> = { kind: 'if', cond: parsePipe(body.slice(2)), then: [], else: [] };
+      checkFuncs(node.cond, funcs);
+      top.nodes.push(node);
+      stack.push({ nodes: node.then, ifNode: node });
+      continue;
+    }
+    if (word === 'else' && body === 'else') {
+      if (!top.ifNode || top.inElse) throw new TemplateError('unexpected {{else}}');
+      stack[stack.length - 1] = { nodes: top.ifNode.else, ifNode: top.ifNode, inElse: true };
+      continue;
+    }
+    if (word === 'end' && body === 'end') {
+      if (stack.length === 1) throw new TemplateError('unexpected {{end}}');
+      stack.pop();
+      continue;
+    }
+    if (word === 'range' || word === 'with' || word === 'define' || word === 'template' || word === 'block') {
+      throw new TemplateError(`"${word}" is not supported`);
+    }
+    const pipe = parsePipe(body);
+    checkFuncs(pipe, funcs);
+    top.nodes.push({ kind: 'action', pipe });
+  }
+  if (stack.length !== 1) throw new TemplateError('unexpected EOF: missing {{end}}');
+  return { nodes: stack[0]!.nodes };
+}
+
+function checkFuncs(pipe: Pipeline, funcs: Record<string, TemplateFn>): void {
+  for (const cmd of pipe) {
+    for (const op of cmd) {
+      if (op.kind === 'ident' && !(op.name in funcs)) throw new TemplateError(`function "${op.name}" not defined`);
+      if (op.kind === 'paren') checkFuncs(op.pipe, funcs);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------- execution
+export function printValue(v: Value): string {
+  if (v === null || v === undefined) return '<no value>';
+  if (v instanceof Bytes) return v.toString();
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+function truthy(v: Value): boolean {
+  if (v instanceof Bytes) return v.buf.length > 0;
+  if (v && typeof v === 'object') return Object.keys(v).length > 0;
+  return Boolean(v);
+}
+
+function evalPipe(pipe: Pipeline, data: Record<string, unknown>, funcs: Record<string, TemplateFn>): Value {
+  let piped: Value | typeof NONE = NONE;
+  for (const cmd of pipe) piped = evalCommand(cmd, data, funcs, piped);
+  return piped as Value;
+}
+
+const NONE = Symbol('none');
+
+function evalOperand(op: Operand, data: Record<string, unknown>, funcs: Record<string, TemplateFn>): Value {
+  switch (op.kind) {
+    case 'literal': return op.value;
+    case 'paren': return evalPipe(op.pipe, data, funcs);
+    case 'ident': return call(op.name, [], funcs);
+    case 'field': {
+      let cur: unknown = data;
+      for (const key of op.path) {
+        if (!cur || typeof cur !== 'object' || !(key in (cur as object))) throw new TemplateError(`can't evaluate field ${key}`);
+        cur = (cur as Record<string, unknown>)[key];
+      }
+      return cur as Value;
+    }
+  }
+}
+
+function evalCommand(cmd: Command, data: Record<string, unknown>, funcs: Record<string, TemplateFn>, piped: Value | typeof NONE): Value {
+  const [head, ...rest] = cmd;
+  if (head!.kind === 'ident') {
+    const args = rest.map((a) => evalOperand(a, data, funcs));
+    if (piped !== NONE) args.push(piped);
+    return call(head!.name, args, funcs);
+  }
+  if (rest.length) throw new TemplateError("can't give arguments to a non-function");
+  if (piped !== NONE) throw new TemplateError("can't pipe a value into a non-function");
+  return evalOperand(head!, data, funcs);
+}
+
+function call(name: string, args: Value[], funcs: Record<string, TemplateFn>): Value {
+  const fn = funcs[name];
+  if (!fn) throw new TemplateError(`function "${name}" not defined`);
+  return fn(...args);
+}
+
+function execNodes(nodes: Node[], data: Record<string, unknown>, funcs: Record<string, TemplateFn>, out: string[]): void {
+  for (const n of nodes) {
+    if (n.kind === 'text') out.push(n.text);
+    else if (n.kind === 'action') out.push(printValue(evalPipe(n.pipe, data, funcs)));
+    else execNodes(truthy(evalPipe(n.cond, data, funcs)) ? n.then : n.else, data, funcs, out);
+  }
+}
+
+export function execute(t: Template, data: Record<string, unknown>, funcs: Record<string, TemplateFn>): string {
+  const out: string[] = [];
+  execNodes(t.nodes, data, funcs, out);
+  return out.join('');
+}
+
+/** Parses and runs in one step; every failure is a TemplateError. */
+export function render(src: string, data: Record<string, unknown>, funcs: Record<string, TemplateFn>): string {
+  try {
+    return execute(parseTemplate(src, funcs), data, funcs);
+  } catch (err) {
+    if (err instanceof TemplateError) throw err;
+    throw new TemplateError((err as Error).message);
+  }
+}
+
+// ---------------------------------------------------------------------------- functions
+const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+function str(v: Value, fn: string): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof Bytes) return v.toString();
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new TemplateError(`${fn}: expected a string`);
+}
+function int(v: Value, fn: string): number {
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new TemplateError(`${fn}: expected an integer`);
+  return v;
+}
+function arity(args: Value[], n: number, fn: string): void {
+  if (args.length !== n) throw new TemplateError(`wrong number of args for ${fn}: want ${n} got ${args.length}`);
+}
+function bytesOf(v: Value, fn: string): Buffer {
+  return v instanceof Bytes ? v.buf : Buffer.from(str(v, fn), 'utf8');
+}
+
+/** Go's printf subset: %s %v %d %q %x %X %t %f %c %%, with flags, width and precision. */
+export function goSprintf(format: string, args: Value[]): string {
+  let ai = 0;
+  return format.replace(/%([-+# 0]*)(\d+)?(?:\.(\d+))?([svdqxXtfc%])/g, (_m, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
+    if (verb === '%') return '%';
+    if (ai >= args.length) return `%!${verb}(MISSING)`;
+    const a = args[ai++];
+    let s: string;
+    switch (verb) {
+      case 'd': s = typeof a === 'number' ? String(Math.trunc(a)) : `%!d(${typeof a}=${printValue(a)})`; break;
+      case 'f': s = typeof a === 'number' ? a.toFixed(prec ? Number(prec) : 6) : `%!f(${printValue(a)})`; break;
+      case 'q': s = typeof a === 'number' ? `'${String.fromCodePoint(a)}'` : JSON.stringify(printValue(a)); break;
+      case 'x': case 'X': {
+        s = typeof a === 'number' ? a.toString(16) : bytesOf(a, 'printf').toString('hex');
+        if (verb === 'X') s = s.toUpperCase();
+        break;
+      }
+      case 't': s = typeof a === 'boolean' ? String(a) : `%!t(${printValue(a)})`; break;
+      case 'c': s = typeof a === 'number' ? String.fromCodePoint(a) : `%!c(${printValue(a)})`; break;
+      default: s = printValue(a);
+    }
+    if (prec && (verb === 's' || verb === 'v')) s = s.slice(0, Number(prec));
+    if (flags.includes('+') && verb === 'd' && !s.startsWith('-')) s = `+${s}`;
+    const w = width ? Number(width) : 0;
+    if (s.length < w) {
+      if (flags.includes('-')) s = s.padEnd(w, ' ');
+      else if (flags.includes('0') && /[dxXf]/.test(verb)) s = s.startsWith('-') ? `-${s.slice(1).padStart(w - 1, '0')}` : s.padStart(w, '0');
+      else s = s.padStart(w, ' ');
+    }
+    return s;
+  }) + (ai < args.length ? `%!(EXTRA ${args.slice(ai).map(printValue).join(', ')})` : '');
+}
+
+function compare(a: Value, b: Value, fn: string): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  throw new TemplateError(`${fn}: incompatible types for comparison`);
+}
+
+/** The ordinary text/template functions (the ones a template of this engine can use). */
+export const builtinFunctions: Record<string, TemplateFn> = {
+  printf: (format, ...rest) => goSprintf(str(format, 'printf'), rest),
+  print: (...args) => args.map((a, i) => (i > 0 && typeof a !== 'string' && typeof args[i - 1] !== 'string' ? ' ' : '') + printValue(a)).join(''),
+  println: (...args) => `${args.map(printValue).join(' ')}\n`,
+  len: (v) => {
+    if (typeof v === 'string') return Buffer.byteLength(v, 'utf8');
+    if (v instanceof Bytes) return v.buf.length;
+    throw new TemplateError('len of a non-string');
+  },
+  eq: (a, ...bs) => bs.some((b) => a === b || (a instanceof Bytes && b instanceof Bytes && a.buf.equals(b.buf))),
+  ne: (a, b) => a !== b,
+  lt: (a, b) => compare(a, b, 'lt') < 0,
+  le: (a, b) => compare(a, b, 'le') <= 0,
+  gt: (a, b) => compare(a, b, 'gt') > 0,
+  ge: (a, b) => compare(a, b, 'ge') >= 0,
+  not: (a) => !truthy(a),
+  and: (...args) => { for (const a of args) if (!truthy(a)) return a; return args[args.length - 1]; },
+  or: (...args) => { for (const a of args) if (truthy(a)) return a; return args[args.length - 1]; },
+  urlquery: (...args) => encodeURIComponent(args.map(printValue).join('')).replace(/%20/g, '+'),
+};
+
+/** Formats `ms` (UTC) with Go's reference-time layout (2006-01-02T15:04:05Z07:00). */
+export function goTimeFormat(layout: string, ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+  const h = d.getUTCHours();
+  const tokens: [string, () => string][] = [
+    ['January', () => months[d.getUTCMonth()]!],
+    ['Monday', () => days[d.getUTCDay()]!],
+    ['Z07:00', () => 'Z'], ['-07:00', () => '+00:00'], ['Z0700', () => 'Z'], ['-0700', () => '+0000'], ['Z07', () => 'Z'], ['-07', () => '+00'],
+    ['2006', () => String(d.getUTCFullYear())],
+    ['Jan', () => months[d.getUTCMonth()]!.slice(0, 3)],
+    ['Mon', () => days[d.getUTCDay()]!.slice(0, 3)],
+    ['MST', () => 'UTC'],
+    ['.000000000', () => `.${p(d.getUTCMilliseconds(), 3)}000000`], ['.000000', () => `.${p(d.getUTCMilliseconds(), 3)}000`], ['.000', () => `.${p(d.getUTCMilliseconds(), 3)}`],
+    ['.999999999', () => (d.getUTCMilliseconds() ? `.${p(d.getUTCMilliseconds(), 3)}`.replace(/0+$/, '') : '')],
+    ['.999', () => (d.getUTCMilliseconds() ? `.${p(d.getUTCMilliseconds(), 3)}`.replace(/0+$/, '') : '')],
+    ['_2', () => String(d.getUTCDate()).padStart(2, ' ')],
+    ['01', () => p(d.getUTCMonth() + 1)], ['02', () => p(d.getUTCDate())], ['06', () => p(d.getUTCFullYear() % 100)],
+    ['15', () => p(h)], ['03', () => p(h % 12 || 12)], ['04', () => p(d.getUTCMinutes())], ['05', () => p(d.getUTCSeconds())],
+    ['PM', () => (h >= 12 ? 'PM' : 'AM')], ['pm', () => (h >= 12 ? 'pm' : 'am')],
+    ['1', () => String(d.getUTCMonth() + 1)], ['2', () => String(d.getUTCDate())], ['3', () => String(h % 12 || 12)],
+    ['4', () => String(d.getUTCMinutes())], ['5', () => String(d.getUTCSeconds())],
+  ];
+  let out = '';
+  let i = 0;
+  outer: while (i < layout.length) {
+    for (const [tok, fn] of tokens) {
+      if (layout.startsWith(tok, i)) {
+        out += fn();
+        i += tok.length;
+        continue outer;
+      }
+    }
+    out += layout[i];
+    i++;
+  }
+  return out;
+}
+
+/** RFC 3339 in UTC without fractional seconds, as Go's time.RFC3339 prints it. */
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export interface TemplateFunctionOptions {
+  now: () => number;
+  /** utf16le is allowed in LDIF templates only. */
+  ldif: boolean;
+  /** Fault hook: lets the engine break one function on purpose. */
+  truncateOffByOne?: boolean;
+}
+
+/** The custom functions of the document's table plus the ordinary ones. */
+export function templateFunctions(opts: TemplateFunctionOptions): Record<string, TemplateFn> {
+  const fns: Record<string, TemplateFn> = {
+    ...builtinFunctions,
+    random: (...a) => {
+      arity(a, 1, 'random');
+      const n = int(a[0], 'random');
+      if (n < 1) throw new TemplateError('random: length must be positive');
+      let s = '';
+      for (let i = 0; i < n; i++) s += ALNUM[randomInt(ALNUM.length)];
+      return s;
+    },
+    truncate: (...a) => {
+      arity(a, 2, 'truncate');
+      const n = int(a[0], 'truncate');
+      if (n < 0) throw new TemplateError('truncate: negative length');
+      const s = str(a[1], 'truncate');
+      return s.slice(0, opts.truncateOffByOne ? n + 1 : n);
+    },
+    truncate_sha256: (...a) => {
+      arity(a, 2, 'truncate_sha256');
+      const n = int(a[0], 'truncate_sha256');
+      if (n <= 8) throw new TemplateError(`truncate_sha256: max length must be > 8 but was ${n}`);
+      const s = str(a[1], 'truncate_sha256');
+      if (s.length <= n) return s;
+      const cut = n - 8;
+      // As the real product: the hash is of the part that was cut off.
+      return s.slice(0, cut) + createHash('sha256').update(s.slice(cut)).digest('hex').slice(0, 8);
+    },
+    uppercase: (...a) => { arity(a, 1, 'uppercase'); return str(a[0], 'uppercase').toUpperCase(); },
+    lowercase: (...a) => { arity(a, 1, 'lowercase'); return str(a[0], 'lowercase').toLowerCase(); },
+    replace: (...a) => {
+      arity(a, 3, 'replace');
+      return str(a[2], 'replace').split(str(a[0], 'replace')).join(str(a[1], 'replace'));
+    },
+    sha256: (...a) => { arity(a, 1, 'sha256'); return createHash('sha256').update(bytesOf(a[0], 'sha256')).digest('hex'); },
+    base64: (...a) => { arity(a, 1, 'base64'); return bytesOf(a[0], 'base64').toString('base64'); },
+    unix_time: (...a) => { arity(a, 0, 'unix_time'); return Math.floor(opts.now() / 1000); },
+    unix_time_millis: (...a) => { arity(a, 0, 'unix_time_millis'); return Math.floor(opts.now()); },
+    timestamp: (...a) => { arity(a, 1, 'timestamp'); return goTimeFormat(str(a[0], 'timestamp'), opts.now()); },
+    uuid: (...a) => { arity(a, 0, 'uuid'); return randomUUID(); },
+  };
+  if (opts.ldif) fns.utf16le = (...a) => { arity(a, 1, 'utf16le'); return new Bytes(Buffer.from(str(a[0], 'utf16le'), 'utf16le')); };
+  return fns;
+}
