@@ -1,0 +1,94 @@
+/**
+ * The requirement catalogue is the join between the document, the suites and the fault switches:
+ * every file must match the catalogue schema, ids must be unique across files, and every id a
+ * suite declares (`id: '...'` or `also: [...]`) must exist.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const catalogueDir = join(root, 'spec/catalogue');
+const schema = JSON.parse(readFileSync(join(catalogueDir, 'catalogue.schema.json'), 'utf8')) as object;
+const files = readdirSync(catalogueDir).filter((f) => f.endsWith('.yaml')).sort();
+
+interface Requirement { id: string }
+interface CatalogueFile { area: string; requirements: Requirement[] }
+
+function load(file: string): CatalogueFile {
+  return parse(readFileSync(join(catalogueDir, file), 'utf8')) as CatalogueFile;
+}
+
+function walk(dir: string, out: string[] = []): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) walk(full, out);
+    else if (name.endsWith('.test.ts')) out.push(full);
+  }
+  return out;
+}
+
+/** Ids a suite file declares: `id: 'x'` and every quoted string inside `also: [...]`. */
+export function referencedIds(source: string): string[] {
+  const ids: string[] = [];
+  for (const m of source.matchAll(/\bid:\s*['"`]([^'"`]+)['"`]/g)) ids.push(m[1]!);
+  for (const m of source.matchAll(/\balso:\s*\[([^\]]*)\]/g)) {
+    for (const s of m[1]!.matchAll(/['"`]([^'"`]+)['"`]/g)) ids.push(s[1]!);
+  }
+  return ids;
+}
+
+describe('spec/catalogue', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  const validate = ajv.compile(schema);
+
+  it('has catalogue files', () => {
+    expect(files.length, 'number of catalogue files').toBeGreaterThan(0);
+  });
+
+  for (const file of files) {
+    it(`${file} matches catalogue.schema.json`, () => {
+      const ok = validate(load(file));
+      expect(ok ? [] : validate.errors, `${file} schema errors`).toEqual([]);
+    });
+
+    it(`${file} ids start with its area`, () => {
+      const doc = load(file);
+      const wrong = doc.requirements.map((r) => r.id).filter((id) => !id.startsWith(`${doc.area}.`));
+      expect(wrong, `${file}: ids not under area "${doc.area}"`).toEqual([]);
+    });
+  }
+
+  it('ids are unique across all files', () => {
+    const seen = new Map<string, string>();
+    const dupes: string[] = [];
+    for (const file of files) {
+      for (const { id } of load(file).requirements) {
+        const earlier = seen.get(id);
+        if (earlier) dupes.push(`${id} (${earlier} and ${file})`);
+        else seen.set(id, file);
+      }
+    }
+    expect(dupes, 'requirement ids declared more than once').toEqual([]);
+  });
+
+  it('every id a suite declares exists in the catalogue', () => {
+    const known = new Set(files.flatMap((f) => load(f).requirements.map((r) => r.id)));
+    const missing: string[] = [];
+    for (const suiteFile of walk(join(root, 'suites'))) {
+      for (const id of referencedIds(readFileSync(suiteFile, 'utf8'))) {
+        if (!known.has(id)) missing.push(`${relative(root, suiteFile)}: ${id}`);
+      }
+    }
+    expect(missing, 'suite ids missing from spec/catalogue').toEqual([]);
+  });
+});
