@@ -1,0 +1,75 @@
+/**
+ * Target settings of the cloud credentials suite (`t.config.cloud`). The reference fills them from
+ * its simulated directory; against another target they come from the config file or environment.
+ * A test that needs a field the target lacks is skipped with the field's name as the reason.
+ */
+export interface CloudConfig {
+  /** Base URL of the cloud directory the engine manages (simulated: `CLOUD_DIRECTORY_ADDR`). Without it the suite cannot verify effects. */
+  directoryAddr?: string;
+  /** Credentials of an application with directory rights; the suite configures mounts with them. */
+  rootClientId?: string;
+  rootClientSecret?: string;
+  tenantId?: string;
+  subscriptionId?: string;
+  /** Existing role definition names usable in cloud_roles (first one is used by most tests). */
+  roleNames?: string[];
+  /** Existing group names usable in cloud_groups. */
+  groupNames?: string[];
+  /** Object id of an existing application for application_object_id roles. */
+  applicationObjectId?: string;
+  /**
+   * The CLOUD_* environment variables the target was started with (names to values; the secret's
+   * value may be omitted). Tests of env precedence run only for variables listed here.
+   */
+  envOverrides?: Partial<Record<CloudEnvVar, string>>;
+  /** Bounded wait for rotate-root to propagate (the document allows a brief failure). Default 30. */
+  propagationSeconds?: number;
+}
+
+export type CloudEnvVar = 'CLOUD_SUBSCRIPTION_ID' | 'CLOUD_TENANT_ID' | 'CLOUD_CLIENT_ID' | 'CLOUD_CLIENT_SECRET' | 'CLOUD_ENVIRONMENT';
+
+export const CLOUD_ENV_VARS: readonly CloudEnvVar[] = ['CLOUD_SUBSCRIPTION_ID', 'CLOUD_TENANT_ID', 'CLOUD_CLIENT_ID', 'CLOUD_CLIENT_SECRET', 'CLOUD_ENVIRONMENT'];
+
+/**
+ * Reads the cloud settings from environment variables (`CLOUD_DIRECTORY_ADDR`,
+ * `CLOUD_ROOT_CLIENT_ID`, `CLOUD_ROOT_CLIENT_SECRET`, `CLOUD_FIXTURE_TENANT_ID`,
+ * `CLOUD_FIXTURE_SUBSCRIPTION_ID`, `CLOUD_ROLE_NAMES` and `CLOUD_GROUP_NAMES` comma-separated,
+ * `CLOUD_APPLICATION_OBJECT_ID`, `CLOUD_PROPAGATION_SECONDS`). Only set fields are returned so a
+ * config file's values are kept when merged underneath.
+ */
+export function cloudConfigFromEnv(env: Record<string, string | undefined> = process.env): CloudConfig {
+  const out: CloudConfig = {};
+  const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
+  if (env.CLOUD_DIRECTORY_ADDR) out.directoryAddr = env.CLOUD_DIRECTORY_ADDR;
+  if (env.CLOUD_ROOT_CLIENT_ID) out.rootClientId = env.CLOUD_ROOT_CLIENT_ID;
+  if (env.CLOUD_ROOT_CLIENT_SECRET) out.rootClientSecret = env.CLOUD_ROOT_CLIENT_SECRET;
+  if (env.CLOUD_FIXTURE_TENANT_ID) out.tenantId = env.CLOUD_FIXTURE_TENANT_ID;
+  if (env.CLOUD_FIXTURE_SUBSCRIPTION_ID) out.subscriptionId = env.CLOUD_FIXTURE_SUBSCRIPTION_ID;
+  if (env.CLOUD_ROLE_NAMES) out.roleNames = list(env.CLOUD_ROLE_NAMES);
+  if (env.CLOUD_GROUP_NAMES) out.groupNames = list(env.CLOUD_GROUP_NAMES);
+  if (env.CLOUD_APPLICATION_OBJECT_ID) out.applicationObjectId = env.CLOUD_APPLICATION_OBJECT_ID;
+  if (env.CLOUD_PROPAGATION_SECONDS && Number.isFinite(Number(env.CLOUD_PROPAGATION_SECONDS))) out.propagationSeconds = Number(env.CLOUD_PROPAGATION_SECONDS);
+  return out;
+}
+
+/** JSON schema of the `cloud` section of a target config file (for the lead's config validator). */
+export const cloudConfigSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    directoryAddr: { type: 'string', pattern: '^https?://' },
+    rootClientId: { type: 'string' },
+    rootClientSecret: { type: 'string' },
+    tenantId: { type: 'string' },
+    subscriptionId: { type: 'string' },
+    roleNames: { type: 'array', items: { type: 'string' } },
+    groupNames: { type: 'array', items: { type: 'string' } },
+    applicationObjectId: { type: 'string' },
+    envOverrides: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(CLOUD_ENV_VARS.map((k) => [k, { type: 'string' }])),
+    },
+    propagationSeconds: { type: 'number', minimum: 0 },
+  },
+} as const;
