@@ -3,7 +3,7 @@ import { annotate, desiredUpdates, jobDiff } from './diff.js';
 
 const base = () => ({
   ID: 'web', Type: 'service', Priority: 50, Datacenters: ['dc1'], Meta: null as Record<string, string> | null, Version: 0,
-  TaskGroups: [{ Name: 'cache', Count: 1, Tasks: [{ Name: 'redis', Driver: 'docker', Env: { a: '1' }, KillTimeout: 5000000000, Config: { image: 'redis:7' } }] }],
+  TaskGroups: [{ Name: 'cache', Count: 1, Tasks: [{ Name: 'redis', Driver: 'docker', Env: { a: '1' } as Record<string, string>, KillTimeout: 5000000000, Config: { image: 'redis:7' } }] }],
 });
 
 describe('jobDiff', () => {

@@ -1,0 +1,252 @@
+/**
+ * The job definition: defaults (the real scheduler's Canonicalize), duration checks and
+ * validation. Jobs are plain JSON objects in the API's PascalCase shape; durations are integer
+ * nanoseconds.
+ */
+import { Cron } from 'croner';
+import { badRequest } from './errors.js';
+
+// Jobs are free-form JSON whose sub-structures the document leaves open.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Job = Record<string, any>;
+
+export const SECOND = 1_000_000_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+export const JOB_TYPES = ['service', 'batch', 'system', 'sysbatch'];
+
+const isObj = (v: unknown): v is Job => v !== null && typeof v === 'object' && !Array.isArray(v);
+const set = (o: Job, k: string, v: unknown) => { if (o[k] === undefined || o[k] === null) o[k] = v; };
+const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
+
+/** Paths (relative to job, group, task, service check) whose values are nanosecond integers. */
+const DURATIONS: Record<string, string[]> = {
+  group: ['ShutdownDelay', 'MaxClientDisconnect', 'StopAfterClientDisconnect'],
+  task: ['KillTimeout', 'ShutdownDelay'],
+  restart: ['Interval', 'Delay'],
+  reschedule: ['Interval', 'Delay', 'MaxDelay'],
+  update: ['Stagger', 'MinHealthyTime', 'HealthyDeadline', 'ProgressDeadline'],
+  migrate: ['MinHealthyTime', 'HealthyDeadline'],
+  template: ['Splay'],
+  check: ['Interval', 'Timeout'],
+};
+
+function checkDurations(o: unknown, kind: keyof typeof DURATIONS, where: string): void {
+  if (!isObj(o)) return;
+  for (const k of DURATIONS[kind]!) {
+    const v = o[k];
+    if (v !== undefined && v !== null && !(typeof v === 'number' && Number.isInteger(v))) {
+      throw badRequest(`${where}.${k}: durations are integer nanoseconds, got ${JSON.stringify(v)}`);
+    }
+  }
+}
+
+/** Rejects duration fields that are not integers (the real scheduler's JSON decoder does too). */
+export function checkJobDurations(job: Job): void {
+  checkDurations(job.Update, 'update', 'Job.Update');
+  checkDurations(job.Reschedule, 'reschedule', 'Job.Reschedule');
+  checkDurations(job.Migrate, 'migrate', 'Job.Migrate');
+  for (const [gi, g] of (Array.isArray(job.TaskGroups) ? job.TaskGroups : []).entries()) {
+    const gw = `Job.TaskGroups[${gi}]`;
+    checkDurations(g, 'group', gw);
+    if (!isObj(g)) continue;
+    checkDurations(g.RestartPolicy, 'restart', `${gw}.RestartPolicy`);
+    checkDurations(g.ReschedulePolicy, 'reschedule', `${gw}.ReschedulePolicy`);
+    checkDurations(g.Update, 'update', `${gw}.Update`);
+    checkDurations(g.Migrate, 'migrate', `${gw}.Migrate`);
+    for (const s of Array.isArray(g.Services) ? g.Services : []) for (const c of isObj(s) && Array.isArray(s.Checks) ? s.Checks : []) checkDurations(c, 'check', `${gw}.Services.Checks`);
+    for (const [ti, t] of (Array.isArray(g.Tasks) ? g.Tasks : []).entries()) {
+      const tw = `${gw}.Tasks[${ti}]`;
+      checkDurations(t, 'task', tw);
+      if (!isObj(t)) continue;
+      checkDurations(t.RestartPolicy, 'restart', `${tw}.RestartPolicy`);
+      for (const tpl of Array.isArray(t.Templates) ? t.Templates : []) checkDurations(tpl, 'template', `${tw}.Templates`);
+      for (const s of Array.isArray(t.Services) ? t.Services : []) for (const c of isObj(s) && Array.isArray(s.Checks) ? s.Checks : []) checkDurations(c, 'check', `${tw}.Services.Checks`);
+    }
+  }
+}
+
+function restartDefaults(type: string): Job {
+  return type === 'batch' || type === 'sysbatch'
+    ? { Attempts: 3, Interval: 24 * HOUR, Delay: 15 * SECOND, Mode: 'fail', RenderTemplates: false }
+    : { Attempts: 2, Interval: 30 * MINUTE, Delay: 15 * SECOND, Mode: 'fail', RenderTemplates: false };
+}
+
+function rescheduleDefaults(type: string): Job | null {
+  if (type === 'batch') return { Attempts: 1, Interval: 24 * HOUR, Delay: 5 * SECOND, DelayFunction: 'constant', MaxDelay: 0, Unlimited: false };
+  if (type === 'service') return { Attempts: 0, Interval: 0, Delay: 30 * SECOND, DelayFunction: 'exponential', MaxDelay: HOUR, Unlimited: true };
+  return null;
+}
+
+const UPDATE_DEFAULTS: Job = {
+  Stagger: 30 * SECOND, MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10 * SECOND,
+  HealthyDeadline: 5 * MINUTE, ProgressDeadline: 10 * MINUTE, AutoRevert: false, AutoPromote: false, Canary: 0,
+};
+
+function merge(defaults: Job, given: unknown): Job {
+  const out = clone(defaults);
+  if (isObj(given)) for (const [k, v] of Object.entries(given)) if (v !== null && v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Fills defaults in place the way the real scheduler canonicalizes a job before storing it. */
+export function canonicalize(job: Job): Job {
+  set(job, 'Region', 'global');
+  set(job, 'Namespace', 'default');
+  set(job, 'Name', job.ID);
+  set(job, 'Type', 'service');
+  set(job, 'ParentID', '');
+  set(job, 'Priority', 50);
+  set(job, 'AllAtOnce', false);
+  set(job, 'NodePool', 'default');
+  if (!Array.isArray(job.Datacenters) || job.Datacenters.length === 0) job.Datacenters = ['*'];
+  set(job, 'Stop', false);
+  set(job, 'Status', '');
+  set(job, 'StatusDescription', '');
+  set(job, 'Stable', false);
+  set(job, 'Version', 0);
+  set(job, 'Dispatched', false);
+  set(job, 'CreateIndex', 0);
+  set(job, 'ModifyIndex', 0);
+  set(job, 'JobModifyIndex', 0);
+  for (const k of ['Constraints', 'Affinities', 'Spreads', 'Payload', 'Meta', 'Multiregion', 'Migrate', 'Reschedule', 'ParameterizedJob', 'Periodic', 'SubmitTime', 'VersionTag']) set(job, k, null);
+  for (const k of ['SecretsToken', 'SecretsNamespace', 'DiscoveryToken', 'SchedTokenID']) set(job, k, '');
+  const type = String(job.Type);
+  if (isObj(job.Periodic)) {
+    set(job.Periodic, 'Enabled', true);
+    set(job.Periodic, 'SpecType', 'cron');
+    set(job.Periodic, 'ProhibitOverlap', false);
+    set(job.Periodic, 'TimeZone', 'UTC');
+  }
+  if (isObj(job.ParameterizedJob)) {
+    set(job.ParameterizedJob, 'Payload', 'optional');
+    set(job.ParameterizedJob, 'MetaRequired', null);
+    set(job.ParameterizedJob, 'MetaOptional', null);
+  }
+  // The job-level update block keeps only stagger and max_parallel; the rest moves to groups.
+  const jobUpdate = isObj(job.Update) ? job.Update : null;
+  job.Update = jobUpdate && Number(jobUpdate.MaxParallel ?? 0) > 0 ? { Stagger: jobUpdate.Stagger ?? 30 * SECOND, MaxParallel: jobUpdate.MaxParallel } : null;
+  if (!Array.isArray(job.TaskGroups)) job.TaskGroups = null;
+  for (const g of job.TaskGroups ?? []) {
+    if (!isObj(g)) continue;
+    set(g, 'Count', isObj(g.Scaling) && typeof g.Scaling.Min === 'number' ? g.Scaling.Min : 1);
+    for (const k of ['Constraints', 'Affinities', 'Spreads', 'Networks', 'Services', 'Meta', 'Scaling', 'Volumes', 'MaxClientDisconnect', 'ShutdownDelay', 'StopAfterClientDisconnect', 'Disconnect']) set(g, k, null);
+    g.RestartPolicy = merge(restartDefaults(type), g.RestartPolicy);
+    const resched = rescheduleDefaults(type);
+    g.ReschedulePolicy = resched ? merge(resched, g.ReschedulePolicy ?? job.Reschedule) : null;
+    g.EphemeralDisk = merge({ Sticky: false, SizeMB: 300, Migrate: false }, g.EphemeralDisk);
+    g.Migrate = type === 'service' ? merge({ MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10 * SECOND, HealthyDeadline: 5 * MINUTE }, g.Migrate ?? job.Migrate) : null;
+    const groupUpdate = isObj(g.Update) ? g.Update : null;
+    if ((type === 'service' || type === 'system') && (jobUpdate || groupUpdate)) {
+      const u = merge(merge(UPDATE_DEFAULTS, jobUpdate), groupUpdate);
+      g.Update = Number(u.MaxParallel) > 0 ? u : null;
+    } else {
+      g.Update = null;
+    }
+    if (!Array.isArray(g.Tasks)) g.Tasks = null;
+    for (const t of g.Tasks ?? []) {
+      if (!isObj(t)) continue;
+      set(t, 'Driver', '');
+      set(t, 'User', '');
+      for (const k of ['Config', 'Env', 'Services', 'Templates', 'Constraints', 'Affinities', 'DispatchPayload', 'Meta', 'Artifacts', 'Lifecycle', 'Vault', 'CSIPluginConfig', 'ScalingPolicies', 'VolumeMounts', 'Actions']) set(t, k, null);
+      set(t, 'KillTimeout', 5 * SECOND);
+      set(t, 'KillSignal', '');
+      set(t, 'Leader', false);
+      set(t, 'Kind', '');
+      set(t, 'ShutdownDelay', 0);
+      t.LogConfig = merge({ Disabled: false, MaxFiles: 10, MaxFileSizeMB: 10 }, t.LogConfig);
+      t.Resources = merge({ CPU: 100, MemoryMB: 300, DiskMB: 0, IOPS: 0, Networks: null, Devices: null }, t.Resources);
+      t.RestartPolicy = merge(g.RestartPolicy as Job, t.RestartPolicy);
+      for (const tpl of Array.isArray(t.Templates) ? t.Templates : []) {
+        if (!isObj(tpl)) continue;
+        set(tpl, 'SourcePath', ''); set(tpl, 'DestPath', ''); set(tpl, 'EmbeddedTmpl', '');
+        set(tpl, 'ChangeMode', 'restart'); set(tpl, 'ChangeSignal', ''); set(tpl, 'Splay', 5 * SECOND); set(tpl, 'Perms', '0644');
+      }
+    }
+  }
+  return job;
+}
+
+/** Cron check through the same library that fires periodic launches. */
+export function validCron(spec: string, timezone?: string): boolean {
+  try {
+    const c = new Cron(spec, { paused: true, timezone: timezone || undefined });
+    c.stop();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The validation errors of a canonical job, joined the way the real scheduler reports them. */
+export function validateJob(job: Job): void {
+  const errs: string[] = [];
+  if (typeof job.ID !== 'string' || job.ID === '') errs.push('Missing job ID');
+  else if (/\s/.test(job.ID)) errs.push('Job ID contains a space');
+  else if (job.ID.includes('\u0000')) errs.push('Job ID contains a null character');
+  if (typeof job.Name !== 'string' || job.Name === '') errs.push('Missing job name');
+  if (!JOB_TYPES.includes(job.Type)) errs.push(`Invalid job type: ${JSON.stringify(job.Type)}`);
+  if (typeof job.Priority !== 'number' || !Number.isInteger(job.Priority) || job.Priority < 1 || job.Priority > 100) errs.push('Job priority must be between [1, 100]');
+  if (typeof job.Namespace !== 'string' || !/^[a-zA-Z0-9-]{1,128}$/.test(job.Namespace)) errs.push(`Invalid namespace ${JSON.stringify(job.Namespace)}`);
+  if (job.Meta !== null && (!isObj(job.Meta) || Object.values(job.Meta).some((v) => typeof v !== 'string'))) errs.push('Job Meta must be a map of strings');
+  const groups = Array.isArray(job.TaskGroups) ? job.TaskGroups : [];
+  if (groups.length === 0) errs.push('Missing job task groups');
+  const seen = new Map<string, number>();
+  groups.forEach((g: unknown, i: number) => {
+    if (!isObj(g)) { errs.push(`Task group ${i + 1} is not an object`); return; }
+    const name = g.Name;
+    if (typeof name !== 'string' || name === '') errs.push(`Job task group ${i + 1} missing name`);
+    else if (seen.has(name)) errs.push(`Job task group ${i + 1} redefines '${name}' from group ${seen.get(name)! + 1}`);
+    else seen.set(name, i);
+    if (typeof g.Count !== 'number' || !Number.isInteger(g.Count) || g.Count < 0) errs.push(`Task group ${String(name)} count can't be negative`);
+    const tasks = Array.isArray(g.Tasks) ? g.Tasks : [];
+    if (tasks.length === 0) errs.push(`Task group ${String(name)}: Missing tasks for task group`);
+    const taskNames = new Set<string>();
+    tasks.forEach((t: unknown, ti: number) => {
+      if (!isObj(t)) { errs.push(`Task ${ti + 1} is not an object`); return; }
+      if (typeof t.Name !== 'string' || t.Name === '') errs.push(`Task ${ti + 1} in group ${String(name)} missing name`);
+      else if (taskNames.has(t.Name)) errs.push(`Task ${ti + 1} redefines '${t.Name}'`);
+      else taskNames.add(t.Name);
+      if (typeof t.Driver !== 'string' || t.Driver === '') errs.push(`Task ${String(t.Name)}: Missing task driver`);
+      for (const a of Array.isArray(t.Actions) ? t.Actions : []) {
+        if (!isObj(a) || typeof a.Name !== 'string' || !a.Name || typeof a.Command !== 'string' || !a.Command) errs.push(`Task ${String(t.Name)}: actions need a Name and a Command`);
+      }
+    });
+  });
+  if (isObj(job.Periodic) && job.Periodic.Enabled) {
+    if (job.Type !== 'batch' && job.Type !== 'sysbatch') errs.push(`Periodic can only be used with "batch" or "sysbatch" scheduler`);
+    if (job.Periodic.SpecType !== 'cron') errs.push(`Unknown periodic specification type ${JSON.stringify(job.Periodic.SpecType)}`);
+    else if (typeof job.Periodic.Spec !== 'string' || !validCron(job.Periodic.Spec, job.Periodic.TimeZone)) errs.push(`Invalid cron spec ${JSON.stringify(job.Periodic.Spec)}`);
+  }
+  if (isObj(job.ParameterizedJob) && !job.Dispatched) {
+    if (job.Type !== 'batch' && job.Type !== 'sysbatch') errs.push(`Parameterized job can only be used with "batch" or "sysbatch" scheduler`);
+    const p = job.ParameterizedJob;
+    if (!['optional', 'required', 'forbidden'].includes(p.Payload)) errs.push(`Unknown payload requirement: ${JSON.stringify(p.Payload)}`);
+    const req: unknown[] = Array.isArray(p.MetaRequired) ? p.MetaRequired : [];
+    const opt: unknown[] = Array.isArray(p.MetaOptional) ? p.MetaOptional : [];
+    const both = req.filter((k) => opt.includes(k));
+    if (both.length) errs.push(`Required and optional meta keys should be disjoint. Following keys exist in both: ${both.join(', ')}`);
+  }
+  if (errs.length) throw badRequest(errs.length === 1 ? errs[0]! : `${errs.length} errors occurred:\n${errs.map((e) => `\t* ${e}`).join('\n')}`);
+}
+
+export const isPeriodic = (job: Job) => isObj(job.Periodic) && job.ParentID === '';
+export const isParameterized = (job: Job) => isObj(job.ParameterizedJob) && !job.Dispatched;
+
+/** Fields that do not make a new version when they alone differ. */
+const NOT_SPEC = ['Status', 'StatusDescription', 'Stable', 'Version', 'CreateIndex', 'ModifyIndex', 'JobModifyIndex', 'SubmitTime', 'VersionTag', 'SchedTokenID', 'SecretsToken', 'DiscoveryToken'];
+
+export function specOf(job: Job): string {
+  const c = clone(job);
+  for (const k of NOT_SPEC) delete c[k];
+  return JSON.stringify(c, Object.keys(flattenKeys(c)).sort());
+}
+
+function flattenKeys(o: unknown, acc: Record<string, true> = {}): Record<string, true> {
+  if (Array.isArray(o)) o.forEach((v) => flattenKeys(v, acc));
+  else if (isObj(o)) for (const [k, v] of Object.entries(o)) { acc[k] = true; flattenKeys(v, acc); }
+  return acc;
+}
+
+export { clone, isObj };
