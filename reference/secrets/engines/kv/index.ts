@@ -6,6 +6,7 @@
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
+import type { Faults } from '../../../faults.js';
 
 interface Version {
   data: Record<string, unknown> | null;
@@ -31,15 +32,20 @@ function iso(ms: number | null): string {
 }
 
 /** Keys directly under `prefix` ("a/b/" for a/b/c), folders ending with "/". */
-export function listUnder(paths: Iterable<string>, prefix: string): string[] {
+export function listUnder(paths: Iterable<string>, prefix: string, faults?: Faults): string[] {
   const out = new Set<string>();
-  for (const p of paths) {
+  const all = [...paths];
+  for (const p of all) {
     if (!p.startsWith(prefix)) continue;
     const rest = p.slice(prefix.length);
     if (!rest) continue;
     const slash = rest.indexOf('/');
-    out.add(slash === -1 ? rest : rest.slice(0, slash + 1));
+    if (faults?.has('kv.list-deep-keys')) out.add(rest);
+    else if (faults?.has('kv.list-no-folder-suffix')) out.add(slash === -1 ? rest : rest.slice(0, slash));
+    else out.add(slash === -1 ? rest : rest.slice(0, slash + 1));
   }
+  // A leaf is not a directory: listing it finds nothing unless the fault lists the leaf itself.
+  if (faults?.has('kv.list-leaf-lists-itself') && prefix && all.includes(prefix.slice(0, -1))) out.add(prefix.slice(0, -1).split('/').pop()!);
   return [...out].sort();
 }
 
@@ -53,29 +59,42 @@ class KvV1 implements Engine {
   constructor(private readonly ctx: EngineContext) {}
 
   async exists(path: string): Promise<boolean> {
-    return this.store.has(path);
+    return this.store.has(this.key(path));
+  }
+
+  /** Storage key of a path; the fault keeps only the last segment, losing the hierarchy. */
+  private key(path: string): string {
+    return this.ctx.faults.has('kv.v1-nested-key-flattened') ? path.split('/').pop()! : path;
   }
 
   async handle(req: EngineRequest): Promise<EngineResponse> {
     const path = req.path;
     switch (req.method) {
       case 'LIST':
-        return { data: { keys: listUnder(this.store.keys(), path ? `${path}/` : '') } };
+        return { data: { keys: listUnder(this.store.keys(), path ? `${path}/` : '', this.ctx.faults) } };
       case 'GET': {
         if (!path) throw unsupportedPath();
-        const value = this.store.get(path);
-        if (!value) throw notFound();
+        const value = this.store.get(this.key(path));
+        if (!value) {
+          if (this.ctx.faults.has('kv.v1-read-missing-200')) return { data: {} };
+          throw notFound();
+        }
+        if (this.ctx.faults.has('kv.v1-read-wrapped')) return { data: { data: { ...value } } };
+        if (this.ctx.faults.has('kv.v1-read-leased')) return { data: { ...value }, lease: { ttl: 3600, renewable: false, revoke: async () => {} } };
         return { data: { ...value } };
       }
       case 'POST':
       case 'PUT': {
         if (!path) throw unsupportedPath();
         if (Object.keys(req.body).length === 0 && !this.ctx.faults.has('kv.v1-accepts-empty-write')) throw badRequest('no data provided');
-        this.store.set(path, { ...req.body });
+        let fields: Record<string, unknown> = { ...req.body };
+        if (this.ctx.faults.has('kv.v1-values-stringified')) fields = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
+        if (this.ctx.faults.has('kv.v1-write-merges')) fields = { ...this.store.get(this.key(path)), ...fields };
+        this.store.set(this.key(path), fields);
         return {};
       }
       case 'DELETE':
-        this.store.delete(path);
+        if (!this.ctx.faults.has('kv.v1-delete-ignored')) this.store.delete(this.key(path));
         return {};
     }
   }
@@ -93,6 +112,10 @@ class KvV2 implements Engine {
     return this.ctx.clock.now();
   }
 
+  private has(name: string): boolean {
+    return this.ctx.faults.has(name);
+  }
+
   async exists(path: string): Promise<boolean> {
     const [section, ...rest] = path.split('/');
     const key = rest.join('/');
@@ -105,24 +128,49 @@ class KvV2 implements Engine {
     const [section, ...rest] = req.path.split('/');
     const key = rest.join('/');
     switch (section) {
-      case 'config': return this.config(req);
-      case 'data': return this.data(req, key);
+      case 'config':
+        if (this.has('kv.v2-config-path-missing')) throw unsupportedPath();
+        return this.config(req);
+      case 'data':
+        if (this.has('kv.v2-data-path-missing')) throw unsupportedPath();
+        return this.data(req, key);
       case 'metadata': return this.metadata(req, key);
       case 'subkeys': return this.subkeys(req, key);
       case 'delete': return this.versionOp(req, key, 'delete');
       case 'undelete': return this.versionOp(req, key, 'undelete');
       case 'destroy': return this.versionOp(req, key, 'destroy');
-      default: throw unsupportedPath();
+      default:
+        // The real product answers non-data paths of a v2 mount with 404 and a warning.
+        if (this.has('kv.v2-unwrapped-path-served')) return this.data(req, req.path);
+        throw unsupportedPath();
     }
   }
 
   private effectiveMax(s: Secret): number {
+    if (this.has('kv.v2-max-versions-ignored')) return Infinity;
     const m = s.maxVersions || this.maxVersions;
     return m > 0 ? m : 10;
   }
 
-  private versionMeta(v: Version, n: number): Record<string, unknown> {
-    return { created_time: iso(v.createdAt), custom_metadata: null, deletion_time: iso(v.deletedAt), destroyed: v.destroyed, version: n };
+  /** Seconds until a new version is deleted: the smaller non-zero of the key's and the engine's setting. */
+  private effectiveDeleteAfter(s: Secret): number {
+    if (this.has('kv.v2-delete-version-after-ignored')) return 0;
+    const values = [s.deleteVersionAfter, this.deleteVersionAfter].filter((n) => n > 0);
+    return values.length ? Math.min(...values) : 0;
+  }
+
+  /** A version whose deletion time has passed (a future deletion time is only scheduled). */
+  private isDeleted(v: Version): boolean {
+    return v.deletedAt !== null && v.deletedAt <= this.now();
+  }
+
+  private versionMeta(v: Version, n: number, s: Secret): Record<string, unknown> {
+    const custom = Object.keys(s.customMetadata).length && !this.has('kv.v2-custom-metadata-missing') ? { ...s.customMetadata } : null;
+    return { created_time: iso(v.createdAt), custom_metadata: custom, deletion_time: iso(v.deletedAt), destroyed: v.destroyed, version: n };
+  }
+
+  private newSecret(now: number): Secret {
+    return { versions: new Map(), current: 0, oldest: 0, createdAt: now, updatedAt: now, maxVersions: 0, casRequired: false, deleteVersionAfter: 0, customMetadata: {} };
   }
 
   private config(req: EngineRequest): EngineResponse {
@@ -130,13 +178,14 @@ class KvV2 implements Engine {
       return { data: { max_versions: this.maxVersions, cas_required: this.casRequired, delete_version_after: `${this.deleteVersionAfter}s` } };
     }
     if (req.method !== 'POST' && req.method !== 'PUT') throw methodNotAllowed();
+    const unchecked = this.has('kv.v2-config-types-unchecked');
     if (req.body.max_versions !== undefined) {
-      if (!Number.isInteger(req.body.max_versions) || (req.body.max_versions as number) < 0) throw badRequest('max_versions must be a non-negative integer');
-      this.maxVersions = req.body.max_versions as number;
+      if (!unchecked && (!Number.isInteger(req.body.max_versions) || (req.body.max_versions as number) < 0)) throw badRequest('max_versions must be a non-negative integer');
+      this.maxVersions = Number(req.body.max_versions) || 0;
     }
-    if (req.body.cas_required !== undefined) {
-      if (typeof req.body.cas_required !== 'boolean') throw badRequest('cas_required must be a boolean');
-      this.casRequired = req.body.cas_required;
+    if (req.body.cas_required !== undefined && !this.has('kv.v2-config-not-saved')) {
+      if (!unchecked && typeof req.body.cas_required !== 'boolean') throw badRequest('cas_required must be a boolean');
+      this.casRequired = req.body.cas_required === true;
     }
     if (req.body.delete_version_after !== undefined) {
       try { this.deleteVersionAfter = parseDuration(req.body.delete_version_after); } catch (e) { throw badRequest((e as Error).message); }
@@ -149,44 +198,50 @@ class KvV2 implements Engine {
     if (!key) throw unsupportedPath();
     if (req.method === 'GET') {
       const s = this.secrets.get(key);
-      if (!s) throw notFound();
-      const wanted = req.query.get('version');
-      const n = wanted && wanted !== '0' ? Number(wanted) : s.current;
+      if (!s) {
+        if (this.has('kv.v2-read-missing-200')) return { data: { data: {}, metadata: null } };
+        throw notFound();
+      }
+      const wanted = this.has('kv.v2-version-param-ignored') ? null : req.query.get('version');
+      const latest = this.has('kv.v2-read-oldest') ? s.oldest : s.current;
+      const n = wanted && wanted !== '0' ? Number(wanted) : latest;
       if (!Number.isInteger(n) || n < 0) throw badRequest('version must be an integer');
       const v = s.versions.get(n);
       if (!v) throw notFound();
-      const meta = this.versionMeta(v, n);
+      const meta = this.versionMeta(v, n, s);
       // Deleted or destroyed versions answer 404; the body keeps the document's `errors` array and
       // adds the metadata the real product returns there.
-      if (v.deletedAt !== null || v.destroyed) return { status: 404, rawBody: { errors: [], data: { data: null, metadata: meta } } };
+      const gone = (this.isDeleted(v) && !this.has('kv.v2-deleted-still-readable')) || v.destroyed;
+      if (gone) return { status: 404, rawBody: { errors: [], data: { data: null, metadata: meta } } };
       return { data: { data: { ...v.data }, metadata: meta } };
     }
     if (req.method === 'DELETE') {
       const s = this.secrets.get(key);
       const v = s?.versions.get(s.current);
-      if (v && !v.destroyed && v.deletedAt === null) v.deletedAt = this.now();
+      if (v && !v.destroyed && !this.isDeleted(v) && !this.has('kv.v2-delete-latest-ignored')) v.deletedAt = this.now();
       return {};
     }
-    const dataField = req.body.data;
-    if (dataField === undefined) throw badRequest('no data provided');
-    const fields = asObject(dataField, 'data');
+    const dataField = this.has('kv.v2-data-unwrapped') ? req.body : req.body.data;
+    if (dataField === undefined && !this.has('kv.v2-data-optional')) throw badRequest('no data provided');
+    const fields = dataField === undefined ? {} : asObject(dataField, 'data');
     const options = req.body.options === undefined ? {} : asObject(req.body.options, 'options');
     let s = this.secrets.get(key);
     const cas = options.cas;
     if (cas !== undefined && (!Number.isInteger(cas) || (cas as number) < 0)) throw badRequest('cas must be a non-negative integer');
-    const casNeeded = this.casRequired || s?.casRequired;
+    const casNeeded = (this.casRequired || s?.casRequired) && !this.has('kv.v2-cas-required-ignored');
     if (casNeeded && cas === undefined) throw badRequest('check-and-set parameter required for this call');
-    if (cas !== undefined && !this.ctx.faults.has('kv.cas-ignored')) {
+    if (cas !== undefined && !this.has('kv.cas-ignored') && !(cas === 0 && this.has('kv.v2-cas-zero-overwrites'))) {
       const current = s ? s.current : 0;
       if (cas !== current) throw badRequest('check-and-set parameter did not match the current version');
     }
     const now = this.now();
     if (!s) {
-      s = { versions: new Map(), current: 0, oldest: 0, createdAt: now, updatedAt: now, maxVersions: 0, casRequired: false, deleteVersionAfter: 0, customMetadata: {} };
+      s = this.newSecret(now);
       this.secrets.set(key, s);
     }
-    const next = this.ctx.faults.has('kv.version-not-incremented') && s.current > 0 ? s.current : s.current + 1;
-    s.versions.set(next, { data: { ...fields }, createdAt: now, deletedAt: null, destroyed: false });
+    const next = this.has('kv.version-not-incremented') && s.current > 0 ? s.current : s.current + 1;
+    const after = this.effectiveDeleteAfter(s);
+    s.versions.set(next, { data: { ...fields }, createdAt: now, deletedAt: after > 0 ? now + after * 1000 : null, destroyed: false });
     s.current = next;
     s.updatedAt = now;
     if (!s.oldest) s.oldest = next;
@@ -196,13 +251,15 @@ class KvV2 implements Engine {
       s.versions.delete(n);
     }
     s.oldest = Math.min(...s.versions.keys());
-    return { data: this.versionMeta(s.versions.get(next)!, next) };
+    if (this.has('kv.v2-write-metadata-missing')) return {};
+    return { data: this.versionMeta(s.versions.get(next)!, next, s) };
   }
 
   private metadata(req: EngineRequest, key: string): EngineResponse {
     if (req.method === 'LIST') {
+      if (this.has('kv.v2-metadata-list-empty')) return { data: { keys: [] } };
       const prefix = key ? `${key}/` : '';
-      return { data: { keys: listUnder(this.secrets.keys(), prefix) } };
+      return { data: { keys: listUnder(this.secrets.keys(), prefix, this.ctx.faults) } };
     }
     if (!key) throw unsupportedPath();
     const s = this.secrets.get(key);
@@ -220,16 +277,20 @@ class KvV2 implements Engine {
           max_versions: s.maxVersions,
           oldest_version: s.oldest,
           updated_time: iso(s.updatedAt),
-          versions,
+          versions: this.has('kv.v2-metadata-versions-missing') ? {} : versions,
         },
       };
     }
     if (req.method === 'DELETE') {
-      this.secrets.delete(key);
+      if (this.has('kv.v2-metadata-delete-soft')) {
+        for (const v of s?.versions.values() ?? []) v.deletedAt = this.now();
+      } else {
+        this.secrets.delete(key);
+      }
       return {};
     }
     const now = this.now();
-    const target = s ?? { versions: new Map(), current: 0, oldest: 0, createdAt: now, updatedAt: now, maxVersions: 0, casRequired: false, deleteVersionAfter: 0, customMetadata: {} };
+    const target = s ?? this.newSecret(now);
     if (req.body.max_versions !== undefined) {
       if (!Number.isInteger(req.body.max_versions) || (req.body.max_versions as number) < 0) throw badRequest('max_versions must be a non-negative integer');
       target.maxVersions = req.body.max_versions as number;
@@ -246,6 +307,11 @@ class KvV2 implements Engine {
     if (req.body.delete_version_after !== undefined) {
       try { target.deleteVersionAfter = parseDuration(req.body.delete_version_after); } catch (e) { throw badRequest((e as Error).message); }
     }
+    if (this.has('kv.v2-metadata-write-creates-version') && target.current > 0) {
+      const latest = target.versions.get(target.current)!;
+      target.current += 1;
+      target.versions.set(target.current, { ...latest, createdAt: now });
+    }
     this.secrets.set(key, target);
     return {};
   }
@@ -254,27 +320,36 @@ class KvV2 implements Engine {
     if (req.method !== 'GET') throw methodNotAllowed();
     const s = this.secrets.get(key);
     const v = s?.versions.get(s.current);
-    if (!s || !v || v.deletedAt !== null || v.destroyed) throw notFound();
-    const strip = (o: unknown): unknown => (o && typeof o === 'object' && !Array.isArray(o) ? Object.fromEntries(Object.entries(o).map(([k, x]) => [k, strip(x)])) : null);
-    return { data: { subkeys: strip(v.data), metadata: this.versionMeta(v, s.current) } };
+    if (!s || !v || this.isDeleted(v) || v.destroyed) throw notFound();
+    const leak = this.has('kv.v2-subkeys-values-leak');
+    const strip = (o: unknown): unknown => (o && typeof o === 'object' && !Array.isArray(o) ? Object.fromEntries(Object.entries(o).map(([k, x]) => [k, strip(x)])) : leak ? o : null);
+    return { data: { subkeys: strip(v.data), metadata: this.versionMeta(v, s.current, s) } };
   }
 
   private versionOp(req: EngineRequest, key: string, op: 'delete' | 'undelete' | 'destroy'): EngineResponse {
     if (req.method !== 'POST' && req.method !== 'PUT') throw methodNotAllowed();
     if (!key) throw unsupportedPath();
     const versions = req.body.versions;
-    if (!Array.isArray(versions) || versions.length === 0 || versions.some((n) => !Number.isInteger(n))) throw badRequest('versions must be a non-empty list of integers');
+    const valid = Array.isArray(versions) && versions.length > 0 && versions.every((n) => Number.isInteger(n));
+    if (!valid && !this.has('kv.v2-versions-unchecked')) throw badRequest('versions must be a non-empty list of integers');
     const s = this.secrets.get(key);
-    if (!s) return {};
+    if (!s || !valid) return {};
     for (const n of versions as number[]) {
       const v = s.versions.get(n);
       if (!v) continue;
-      if (op === 'delete' && !v.destroyed && v.deletedAt === null) v.deletedAt = this.now();
-      if (op === 'undelete' && !v.destroyed && !this.ctx.faults.has('kv.undelete-ignored')) v.deletedAt = null;
-      if (op === 'destroy') { v.destroyed = true; v.data = null; }
+      if (op === 'delete' && !v.destroyed && !this.isDeleted(v) && !this.has('kv.v2-delete-versions-ignored')) v.deletedAt = this.now();
+      if (op === 'undelete' && !v.destroyed && !this.has('kv.undelete-ignored')) {
+        const after = this.effectiveDeleteAfter(s);
+        v.deletedAt = after > 0 ? this.now() + after * 1000 : null;
+      }
+      if (op === 'destroy') {
+        if (this.has('kv.v2-destroy-soft')) { v.deletedAt = this.now(); continue; }
+        v.destroyed = true;
+        v.data = null;
+      }
     }
     return {};
   }
 }
 
-export const factory: EngineFactory = (ctx) => (ctx.options.version === '2' ? new KvV2(ctx) : new KvV1(ctx));
+export const factory: EngineFactory = (ctx) => (ctx.options.version === '2' && !ctx.faults.has('kv.version-option-ignored') ? new KvV2(ctx) : new KvV1(ctx));
