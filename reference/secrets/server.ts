@@ -95,9 +95,10 @@ export class SecretsCore {
 
   async mount(path: string, type: string, kind: 'secret' | 'auth', options: Record<string, string>, description = ''): Promise<Mount> {
     const normalized = path.replace(/^\/+/, '').replace(/\/*$/, '/');
-    if (this.mounts.has(normalized)) throw badRequest(`path is already in use at ${normalized}`);
+    const allowConflict = this.faults.has('core.mount-conflict-allowed');
+    if (this.mounts.has(normalized) && !allowConflict) throw badRequest(`path is already in use at ${normalized}`);
     for (const existing of this.mounts.keys()) {
-      if (normalized.startsWith(existing) || existing.startsWith(normalized)) {
+      if (!allowConflict && (normalized.startsWith(existing) || existing.startsWith(normalized))) {
         throw badRequest(`path is already in use at ${existing}`);
       }
     }
@@ -105,7 +106,7 @@ export class SecretsCore {
     if (type === 'token') {
       engine = { handle: async () => { throw unsupportedPath(); } };
     } else {
-      const factory = (kind === 'auth' ? authMethods : secretEngines)[type];
+      const factory = (kind === 'auth' ? authMethods : secretEngines)[type] ?? (this.faults.has('core.mount-unknown-type-accepted') ? secretEngines.kv : undefined);
       if (!factory) throw badRequest(`plugin not found in the catalog: ${type}`);
       engine = await factory(this.engineContext(normalized, options));
     }
@@ -118,6 +119,7 @@ export class SecretsCore {
     const normalized = path.replace(/^\/+/, '').replace(/\/*$/, '/');
     const mount = this.mounts.get(normalized);
     if (!mount) return false;
+    if (this.faults.has('core.unmount-ignored')) return true;
     this.mounts.delete(normalized);
     await this.leases.revokePrefix(normalized);
     await mount.engine.close?.();
@@ -212,13 +214,13 @@ function operationFor(method: Method, exists: boolean): Operation {
 function envelope(core: SecretsCore, mount: Mount | undefined, result: EngineResponse, requestPath: string): { status: number; body?: unknown } {
   if (result.rawBody !== undefined) return { status: result.status ?? 200, body: result.rawBody };
   const body: Record<string, unknown> = {
-    request_id: randomUUID(),
-    lease_id: '',
-    renewable: false,
-    lease_duration: 0,
+    request_id: core.faults.has('core.request-id-not-uuid') ? `req-${Date.now()}` : randomUUID(),
+    lease_id: core.faults.has('core.lease-id-null') ? null : '',
+    renewable: core.faults.has('core.renewable-string') ? 'false' : false,
+    lease_duration: core.faults.has('core.lease-duration-nonzero') ? 3600 : 0,
     data: result.data ?? null,
     wrap_info: null,
-    warnings: result.warnings && result.warnings.length ? result.warnings : null,
+    warnings: result.warnings && result.warnings.length ? result.warnings : core.faults.has('core.warnings-empty-string') ? '' : null,
     auth: result.auth ?? null,
   };
   if (mount) body.mount_type = mount.type;
@@ -248,30 +250,34 @@ function helpFor(rest: string, mount: Mount | undefined): unknown {
 export async function handleRequest(core: SecretsCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://reference');
   const query = url.searchParams;
-  const method = requestMethod(req, query);
+  const method = core.faults.has('core.list-query-ignored') && req.method === 'GET' && !req.headers[LIST_MARKER_HEADER] ? 'GET' : requestMethod(req, query);
   if (core.options.requireRequestHeader && !req.headers[REQUEST_HEADER] && !core.faults.has('core.request-header-not-enforced')) {
     throw new SvcError(412, ["missing 'X-Svc-Request' header"]);
   }
-  if (!url.pathname.startsWith('/v1/')) throw unsupportedPath();
+  if (!url.pathname.startsWith('/v1/') && !(core.faults.has('core.v1-prefix-ignored') && /^\/v\d+\//.test(url.pathname))) throw unsupportedPath();
   if (!method) throw new SvcError(405, ['unsupported operation']);
-  const rawPath = decodeURIComponent(url.pathname.slice('/v1/'.length));
+  if (method === 'PUT' && core.faults.has('core.put-rejected')) throw new SvcError(405, ['unsupported operation']);
+  const rawPath = decodeURIComponent(url.pathname.replace(/^\/v\d+\//, ''));
   if (rawPath.endsWith('.') && !core.faults.has('core.trailing-period-accepted')) throw unsupportedPath();
-  const nsHeader = (req.headers[NAMESPACE_HEADER] as string | undefined)?.replace(/^\/+|\/+$/g, '') ?? '';
+  const nsHeader = core.faults.has('core.namespace-header-ignored') ? '' : (req.headers[NAMESPACE_HEADER] as string | undefined)?.replace(/^\/+|\/+$/g, '') ?? '';
   const fullPath = (nsHeader ? `${nsHeader}/${rawPath}` : rawPath).replace(/\/+$/, '');
-  const parsed: Parsed = { method, fullPath, query, help: query.has('help') && query.get('help') !== '0' };
+  const parsed: Parsed = { method, fullPath, query, help: query.has('help') && query.get('help') !== '0' && !core.faults.has('core.help-ignored') };
 
-  const body = await readBody(req, core.options.maxRequestBytes ?? 32 * 1024 * 1024);
+  const body = await readBody(req, core.faults.has('core.request-size-unlimited') ? Infinity : core.options.maxRequestBytes ?? 32 * 1024 * 1024);
   let json: Record<string, unknown> = {};
   if (body.length && method !== 'GET' && method !== 'LIST') {
     const contentType = String(req.headers['content-type'] ?? '');
+    if (contentType === '' && core.faults.has('core.content-type-required')) throw badRequest('missing Content-Type');
     const looksJson = contentType === '' || contentType.includes('json') || /^\s*[{[]/.test(body.toString('utf8', 0, 16));
     if (looksJson) {
       let value: unknown;
       try {
         value = JSON.parse(body.toString('utf8'));
       } catch {
-        throw badRequest('failed to parse JSON input: invalid JSON body');
+        if (!core.faults.has('core.invalid-json-accepted')) throw badRequest('failed to parse JSON input: invalid JSON body');
+        value = {};
       }
+      if (Array.isArray(value) && core.faults.has('core.body-array-accepted')) value = { ...value };
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest('failed to parse JSON input: body must be a JSON object');
       json = value as Record<string, unknown>;
     }
@@ -288,8 +294,10 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
 
   const ctx: SysContext = { core, method, rest, namespace, fullPath: parsed.fullPath, query, body: json, rawBody: body, token, headers: req.headers };
   if (parsed.help) {
-    if (token && !core.can(token, 'read', parsed.fullPath) && !core.can(token, 'list', parsed.fullPath) && !core.can(token, 'update', parsed.fullPath)) throw forbidden();
-    sendJson(res, 200, helpFor(parsed.fullPath, core.findMount(parsed.fullPath)));
+    if (token && !core.can(token, 'read', parsed.fullPath) && !core.can(token, 'list', parsed.fullPath) && !core.can(token, 'update', parsed.fullPath) && !core.faults.has('core.help-unrestricted')) throw forbidden();
+    const help = helpFor(parsed.fullPath, core.findMount(parsed.fullPath)) as { openapi: { paths: Record<string, unknown> } };
+    if (core.faults.has('core.help-absolute-paths')) help.openapi.paths = Object.fromEntries(Object.values(help.openapi.paths).map((v) => [`/v1/${parsed.fullPath}`, v]));
+    sendJson(res, 200, help);
     return;
   }
 
@@ -299,9 +307,10 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
   }
 
   const mount = core.findMount(parsed.fullPath);
+  if (!mount && core.faults.has('core.unknown-path-204')) return sendEmpty(res, 204);
   if (!mount) throw unsupportedPath();
   const sub = (parsed.fullPath + '/').slice(mount.path.length).replace(/\/+$/, '');
-  const exists = method === 'POST' || method === 'PUT' ? (await mount.engine.exists?.(sub)) ?? true : true;
+  const exists = (method === 'POST' || method === 'PUT') && !core.faults.has('core.existence-check-ignored') ? (await mount.engine.exists?.(sub)) ?? true : true;
   const operation = operationFor(method, exists);
   if (token && !core.can(token, operation, parsed.fullPath)) {
     throw forbidden('permission denied');
@@ -330,8 +339,8 @@ function answer(core: SecretsCore, res: ServerResponse, mount: Mount | undefined
     }
   }
   const out = envelope(core, mount, result, fullPath);
-  if (out.status === 204) sendEmpty(res, 204);
-  else sendJson(res, out.status, out.body);
+  if (out.status === 204) sendEmpty(res, core.faults.has('core.success-200-empty') ? 200 : 204);
+  else sendJson(res, out.status, out.body, core.faults.has('core.content-type-not-json') ? { 'Content-Type': 'text/plain' } : {});
 }
 
 export interface RunningSecretsServer {
@@ -346,7 +355,11 @@ export async function startSecretsServer(options: SecretsServerOptions): Promise
   const http: Server = createHttpServer({ requestTimeout: 60_000, headersTimeout: 30_000 }, (req, res) => {
     handleRequest(core, req, res).catch((err: unknown) => {
       if (err instanceof SvcError) {
-        sendJson(res, err.status, { errors: err.messages });
+        // Fault switches that break the error conventions all live here, where every error is written.
+        const status = core.faults.has('core.method-405-as-404') && err.status === 405 ? 404
+          : core.faults.has('core.bad-request-as-500') && err.status === 400 ? 500
+          : core.faults.has('core.forbidden-as-401') && err.status === 403 ? 401 : err.status;
+        sendJson(res, status, core.faults.has('core.errors-not-array') ? { errors: err.messages.join('; ') } : { errors: err.messages });
       } else if (err instanceof BodyTooLarge) {
         sendJson(res, 413, { errors: ['http: request body too large'] }, { Connection: 'close' });
       } else {

@@ -63,7 +63,8 @@ function mountInfo(core: SecretsCore, ns: string, kind: 'secret' | 'auth'): Reco
     if (m.kind !== kind || !m.path.startsWith(ns)) continue;
     const rel = m.path.slice(ns.length);
     if (core.splitNamespace(m.path.replace(/\/$/, '')).namespace !== ns.replace(/\/$/, '')) continue;
-    out[kind === 'auth' ? rel.replace(/^auth\//, '') : rel] = { type: m.type, accessor: m.accessor, description: m.description, options: m.options, config: { default_lease_ttl: 0, max_lease_ttl: 0 } };
+    const name = kind === 'auth' ? rel.replace(/^auth\//, '') : rel;
+    out[core.faults.has('core.mounts-list-no-slash') ? name.replace(/\/$/, '') : name] = { type: m.type, accessor: m.accessor, description: m.description, options: m.options, config: { default_lease_ttl: 0, max_lease_ttl: 0 } };
   }
   return out;
 }
@@ -95,6 +96,7 @@ const routes: SysRoute[] = [
         const opts: Record<string, string> = {};
         for (const [k, v] of Object.entries(options)) opts[k] = String(v);
         if (['sys', 'auth', 'cubbyhole', 'identity'].includes(m[1]!.split('/')[0]!)) throw badRequest(`cannot mount at reserved path ${m[1]}`);
+        if (ctx.core.faults.has('core.mount-enable-no-op')) return {};
         await ctx.core.mount(path, type, 'secret', opts, str(ctx.body, 'description') ?? '');
         return {};
       }
@@ -107,7 +109,7 @@ const routes: SysRoute[] = [
         requireCap(ctx, 'read');
         const mount = ctx.core.mounts.get(path.replace(/\/*$/, '/'));
         if (!mount) throw badRequest(`no mount at ${m[1]}`);
-        return { data: { type: mount.type, options: mount.options, accessor: mount.accessor, description: mount.description } };
+        return { data: { type: mount.type, options: ctx.core.faults.has('core.mount-read-options-missing') ? null : mount.options, accessor: mount.accessor, description: mount.description } };
       }
       throw methodNotAllowed();
     },
@@ -126,6 +128,7 @@ const routes: SysRoute[] = [
       const path = `${nsPrefix(ctx)}auth/${m[1]}`;
       if (ctx.method === 'POST' || ctx.method === 'PUT') {
         const type = str(ctx.body, 'type', true)!;
+        if (ctx.core.faults.has('core.auth-enable-no-op')) return {};
         await ctx.core.mount(path, type, 'auth', {}, str(ctx.body, 'description') ?? '');
         return {};
       }
@@ -150,15 +153,16 @@ const routes: SysRoute[] = [
       const name = m[1]!;
       requireCap(ctx, capFor(ctx.method));
       if (ctx.method === 'GET') {
-        const p = ctx.core.policies.get(name);
+        const p = ctx.core.faults.has('core.policy-read-missing') ? undefined : ctx.core.policies.get(name);
         if (!p) throw notFound();
         return { data: { name, policy: p.source } };
       }
       if (ctx.method === 'POST' || ctx.method === 'PUT') {
         if (name === 'root' || name === 'default') throw badRequest(`cannot update "${name}" policy`);
-        const source = str(ctx.body, 'policy', true)!;
+        const lax = ctx.core.faults.has('core.policy-missing-accepted');
+        const source = lax ? str(ctx.body, 'policy') ?? '' : str(ctx.body, 'policy', true)!;
         try {
-          ctx.core.policies.set(name, await parsePolicy(name, source));
+          ctx.core.policies.set(name, lax && !source ? { name, source, rules: [] } : await parsePolicy(name, source));
         } catch (err) {
           throw badRequest((err as Error).message);
         }
