@@ -1,7 +1,7 @@
 /**
  * Password policies at `sys/policies/password/:name` (the path the real product uses). A policy
- * body is HCL in the real product; the reference accepts the same shape as JSON-in-HCL subset:
- * `length = N` and `rule "charset" { charset = "..." min-chars = N }` blocks.
+ * body is HCL, as in the real product: `length = N` and `rule "charset" { charset = "..." min-chars = N }`
+ * blocks.
  */
 import { randomInt } from 'node:crypto';
 
@@ -58,20 +58,32 @@ export function defaultPassword(length = 64): string {
   return out;
 }
 
-/** Parses the small HCL subset of a password policy body. */
-export function parsePasswordPolicy(source: string): PasswordPolicy {
-  const lengthMatch = /(^|\n)\s*length\s*=\s*(\d+)/.exec(source);
-  if (!lengthMatch) throw new Error('password policy needs "length = N"');
-  const rules: PasswordPolicy['rules'] = [];
-  const ruleRe = /rule\s+"charset"\s*\{([^}]*)\}/g;
-  for (let m = ruleRe.exec(source); m; m = ruleRe.exec(source)) {
-    const body = m[1]!;
-    const charset = /charset\s*=\s*"([^"]*)"/.exec(body)?.[1];
-    const min = /min-chars\s*=\s*(\d+)/.exec(body)?.[1];
-    if (!charset) throw new Error('charset rule needs "charset"');
-    rules.push({ charset, minChars: min ? Number(min) : 0 });
+/** Parses a password policy body (HCL, as the real product takes it) with @cdktf/hcl2json. */
+export async function parsePasswordPolicy(source: string): Promise<PasswordPolicy> {
+  const { parse } = await import('@cdktf/hcl2json');
+  let doc: Record<string, unknown>;
+  try {
+    doc = (await parse('policy.hcl', source)) as Record<string, unknown>;
+  } catch (err) {
+    // The parser's message quotes the offending text position, never a secret.
+    throw new Error(`policy is not valid HCL: ${(err as Error).message.replace(/^parse config: /, '')}`);
   }
-  const length = Number(lengthMatch[2]);
+  const length = doc.length;
+  if (typeof length !== 'number' || !Number.isInteger(length)) throw new Error('password policy needs "length = N"');
   if (length < 4 || length > 100) throw new Error('length must be between 4 and 100');
+  const rules: PasswordPolicy['rules'] = [];
+  const ruleBlock = doc.rule;
+  const charsetRules = ruleBlock && typeof ruleBlock === 'object' ? (ruleBlock as Record<string, unknown>).charset : undefined;
+  for (const raw of Array.isArray(charsetRules) ? charsetRules : charsetRules ? [charsetRules] : []) {
+    const r = raw as Record<string, unknown>;
+    if (typeof r.charset !== 'string' || r.charset === '') throw new Error('charset rule needs "charset"');
+    const min = r['min-chars'] ?? 0;
+    if (typeof min !== 'number' || !Number.isInteger(min) || min < 0) throw new Error('min-chars must be a non-negative integer');
+    rules.push({ charset: r.charset, minChars: min });
+  }
+  if (ruleBlock && typeof ruleBlock === 'object' && Object.keys(ruleBlock).some((k) => k !== 'charset')) {
+    throw new Error(`unknown rule type ${Object.keys(ruleBlock).filter((k) => k !== 'charset').join(', ')}`);
+  }
+  if (rules.reduce((n, r) => n + r.minChars, 0) > length) throw new Error('min-chars of all rules exceed length');
   return { length, rules, source };
 }

@@ -160,6 +160,7 @@ function parsePipeline(toks: Tok[], pos: { i: number }, closing: boolean): Pipel
     if (tok.t === 'field') cmd.push({ kind: 'field', path: tok.v });
     else if (tok.t === 'str') cmd.push({ kind: 'literal', value: tok.v });
     else if (tok.t === 'num') cmd.push({ kind: 'literal', value: tok.v });
+    else if (tok.t !== 'ident') throw new TemplateError(`unexpected "${tok.t}"`);
     else if (tok.v === 'true' || tok.v === 'false') cmd.push({ kind: 'literal', value: tok.v === 'true' });
     else if (tok.v === 'nil') cmd.push({ kind: 'literal', value: null });
     else cmd.push({ kind: 'ident', name: tok.v });

@@ -1,0 +1,178 @@
+/** Dynamic roles: accounts created from LDIF templates for the life of a lease. */
+import { parseDuration } from '../../duration.js';
+import type { LeaseSpec, TokenInfo } from '../../engine.js';
+import { badRequest, notFound, SvcError } from '../../errors.js';
+import { decodeMaybeBase64, LdifError, parseLdif, type LdifRecord } from './ldif.js';
+import { listLevel } from './names.js';
+import { runLdif } from './directory.js';
+import { stringField, type Shared } from './shared.js';
+import { parseTemplate, render, rfc3339, templateFunctions, TemplateError } from './template.js';
+
+export const DEFAULT_USERNAME_TEMPLATE = 'v_{{.DisplayName}}_{{.RoleName}}_{{random 10}}_{{unix_time}}';
+const WRONG_DEFAULT_TEMPLATE = 'v_{{.DisplayName}}_{{random 10}}_{{unix_time}}';
+
+interface DynamicRole {
+  creation_ldif: string;
+  deletion_ldif: string;
+  rollback_ldif?: string;
+  username_template?: string;
+  default_ttl?: number;
+  max_ttl?: number;
+}
+
+const LDIF_KEYS = ['creation_ldif', 'deletion_ldif', 'rollback_ldif'] as const;
+
+export class DynamicRoles {
+  private readonly roles = new Map<string, DynamicRole>();
+
+  constructor(private readonly s: Shared) {}
+
+  has(name: string): boolean {
+    return this.roles.has(name);
+  }
+
+  list(prefix: string): { keys: string[] } {
+    return { keys: listLevel(this.roles.keys(), prefix) };
+  }
+
+  read(name: string): Record<string, unknown> {
+    const r = this.roles.get(name);
+    if (!r) throw notFound(`role "${name}" not found`);
+    return {
+      creation_ldif: r.creation_ldif,
+      deletion_ldif: r.deletion_ldif,
+      rollback_ldif: r.rollback_ldif ?? '',
+      username_template: r.username_template ?? '',
+      default_ttl: r.default_ttl ?? 0,
+      max_ttl: r.max_ttl ?? 0,
+    };
+  }
+
+  delete(name: string): void {
+    this.roles.delete(name);
+  }
+
+  private ldifFns(now = () => this.s.now()) {
+    return templateFunctions({ now, ldif: true, truncateOffByOne: this.s.fault('ldap.template-truncate-off-by-one') });
+  }
+
+  private usernameFns(now = () => this.s.now()) {
+    return templateFunctions({
+      now,
+      ldif: this.s.fault('ldap.template-utf16le-in-username'),
+      truncateOffByOne: this.s.fault('ldap.template-truncate-off-by-one'),
+    });
+  }
+
+  write(name: string, body: Record<string, unknown>): void {
+    const existing = this.roles.get(name);
+    const replaceAll = this.s.fault('ldap.dynamic-update-replaces');
+    const role: DynamicRole = existing && !replaceAll ? { ...existing } : ({} as DynamicRole);
+    const keepEmpty = this.s.fault('ldap.dynamic-empty-string-kept');
+    for (const key of [...LDIF_KEYS, 'username_template'] as const) {
+      const v = stringField(body, key);
+      if (v === undefined) continue;
+      if (v === '' && !keepEmpty) {
+        delete role[key];
+        continue;
+      }
+      const text = key !== 'username_template' && !this.s.fault('ldap.dynamic-base64-not-decoded') ? decodeMaybeBase64(v) : v;
+      role[key] = text;
+    }
+    for (const key of ['default_ttl', 'max_ttl'] as const) {
+      const v = body[key];
+      if (v === undefined || v === null) continue;
+      if (v === '') {
+        delete role[key];
+        continue;
+      }
+      try {
+        role[key] = parseDuration(v);
+      } catch {
+        throw badRequest(`${key} must be a duration`);
+      }
+    }
+    if (!role.creation_ldif) throw badRequest('creation_ldif is required');
+    if (!role.deletion_ldif) throw badRequest('deletion_ldif is required');
+    if (role.default_ttl && role.max_ttl && role.default_ttl > role.max_ttl) throw badRequest('default_ttl cannot be greater than max_ttl');
+    for (const key of LDIF_KEYS) {
+      const t = role[key];
+      if (!t) continue;
+      try {
+        parseTemplate(t, this.ldifFns());
+      } catch (err) {
+        throw badRequest(`${key}: invalid template: ${(err as Error).message}`);
+      }
+    }
+    if (role.username_template) {
+      try {
+        parseTemplate(role.username_template, this.usernameFns());
+      } catch (err) {
+        throw badRequest(`username_template: invalid template: ${(err as Error).message}`);
+      }
+    }
+    this.roles.set(name, role);
+  }
+
+  private renderLdif(template: string, data: Record<string, unknown>, issuedAt: number): LdifRecord[] {
+    try {
+      return parseLdif(render(template, data, this.ldifFns(() => issuedAt)));
+    } catch (err) {
+      if (err instanceof TemplateError || err instanceof LdifError) throw badRequest(`invalid LDIF: ${err.message}`);
+      throw err;
+    }
+  }
+
+  async creds(name: string, token: TokenInfo): Promise<{ data: Record<string, unknown>; lease: LeaseSpec }> {
+    const role = this.roles.get(name);
+    if (!role) throw badRequest(`role "${name}" not found`);
+    const settings = this.s.ctx.settings;
+    const systemMax = settings.maxLeaseTtl;
+    const maxTtl = this.s.fault('ldap.dynamic-max-ttl-ignored') ? systemMax : Math.min(role.max_ttl || systemMax, systemMax);
+    const wantTtl = this.s.fault('ldap.dynamic-default-ttl-ignored') ? settings.defaultLeaseTtl : role.default_ttl || settings.defaultLeaseTtl;
+    const ttl = Math.min(wantTtl, maxTtl);
+    const issuedAt = this.s.now();
+    const displayName = this.s.fault('ldap.template-display-name-missing') ? '' : token.displayName;
+
+    const usernameTemplate = role.username_template || (this.s.fault('ldap.username-template-default-wrong') ? WRONG_DEFAULT_TEMPLATE : DEFAULT_USERNAME_TEMPLATE);
+    let username: string;
+    try {
+      username = render(usernameTemplate, { RoleName: name, DisplayName: displayName }, this.usernameFns(() => issuedAt));
+    } catch (err) {
+      throw badRequest(`username_template: ${(err as Error).message}`);
+    }
+    const password = this.s.generatePassword();
+    const expiresAt = issuedAt + ttl * 1000;
+    const data = {
+      Username: username,
+      Password: password,
+      RoleName: name,
+      DisplayName: displayName,
+      IssueTime: rfc3339(issuedAt),
+      IssueTimeSeconds: Math.floor(issuedAt / 1000),
+      ExpirationTime: rfc3339(expiresAt),
+      ExpirationTimeSeconds: Math.floor(expiresAt / 1000),
+    };
+    const creation = this.renderLdif(role.creation_ldif, data, issuedAt);
+    const deletion = this.renderLdif(role.deletion_ldif, data, issuedAt);
+    const rollback = role.rollback_ldif ? this.renderLdif(role.rollback_ldif, data, issuedAt) : [];
+
+    const applied = await this.s.withDirectory(async (session) => {
+      const created = await runLdif(session, creation, !this.s.fault('ldap.dynamic-creation-continues'));
+      if (!created.errors.length) return created.applied;
+      if (rollback.length && !this.s.fault('ldap.dynamic-no-rollback')) {
+        await runLdif(session, rollback, this.s.fault('ldap.dynamic-rollback-stops'));
+      }
+      throw new SvcError(500, [`creation LDIF failed (${created.errors[0]}); rollback ${rollback.length ? 'ran' : 'not configured'}`]);
+    });
+
+    const revoke = async () => {
+      if (this.s.fault('ldap.dynamic-revoke-keeps-account')) return;
+      await this.s.withDirectory((session) => runLdif(session, deletion, this.s.fault('ldap.dynamic-deletion-stops')));
+    };
+    return {
+      data: { distinguished_names: applied, username, password },
+      lease: { ttl, maxTtl, renewable: true, revoke, renew: async (inc) => inc || ttl },
+    };
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * Library sets: shared service accounts lent with check-out and returned with check-in. The
+ * engine sets each account's password when it joins a set and rotates it on every check-in, so a
+ * borrower's password stops working once the account is back.
+ */
+import { parseDuration } from '../../duration.js';
+import type { LeaseSpec, TokenInfo } from '../../engine.js';
+import { badRequest, notFound } from '../../errors.js';
+import { listLevel } from './names.js';
+import { boolField, type Shared } from './shared.js';
+
+const DAY = 24 * 3600;
+
+interface LibrarySet {
+  accounts: string[];
+  ttl: number;
+  maxTtl: number;
+  disableEnforcement: boolean;
+}
+
+interface CheckOut {
+  entityId: string;
+  accessor: string;
+  spec: LeaseSpec;
+}
+
+interface Account {
+  set: string;
+  dn: string;
+  password: string;
+  checkout?: CheckOut;
+}
+
+function names(value: unknown, key: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return (value as string[]).map((v) => v.trim()).filter(Boolean);
+  throw badRequest(`${key} must be a string or a list of strings`);
+}
+
+function duration(value: unknown, key: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  try {
+    return parseDuration(value);
+  } catch {
+    throw badRequest(`${key} must be a duration`);
+  }
+}
+
+export class Library {
+  private readonly sets = new Map<string, LibrarySet>();
+  private readonly accounts = new Map<string, Account>();
+
+  constructor(private readonly s: Shared) {}
+
+  has(name: string): boolean {
+    return this.sets.has(name);
+  }
+
+  list(prefix: string): { keys: string[] } {
+    return { keys: listLevel(this.sets.keys(), prefix) };
+  }
+
+  private get(name: string): LibrarySet {
+    const set = this.sets.get(name);
+    if (!set) throw notFound(`library set "${name}" not found`);
+    return set;
+  }
+
+  read(name: string): Record<string, unknown> {
+    const set = this.get(name);
+    return { service_account_names: set.accounts, ttl: set.ttl, max_ttl: set.maxTtl, disable_check_in_enforcement: set.disableEnforcement };
+  }
+
+  async write(name: string, body: Record<string, unknown>): Promise<void> {
+    const existing = this.sets.get(name);
+    const accounts = names(body.service_account_names, 'service_account_names') ?? existing?.accounts;
+    if (!accounts || !accounts.length) throw badRequest('service_account_names is required');
+    const ttl = duration(body.ttl, 'ttl') ?? existing?.ttl ?? DAY;
+    const maxTtl = duration(body.max_ttl, 'max_ttl') ?? existing?.maxTtl ?? DAY;
+    if (ttl > 0 && maxTtl > 0 && ttl > maxTtl) throw badRequest('ttl cannot be greater than max_ttl');
+    const disableEnforcement = boolField(body, 'disable_check_in_enforcement') ?? existing?.disableEnforcement ?? false;
+    const unique = [...new Set(accounts)];
+    for (const acct of unique) {
+      const owner = this.accounts.get(acct)?.set;
+      if (owner !== undefined && owner !== name && !this.s.fault('ldap.library-account-in-two-sets')) {
+        throw badRequest(`"${acct}" is already managed by library set "${owner}"`);
+      }
+    }
+    const added = unique.filter((a) => this.accounts.get(a)?.set !== name);
+    const attr = this.s.userAttr();
+    const joined = await this.s.withDirectory(async (session) => {
+      const found: { name: string; dn: string; password: string }[] = [];
+      for (const acct of added) {
+        const dn = await session.findAccount(acct, undefined, attr);
+        if (!dn) {
+          if (this.s.fault('ldap.library-account-existence-unchecked')) {
+            found.push({ name: acct, dn: '', password: '' });
+            continue;
+          }
+          throw badRequest(`service account "${acct}" does not exist in the directory`);
+        }
+        found.push({ name: acct, dn, password: '' });
+      }
+      // Only after every account was found, so a rejected write changes nothing.
+      for (const f of found) {
+        if (!f.dn) continue;
+        f.password = this.s.generatePassword();
+        await session.setPassword(f.dn, f.password);
+      }
+      return found;
+    });
+    if (existing) {
+      for (const acct of existing.accounts) {
+        if (!unique.includes(acct)) this.release(acct);
+      }
+    }
+    for (const j of joined) this.accounts.set(j.name, { set: name, dn: j.dn, password: j.password });
+    this.sets.set(name, { accounts: unique, ttl, maxTtl, disableEnforcement });
+  }
+
+  private release(acct: string): void {
+    const a = this.accounts.get(acct);
+    if (a) a.checkout = undefined;
+    this.accounts.delete(acct);
+  }
+
+  async delete(name: string): Promise<void> {
+    const set = this.sets.get(name);
+    if (!set) return;
+    for (const acct of set.accounts) {
+      const co = this.accounts.get(acct)?.checkout;
+      this.release(acct);
+      if (co) await this.endLease(co);
+    }
+    this.sets.delete(name);
+  }
+
+  status(name: string): Record<string, unknown> {
+    const set = this.get(name);
+    const out: Record<string, unknown> = {};
+    for (const acct of set.accounts) {
+      const co = this.accounts.get(acct)?.checkout;
+      if (!co) out[acct] = { available: true };
+      else if (this.s.fault('ldap.library-status-no-borrower')) out[acct] = { available: false, borrower_client_token: '', borrower_entity_id: '' };
+      // The borrower token is identified by its accessor: the token itself must never be echoed.
+      else out[acct] = { available: false, borrower_client_token: co.accessor, borrower_entity_id: co.entityId };
+    }
+    return out;
+  }
+
+  async checkOut(name: string, body: Record<string, unknown>, token: TokenInfo): Promise<{ data: Record<string, unknown>; lease: LeaseSpec }> {
+    const set = this.get(name);
+    const requested = duration(body.ttl, 'ttl');
+    let ttl = requested === undefined || requested === 0 ? set.ttl : requested;
+    if (set.ttl > 0 && ttl > set.ttl && !this.s.fault('ldap.library-checkout-ttl-uncapped')) ttl = set.ttl;
+    if (set.ttl > 0 && ttl === 0) ttl = set.ttl;
+    let free = set.accounts.find((a) => { const acc = this.accounts.get(a); return acc && !acc.checkout; });
+    if (!free && this.s.fault('ldap.library-checkout-none-available-200')) free = set.accounts[0];
+    if (!free) throw badRequest(`no service accounts available for check-out in set "${name}"`);
+    const account = this.accounts.get(free)!;
+    const renewCap = this.s.fault('ldap.library-renew-past-max-ttl') ? undefined : set.maxTtl || undefined;
+    const checkout: CheckOut = {
+      entityId: token.entityId,
+      accessor: token.accessor,
+      spec: {
+        ttl,
+        maxTtl: renewCap,
+        renewable: true,
+        revoke: async () => {
+          if (this.s.fault('ldap.library-expiry-keeps-checkout')) return;
+          if (account.checkout === checkout) await this.returnAccount(account);
+        },
+        renew: async (inc) => (set.ttl > 0 ? Math.min(inc || set.ttl, set.ttl) : inc),
+      },
+    };
+    account.checkout = checkout;
+    const password = this.s.fault('ldap.library-checkout-password-stale') ? `${account.password}x` : account.password;
+    return { data: { service_account_name: free, password }, lease: checkout.spec };
+  }
+
+  /** Makes the account available and rotates its password (as the real product does on check-in). */
+  private async returnAccount(account: Account): Promise<void> {
+    account.checkout = undefined;
+    if (this.s.fault('ldap.library-checkin-no-rotation') || !account.dn) return;
+    const password = this.s.generatePassword();
+    await this.s.withDirectory((session) => session.setPassword(account.dn, password));
+    account.password = password;
+  }
+
+  /** Ends the lease of a check-out that was returned through the API. */
+  private async endLease(co: CheckOut): Promise<void> {
+    for (const id of this.s.ctx.leases.list()) {
+      if (this.s.ctx.leases.get(id)?.spec === co.spec) await this.s.ctx.leases.revoke(id);
+    }
+  }
+
+  async checkIn(name: string, body: Record<string, unknown>, token: TokenInfo, manage: boolean): Promise<Record<string, unknown>> {
+    const set = this.get(name);
+    const enforce = (!set.disableEnforcement || this.s.fault('ldap.library-enforcement-always-on')) && (!manage || this.s.fault('ldap.library-manage-checkin-enforced')) && !this.s.fault('ldap.library-checkin-not-enforced');
+    const isBorrower = (co: CheckOut) => (co.entityId !== '' && co.entityId === token.entityId) || (co.accessor !== '' && co.accessor === token.accessor);
+    let wanted = names(body.service_account_names, 'service_account_names');
+    if (!wanted || !wanted.length) {
+      const mine = set.accounts.filter((a) => {
+        const co = this.accounts.get(a)?.checkout;
+        return co && (!enforce || isBorrower(co));
+      });
+      if (mine.length > 1) throw badRequest('service_account_names is required when more than one account is checked out');
+      wanted = mine;
+    }
+    for (const acct of wanted) {
+      if (!set.accounts.includes(acct)) throw badRequest(`"${acct}" is not part of library set "${name}"`);
+    }
+    const denied = wanted.filter((a) => {
+      const co = this.accounts.get(a)?.checkout;
+      return co && enforce && !isBorrower(co);
+    });
+    if (denied.length) throw badRequest(`${denied.join(', ')} cannot be checked in: not checked out by the caller`);
+    const checkIns: string[] = [];
+    for (const acct of wanted) {
+      const account = this.accounts.get(acct);
+      const co = account?.checkout;
+      if (!account || !co) {
+        if (this.s.fault('ldap.library-checkin-lists-available')) checkIns.push(acct);
+        continue;
+      }
+      await this.returnAccount(account);
+      await this.endLease(co);
+      checkIns.push(acct);
+    }
+    return { check_ins: checkIns };
+  }
+}
