@@ -1,0 +1,37 @@
+/** The requirement catalogue (spec/catalogue/*.yaml), loaded once per process. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const CATALOGUE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../spec/catalogue');
+
+export type Level = 'MUST' | 'SHOULD' | 'MAY';
+
+export interface Requirement {
+  id: string;
+  level: Level;
+  section: string;
+  text: string;
+  kind?: 'rule' | 'assumption' | 'change' | 'known-issue';
+  assumption?: { why: string; setting?: string };
+  capability?: string;
+  affected?: string[];
+  fixedIn?: string[];
+  testability?: { class: 'api' | 'capability' | 'not-observable'; capability?: string; reason?: string };
+  area: string;
+  document: string;
+}
+
+let cache: Map<string, Requirement> | undefined;
+
+export function loadCatalogue(dir = CATALOGUE_DIR): Map<string, Requirement> {
+  if (cache && dir === CATALOGUE_DIR) return cache;
+  const out = new Map<string, Requirement>();
+  for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+    const doc = parse(readFileSync(join(dir, file), 'utf8')) as { area: string; document: string; requirements: Omit<Requirement, 'area' | 'document'>[] };
+    for (const r of doc?.requirements ?? []) out.set(r.id, { ...r, area: doc.area, document: doc.document });
+  }
+  if (dir === CATALOGUE_DIR) cache = out;
+  return out;
+}

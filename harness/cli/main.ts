@@ -1,0 +1,70 @@
+/**
+ * The command line: `run` a conformance run, `mutation` the fault-detection run, `compare` two
+ * results files. Exit codes: 0 every MUST passed, 1 a MUST failed (or a gate failed), 2 usage or
+ * config error.
+ */
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/load.js';
+import { runConformance } from './run.js';
+import { runMutation } from './mutation.js';
+import { compareFiles } from './compare.js';
+
+const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+
+const program = new Command('svc-conformance')
+  .description('Conformance harness for the secrets service and the job scheduling service')
+  .exitOverride()
+  .showHelpAfterError();
+
+program
+  .command('run')
+  .description('run the conformance suites against the target (the embedded reference when SVC_ADDR/SCHED_ADDR are unset)')
+  .option('--suite <names>', 'comma-separated suites: core,kv,auth,transit,ldap,cloud,jobs,release', list)
+  .option('--report-dir <dir>', 'where junit.xml, results.json and index.html go', undefined)
+  .option('--config <file>', 'config file (YAML or JSON); also CONFORMANCE_CONFIG')
+  .option('--expectations <file>', 'known failures of the target, keyed by requirement id')
+  .option('--previous <file>', 'results.json of an earlier run to compare with')
+  .option('--faults <names>', 'fault switches for the embedded reference (also REF_FAULTS)', list)
+  .option('--reference-version <semver>', 'version the embedded reference reports')
+  .option('--quiet', 'only the summary on the terminal')
+  .action(async (o) => {
+    process.exitCode = await runConformance({
+      file: o.config,
+      cli: { suites: o.suite, reportDir: o.reportDir, expectationsFile: o.expectations, previousResults: o.previous, faults: o.faults, referenceVersion: o.referenceVersion },
+      quiet: !!o.quiet,
+    });
+  });
+
+program
+  .command('mutation')
+  .description('run the suites once per fault switch of the reference and report each fault killed or survived')
+  .option('--suite <names>', 'only faults caught by these suites', list)
+  .option('--fault <names>', 'only these faults', list)
+  .option('--jobs <n>', 'runs in parallel', (v) => Number(v), 2)
+  .option('--report-dir <dir>', 'where mutation.json goes', 'reports')
+  .action(async (o) => {
+    process.exitCode = await runMutation({ suites: o.suite, faults: o.fault, jobs: o.jobs, reportDir: o.reportDir });
+  });
+
+program
+  .command('compare')
+  .description('compare two results.json files: new failures, fixed, new and removed tests; exit 1 on any new failure')
+  .argument('<old>', 'results.json of the earlier run')
+  .argument('<new>', 'results.json of the later run')
+  .action((oldFile: string, newFile: string) => {
+    process.exitCode = compareFiles(oldFile, newFile);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+  } else if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exitCode = 2;
+  } else {
+    console.error(`error: ${(err as Error).message}`);
+    process.exitCode = 2;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * `mutation`: proves the suites catch real deviations. A clean run first (it must pass), then one
+ * run per fault switch of the reference with the suites that claim to catch it. A fault is
+ * killed when at least one test fails; the report says whether a test of the requirement the
+ * fault breaks was among them.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { allFaults } from '../../reference/fault-registry.js';
+import type { FaultSpec } from '../../reference/faults.js';
+import type { Results } from '../report/model.js';
+
+export interface MutationOptions {
+  suites?: string[];
+  faults?: string[];
+  jobs: number;
+  reportDir: string;
+}
+
+interface Outcome {
+  fault: string;
+  breaks: string;
+  suites: string[];
+  verdict: 'killed' | 'survived' | 'error';
+  byTarget: boolean;
+  failedTests: string[];
+  detail?: string;
+}
+
+function runSuites(suites: string[], faults: string[], reportDir: string): Promise<{ code: number; results?: Results; output: string }> {
+  return new Promise((resolvePromise) => {
+    const args = ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', suites.join(','), '--report-dir', reportDir];
+    if (faults.length) args.push('--faults', faults.join(','));
+    const env: NodeJS.ProcessEnv = { ...process.env, REF_FAULTS: '' };
+    delete env.SVC_ADDR;
+    delete env.SCHED_ADDR;
+    const child = spawn('npx', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => { output += d; });
+    child.stderr.on('data', (d) => { output += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const file = join(reportDir, 'results.json');
+      const results = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Results) : undefined;
+      resolvePromise({ code: code ?? 1, results, output });
+    });
+  });
+}
+
+async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.max(1, size) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  }));
+  return out;
+}
+
+export async function runMutation(opts: MutationOptions): Promise<number> {
+  const base = resolve(opts.reportDir, 'mutation');
+  mkdirSync(base, { recursive: true });
+  let faults: FaultSpec[] = allFaults;
+  if (opts.suites?.length) faults = faults.filter((f) => f.suites.some((s) => opts.suites!.includes(s)));
+  if (opts.faults?.length) {
+    const unknown = opts.faults.filter((n) => !allFaults.some((f) => f.name === n));
+    if (unknown.length) {
+      console.error(`unknown fault(s): ${unknown.join(', ')}`);
+      return 2;
+    }
+    faults = faults.filter((f) => opts.faults!.includes(f.name));
+  }
+  if (faults.length === 0) {
+    console.error('no fault switches match the selection');
+    return 2;
+  }
+  const suites = [...new Set(faults.flatMap((f) => f.suites))];
+  console.log(`clean run of ${suites.join(',')} (must pass before faults mean anything)...`);
+  const clean = await runSuites(suites, [], join(base, 'clean'));
+  if (!clean.results || clean.results.summary.failed > 0 || clean.code !== 0) {
+    console.error(`the clean run did not pass (exit ${clean.code}); fix the suites or the reference first:\n${clean.output.split('\n').slice(-30).join('\n')}`);
+    return 1;
+  }
+  console.log(`clean run passed: ${clean.results.summary.passed} tests\n`);
+  const outcomes = await pool(faults, opts.jobs, async (fault): Promise<Outcome> => {
+    const dir = join(base, fault.name);
+    const run = await runSuites(fault.suites, [fault.name], dir);
+    const failed = run.results?.tests.filter((t) => t.status === 'failed') ?? [];
+    const outcome: Outcome = {
+      fault: fault.name,
+      breaks: fault.breaks,
+      suites: fault.suites,
+      verdict: !run.results ? 'error' : failed.length > 0 ? 'killed' : 'survived',
+      byTarget: failed.some((t) => t.ids.includes(fault.breaks)),
+      failedTests: failed.map((t) => t.key),
+      detail: !run.results ? run.output.split('\n').slice(-10).join('\n') : undefined,
+    };
+    const mark = outcome.verdict === 'killed' ? 'KILLED  ' : outcome.verdict === 'survived' ? 'SURVIVED' : 'ERROR   ';
+    console.log(`${mark} ${fault.name.padEnd(48)} ${outcome.verdict === 'killed' ? `${failed.length} failing test(s)${outcome.byTarget ? `, incl. ${fault.breaks}` : `; none names ${fault.breaks}`}` : fault.description}`);
+    return outcome;
+  });
+  const killed = outcomes.filter((o) => o.verdict === 'killed').length;
+  const rate = (killed / outcomes.length) * 100;
+  console.log(`\nkill rate: ${killed}/${outcomes.length} (${rate.toFixed(1)}%)`);
+  const untargeted = outcomes.filter((o) => o.verdict === 'killed' && !o.byTarget);
+  if (untargeted.length) console.log(`killed, but not by a test of the broken requirement: ${untargeted.map((o) => o.fault).join(', ')}`);
+  writeFileSync(join(opts.reportDir, 'mutation.json'), JSON.stringify({ killed, total: outcomes.length, rate, outcomes }, null, 2));
+  return killed === outcomes.length ? 0 : 1;
+}

@@ -1,0 +1,185 @@
+/**
+ * Builds the TargetConfig once: defaults, then a config file (YAML or JSON), then environment
+ * variables, then CLI flags. A wrong value raises ConfigError naming the setting and its source.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { Ajv } from 'ajv';
+import type { TargetConfig } from './types.js';
+import { configSchema } from './schema.js';
+
+export class ConfigError extends Error {
+  constructor(readonly setting: string, message: string) {
+    super(`config error: ${setting}: ${message}`);
+  }
+}
+
+export const ALL_SUITES = ['core', 'kv', 'auth', 'transit', 'ldap', 'cloud', 'jobs', 'release'];
+
+type Json = Record<string, unknown>;
+
+export function defaults(): TargetConfig {
+  const runId = randomBytes(4).toString('hex').replace(/^[0-9]/, 'r').slice(0, 6);
+  return {
+    runId,
+    prefix: `cf-${runId}`,
+    embedded: false,
+    schedEmbedded: false,
+    svc: { addr: '', token: '', namespace: '', skipVerify: false, version: '1.13.10' },
+    sched: { addr: '', token: '' },
+    capabilities: {
+      namespaces: false, enterprise: false, cmac: false, managedKeys: false, sealRandom: false,
+      clock: false, mounts: true, requireRequestHeader: false, schedAcl: false, schedControl: false,
+    },
+    dialect: {
+      tokenHeader: 'X-Svc-Token',
+      namespaceHeader: 'X-Svc-Namespace',
+      requestHeader: 'X-Svc-Request',
+      nextTokenHeader: 'X-Sched-NextToken',
+      schedTokenHeader: 'X-Sched-Token',
+      outputPrefix: 'svc',
+    },
+    timeouts: { requestMs: 10_000, testMs: 60_000, hookMs: 60_000 },
+    timing: { maxRealWaitSeconds: 0 },
+    limits: { maxRequestBytes: 32 * 1024 * 1024 },
+    lockout: { threshold: 5, durationSeconds: 900, resetSeconds: 900, allowLongWaits: false },
+    mounts: {},
+    reference: { faults: [], version: '1.13.10' },
+    run: { suites: [...ALL_SUITES], reportDir: 'reports' },
+  };
+}
+
+function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Deep merge where `over` wins; arrays are replaced, not merged. Records where each key came from. */
+function merge(base: Json, over: Json, source: string, origins: Map<string, string>, path = ''): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    if (v === undefined) continue;
+    const p = path ? `${path}.${k}` : k;
+    if (isObject(v) && isObject(base[k])) out[k] = merge(base[k] as Json, v, source, origins, p);
+    else {
+      out[k] = v;
+      origins.set(p, source);
+    }
+  }
+  return out;
+}
+
+function envBool(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (/^(1|true|yes)$/i.test(value)) return true;
+  if (/^(0|false|no)$/i.test(value)) return false;
+  throw new ConfigError(name, `must be true or false, got "${value}"`);
+}
+
+/** Environment variables as the users of such services already set them. */
+export function fromEnv(env: NodeJS.ProcessEnv): Json {
+  const out: Json = {};
+  const set = (path: string[], value: unknown) => {
+    if (value === undefined || value === '') return;
+    let cur = out;
+    for (const k of path.slice(0, -1)) cur = (cur[k] ??= {}) as Json;
+    cur[path[path.length - 1]!] = value;
+  };
+  set(['svc', 'addr'], env.SVC_ADDR);
+  set(['svc', 'token'], env.SVC_TOKEN);
+  set(['svc', 'namespace'], env.SVC_NAMESPACE);
+  set(['svc', 'cacert'], env.SVC_CACERT);
+  set(['svc', 'skipVerify'], envBool('SVC_SKIP_VERIFY', env.SVC_SKIP_VERIFY));
+  set(['svc', 'version'], env.SVC_VERSION);
+  set(['sched', 'addr'], env.SCHED_ADDR);
+  set(['sched', 'token'], env.SCHED_TOKEN);
+  if (env.LDAP_URL) {
+    set(['ldap', 'url'], env.LDAP_URL);
+    set(['ldap', 'bindDn'], env.LDAP_BIND_DN);
+    set(['ldap', 'bindPass'], env.LDAP_BIND_PASS);
+    set(['ldap', 'baseDn'], env.LDAP_BASE_DN);
+    set(['ldap', 'userDn'], env.LDAP_USER_DN);
+    set(['ldap', 'serviceAccounts'], env.LDAP_SERVICE_ACCOUNTS?.split(',').map((s) => s.trim()).filter(Boolean));
+    set(['ldap', 'users'], env.LDAP_USERS?.split(',').map((s) => s.trim()).filter(Boolean));
+  }
+  set(['cloud', 'directoryAddr'], env.CLOUD_DIRECTORY_ADDR);
+  if (env.REF_FAULTS !== undefined) set(['reference', 'faults'], env.REF_FAULTS.split(',').map((s) => s.trim()).filter(Boolean));
+  return out;
+}
+
+export interface CliOverrides {
+  suites?: string[];
+  reportDir?: string;
+  expectationsFile?: string;
+  previousResults?: string;
+  faults?: string[];
+  referenceVersion?: string;
+}
+
+function fromCli(cli: CliOverrides): Json {
+  const run: Json = {};
+  if (cli.suites) run.suites = cli.suites;
+  if (cli.reportDir) run.reportDir = cli.reportDir;
+  if (cli.expectationsFile) run.expectationsFile = cli.expectationsFile;
+  if (cli.previousResults) run.previousResults = cli.previousResults;
+  const reference: Json = {};
+  if (cli.faults) reference.faults = cli.faults;
+  if (cli.referenceVersion) reference.version = cli.referenceVersion;
+  return { run, reference };
+}
+
+export function readConfigFile(path: string): Json {
+  const full = resolve(path);
+  if (!existsSync(full)) throw new ConfigError('--config', `file not found: ${path}`);
+  let doc: unknown;
+  try {
+    const text = readFileSync(full, 'utf8');
+    doc = full.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw new ConfigError('--config', `cannot parse ${path}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (!isObject(doc)) throw new ConfigError('--config', `${path} must hold a mapping at the top level`);
+  return doc;
+}
+
+const ENV_NAMES: Record<string, string> = {
+  'svc.addr': 'SVC_ADDR', 'svc.token': 'SVC_TOKEN', 'svc.namespace': 'SVC_NAMESPACE', 'svc.cacert': 'SVC_CACERT',
+  'svc.skipVerify': 'SVC_SKIP_VERIFY', 'svc.version': 'SVC_VERSION', 'sched.addr': 'SCHED_ADDR', 'sched.token': 'SCHED_TOKEN',
+  'ldap.url': 'LDAP_URL', 'cloud.directoryAddr': 'CLOUD_DIRECTORY_ADDR', 'reference.faults': 'REF_FAULTS',
+};
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validate = ajv.compile(configSchema);
+
+export interface LoadOptions {
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  cli?: CliOverrides;
+}
+
+export function loadConfig(opts: LoadOptions = {}): TargetConfig {
+  const env = opts.env ?? process.env;
+  const origins = new Map<string, string>();
+  let merged = defaults() as unknown as Json;
+  const file = opts.file ?? env.CONFORMANCE_CONFIG;
+  if (file) merged = merge(merged, readConfigFile(file), `config file ${file}`, origins);
+  merged = merge(merged, fromEnv(env), 'environment', origins);
+  merged = merge(merged, fromCli(opts.cli ?? {}), 'command line', origins);
+  if (!validate(merged)) {
+    const err = validate.errors![0]!;
+    const path = err.instancePath.slice(1).replaceAll('/', '.') || '(top level)';
+    const setting = err.keyword === 'additionalProperties' ? `${path === '(top level)' ? '' : `${path}.`}${(err.params as { additionalProperty: string }).additionalProperty}` : path;
+    const source = origins.get(setting) ?? [...origins.entries()].find(([k]) => k.startsWith(setting))?.[1] ?? 'defaults';
+    const envName = ENV_NAMES[setting];
+    const reason = err.keyword === 'additionalProperties' ? 'unknown setting' : err.keyword === 'pattern' ? 'has an invalid format' : err.message ?? 'invalid';
+    throw new ConfigError(envName && source === 'environment' ? `${setting} (${envName})` : setting, `${reason} (from ${source})`);
+  }
+  const cfg = merged as unknown as TargetConfig;
+  for (const s of cfg.run.suites) if (!ALL_SUITES.includes(s)) throw new ConfigError('--suite', `unknown suite "${s}"; known: ${ALL_SUITES.join(', ')}`);
+  if (cfg.svc.addr && !cfg.svc.token) throw new ConfigError('svc.token (SVC_TOKEN)', 'is required when SVC_ADDR names a target');
+  if (cfg.svc.cacert && !existsSync(cfg.svc.cacert)) throw new ConfigError('svc.cacert (SVC_CACERT)', `file not found: ${cfg.svc.cacert}`);
+  cfg.svc.namespace = cfg.svc.namespace.replace(/\/+$/, '');
+  return cfg;
+}

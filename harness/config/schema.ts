@@ -1,0 +1,108 @@
+/** JSON schema of the target configuration; a violation names the setting and where it came from. */
+const str = { type: 'string' } as const;
+const bool = { type: 'boolean' } as const;
+const posInt = { type: 'integer', minimum: 1 } as const;
+const nonNegInt = { type: 'integer', minimum: 0 } as const;
+const httpUrl = { type: 'string', pattern: '^https?://[^\\s/]+(/.*)?$' } as const;
+const headerName = { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" } as const;
+
+export const configSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['runId', 'prefix', 'svc', 'sched', 'capabilities', 'dialect', 'timeouts', 'timing', 'limits', 'lockout', 'mounts', 'reference', 'run'],
+  properties: {
+    runId: { type: 'string', pattern: '^[a-z0-9]{4,12}$' },
+    prefix: { type: 'string', pattern: '^[a-z][a-z0-9-]{1,30}$' },
+    embedded: bool,
+    schedEmbedded: bool,
+    svc: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['addr', 'token', 'namespace', 'skipVerify', 'version'],
+      properties: {
+        addr: { anyOf: [httpUrl, { const: '' }] },
+        token: str,
+        namespace: { type: 'string', pattern: '^([A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*)?/?$' },
+        cacert: str,
+        skipVerify: bool,
+        version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+([-+].*)?$' },
+      },
+    },
+    sched: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['addr', 'token'],
+      properties: { addr: { anyOf: [httpUrl, { const: '' }] }, token: str },
+    },
+    capabilities: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(['namespaces', 'enterprise', 'cmac', 'managedKeys', 'sealRandom', 'clock', 'mounts', 'requireRequestHeader', 'schedAcl', 'schedControl'].map((k) => [k, bool])),
+    },
+    dialect: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['tokenHeader', 'namespaceHeader', 'requestHeader', 'nextTokenHeader', 'schedTokenHeader', 'outputPrefix'],
+      properties: {
+        tokenHeader: headerName,
+        namespaceHeader: headerName,
+        requestHeader: headerName,
+        nextTokenHeader: headerName,
+        schedTokenHeader: headerName,
+        outputPrefix: { type: 'string', pattern: '^[a-z][a-z0-9]*$' },
+      },
+    },
+    timeouts: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['requestMs', 'testMs', 'hookMs'],
+      properties: { requestMs: posInt, testMs: posInt, hookMs: posInt },
+    },
+    timing: { type: 'object', additionalProperties: false, required: ['maxRealWaitSeconds'], properties: { maxRealWaitSeconds: nonNegInt } },
+    limits: { type: 'object', additionalProperties: false, required: ['maxRequestBytes'], properties: { maxRequestBytes: posInt } },
+    lockout: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['threshold', 'durationSeconds', 'resetSeconds', 'allowLongWaits'],
+      properties: { threshold: posInt, durationSeconds: posInt, resetSeconds: posInt, allowLongWaits: bool },
+    },
+    mounts: { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z0-9_./-]+$' } },
+    ldap: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url', 'bindDn', 'bindPass', 'baseDn', 'userDn', 'serviceAccounts', 'users'],
+      properties: {
+        url: { type: 'string', pattern: '^ldaps?://' },
+        bindDn: str, bindPass: str, baseDn: str, userDn: str, groupDn: str,
+        serviceAccounts: { type: 'array', items: str },
+        users: { type: 'array', items: str },
+        started: bool,
+      },
+    },
+    cloud: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        directoryAddr: httpUrl, rootClientId: str, rootClientSecret: str, tenantId: str, subscriptionId: str,
+        roleNames: { type: 'array', items: str }, groupNames: { type: 'array', items: str }, applicationObjectId: str,
+      },
+    },
+    reference: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['faults', 'version'],
+      properties: { faults: { type: 'array', items: str }, version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+' } },
+    },
+    run: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['suites', 'reportDir'],
+      properties: {
+        suites: { type: 'array', items: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } },
+        reportDir: { type: 'string', minLength: 1 },
+        expectationsFile: str,
+        previousResults: str,
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,117 @@
+/** The one typed object that describes a target. Built once, injected into every test. */
+export interface Dialect {
+  /** Client token header (documents: X-Svc-Token). */
+  tokenHeader: string;
+  /** Namespace header (documents: X-Svc-Namespace). */
+  namespaceHeader: string;
+  /** Header required by `require_request_header` (documents: X-Svc-Request). */
+  requestHeader: string;
+  /** Scheduler pagination header (documents: X-Sched-NextToken). */
+  nextTokenHeader: string;
+  /** Scheduler token header (not shown in the documents; assumption). */
+  schedTokenHeader: string;
+  /** Prefix of ciphertexts and signatures (documents: svc). */
+  outputPrefix: string;
+}
+
+export interface Capabilities {
+  namespaces: boolean;
+  enterprise: boolean;
+  cmac: boolean;
+  managedKeys: boolean;
+  sealRandom: boolean;
+  /** The target exposes the reference's controllable clock (sys/reference/clock). */
+  clock: boolean;
+  /** The token may mount engines (sys/mounts) so the run uses run-unique mounts. */
+  mounts: boolean;
+  /** The listener enforces require_request_header. */
+  requireRequestHeader: boolean;
+  /** The scheduler has ACLs enabled. */
+  schedAcl: boolean;
+  /** The reference's knob to hold a scheduler deployment active is available. */
+  schedControl: boolean;
+}
+
+export interface LdapTarget {
+  url: string;
+  bindDn: string;
+  bindPass: string;
+  baseDn: string;
+  userDn: string;
+  groupDn?: string;
+  serviceAccounts: string[];
+  users: string[];
+  /** True when the harness started the directory itself. */
+  started?: boolean;
+}
+
+export interface CloudTarget {
+  directoryAddr?: string;
+  rootClientId?: string;
+  rootClientSecret?: string;
+  tenantId?: string;
+  subscriptionId?: string;
+  roleNames?: string[];
+  groupNames?: string[];
+  applicationObjectId?: string;
+}
+
+export interface TargetConfig {
+  /** Run-unique id; every resource name the run creates starts with `prefix`. */
+  runId: string;
+  prefix: string;
+  /** True when the harness started the embedded reference for the secrets service. */
+  embedded: boolean;
+  schedEmbedded: boolean;
+  svc: {
+    addr: string;
+    token: string;
+    namespace: string;
+    cacert?: string;
+    skipVerify: boolean;
+    /** Version of the target (semver), used by release-gated checks. */
+    version: string;
+  };
+  sched: { addr: string; token: string };
+  capabilities: Capabilities;
+  dialect: Dialect;
+  timeouts: {
+    /** Per HTTP request. */
+    requestMs: number;
+    /** Per test. */
+    testMs: number;
+    /** Per setup/cleanup hook. */
+    hookMs: number;
+  };
+  timing: {
+    /** Longest real sleep a test may take when the target has no controllable clock. */
+    maxRealWaitSeconds: number;
+  };
+  limits: {
+    /** The target's maximum request size in bytes (documents: 32 MB, tunable per listener). */
+    maxRequestBytes: number;
+  };
+  lockout: {
+    threshold: number;
+    durationSeconds: number;
+    resetSeconds: number;
+    /** Run cases that must wait the full lockout duration against a real target. */
+    allowLongWaits: boolean;
+  };
+  /** Existing mounts to use instead of creating run-unique ones (key: engine, value: path). */
+  mounts: Record<string, string>;
+  ldap?: LdapTarget;
+  cloud?: CloudTarget;
+  reference: {
+    /** Fault switches of the embedded reference (mutation runs). */
+    faults: string[];
+    /** Version the embedded reference reports. */
+    version: string;
+  };
+  run: {
+    suites: string[];
+    reportDir: string;
+    expectationsFile?: string;
+    previousResults?: string;
+  };
+}

@@ -1,0 +1,34 @@
+/** One request/response pair as the harness saw it: what checks read and what reports show. */
+export interface ExchangeRequest {
+  method: string;
+  /** Full URL as sent. */
+  url: string;
+  /** Path relative to the API root, without query (`/secret/data/x`, `/jobs`). */
+  path: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface ExchangeResponse {
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON when the body is JSON, otherwise the text ('' when empty). */
+  body: unknown;
+  text: string;
+  contentType: string;
+}
+
+export interface Exchange {
+  api: 'svc' | 'sched';
+  request: ExchangeRequest;
+  response: ExchangeResponse;
+  durationMs: number;
+  /** The spec operation matched, when any (`file METHOD template`). */
+  operation?: string;
+}
+
+/** Case-insensitive header read. */
+export function header(ex: Exchange, name: string): string | undefined {
+  return ex.response.headers[name.toLowerCase()];
+}

@@ -1,0 +1,118 @@
+/** Builds results.json from the collected test outcomes, the catalogue and the expectations. */
+import type { TargetConfig } from '../config/types.js';
+import type { Requirement } from '../catalogue.js';
+import { redactor } from '../redact.js';
+import { isExpired, type Expectation } from './expectations.js';
+import { emptyCounts, type RequirementRow, type Results, type Status, type TestResult } from './model.js';
+
+export interface RawOutcome {
+  title: string;
+  file: string;
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  durationMs: number;
+  errors: string[];
+  meta: Record<string, unknown>;
+  moduleErrors: string[];
+}
+
+const WORST: (Status | 'untested')[] = ['failed', 'known-failure', 'skipped', 'fixed', 'passed'];
+
+export function buildResults(opts: {
+  outcomes: RawOutcome[];
+  catalogue: Map<string, Requirement>;
+  expectations: Map<string, Expectation>;
+  config: TargetConfig | undefined;
+  startedAt: Date;
+  finishedAt: Date;
+  leftovers: { file: string; label: string; error: string }[];
+  errors: string[];
+  now?: Date;
+}): Results {
+  const tests: TestResult[] = opts.outcomes.map((o) => {
+    const c = (o.meta.conformance ?? {}) as { ids?: string[]; level?: TestResult['level']; area?: string };
+    const ids = c.ids ?? [];
+    let status: Status;
+    let message = o.errors.length ? o.errors.join('\n\n') : undefined;
+    if (o.state === 'passed') status = 'passed';
+    else if (o.state === 'failed') status = 'failed';
+    else if (o.moduleErrors.length && !o.meta.skip) {
+      // A failed setup (beforeAll) leaves its tests unrun: they count as failures with the cause.
+      status = 'failed';
+      message = `setup failed: ${o.moduleErrors.join('\n')}`;
+    } else status = 'skipped';
+    const expectation = ids.map((id) => opts.expectations.get(id)).find(Boolean);
+    let exp: TestResult['expectation'];
+    if (expectation) {
+      const expired = isExpired(expectation, opts.now);
+      exp = { reason: expectation.reason, ticket: expectation.ticket, expires: expectation.expires, expired };
+      if (!expired && status === 'failed') status = 'known-failure';
+      else if (status === 'passed') status = 'fixed';
+      else if (expired && status === 'failed') message = `${message ?? ''}\n(expectation for ${expectation.id} expired on ${expectation.expires})`;
+    }
+    const relFile = o.file.replace(/^.*?\/(suites|tests|reference|harness)\//, '$1/');
+    return {
+      key: `${relFile} > ${o.title}`,
+      title: o.title,
+      file: relFile,
+      area: c.area ?? relFile.split('/')[1] ?? 'other',
+      ids,
+      level: c.level ?? 'NONE',
+      status,
+      durationMs: Math.round(o.durationMs),
+      message: message ? redactor.text(message) : undefined,
+      skip: o.meta.skip as TestResult['skip'],
+      expectation: exp,
+      transcript: o.meta.transcript as TestResult['transcript'],
+      leftovers: o.meta.leftovers as TestResult['leftovers'],
+    };
+  });
+
+  const byArea: Results['summary']['byArea'] = {};
+  for (const t of tests) {
+    const area = (byArea[t.area] ??= {});
+    const counts = (area[t.level] ??= emptyCounts());
+    counts[t.status]++;
+  }
+
+  const testsById = new Map<string, TestResult[]>();
+  for (const t of tests) for (const id of t.ids) testsById.set(id, [...(testsById.get(id) ?? []), t]);
+  const ran = new Set(tests.map((t) => t.area));
+  const requirements: RequirementRow[] = [...opts.catalogue.values()]
+    .filter((r) => ran.has(r.area) || testsById.has(r.id))
+    .map((r) => {
+      const ts = testsById.get(r.id) ?? [];
+      let status: RequirementRow['status'] = 'untested';
+      if (ts.length) status = WORST.find((w) => ts.some((t) => t.status === w)) as Status;
+      else if (r.testability?.class === 'not-observable') status = 'not-observable';
+      const note = r.kind === 'assumption' ? `assumption: ${r.assumption?.why ?? ''}${r.assumption?.setting ? ` (setting ${r.assumption.setting})` : ''}` : r.testability?.reason;
+      return { id: r.id, level: r.level, area: r.area, section: r.section, text: r.text, kind: r.kind ?? 'rule', status, tests: ts.map((t) => t.key), note };
+    });
+
+  const cfg = opts.config;
+  return {
+    tool: { name: 'svc-conformance', version: '0.1.0' },
+    run: {
+      id: cfg?.runId ?? 'unknown',
+      startedAt: opts.startedAt.toISOString(),
+      finishedAt: opts.finishedAt.toISOString(),
+      durationMs: opts.finishedAt.getTime() - opts.startedAt.getTime(),
+      target: { svc: cfg?.svc.addr ?? '', sched: cfg?.sched.addr ?? '', version: cfg?.svc.version ?? '', embedded: cfg?.embedded ?? false },
+      suites: cfg?.run.suites ?? [],
+      faults: cfg?.reference.faults ?? [],
+    },
+    summary: {
+      total: tests.length,
+      passed: tests.filter((t) => t.status === 'passed').length,
+      failed: tests.filter((t) => t.status === 'failed').length,
+      skipped: tests.filter((t) => t.status === 'skipped').length,
+      knownFailures: tests.filter((t) => t.status === 'known-failure').length,
+      fixed: tests.filter((t) => t.status === 'fixed').length,
+      mustFailed: tests.filter((t) => t.status === 'failed' && (t.level === 'MUST' || t.level === 'NONE')).length,
+      byArea,
+    },
+    tests,
+    requirements,
+    leftovers: opts.leftovers,
+    errors: opts.errors.map((e) => redactor.text(e)),
+  };
+}

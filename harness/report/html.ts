@@ -1,0 +1,84 @@
+/**
+ * The self-contained HTML report: summary per area and level, the requirement matrix, failures
+ * with their transcripts, skips with reasons, and the comparison with a previous run. No scripts
+ * or external assets: it opens from a file, anywhere.
+ */
+import type { Results, Status, TestResult } from './model.js';
+import { xmlEscape as esc } from './junit.js';
+
+const STATUS_CLASS: Record<string, string> = {
+  passed: 'ok', failed: 'bad', skipped: 'skip', 'known-failure': 'known', fixed: 'fixed', untested: 'none', 'not-observable': 'none',
+};
+
+function badge(status: string): string {
+  return `<span class="badge ${STATUS_CLASS[status] ?? 'none'}">${esc(status)}</span>`;
+}
+
+function json(value: unknown): string {
+  return esc(typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? '');
+}
+
+function transcript(t: TestResult): string {
+  if (!t.transcript?.length) return '<p class="muted">No exchanges recorded.</p>';
+  return t.transcript
+    .map((e, i) => {
+      if (e.kind === 'note') return `<div class="note">${esc(e.note ?? '')}</div>`;
+      return `<details class="exchange"${i === t.transcript!.length - 1 ? ' open' : ''}><summary><code>${esc(e.method ?? '')} ${esc(e.url ?? '')}</code> → <b>${e.status}</b> <span class="muted">${e.durationMs} ms ${e.operation ? `· ${esc(e.operation)}` : ''}</span></summary>
+<div class="cols"><div><h5>request</h5><pre>${json(e.requestHeaders)}</pre>${e.requestBody !== undefined ? `<pre>${json(e.requestBody)}</pre>` : ''}</div>
+<div><h5>response</h5><pre>${json(e.responseHeaders)}</pre><pre>${json(e.responseBody)}</pre></div></div></details>`;
+    })
+    .join('\n');
+}
+
+const CSS = `
+body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
+header{background:#1d2330;color:#fff;padding:16px 24px}header h1{margin:0;font-size:20px}
+main{padding:16px 24px;max-width:1400px}section{background:#fff;border:1px solid #dde1e7;border-radius:6px;margin:16px 0;padding:12px 16px}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #eceef2;vertical-align:top}
+th{background:#f0f2f5;font-weight:600}.badge{display:inline-block;padding:0 6px;border-radius:3px;font-size:12px;font-weight:600}
+.ok{background:#d8f3dc;color:#1b5e20}.bad{background:#fddede;color:#a00}.skip{background:#eceff1;color:#555}.known{background:#fff3cd;color:#7a5b00}.fixed{background:#d0e8ff;color:#0b4f8a}.none{background:#f3f3f3;color:#888}
+.totals span{margin-right:16px;font-size:16px}.muted{color:#777}pre{background:#f7f7f9;padding:6px;overflow:auto;max-height:320px;font-size:12px;margin:4px 0}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:8px}.failure{border-left:4px solid #c62828;padding-left:10px;margin:12px 0}
+.failure pre.msg{background:#fff5f5}h5{margin:4px 0}.note{font-style:italic;color:#555}code{font-size:12px}
+`;
+
+export function toHtml(results: Results): string {
+  const s = results.summary;
+  const areas = Object.entries(s.byArea).sort();
+  const levels = ['MUST', 'SHOULD', 'MAY'];
+  const cell = (c: Record<Status, number> | undefined) =>
+    c ? `${c.passed} ✓ / ${c.failed} ✗ / ${c.skipped} skip${c['known-failure'] ? ` / ${c['known-failure']} known` : ''}` : '–';
+  const failed = results.tests.filter((t) => t.status === 'failed');
+  const skipped = results.tests.filter((t) => t.status === 'skipped');
+  const known = results.tests.filter((t) => t.status === 'known-failure' || t.status === 'fixed');
+  const verdict = s.mustFailed === 0 ? '<span class="badge ok">CONFORMS (every MUST passed)</span>' : `<span class="badge bad">${s.mustFailed} MUST failure(s)</span>`;
+  const cmp = results.comparison;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Conformance report ${esc(results.run.id)}</title><style>${CSS}</style></head>
+<body><header><h1>Conformance report</h1><div>run ${esc(results.run.id)} · ${esc(results.run.startedAt)} · target ${esc(results.run.target.svc || '-')} ${results.run.target.embedded ? '(embedded reference)' : ''} · scheduler ${esc(results.run.target.sched || '-')} · version ${esc(results.run.target.version)}${results.run.faults.length ? ` · faults ${esc(results.run.faults.join(','))}` : ''}</div></header>
+<main>
+<section id="summary"><h2>Summary</h2><p>${verdict}</p>
+<p class="totals"><span>${s.total} tests</span><span>${s.passed} passed</span><span>${s.failed} failed</span><span>${s.skipped} skipped</span><span>${s.knownFailures} known failures</span><span>${s.fixed} fixed</span><span>${(results.run.durationMs / 1000).toFixed(1)} s</span></p>
+<table><thead><tr><th>area</th>${levels.map((l) => `<th>${l}</th>`).join('')}</tr></thead><tbody>
+${areas.map(([area, byLevel]) => `<tr><td>${esc(area)}</td>${levels.map((l) => `<td>${cell(byLevel[l])}</td>`).join('')}</tr>`).join('\n')}
+</tbody></table></section>
+${cmp ? `<section id="comparison"><h2>Compared with ${esc(cmp.previous)}</h2>
+${[['New failures', cmp.newFailures], ['Fixed', cmp.fixed], ['New tests', cmp.added], ['Removed tests', cmp.removed]].map(([title, keys]) => `<h3>${title} (${(keys as string[]).length})</h3>${(keys as string[]).length ? `<ul>${(keys as string[]).map((k) => `<li>${esc(k)}</li>`).join('')}</ul>` : ''}`).join('\n')}</section>` : ''}
+<section id="failures"><h2>Failures (${failed.length})</h2>
+${failed.map((t) => `<div class="failure"><h3>${esc(t.title)}</h3><p>${t.ids.map((id) => `<code>${esc(id)}</code>`).join(' ')} · ${t.level} · <span class="muted">${esc(t.file)}</span></p><pre class="msg">${esc(t.message ?? '')}</pre>${transcript(t)}</div>`).join('\n') || '<p>None.</p>'}
+</section>
+<section id="matrix"><h2>Requirement matrix</h2><table><thead><tr><th>id</th><th>level</th><th>status</th><th>requirement</th><th>section</th><th>tests</th></tr></thead><tbody>
+${results.requirements.map((r) => `<tr><td><code>${esc(r.id)}</code></td><td>${esc(r.level)}</td><td>${badge(r.status)}</td><td>${esc(r.text)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${r.tests.length}</td></tr>`).join('\n')}
+</tbody></table></section>
+${known.length ? `<section id="known"><h2>Known failures and fixed expectations</h2><table><thead><tr><th>test</th><th>status</th><th>reason</th></tr></thead><tbody>${known.map((t) => `<tr><td>${esc(t.title)}</td><td>${badge(t.status)}</td><td>${esc(t.expectation?.reason ?? t.message ?? '')}${t.expectation?.ticket ? ` (${esc(t.expectation.ticket)})` : ''}</td></tr>`).join('')}</tbody></table></section>` : ''}
+<section id="skips"><h2>Skipped (${skipped.length})</h2><table><thead><tr><th>test</th><th>reason</th><th>setting</th></tr></thead><tbody>
+${skipped.map((t) => `<tr><td>${esc(t.title)}</td><td>${esc(t.skip?.reason ?? 'skipped')}</td><td><code>${esc(t.skip?.setting ?? '')}</code></td></tr>`).join('\n')}
+</tbody></table></section>
+${results.leftovers.length ? `<section id="leftovers"><h2>Leftovers</h2><ul>${results.leftovers.map((l) => `<li>${esc(l.file)}: ${esc(l.label)}: ${esc(l.error)}</li>`).join('')}</ul></section>` : ''}
+${results.errors.length ? `<section id="errors"><h2>Run errors</h2>${results.errors.map((e) => `<pre>${esc(e)}</pre>`).join('')}</section>` : ''}
+<section id="all"><h2>All tests</h2><table><thead><tr><th>test</th><th>ids</th><th>level</th><th>status</th><th>ms</th></tr></thead><tbody>
+${results.tests.map((t) => `<tr><td>${esc(t.title)}</td><td>${t.ids.map((id) => `<code>${esc(id)}</code>`).join('<br>')}</td><td>${t.level}</td><td>${badge(t.status)}</td><td>${Math.round(t.durationMs)}</td></tr>`).join('\n')}
+</tbody></table></section>
+</main></body></html>
+`;
+}

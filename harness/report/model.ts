@@ -1,0 +1,78 @@
+/** The shape of results.json: what every other report (JUnit, HTML, compare) is made from. */
+import type { TranscriptEntry } from '../context.js';
+import type { Leftover } from '../tracker.js';
+
+export type Status = 'passed' | 'failed' | 'skipped' | 'known-failure' | 'fixed';
+
+export interface TestResult {
+  /** Stable key for comparisons: `<file> > <title>`. */
+  key: string;
+  title: string;
+  file: string;
+  area: string;
+  ids: string[];
+  level: 'MUST' | 'SHOULD' | 'MAY' | 'NONE';
+  status: Status;
+  durationMs: number;
+  message?: string;
+  skip?: { reason: string; setting?: string };
+  expectation?: { reason: string; ticket?: string; expires?: string; expired?: boolean };
+  transcript?: TranscriptEntry[];
+  leftovers?: Leftover[];
+}
+
+export interface RequirementRow {
+  id: string;
+  level: string;
+  area: string;
+  section: string;
+  text: string;
+  kind: string;
+  /** untested: no test names it; otherwise the worst status of its tests. */
+  status: Status | 'untested' | 'not-observable';
+  tests: string[];
+  note?: string;
+}
+
+export interface AreaSummary {
+  [level: string]: Record<Status, number>;
+}
+
+export interface Results {
+  tool: { name: string; version: string };
+  run: {
+    id: string;
+    startedAt: string;
+    finishedAt: string;
+    durationMs: number;
+    target: { svc: string; sched: string; version: string; embedded: boolean };
+    suites: string[];
+    faults: string[];
+  };
+  summary: {
+    total: number;
+    passed: number;
+    failed: number;
+    skipped: number;
+    knownFailures: number;
+    fixed: number;
+    /** Failed tests of level MUST: these make the run exit 1. */
+    mustFailed: number;
+    byArea: Record<string, AreaSummary>;
+  };
+  tests: TestResult[];
+  requirements: RequirementRow[];
+  leftovers: { file: string; label: string; error: string }[];
+  errors: string[];
+  comparison?: Comparison;
+}
+
+export interface Comparison {
+  previous: string;
+  newFailures: string[];
+  fixed: string[];
+  added: string[];
+  removed: string[];
+}
+
+export const emptyCounts = (): Record<Status, number> => ({ passed: 0, failed: 0, skipped: 0, 'known-failure': 0, fixed: 0 });

@@ -1,0 +1,99 @@
+/**
+ * The vitest reporter that writes reports/junit.xml, reports/results.json and reports/index.html
+ * at the end of every run, whatever happened (failed setup, unreachable target, crashes).
+ */
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Reporter, TestModule, TestCase } from 'vitest/node';
+import type { SerializedError } from 'vitest';
+import type { TargetConfig } from '../config/types.js';
+import { loadCatalogue } from '../catalogue.js';
+import { redactor } from '../redact.js';
+import { buildResults, type RawOutcome } from './build.js';
+import { loadExpectations } from './expectations.js';
+import { compareResults, formatComparison } from './compare.js';
+import { toJUnit } from './junit.js';
+import { toHtml } from './html.js';
+import type { Results } from './model.js';
+
+/** The resolved target config, stashed by the global setup (same process as the reporter). */
+export function stashedConfig(): TargetConfig | undefined {
+  return (globalThis as { __conformanceTarget?: TargetConfig }).__conformanceTarget;
+}
+
+function errorText(e: { message?: string; stack?: string; diff?: string }): string {
+  return [e.message ?? '', e.diff ? `\n${e.diff}` : ''].join('');
+}
+
+export default class ConformanceReporter implements Reporter {
+  private startedAt = new Date();
+  constructor(private readonly opts: { reportDir?: string } = {}) {}
+
+  onTestRunStart(): void {
+    this.startedAt = new Date();
+  }
+
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): Promise<void> {
+    const cfg = stashedConfig();
+    if (cfg) {
+      redactor.add(cfg.svc.token);
+      redactor.add(cfg.sched.token);
+      if (cfg.ldap) redactor.add(cfg.ldap.bindPass);
+      if (cfg.cloud?.rootClientSecret) redactor.add(cfg.cloud.rootClientSecret);
+    }
+    const outcomes: RawOutcome[] = [];
+    const leftovers: Results['leftovers'] = [];
+    const errors: string[] = unhandled.map((e) => errorText(e));
+    for (const mod of modules) {
+      const moduleErrors = mod.errors().map((e) => errorText(e));
+      const meta = mod.meta() as { leftovers?: { label: string; error: string }[] };
+      for (const l of meta.leftovers ?? []) leftovers.push({ file: mod.moduleId, ...l });
+      let count = 0;
+      for (const test of mod.children.allTests() as Iterable<TestCase>) {
+        count++;
+        const result = test.result();
+        const meta = test.meta() as Record<string, unknown>;
+        for (const l of (meta.leftovers as { label: string; error: string }[] | undefined) ?? []) leftovers.push({ file: mod.moduleId, ...l });
+        outcomes.push({
+          title: test.name,
+          file: mod.moduleId,
+          state: result.state,
+          durationMs: test.diagnostic()?.duration ?? 0,
+          errors: result.state === 'failed' ? result.errors.map((e) => errorText(e)) : [],
+          meta,
+          moduleErrors,
+        });
+      }
+      if (moduleErrors.length) errors.push(`${mod.moduleId}${count ? '' : ' (no test ran)'}: ${moduleErrors.join('\n')}`);
+    }
+    const reportDir = resolve(this.opts.reportDir ?? cfg?.run.reportDir ?? 'reports');
+    let expectations = new Map();
+    try {
+      expectations = loadExpectations(cfg?.run.expectationsFile);
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
+    const results = buildResults({ outcomes, catalogue: loadCatalogue(), expectations, config: cfg, startedAt: this.startedAt, finishedAt: new Date(), leftovers, errors });
+    const previous = cfg?.run.previousResults;
+    if (previous) {
+      if (existsSync(previous)) {
+        results.comparison = compareResults(JSON.parse(readFileSync(previous, 'utf8')) as Results, results, previous);
+        console.log(formatComparison(results.comparison));
+      } else results.errors.push(`previous results not found: ${previous}`);
+    }
+    writeReports(reportDir, results);
+    const s = results.summary;
+    console.log(`\nconformance: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.knownFailures} known failures, ${s.fixed} fixed; MUST failures: ${s.mustFailed}`);
+    console.log(`reports: ${join(reportDir, 'index.html')}, ${join(reportDir, 'results.json')}, ${join(reportDir, 'junit.xml')}`);
+  }
+}
+
+export function writeReports(dir: string, results: Results): void {
+  mkdirSync(dir, { recursive: true });
+  // A final pass over the serialized text masks any secret value that slipped into a field by name.
+  const json = redactor.text(JSON.stringify(results, null, 2));
+  writeFileSync(join(dir, 'results.json'), json);
+  const safe = JSON.parse(json) as Results;
+  writeFileSync(join(dir, 'junit.xml'), toJUnit(safe));
+  writeFileSync(join(dir, 'index.html'), toHtml(safe));
+}

@@ -1,0 +1,75 @@
+/**
+ * Prepares the target of a run: starts the embedded reference for whichever API has no address,
+ * provisions the directory for the ldap suite, and returns the completed config plus a stop().
+ */
+import { randomBytes } from 'node:crypto';
+import type { TargetConfig } from '../config/types.js';
+
+export interface PreparedTarget {
+  config: TargetConfig;
+  stop(): Promise<void>;
+}
+
+export async function prepareTarget(input: TargetConfig, log: (m: string) => void = (m) => console.error(`[conformance] ${m}`)): Promise<PreparedTarget> {
+  const cfg: TargetConfig = structuredClone(input);
+  const stops: (() => Promise<void>)[] = [];
+  const needsSched = cfg.run.suites.includes('jobs');
+  const startSvc = !cfg.svc.addr;
+  const startSched = needsSched && !cfg.sched.addr;
+
+  if (startSvc || startSched) {
+    const { startReference } = await import('../../reference/start.js');
+    const rootToken = `root-${randomBytes(12).toString('hex')}`;
+    const ref = await startReference({
+      rootToken,
+      faults: cfg.reference.faults,
+      version: cfg.reference.version,
+      maxRequestBytes: cfg.limits.maxRequestBytes,
+      requireRequestHeader: true,
+      quiet: !process.env.REF_VERBOSE,
+      env: {},
+    });
+    stops.push(() => ref.stop());
+    if (startSvc) {
+      cfg.embedded = true;
+      cfg.svc.addr = ref.svcAddr;
+      cfg.svc.token = rootToken;
+      cfg.svc.version = cfg.reference.version;
+      cfg.capabilities = { ...cfg.capabilities, namespaces: true, enterprise: true, cmac: true, clock: true, mounts: true, requireRequestHeader: true, sealRandom: true };
+      if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud } as TargetConfig['cloud'];
+      log(`embedded reference secrets service at ${ref.svcAddr}${cfg.reference.faults.length ? ` with faults ${cfg.reference.faults.join(',')}` : ''}`);
+    }
+    if (startSched) {
+      if (!ref.schedAddr) throw new Error('the embedded reference has no scheduler: the jobs suite cannot run');
+      cfg.schedEmbedded = true;
+      cfg.sched.addr = ref.schedAddr;
+      cfg.sched.token = rootToken;
+      cfg.capabilities = { ...cfg.capabilities, schedAcl: true, schedControl: true };
+      log(`embedded reference scheduler at ${ref.schedAddr}`);
+    }
+  }
+
+  if (cfg.run.suites.includes('ldap') && !cfg.ldap) {
+    try {
+      const mod = (await import(DIRECTORY_MODULE)) as { provisionDirectory: (c: Record<string, unknown>) => Promise<NonNullable<TargetConfig['ldap']> & { stop(): Promise<void>; started: boolean }> };
+      const dir = await mod.provisionDirectory({});
+      stops.push(() => dir.stop());
+      const { stop: _stop, ...ldap } = dir;
+      cfg.ldap = ldap;
+      if (dir.started) log(`directory started at ${dir.url}`);
+    } catch (err) {
+      log(`directory not available: ${(err as Error).message}; the ldap suite will fail its setup`);
+    }
+  }
+
+  return {
+    config: cfg,
+    async stop() {
+      for (const stop of stops.reverse()) {
+        try { await stop(); } catch (err) { log(`stop failed: ${(err as Error).message}`); }
+      }
+    },
+  };
+}
+
+const DIRECTORY_MODULE = '../directory/provision.js';

@@ -1,0 +1,166 @@
+/**
+ * The OpenAPI documents of spec/openapi, loaded once: a route table that finds the operation of
+ * a method and concrete path, and response validators compiled once per operation and status.
+ */
+import { readdirSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+export const SPEC_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../spec/openapi');
+
+export type Api = 'svc' | 'sched';
+
+export interface Operation {
+  api: Api;
+  file: string;
+  method: string;
+  template: string;
+  operationId?: string;
+  op: OpenAPIV3_1.OperationObject;
+  regex: RegExp;
+  /** Literal characters in the template: more literal = more specific. */
+  weight: number;
+}
+
+export interface SchemaViolation {
+  pointer: string;
+  message: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function templateRegex(template: string, params: OpenAPIV3_1.ParameterObject[]): RegExp {
+  const slashy = new Set(params.filter((p) => p.in === 'path' && (p as unknown as Record<string, unknown>)['x-allow-slashes']).map((p) => p.name));
+  let re = '';
+  let last = 0;
+  for (const m of template.matchAll(/\{([^}]+)\}/g)) {
+    re += escapeRe(template.slice(last, m.index));
+    re += slashy.has(m[1]!) ? '(.+)' : '([^/]+)';
+    last = m.index! + m[0].length;
+  }
+  re += escapeRe(template.slice(last));
+  return new RegExp(`^${re}/?$`);
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+export class SpecRegistry {
+  readonly operations: Operation[] = [];
+  readonly documents = new Map<string, OpenAPIV3_1.Document>();
+  private readonly ajv: Ajv2020;
+  private readonly validators = new Map<string, ValidateFunction | null>();
+
+  private constructor() {
+    this.ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+    (addFormatsModule as unknown as { default: (a: Ajv2020) => void }).default(this.ajv);
+    for (const kw of ['example', 'xml', 'externalDocs', 'x-allow-slashes']) this.ajv.addKeyword(kw);
+  }
+
+  static async load(dir = SPEC_DIR): Promise<SpecRegistry> {
+    const reg = new SpecRegistry();
+    const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'components.yaml').sort();
+    for (const file of files) {
+      const doc = (await SwaggerParser.dereference(join(dir, file))) as OpenAPIV3_1.Document;
+      reg.documents.set(file, doc);
+      const api: Api = file.startsWith('jobs') ? 'sched' : 'svc';
+      for (const [template, item] of Object.entries(doc.paths ?? {})) {
+        if (!item) continue;
+        const shared = (item.parameters ?? []) as OpenAPIV3_1.ParameterObject[];
+        for (const method of METHODS) {
+          const op = item[method] as OpenAPIV3_1.OperationObject | undefined;
+          if (!op) continue;
+          const params = [...shared, ...((op.parameters ?? []) as OpenAPIV3_1.ParameterObject[])];
+          const path = api === 'sched' ? template.replace(/^\/v1/, '') : template;
+          reg.operations.push({
+            api,
+            file,
+            method: method.toUpperCase(),
+            template,
+            operationId: op.operationId,
+            op,
+            regex: templateRegex(path, params),
+            weight: path.replace(/\{[^}]+\}/g, '').length,
+          });
+        }
+      }
+    }
+    reg.operations.sort((a, b) => b.weight - a.weight);
+    return reg;
+  }
+
+  /** The operation for a method and a path relative to the API root (`/secret/data/x`, `/jobs`). */
+  find(api: Api, method: string, path: string): Operation | undefined {
+    const m = method === 'LIST' ? 'GET' : method === 'PUT' ? ['PUT', 'POST'] : [method];
+    const methods = Array.isArray(m) ? m : [m];
+    for (const wanted of methods) {
+      const op = this.operations.find((o) => o.api === api && o.method === wanted && o.regex.test(path));
+      if (op) return op;
+    }
+    return undefined;
+  }
+
+  /** Whether any operation of `api` matches the path, whatever the method (405 versus 404). */
+  pathKnown(api: Api, path: string): boolean {
+    return this.operations.some((o) => o.api === api && o.regex.test(path));
+  }
+
+  /**
+   * Validates a response body. Returns violations, `undefined` when the spec has no response
+   * for that status (itself a finding the caller reports), or [] when valid.
+   */
+  validateResponse(op: Operation, status: number, contentType: string, body: unknown): SchemaViolation[] | undefined {
+    const responses = op.op.responses ?? {};
+    const response = (responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default) as OpenAPIV3_1.ResponseObject | undefined;
+    if (!response) return undefined;
+    const content = response.content;
+    if (!content || Object.keys(content).length === 0) return [];
+    const media = contentType.split(';')[0]!.trim().toLowerCase();
+    const key = Object.keys(content).find((k) => k === media) ?? (media.includes('json') ? Object.keys(content).find((k) => k.includes('json')) : undefined);
+    if (!key) {
+      if (body === undefined || body === '' || body === null) return [];
+      return [{ pointer: '', message: `content type "${media || '(none)'}" is not documented for status ${status}`, expected: Object.keys(content), actual: media || '(none)' }];
+    }
+    const schema = content[key]!.schema;
+    if (!schema) return [];
+    const cacheKey = `${op.file} ${op.method} ${op.template} ${status} ${key}`;
+    let validate = this.validators.get(cacheKey);
+    if (validate === undefined) {
+      validate = this.ajv.compile(schema as object);
+      this.validators.set(cacheKey, validate);
+    }
+    if (!validate) return [];
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e: ErrorObject) => ({
+      pointer: e.instancePath || '/',
+      message: e.message ?? e.keyword,
+      expected: e.params,
+      actual: valueAt(body, e.instancePath),
+    }));
+  }
+}
+
+export function valueAt(body: unknown, pointer: string): unknown {
+  if (!pointer) return body;
+  let cur: unknown = body;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+let shared: Promise<SpecRegistry> | undefined;
+/** One registry per process (per test worker): documents parsed and schemas compiled once. */
+export function specRegistry(): Promise<SpecRegistry> {
+  shared ??= SpecRegistry.load();
+  return shared;
+}
