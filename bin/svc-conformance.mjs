@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// Entry point of the `svc-conformance` command: runs the TypeScript CLI through tsx.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const result = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'harness/cli/main.ts'), ...process.argv.slice(2)], { stdio: 'inherit', cwd: process.cwd() });
+process.exit(result.status ?? 2);
