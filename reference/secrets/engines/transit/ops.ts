@@ -1,0 +1,308 @@
+/**
+ * The per-item cryptographic operations: encrypt, decrypt, HMAC, sign, verify, CMAC. Each takes
+ * one (batch) item and returns its result fields or throws SvcError; the batch runner turns a
+ * throw into that item's `error`.
+ */
+import {
+  constants, createCipheriv, createDecipheriv, createHash, createHmac, privateDecrypt, publicEncrypt,
+  randomBytes, sign as nodeSign, timingSafeEqual, verify as nodeVerify, type KeyObject,
+} from 'node:crypto';
+import type { Faults } from '../../../faults.js';
+import { badRequest } from '../../errors.js';
+import { aesCmac } from './cmac.js';
+import { signDigest, verifyDigest } from './ecdsa-raw.js';
+import { derive, ed25519FromSeed, ed25519RawPublic, ed25519Seed, typeInfo, type KeyVersion, type NamedKey } from './keys.js';
+import { b64, bool, int, str, type Body } from './params.js';
+import { pkcs1SignDigest, pkcs1VerifyDigest, pssSaltLength, pssSignDigest, pssVerifyDigest } from './rsa-raw.js';
+import { HASHES } from './types.js';
+
+export interface OpContext {
+  prefix: string;
+  faults: Faults;
+}
+
+export function formatVersioned(ctx: OpContext, version: number, data: Buffer, k?: NamedKey): string {
+  const shown = ctx.faults.has('transit.version-prefix-stuck') ? 1 : version;
+  void k;
+  return `${ctx.prefix}:v${shown}:${data.toString('base64')}`;
+}
+
+export function parseVersioned(ctx: OpContext, value: unknown, field: string): { version: number; data: Buffer } {
+  if (typeof value !== 'string' || value === '') throw badRequest(`missing ${field}`);
+  const m = /^([^:]+):v(\d+):(.*)$/s.exec(value);
+  if (!m || m[1] !== ctx.prefix) throw badRequest(`invalid ${field}: no prefix`);
+  const version = Number(m[2]);
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(m[3]!)) throw badRequest(`invalid ${field}: could not decode`);
+  return { version, data: Buffer.from(m[3]!, m[3]!.includes('-') || m[3]!.includes('_') ? 'base64url' : 'base64') };
+}
+
+export function hashName(alg: string): string {
+  const h = HASHES[alg];
+  if (!h) throw badRequest(`unsupported hash algorithm ${JSON.stringify(alg.slice(0, 32))}`);
+  return h;
+}
+
+/** The version to use for a new output: key_version or the latest, never below min_encryption_version. */
+export function encryptionVersion(ctx: OpContext, k: NamedKey, requested: number): KeyVersion {
+  if (requested < 0) throw badRequest('key_version cannot be negative');
+  let ver = requested === 0 || ctx.faults.has('transit.key-version-ignored') ? k.latestVersion : requested;
+  if (ctx.faults.has('transit.rotate-keeps-version') && requested === 0) ver = Math.max(k.minAvailableVersion, 1);
+  if (ver > k.latestVersion) throw badRequest('requested version for encryption is higher than the latest key version');
+  if (k.minEncryptionVersion > 0 && ver < k.minEncryptionVersion && !ctx.faults.has('transit.min-encryption-unchecked')) {
+    throw badRequest('requested version for encryption is less than the minimum encryption key version');
+  }
+  const v = k.versions.get(ver);
+  if (!v) throw badRequest('requested key version has been trimmed or does not exist');
+  return v;
+}
+
+/** The version named by an input string, checked against min_decryption_version. */
+export function decryptionVersion(ctx: OpContext, k: NamedKey, version: number): KeyVersion {
+  if (version < k.minDecryptionVersion && !ctx.faults.has('transit.min-decryption-ignored')) {
+    throw badRequest('ciphertext or signature version is disallowed by policy (too old)');
+  }
+  if (version > k.latestVersion || version < 1) throw badRequest('invalid key version');
+  const v = k.versions.get(version);
+  if (!v) throw badRequest('key version has been trimmed or does not exist');
+  return v;
+}
+
+function context(ctx: OpContext, k: NamedKey, item: Body): Buffer | undefined {
+  const c = b64(item, 'context');
+  if (k.derived && !c && !ctx.faults.has('transit.context-optional')) throw badRequest("missing 'context' for key derivation: the key was created using a derived key");
+  return c;
+}
+
+function nonceOf(ctx: OpContext, item: Body): Buffer | undefined {
+  const n = b64(item, 'nonce');
+  if (n && n.length !== 12 && !ctx.faults.has('transit.nonce-length-unchecked')) throw badRequest('invalid nonce length: a nonce must be 12 bytes (96 bits)');
+  return n;
+}
+
+function aeadKey(k: NamedKey, v: KeyVersion, ctxBytes: Buffer | undefined): Buffer {
+  const key = v.key!;
+  return k.derived && ctxBytes ? derive(key, ctxBytes) : key;
+}
+
+export function encryptRaw(ctx: OpContext, k: NamedKey, v: KeyVersion, plaintext: Buffer, item: Body, ad: Buffer | undefined): string {
+  const info = typeInfo(k);
+  const ctxBytes = context(ctx, k, item);
+  nonceOf(ctx, item);
+  if (info.kind === 'rsa') {
+    if (!v.publicKey) throw badRequest('key version has no public key');
+    return formatVersioned(ctx, v.version, publicEncrypt({ key: v.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, plaintext), k);
+  }
+  if (info.kind !== 'aead') throw badRequest(`key type ${k.type} does not support encryption`);
+  const key = aeadKey(k, v, ctxBytes);
+  const nonce = k.convergent && !ctx.faults.has('transit.convergent-random-nonce')
+    ? createHmac('sha256', key).update(plaintext).digest().subarray(0, 12)
+    : randomBytes(12);
+  const c = createCipheriv(info.cipher!, key, nonce, { authTagLength: 16 } as never) as import('node:crypto').CipherGCM;
+  if (ad && !ctx.faults.has('transit.associated-data-ignored')) c.setAAD(ad);
+  const ct = Buffer.concat([c.update(plaintext), c.final()]);
+  const tag = c.getAuthTag();
+  const data = ctx.faults.has('transit.aead-layout-swapped') ? Buffer.concat([nonce, tag, ct]) : Buffer.concat([nonce, ct, tag]);
+  return formatVersioned(ctx, v.version, data, k);
+}
+
+export function decryptRaw(ctx: OpContext, k: NamedKey, ciphertext: unknown, item: Body, ad: Buffer | undefined): Buffer {
+  const info = typeInfo(k);
+  const { version, data } = parseVersioned(ctx, ciphertext, 'ciphertext');
+  const v = decryptionVersion(ctx, k, version);
+  const ctxBytes = context(ctx, k, item);
+  nonceOf(ctx, item);
+  if (info.kind === 'rsa') {
+    if (!v.privateKey) throw badRequest('key version has no private key');
+    try {
+      return privateDecrypt({ key: v.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, data);
+    } catch {
+      throw badRequest('invalid ciphertext: unable to decrypt');
+    }
+  }
+  if (info.kind !== 'aead') throw badRequest(`key type ${k.type} does not support decryption`);
+  if (data.length < 28) throw badRequest('invalid ciphertext: too short');
+  const key = aeadKey(k, v, ctxBytes);
+  const swapped = ctx.faults.has('transit.aead-layout-swapped');
+  const nonce = data.subarray(0, 12);
+  const tag = swapped ? data.subarray(12, 28) : data.subarray(data.length - 16);
+  const ct = swapped ? data.subarray(28) : data.subarray(12, data.length - 16);
+  const d = createDecipheriv(info.cipher!, key, nonce, { authTagLength: 16 } as never) as import('node:crypto').DecipherGCM;
+  if (ad && !ctx.faults.has('transit.associated-data-ignored')) d.setAAD(ad);
+  d.setAuthTag(tag);
+  const out = d.update(ct);
+  if (ctx.faults.has('transit.tamper-accepted')) return out;
+  try {
+    return Buffer.concat([out, d.final()]);
+  } catch {
+    throw badRequest('cipher: message authentication failed');
+  }
+}
+
+// ---------------------------------------------------------------- HMAC
+
+export function hmacKeyOf(k: NamedKey, v: KeyVersion): Buffer {
+  return k.type === 'hmac' ? v.key! : v.hmacKey;
+}
+
+export function hmacItem(ctx: OpContext, k: NamedKey, item: Body, algorithm: string, keyVersion: number): Record<string, unknown> {
+  const input = b64(item, 'input');
+  if (input === undefined && item.input !== '') throw badRequest('missing input for HMAC');
+  const v = encryptionVersion(ctx, k, keyVersion);
+  const alg = ctx.faults.has('transit.hmac-ignores-algorithm') ? 'sha256' : hashName(algorithm);
+  const mac = createHmac(alg, hmacKeyOf(k, v)).update(input ?? Buffer.alloc(0)).digest();
+  return { hmac: formatVersioned(ctx, v.version, mac, k), key_version: v.version };
+}
+
+function verifyHmacItem(ctx: OpContext, k: NamedKey, item: Body, algorithm: string): Record<string, unknown> {
+  const input = b64(item, 'input') ?? Buffer.alloc(0);
+  const { version, data } = parseVersioned(ctx, item.hmac, 'hmac');
+  const v = decryptionVersion(ctx, k, version);
+  const mac = createHmac(hashName(algorithm), hmacKeyOf(k, v)).update(input).digest();
+  const valid = mac.length === data.length && timingSafeEqual(mac, data);
+  return { valid: valid || ctx.faults.has('transit.verify-always-true') };
+}
+
+// ---------------------------------------------------------------- signatures
+
+export interface SignOptions {
+  hashAlgorithm: string;
+  prehashed: boolean;
+  signatureAlgorithm: string;
+  marshaling: string;
+  saltLength: string;
+}
+
+export function signOptions(ctx: OpContext, body: Body, urlAlgorithm: string | undefined): SignOptions {
+  const hashAlgorithm = urlAlgorithm ?? (str(body, 'hash_algorithm') || str(body, 'algorithm') || 'sha2-256');
+  const defaultSig = ctx.faults.has('transit.pss-default-pkcs1') ? 'pkcs1v15' : 'pss';
+  const defaultMarshal = ctx.faults.has('transit.marshaling-default-jws') ? 'jws' : 'asn1';
+  return {
+    hashAlgorithm: ctx.faults.has('transit.sign-hash-url-ignored') && urlAlgorithm ? 'sha2-256' : hashAlgorithm,
+    prehashed: bool(body, 'prehashed'),
+    signatureAlgorithm: str(body, 'signature_algorithm') || defaultSig,
+    marshaling: str(body, 'marshaling_algorithm') || defaultMarshal,
+    saltLength: str(body, 'salt_length') || 'auto',
+  };
+}
+
+interface Signer { privateKey?: KeyObject; publicKey?: KeyObject; publicRaw?: Buffer }
+
+function signerFor(ctx: OpContext, k: NamedKey, v: KeyVersion, item: Body): Signer {
+  if (typeInfo(k).kind === 'ed25519' && k.derived) {
+    const c = b64(item, 'context');
+    if (!c && !ctx.faults.has('transit.context-optional')) throw badRequest("missing 'context' for key derivation: the key was created using a derived key");
+    if (!v.privateKey) throw badRequest('key version has no private key');
+    const salt = ctx.faults.has('transit.ed25519-derivation-random') ? randomBytes(8) : Buffer.alloc(0);
+    const pair = ed25519FromSeed(derive(Buffer.concat([ed25519Seed(v.privateKey), salt]), c ?? Buffer.alloc(0), 32));
+    return { ...pair, publicRaw: ed25519RawPublic(pair.publicKey) };
+  }
+  return { privateKey: v.privateKey, publicKey: v.publicKey };
+}
+
+function checkRsaOptions(opts: SignOptions, ctx: OpContext): void {
+  if (opts.signatureAlgorithm !== 'pss' && opts.signatureAlgorithm !== 'pkcs1v15') throw badRequest('unsupported signature_algorithm');
+  if (opts.hashAlgorithm === 'none' && (!opts.prehashed || opts.signatureAlgorithm !== 'pkcs1v15') && !ctx.faults.has('transit.hash-none-unchecked')) {
+    throw badRequest('hash_algorithm none requires prehashed true and signature_algorithm pkcs1v15');
+  }
+}
+
+function signBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, opts: SignOptions): Buffer {
+  const kind = typeInfo(k).kind;
+  const key = signer.privateKey;
+  if (!key) throw badRequest('key version has no private key: signing is not possible');
+  const prehashed = opts.prehashed && !ctx.faults.has('transit.prehashed-ignored');
+  if (kind === 'ed25519') {
+    if (opts.prehashed) throw badRequest('prehashed input is not supported for ed25519 keys');
+    return nodeSign(null, input, key);
+  }
+  if (kind === 'ecdsa') {
+    if (opts.marshaling !== 'asn1' && opts.marshaling !== 'jws') throw badRequest('unsupported marshaling_algorithm');
+    const dsaEncoding = opts.marshaling === 'jws' ? 'ieee-p1363' : 'der';
+    if (opts.hashAlgorithm === 'none') throw badRequest('hash_algorithm none is only valid for RSA keys');
+    const hash = hashName(opts.hashAlgorithm);
+    if (prehashed) return signDigest(key, input, dsaEncoding);
+    return nodeSign(ctx.faults.has('transit.sign-wrong-hash') ? 'sha1' : hash, input, { key, dsaEncoding });
+  }
+  if (kind === 'rsa') {
+    checkRsaOptions(opts, ctx);
+    if (opts.hashAlgorithm === 'none') return pkcs1SignDigest(key, input);
+    const hash = ctx.faults.has('transit.sign-wrong-hash') ? 'sha1' : hashName(opts.hashAlgorithm);
+    const hLen = createHash(hash).digest().length;
+    if (prehashed && input.length !== hLen) throw badRequest('prehashed input length does not match the hash algorithm');
+    if (opts.signatureAlgorithm === 'pkcs1v15') {
+      return prehashed ? pkcs1SignDigest(key, input, hash) : nodeSign(hash, input, { key, padding: constants.RSA_PKCS1_PADDING });
+    }
+    let salt: number;
+    try { salt = pssSaltLength(opts.saltLength, key, hLen); } catch { throw badRequest('invalid salt_length'); }
+    return prehashed ? pssSignDigest(key, input, hash, salt) : nodeSign(hash, input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: salt });
+  }
+  throw badRequest(`key type ${k.type} does not support signing`);
+}
+
+function verifyBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, sig: Buffer, opts: SignOptions): boolean {
+  const kind = typeInfo(k).kind;
+  const key = signer.publicKey;
+  if (!key) throw badRequest('key version has no public key');
+  if (kind === 'ed25519') {
+    if (opts.prehashed) throw badRequest('prehashed input is not supported for ed25519 keys');
+    return nodeVerify(null, input, key, sig);
+  }
+  if (kind === 'ecdsa') {
+    if (opts.marshaling !== 'asn1' && opts.marshaling !== 'jws') throw badRequest('unsupported marshaling_algorithm');
+    const dsaEncoding = opts.marshaling === 'jws' ? 'ieee-p1363' : 'der';
+    const hash = hashName(opts.hashAlgorithm);
+    if (opts.prehashed) return verifyDigest(key, input, sig, dsaEncoding);
+    return nodeVerify(hash, input, { key, dsaEncoding }, sig);
+  }
+  if (kind === 'rsa') {
+    checkRsaOptions(opts, ctx);
+    if (opts.hashAlgorithm === 'none') return pkcs1VerifyDigest(key, input, sig);
+    const hash = hashName(opts.hashAlgorithm);
+    if (opts.signatureAlgorithm === 'pkcs1v15') {
+      return opts.prehashed ? pkcs1VerifyDigest(key, input, sig, hash) : nodeVerify(hash, input, { key, padding: constants.RSA_PKCS1_PADDING }, sig);
+    }
+    const hLen = createHash(hash).digest().length;
+    const salt = opts.saltLength === 'auto' ? undefined : (() => {
+      try { return pssSaltLength(opts.saltLength, key, hLen); } catch { throw badRequest('invalid salt_length'); }
+    })();
+    if (opts.prehashed) return pssVerifyDigest(key, input, sig, hash, salt);
+    return nodeVerify(hash, input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: salt ?? constants.RSA_PSS_SALTLEN_AUTO }, sig);
+  }
+  throw badRequest(`key type ${k.type} does not support signing`);
+}
+
+export function signItem(ctx: OpContext, k: NamedKey, item: Body, opts: SignOptions, keyVersion: number, batch: boolean): Record<string, unknown> {
+  if (!typeInfo(k).signing) throw badRequest(`key type ${k.type} does not support signing`);
+  const input = b64(item, 'input');
+  if (input === undefined && item.input !== '') throw badRequest('missing input to sign');
+  const v = encryptionVersion(ctx, k, keyVersion);
+  const signer = signerFor(ctx, k, v, item);
+  const sig = signBytes(ctx, k, signer, input ?? Buffer.alloc(0), opts);
+  const out: Record<string, unknown> = { signature: formatVersioned(ctx, v.version, sig, k), key_version: v.version };
+  if (signer.publicRaw && !(batch && ctx.faults.has('transit.derived-publickey-missing'))) out.publickey = signer.publicRaw.toString('base64');
+  return out;
+}
+
+export function verifyItem(ctx: OpContext, k: NamedKey, item: Body, opts: SignOptions, mode: 'signature' | 'hmac'): Record<string, unknown> {
+  if (mode === 'hmac') return verifyHmacItem(ctx, k, item, opts.hashAlgorithm);
+  if (!typeInfo(k).signing) throw badRequest(`key type ${k.type} does not support verification`);
+  const input = b64(item, 'input') ?? Buffer.alloc(0);
+  const { version, data } = parseVersioned(ctx, item.signature, 'signature');
+  const v = decryptionVersion(ctx, k, version);
+  const signer = signerFor(ctx, k, v, item);
+  const valid = verifyBytes(ctx, k, signer, input, data, opts);
+  return { valid: valid || ctx.faults.has('transit.verify-always-true') };
+}
+
+// ---------------------------------------------------------------- CMAC
+
+export function cmacItem(ctx: OpContext, k: NamedKey, item: Body, macLength: number, keyVersion: number): Record<string, unknown> {
+  if (typeInfo(k).kind !== 'cmac') throw badRequest(`key type ${k.type} does not support CMAC`);
+  const input = b64(item, 'input');
+  if (input === undefined && item.input !== '') throw badRequest('missing input for CMAC');
+  const len = macLength || int(item, 'mac_length', 16) || 16;
+  if ((len > 16 && !ctx.faults.has('transit.cmac-length-unchecked')) || len < 1) throw badRequest('mac_length must be between 1 and the cipher block size (16)');
+  const v = encryptionVersion(ctx, k, keyVersion);
+  const mac = aesCmac(v.key!, input ?? Buffer.alloc(0)).subarray(0, Math.min(len, 16));
+  return { cmac: formatVersioned(ctx, v.version, mac, k), key_version: v.version };
+}
