@@ -13,6 +13,7 @@ import { mountAliases, targetConfig, Transcript } from './context.js';
 import { specRegistry, type SpecRegistry } from './spec/registry.js';
 import { redactor } from './redact.js';
 import { Tracker } from './tracker.js';
+import { isAffected } from './versions.js';
 
 export { redactor } from './redact.js';
 export type { Exchange } from './http/exchange.js';
@@ -51,6 +52,10 @@ export interface T {
   note(text: string): void;
   /** Registers a value the test produced or received as secret, so reports mask it. */
   secret(value: unknown): void;
+  /** Whether the target's version (svc.version) is in the affected ranges of a known-issue entry. */
+  affected(id: string): boolean;
+  /** Records that a documented known issue was observed on an affected version: reported, not failed. */
+  knownIssue(message: string): void;
 }
 
 let counter = 0;
@@ -239,6 +244,11 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       advance: (seconds) => moveTime(cfg, svc, seconds, skip),
       note: (text) => transcript.note(text),
       secret: (value) => redactor.add(value),
+      affected: (id) => isAffected(catalogue.get(id), cfg.svc.version),
+      knownIssue: (message) => {
+        taskMeta.knownIssue = redactor.text(message);
+        transcript.note(`known issue observed: ${message}`);
+      },
     };
     let failure: unknown;
     try {

@@ -15,7 +15,7 @@ export interface RawOutcome {
   moduleErrors: string[];
 }
 
-const WORST: (Status | 'untested')[] = ['failed', 'known-failure', 'skipped', 'fixed', 'passed'];
+const WORST: (Status | 'untested')[] = ['failed', 'known-failure', 'known-issue', 'skipped', 'fixed', 'passed'];
 
 export function buildResults(opts: {
   outcomes: RawOutcome[];
@@ -33,7 +33,7 @@ export function buildResults(opts: {
     const ids = c.ids ?? [];
     let status: Status;
     let message = o.errors.length ? o.errors.join('\n\n') : undefined;
-    if (o.state === 'passed') status = 'passed';
+    if (o.state === 'passed') status = o.meta.knownIssue ? 'known-issue' : 'passed';
     else if (o.state === 'failed') status = 'failed';
     else if (o.moduleErrors.length && !o.meta.skip) {
       // A failed setup (beforeAll) leaves its tests unrun: they count as failures with the cause.
@@ -46,7 +46,7 @@ export function buildResults(opts: {
       const expired = isExpired(expectation, opts.now);
       exp = { reason: expectation.reason, ticket: expectation.ticket, expires: expectation.expires, expired };
       if (!expired && status === 'failed') status = 'known-failure';
-      else if (status === 'passed') status = 'fixed';
+      else if (status === 'passed' || status === 'known-issue') status = 'fixed';
       else if (expired && status === 'failed') message = `${message ?? ''}\n(expectation for ${expectation.id} expired on ${expectation.expires})`;
     }
     const relFile = o.file.replace(/^.*?\/(suites|tests|reference|harness)\//, '$1/');
@@ -60,6 +60,7 @@ export function buildResults(opts: {
       status,
       durationMs: Math.round(o.durationMs),
       message: message ? redactor.text(message) : undefined,
+      knownIssue: o.meta.knownIssue as string | undefined,
       skip: o.meta.skip as TestResult['skip'],
       expectation: exp,
       transcript: o.meta.transcript as TestResult['transcript'],
@@ -107,6 +108,7 @@ export function buildResults(opts: {
       skipped: tests.filter((t) => t.status === 'skipped').length,
       knownFailures: tests.filter((t) => t.status === 'known-failure').length,
       fixed: tests.filter((t) => t.status === 'fixed').length,
+      knownIssues: tests.filter((t) => t.status === 'known-issue').length,
       mustFailed: tests.filter((t) => t.status === 'failed' && (t.level === 'MUST' || t.level === 'NONE')).length,
       byArea,
     },

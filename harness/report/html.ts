@@ -7,7 +7,7 @@ import type { Results, Status, TestResult } from './model.js';
 import { xmlEscape as esc } from './junit.js';
 
 const STATUS_CLASS: Record<string, string> = {
-  passed: 'ok', failed: 'bad', skipped: 'skip', 'known-failure': 'known', fixed: 'fixed', untested: 'none', 'not-observable': 'none',
+  passed: 'ok', 'known-issue': 'known', failed: 'bad', skipped: 'skip', 'known-failure': 'known', fixed: 'fixed', untested: 'none', 'not-observable': 'none',
 };
 
 function badge(status: string): string {
@@ -50,7 +50,7 @@ export function toHtml(results: Results): string {
     c ? `${c.passed} ✓ / ${c.failed} ✗ / ${c.skipped} skip${c['known-failure'] ? ` / ${c['known-failure']} known` : ''}` : '–';
   const failed = results.tests.filter((t) => t.status === 'failed');
   const skipped = results.tests.filter((t) => t.status === 'skipped');
-  const known = results.tests.filter((t) => t.status === 'known-failure' || t.status === 'fixed');
+  const known = results.tests.filter((t) => t.status === 'known-failure' || t.status === 'fixed' || t.status === 'known-issue');
   const verdict = s.mustFailed === 0 ? '<span class="badge ok">CONFORMS (every MUST passed)</span>' : `<span class="badge bad">${s.mustFailed} MUST failure(s)</span>`;
   const cmp = results.comparison;
   return `<!doctype html>
@@ -58,7 +58,7 @@ export function toHtml(results: Results): string {
 <body><header><h1>Conformance report</h1><div>run ${esc(results.run.id)} · ${esc(results.run.startedAt)} · target ${esc(results.run.target.svc || '-')} ${results.run.target.embedded ? '(embedded reference)' : ''} · scheduler ${esc(results.run.target.sched || '-')} · version ${esc(results.run.target.version)}${results.run.faults.length ? ` · faults ${esc(results.run.faults.join(','))}` : ''}</div></header>
 <main>
 <section id="summary"><h2>Summary</h2><p>${verdict}</p>
-<p class="totals"><span>${s.total} tests</span><span>${s.passed} passed</span><span>${s.failed} failed</span><span>${s.skipped} skipped</span><span>${s.knownFailures} known failures</span><span>${s.fixed} fixed</span><span>${(results.run.durationMs / 1000).toFixed(1)} s</span></p>
+<p class="totals"><span>${s.total} tests</span><span>${s.passed} passed</span><span>${s.failed} failed</span><span>${s.skipped} skipped</span><span>${s.knownFailures} known failures</span><span>${s.fixed} fixed</span><span>${s.knownIssues ?? 0} known issues observed</span><span>${(results.run.durationMs / 1000).toFixed(1)} s</span></p>
 <table><thead><tr><th>area</th>${levels.map((l) => `<th>${l}</th>`).join('')}</tr></thead><tbody>
 ${areas.map(([area, byLevel]) => `<tr><td>${esc(area)}</td>${levels.map((l) => `<td>${cell(byLevel[l])}</td>`).join('')}</tr>`).join('\n')}
 </tbody></table></section>
@@ -70,7 +70,7 @@ ${failed.map((t) => `<div class="failure"><h3>${esc(t.title)}</h3><p>${t.ids.map
 <section id="matrix"><h2>Requirement matrix</h2><table><thead><tr><th>id</th><th>level</th><th>status</th><th>requirement</th><th>section</th><th>tests</th></tr></thead><tbody>
 ${results.requirements.map((r) => `<tr><td><code>${esc(r.id)}</code></td><td>${esc(r.level)}</td><td>${badge(r.status)}</td><td>${esc(r.text)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${r.tests.length}</td></tr>`).join('\n')}
 </tbody></table></section>
-${known.length ? `<section id="known"><h2>Known failures and fixed expectations</h2><table><thead><tr><th>test</th><th>status</th><th>reason</th></tr></thead><tbody>${known.map((t) => `<tr><td>${esc(t.title)}</td><td>${badge(t.status)}</td><td>${esc(t.expectation?.reason ?? t.message ?? '')}${t.expectation?.ticket ? ` (${esc(t.expectation.ticket)})` : ''}</td></tr>`).join('')}</tbody></table></section>` : ''}
+${known.length ? `<section id="known"><h2>Known issues, known failures and fixed expectations</h2><table><thead><tr><th>test</th><th>status</th><th>reason</th></tr></thead><tbody>${known.map((t) => `<tr><td>${esc(t.title)}</td><td>${badge(t.status)}</td><td>${esc(t.knownIssue ?? t.expectation?.reason ?? t.message ?? '')}${t.expectation?.ticket ? ` (${esc(t.expectation.ticket)})` : ''}</td></tr>`).join('')}</tbody></table></section>` : ''}
 <section id="skips"><h2>Skipped (${skipped.length})</h2><table><thead><tr><th>test</th><th>reason</th><th>setting</th></tr></thead><tbody>
 ${skipped.map((t) => `<tr><td>${esc(t.title)}</td><td>${esc(t.skip?.reason ?? 'skipped')}</td><td><code>${esc(t.skip?.setting ?? '')}</code></td></tr>`).join('\n')}
 </tbody></table></section>

@@ -27,6 +27,7 @@ export function toJUnit(results: Results): string {
       for (const id of t.ids) out.push(`        <property name="requirement" value="${xmlEscape(id)}"/>`);
       out.push(`        <property name="level" value="${t.level}"/>`);
       out.push(`        <property name="status" value="${t.status}"/>`);
+      if (t.knownIssue) out.push(`        <property name="known-issue" value="${xmlEscape(t.knownIssue)}"/>`);
       out.push('      </properties>');
       if (t.status === 'failed') out.push(`      <failure message="${xmlEscape((t.message ?? '').split('\n')[0]!)}">${xmlEscape(t.message ?? '')}</failure>`);
       if (t.status === 'skipped') out.push(`      <skipped message="${xmlEscape(t.skip ? `${t.skip.reason}${t.skip.setting ? ` (setting ${t.skip.setting})` : ''}` : 'skipped')}"/>`);

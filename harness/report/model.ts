@@ -2,7 +2,7 @@
 import type { TranscriptEntry } from '../context.js';
 import type { Leftover } from '../tracker.js';
 
-export type Status = 'passed' | 'failed' | 'skipped' | 'known-failure' | 'fixed';
+export type Status = 'passed' | 'failed' | 'skipped' | 'known-failure' | 'fixed' | 'known-issue';
 
 export interface TestResult {
   /** Stable key for comparisons: `<file> > <title>`. */
@@ -15,6 +15,8 @@ export interface TestResult {
   status: Status;
   durationMs: number;
   message?: string;
+  /** A documented known issue observed on an affected version (the test passed). */
+  knownIssue?: string;
   skip?: { reason: string; setting?: string };
   expectation?: { reason: string; ticket?: string; expires?: string; expired?: boolean };
   transcript?: TranscriptEntry[];
@@ -56,6 +58,7 @@ export interface Results {
     skipped: number;
     knownFailures: number;
     fixed: number;
+    knownIssues: number;
     /** Failed tests of level MUST: these make the run exit 1. */
     mustFailed: number;
     byArea: Record<string, AreaSummary>;
@@ -75,4 +78,4 @@ export interface Comparison {
   removed: string[];
 }
 
-export const emptyCounts = (): Record<Status, number> => ({ passed: 0, failed: 0, skipped: 0, 'known-failure': 0, fixed: 0 });
+export const emptyCounts = (): Record<Status, number> => ({ passed: 0, failed: 0, skipped: 0, 'known-failure': 0, fixed: 0, 'known-issue': 0 });

@@ -83,7 +83,7 @@ export default class ConformanceReporter implements Reporter {
     }
     writeReports(reportDir, results);
     const s = results.summary;
-    console.log(`\nconformance: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.knownFailures} known failures, ${s.fixed} fixed; MUST failures: ${s.mustFailed}`);
+    console.log(`\nconformance: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.knownFailures} known failures, ${s.fixed} fixed, ${s.knownIssues} known issues observed; MUST failures: ${s.mustFailed}`);
     console.log(`reports: ${join(reportDir, 'index.html')}, ${join(reportDir, 'results.json')}, ${join(reportDir, 'junit.xml')}`);
   }
 }
