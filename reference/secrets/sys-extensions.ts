@@ -1,4 +1,5 @@
 /** Sys routes contributed by engines (for example `sys/locked-users` from the userpass method). */
 import type { SysRoute } from './sys.js';
+import { lockedUsersRoutes } from './engines/userpass/locked-users.js';
 
-export const sysExtensions: SysRoute[] = [];
+export const sysExtensions: SysRoute[] = [...lockedUsersRoutes];
