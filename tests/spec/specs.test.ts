@@ -19,7 +19,7 @@ describe('spec/openapi documents', () => {
 
   for (const file of files) {
     it(`${file} validates as OpenAPI 3.1`, async () => {
-      const api = await SwaggerParser.validate(join(dir, file));
+      const api = (await SwaggerParser.validate(join(dir, file))) as { openapi?: string };
       expect(api.openapi ?? '', `${file} openapi version`).toMatch(/^3\.1\./);
     });
 
