@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../harness/config/load.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'cfg-'));
+const file = (name: string, text: string) => {
+  const p = join(tmp, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+describe('target config', () => {
+  it('defaults use the documents\' header names and no address (embedded reference)', () => {
+    const cfg = loadConfig({ env: {} });
+    expect(cfg.svc.addr, 'no address by default').toBe('');
+    expect(cfg.dialect.tokenHeader).toBe('X-Svc-Token');
+    expect(cfg.dialect.nextTokenHeader).toBe('X-Sched-NextToken');
+    expect(cfg.prefix.startsWith('cf-'), 'run-unique prefix').toBe(true);
+  });
+
+  it('precedence is defaults, then file, then environment, then CLI flags', () => {
+    const f = file('p.yaml', 'svc:\n  addr: http://file:1\n  token: t-file\n  namespace: fromfile\nrun:\n  reportDir: file-reports\n');
+    const cfg = loadConfig({ file: f, env: { SVC_ADDR: 'http://env:2' }, cli: { reportDir: 'cli-reports' } });
+    expect(cfg.svc.addr, 'env wins over file').toBe('http://env:2');
+    expect(cfg.svc.token, 'file wins over defaults').toBe('t-file');
+    expect(cfg.svc.namespace).toBe('fromfile');
+    expect(cfg.run.reportDir, 'CLI wins over file').toBe('cli-reports');
+  });
+
+  it('a malformed SVC_ADDR names the setting and its source', () => {
+    expect(() => loadConfig({ env: { SVC_ADDR: 'not a url', SVC_TOKEN: 'x' } })).toThrowError(/svc\.addr \(SVC_ADDR\).*environment/);
+  });
+
+  it('SVC_ADDR without SVC_TOKEN is a config error naming SVC_TOKEN', () => {
+    expect(() => loadConfig({ env: { SVC_ADDR: 'http://127.0.0.1:8200' } })).toThrowError(ConfigError);
+    expect(() => loadConfig({ env: { SVC_ADDR: 'http://127.0.0.1:8200' } })).toThrowError(/SVC_TOKEN/);
+  });
+
+  it('SVC_SKIP_VERIFY accepts only booleans', () => {
+    expect(() => loadConfig({ env: { SVC_SKIP_VERIFY: 'maybe' } })).toThrowError(/SVC_SKIP_VERIFY/);
+    expect(loadConfig({ env: { SVC_SKIP_VERIFY: 'true' } }).svc.skipVerify).toBe(true);
+  });
+
+  it('an unknown key in the config file is rejected by name', () => {
+    const f = file('u.yaml', 'svc:\n  adress: http://x:1\n');
+    expect(() => loadConfig({ file: f, env: {} })).toThrowError(/svc\.adress: unknown setting/);
+  });
+
+  it('an unknown suite is rejected', () => {
+    expect(() => loadConfig({ env: {}, cli: { suites: ['nope'] } })).toThrowError(/unknown suite "nope"/);
+  });
+
+  it('a missing config file is named', () => {
+    expect(() => loadConfig({ file: join(tmp, 'absent.yaml'), env: {} })).toThrowError(/file not found/);
+  });
+
+  it('a dialect profile renames headers without touching suites', () => {
+    const f = file('d.yaml', 'dialect:\n  tokenHeader: X-Vault-Token\n  namespaceHeader: X-Vault-Namespace\n  requestHeader: X-Vault-Request\n  nextTokenHeader: X-Nomad-NextToken\n  schedTokenHeader: X-Nomad-Token\n  outputPrefix: vault\n');
+    const cfg = loadConfig({ file: f, env: {} });
+    expect(cfg.dialect.outputPrefix).toBe('vault');
+    expect(cfg.dialect.nextTokenHeader).toBe('X-Nomad-NextToken');
+  });
+});
