@@ -3,8 +3,15 @@
  * key's private key is imported into WebCrypto only for the signature.
  */
 import { webcrypto, type KeyObject } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 import { badRequest } from '../../errors.js';
+
+/** Loaded on first use: @peculiar/x509 needs the reflect-metadata polyfill (tsyringe) first. */
+let lib: Promise<typeof X509> | undefined;
+function x509lib(): Promise<typeof X509> {
+  lib ??= import('reflect-metadata').then(() => import('@peculiar/x509'));
+  return lib;
+}
 
 const subtle = webcrypto.subtle as unknown as SubtleCrypto;
 const crypto = webcrypto as unknown as Crypto;
@@ -20,11 +27,12 @@ function algorithms(kind: string, namedCurve?: string): { importAlg: Algorithm |
 }
 
 export async function createCsr(kind: string, namedCurve: string | undefined, privateKey: KeyObject, publicKey: KeyObject, templatePem: string): Promise<string> {
+  const x509 = await x509lib();
   const { importAlg, signAlg } = algorithms(kind, namedCurve);
   let name: string | undefined;
-  let extensions: x509.Extension[] | undefined;
+  let extensions: X509.Extension[] | undefined;
   if (templatePem.trim()) {
-    let template: x509.Pkcs10CertificateRequest;
+    let template: X509.Pkcs10CertificateRequest;
     try {
       template = new x509.Pkcs10CertificateRequest(templatePem);
     } catch {
@@ -42,10 +50,11 @@ export async function createCsr(kind: string, namedCurve: string | undefined, pr
 }
 
 /** Parses a PEM chain (end-entity first) and checks the leaf certifies `publicKey`. */
-export function checkChain(chainPem: string, publicKey: KeyObject): string {
+export async function checkChain(chainPem: string, publicKey: KeyObject): Promise<string> {
+  const x509 = await x509lib();
   const blocks = chainPem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
   if (!blocks || blocks.length === 0) throw badRequest('certificate_chain must hold at least one PEM certificate');
-  let certs: x509.X509Certificate[];
+  let certs: X509.X509Certificate[];
   try {
     certs = blocks.map((b) => new x509.X509Certificate(b));
   } catch {

@@ -595,7 +595,7 @@ class TransitEngine implements Engine {
       if (!chain) throw badRequest('certificate_chain is required');
       const v = this.certVersion(k, str(body, 'version'));
       if (!v.publicKey) throw badRequest('key version has no public key');
-      const stored = checkChain(chain, v.publicKey);
+      const stored = await checkChain(chain, v.publicKey);
       if (!(v.certificateChain && this.has('transit.set-certificate-not-stored'))) v.certificateChain = stored;
       return {};
     });

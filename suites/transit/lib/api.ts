@@ -1,0 +1,83 @@
+/** Small helpers the transit tests share: body access, base64, versioned output strings, keys. */
+import type { Exchange, T } from '../../../harness/index.js';
+import type { MountRef } from '../../../harness/index.js';
+import { expectThat, statusIs, success } from '../../../harness/checks/index.js';
+
+export const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
+export const unb64 = (s: unknown) => Buffer.from(String(s), 'base64');
+
+export function data<D = Record<string, any>>(ex: Exchange): D {
+  return ((ex.response.body as { data?: unknown } | undefined)?.data ?? {}) as D;
+}
+
+export function batchResults(ex: Exchange): Record<string, any>[] {
+  const r = data<{ batch_results?: unknown }>(ex).batch_results;
+  expectThat(Array.isArray(r), 'batch-results', `${ex.request.method} ${ex.request.path} returns data.batch_results as an array`, 'an array', r);
+  return r as Record<string, any>[];
+}
+
+export interface Versioned { version: number; bytes: Buffer }
+
+/** Parses `<prefix>:v<n>:<base64>` and fails the test when the form is wrong. */
+export function versioned(t: T, value: unknown, what: string): Versioned {
+  const prefix = t.config.dialect.outputPrefix;
+  const m = typeof value === 'string' ? new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:v(\\d+):([A-Za-z0-9+/_-]+={0,2})$`).exec(value) : null;
+  expectThat(!!m, 'versioned-output', `${what} has the form ${prefix}:v<version>:<base64>`, `${prefix}:v<n>:<base64>`, value);
+  const raw = m![2]!;
+  return { version: Number(m![1]), bytes: Buffer.from(raw, /[-_]/.test(raw) ? 'base64url' : 'base64') };
+}
+
+export function expectVersion(t: T, value: unknown, version: number, what: string): Versioned {
+  const v = versioned(t, value, what);
+  expectThat(v.version === version, 'output-version', `${what} carries key version ${version}`, `v${version}`, `v${v.version}`);
+  return v;
+}
+
+export interface KeyOptions { type?: string; [field: string]: unknown }
+
+/** Creates a key with the given body; the mount is run-unique so the key goes with it. */
+export async function createKey(t: T, mount: MountRef, base: string, body: KeyOptions = {}): Promise<string> {
+  const name = t.unique(base);
+  t.check(await t.svc.post(`${mount.path}/keys/${name}`, { body }), success);
+  return name;
+}
+
+export async function readKey(t: T, mount: MountRef, name: string): Promise<Record<string, any>> {
+  const ex = await t.svc.get(`${mount.path}/keys/${name}`);
+  t.check(ex, statusIs(200));
+  return data(ex);
+}
+
+export async function rotate(t: T, mount: MountRef, name: string): Promise<void> {
+  t.check(await t.svc.post(`${mount.path}/keys/${name}/rotate`), success);
+}
+
+export async function encrypt(t: T, mount: MountRef, name: string, plaintext: string | Buffer, extra: Record<string, unknown> = {}): Promise<string> {
+  const ex = await t.svc.post(`${mount.path}/encrypt/${name}`, { body: { plaintext: b64(plaintext), ...extra } });
+  t.check(ex, statusIs(200));
+  return String(data(ex).ciphertext);
+}
+
+/** A token whose policy grants `capabilities` on the given mount-relative paths. */
+export async function tokenWith(t: T, rules: Record<string, string[]>): Promise<string> {
+  const name = t.unique('pol');
+  const policy = Object.entries(rules).map(([p, caps]) => `path "${p}" {\n  capabilities = [${caps.map((c) => `"${c}"`).join(', ')}]\n}`).join('\n');
+  t.check(await t.svc.post(`sys/policies/acl/${name}`, { body: { policy } }), success);
+  t.track(`policy ${name}`, () => t.svc.delete(`sys/policies/acl/${name}`));
+  const ex = await t.svc.post('auth/token/create', { body: { policies: [name], display_name: name } });
+  t.check(ex, success);
+  const token = (ex.response.body as { auth?: { client_token?: string } }).auth?.client_token;
+  if (!token) throw new Error('auth/token/create returned no client_token');
+  t.secret(token);
+  t.track('token', () => t.svc.post('auth/token/revoke', { body: { token } }));
+  return token;
+}
+
+/** Exported values of a key (`export/:key_type/:name(/:version)`), keyed by version. */
+export async function exported(t: T, mount: MountRef, keyType: string, name: string, version?: string): Promise<Record<string, string>> {
+  const ex = await t.svc.get(`${mount.path}/export/${keyType}/${name}${version ? `/${version}` : ''}`);
+  t.check(ex, statusIs(200));
+  const keys = data<{ keys?: Record<string, string> }>(ex).keys ?? {};
+  for (const v of Object.values(keys)) t.secret(v);
+  return keys;
+}
