@@ -45,7 +45,9 @@ export async function openSession(cfg: DirectoryConfig, opts: SessionOptions = {
   const failures: string[] = [];
   for (const url of urls) {
     const host = new URL(url).hostname;
-    const client = new Client({ url, connectTimeout: connectMs, timeout: opMs, tlsOptions: tlsOptions(cfg, host), strictDN: false });
+    // ldapts treats any tlsOptions as a request for TLS from the first byte: only ldaps:// gets them.
+    const secure = url.toLowerCase().startsWith('ldaps://');
+    const client = new Client({ url, connectTimeout: connectMs, timeout: opMs, strictDN: false, ...(secure ? { tlsOptions: tlsOptions(cfg, host) } : {}) });
     try {
       if (cfg.starttls && url.toLowerCase().startsWith('ldap://')) await client.startTLS(tlsOptions(cfg, host));
       const who = cfg.upndomain ? `${cfg.binddn}@${cfg.upndomain}` : cfg.binddn;

@@ -1,0 +1,141 @@
+/**
+ * Shared pieces of the directory suite: a configured engine mount per file, test-owned directory
+ * accounts (created with a known password, removed after the test), tokens with ACL policies, and
+ * the bind checks that look at the directory itself.
+ */
+import { randomBytes } from 'node:crypto';
+import { suite, type MountRef, type Suite, type T } from '../../harness/index.js';
+import type { Exchange } from '../../harness/index.js';
+import { expectThat, success } from '../../harness/checks/index.js';
+import type { LdapTarget } from '../../harness/config/types.js';
+import { mountAliases } from '../../harness/context.js';
+import { addMember, canBind, createAccount, deleteEntry, entryExists, findEntries, removeMember, type DirectoryAdmin } from '../../harness/directory/verify.js';
+
+/** Long enough that other files moving the shared clock never rotate or expire our objects. */
+export const LONG = '8760h';
+
+export interface LdapSuite {
+  s: Suite;
+  mount: MountRef;
+}
+
+export function directory(t: { config: T['config'] }): LdapTarget {
+  const d = t.config.ldap;
+  if (!d) throw new Error('no directory: set LDAP_URL (and LDAP_BIND_DN, LDAP_BIND_PASS, LDAP_USER_DN) or let the harness start slapd');
+  return d;
+}
+
+export function admin(t: { config: T['config'] }): DirectoryAdmin {
+  const d = directory(t);
+  return { url: d.url, bindDn: d.bindDn, bindPass: d.bindPass, userDn: d.userDn };
+}
+
+/** The engine configuration pointing at the run's directory. */
+export function baseConfig(t: { config: T['config'] }, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const d = directory(t);
+  return { binddn: d.bindDn, bindpass: d.bindPass, url: d.url, userdn: d.userDn, ...extra };
+}
+
+/** One run-unique ldap mount per file, configured for the run's directory before the tests. */
+export function ldapSuite(): LdapSuite {
+  const s = suite('ldap');
+  const mount = s.mount('ldap', { type: 'ldap', configKey: 'ldap' });
+  s.setup(async (ctx) => {
+    const ex = await ctx.svc.post(`${mount.path}/config`, { body: baseConfig(ctx) });
+    if (ex.response.status !== 200 && ex.response.status !== 204) throw new Error(`could not configure ${mount.path}/config: status ${ex.response.status}`);
+  });
+  return { s, mount };
+}
+
+/** (Re)writes the mount's config; the base fields first so every test starts from a known state. */
+export async function configure(t: T, mount: MountRef, extra: Record<string, unknown> = {}): Promise<Exchange> {
+  return t.check(await t.svc.post(`${mount.path}/config`, { body: baseConfig(t, extra) }), success);
+}
+
+export interface Account {
+  cn: string;
+  dn: string;
+  password: string;
+}
+
+/** A directory account owned by this test, with a known password; deleted afterwards. */
+export async function account(t: T, base = 'acct'): Promise<Account> {
+  const cn = t.unique(base);
+  const password = `Init-${randomBytes(9).toString('base64url')}`;
+  t.secret(password);
+  const dn = await createAccount(admin(t), cn, password);
+  t.track(`directory entry ${dn}`, () => deleteEntry(admin(t), dn));
+  return { cn, dn, password };
+}
+
+/** A test-owned entry allowed to manage the directory (for rotate-root, which changes its password). */
+export async function adminAccount(t: T): Promise<Account> {
+  const acct = await account(t, 'root');
+  const group = directory(t).groupDn;
+  if (group) {
+    await addMember(admin(t), group, acct.dn);
+    t.track(`membership of ${acct.dn}`, () => removeMember(admin(t), group, acct.dn));
+  }
+  return acct;
+}
+
+export async function binds(t: T, dn: string, password: unknown): Promise<boolean> {
+  return typeof password === 'string' && password !== '' ? canBind(directory(t).url, dn, password) : false;
+}
+
+export async function expectBinds(t: T, dn: string, password: unknown, what: string): Promise<void> {
+  expectThat(await binds(t, dn, password), 'directory-bind', `${what}: the password should open ${dn} in the directory`, 'bind succeeds', 'invalid credentials');
+}
+
+export async function expectNoBind(t: T, dn: string, password: unknown, what: string): Promise<void> {
+  expectThat(!(await binds(t, dn, password)), 'directory-bind', `${what}: the password should no longer open ${dn}`, 'invalid credentials', 'bind succeeds');
+}
+
+export async function exists(t: T, dn: string): Promise<boolean> {
+  const d = directory(t);
+  return entryExists(d.url, d.bindDn, d.bindPass, dn);
+}
+
+export async function entriesUnder(t: T, filter: string): Promise<string[]> {
+  return findEntries(admin(t), directory(t).userDn, filter);
+}
+
+/** A token whose policy grants `capabilities` on the given paths (other paths: default deny). */
+export async function tokenWith(t: T, rules: Record<string, string[]>): Promise<string> {
+  const name = t.unique('pol');
+  const policy = Object.entries(rules).map(([p, caps]) => `path "${p}" {\n  capabilities = [${caps.map((c) => `"${c}"`).join(', ')}]\n}`).join('\n');
+  t.check(await t.svc.post(`sys/policies/acl/${name}`, { body: { policy } }), success);
+  t.track(`policy ${name}`, () => t.svc.delete(`sys/policies/acl/${name}`));
+  const ex = await t.svc.post('auth/token/create', { body: { policies: [name], display_name: name } });
+  t.check(ex, success);
+  const token = (ex.response.body as { auth?: { client_token?: string } }).auth?.client_token;
+  if (!token) throw new Error('auth/token/create returned no client_token');
+  t.secret(token);
+  t.track('token', () => t.svc.post('auth/token/revoke', { body: { token } }));
+  return token;
+}
+
+export const ALL_CAPS = ['create', 'read', 'update', 'delete', 'list'];
+
+export function data<T = Record<string, unknown>>(ex: Exchange): T {
+  return ((ex.response.body as { data?: unknown } | undefined)?.data ?? {}) as T;
+}
+
+export function leaseId(ex: Exchange): string {
+  return String((ex.response.body as { lease_id?: unknown } | undefined)?.lease_id ?? '');
+}
+
+export async function revokeLease(t: T, id: string): Promise<Exchange> {
+  return t.svc.put('sys/leases/revoke', { body: { lease_id: id } });
+}
+
+/** A separate ldap mount for one test, configured with `extra`; removed after the test. */
+export async function freshMount(t: T, extra: Record<string, unknown> | null = {}): Promise<string> {
+  const name = t.unique('ldapm');
+  t.check(await t.svc.post(`sys/mounts/${name}`, { body: { type: 'ldap' } }), success);
+  t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`));
+  // Lets the harness match this mount's paths to the spec's default mount.
+  mountAliases.set(name, 'ldap');
+  if (extra) t.check(await t.svc.post(`${name}/config`, { body: baseConfig(t, extra) }), success);
+  return name;
+}
