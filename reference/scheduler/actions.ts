@@ -1,0 +1,109 @@
+/**
+ * The action stream: GET /v1/job/:job_id/action upgraded to a WebSocket. With ws_handshake=true
+ * the first client frame must be `{version: 1, auth_token}`; `tty_size` frames are accepted and
+ * ignored; there are no stdin frames. The server answers with stdout data frames (base64), one
+ * stdout close frame and one exited frame, then closes normally.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Faults } from '../faults.js';
+import { SchedError } from './errors.js';
+import type { Job } from './job.js';
+
+export interface ActionTarget {
+  command: string;
+  args: string[];
+  tty: boolean;
+  handshake: boolean;
+  /** Checks the handshake token; throws SchedError (403) when it may not run the action. */
+  authorize(token: string): void;
+}
+
+/** Close codes: 4000 + the HTTP status the failure would have had. */
+const closeCode = (status: number) => 4000 + status;
+const HANDSHAKE_TIMEOUT_MS = 5000;
+
+/** What the simulated task prints: echo prints its arguments, anything else a line naming the command. */
+function output(t: ActionTarget): string {
+  const base = t.command.split('/').pop() ?? t.command;
+  const text = base === 'echo' ? `${t.args.join(' ')}\n` : `${[t.command, ...t.args].join(' ')}: ok\n`;
+  // A terminal turns newlines into CR LF and the shell prompt adds colour resets.
+  return t.tty ? `\u001b[0m${text.replace(/\n/g, '\r\n')}` : text;
+}
+
+export class ActionStreams {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+
+  constructor(private readonly faults: Faults) {}
+
+  /** Upgrades the connection and runs the action; call only after the request was validated. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: ActionTarget): void {
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.run(ws, target));
+  }
+
+  private run(ws: WebSocket, target: ActionTarget): void {
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      this.stream(ws, target);
+    };
+    const timer = setTimeout(() => {
+      if (!started) ws.close(closeCode(400), 'no handshake frame received');
+    }, HANDSHAKE_TIMEOUT_MS);
+    timer.unref();
+    ws.on('message', (data) => {
+      if (started || !target.handshake) return; // tty_size frames and anything after the start are ignored
+      let frame: Job;
+      try {
+        frame = JSON.parse(data.toString()) as Job;
+      } catch {
+        ws.close(closeCode(400), 'first frame must be JSON');
+        return;
+      }
+      if (frame === null || typeof frame !== 'object' || frame.version !== 1 || typeof frame.auth_token !== 'string') {
+        ws.close(closeCode(400), 'first frame must be {"version": 1, "auth_token": "..."}');
+        return;
+      }
+      if (!this.faults.has('jobs.action-handshake-ignored')) {
+        try {
+          target.authorize(frame.auth_token);
+        } catch (err) {
+          const status = err instanceof SchedError ? err.status : 500;
+          ws.close(closeCode(status), err instanceof SchedError ? err.message : 'internal error');
+          return;
+        }
+      }
+      clearTimeout(timer);
+      start();
+    });
+    ws.on('close', () => clearTimeout(timer));
+    ws.on('error', () => clearTimeout(timer));
+    if (!target.handshake) {
+      clearTimeout(timer);
+      setImmediate(start);
+    }
+  }
+
+  private stream(ws: WebSocket, target: ActionTarget): void {
+    const send = (frame: unknown) => { if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame)); };
+    const bytes = Buffer.from(output(target), 'utf8');
+    // Two chunks, so clients must join data frames rather than expect one.
+    const half = Math.ceil(bytes.length / 2);
+    for (const chunk of [bytes.subarray(0, half), bytes.subarray(half)]) if (chunk.length) send({ stdout: { data: chunk.toString('base64') } });
+    if (this.faults.has('jobs.action-exit-before-close')) {
+      send({ exited: true, result: {} });
+      send({ stdout: { close: true } });
+    } else {
+      send({ stdout: { close: true } });
+      send({ exited: true, result: {} });
+    }
+    ws.close(1000);
+  }
+
+  close(): void {
+    for (const ws of this.wss.clients) ws.terminate();
+    this.wss.close();
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * The simulated cluster under the reference scheduler: client nodes, allocations that move
+ * pending -> running (-> complete for batch work) on the controllable clock, and deployments that
+ * turn successful once every placed allocation of their job version has been running for the
+ * group's MinHealthyTime. A job whose Meta holds `ref.hold-deployment = "true"` keeps its
+ * deployment running until a newer version or a stop replaces it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { clone, isObj, type Job, SECOND } from './job.js';
+
+export const HOLD_DEPLOYMENT_META = 'ref.hold-deployment';
+
+/** Milliseconds of simulated time between placement and the task running. */
+export const START_MS = 1000;
+/** Milliseconds a batch task runs before it exits successfully. */
+export const BATCH_RUN_MS = 5000;
+
+export interface SimNode { ID: string; Name: string; Datacenter: string; NodePool: string }
+
+export type Alloc = Job;
+export type Deployment = Job;
+
+const TERMINAL = new Set(['complete', 'failed', 'lost']);
+export const isTerminal = (a: Alloc) => TERMINAL.has(a.ClientStatus) || (a.DesiredStatus !== 'run' && a.ClientStatus !== 'running' && a.ClientStatus !== 'pending');
+
+function event(type: string, nowNs: number, extra: Job = {}): Job {
+  return {
+    Type: type, Time: nowNs, FailsTask: false, RestartReason: '', SetupError: '', DriverError: '', ExitCode: 0, Signal: 0,
+    Message: '', KillTimeout: 0, KillError: '', KillReason: '', StartDelay: 0, DownloadError: '', ValidationError: '',
+    DiskLimit: 0, FailedSibling: '', VaultError: '', TaskSignalReason: '', TaskSignal: '', DriverMessage: '', DisplayMessage: '', ...extra,
+  };
+}
+
+const rfc3339 = (ms: number) => new Date(ms).toISOString();
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+function globMatch(pattern: string, value: string): boolean {
+  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(value);
+}
+
+export interface SimHooks {
+  /** Takes the next raft-like index (every state change gets one). */
+  nextIndex(): number;
+  /** The job version an allocation runs, to find its group spec. */
+  jobFor(alloc: Alloc): Job | undefined;
+  /** Called after any allocation or deployment change (blocking queries, job status). */
+  changed(jobKey: string): void;
+}
+
+export class Cluster {
+  readonly nodes: SimNode[] = [
+    { ID: randomUUID(), Name: 'sim-client-1', Datacenter: 'dc1', NodePool: 'default' },
+    { ID: randomUUID(), Name: 'sim-client-2', Datacenter: 'dc2', NodePool: 'default' },
+  ];
+  readonly allocs: Alloc[] = [];
+  readonly deployments: Deployment[] = [];
+  private nextPort = 20000 + Math.floor(Math.random() * 5000);
+
+  constructor(private readonly clock: Clock, private readonly hooks: SimHooks) {}
+
+  nowNs(): number {
+    return this.clock.now() * 1_000_000;
+  }
+
+  eligibleNodes(job: Job): SimNode[] {
+    const dcs: string[] = Array.isArray(job.Datacenters) && job.Datacenters.length ? job.Datacenters : ['*'];
+    return this.nodes.filter((n) => dcs.some((d) => globMatch(String(d), n.Datacenter)));
+  }
+
+  /** Places one allocation of `group` (name index `idx`) on `node`. */
+  place(jobKey: string, job: Job, group: Job, idx: number, node: SimNode, evalID: string, deploymentID: string): Alloc {
+    const index = this.hooks.nextIndex();
+    const now = this.nowNs();
+    const ports: Record<string, number> = {};
+    for (const net of [...(group.Networks ?? []), ...(group.Tasks ?? []).flatMap((t: Job) => t.Resources?.Networks ?? [])]) {
+      for (const p of net?.DynamicPorts ?? []) ports[p.Label] = this.nextPort++;
+      for (const p of net?.ReservedPorts ?? []) ports[p.Label] = p.Value;
+    }
+    const alloc: Alloc = {
+      ID: randomUUID(), EvalID: evalID, Name: `${job.ID}.${group.Name}[${idx}]`, Namespace: job.Namespace, NodeID: node.ID,
+      NodeName: node.Name, JobID: job.ID, JobType: job.Type, JobVersion: job.Version, TaskGroup: group.Name, DesiredStatus: 'run',
+      DesiredDescription: '', ClientStatus: 'pending', ClientDescription: 'No tasks have started', DeploymentID: deploymentID,
+      DeploymentStatus: null, FollowupEvalID: '', PreviousAllocation: '', NextAllocation: '', RescheduleTracker: null,
+      TaskStates: Object.fromEntries((group.Tasks ?? []).map((t: Job) => [t.Name, {
+        State: 'pending', Failed: false, Restarts: 0, LastRestart: ZERO_TIME, StartedAt: ZERO_TIME, FinishedAt: ZERO_TIME,
+        Events: [event('Received', now, { DisplayMessage: 'Task received by client' })],
+      }])),
+      CreateIndex: index, ModifyIndex: index, AllocModifyIndex: index, CreateTime: now, ModifyTime: now,
+      JobCreateIndex: job.CreateIndex, jobKey, ports, runningSinceMs: 0, healthy: false,
+    };
+    this.allocs.push(alloc);
+    this.clock.at(this.clock.now() + START_MS, () => this.start(alloc));
+    return alloc;
+  }
+
+  private touch(alloc: Alloc): void {
+    const index = this.hooks.nextIndex();
+    alloc.ModifyIndex = index;
+    alloc.AllocModifyIndex = index;
+    alloc.ModifyTime = this.nowNs();
+  }
+
+  private start(alloc: Alloc): void {
+    if (alloc.ClientStatus !== 'pending' || alloc.DesiredStatus !== 'run') return;
+    const now = this.nowNs();
+    const startedAt = rfc3339(this.clock.now());
+    for (const [name, st] of Object.entries(alloc.TaskStates as Record<string, Job>)) {
+      const image = this.hooks.jobFor(alloc)?.TaskGroups?.find((g: Job) => g.Name === alloc.TaskGroup)?.Tasks?.find((t: Job) => t.Name === name)?.Config?.image;
+      st.State = 'running';
+      st.StartedAt = startedAt;
+      st.Events.push(
+        event('Task Setup', now, { Message: 'Building Task Directory', DisplayMessage: 'Building Task Directory' }),
+        event('Driver', now, { DriverMessage: image ? `Downloading image ${String(image)}` : '', DisplayMessage: image ? `Downloading image ${String(image)}` : '' }),
+        event('Started', now, { DisplayMessage: 'Task started by client' }),
+      );
+    }
+    alloc.ClientStatus = 'running';
+    alloc.ClientDescription = 'Tasks are running';
+    alloc.runningSinceMs = this.clock.now();
+    this.touch(alloc);
+    if (alloc.JobType === 'batch' || alloc.JobType === 'sysbatch') {
+      this.clock.at(this.clock.now() + BATCH_RUN_MS, () => this.finish(alloc, 'complete', 'All tasks have completed'));
+    }
+    this.scheduleHealth(alloc);
+    this.hooks.changed(alloc.jobKey);
+  }
+
+  private finish(alloc: Alloc, status: 'complete' | 'failed', description: string): void {
+    if (alloc.ClientStatus !== 'running' && alloc.ClientStatus !== 'pending') return;
+    const now = this.nowNs();
+    for (const st of Object.values(alloc.TaskStates as Record<string, Job>)) {
+      st.State = 'dead';
+      st.FinishedAt = rfc3339(this.clock.now());
+      st.Events.push(event('Terminated', now, { ExitCode: 0, DisplayMessage: 'Exit Code: 0' }));
+    }
+    alloc.ClientStatus = status;
+    alloc.ClientDescription = description;
+    this.touch(alloc);
+    this.checkDeployments();
+    this.hooks.changed(alloc.jobKey);
+  }
+
+  /** Marks the allocation to stop; the client reports it complete after `delayMs`. */
+  stop(alloc: Alloc, description: string, delayMs: number): void {
+    if (alloc.DesiredStatus !== 'run') return;
+    alloc.DesiredStatus = 'stop';
+    alloc.DesiredDescription = description;
+    this.touch(alloc);
+    const done = () => {
+      if (alloc.ClientStatus === 'pending' || alloc.ClientStatus === 'running') {
+        const now = this.nowNs();
+        for (const st of Object.values(alloc.TaskStates as Record<string, Job>)) {
+          st.State = 'dead';
+          st.FinishedAt = rfc3339(this.clock.now());
+          st.Events.push(event('Killed', now, { DisplayMessage: 'Task successfully killed' }));
+        }
+        alloc.ClientStatus = 'complete';
+        alloc.ClientDescription = 'All tasks have completed';
+        this.touch(alloc);
+        this.hooks.changed(alloc.jobKey);
+      }
+    };
+    if (delayMs > 0) this.clock.at(this.clock.now() + delayMs, done);
+    else done();
+  }
+
+  /** Whether the group spec is the same apart from its count (an in-place update). */
+  tasksChanged(oldGroup: Job | undefined, newGroup: Job): boolean {
+    if (!oldGroup) return true;
+    return JSON.stringify(oldGroup.Tasks) !== JSON.stringify(newGroup.Tasks) || JSON.stringify(oldGroup.Networks) !== JSON.stringify(newGroup.Networks);
+  }
+
+  createDeployment(job: Job, evalPriority: number): Deployment {
+    const index = this.hooks.nextIndex();
+    const now = this.nowNs();
+    const d: Deployment = {
+      ID: randomUUID(), Namespace: job.Namespace, JobID: job.ID, JobVersion: job.Version, JobModifyIndex: job.JobModifyIndex,
+      JobSpecModifyIndex: job.JobModifyIndex, JobCreateIndex: job.CreateIndex, IsMultiregion: false,
+      TaskGroups: Object.fromEntries((job.TaskGroups ?? []).map((g: Job) => [g.Name, {
+        AutoRevert: g.Update?.AutoRevert ?? false, AutoPromote: g.Update?.AutoPromote ?? false, ProgressDeadline: g.Update?.ProgressDeadline ?? 0,
+        RequireProgressBy: rfc3339(this.clock.now() + Number(g.Update?.ProgressDeadline ?? 0) / 1e6), Promoted: false, PlacedCanaries: null,
+        DesiredCanaries: 0, DesiredTotal: g.Count, PlacedAllocs: 0, HealthyAllocs: 0, UnhealthyAllocs: 0,
+      }])),
+      Status: 'running', StatusDescription: 'Deployment is running', EvalPriority: evalPriority,
+      CreateIndex: index, ModifyIndex: index, CreateTime: now, ModifyTime: now,
+      hold: isObj(job.Meta) && job.Meta[HOLD_DEPLOYMENT_META] === 'true', jobKey: '',
+    };
+    this.deployments.push(d);
+    return d;
+  }
+
+  /** Ends every active deployment of a job (a newer version or a stop replaces it). */
+  cancelDeployments(jobKey: string, description: string): void {
+    for (const d of this.deployments) {
+      if (d.jobKey === jobKey && d.Status === 'running') {
+        d.Status = 'cancelled';
+        d.StatusDescription = description;
+        d.ModifyIndex = this.hooks.nextIndex();
+        d.ModifyTime = this.nowNs();
+      }
+    }
+  }
+
+  private scheduleHealth(alloc: Alloc): void {
+    const d = this.deployments.find((x) => x.ID === alloc.DeploymentID);
+    if (!d || d.Status !== 'running') return;
+    const minHealthyNs = Number(this.hooks.jobFor(alloc)?.TaskGroups?.find((g: Job) => g.Name === alloc.TaskGroup)?.Update?.MinHealthyTime ?? 10 * SECOND);
+    this.clock.at(alloc.runningSinceMs + Math.ceil(minHealthyNs / 1e6), () => {
+      if (alloc.ClientStatus !== 'running' || alloc.DesiredStatus !== 'run') return;
+      alloc.healthy = true;
+      alloc.DeploymentStatus = { Healthy: true, Timestamp: rfc3339(this.clock.now()), Canary: false, ModifyIndex: this.hooks.nextIndex() };
+      this.touch(alloc);
+      this.checkDeployments();
+      this.hooks.changed(alloc.jobKey);
+    });
+  }
+
+  /** Recounts placed and healthy allocations and completes deployments that reached their totals. */
+  checkDeployments(): void {
+    for (const d of this.deployments) {
+      if (d.Status !== 'running') continue;
+      let done = true;
+      let changed = false;
+      for (const [name, tg] of Object.entries(d.TaskGroups as Record<string, Job>)) {
+        const mine = this.allocs.filter((a) => a.DeploymentID === d.ID && a.TaskGroup === name);
+        const placed = mine.length;
+        const healthy = mine.filter((a) => a.healthy).length;
+        if (tg.PlacedAllocs !== placed || tg.HealthyAllocs !== healthy) changed = true;
+        tg.PlacedAllocs = placed;
+        tg.HealthyAllocs = healthy;
+        if (healthy < tg.DesiredTotal) done = false;
+      }
+      if (done && !d.hold) {
+        d.Status = 'successful';
+        d.StatusDescription = 'Deployment completed successfully';
+        changed = true;
+        this.hooks.changed(d.jobKey);
+      }
+      if (changed) {
+        d.ModifyIndex = this.hooks.nextIndex();
+        d.ModifyTime = this.nowNs();
+      }
+    }
+  }
+
+  /** The list form of an allocation (internal bookkeeping removed). */
+  static view(a: Alloc): Job {
+    const out = clone(a);
+    for (const k of ['jobKey', 'ports', 'runningSinceMs', 'healthy', 'JobCreateIndex']) delete out[k];
+    return out;
+  }
+
+  static viewDeployment(d: Deployment): Job {
+    const out = clone(d);
+    delete out.hold;
+    delete out.jobKey;
+    return out;
+  }
+}
