@@ -154,7 +154,7 @@ export function suite(area: string): Suite {
   beforeAll(async () => {
     const s = await context();
     for (const fn of setups) await fn(s);
-  }, 120_000);
+  }, targetConfig().timeouts.hookMs);
 
   // eslint-disable-next-line no-empty-pattern -- vitest requires a destructuring first parameter
   afterAll(async ({}, file) => {
@@ -164,7 +164,7 @@ export function suite(area: string): Suite {
       meta.leftovers = leftovers;
       console.warn(`[conformance] ${area}: ${leftovers.length} resource(s) could not be removed: ${leftovers.map((l) => l.label).join(', ')}`);
     }
-  }, 120_000);
+  }, targetConfig().timeouts.hookMs);
 
   const mountLike = (kind: 'secret' | 'auth', defaultName: string, opts: { type: string; options?: Record<string, string>; configKey?: string }): MountRef => {
     const ref = { path: '' };
@@ -211,7 +211,7 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       ? `level ${meta.level} differs from the catalogue's ${entry.level} for ${meta.id}`
       : undefined;
 
-  test(meta.title, { timeout: meta.timeoutMs ?? 60_000 }, async (vctx: VitestContext) => {
+  test(meta.title, { timeout: meta.timeoutMs ?? targetConfig().timeouts.testMs }, async (vctx: VitestContext) => {
     const taskMeta = vctx.task.meta as Record<string, unknown>;
     taskMeta.conformance = { ids, level: meta.level, area: entry?.area ?? 'unknown' };
     if (problem) throw new Error(problem);

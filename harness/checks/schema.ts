@@ -4,7 +4,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import type { SpecRegistry } from '../spec/registry.js';
-import { CheckFailure, show } from './failure.js';
+import { CheckFailure } from './failure.js';
 
 export interface SpecCheckOptions {
   /** Map from a run's real mount path to the spec's default mount (`transit-ab12` → `transit`). */
@@ -53,7 +53,7 @@ export function checkAgainstSpec(ex: Exchange, reg: SpecRegistry, opts: SpecChec
   if (violations.length) {
     const first = violations[0]!;
     const more = violations.length > 1 ? ` (+${violations.length - 1} more: ${violations.slice(1, 4).map((v) => `${v.pointer} ${v.message}`).join('; ')})` : '';
-    throw new CheckFailure('spec', `${label} response ${status} violates the schema at ${first.pointer}: ${first.message}${more}`, first.expected, first.actual === undefined ? '(absent)' : show(first.actual));
+    throw new CheckFailure('spec', `${label} response ${status} violates the schema at ${first.pointer}: ${first.message}${more}`, first.expected, first.actual === undefined ? '(absent)' : first.actual);
   }
   return label;
 }

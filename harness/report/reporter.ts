@@ -21,8 +21,10 @@ export function stashedConfig(): TargetConfig | undefined {
   return (globalThis as { __conformanceTarget?: TargetConfig }).__conformanceTarget;
 }
 
+const ANSI = /\u001b\[[0-9;]*m/g;
+
 function errorText(e: { message?: string; stack?: string; diff?: string }): string {
-  return [e.message ?? '', e.diff ? `\n${e.diff}` : ''].join('');
+  return [e.message ?? '', e.diff ? `\n${e.diff}` : ''].join('').replace(ANSI, '');
 }
 
 export default class ConformanceReporter implements Reporter {
