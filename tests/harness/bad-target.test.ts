@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'bad-target-'));
 const configFile = join(tmp, 'fast.yaml');
 writeFileSync(configFile, 'timeouts:\n  requestMs: 400\n  testMs: 3000\n  hookMs: 3000\n');
 
-function listen(handler: Parameters<typeof createServer>[0]): Promise<Server> {
+function listen(handler: RequestListener): Promise<Server> {
   return new Promise((resolve) => {
     const s = createServer(handler);
     s.listen(0, '127.0.0.1', () => resolve(s));
