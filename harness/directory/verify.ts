@@ -109,3 +109,22 @@ export async function removeMember(dir: DirectoryAdmin, groupDn: string, memberD
     await c.modify(groupDn, new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [memberDn] }) })).catch(() => {});
   });
 }
+
+/** Values of one attribute of an entry (as UTF-8 text); undefined when the entry is absent. */
+export async function readAttribute(dir: DirectoryAdmin, dn: string, attr: string): Promise<string[] | undefined> {
+  return withClient(dir.url, async (c) => {
+    await c.bind(dir.bindDn, dir.bindPass);
+    try {
+      const r = await c.search(dn, { scope: 'base', attributes: [attr] });
+      const e = r.searchEntries[0];
+      if (!e) return undefined;
+      const key = Object.keys(e).find((k) => k.toLowerCase() === attr.toLowerCase());
+      const v = key ? e[key] : [];
+      const list = Array.isArray(v) ? v : [v];
+      return list.map((x) => (Buffer.isBuffer(x) ? x.toString('utf8') : String(x)));
+    } catch (err) {
+      if (err instanceof NoSuchObjectError) return undefined;
+      throw err;
+    }
+  });
+}

@@ -9,7 +9,7 @@ import type { Exchange } from '../../harness/index.js';
 import { expectThat, success } from '../../harness/checks/index.js';
 import type { LdapTarget } from '../../harness/config/types.js';
 import { mountAliases } from '../../harness/context.js';
-import { addMember, canBind, createAccount, deleteEntry, entryExists, findEntries, removeMember, type DirectoryAdmin } from '../../harness/directory/verify.js';
+import { addMember, canBind, createAccount, deleteEntry, entryExists, findEntries, readAttribute, removeMember, type DirectoryAdmin } from '../../harness/directory/verify.js';
 
 /** Long enough that other files moving the shared clock never rotate or expire our objects. */
 export const LONG = '8760h';
@@ -138,4 +138,8 @@ export async function freshMount(t: T, extra: Record<string, unknown> | null = {
   mountAliases.set(name, 'ldap');
   if (extra) t.check(await t.svc.post(`${name}/config`, { body: baseConfig(t, extra) }), success);
   return name;
+}
+
+export async function attribute(t: T, dn: string, attr: string): Promise<string[] | undefined> {
+  return readAttribute(admin(t), dn, attr);
 }
