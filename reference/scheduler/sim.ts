@@ -63,6 +63,15 @@ export class Cluster {
     return this.clock.now() * 1_000_000;
   }
 
+  /**
+   * Runs `fn(dueMs)` at `dueMs`, at once when that moment has already passed: one large clock
+   * advance then carries an allocation through every step that fell due, not just the first.
+   */
+  private at(dueMs: number, fn: (dueMs: number) => void): void {
+    if (dueMs <= this.clock.now()) fn(dueMs);
+    else this.clock.at(dueMs, () => fn(dueMs));
+  }
+
   eligibleNodes(job: Job): SimNode[] {
     const dcs: string[] = Array.isArray(job.Datacenters) && job.Datacenters.length ? job.Datacenters : ['*'];
     return this.nodes.filter((n) => dcs.some((d) => globMatch(String(d), n.Datacenter)));
@@ -90,7 +99,7 @@ export class Cluster {
       JobCreateIndex: job.CreateIndex, jobKey, ports, runningSinceMs: 0, healthy: false,
     };
     this.allocs.push(alloc);
-    this.clock.at(this.clock.now() + START_MS, () => this.start(alloc));
+    this.at(this.clock.now() + START_MS, (due) => this.start(alloc, due));
     return alloc;
   }
 
@@ -101,10 +110,10 @@ export class Cluster {
     alloc.ModifyTime = this.nowNs();
   }
 
-  private start(alloc: Alloc): void {
+  private start(alloc: Alloc, dueMs: number): void {
     if (alloc.ClientStatus !== 'pending' || alloc.DesiredStatus !== 'run') return;
     const now = this.nowNs();
-    const startedAt = rfc3339(this.clock.now());
+    const startedAt = rfc3339(dueMs);
     for (const [name, st] of Object.entries(alloc.TaskStates as Record<string, Job>)) {
       const image = this.hooks.jobFor(alloc)?.TaskGroups?.find((g: Job) => g.Name === alloc.TaskGroup)?.Tasks?.find((t: Job) => t.Name === name)?.Config?.image;
       st.State = 'running';
@@ -117,21 +126,21 @@ export class Cluster {
     }
     alloc.ClientStatus = 'running';
     alloc.ClientDescription = 'Tasks are running';
-    alloc.runningSinceMs = this.clock.now();
+    alloc.runningSinceMs = dueMs;
     this.touch(alloc);
+    this.hooks.changed(alloc.jobKey);
     if (alloc.JobType === 'batch' || alloc.JobType === 'sysbatch') {
-      this.clock.at(this.clock.now() + BATCH_RUN_MS, () => this.finish(alloc, 'complete', 'All tasks have completed'));
+      this.at(dueMs + BATCH_RUN_MS, (due) => this.finish(alloc, 'complete', 'All tasks have completed', due));
     }
     this.scheduleHealth(alloc);
-    this.hooks.changed(alloc.jobKey);
   }
 
-  private finish(alloc: Alloc, status: 'complete' | 'failed', description: string): void {
+  private finish(alloc: Alloc, status: 'complete' | 'failed', description: string, dueMs: number): void {
     if (alloc.ClientStatus !== 'running' && alloc.ClientStatus !== 'pending') return;
-    const now = this.nowNs();
+    const now = dueMs * 1_000_000;
     for (const st of Object.values(alloc.TaskStates as Record<string, Job>)) {
       st.State = 'dead';
-      st.FinishedAt = rfc3339(this.clock.now());
+      st.FinishedAt = rfc3339(dueMs);
       st.Events.push(event('Terminated', now, { ExitCode: 0, DisplayMessage: 'Exit Code: 0' }));
     }
     alloc.ClientStatus = status;
@@ -161,8 +170,7 @@ export class Cluster {
         this.hooks.changed(alloc.jobKey);
       }
     };
-    if (delayMs > 0) this.clock.at(this.clock.now() + delayMs, done);
-    else done();
+    this.at(this.clock.now() + Math.max(0, delayMs), done);
   }
 
   /** Whether the group spec is the same apart from its count (an in-place update). */
@@ -206,10 +214,10 @@ export class Cluster {
     const d = this.deployments.find((x) => x.ID === alloc.DeploymentID);
     if (!d || d.Status !== 'running') return;
     const minHealthyNs = Number(this.hooks.jobFor(alloc)?.TaskGroups?.find((g: Job) => g.Name === alloc.TaskGroup)?.Update?.MinHealthyTime ?? 10 * SECOND);
-    this.clock.at(alloc.runningSinceMs + Math.ceil(minHealthyNs / 1e6), () => {
+    this.at(alloc.runningSinceMs + Math.ceil(minHealthyNs / 1e6), (due) => {
       if (alloc.ClientStatus !== 'running' || alloc.DesiredStatus !== 'run') return;
       alloc.healthy = true;
-      alloc.DeploymentStatus = { Healthy: true, Timestamp: rfc3339(this.clock.now()), Canary: false, ModifyIndex: this.hooks.nextIndex() };
+      alloc.DeploymentStatus = { Healthy: true, Timestamp: rfc3339(due), Canary: false, ModifyIndex: this.hooks.nextIndex() };
       this.touch(alloc);
       this.checkDeployments();
       this.hooks.changed(alloc.jobKey);
