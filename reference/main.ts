@@ -29,12 +29,21 @@ const program = new Command('reference')
   .option('--require-request-header', 'require the X-Svc-Request header on every request', false)
   .option('--lockout-threshold <n>', 'user lockout threshold (attempts)', positive, 5)
   .option('--lockout-duration <seconds>', 'user lockout duration in seconds', positive, 900)
+  .option('--tls-ca-out <file>', 'serve the secrets service over TLS with a fresh self-signed certificate, written to this file for clients (SVC_CACERT)')
   .option('--lockout-reset <seconds>', 'user lockout counter reset window in seconds', positive, 900)
   .showHelpAfterError();
 
 program.parse();
 const o = program.opts();
+let tls: { cert: string; key: string } | undefined;
+if (o.tlsCaOut) {
+  const { selfSignedCertificate } = await import('./tls.js');
+  const { writeFileSync } = await import('node:fs');
+  tls = await selfSignedCertificate();
+  writeFileSync(o.tlsCaOut, tls.cert);
+}
 const ref = await startReference({
+  tls,
   host: o.host,
   port: o.port,
   schedPort: o.schedPort,

@@ -23,6 +23,8 @@ export interface ReferenceOptions {
   lockoutResetSeconds?: number;
   env?: Record<string, string | undefined>;
   quiet?: boolean;
+  /** Serve the secrets service over TLS with this certificate and key. */
+  tls?: { cert: string; key: string };
 }
 
 export interface RunningReference {
@@ -81,6 +83,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
     faults,
     maxRequestBytes: opts.maxRequestBytes,
     requireRequestHeader: opts.requireRequestHeader,
+    tls: opts.tls,
     log,
     settings: {
       env: opts.env ?? process.env,

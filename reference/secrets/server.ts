@@ -5,6 +5,7 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
@@ -30,6 +31,8 @@ export interface SecretsServerOptions {
   maxRequestBytes?: number;
   /** When true every request must carry the X-Svc-Request header. */
   requireRequestHeader?: boolean;
+  /** Serve HTTPS with this certificate and key (PEM). */
+  tls?: { cert: string; key: string };
   log?: (message: string) => void;
 }
 
@@ -369,9 +372,13 @@ export async function startSecretsServer(options: SecretsServerOptions): Promise
     });
   });
   http.keepAliveTimeout = 5_000;
-  const net: NetServer = createNetServer((socket) => {
-    http.emit('connection', new ListVerbSocket(socket));
-  });
+  const net: NetServer = options.tls
+    ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, (socket) => {
+      http.emit('connection', new ListVerbSocket(socket as unknown as import('node:net').Socket));
+    })
+    : createNetServer((socket) => {
+      http.emit('connection', new ListVerbSocket(socket));
+    });
   await new Promise<void>((resolve, reject) => {
     net.once('error', reject);
     net.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -383,7 +390,7 @@ export async function startSecretsServer(options: SecretsServerOptions): Promise
     s.on('close', () => sockets.delete(s));
   });
   return {
-    addr: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
+    addr: `${options.tls ? 'https' : 'http'}://${options.host ?? '127.0.0.1'}:${address.port}`,
     core,
     async close() {
       await new Promise<void>((resolve) => {
