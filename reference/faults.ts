@@ -10,6 +10,8 @@ export interface FaultSpec {
   /** Suites (by name, as in `--suite`) that must catch it. */
   suites: string[];
   description: string;
+  /** Version the embedded reference must run at for the fault to matter (version-gated rules). */
+  referenceVersion?: string;
 }
 
 export class Faults {

@@ -28,10 +28,11 @@ interface Outcome {
   detail?: string;
 }
 
-function runSuites(suites: string[], faults: string[], reportDir: string): Promise<{ code: number; results?: Results; output: string }> {
+function runSuites(suites: string[], faults: string[], reportDir: string, referenceVersion?: string): Promise<{ code: number; results?: Results; output: string }> {
   return new Promise((resolvePromise) => {
     const args = ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', suites.join(','), '--report-dir', reportDir];
     if (faults.length) args.push('--faults', faults.join(','));
+    if (referenceVersion) args.push('--reference-version', referenceVersion);
     const env: NodeJS.ProcessEnv = { ...process.env, REF_FAULTS: '' };
     delete env.SVC_ADDR;
     delete env.SCHED_ADDR;
@@ -88,7 +89,7 @@ export async function runMutation(opts: MutationOptions): Promise<number> {
   console.log(`clean run passed: ${clean.results.summary.passed} tests\n`);
   const outcomes = await pool(faults, opts.jobs, async (fault): Promise<Outcome> => {
     const dir = join(base, fault.name);
-    const run = await runSuites(fault.suites, [fault.name], dir);
+    const run = await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion);
     const failed = run.results?.tests.filter((t) => t.status === 'failed') ?? [];
     const outcome: Outcome = {
       fault: fault.name,
