@@ -7,5 +7,6 @@ import { faults as ldap } from './secrets/engines/ldap/faults.js';
 import { faults as cloud } from './secrets/engines/cloud/faults.js';
 import { faults as userpass } from './secrets/engines/userpass/faults.js';
 import { faults as scheduler } from './scheduler/faults.js';
+import { faults as release } from './secrets/release/faults.js';
 
-export const allFaults: FaultSpec[] = [...core, ...kv, ...transit, ...ldap, ...cloud, ...userpass, ...scheduler];
+export const allFaults: FaultSpec[] = [...core, ...kv, ...transit, ...ldap, ...cloud, ...userpass, ...scheduler, ...release];

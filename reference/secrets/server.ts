@@ -19,6 +19,7 @@ import { ListVerbSocket, LIST_MARKER_HEADER } from './list-verb.js';
 import { PasswordPolicies } from './password-policies.js';
 import { TokenStore, type TokenEntry } from './tokens.js';
 import { handleSys, type SysContext } from './sys.js';
+import { afterLogin } from './release/index.js';
 
 export interface SecretsServerOptions {
   port?: number;
@@ -304,7 +305,7 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
     return;
   }
 
-  if (rest.startsWith('sys/') || rest === 'sys' || rest.startsWith('auth/token/')) {
+  if (rest.startsWith('sys/') || rest === 'sys' || rest.startsWith('auth/token/') || rest.startsWith('identity/')) {
     const result = await handleSys(ctx);
     return answer(core, res, undefined, result, parsed.fullPath, method);
   }
@@ -330,6 +331,7 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
     can: (capability, path) => !!token && core.can(token, capability, mount.path + path),
   };
   const result = await mount.engine.handle(engineReq);
+  if (mount.kind === 'auth' && result.auth) await afterLogin(core, namespace, result);
   return answer(core, res, mount, result, parsed.fullPath, method);
 }
 

@@ -72,8 +72,10 @@ function mountInfo(core: SecretsCore, ns: string, kind: 'secret' | 'auth'): Reco
 const routes: SysRoute[] = [
   {
     pattern: /^sys\/health$/,
-    async handle() {
-      return { rawBody: { initialized: true, sealed: false, standby: false, version: '1.13.10' } };
+    async handle(ctx) {
+      // The version the reference was started at (--version): release-gated behaviour follows it.
+      const version = ctx.core.faults.has('release.health-version-wrong') ? '1.12.0' : String(ctx.core.options.settings.version ?? '1.13.10');
+      return { rawBody: { initialized: true, sealed: false, standby: false, version } };
     },
   },
   {
