@@ -23,6 +23,7 @@ export interface ActionTarget {
 /** Close codes: 4000 + the HTTP status the failure would have had. */
 const closeCode = (status: number) => 4000 + status;
 const HANDSHAKE_TIMEOUT_MS = 5000;
+const TTY_SETTLE_MS = 50;
 
 /** What the simulated task prints: echo prints its arguments, anything else a line naming the command. */
 function output(t: ActionTarget): string {
@@ -54,6 +55,10 @@ export class ActionStreams {
     }, HANDSHAKE_TIMEOUT_MS);
     timer.unref();
     ws.on('message', (data) => {
+      if (!started && !target.handshake && this.faults.has('jobs.action-tty-size-breaks') && data.toString().includes('tty_size')) {
+        ws.close(closeCode(400), 'unexpected frame');
+        return;
+      }
       if (started || !target.handshake) return; // tty_size frames and anything after the start are ignored
       let frame: Job;
       try {
@@ -82,7 +87,9 @@ export class ActionStreams {
     ws.on('error', () => clearTimeout(timer));
     if (!target.handshake) {
       clearTimeout(timer);
-      setImmediate(start);
+      // With a terminal, give the client's first tty_size frame a moment to arrive, as a shell would.
+      if (target.tty) setTimeout(start, TTY_SETTLE_MS).unref();
+      else setImmediate(start);
     }
   }
 

@@ -156,9 +156,10 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   /** Passes when ACLs are off or the token holds any one of the capabilities in the namespace. */
   const need = (ctx: Ctx, caps: Capability[], namespace = ctx.namespace, fault?: string): void => {
     if (!aclEnabled || (fault && faults.has(fault))) return;
-    if (!caps.some((c) => acl.allows(ctx.token, namespace, c))) throw forbidden();
+    const ns = faults.has('jobs.acl-namespace-unchecked') ? 'default' : namespace;
+    if (!caps.some((c) => acl.allows(ctx.token, ns, c))) throw forbidden();
   };
-  const needOverride = (ctx: Ctx, policyOverride: boolean) => { if (policyOverride) need(ctx, ['policy-override']); };
+  const needOverride = (ctx: Ctx, policyOverride: boolean) => { if (policyOverride) need(ctx, ['policy-override'], ctx.namespace, 'jobs.acl-policy-override-unchecked'); };
 
   // ---- jobs list ------------------------------------------------------------------------------------
 
@@ -178,7 +179,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const ns = ctx.namespace;
     let namespaces: Set<string>;
     if (ns === '*') {
-      namespaces = new Set([...store.namespaces].filter((n) => !aclEnabled || faults.has('jobs.acl-list-unchecked') || acl.allows(ctx.token, n, 'list-jobs')));
+      namespaces = new Set([...store.namespaces].filter((n) => !aclEnabled || faults.has('jobs.acl-list-unchecked') || acl.allows(ctx.token, faults.has('jobs.acl-namespace-unchecked') ? 'default' : n, 'list-jobs')));
       if (faults.has('jobs.list-wildcard-default-only')) namespaces = new Set(['default']);
     } else {
       need(ctx, ['list-jobs'], ns, 'jobs.acl-list-unchecked');
@@ -267,7 +268,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   // ---- parse -------------------------------------------------------------------------------------
 
   const parseHcl = async (ctx: Ctx): Promise<Reply> => {
-    need(ctx, ['parse-job', 'submit-job']);
+    need(ctx, ['parse-job', 'submit-job'], ctx.namespace, 'jobs.acl-parse-unchecked');
     const body = jsonBody(ctx);
     const hcl = optString(body, 'JobHCL');
     if (!hcl) throw badRequest('Job spec is empty');
@@ -280,12 +281,17 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
 
   const readJob = (ctx: Ctx, id: string): Reply => {
     need(ctx, ['read-job'], ctx.namespace, 'jobs.acl-read-unchecked');
-    const e = store.get(ctx.namespace, id);
+    let e = store.get(ctx.namespace, id);
+    if (!e && faults.has('jobs.namespace-ignored')) e = [...store.jobs.values()].find((x) => x.job.ID === id);
     if (!e) {
       if (faults.has('jobs.read-unknown-200')) return { body: {} };
       throw notFound('job not found');
     }
-    return { body: store.view(e) };
+    const view = store.view(e);
+    if (faults.has('jobs.durations-in-seconds')) {
+      for (const g of view.TaskGroups ?? []) for (const t of g.Tasks ?? []) if (typeof t.KillTimeout === 'number') t.KillTimeout = t.KillTimeout / 1e9;
+    }
+    return { body: view };
   };
 
   const readSubmission = (ctx: Ctx, id: string): Reply => {
@@ -299,7 +305,12 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     } else {
       version = Number(raw);
     }
-    const sub = store.get(ctx.namespace, id)?.submissions.get(version);
+    const subs = store.get(ctx.namespace, id)?.submissions;
+    let sub = subs?.get(version);
+    if (!sub && subs && faults.has('jobs.submission-from-previous')) {
+      const earlier = [...subs.values()].filter((x) => x.Version < version).sort((a, b) => b.Version - a.Version)[0];
+      if (earlier) sub = { ...earlier, Version: version };
+    }
     if (!sub) throw notFound('job source not found');
     return { body: clone(sub) };
   };
@@ -320,7 +331,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       diffVersion = tagged.Version;
     }
     let out: Job[] | null = null;
-    if (diffs || diffVersion !== undefined) {
+    if (diffs || diffVersion !== undefined || faults.has('jobs.versions-diffs-by-default')) {
       if (faults.has('jobs.versions-diffs-null')) out = null;
       else if (diffVersion !== undefined && !faults.has('jobs.versions-diff-version-ignored')) {
         const base = versions.find((v) => v.Version === diffVersion);
@@ -336,7 +347,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
 
   const listAllocations = (ctx: Ctx, id: string): Reply => {
     need(ctx, ['read-job'], ctx.namespace, 'jobs.acl-read-unchecked');
-    const all = parseBoolParam(ctx.query, 'all') ?? false;
+    const all = (parseBoolParam(ctx.query, 'all') ?? false) && !faults.has('jobs.allocations-all-ignored');
     const e = store.get(ctx.namespace, id);
     const key = keyOf(ctx.namespace, id);
     const allocs = store.cluster.allocs.filter((a) => a.jobKey === key && (all || !e || a.JobCreateIndex === e.job.CreateIndex));
@@ -357,7 +368,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
 
   const listDeployments = (ctx: Ctx, id: string): Reply => {
     need(ctx, ['read-job'], ctx.namespace, 'jobs.acl-read-unchecked');
-    const all = parseBoolParam(ctx.query, 'all') ?? false;
+    const all = (parseBoolParam(ctx.query, 'all') ?? false) && !faults.has('jobs.deployments-all-ignored');
     return { body: deploymentsOf(ctx, id, all).sort((a, b) => b.CreateIndex - a.CreateIndex).map(Cluster.viewDeployment) };
   };
 
@@ -373,7 +384,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   };
 
   const scaleStatus = (ctx: Ctx, id: string): Reply => {
-    need(ctx, ['read-job-scaling', 'read-job'], ctx.namespace, 'jobs.acl-read-unchecked');
+    need(ctx, ['read-job-scaling', 'read-job'], ctx.namespace, 'jobs.acl-scale-unchecked');
     const e = store.mustGet(ctx.namespace, id);
     const groups: Record<string, Job> = {};
     for (const g of e.job.TaskGroups ?? []) {
@@ -433,7 +444,8 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   const stopJob = (ctx: Ctx, id: string): Reply => {
     need(ctx, ['submit-job'], ctx.namespace, 'jobs.acl-submit-unchecked');
     const purge = parseBoolParam(ctx.query, 'purge') ?? false;
-    parseBoolParam(ctx.query, 'global'); // single region: a global stop is an ordinary stop
+    // Single region: a global stop is an ordinary stop.
+    if (parseBoolParam(ctx.query, 'global') && faults.has('jobs.stop-global-rejected')) throw badRequest('multiregion jobs are not supported');
     const noShutdownDelay = parseBoolParam(ctx.query, 'no_shutdown_delay') ?? false;
     const evalPriority = evalPriorityOk(parseIntParam(ctx.query, 'eval_priority'));
     return { body: writeResponse(store.stop(ctx.namespace, id, { purge, noShutdownDelay, evalPriority })) };
@@ -476,7 +488,8 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     child.ParentID = parent.ID;
     child.Dispatched = true;
     child.Status = '';
-    child.Meta = meta || parent.Meta ? { ...(parent.Meta ?? {}), ...(meta ?? {}) } : null;
+    const kept = faults.has('jobs.dispatch-meta-dropped') ? null : meta;
+    child.Meta = kept || parent.Meta ? { ...(parent.Meta ?? {}), ...(kept ?? {}) } : null;
     child.Payload = payload.length ? payload.toString('base64') : null;
     const r = store.register(child, { idempotencyToken: token || undefined });
     const created = store.get(ctx.namespace, child.ID)!;
@@ -495,12 +508,12 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   const revert = (ctx: Ctx, id: string): Reply => {
     need(ctx, ['submit-job'], ctx.namespace, 'jobs.acl-submit-unchecked');
     const body = jsonBody(ctx);
-    const jobId = optString(body, 'JobID');
+    const jobId = optString(body, 'JobID') ?? (faults.has('jobs.revert-jobid-optional') ? id : undefined);
     if (!jobId) throw badRequest('JobID must be specified');
     if (jobId !== id) throw badRequest('Job ID does not match');
     const jobVersion = optInt(body, 'JobVersion');
     const tagged = optString(body, 'TaggedVersion') ?? '';
-    if (jobVersion !== undefined && tagged) throw badRequest('use only one of JobVersion or TaggedVersion');
+    if (jobVersion !== undefined && tagged && !faults.has('jobs.revert-both-accepted')) throw badRequest('use only one of JobVersion or TaggedVersion');
     const enforce = optInt(body, 'EnforcePriorVersion');
     optString(body, 'DiscoveryToken');
     optString(body, 'SecretsToken');
@@ -549,7 +562,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     need(ctx, ['submit-job'], ctx.namespace, 'jobs.acl-submit-unchecked');
     if (ctx.rawBody.length > 0) {
       const body = jsonBody(ctx);
-      const jobId = optString(body, 'JobID');
+      const jobId = optString(body, 'JobID') ?? (faults.has('jobs.evaluate-jobid-optional') ? id : undefined);
       if (!jobId) throw badRequest('Job ID must be specified');
       if (jobId !== id) throw badRequest('JobID not same as job name');
       if (body.EvalOptions !== undefined && body.EvalOptions !== null) {
@@ -560,6 +573,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const e = store.mustGet(ctx.namespace, id);
     if (isPeriodic(e.job)) throw badRequest("can't evaluate periodic job");
     if (isParameterized(e.job)) throw badRequest("can't evaluate parameterized job");
+    if (faults.has('jobs.evaluate-no-eval')) return { body: writeResponse({ JobModifyIndex: e.job.JobModifyIndex, Index: store.index, Warnings: '' }) };
     const ev = store.createEval(e, 'job-register', e.job.Priority);
     return { body: writeResponse({ EvalID: ev.ID, EvalCreateIndex: ev.CreateIndex, JobModifyIndex: e.job.JobModifyIndex, Index: store.index, Warnings: '' }) };
   };
@@ -618,8 +632,11 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   };
 
   const scale = (ctx: Ctx, id: string): Reply => {
-    need(ctx, ['scale-job', 'submit-job']);
+    need(ctx, ['scale-job', 'submit-job'], ctx.namespace, 'jobs.acl-scale-unchecked');
     const body = jsonBody(ctx);
+    if (faults.has('jobs.scale-target-group-optional') && !(isObj(body.Target) && body.Target.Group)) {
+      body.Target = { ...(isObj(body.Target) ? body.Target : {}), Group: store.get(ctx.namespace, id)?.job.TaskGroups?.[0]?.Name };
+    }
     if (!isObj(body.Target)) throw badRequest('missing task group name for scaling action');
     const group = body.Target.Group;
     if (typeof group !== 'string' || group === '') throw badRequest('missing task group name for scaling action');
@@ -655,7 +672,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       result = store.register(next, { triggeredBy: 'scaling' });
     }
     const index = store.nextIndex();
-    const events = (e.scaling[group] ??= []);
+    const events = faults.has('jobs.scale-event-dropped') ? [] : (e.scaling[group] ??= []);
     events.unshift({
       Time: store.nowNs(), PreviousCount: prev, Count: count ?? null, Message: body.Message ?? '', Error: supplied(body.Error), Meta: body.Meta ?? null,
       EvalID: result.EvalID ?? null, CreateIndex: index,
@@ -690,8 +707,10 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     if (!e) throw notFound(`job "${id}" not found`);
     const v = e.versions.find((x) => x.VersionTag?.Name === name);
     if (!v) throw notFound(`tag "${name}" not found on job "${id}"`);
-    v.VersionTag = null;
-    if (e.job.Version === v.Version) e.job.VersionTag = null;
+    if (!faults.has('jobs.tag-delete-ignored')) {
+      v.VersionTag = null;
+      if (e.job.Version === v.Version) e.job.VersionTag = null;
+    }
     const index = store.nextIndex();
     return { body: { EvalID: '', EvalCreateIndex: 0, JobModifyIndex: 0, VolumeEvalID: '', VolumeEvalIndex: 0, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' } };
   };
@@ -710,7 +729,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       throw methodNotAllowed();
     }
     const suffixes: Array<[string, (m: string) => boolean, (ctx: Ctx, id: string) => Reply | Promise<Reply>]> = [
-      ['/dispatch/payload', WRITE, (c, id) => dispatch(c, id, c.rawBody, null, '')],
+      ['/dispatch/payload', WRITE, (c, id) => dispatch(c, id, faults.has('jobs.dispatch-raw-payload-dropped') ? Buffer.alloc(0) : c.rawBody, null, '')],
       ['/evaluate', WRITE, evaluate],
       ['/allocations', GET, listAllocations],
       ['/evaluations', GET, listEvaluations],
@@ -827,10 +846,11 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       const ctx: Ctx = { req, res, method: req.method ?? 'GET', query: url.searchParams, namespace, token: resolveToken(req.headers), rawBody };
       if (ctx.method === 'GET') await block(url.searchParams);
       const reply = await route(ctx, path);
-      send(res, reply.status ?? 200, JSON.stringify(reply.body ?? null), 'application/json', reply.headers);
+      send(res, reply.status ?? 200, JSON.stringify(reply.body ?? null), faults.has('jobs.json-content-type-missing') ? 'text/plain; charset=utf-8' : 'application/json', reply.headers);
     } catch (err) {
       if (err instanceof SchedError) {
-        send(res, err.status, err.message, 'text/plain; charset=utf-8');
+        const status = err.status === 403 && faults.has('jobs.acl-denied-401') ? 401 : err.status;
+        send(res, status, err.message, 'text/plain; charset=utf-8');
       } else {
         console.error('[scheduler] unexpected error:', (err as Error).message);
         send(res, 500, 'internal error', 'text/plain; charset=utf-8');
@@ -857,14 +877,14 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       const namespace = q.get('namespace') || 'default';
       const actionName = q.get('action') ?? '';
       const allocId = q.get('alloc_id') ?? q.get('allocID') ?? '';
-      const taskName = q.get('task') ?? '';
+      let taskName = q.get('task') ?? '';
       if (!actionName) throw badRequest('missing action name');
       if (!allocId) throw badRequest('missing allocation ID');
-      if (!taskName) throw badRequest('missing task name');
+      if (!taskName && !faults.has('jobs.action-task-optional')) throw badRequest('missing task name');
       const tty = parseBoolParam(q, 'tty') ?? false;
       const handshake = parseBoolParam(q, 'ws_handshake') ?? false;
       const authorize = (token: AclToken | null) => {
-        if (!aclEnabled) return;
+        if (!aclEnabled || faults.has('jobs.acl-alloc-exec-unchecked')) return;
         if (!acl.allows(token, namespace, 'alloc-exec')) throw forbidden();
       };
       if (!handshake) authorize(resolveToken(req.headers));
@@ -874,6 +894,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       if (!alloc) throw notFound(`allocation ${allocId} not found for job "${id}"`);
       if (alloc.ClientStatus !== 'running') throw badRequest(`allocation ${allocId} is not running`);
       const version = e.versions.find((v) => v.Version === alloc.JobVersion) ?? e.job;
+      if (!taskName && faults.has('jobs.action-task-optional')) taskName = actionsOf(version).find((a) => a.Name === actionName)?.TaskName ?? '';
       const action = actionsOf(version).find((a) => a.Name === actionName && a.TaskName === taskName && a.TaskGroupName === alloc.TaskGroup);
       if (!action) throw notFound(`action "${actionName}" not found in task "${taskName}"`);
       streams.upgrade(req, socket, head, {

@@ -249,7 +249,7 @@ export class Store {
       if (!existing && jmi !== 0) throw badRequest(`Enforcing job modify index ${jmi}: job does not exist`);
     }
     if (existing) this.validateUpdate(existing.job, job);
-    if (existing && opts.preserveCounts) {
+    if (existing && opts.preserveCounts && !this.faults.has('jobs.preserve-counts-ignored')) {
       for (const g of job.TaskGroups ?? []) {
         const old = (existing.job.TaskGroups ?? []).find((x: Job) => x.Name === g.Name);
         if (old) g.Count = old.Count;
@@ -292,15 +292,17 @@ export class Store {
       return result;
     }
     let deploymentID = '';
+    const evalPriority = this.faults.has('jobs.eval-priority-ignored') ? 0 : (opts.evalPriority ?? 0);
     if (changed) {
       this.cluster.cancelDeployments(e.key, 'Cancelled due to newer version of job');
       if (this.needsDeployment(e.job)) {
-        const d = this.cluster.createDeployment(e.job, opts.evalPriority || e.job.Priority);
+        const d = this.cluster.createDeployment(e.job, evalPriority || e.job.Priority);
         d.jobKey = e.key;
+        if (this.faults.has('jobs.deployment-never-successful')) d.hold = true;
         deploymentID = d.ID;
       }
     }
-    const ev = this.createEval(e, opts.triggeredBy ?? 'job-register', opts.evalPriority || e.job.Priority, deploymentID);
+    const ev = this.createEval(e, opts.triggeredBy ?? 'job-register', evalPriority || e.job.Priority, deploymentID);
     result.EvalID = ev.ID;
     result.EvalCreateIndex = ev.CreateIndex;
     result.Index = this.index;
@@ -441,7 +443,7 @@ export class Store {
     for (const e of [...this.jobs.values()]) {
       const status = this.status(e);
       if (status !== 'dead') continue;
-      if (e.job.Stop || e.job.ParentID !== '') {
+      if ((e.job.Stop && !this.faults.has('jobs.gc-keeps-stopped')) || e.job.ParentID !== '') {
         this.remove(e);
         removed += 1;
       }
