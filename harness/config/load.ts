@@ -16,6 +16,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Capabilities the harness can find out by asking the target (harness/setup/probe.ts). */
+export const PROBEABLE: (keyof TargetConfig['capabilities'])[] = ['referenceControl', 'clock', 'namespaces', 'requireRequestHeader', 'schedAcl', 'schedControl'];
+
 export const ALL_SUITES = ['core', 'kv', 'auth', 'transit', 'ldap', 'cloud', 'jobs', 'release'];
 
 type Json = Record<string, unknown>;
@@ -31,8 +34,9 @@ export function defaults(): TargetConfig {
     sched: { addr: '', token: '' },
     capabilities: {
       namespaces: false, enterprise: false, cmac: false, managedKeys: false, sealRandom: false,
-      clock: false, mounts: true, requireRequestHeader: false, schedAcl: false, schedControl: false,
+      clock: false, mounts: true, requireRequestHeader: false, referenceControl: false, schedAcl: false, schedControl: false,
     },
+    probe: [],
     dialect: {
       tokenHeader: 'X-Svc-Token',
       namespaceHeader: 'X-Svc-Namespace',
@@ -177,6 +181,7 @@ export function loadConfig(opts: LoadOptions = {}): TargetConfig {
     throw new ConfigError(envName && source === 'environment' ? `${setting} (${envName})` : setting, `${reason} (from ${source})`);
   }
   const cfg = merged as unknown as TargetConfig;
+  cfg.probe = PROBEABLE.filter((k) => !origins.has(`capabilities.${k}`));
   for (const s of cfg.run.suites) if (!ALL_SUITES.includes(s)) throw new ConfigError('--suite', `unknown suite "${s}"; known: ${ALL_SUITES.join(', ')}`);
   if (cfg.svc.addr && !cfg.svc.token) throw new ConfigError('svc.token (SVC_TOKEN)', 'is required when SVC_ADDR names a target');
   if (cfg.svc.cacert && !existsSync(cfg.svc.cacert)) throw new ConfigError('svc.cacert (SVC_CACERT)', `file not found: ${cfg.svc.cacert}`);

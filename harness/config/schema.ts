@@ -37,8 +37,9 @@ export const configSchema = {
     capabilities: {
       type: 'object',
       additionalProperties: false,
-      properties: Object.fromEntries(['namespaces', 'enterprise', 'cmac', 'managedKeys', 'sealRandom', 'clock', 'mounts', 'requireRequestHeader', 'schedAcl', 'schedControl'].map((k) => [k, bool])),
+      properties: Object.fromEntries(['namespaces', 'enterprise', 'cmac', 'managedKeys', 'sealRandom', 'clock', 'mounts', 'requireRequestHeader', 'referenceControl', 'schedAcl', 'schedControl'].map((k) => [k, bool])),
     },
+    probe: { type: 'array', items: { type: 'string' } },
     dialect: {
       type: 'object',
       additionalProperties: false,

@@ -28,6 +28,8 @@ export interface Capabilities {
   requireRequestHeader: boolean;
   /** The scheduler has ACLs enabled. */
   schedAcl: boolean;
+  /** The target is the reference: its control endpoints (sys/reference/*) answer. */
+  referenceControl: boolean;
   /** The reference's knob to hold a scheduler deployment active is available. */
   schedControl: boolean;
 }
@@ -74,6 +76,8 @@ export interface TargetConfig {
   };
   sched: { addr: string; token: string };
   capabilities: Capabilities;
+  /** Capabilities not set by file or environment: probed on an external target before the run. */
+  probe: (keyof Capabilities)[];
   dialect: Dialect;
   timeouts: {
     /** Per HTTP request. */

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { TargetConfig } from '../config/types.js';
+import { probeCapabilities } from './probe.js';
 
 export interface PreparedTarget {
   config: TargetConfig;
@@ -25,7 +26,7 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       faults: cfg.reference.faults,
       version: cfg.reference.version,
       maxRequestBytes: cfg.limits.maxRequestBytes,
-      requireRequestHeader: true,
+      requireRequestHeader: false,
       quiet: !process.env.REF_VERBOSE,
       env: {},
     });
@@ -35,7 +36,8 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       cfg.svc.addr = ref.svcAddr;
       cfg.svc.token = rootToken;
       cfg.svc.version = cfg.reference.version;
-      cfg.capabilities = { ...cfg.capabilities, namespaces: true, enterprise: true, cmac: true, clock: true, mounts: true, requireRequestHeader: true, sealRandom: true };
+      cfg.capabilities = { ...cfg.capabilities, namespaces: true, enterprise: true, cmac: true, clock: true, mounts: true, referenceControl: true, sealRandom: true };
+      cfg.probe = cfg.probe.filter((c) => !['clock', 'namespaces', 'referenceControl'].includes(c));
       if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud } as TargetConfig['cloud'];
       log(`embedded reference secrets service at ${ref.svcAddr}${cfg.reference.faults.length ? ` with faults ${cfg.reference.faults.join(',')}` : ''}`);
     }
@@ -45,9 +47,13 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       cfg.sched.addr = ref.schedAddr;
       cfg.sched.token = rootToken;
       cfg.capabilities = { ...cfg.capabilities, schedAcl: true, schedControl: true };
+      cfg.probe = cfg.probe.filter((c) => !['schedAcl', 'schedControl'].includes(c));
       log(`embedded reference scheduler at ${ref.schedAddr}`);
     }
   }
+
+  const restore = await probeCapabilities(cfg, log);
+  if (restore && !cfg.embedded) stops.push(restore);
 
   if (cfg.run.suites.includes('ldap') && !cfg.ldap) {
     try {

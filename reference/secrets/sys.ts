@@ -313,6 +313,20 @@ const routes: SysRoute[] = [
     },
   },
   {
+    // Reference-only listener settings, so one running reference can show both sides of a rule.
+    pattern: /^sys\/reference\/config$/,
+    async handle(ctx) {
+      if (!ctx.token?.root) throw forbidden();
+      const opts = ctx.core.options;
+      if (ctx.method === 'POST' || ctx.method === 'PUT') {
+        const v = ctx.body.require_request_header;
+        if (v !== undefined && typeof v !== 'boolean') throw badRequest('require_request_header must be a boolean');
+        if (v !== undefined) opts.requireRequestHeader = v;
+      }
+      return { data: { require_request_header: !!opts.requireRequestHeader, version: String(opts.settings.version ?? '') } };
+    },
+  },
+  {
     pattern: /^auth\/token\/create(?:-orphan)?$/,
     async handle(ctx) {
       const caller = ctx.token!;
