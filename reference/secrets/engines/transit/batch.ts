@@ -26,7 +26,7 @@ export async function runBatch(
       results.push({ ...(await fn(item, i)), ...echo });
     } catch (err) {
       const message = err instanceof SvcError ? err.messages.join('; ') : 'internal error processing the item';
-      results.push({ error: message, ...echo });
+      results.push(faults.has('transit.batch-error-dropped') ? { ...echo } : { error: message, ...echo });
       errors.push(`batch item ${i}: ${message}`);
     }
   }

@@ -99,7 +99,7 @@ class TransitEngine implements Engine {
         if (seg.length === 2) {
           if (m === 'GET') {
             if (!this.keys.has(a!)) throw notFound();
-            return { data: readView(await this.key(a!), this.has('transit.read-leaks-material')) };
+            return { data: this.view(await this.key(a!)) };
           }
           if (post) return this.create(a!, body);
           if (m === 'DELETE') return this.delete(a!);
@@ -154,7 +154,7 @@ class TransitEngine implements Engine {
             this.cacheSize = size;
             return { warnings: ['cache configurations will be applied when this backend is restarted'], data: { size } };
           }
-          if (m === 'GET') return { data: { size: this.cacheSize } };
+          if (m === 'GET') return { data: { size: this.has('transit.cache-read-zero') ? 0 : this.cacheSize } };
         }
         break;
       case 'encrypt':
@@ -189,6 +189,16 @@ class TransitEngine implements Engine {
         break;
     }
     throw unsupportedPath();
+  }
+
+  /** The key read, with the read-related fault switches applied. */
+  private view(k: NamedKey): Record<string, unknown> {
+    return readView(k, {
+      leakMaterial: this.has('transit.read-leaks-material'),
+      dropImported: this.has('transit.read-drops-imported'),
+      isoTimes: this.has('transit.keys-map-iso-time'),
+      wrongSupports: this.has('transit.supports-inverted'),
+    });
   }
 
   private readDisableUpsert(): boolean {
@@ -252,7 +262,7 @@ class TransitEngine implements Engine {
   private async create(name: string, body: Body): Promise<EngineResponse> {
     return this.locked(name, async () => {
       const existing = this.keys.get(name);
-      if (existing) return { data: readView(existing) };
+      if (existing) return { data: this.view(existing) };
       const type = this.keyType(body);
       const k = this.newKey(name, type, body);
       const keySize = int(body, 'key_size', 0);
@@ -265,7 +275,7 @@ class TransitEngine implements Engine {
       await this.rotate(k);
       k.rotatedInService = false;
       this.keys.set(name, k);
-      return { data: readView(k) };
+      return { data: this.view(k) };
     });
   }
 
@@ -294,7 +304,7 @@ class TransitEngine implements Engine {
         // A public-only imported key can still rotate: the service generates a full pair.
       }
       await this.rotate(k);
-      return { data: readView(k) };
+      return { data: this.view(k) };
     });
   }
 
@@ -338,7 +348,7 @@ class TransitEngine implements Engine {
       if (period !== undefined && !(period === 0 && this.has('transit.auto-rotate-zero-ignored'))) next.autoRotatePeriod = period;
       if (period !== undefined && period > 0 && k.autoRotatePeriod === 0) next.lastRotatedAt = this.ctx.clock.now();
       Object.assign(k, next);
-      return { data: readView(k) };
+      return { data: this.view(k) };
     });
   }
 
@@ -359,7 +369,7 @@ class TransitEngine implements Engine {
         for (const v of [...k.versions.keys()]) if (v < min) k.versions.delete(v);
       }
       k.minAvailableVersion = min;
-      return { data: readView(k) };
+      return { data: this.view(k) };
     });
   }
 
@@ -385,8 +395,11 @@ class TransitEngine implements Engine {
       try {
         material = unwrap(ciphertext, wk.privateKey, this.has('transit.import-hash-function-ignored') ? 'sha256' : oaep);
       } catch {
-        throw badRequest('failed to unwrap the import ciphertext with the wrapping key');
+        if (!this.has('transit.import-accepts-garbage')) throw badRequest('failed to unwrap the import ciphertext with the wrapping key');
+        material = info.kind === 'aead' || info.kind === 'cmac' ? randomBytes(info.bytes!) : randomBytes(32);
+        if (info.kind !== 'aead' && info.kind !== 'cmac' && info.kind !== 'hmac') return generateMaterial(type);
       }
+      if (this.has('transit.import-ignores-material') && (info.kind === 'aead' || info.kind === 'cmac')) material = randomBytes(info.bytes!);
       if (info.kind === 'aead' || info.kind === 'cmac') {
         if (material.length !== info.bytes) throw badRequest(`imported key material must be ${info.bytes} bytes for ${type}`);
         return { key: material };
@@ -413,6 +426,7 @@ class TransitEngine implements Engine {
       throw badRequest('public_key is not a valid PEM public key');
     }
     checkAsymmetricType(type, publicKey);
+    if (this.has('transit.public-key-import-can-sign')) return generateMaterial(type);
     return { publicKey };
   }
 
@@ -433,7 +447,7 @@ class TransitEngine implements Engine {
       k.latestVersion = 1;
       k.lastRotatedAt = now;
       this.keys.set(name, k);
-      return { data: readView(k) };
+      return { data: this.view(k) };
     });
   }
 
@@ -442,7 +456,8 @@ class TransitEngine implements Engine {
       const k = await this.key(name);
       if (!k.imported && !this.has('transit.import-version-any-key')) throw badRequest('import_version is only supported on imported keys');
       if (k.rotatedInService && !this.has('transit.import-version-after-rotate')) throw badRequest('import_version is not supported after the key was rotated in the service');
-      const material = await this.importMaterial(k.type, body);
+      let material = await this.importMaterial(k.type, body);
+      if (this.has('transit.import-version-ignores-material')) material = { ...k.versions.get(k.latestVersion)! };
       const requested = int(body, 'version', 0);
       const now = this.ctx.clock.now();
       const latest = k.versions.get(k.latestVersion);
@@ -461,7 +476,7 @@ class TransitEngine implements Engine {
         k.versions.set(version, { version, createdAt: now, hmacKey: randomBytes(32), ...material });
         k.latestVersion = version;
       }
-      return { data: readView(k) };
+      return { data: this.view(k) };
     });
   }
 
@@ -489,6 +504,7 @@ class TransitEngine implements Engine {
         if (!info.signing) throw badRequest('key type does not support signing-key export');
         if (!v.privateKey) return undefined;
         if (info.kind === 'ed25519') return Buffer.concat([ed25519Seed(v.privateKey), ed25519RawPublic(v.publicKey!)]).toString('base64');
+        if (this.has('transit.export-signing-key-wrong')) return k.versions.get(1)!.publicKey!.export({ format: 'pem', type: 'spki' }).toString();
         return v.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
       case 'hmac-key':
         return (k.type === 'hmac' ? v.key! : v.hmacKey).toString('base64');
@@ -575,7 +591,8 @@ class TransitEngine implements Engine {
     const v = this.certVersion(k, str(body, 'version'));
     if (!v.privateKey || !v.publicKey) throw badRequest('key version has no private key');
     const template = this.has('transit.csr-template-ignored') ? '' : str(body, 'csr');
-    const pem = await createCsr(info.kind, info.namedCurve, v.privateKey, v.publicKey, template);
+    const pair = this.has('transit.csr-wrong-key') ? await generateMaterial(k.type) : v;
+    const pem = await createCsr(info.kind, info.namedCurve, pair.privateKey!, pair.publicKey!, template);
     return { data: { name: k.name, version: String(v.version), csr: pem } };
   }
 
@@ -619,7 +636,7 @@ class TransitEngine implements Engine {
     let k = this.keys.get(name);
     if (!k) {
       // Upsert: only a create operation (existence check said missing, caller holds create) may create.
-      const allowed = (req.operation === 'create' && !this.disableUpsert) || this.has('transit.upsert-without-create') || this.has('transit.upsert-ignores-disable');
+      const allowed = (req.operation === 'create' && !this.disableUpsert && !this.has('transit.upsert-never')) || this.has('transit.upsert-without-create') || this.has('transit.upsert-ignores-disable');
       if (!allowed) throw badRequest(`encryption key ${JSON.stringify(name)} not found and upsert is not permitted`);
       const first = items?.[0] as Body | undefined;
       const hasContext = !!(b64(body, 'context') ?? (first && typeof first === 'object' ? b64(first, 'context') : undefined));
@@ -651,7 +668,7 @@ class TransitEngine implements Engine {
     const k = await this.key(name);
     const one = (item: Body) => {
       const pt = decryptRaw(this.op, k, item.ciphertext, item, b64(item, 'associated_data'));
-      return { plaintext: pt.toString('base64') };
+      return { plaintext: pt.toString(this.has('transit.decrypt-plaintext-raw') ? 'latin1' : 'base64') };
     };
     if (items) return runBatch(items, this.ctx.faults, partial, one);
     return { data: one(body) };
@@ -696,6 +713,8 @@ class TransitEngine implements Engine {
       else source = part;
     }
     if (!['platform', 'seal', 'all'].includes(source)) throw badRequest('source must be platform, seal or all');
+    if (source === 'all' && this.has('transit.random-source-all-rejected')) throw badRequest('source all is not supported');
+    if (source === 'seal' && this.has('transit.seal-source-rejected')) throw badRequest('source seal is not supported');
     if (bytes < 1 || bytes > 128 * 1024) throw badRequest('bytes must be between 1 and 131072');
     const format = str(body, 'format') || 'base64';
     if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
@@ -709,7 +728,7 @@ class TransitEngine implements Engine {
     if (input === undefined && body.input !== '') throw badRequest('missing input to hash');
     const fallback = this.has('transit.hash-default-sha512') ? 'sha2-512' : 'sha2-256';
     const alg = (this.has('transit.hash-url-ignored') ? undefined : urlAlg) ?? (str(body, 'algorithm') || fallback);
-    const format = str(body, 'format') || 'hex';
+    const format = this.has('transit.hash-format-ignored') ? 'hex' : str(body, 'format') || 'hex';
     if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
     const sum = createHash(hashName(alg)).update(input ?? Buffer.alloc(0)).digest();
     return { data: { sum: sum.toString(format) } };

@@ -101,7 +101,9 @@ export function publicKeyString(type: string, publicKey: KeyObject): string {
   return publicKey.export({ format: 'pem', type: 'spki' }).toString();
 }
 
-export function readView(k: NamedKey, leakMaterial = false): Record<string, unknown> {
+export interface ReadFaults { leakMaterial?: boolean; dropImported?: boolean; isoTimes?: boolean; wrongSupports?: boolean }
+
+export function readView(k: NamedKey, f: ReadFaults = {}): Record<string, unknown> {
   const info = typeInfo(k);
   const keys: Record<string, unknown> = {};
   for (const v of [...k.versions.values()].sort((a, b) => a.version - b.version)) {
@@ -114,11 +116,11 @@ export function readView(k: NamedKey, leakMaterial = false): Record<string, unkn
         ...(v.certificateChain ? { certificate_chain: v.certificateChain } : {}),
       };
     } else {
-      keys[String(v.version)] = created;
+      keys[String(v.version)] = f.isoTimes ? new Date(v.createdAt).toISOString() : created;
     }
-    if (leakMaterial && v.key) (keys as Record<string, unknown>)[`material_${v.version}`] = v.key.toString('base64');
+    if (f.leakMaterial && v.key) (keys as Record<string, unknown>)[`material_${v.version}`] = v.key.toString('base64');
   }
-  return {
+  const view: Record<string, unknown> = {
     name: k.name,
     type: k.type,
     deletion_allowed: k.deletionAllowed,
@@ -130,7 +132,7 @@ export function readView(k: NamedKey, leakMaterial = false): Record<string, unkn
     min_encryption_version: k.minEncryptionVersion,
     min_available_version: k.minAvailableVersion,
     latest_version: k.latestVersion,
-    supports_encryption: info.encryption,
+    supports_encryption: f.wrongSupports ? !info.encryption : info.encryption,
     supports_decryption: info.decryption,
     supports_derivation: info.derivation,
     supports_signing: info.signing,
@@ -139,6 +141,8 @@ export function readView(k: NamedKey, leakMaterial = false): Record<string, unkn
     auto_rotate_period: k.autoRotatePeriod,
     ...(k.type === 'hmac' ? { key_size: k.keySize } : {}),
   };
+  if (f.dropImported) delete view.imported;
+  return view;
 }
 
 // ---------------------------------------------------------------- backup format
