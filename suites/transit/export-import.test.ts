@@ -6,7 +6,7 @@
 import { createPublicKey, generateKeyPairSync, randomBytes, sign as nodeSign, type KeyObject } from 'node:crypto';
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
-import { b64, createKey, data, encrypt, expectVersion, exported, readKey, rotate, unb64, versioned } from './lib/api.js';
+import { b64, createKey, data, encrypt, expectVersion, exported, KEYGEN_TIMEOUT_MS, readKey, rotate, unb64, versioned } from './lib/api.js';
 import { aeadOpen, aeadSeal, byokUnwrap, byokWrap, privateKeyFrom, publicKeyFrom, verifyLocally } from './lib/local-crypto.js';
 
 const s = suite('transit');
@@ -17,7 +17,8 @@ let wrappingPem = '';
 const local: Record<string, { privateKey: KeyObject; publicKey: KeyObject }> = {};
 
 s.setup(async (c) => {
-  const ex = await c.svc.get(`${transit.path}/wrapping_key`);
+  // The first read generates the 4096-bit wrapping key.
+  const ex = await c.svc.get(`${transit.path}/wrapping_key`, { timeoutMs: KEYGEN_TIMEOUT_MS });
   if (ex.response.status !== 200) throw new Error(`GET wrapping_key answered ${ex.response.status}`);
   wrappingPem = String((ex.response.body as { data?: { public_key?: string } }).data?.public_key ?? '');
   local['ecdsa-p256'] = generateKeyPairSync('ec', { namedCurve: 'P-256' });

@@ -5,7 +5,7 @@
 import { constants, createHash, publicDecrypt, randomBytes } from 'node:crypto';
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, statusBetween } from '../../harness/checks/index.js';
-import { b64, batchResults, createKey, data, expectVersion, readKey, rotate, tokenWith, versioned } from './lib/api.js';
+import { b64, batchResults, createKey, data, expectVersion, keygenTimeout, readKey, rotate, tokenWith, versioned } from './lib/api.js';
 import { publicKeyFrom, verifyLocally, type SigOptions } from './lib/local-crypto.js';
 import { chainDer, issue, localCa, templateCsr, x509 } from './lib/x509.js';
 
@@ -20,7 +20,7 @@ s.setup(async (c) => {
   // Generated concurrently once per file: RSA-4096 takes seconds.
   await Promise.all(TYPES.map(async (type) => {
     const name = c.unique(type);
-    const ex = await c.svc.post(`${transit.path}/keys/${name}`, { body: { type } });
+    const ex = await c.svc.post(`${transit.path}/keys/${name}`, { body: { type }, timeoutMs: keygenTimeout(type) });
     if (ex.response.status !== 200 && ex.response.status !== 204) throw new Error(`could not create the ${type} key: status ${ex.response.status}`);
     keys[type] = name;
   }));

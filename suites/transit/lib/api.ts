@@ -35,10 +35,17 @@ export function expectVersion(t: T, value: unknown, version: number, what: strin
 
 export interface KeyOptions { type?: string; [field: string]: unknown }
 
+/** RSA generation takes seconds on a busy machine; only these requests get the long timeout. */
+export const KEYGEN_TIMEOUT_MS = 120_000;
+
+export function keygenTimeout(type: unknown): number | undefined {
+  return typeof type === 'string' && type.startsWith('rsa') ? KEYGEN_TIMEOUT_MS : undefined;
+}
+
 /** Creates a key with the given body; the mount is run-unique so the key goes with it. */
 export async function createKey(t: T, mount: MountRef, base: string, body: KeyOptions = {}): Promise<string> {
   const name = t.unique(base);
-  t.check(await t.svc.post(`${mount.path}/keys/${name}`, { body }), success);
+  t.check(await t.svc.post(`${mount.path}/keys/${name}`, { body, timeoutMs: keygenTimeout(body.type) }), success);
   return name;
 }
 
