@@ -5,7 +5,9 @@ import { startVitest } from 'vitest/node';
 import { ConfigError, loadConfig, type CliOverrides } from '../config/load.js';
 import ConformanceReporter from '../report/reporter.js';
 import type { Results } from '../report/model.js';
-import { loadExpectations } from '../report/expectations.js';
+import { checkExpectationIds, loadExpectations } from '../report/expectations.js';
+import { keepPrevious } from '../report/compare.js';
+import { loadCatalogue } from '../catalogue.js';
 
 export interface RunOptions {
   file?: string;
@@ -17,7 +19,8 @@ export async function runConformance(opts: RunOptions): Promise<number> {
   let cfg;
   try {
     cfg = loadConfig({ file: opts.file, cli: opts.cli });
-    loadExpectations(cfg.run.expectationsFile);
+    checkExpectationIds(loadExpectations(cfg.run.expectationsFile), loadCatalogue());
+    cfg.run.previousResults = keepPrevious(cfg.run.previousResults, cfg.run.reportDir);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

@@ -46,7 +46,8 @@ export function buildResults(opts: {
       const expired = isExpired(expectation, opts.now);
       exp = { reason: expectation.reason, ticket: expectation.ticket, expires: expectation.expires, expired };
       if (!expired && status === 'failed') status = 'known-failure';
-      else if (status === 'passed' || status === 'known-issue') status = 'fixed';
+      // A known issue observed means the symptom is still there: not fixed, whatever the baseline says.
+      else if (status === 'passed') status = 'fixed';
       else if (expired && status === 'failed') message = `${message ?? ''}\n(expectation for ${expectation.id} expired on ${expectation.expires})`;
     }
     const relFile = o.file.replace(/^.*?\/(suites|tests|reference|harness)\//, '$1/');
@@ -86,7 +87,12 @@ export function buildResults(opts: {
       if (ts.length) status = WORST.find((w) => ts.some((t) => t.status === w)) as Status;
       else if (r.testability?.class === 'not-observable') status = 'not-observable';
       const note = r.kind === 'assumption' ? `assumption: ${r.assumption?.why ?? ''}${r.assumption?.setting ? ` (setting ${r.assumption.setting})` : ''}` : r.testability?.reason;
-      return { id: r.id, level: r.level, area: r.area, section: r.section, text: r.text, kind: r.kind ?? 'rule', status, tests: ts.map((t) => t.key), note };
+      return {
+        id: r.id, level: r.level, area: r.area, section: r.section, text: r.text, kind: r.kind ?? 'rule', status, tests: ts.map((t) => t.key), note,
+        ...(r.affected ? { affected: r.affected } : {}),
+        ...(r.fixedIn ? { fixedIn: r.fixedIn } : {}),
+        ...(r.testability ? { testability: r.testability.class, capability: r.testability.capability } : {}),
+      };
     });
 
   const cfg = opts.config;

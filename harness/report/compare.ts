@@ -1,4 +1,6 @@
 /** Run-to-run comparison: new failures, fixed tests, added and removed tests. */
+import { copyFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Comparison, Results, Status } from './model.js';
 
 const FAILING: Status[] = ['failed'];
@@ -31,4 +33,15 @@ export function formatComparison(c: Comparison): string {
     section('new tests', c.added),
     section('removed tests', c.removed),
   ].join('\n');
+}
+
+/**
+ * A run clears its report directory first; `--previous reports/results.json` (the last run in the
+ * same directory) is copied aside so the comparison still has it. Returns the path to read.
+ */
+export function keepPrevious(previous: string | undefined, reportDir: string): string | undefined {
+  if (!previous || resolve(previous) !== resolve(reportDir, 'results.json') || !existsSync(previous)) return previous;
+  const kept = join(resolve(reportDir), 'previous-results.json');
+  copyFileSync(previous, kept);
+  return kept;
 }

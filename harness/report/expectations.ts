@@ -52,6 +52,12 @@ export function loadExpectations(path: string | undefined): Map<string, Expectat
   return out;
 }
 
+/** An entry naming no catalogued requirement would silently excuse nothing: a config error. */
+export function checkExpectationIds(expectations: Map<string, Expectation>, catalogue: Map<string, unknown>): void {
+  const unknown = [...expectations.keys()].filter((id) => !catalogue.has(id));
+  if (unknown.length) throw new ConfigError('run.expectationsFile (--expectations)', `unknown requirement id(s): ${unknown.join(', ')}`);
+}
+
 export function isExpired(e: Expectation, now = new Date()): boolean {
   return !!e.expires && new Date(`${e.expires}T23:59:59Z`).getTime() < now.getTime();
 }

@@ -3,7 +3,7 @@
  * with their transcripts, skips with reasons, and the comparison with a previous run. No scripts
  * or external assets: it opens from a file, anywhere.
  */
-import type { Results, Status, TestResult } from './model.js';
+import type { RequirementRow, Results, Status, TestResult } from './model.js';
 import { xmlEscape as esc } from './junit.js';
 
 const STATUS_CLASS: Record<string, string> = {
@@ -39,19 +39,30 @@ th{background:#f0f2f5;font-weight:600}.badge{display:inline-block;padding:0 6px;
 .ok{background:#d8f3dc;color:#1b5e20}.bad{background:#fddede;color:#a00}.skip{background:#eceff1;color:#555}.known{background:#fff3cd;color:#7a5b00}.fixed{background:#d0e8ff;color:#0b4f8a}.none{background:#f3f3f3;color:#888}
 .totals span{margin-right:16px;font-size:16px}.muted{color:#777}pre{background:#f7f7f9;padding:6px;overflow:auto;max-height:320px;font-size:12px;margin:4px 0}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:8px}.failure{border-left:4px solid #c62828;padding-left:10px;margin:12px 0}
-.failure pre.msg{background:#fff5f5}h5{margin:4px 0}.note{font-style:italic;color:#555}code{font-size:12px}
+.failure pre.msg{background:#fff5f5}.gating{font-size:12px;color:#0b4f8a}h5{margin:4px 0}.note{font-style:italic;color:#555}code{font-size:12px}
 `;
+
+/** Version gating and testability of a release-notes row, under its text. */
+function gating(r: RequirementRow): string {
+  const parts: string[] = [];
+  if (r.affected?.length) parts.push(`affected: ${r.affected.map((a) => `<code>${esc(a)}</code>`).join(', ')}`);
+  if (r.fixedIn?.length) parts.push(`fixed in: ${r.fixedIn.map((a) => `<code>${esc(a)}</code>`).join(', ')}`);
+  if (r.testability) parts.push(`testability: ${esc(r.testability)}${r.capability ? ` (${esc(r.capability)})` : ''}`);
+  return parts.length ? `<br><span class="gating">${parts.join(' · ')}</span>` : '';
+}
 
 export function toHtml(results: Results): string {
   const s = results.summary;
   const areas = Object.entries(s.byArea).sort();
   const levels = ['MUST', 'SHOULD', 'MAY'];
   const cell = (c: Record<Status, number> | undefined) =>
-    c ? `${c.passed} ✓ / ${c.failed} ✗ / ${c.skipped} skip${c['known-failure'] ? ` / ${c['known-failure']} known` : ''}` : '–';
+    c ? `${c.passed} ✓ / ${c.failed} ✗ / ${c.skipped} skip${c['known-failure'] ? ` / ${c['known-failure']} known` : ''}${c['known-issue'] ? ` / ${c['known-issue']} known issue` : ''}${c.fixed ? ` / ${c.fixed} fixed` : ''}` : '–';
   const failed = results.tests.filter((t) => t.status === 'failed');
   const skipped = results.tests.filter((t) => t.status === 'skipped');
   const known = results.tests.filter((t) => t.status === 'known-failure' || t.status === 'fixed' || t.status === 'known-issue');
-  const verdict = s.mustFailed === 0 ? '<span class="badge ok">CONFORMS (every MUST passed)</span>' : `<span class="badge bad">${s.mustFailed} MUST failure(s)</span>`;
+  const verdict = s.mustFailed > 0 ? `<span class="badge bad">${s.mustFailed} MUST failure(s)</span>`
+    : results.errors.length ? `<span class="badge bad">run errors (${results.errors.length}): see below</span>`
+      : '<span class="badge ok">CONFORMS (every MUST passed)</span>';
   const cmp = results.comparison;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance report ${esc(results.run.id)}</title><style>${CSS}</style></head>
@@ -68,7 +79,7 @@ ${[['New failures', cmp.newFailures], ['Fixed', cmp.fixed], ['New tests', cmp.ad
 ${failed.map((t) => `<div class="failure"><h3>${esc(t.title)}</h3><p>${t.ids.map((id) => `<code>${esc(id)}</code>`).join(' ')} · ${t.level} · <span class="muted">${esc(t.file)}</span></p><pre class="msg">${esc(t.message ?? '')}</pre>${transcript(t)}</div>`).join('\n') || '<p>None.</p>'}
 </section>
 <section id="matrix"><h2>Requirement matrix</h2><table><thead><tr><th>id</th><th>level</th><th>status</th><th>requirement</th><th>section</th><th>tests</th></tr></thead><tbody>
-${results.requirements.map((r) => `<tr><td><code>${esc(r.id)}</code></td><td>${esc(r.level)}</td><td>${badge(r.status)}</td><td>${esc(r.text)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${r.tests.length}</td></tr>`).join('\n')}
+${results.requirements.map((r) => `<tr data-id="${esc(r.id)}"><td><code>${esc(r.id)}</code>${r.kind !== 'rule' ? `<br><span class="muted">${esc(r.kind)}</span>` : ''}</td><td>${esc(r.level)}</td><td>${badge(r.status)}</td><td>${esc(r.text)}${gating(r)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${r.tests.length}</td></tr>`).join('\n')}
 </tbody></table></section>
 ${known.length ? `<section id="known"><h2>Known issues, known failures and fixed expectations</h2><table><thead><tr><th>test</th><th>status</th><th>reason</th></tr></thead><tbody>${known.map((t) => `<tr><td>${esc(t.title)}</td><td>${badge(t.status)}</td><td>${esc(t.knownIssue ?? t.expectation?.reason ?? t.message ?? '')}${t.expectation?.ticket ? ` (${esc(t.expectation.ticket)})` : ''}</td></tr>`).join('')}</tbody></table></section>` : ''}
 <section id="skips"><h2>Skipped (${skipped.length})</h2><table><thead><tr><th>test</th><th>reason</th><th>setting</th></tr></thead><tbody>

@@ -34,6 +34,12 @@ export interface RequirementRow {
   status: Status | 'untested' | 'not-observable';
   tests: string[];
   note?: string;
+  /** Known issues and changes: semver ranges of the affected versions, one per release line. */
+  affected?: string[];
+  fixedIn?: string[];
+  /** api | capability | not-observable, and the capability a `capability` row needs. */
+  testability?: string;
+  capability?: string;
 }
 
 export interface AreaSummary {
