@@ -1,7 +1,7 @@
 import { conformance, type T } from '../../harness/index.js';
 import { bodyAt, clientError, errorMessage, expectThat, statusIs, success } from '../../harness/checks/index.js';
 import { creationLdif, deletionLdif, deletionWithErrorLdif, failingCreationLdif, rollbackLdif } from '../../fixtures/ldap/roles.js';
-import { admin, data, directory, exists, expectBinds, leaseId, ldapSuite, revokeLease } from './helpers.js';
+import { admin, attribute, data, directory, exists, expectBinds, leaseId, ldapSuite, LONG, revokeLease } from './helpers.js';
 import { deleteEntry } from '../../harness/directory/verify.js';
 
 const { mount } = ldapSuite();
@@ -11,7 +11,7 @@ const dnOf = (t: T, cn: string) => `cn=${cn},${userDn(t)}`;
 
 async function createRole(t: T, body: Record<string, unknown>, base = 'dyn'): Promise<string> {
   const name = t.unique(base);
-  const full = { creation_ldif: creationLdif(userDn(t)), deletion_ldif: deletionLdif(userDn(t)), default_ttl: '24h', ...body };
+  const full = { creation_ldif: creationLdif(userDn(t)), deletion_ldif: deletionLdif(userDn(t)), default_ttl: LONG, ...body };
   t.check(await t.svc.post(rolePath(name), { body: full }), success);
   t.track(`dynamic role ${name}`, () => t.svc.delete(rolePath(name)));
   return name;
@@ -29,11 +29,12 @@ async function creds(t: T, role: string): Promise<Creds> {
 }
 
 /** Renders `expr` through a creation LDIF into the entry's description and reads it back from the directory. */
-async function rendered(t: T, expr: string, base = 'tpl'): Promise<{ value: string; role: string; username: string }> {
+async function rendered(t: T, expr: string, base = 'tpl'): Promise<{ value: string; role: string; username: string; leaseSeconds: number }> {
   const role = await createRole(t, { creation_ldif: creationLdif(userDn(t), `description: ${expr}\n`) }, base);
   const c = await creds(t, role);
-  const values = await (await import('./helpers.js')).attribute(t, dnOf(t, c.username), 'description');
-  return { value: values?.[0] ?? '', role, username: c.username };
+  const values = await attribute(t, dnOf(t, c.username), 'description');
+  const leaseSeconds = Number((c.ex.response.body as { lease_duration?: number }).lease_duration);
+  return { value: values?.[0] ?? '', role, username: c.username, leaseSeconds };
 }
 
 /** Creates a role whose username is the role name, so a failed creation's entries can be found. */
@@ -179,7 +180,7 @@ conformance({ id: 'ldap.template.time-fields', level: 'MUST', title: '.Expiratio
   const r = await rendered(t, '{{.IssueTimeSeconds}} {{.ExpirationTimeSeconds}} {{.IssueTime}} {{.ExpirationTime}}');
   const [issue, exp, issueText, expText] = r.value.split(' ');
   const span = Number(exp) - Number(issue);
-  expectThat(Math.abs(span - 86400) <= 2, 'time-fields', 'the expiry is the 24h default_ttl after issue', 86400, span);
+  expectThat(Math.abs(span - r.leaseSeconds) <= 2, 'time-fields', 'the expiry fields are the lease duration after the issue fields', r.leaseSeconds, span);
   expectThat(Math.abs(Date.parse(issueText!) / 1000 - Number(issue)) <= 1 && Math.abs(Date.parse(expText!) / 1000 - Number(exp)) <= 1, 'rfc3339', 'the RFC 3339 fields match the Unix ones', `${issue} ${exp}`, `${issueText} ${expText}`);
 });
 
