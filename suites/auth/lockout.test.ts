@@ -21,12 +21,12 @@ conformance({ id: 'auth.lockout.below-threshold', level: 'MUST', title: `POST /a
   loggedIn(await login(t, userpass, u.name, u.password), 'right password below the threshold');
 });
 
-conformance({ id: 'auth.lockout.locked-refused', level: 'MUST', title: 'a locked user is refused with the right password until the lockout duration ends' }, async (t) => {
+conformance({ id: 'auth.lockout.locked-refused', level: 'MUST', title: 'a locked user is refused with the right password until the lockout duration ends', timeoutMs }, async (t) => {
   const u = await createUser(t, userpass);
   await failLogins(t, userpass, u.name, L.threshold);
   await waitLockout(t, Math.max(0, L.durationSeconds - 30));
   refused(await login(t, userpass, u.name, u.password), 'right password 30 seconds before the lock ends');
-}, );
+});
 
 conformance({ id: 'auth.lockout.duration', also: atDefaults ? ['auth.lockout.defaults'] : [], level: 'MUST', title: `a locked user logs in again ${L.durationSeconds}s after the lock began`, timeoutMs }, async (t) => {
   const u = await createUser(t, userpass);

@@ -1,6 +1,6 @@
 import { suite, conformance, type T } from '../../harness/index.js';
-import { bodyAt, errorMessage, lacksField, statusBetween, statusIs, success } from '../../harness/checks/index.js';
-import { clientToken, createUser, loggedIn, login, refused } from './helpers.js';
+import { bodyAt, errorMessage, expectThat, lacksField, statusBetween, statusIs, success } from '../../harness/checks/index.js';
+import { createUser, loggedIn, login, refused } from './helpers.js';
 
 const s = suite('auth');
 const userpass = s.auth('userpass', { type: 'userpass' });
@@ -54,12 +54,11 @@ conformance({ id: 'auth.login.invalid-credentials', level: 'MUST', title: 'POST 
   const ex = await login(t, userpass, u.name, `${u.password}-wrong`);
   t.check(ex, statusBetween(400, 403), errorMessage);
   refused(ex, 'wrong password');
-  if (clientToken(ex)) throw new Error('unreachable');
 });
 
 conformance({ id: 'auth.write-only.user-password', level: 'SHOULD', title: 'GET /auth/userpass/users/:name does not return the password' }, async (t) => {
   const u = await createUser(t, userpass);
   const ex = await t.svc.get(`${userpass.path}/users/${u.name}`);
   t.check(ex, success, lacksField('/data/password'));
-  if (ex.response.text.includes(u.password)) throw new Error('the user read contains the password');
+  expectThat(!ex.response.text.includes(u.password), 'write-only', 'the user read contains the password', 'absent', '[present]');
 });
