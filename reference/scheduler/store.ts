@@ -423,9 +423,8 @@ export class Store {
       this.reconcile(e, ev, '', ignoreDelay ? 0 : undefined);
       out.EvalID = ev.ID;
       out.EvalCreateIndex = ev.CreateIndex;
-    } else {
-      for (const c of this.children(e)) if (!c.job.Stop) this.stop(namespace, c.job.ID, { ...opts, purge: false });
     }
+    // As in the real scheduler, stopping a periodic or parameterized parent leaves its children running.
     if ((opts.purge && !this.faults.has('jobs.stop-purge-ignored')) || this.faults.has('jobs.stop-deletes')) this.remove(e);
     out.Index = this.index;
     return out;
