@@ -1,0 +1,62 @@
+/**
+ * Opens a generated index.html in headless Chromium (Debian's `chromium`, driven by
+ * playwright-core with its executablePath) and checks that what a reader needs renders: the
+ * summary, the requirement matrix and a failure with its transcript. The report comes from a
+ * small synthetic run with one failing test, written by the real writeReports.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeReports } from '../../harness/report/reporter.js';
+import { results } from '../report/synthetic.js';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+describe.skipIf(!existsSync(executablePath))(`HTML report in headless Chromium (${executablePath}; apt-get install chromium)`, () => {
+  const reportDir = mkdtempSync(join(tmpdir(), 'report-browser-'));
+  const profileDir = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    writeReports(reportDir, results());
+    // A persistent context is how playwright takes a fresh --user-data-dir.
+    context = await chromium.launchPersistentContext(profileDir, { executablePath, headless: true, args: FLAGS, timeout: 30_000, offline: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    rmSync(profileDir, { recursive: true, force: true });
+    rmSync(reportDir, { recursive: true, force: true });
+  });
+
+  it('renders the summary, the requirement matrix and a failure transcript', async () => {
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(pathToFileURL(join(reportDir, 'index.html')).href, { timeout: 15_000 });
+
+    const summary = page.locator('#summary');
+    expect(await summary.isVisible(), 'summary section visible').toBe(true);
+    expect(await summary.innerText(), 'verdict and totals').toMatch(/1 MUST failure\(s\)[\s\S]*3 tests[\s\S]*1 failed/);
+
+    const rows = page.locator('#matrix tbody tr');
+    expect(await rows.count(), 'one matrix row per catalogued requirement of the area').toBe(4);
+    const known = page.locator('#matrix tr[data-id="demo.known.crash"]');
+    expect(await known.innerText(), 'known issue row with status and gating').toMatch(/known-issue[\s\S]*affected: 1\.13\.9, 1\.14\.5/);
+
+    const failure = page.locator('#failures .failure').first();
+    expect(await failure.isVisible(), 'failure visible').toBe(true);
+    expect(await failure.locator('h3').innerText(), 'failing test title').toBe('GET /demo/:name returns the stored value');
+    expect(await failure.locator('pre.msg').innerText(), 'failure message').toContain('answered 500');
+    const exchange = failure.locator('details.exchange').last();
+    expect(await exchange.getAttribute('open'), 'last exchange opened').not.toBeNull();
+    expect(await exchange.locator('summary').innerText(), 'exchange line').toContain('GET http://127.0.0.1:8200/v1/demo/x → 500');
+    expect(await exchange.innerText(), 'response body rendered as text').toContain('internal error <boom>');
+    expect(pageErrors, 'script errors on the page').toEqual([]);
+    await page.close();
+  }, 60_000);
+});
