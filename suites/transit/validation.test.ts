@@ -1,4 +1,5 @@
 /** Table-driven request validation (fixtures/transit/invalid-requests.json): bounds and invalid combinations. */
+// Requirement ids the table covers (named here so the mutation run finds this file): 'transit.cache-config.size', 'transit.create.auto-rotate-min', 'transit.create.convergent-requires-derived', 'transit.create.key-size-range', 'transit.datakey.bits', 'transit.params.nonce-12-bytes'.
 import { conformance, suite } from '../../harness/index.js';
 import { clientError, success } from '../../harness/checks/index.js';
 import { loadCases } from '../../fixtures/transit/cases.js';
