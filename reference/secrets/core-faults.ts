@@ -5,6 +5,8 @@ const core = (name: string, breaks: string, description: string, suites = ['core
 
 export const faults: FaultSpec[] = [
   core('core.v1-prefix-ignored', 'core.routes.v1-prefix', 'Any /vN/ prefix is served like /v1/.'),
+  core('core.no-default-secret-mount', 'core.mounts.secret-default', 'The default key-value engine is mounted at kv/ instead of secret/.'),
+  core('core.nested-mount-rejected', 'core.mounts.any-path', 'Mount paths with more than one segment are refused.'),
   core('core.mount-enable-no-op', 'core.mounts.enable', 'POST sys/mounts/<path> answers 204 but mounts nothing.'),
   core('core.mount-conflict-allowed', 'core.mounts.enable-conflict-400', 'Mounting over a path in use replaces the mount instead of answering 400.'),
   core('core.mount-unknown-type-accepted', 'core.mounts.unknown-type-400', 'An unknown engine type is mounted as a key-value engine.'),
@@ -15,11 +17,13 @@ export const faults: FaultSpec[] = [
   core('core.policy-read-missing', 'core.acl.policy-crud', 'A written ACL policy reads back as 404.'),
   core('core.policy-missing-accepted', 'core.acl.policy-missing-400', 'An ACL policy write without a policy field is stored as an empty policy.'),
   core('core.existence-check-ignored', 'core.acl.existence-check', 'Every POST/PUT is treated as update, so a create-only policy cannot create.'),
+  core('core.envelope-not-object', 'core.envelope.json', 'Successful JSON answers are wrapped in an array.'),
   core('core.request-id-not-uuid', 'core.envelope.request-id-uuid', 'request_id is not a UUID.'),
   core('core.lease-id-null', 'core.envelope.lease-id-empty', 'lease_id is null instead of "" without a lease.'),
   core('core.lease-duration-nonzero', 'core.envelope.lease-duration-zero', 'lease_duration is 3600 without a lease.'),
   core('core.renewable-string', 'core.envelope.renewable-boolean', 'renewable is the string "false".'),
   core('core.warnings-empty-string', 'core.envelope.field-types', 'warnings is "" instead of null or an array.'),
+  core('core.list-verb-rejected', 'core.verbs.supported', 'The LIST verb answers 405 (only ?list=true works).'),
   core('core.put-rejected', 'core.verbs.put-post-synonyms', 'PUT answers 405 where POST works.'),
   core('core.list-query-ignored', 'core.list.verb-equals-query', 'GET ?list=true is served as a plain read.', ['core', 'kv']),
   core('core.empty-list-200', 'core.list.empty-404', 'A LIST with no results answers 200 with empty keys.', ['core', 'kv']),

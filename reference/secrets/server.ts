@@ -79,7 +79,7 @@ export class SecretsCore {
 
   async init(): Promise<void> {
     this.defaultPolicy = await parsePolicy('default', DEFAULT_POLICY_SOURCE);
-    await this.mount('secret/', 'kv', 'secret', { version: '2' }, 'key-value secrets');
+    await this.mount(this.faults.has('core.no-default-secret-mount') ? 'kv/' : 'secret/', 'kv', 'secret', { version: '2' }, 'key-value secrets');
     await this.mount('auth/token/', 'token', 'auth', {}, 'token based credentials');
   }
 
@@ -99,6 +99,7 @@ export class SecretsCore {
 
   async mount(path: string, type: string, kind: 'secret' | 'auth', options: Record<string, string>, description = ''): Promise<Mount> {
     const normalized = path.replace(/^\/+/, '').replace(/\/*$/, '/');
+    if (this.faults.has('core.nested-mount-rejected') && normalized.slice(0, -1).includes('/') && !normalized.includes('auth/')) throw badRequest('mount paths must be one segment');
     const allowConflict = this.faults.has('core.mount-conflict-allowed');
     if (this.mounts.has(normalized) && !allowConflict) throw badRequest(`path is already in use at ${normalized}`);
     for (const existing of this.mounts.keys()) {
@@ -261,6 +262,7 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
   if (!url.pathname.startsWith('/v1/') && !(core.faults.has('core.v1-prefix-ignored') && /^\/v\d+\//.test(url.pathname))) throw unsupportedPath();
   if (!method) throw new SvcError(405, ['unsupported operation']);
   if (method === 'PUT' && core.faults.has('core.put-rejected')) throw new SvcError(405, ['unsupported operation']);
+  if (method === 'LIST' && req.headers[LIST_MARKER_HEADER] && core.faults.has('core.list-verb-rejected')) throw new SvcError(405, ['unsupported operation']);
   const rawPath = decodeURIComponent(url.pathname.replace(/^\/v\d+\//, ''));
   if (rawPath.endsWith('.') && !core.faults.has('core.trailing-period-accepted')) throw unsupportedPath();
   const nsHeader = core.faults.has('core.namespace-header-ignored') ? '' : (req.headers[NAMESPACE_HEADER] as string | undefined)?.replace(/^\/+|\/+$/g, '') ?? '';
@@ -345,7 +347,7 @@ function answer(core: SecretsCore, res: ServerResponse, mount: Mount | undefined
   }
   const out = envelope(core, mount, result, fullPath);
   if (out.status === 204) sendEmpty(res, core.faults.has('core.success-200-empty') ? 200 : 204);
-  else sendJson(res, out.status, out.body, core.faults.has('core.content-type-not-json') ? { 'Content-Type': 'text/plain' } : {});
+  else sendJson(res, out.status, core.faults.has('core.envelope-not-object') ? [out.body] : out.body, core.faults.has('core.content-type-not-json') ? { 'Content-Type': 'text/plain' } : {});
 }
 
 export interface RunningSecretsServer {
