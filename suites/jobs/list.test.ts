@@ -4,7 +4,7 @@ import { statusIs, bodyAt, expectThat, expectEqual } from '../../harness/checks/
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { caseFile, jobDefinition } from '../../fixtures/jobs/index.js';
 import { jobGenerator } from '../../fixtures/jobs/generator.js';
-import { body, enc, nextToken, register, runCase, type Obj } from './helpers.js';
+import { body, enc, nextToken, register, runCase, trackJob, type Obj } from './helpers.js';
 
 const s = suite('jobs');
 
@@ -65,6 +65,21 @@ conformance({ id: 'jobs.list.meta', level: 'MUST',
   await register(t, jobDefinition('service', id));
   const ex = await t.sched.get('jobs', { query: { prefix: id, meta: true } });
   t.check(ex, statusIs(200), bodyAt('/0/ID', id), bodyAt('/0/Meta', { team: 'cache' }));
+});
+
+conformance({ id: 'jobs.list.namespace-wildcard', level: 'MUST',
+  title: 'GET /v1/jobs?namespace=* lists the jobs of every namespace; without it only default' }, async (t) => {
+  const base = t.unique('nsw');
+  const ns = t.unique('nsw-ns');
+  await register(t, jobDefinition('batch', `${base}-a`));
+  trackJob(t, `${base}-b`, ns);
+  const other = await t.sched.post('jobs', { body: { Job: jobDefinition('batch', `${base}-b`, { Namespace: ns }) }, query: { namespace: ns } });
+  if (other.response.status >= 400) t.skip(`the target did not accept a job in the new namespace ${ns} (status ${other.response.status})`, 'capabilities.schedControl');
+  const all = await t.sched.get('jobs', { query: { prefix: base, namespace: '*' } });
+  t.check(all, statusIs(200));
+  expectEqual(body<Obj[]>(all).map((j) => j.ID).sort(), [`${base}-a`, `${base}-b`], 'namespace=* lists both namespaces');
+  const def = await t.sched.get('jobs', { query: { prefix: base } });
+  expectEqual(body<Obj[]>(def).map((j) => j.ID), [`${base}-a`], 'the default namespace alone');
 });
 
 const filters = caseFile('filter');

@@ -2,7 +2,7 @@
 import { suite, conformance } from '../../harness/index.js';
 import { statusIs, clientError, bodyAt, jsonContentType, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, readJob, register, registered, update, type Obj } from './helpers.js';
+import { body, enc, readJob, register, registered, trackJob, update, type Obj } from './helpers.js';
 
 suite('jobs');
 
@@ -152,7 +152,9 @@ conformance({ id: 'jobs.submission.read', also: ['jobs.register.submission-refer
 
 conformance({ id: 'jobs.submission.version-required', level: 'MUST',
   title: 'GET /v1/job/:job_id/submission without version is refused' }, async (t) => {
-  const { id } = await registered(t, 'batch', 'subv');
+  const id = t.unique('subv');
+  await register(t, jobDefinition('batch', id), { extra: { Submission: { Source: '# source', Format: 'hcl2' } } });
+  t.check(await t.sched.get(`job/${enc(id)}/submission`, { query: { version: 0 } }), statusIs(200), bodyAt('/Source', '# source'));
   t.check(await t.sched.get(`job/${enc(id)}/submission`, { validate: false }), clientError);
 });
 
@@ -187,4 +189,27 @@ conformance({ id: 'jobs.submission.keep-last-6', level: 'MUST',
   for (const v of [2, 7]) {
     t.check(await t.sched.get(`job/${enc(id)}/submission`, { query: { version: v } }), statusIs(200), bodyAt('/Source', `# version ${v}`));
   }
+});
+
+conformance({ id: 'jobs.namespace.isolation', level: 'MUST',
+  title: 'GET /v1/job/:job_id finds a job only in the namespace it was registered in' }, async (t) => {
+  const ns = t.unique('ns');
+  const id = t.unique('nsjob');
+  trackJob(t, id, ns);
+  const ex = await t.sched.post('jobs', { body: { Job: jobDefinition('batch', id, { Namespace: ns }) }, query: { namespace: ns } });
+  if (ex.response.status >= 400) t.skip(`the target did not accept a job in the new namespace ${ns} (status ${ex.response.status})`, 'capabilities.schedControl');
+  t.check(await t.sched.get(`job/${enc(id)}`, { query: { namespace: ns } }), statusIs(200), bodyAt('/Namespace', ns));
+  t.check(await t.sched.get(`job/${enc(id)}`), clientError);
+});
+
+conformance({ id: 'jobs.gc.stopped-job-deregistered', level: 'MUST',
+  title: 'a stopped job stays until garbage collection (PUT /v1/system/gc) removes it' }, async (t) => {
+  const { id } = await registered(t, 'batch', 'gc');
+  t.check(await t.sched.delete(`job/${enc(id)}`), statusIs(200));
+  expectEqual((await readJob(t, id)).Stop, true, 'the stopped job is still readable before garbage collection');
+  await t.advance(10);
+  const gc = await t.sched.put('system/gc', { validate: false });
+  if (gc.response.status === 404 || gc.response.status === 405) t.skip('the target has no forced garbage collection endpoint PUT /v1/system/gc');
+  t.check(gc, statusIs(200));
+  t.check(await t.sched.get(`job/${enc(id)}`), clientError);
 });
