@@ -1,7 +1,8 @@
 /** DELETE /v1/job/:job_id: stop, purge, global, no_shutdown_delay. */
-import { suite, conformance } from '../../harness/index.js';
-import { statusIs, clientError, bodyAt, expectEqual } from '../../harness/checks/index.js';
-import { body, enc, readJob, registered, type Obj } from './helpers.js';
+import { suite, conformance, type T } from '../../harness/index.js';
+import { statusIs, clientError, bodyAt, expectEqual, expectThat } from '../../harness/checks/index.js';
+import { jobDefinition } from '../../fixtures/jobs/index.js';
+import { body, enc, readJob, register, registered, waitFor, type Obj } from './helpers.js';
 
 suite('jobs');
 
@@ -30,9 +31,28 @@ conformance({ id: 'jobs.stop.global', level: 'MUST',
   expectEqual((await readJob(t, id)).Stop, true, 'Stop after a global stop');
 });
 
+/** A service job whose group waits 60 s before its allocations stop, running. */
+async function delayedJob(t: T, base: string): Promise<string> {
+  const id = t.unique(base);
+  const job = jobDefinition('service', id);
+  job.TaskGroups![0]!.ShutdownDelay = 60_000_000_000;
+  await register(t, job);
+  await t.advance(3);
+  await waitFor('an allocation runs', () => runningAllocs(t, id), (a) => a.length > 0, 5000);
+  return id;
+}
+
+const runningAllocs = async (t: T, id: string) =>
+  body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)).filter((a) => a.ClientStatus === 'running');
+
 conformance({ id: 'jobs.stop.no-shutdown-delay', level: 'MUST',
-  title: 'DELETE /v1/job/:job_id?no_shutdown_delay=true stops the job' }, async (t) => {
-  const { id } = await registered(t, 'service', 'nsd');
-  t.check(await t.sched.delete(`job/${enc(id)}`, { query: { no_shutdown_delay: true, eval_priority: 70 } }), statusIs(200));
-  expectEqual((await readJob(t, id)).Stop, true, 'Stop after a stop without shutdown delay');
+  title: 'DELETE /v1/job/:job_id?no_shutdown_delay=true stops allocations without waiting the group shutdown_delay' }, async (t) => {
+  const quick = await delayedJob(t, 'nsd');
+  const slow = await delayedJob(t, 'sd');
+  t.check(await t.sched.delete(`job/${enc(quick)}`, { query: { no_shutdown_delay: true, eval_priority: 70 } }), statusIs(200));
+  t.check(await t.sched.delete(`job/${enc(slow)}`), statusIs(200));
+  expectEqual((await readJob(t, quick)).Stop, true, 'Stop after a stop without shutdown delay');
+  await t.advance(5);
+  await waitFor('allocations stopped without the shutdown delay', () => runningAllocs(t, quick), (a) => a.length === 0, 5000);
+  expectThat((await runningAllocs(t, slow)).length > 0, 'shutdown-delay', 'a plain stop still waits the 60 s shutdown_delay (control)', 'running allocations', 0);
 });

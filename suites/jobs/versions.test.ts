@@ -151,6 +151,14 @@ conformance({ id: 'jobs.revert.jobid-required', level: 'MUST',
   expectEqual((await readJob(t, id)).Version, 1, 'the refused revert changed nothing');
 });
 
+conformance({ id: 'jobs.revert.one-of-version-or-tag', level: 'MUST',
+  title: 'POST /v1/job/:job_id/revert naming both JobVersion and TaggedVersion is refused and changes nothing' }, async (t) => {
+  const { id } = await versioned(t, 'revb', 'secondary');
+  t.check(await tag(t, id, 'golden', { Version: 0 }), statusIs(200));
+  t.check(await revert(t, id, { JobVersion: 0, TaggedVersion: 'golden' }), clientError);
+  expectEqual((await readJob(t, id)).Version, 1, 'the refused revert changed nothing');
+});
+
 conformance({ id: 'jobs.stable.set', level: 'MUST',
   title: 'POST /v1/job/:job_id/stable marks a version stable and unstable' }, async (t) => {
   const { id } = await versioned(t, 'stab', 'secondary');
