@@ -93,9 +93,11 @@ export class StaticRoles {
     if (!foundDn && !this.s.fault('ldap.static-missing-entry-accepted')) {
       throw badRequest(`no entry found for ${dn ? `dn "${dn}"` : `${attr}="${username}" under userdn`}`);
     }
+    // Fault path: a role for an absent entry is stored with a guessed DN and never rotated.
+    if (!foundDn) skip = true;
     const role: StaticRole = {
       username,
-      dn: foundDn ?? dn ?? '',
+      dn: foundDn ?? (dn || `${attr}=${username},${cfg.userdn}`),
       rotationPeriod: period,
       scheduleFrom: this.s.now(),
       skipImportRotation: roleSkip ?? cfg.skipStaticRoleImportRotation,
