@@ -20,6 +20,7 @@ program
   .command('run')
   .description('run the conformance suites against the target (the embedded reference when SVC_ADDR/SCHED_ADDR are unset)')
   .option('--suite <names>', 'comma-separated suites: core,kv,auth,transit,ldap,cloud,jobs,release', list)
+  .option('--files <paths>', 'only these test files (suites/.../*.test.ts)', list)
   .option('--report-dir <dir>', 'where junit.xml, results.json and index.html go', undefined)
   .option('--config <file>', 'config file (YAML or JSON); also CONFORMANCE_CONFIG')
   .option('--expectations <file>', 'known failures of the target, keyed by requirement id')
@@ -30,7 +31,7 @@ program
   .action(async (o) => {
     process.exitCode = await runConformance({
       file: o.config,
-      cli: { suites: o.suite, reportDir: o.reportDir, expectationsFile: o.expectations, previousResults: o.previous, faults: o.faults, referenceVersion: o.referenceVersion },
+      cli: { suites: o.suite, files: o.files, reportDir: o.reportDir, expectationsFile: o.expectations, previousResults: o.previous, faults: o.faults, referenceVersion: o.referenceVersion },
       quiet: !!o.quiet,
     });
   });

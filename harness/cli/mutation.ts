@@ -5,7 +5,7 @@
  * fault breaks was among them.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { allFaults } from '../../reference/fault-registry.js';
 import type { FaultSpec } from '../../reference/faults.js';
@@ -28,9 +28,25 @@ interface Outcome {
   detail?: string;
 }
 
-function runSuites(suites: string[], faults: string[], reportDir: string, referenceVersion?: string): Promise<{ code: number; results?: Results; output: string }> {
+/** Test files of `suites` that name `id`: a fault is first run against these alone. */
+export function filesNaming(suites: string[], id: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.test.ts') && readFileSync(p, 'utf8').includes(`'${id}'`)) out.push(p);
+    }
+  };
+  for (const s of suites) walk(join('suites', s));
+  return out.sort();
+}
+
+function runSuites(suites: string[], faults: string[], reportDir: string, referenceVersion?: string, files?: string[]): Promise<{ code: number; results?: Results; output: string }> {
   return new Promise((resolvePromise) => {
     const args = ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', suites.join(','), '--report-dir', reportDir];
+    if (files?.length) args.push('--files', files.join(','));
     if (faults.length) args.push('--faults', faults.join(','));
     if (referenceVersion) args.push('--reference-version', referenceVersion);
     const env: NodeJS.ProcessEnv = { ...process.env, REF_FAULTS: '' };
@@ -89,7 +105,11 @@ export async function runMutation(opts: MutationOptions): Promise<number> {
   console.log(`clean run passed: ${clean.results.summary.passed} tests\n`);
   const outcomes = await pool(faults, opts.jobs, async (fault): Promise<Outcome> => {
     const dir = join(base, fault.name);
-    const run = await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion);
+    // The files naming the broken requirement first (fast); the whole suites when they miss it,
+    // so a fault is only called survived after every test of its suites had the chance.
+    const targeted = filesNaming(fault.suites, fault.breaks);
+    let run = targeted.length ? await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion, targeted) : undefined;
+    if (!run?.results || run.results.tests.every((t) => t.status !== 'failed')) run = await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion);
     const failed = run.results?.tests.filter((t) => t.status === 'failed') ?? [];
     const outcome: Outcome = {
       fault: fault.name,

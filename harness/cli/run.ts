@@ -32,7 +32,7 @@ export async function runConformance(opts: RunOptions): Promise<number> {
   cfg.run.reportDir = reportDir;
   for (const f of ['results.json', 'junit.xml', 'index.html']) rmSync(join(reportDir, f), { force: true });
   process.env.CONFORMANCE_CONFIG_JSON = JSON.stringify(cfg);
-  const include = cfg.run.suites.map((s) => `suites/${s}/**/*.test.ts`);
+  const include = cfg.run.files?.length ? cfg.run.files : cfg.run.suites.map((s) => `suites/${s}/**/*.test.ts`);
   const vitest = await startVitest(
     'test',
     [],

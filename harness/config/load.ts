@@ -114,6 +114,7 @@ export function fromEnv(env: NodeJS.ProcessEnv): Json {
 
 export interface CliOverrides {
   suites?: string[];
+  files?: string[];
   reportDir?: string;
   expectationsFile?: string;
   previousResults?: string;
@@ -124,6 +125,7 @@ export interface CliOverrides {
 function fromCli(cli: CliOverrides): Json {
   const run: Json = {};
   if (cli.suites) run.suites = cli.suites;
+  if (cli.files) run.files = cli.files;
   if (cli.reportDir) run.reportDir = cli.reportDir;
   if (cli.expectationsFile) run.expectationsFile = cli.expectationsFile;
   if (cli.previousResults) run.previousResults = cli.previousResults;

@@ -100,6 +100,7 @@ export const configSchema = {
       required: ['suites', 'reportDir'],
       properties: {
         suites: { type: 'array', items: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } },
+        files: { type: 'array', items: { type: 'string', pattern: '^suites/.+\\.test\\.ts$' } },
         reportDir: { type: 'string', minLength: 1 },
         expectationsFile: str,
         previousResults: str,

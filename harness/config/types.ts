@@ -114,6 +114,8 @@ export interface TargetConfig {
   };
   run: {
     suites: string[];
+    /** Run only these test files (mutation runs target the files naming the broken requirement). */
+    files?: string[];
     reportDir: string;
     expectationsFile?: string;
     previousResults?: string;
