@@ -16,8 +16,8 @@ import semver from 'semver';
 const s = suite('release');
 const userpass = s.auth('userpass', { type: 'userpass' });
 
-/** Per-request timeout of the load and many-mounts tests: a hung target answers nothing. */
-const PROBE_MS = 5_000;
+// Every request carries the configured timeout (timeouts.requestMs): a hung target turns into a
+// TransportError, which `attempt` records as an observation instead of waiting on.
 
 // --- the gate itself -----------------------------------------------------------------------------
 
@@ -57,7 +57,7 @@ const READERS = 2;
 const MAX_READS = 40;
 
 conformance({ id: 'release.known.expiration-metrics-crash', level: 'MUST', title: 'GET /sys/metrics while leases are created and revoked concurrently keeps answering and the service stays up', timeoutMs: 120_000 }, async (t) => {
-  const probe = await attempt(() => t.svc.get('sys/metrics', { timeoutMs: PROBE_MS }));
+  const probe = await attempt(() => t.svc.get('sys/metrics'));
   if (probe.ex && [404, 405].includes(probe.ex.response.status)) t.skip('the target does not serve sys/metrics', 'svc.addr (a target with telemetry enabled)');
   if (probe.failure) throw new Error(`sys/metrics did not answer before the load started: ${probe.failure}`);
   t.check(probe.ex!, statusIs(200));
@@ -67,14 +67,14 @@ conformance({ id: 'release.known.expiration-metrics-crash', level: 'MUST', title
   const writeFailures: string[] = [];
   const writers = pool([...Array(WRITERS).keys()], WRITERS, async () => {
     for (let i = 0; i < CYCLES; i++) {
-      const created = await attempt(() => t.svc.post('auth/token/create', { body: { ttl: '1h', policies: ['default'], display_name: 'release-load' }, timeoutMs: PROBE_MS }));
+      const created = await attempt(() => t.svc.post('auth/token/create', { body: { ttl: '1h', policies: ['default'], display_name: 'release-load' } }));
       const token = (created.ex?.response.body as { auth?: { client_token?: string } } | undefined)?.auth?.client_token;
       if (!token) {
         writeFailures.push(explain(created));
         continue;
       }
       t.secret(token);
-      const revoked = await attempt(() => t.svc.post('auth/token/revoke', { body: { token }, timeoutMs: PROBE_MS }));
+      const revoked = await attempt(() => t.svc.post('auth/token/revoke', { body: { token } }));
       if (!revoked.ex || revoked.ex.response.status >= 300) writeFailures.push(explain(revoked));
     }
   }).finally(() => { writersDone = true; });
@@ -84,14 +84,14 @@ conformance({ id: 'release.known.expiration-metrics-crash', level: 'MUST', title
   const readers = pool([...Array(READERS).keys()], READERS, async () => {
     for (let i = 0; i < MAX_READS && !writersDone; i++) {
       reads++;
-      const r = await attempt(() => t.svc.get('sys/metrics', { timeoutMs: PROBE_MS }));
+      const r = await attempt(() => t.svc.get('sys/metrics'));
       if (!r.ex || r.ex.response.status !== 200) readFailures.push(explain(r));
     }
   });
   await Promise.all([writers, readers]);
 
-  const health = await attempt(() => t.svc.get('sys/health', { token: null, timeoutMs: PROBE_MS }));
-  const after = await attempt(() => t.svc.get('sys/metrics', { timeoutMs: PROBE_MS }));
+  const health = await attempt(() => t.svc.get('sys/health', { token: null }));
+  const after = await attempt(() => t.svc.get('sys/metrics'));
   t.note(`${WRITERS * CYCLES} token leases created and revoked by ${WRITERS} writers while ${READERS} readers read sys/metrics ${reads} times`);
   const problems = [
     ...readFailures.slice(0, 3).map((f) => `metrics read during the load: ${f}`),
@@ -109,20 +109,20 @@ conformance({ id: 'release.known.many-mounts-deadlock', level: 'MUST', title: `P
   const names = Array.from({ length: MOUNTS }, () => t.unique('mm'));
   const created: string[] = [];
   await pool(names, 16, async (name) => {
-    const ex = await t.svc.post(`sys/mounts/${name}`, { body: { type: 'kv', options: { version: '1' } }, timeoutMs: PROBE_MS });
+    const ex = await t.svc.post(`sys/mounts/${name}`, { body: { type: 'kv', options: { version: '1' } } });
     t.check(ex, success);
     created.push(name);
-    t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`, { timeoutMs: PROBE_MS }));
+    t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`));
   });
   t.note(`${created.length} kv mounts created (more than the 256 rollback workers of the default pool)`);
 
   // The trigger: an unmount and a remount while the mount count exceeds the worker pool.
   const [unmounted, moved] = [names[0]!, names[1]!];
-  const unmount = await attempt(() => t.svc.delete(`sys/mounts/${unmounted}`, { timeoutMs: PROBE_MS }));
+  const unmount = await attempt(() => t.svc.delete(`sys/mounts/${unmounted}`));
   const target = t.unique('moved');
-  t.track(`mount ${target}`, () => t.svc.delete(`sys/mounts/${target}`, { timeoutMs: PROBE_MS }));
-  const remount = await attempt(() => t.svc.post('sys/remount', { body: { from: moved, to: target }, timeoutMs: PROBE_MS }));
-  const health = await attempt(() => t.svc.get('sys/health', { token: null, timeoutMs: PROBE_MS }));
+  t.track(`mount ${target}`, () => t.svc.delete(`sys/mounts/${target}`));
+  const remount = await attempt(() => t.svc.post('sys/remount', { body: { from: moved, to: target } }));
+  const health = await attempt(() => t.svc.get('sys/health', { token: null }));
 
   const problems: string[] = [];
   const ok = (r: { ex?: { response: { status: number } } }) => !!r.ex && r.ex.response.status >= 200 && r.ex.response.status < 300;
@@ -134,7 +134,7 @@ conformance({ id: 'release.known.many-mounts-deadlock', level: 'MUST', title: `P
     let listed = false;
     let last: { ex?: import('../../harness/index.js').Exchange; failure?: string } = {};
     for (let i = 0; i < 10 && !listed; i++) {
-      last = await attempt(() => t.svc.get('sys/mounts', { timeoutMs: PROBE_MS }));
+      last = await attempt(() => t.svc.get('sys/mounts'));
       const data = (last.ex?.response.body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
       listed = `${target}/` in data && !(`${moved}/` in data);
       if (!listed) await new Promise((r) => setTimeout(r, 100));
