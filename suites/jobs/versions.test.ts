@@ -105,6 +105,18 @@ conformance({ id: 'jobs.tag.latest-when-omitted', also: ['jobs.revert.by-tag'], 
   expectEqual(modeOf(now), 'secondary', 'reverting to the tag restored version 1 (the latest when tagged)');
 });
 
+conformance({ id: 'jobs.tag.not-garbage-collected', level: 'MUST',
+  title: 'GET /v1/job/:job_id/versions still lists a tagged version after many newer versions' }, async (t) => {
+  const modes = Array.from({ length: 11 }, (_, i) => `m${i + 1}`);
+  const { id, job } = await versioned(t, 'tagkeep');
+  t.check(await tag(t, id, 'keep', { Version: 0 }), statusIs(200));
+  for (const m of modes) t.check(await update(t, withMode(job, m)), statusIs(200));
+  const versions = (body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map((v) => v.Version as number);
+  expectThat(versions.includes(0), 'versions', 'the tagged version 0 is kept after 11 newer versions', 'includes 0', versions);
+  t.check(await revert(t, id, { TaggedVersion: 'keep' }), statusIs(200));
+  expectEqual(modeOf(await readJob(t, id)), 'primary', 'the tagged version can still be reverted to');
+});
+
 conformance({ id: 'jobs.tag.delete', level: 'MUST',
   title: 'DELETE /v1/job/:job_id/versions/:tag_name/tag removes the tag' }, async (t) => {
   const { id } = await versioned(t, 'tagd', 'secondary');
