@@ -153,3 +153,10 @@ conformance({ id: 'transit.upsert.disabled-refused', level: 'MUST', title: 'POST
   t.check(await t.svc.get(`${transit.path}/keys/${missing}`), statusIs(404));
   t.check(await t.svc.post(`${transit.path}/encrypt/${existing}`, { body: { plaintext: b64('x') } }), statusIs(200));
 });
+
+conformance({ id: 'transit.auth.datakey-path-policy', level: 'MUST', title: 'POST /transit/datakey/plaintext/:name is refused to a token whose policy grants only datakey/wrapped' }, async (t) => {
+  const name = await createKey(t, transit, 'dk-policy');
+  const token = await tokenWith(t, { [`${transit.path}/datakey/wrapped/*`]: ['update'] });
+  t.check(await t.svc.post(`${transit.path}/datakey/wrapped/${name}`, { token }), statusIs(200), lacksField('/data/plaintext'));
+  t.check(await t.svc.post(`${transit.path}/datakey/plaintext/${name}`, { token }), statusIs(403));
+});

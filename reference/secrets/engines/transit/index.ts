@@ -437,7 +437,7 @@ class TransitEngine implements Engine {
       const info = KEY_TYPES[type];
       if (!info || info.kind === 'managed') throw badRequest('unsupported import key type');
       const k = this.newKey(name, type, body);
-      if (k.derived && !b64(body, 'context') && info.kind === 'ed25519') throw badRequest('context is required when derived is true');
+      if (k.derived && !b64(body, 'context')) throw badRequest('context is required when derived is true');
       k.imported = true;
       k.allowRotation = bool(body, 'allow_rotation');
       const material = await this.importMaterial(type, body);
