@@ -6,7 +6,7 @@
  */
 export const REDACTED = '[REDACTED]';
 
-const SECRET_FIELD = /^(client_token|token|id_token|auth_token|password|last_password|new_password|current_password|bindpass|client_secret|root_password|secret_id|plaintext|input|context|nonce|key|private_key|backup|secret|secrets?token|discoverytoken|secretstoken|sched_token|x-svc-token|x-sched-token|x-nomad-token|x-vault-token|authorization|cookie|set-cookie|hmac_key|encryption_key|signing_key|ciphertext_key|wrapped_key|derived_key|data_key|client_tls_key|bind_password|rootclientsecret|rootpassword)$/i;
+const SECRET_FIELD = /^(client_token|token|id_token|auth_token|password|last_password|new_password|current_password|bindpass|client_secret|root_password|secret_id|plaintext|input|context|nonce|key|private_key|backup|secret|secrets?token|discoverytoken|secretstoken|sched_token|x-svc-token|x-sched-token|x-nomad-token|x-vault-token|authorization|cookie|set-cookie|hmac_key|encryption_key|signing_key|ciphertext_key|wrapped_key|derived_key|data_key|client_tls_key|bind_password|rootclientsecret|rootpassword|secret_key|security_token|session_token)$/i;
 
 /** Field names whose value is key material even when nested (export responses). */
 const SECRET_PARENT = /^(keys|key_material)$/i;
