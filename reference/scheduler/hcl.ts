@@ -6,7 +6,7 @@
  */
 import { parse } from '@cdktf/hcl2json';
 import { badRequest } from './errors.js';
-import { canonicalize, clone, isObj, type Job } from './job.js';
+import { canonicalize, checkJobTypes, clone, isObj, type Job } from './job.js';
 
 type Obj = Record<string, unknown>;
 
@@ -39,6 +39,11 @@ const labelled = (v: unknown): Array<[string, Obj]> => {
 };
 /** A user map (meta, env, config) given as an attribute or a block. */
 const userMap = (v: unknown): Obj | null => (v === undefined ? null : Array.isArray(v) ? Object.assign({}, ...v.filter(isObj)) : isObj(v) ? v : null);
+/** meta and env are string maps: the configuration language turns numbers and booleans into text. */
+const stringMap = (v: unknown): Obj | null => {
+  const m = userMap(v);
+  return m && Object.fromEntries(Object.entries(m).map(([k, x]) => [k, typeof x === 'number' || typeof x === 'boolean' ? String(x) : x]));
+};
 
 function generic(b: Obj, durations: string[], renames: Record<string, string> = {}): Obj {
   const out: Obj = {};
@@ -92,8 +97,8 @@ function task(name: string, b: Obj): Obj {
       case 'driver': t.Driver = v; break;
       case 'user': t.User = v; break;
       case 'config': t.Config = userMap(v); break;
-      case 'env': t.Env = userMap(v); break;
-      case 'meta': t.Meta = userMap(v); break;
+      case 'env': t.Env = stringMap(v); break;
+      case 'meta': t.Meta = stringMap(v); break;
       case 'service': t.Services = bodies(v).map(service); break;
       case 'constraint': t.Constraints = bodies(v).map(constraint); break;
       case 'affinity': t.Affinities = bodies(v).map(affinity); break;
@@ -130,7 +135,7 @@ function group(name: string, b: Obj): Obj {
   for (const [k, v] of Object.entries(b)) {
     switch (k) {
       case 'count': g.Count = v; break;
-      case 'meta': g.Meta = userMap(v); break;
+      case 'meta': g.Meta = stringMap(v); break;
       case 'constraint': g.Constraints = bodies(v).map(constraint); break;
       case 'affinity': g.Affinities = bodies(v).map(affinity); break;
       case 'spread': g.Spreads = bodies(v).map(spread); break;
@@ -165,7 +170,7 @@ export function hclJobToApi(parsed: Obj): Job {
   job.Name = id;
   for (const [k, v] of Object.entries(b)) {
     switch (k) {
-      case 'meta': job.Meta = userMap(v); break;
+      case 'meta': job.Meta = stringMap(v); break;
       case 'constraint': job.Constraints = bodies(v).map(constraint); break;
       case 'affinity': job.Affinities = bodies(v).map(affinity); break;
       case 'spread': job.Spreads = bodies(v).map(spread); break;
@@ -226,5 +231,10 @@ export async function parseJobHcl(req: ParseRequest): Promise<Job> {
     for (const [k, v] of Object.entries(given)) vars.set(k, v);
   }
   const job = hclJobToApi(substitute(parsed, vars) as Obj);
+  try {
+    checkJobTypes(job);
+  } catch (err) {
+    throw badRequest(`Failed to parse job: ${(err as Error).message}`);
+  }
   return req.Canonicalize ? canonicalize(clone(job)) : job;
 }

@@ -249,4 +249,61 @@ function flattenKeys(o: unknown, acc: Record<string, true> = {}): Record<string,
   return acc;
 }
 
+/**
+ * Rejects values of the wrong JSON type where the API fixes one (the real scheduler's typed JSON
+ * decoder answers those with 400). Unknown fields stay allowed.
+ */
+export function checkJobTypes(job: Job): void {
+  const fail = (where: string, want: string) => { throw badRequest(`${where}: expected ${want}`); };
+  const str = (o: Job, k: string, w: string) => { if (o[k] !== undefined && o[k] !== null && typeof o[k] !== 'string') fail(`${w}.${k}`, 'a string'); };
+  const int = (o: Job, k: string, w: string) => { if (o[k] !== undefined && o[k] !== null && !(typeof o[k] === 'number' && Number.isInteger(o[k]))) fail(`${w}.${k}`, 'an integer'); };
+  const bool = (o: Job, k: string, w: string) => { if (o[k] !== undefined && o[k] !== null && typeof o[k] !== 'boolean') fail(`${w}.${k}`, 'a boolean'); };
+  const obj = (o: Job, k: string, w: string) => { if (o[k] !== undefined && o[k] !== null && !isObj(o[k])) fail(`${w}.${k}`, 'an object'); };
+  const strMap = (o: Job, k: string, w: string) => {
+    obj(o, k, w);
+    if (isObj(o[k]) && Object.values(o[k]).some((v) => typeof v !== 'string')) fail(`${w}.${k}`, 'a map of strings');
+  };
+  const strList = (o: Job, k: string, w: string) => {
+    if (o[k] === undefined || o[k] === null) return;
+    if (!Array.isArray(o[k]) || o[k].some((v: unknown) => typeof v !== 'string')) fail(`${w}.${k}`, 'a list of strings');
+  };
+  const objList = (o: Job, k: string, w: string): Job[] => {
+    if (o[k] === undefined || o[k] === null) return [];
+    if (!Array.isArray(o[k]) || o[k].some((v: unknown) => !isObj(v))) fail(`${w}.${k}`, 'a list of objects');
+    return o[k] as Job[];
+  };
+  for (const k of ['Region', 'Namespace', 'ID', 'ParentID', 'Name', 'Type', 'NodePool']) str(job, k, 'Job');
+  int(job, 'Priority', 'Job');
+  for (const k of ['AllAtOnce', 'Stop', 'Dispatched']) bool(job, k, 'Job');
+  strList(job, 'Datacenters', 'Job');
+  strMap(job, 'Meta', 'Job');
+  for (const k of ['Update', 'Periodic', 'ParameterizedJob', 'Reschedule', 'Migrate', 'Multiregion']) obj(job, k, 'Job');
+  for (const k of ['Constraints', 'Affinities', 'Spreads']) objList(job, k, 'Job');
+  if (isObj(job.Periodic)) { str(job.Periodic, 'Spec', 'Job.Periodic'); str(job.Periodic, 'SpecType', 'Job.Periodic'); bool(job.Periodic, 'Enabled', 'Job.Periodic'); bool(job.Periodic, 'ProhibitOverlap', 'Job.Periodic'); }
+  if (isObj(job.ParameterizedJob)) { str(job.ParameterizedJob, 'Payload', 'Job.ParameterizedJob'); strList(job.ParameterizedJob, 'MetaRequired', 'Job.ParameterizedJob'); strList(job.ParameterizedJob, 'MetaOptional', 'Job.ParameterizedJob'); }
+  if (isObj(job.Update)) { int(job.Update, 'MaxParallel', 'Job.Update'); }
+  objList(job, 'TaskGroups', 'Job').forEach((g, gi) => {
+    const gw = `Job.TaskGroups[${gi}]`;
+    str(g, 'Name', gw);
+    int(g, 'Count', gw);
+    strMap(g, 'Meta', gw);
+    for (const k of ['Update', 'RestartPolicy', 'ReschedulePolicy', 'EphemeralDisk', 'Migrate', 'Scaling', 'Volumes']) obj(g, k, gw);
+    for (const k of ['Constraints', 'Affinities', 'Spreads', 'Networks']) objList(g, k, gw);
+    objList(g, 'Services', gw).forEach((s, si) => { str(s, 'Name', `${gw}.Services[${si}]`); strList(s, 'Tags', `${gw}.Services[${si}]`); });
+    if (isObj(g.Update)) int(g.Update, 'MaxParallel', `${gw}.Update`);
+    objList(g, 'Tasks', gw).forEach((t, ti) => {
+      const tw = `${gw}.Tasks[${ti}]`;
+      for (const k of ['Name', 'Driver', 'User', 'KillSignal', 'Kind']) str(t, k, tw);
+      obj(t, 'Config', tw);
+      strMap(t, 'Env', tw);
+      strMap(t, 'Meta', tw);
+      for (const k of ['Resources', 'RestartPolicy', 'LogConfig', 'Lifecycle', 'DispatchPayload', 'Vault']) obj(t, k, tw);
+      if (isObj(t.Resources)) for (const k of ['CPU', 'MemoryMB', 'MemoryMaxMB', 'Cores', 'DiskMB']) int(t.Resources, k, `${tw}.Resources`);
+      for (const k of ['Templates', 'Artifacts', 'Constraints', 'Affinities', 'VolumeMounts']) objList(t, k, tw);
+      objList(t, 'Services', tw).forEach((s, si) => { str(s, 'Name', `${tw}.Services[${si}]`); strList(s, 'Tags', `${tw}.Services[${si}]`); });
+      objList(t, 'Actions', tw).forEach((a, ai) => { str(a, 'Name', `${tw}.Actions[${ai}]`); str(a, 'Command', `${tw}.Actions[${ai}]`); strList(a, 'Args', `${tw}.Actions[${ai}]`); });
+    });
+  });
+}
+
 export { clone, isObj };

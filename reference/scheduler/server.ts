@@ -31,7 +31,7 @@ import { annotate, desiredUpdates, jobDiff } from './diff.js';
 import { badRequest, forbidden, methodNotAllowed, notFound, SchedError } from './errors.js';
 import { compileFilter, FilterError } from './filter.js';
 import { parseJobHcl } from './hcl.js';
-import { canonicalize, checkJobDurations, clone, isObj, isParameterized, isPeriodic, type Job, validateJob } from './job.js';
+import { canonicalize, checkJobDurations, checkJobTypes, clone, isObj, isParameterized, isPeriodic, type Job, validateJob } from './job.js';
 import { compareJobs, compareJobToToken, jobToken, paginate } from './paginate.js';
 import { Cluster, isTerminal } from './sim.js';
 import { type Entry, keyOf, Store, type WriteResult } from './store.js';
@@ -232,6 +232,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     if (typeof body.Job.ID !== 'string' || body.Job.ID === '') throw badRequest(missingId);
     if (pathId && body.Job.ID !== pathId) throw badRequest(mismatch);
     const job = clone(body.Job);
+    checkJobTypes(job);
     job.Namespace = jobNamespace(ctx, body, job);
     checkJobDurations(job);
     canonicalize(job);
