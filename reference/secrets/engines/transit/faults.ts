@@ -59,7 +59,7 @@ export const faults: FaultSpec[] = [
   f('nonce-length-unchecked', 'transit.params.nonce-12-bytes', 'a nonce of any length is accepted'),
   // key management
   f('wrapping-key-2048', 'transit.wrapping-key.rsa-4096', 'the wrapping key is RSA-2048'),
-  f('list-missing-keys', 'transit.keys.list', 'LIST leaves out the last key name'),
+  f('list-missing-keys', 'transit.keys.list', 'LIST leaves out the most recently created key'),
   f('convergent-without-derived', 'transit.create.convergent-requires-derived', 'convergent_encryption is accepted without derived'),
   f('convergent-random-nonce', 'transit.create.convergent-deterministic', 'convergent keys use a random nonce'),
   f('key-size-unchecked', 'transit.create.key-size-range', 'hmac key_size outside 32..512 is accepted'),

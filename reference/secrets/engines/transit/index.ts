@@ -208,9 +208,10 @@ class TransitEngine implements Engine {
   // ------------------------------------------------------------------ key lifecycle
 
   private list(): EngineResponse {
-    let names = [...this.keys.keys()].sort();
-    if (this.has('transit.list-missing-keys')) names = names.slice(0, -1);
-    return { data: { keys: names } };
+    // Map order is creation order, so the fault drops the newest key.
+    const names = [...this.keys.keys()];
+    if (this.has('transit.list-missing-keys')) names.pop();
+    return { data: { keys: names.sort() } };
   }
 
   private checkAutoRotate(period: number | undefined): void {
