@@ -72,8 +72,9 @@ export class DynamicRoles {
     for (const key of [...LDIF_KEYS, 'username_template'] as const) {
       const v = stringField(body, key);
       if (v === undefined) continue;
-      if (v === '' && !keepEmpty) {
-        delete role[key];
+      if (v === '') {
+        // The fault treats an empty string as "not sent", so the previous value survives.
+        if (!keepEmpty) delete role[key];
         continue;
       }
       const text = key !== 'username_template' && !this.s.fault('ldap.dynamic-base64-not-decoded') ? decodeMaybeBase64(v) : v;

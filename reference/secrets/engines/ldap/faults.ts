@@ -30,7 +30,7 @@ export const faults: FaultSpec[] = [
   f('ldap.dynamic-deletion-stops', 'ldap.dynamic.deletion-continues', 'deletion_ldif stops at its first error.'),
   f('ldap.dynamic-revoke-keeps-account', 'ldap.dynamic.revoke-deletes', 'Revoking or expiring a dynamic lease does not run deletion_ldif.'),
   f('ldap.dynamic-update-replaces', 'ldap.dynamic.partial-update', 'POST on an existing role drops the keys not sent.'),
-  f('ldap.dynamic-empty-string-kept', 'ldap.dynamic.empty-string-deletes', 'A key sent as an empty string is stored instead of deleted.'),
+  f('ldap.dynamic-empty-string-kept', 'ldap.dynamic.empty-string-deletes', 'A key sent as an empty string keeps its previous value instead of being deleted.'),
   f('ldap.dynamic-base64-not-decoded', 'ldap.dynamic.base64-ldif', 'Base64 LDIF is stored and returned encoded.'),
   f('ldap.dynamic-max-ttl-ignored', 'ldap.dynamic.max-ttl', 'The dynamic lease ignores the role max_ttl.'),
   f('ldap.dynamic-default-ttl-ignored', 'ldap.dynamic.default-ttl', 'The dynamic lease ignores the role default_ttl.'),
