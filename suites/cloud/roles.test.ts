@@ -1,7 +1,7 @@
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, statusBetween, statusIs, success, errorMessage } from '../../harness/checks/index.js';
 import { fill, roleRuleCases } from '../../fixtures/cloud/index.js';
-import { cloudMount, fail, fixtureGroupName, fixtureRoleName, probe, requireConfigured, revokeLease, scopeFor } from './helpers.js';
+import { cloudConfig, cloudMount, fail, fixtureGroupName, fixtureRoleName, probe, requireConfigured, revokeLease, scopeFor } from './helpers.js';
 
 const s = suite('cloud');
 const cloud = cloudMount(s);
@@ -14,7 +14,9 @@ for (const c of roleRuleCases()) {
     for (const n of c.needs ?? []) {
       if (n === 'roleName') vars.roleName = await fixtureRoleName(t);
       if (n === 'groupName') vars.groupName = await fixtureGroupName(t);
-      if (n === 'appObjectId') {
+      if (n === 'appObjectId' && cloudConfig(t).applicationObjectId) {
+        vars.appObjectId = cloudConfig(t).applicationObjectId!;
+      } else if (n === 'appObjectId') {
         const p = probe(t);
         const { app } = await p.createApp(t.unique('app'));
         t.track(`application ${app.displayName}`, () => p.deleteApp(app));
