@@ -59,7 +59,8 @@ conformance({ id: 'kv.v2.versions-increment', level: 'MUST', title: 'three POSTs
   const key = t.unique('inc');
   const versions: (number | undefined)[] = [];
   for (const n of [1, 2, 3]) versions.push(await writeV2(t, kv2, key, { n }));
-  expectEqual(versions.filter((v) => v !== undefined), [1, 2, 3].slice(0, versions.filter((v) => v !== undefined).length), 'write answers report versions 1, 2, 3');
+  const reported = versions.filter((v) => v !== undefined);
+  if (reported.length) expectEqual(reported, [1, 2, 3], 'write answers report versions 1, 2, 3');
   t.check(await t.svc.get(`${kv2.path}/metadata/${key}`), statusIs(200), bodyAt('/data/current_version', 3, 'is 3 after three writes'));
   t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 2 } }), statusIs(200), bodyAt('/data/data/n', 2, 'is the value of version 2'));
 });
