@@ -7,7 +7,8 @@
  *
  * One file on purpose: the load and many-mounts tests must not overlap each other.
  */
-import { conformance, suite } from '../../harness/index.js';
+import { conformance, suite, type T } from '../../harness/index.js';
+import { mountAliases } from '../../harness/context.js';
 import { clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
 import { accessorOf, createUser, failLogins, loggedIn, login, refused } from '../auth/helpers.js';
 import { attempt, explain, gate, pool, requireAtLeast, versionOf } from './helpers.js';
@@ -50,6 +51,42 @@ conformance({ id: 'release.change.removed-builtin-plugins', level: 'MUST', title
 });
 
 // --- known issues ----------------------------------------------------------------------------------
+
+/**
+ * The cloud provider's secrets engine: the configured `mounts.aws` (a real target needs cloud
+ * credentials behind it), or a run-unique mount on the embedded reference.
+ */
+async function awsMount(t: T): Promise<string> {
+  const configured = t.config.mounts.aws?.replace(/\/+$/, '');
+  if (configured) {
+    mountAliases.set(configured, 'aws');
+    return configured;
+  }
+  if (!t.config.embedded) t.skip('needs a configured mount of the cloud provider\'s secrets engine (with credentials) to issue STS credentials', 'mounts.aws');
+  const name = t.unique('aws');
+  const ex = await t.svc.post(`sys/mounts/${name}`, { body: { type: 'aws' } });
+  if (ex.response.status >= 400) t.skip('the target has no aws secrets engine', 'mounts.aws');
+  t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`));
+  mountAliases.set(name, 'aws');
+  return name;
+}
+
+const FEDERATION_POLICY = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 's3:ListAllMyBuckets', Resource: '*' }] });
+
+conformance({ id: 'release.known.sts-lease-duration-zero', level: 'MUST', title: 'POST /aws/sts/:name returns STS credentials whose lease_duration is their ttl, not 0' }, async (t) => {
+  const mount = await awsMount(t);
+  const role = t.unique('sts');
+  t.check(await t.svc.post(`${mount}/roles/${role}`, { body: { credential_type: 'federation_token', policy_document: FEDERATION_POLICY } }), success);
+  t.track(`role ${role}`, () => t.svc.delete(`${mount}/roles/${role}`));
+  const creds = t.check(await t.svc.post(`${mount}/sts/${role}`, { body: { ttl: '1h' } }), statusIs(200));
+  const body = creds.response.body as { lease_id?: string; lease_duration?: number; data?: { ttl?: number } };
+  if (body.lease_id) t.track(`lease of ${role}`, () => t.svc.post('sys/leases/revoke', { body: { lease_id: body.lease_id } }));
+  const ttl = Number(body.data?.ttl ?? 3600);
+  gate(t, 'release.known.sts-lease-duration-zero', body.lease_duration === 0 ? `lease_duration 0 although data.ttl is ${ttl}` : undefined, 'lease_duration equal to the credentials\' ttl');
+  if (body.lease_duration !== 0) {
+    expectThat(typeof body.lease_duration === 'number' && body.lease_duration <= ttl && body.lease_duration >= ttl - 5, 'lease-duration', `lease_duration of STS credentials with ttl ${ttl}`, ttl, body.lease_duration);
+  }
+});
 
 const WRITERS = 4;
 const CYCLES = 25;

@@ -1,7 +1,7 @@
 /**
  * Both sides of every release gate, end to end through the CLI: the release suite against the
- * embedded reference started at an affected version (symptoms reported as known issues) and at a
- * version where every carried issue is fixed (none); then a fixed version carrying a regressed
+ * embedded reference started at affected versions (1.13.9: three known issues; 1.13.0: the STS
+ * one) and at a version where every carried issue is fixed (1.13.14: none); then a fixed version carrying a regressed
  * fix, which fails the run and shows up as a new failure against the previous run, while a
  * baseline entry for a test that passes is reported fixed. The default version (1.13.10, where
  * only the many-mounts deadlock is still affected) is the conformance project's own run of the
@@ -74,14 +74,18 @@ describe('release gate, end to end', () => {
     expect(rows.filter((r) => r.testability === 'not-observable').every((r) => r.status === 'not-observable' && !!r.note), 'not-observable rows carry their reason').toBe(true);
   });
 
-  describe('a regressed fix on a fixed version', () => {
+  describe('a regressed fix on a fixed version, and the first 1.13 release', () => {
     let regressed: Run;
+    let first: Run;
     const LOGIN = 'release.known.login-missing-group-policy';
 
     beforeAll(async () => {
       const baseline = join(base, 'expectations.yaml');
       writeFileSync(baseline, `known-failures:\n  - id: ${LOGIN}\n    reason: failed on an earlier build\n    ticket: REL-1\n    expires: 2999-12-31\n`);
-      regressed = await runRelease('regressed', ['--reference-version', '1.13.14', '--faults', 'release.metrics-crash-when-fixed', '--previous', join(fixed.dir, 'results.json'), '--expectations', baseline]);
+      [regressed, first] = await Promise.all([
+        runRelease('regressed', ['--reference-version', '1.13.14', '--faults', 'release.metrics-crash-when-fixed', '--previous', join(fixed.dir, 'results.json'), '--expectations', baseline]),
+        runRelease('1.13.0', ['--reference-version', '1.13.0']),
+      ]);
     }, 300_000);
 
     it('fails the run', () => {
@@ -93,6 +97,12 @@ describe('release gate, end to end', () => {
       const key = regressed.results.tests.find((t) => t.ids[0] === METRICS)!.key;
       expect(regressed.results.comparison?.newFailures, 'new failures').toEqual([key]);
       expect(readFileSync(join(regressed.dir, 'index.html'), 'utf8'), 'comparison in the HTML report').toContain('<h3>New failures (1)</h3>');
+    });
+
+    it('at 1.13.0 only the STS lease_duration issue is a known issue and the run passes', () => {
+      expect(withStatus(first.results, 'known-issue'), 'known issues observed at 1.13.0').toEqual(['release.known.sts-lease-duration-zero']);
+      expect(first.results.summary.failed, `failures at 1.13.0\n${first.output.slice(-1500)}`).toBe(0);
+      expect(first.code, 'exit code').toBe(0);
     });
 
     it('reports a baseline entry whose test passes as fixed', () => {

@@ -6,6 +6,8 @@
 import semver from 'semver';
 
 export const CARRIED = {
+  /** STS credentials always return lease_duration 0. */
+  'release.known.sts-lease-duration-zero': ['1.13.0'],
   /** Concurrent map write crashes the node while gathering expiration metrics. */
   'release.known.expiration-metrics-crash': ['1.13.9', '1.14.5', '1.15.1'],
   /** Internal error at login when a group policy from another namespace does not exist. */
