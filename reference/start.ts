@@ -39,18 +39,6 @@ export interface RunningReference {
 
 type Closer = () => Promise<void>;
 
-interface CloudDirectory {
-  addr: string;
-  close(): Promise<void>;
-  rootClientId: string;
-  rootClientSecret: string;
-  tenantId: string;
-  subscriptionId: string;
-}
-
-// Specifiers kept in variables: these parts are loaded lazily and may be absent while developed.
-const CLOUD_MODULE = './cloud-directory/server.js';
-const SCHEDULER_MODULE = './scheduler/server.js';
 
 /** Optional parts are loaded lazily so that one unfinished area cannot stop the others. */
 async function optional<T>(name: string, load: () => Promise<T>, log: (m: string) => void): Promise<T | undefined> {
@@ -70,7 +58,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
   const closers: Closer[] = [];
 
   const cloud = await optional('cloud directory', async () => {
-    const mod = (await import(CLOUD_MODULE)) as { startCloudDirectory: (o: unknown) => Promise<CloudDirectory> };
+    const mod = await import('./cloud-directory/server.js');
     return mod.startCloudDirectory({ port: opts.cloudPort ?? 0, host, clock, faults });
   }, log);
   if (cloud) closers.push(() => cloud.close());
@@ -99,7 +87,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
   closers.push(() => secrets.close());
 
   const sched = await optional('scheduler', async () => {
-    const mod = (await import(SCHEDULER_MODULE)) as { startScheduler: (o: unknown) => Promise<{ addr: string; close(): Promise<void> }> };
+    const mod = await import('./scheduler/server.js');
     return mod.startScheduler({ port: opts.schedPort ?? 0, host, clock, faults, aclEnabled: true, managementToken: opts.schedToken ?? opts.rootToken });
   }, log);
   if (sched) closers.push(() => sched.close());
