@@ -167,9 +167,13 @@ function noSubmission(ex: { response: { status: number; body: unknown } }): bool
 
 conformance({ id: 'jobs.submission.absent-when-not-supplied', level: 'MUST',
   title: 'GET /v1/job/:job_id/submission of a version registered without Submission has no data' }, async (t) => {
-  const { id } = await registered(t, 'batch', 'nosub');
-  const ex = await t.sched.get(`job/${enc(id)}/submission`, { query: { version: 0 } });
-  expectThat(noSubmission(ex), 'submission', 'no submission data for a version registered without one', '4xx or an empty answer', { status: ex.response.status, body: ex.response.body });
+  const id = t.unique('nosub');
+  const job = jobDefinition('batch', id);
+  await register(t, job, { extra: { Submission: { Source: '# version 0', Format: 'hcl2' } } });
+  t.check(await update(t, { ...job, Priority: 45 }), statusIs(200));
+  expectEqual((await readJob(t, id)).Version, 1, 'the update made version 1');
+  const ex = await t.sched.get(`job/${enc(id)}/submission`, { query: { version: 1 } });
+  expectThat(noSubmission(ex), 'submission', 'no submission data for version 1, registered without one (not the source of version 0)', '4xx or an empty answer', { status: ex.response.status, body: ex.response.body });
 });
 
 conformance({ id: 'jobs.submission.keep-last-6', level: 'MUST',
