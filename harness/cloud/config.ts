@@ -34,7 +34,8 @@ export const CLOUD_ENV_VARS: readonly CloudEnvVar[] = ['CLOUD_SUBSCRIPTION_ID', 
  * Reads the cloud settings from environment variables (`CLOUD_DIRECTORY_ADDR`,
  * `CLOUD_ROOT_CLIENT_ID`, `CLOUD_ROOT_CLIENT_SECRET`, `CLOUD_FIXTURE_TENANT_ID`,
  * `CLOUD_FIXTURE_SUBSCRIPTION_ID`, `CLOUD_ROLE_NAMES` and `CLOUD_GROUP_NAMES` comma-separated,
- * `CLOUD_APPLICATION_OBJECT_ID`, `CLOUD_PROPAGATION_SECONDS`). Only set fields are returned so a
+ * `CLOUD_APPLICATION_OBJECT_ID`, `CLOUD_PROPAGATION_SECONDS`, `CLOUD_ENV_OVERRIDES` as a JSON object of
+ * the CLOUD_* variables the target was started with). Only set fields are returned so a
  * config file's values are kept when merged underneath.
  */
 export function cloudConfigFromEnv(env: Record<string, string | undefined> = process.env): CloudConfig {
@@ -49,6 +50,14 @@ export function cloudConfigFromEnv(env: Record<string, string | undefined> = pro
   if (env.CLOUD_GROUP_NAMES) out.groupNames = list(env.CLOUD_GROUP_NAMES);
   if (env.CLOUD_APPLICATION_OBJECT_ID) out.applicationObjectId = env.CLOUD_APPLICATION_OBJECT_ID;
   if (env.CLOUD_PROPAGATION_SECONDS && Number.isFinite(Number(env.CLOUD_PROPAGATION_SECONDS))) out.propagationSeconds = Number(env.CLOUD_PROPAGATION_SECONDS);
+  if (env.CLOUD_ENV_OVERRIDES) {
+    try {
+      const parsed = JSON.parse(env.CLOUD_ENV_OVERRIDES) as Record<string, unknown>;
+      out.envOverrides = Object.fromEntries(Object.entries(parsed).filter(([k, v]) => (CLOUD_ENV_VARS as readonly string[]).includes(k) && typeof v === 'string')) as CloudConfig['envOverrides'];
+    } catch {
+      throw new Error('CLOUD_ENV_OVERRIDES must be a JSON object such as {"CLOUD_TENANT_ID": "..."}');
+    }
+  }
   return out;
 }
 

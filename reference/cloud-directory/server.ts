@@ -32,6 +32,7 @@ import { DirectoryError, DirectoryStore, applicationView, type Application } fro
 export interface CloudDirectorySeed {
   tenantId?: string;
   subscriptionId?: string;
+  rootClientId?: string;
   rootClientSecret?: string;
   roleNames?: string[];
   groupNames?: string[];
@@ -60,7 +61,7 @@ function parseSeed(seed: unknown): CloudDirectorySeed {
   const s = seed as Record<string, unknown>;
   const str = (k: string) => (typeof s[k] === 'string' && s[k] ? (s[k] as string) : undefined);
   const list = (k: string) => (Array.isArray(s[k]) ? (s[k] as unknown[]).filter((v): v is string => typeof v === 'string') : undefined);
-  return { tenantId: str('tenantId'), subscriptionId: str('subscriptionId'), rootClientSecret: str('rootClientSecret'), roleNames: list('roleNames'), groupNames: list('groupNames') };
+  return { tenantId: str('tenantId'), subscriptionId: str('subscriptionId'), rootClientId: str('rootClientId'), rootClientSecret: str('rootClientSecret'), roleNames: list('roleNames'), groupNames: list('groupNames') };
 }
 
 class HttpError extends DirectoryError {}
@@ -105,10 +106,12 @@ function requireString(body: Record<string, unknown>, key: string): string {
 }
 
 export async function startCloudDirectory(opts: { port?: number; host?: string; clock: Clock; faults: Faults; seed?: unknown }): Promise<RunningCloudDirectory> {
-  const seed = parseSeed(opts.seed);
+  // Without an explicit seed, CLOUD_DIRECTORY_SEED (JSON) makes a standalone reference reproducible,
+  // so a suite run against it can be given the same root credentials.
+  const seed = parseSeed(opts.seed ?? (process.env.CLOUD_DIRECTORY_SEED ? JSON.parse(process.env.CLOUD_DIRECTORY_SEED) : undefined));
   const store = new DirectoryStore(opts.clock, seed.tenantId ?? randomUUID(), seed.subscriptionId ?? randomUUID());
 
-  const root = store.createApplication({ displayName: 'svc-engine-root', directoryAdmin: true });
+  const root = store.createApplication({ displayName: 'svc-engine-root', directoryAdmin: true, appId: seed.rootClientId });
   store.createServicePrincipal(root.appId);
   const rootClientSecret = store.addPassword(root.id, { displayName: 'seeded' }, seed.rootClientSecret).secretText;
   const roleNames = seed.roleNames ?? DEFAULT_ROLES;

@@ -98,14 +98,14 @@ export class DirectoryStore {
 
   // --- applications and secrets ------------------------------------------------------------
 
-  createApplication(input: { displayName: string; signInAudience?: string; tags?: string[]; directoryAdmin?: boolean }): Application {
+  createApplication(input: { displayName: string; signInAudience?: string; tags?: string[]; directoryAdmin?: boolean; appId?: string }): Application {
     const audience = input.signInAudience || 'CloudADMyOrg';
     if (!(SIGN_IN_AUDIENCES as readonly string[]).includes(audience)) {
       throw new DirectoryError(400, 'Request_BadRequest', `signInAudience must be one of ${SIGN_IN_AUDIENCES.join(', ')}`);
     }
     const app: Application = {
       id: randomUUID(),
-      appId: randomUUID(),
+      appId: input.appId ?? randomUUID(),
       displayName: input.displayName,
       signInAudience: audience,
       tags: [...(input.tags ?? [])],

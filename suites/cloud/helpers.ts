@@ -3,12 +3,16 @@
  * cloud directory's own API (so tests check real effects, not only the engine's answers), and
  * the mount set-up. A test that needs a setting the target lacks is skipped naming the setting.
  */
-import type { T, MountRef, Suite } from '../../harness/index.js';
-import type { CloudConfig } from '../../harness/cloud/config.js';
+import { redactor, type T, type MountRef, type Suite } from '../../harness/index.js';
+import { cloudConfigFromEnv, type CloudConfig } from '../../harness/cloud/config.js';
 import { CheckFailure } from '../../harness/checks/index.js';
 
+/** The target's cloud settings; environment variables fill what the config lacks (a standalone reference). */
 export function cloudConfig(t: { config: T['config'] }): CloudConfig {
-  return (t.config.cloud ?? {}) as CloudConfig;
+  const set = Object.fromEntries(Object.entries(t.config.cloud ?? {}).filter(([, v]) => v !== undefined && v !== ''));
+  const c = { ...cloudConfigFromEnv(process.env), ...set } as CloudConfig;
+  if (c.rootClientSecret) redactor.add(c.rootClientSecret);
+  return c;
 }
 
 type Need = 'directoryAddr' | 'rootClientId' | 'rootClientSecret' | 'tenantId' | 'subscriptionId';
@@ -187,7 +191,7 @@ export function cloudMount(s: Suite): MountRef & { configured(): boolean } {
   const mount = s.mount('cloud', { type: 'cloud' });
   let configured = false;
   s.setup(async (ctx) => {
-    const c = (ctx.config.cloud ?? {}) as CloudConfig;
+    const c = cloudConfig(ctx);
     if (!c.rootClientId || !c.rootClientSecret || !c.tenantId || !c.subscriptionId) return;
     const ex = await ctx.svc.post(`${mount.path}/config`, {
       body: { subscription_id: c.subscriptionId, tenant_id: c.tenantId, client_id: c.rootClientId, client_secret: c.rootClientSecret },
