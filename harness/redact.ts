@@ -42,7 +42,7 @@ export class Redactor {
     for (const v of [...this.values].sort((a, b) => b.length - a.length)) {
       if (out.includes(v)) out = out.split(v).join(REDACTED);
     }
-    out = out.replace(/(Bearer\s+)[^\s"',}]+/gi, `$1${REDACTED}`);
+    out = out.replace(/(Bearer\s+)(?!<)[^\s"'\\,}<>]+/gi, `$1${REDACTED}`);
     return out;
   }
 

@@ -31,7 +31,7 @@ export interface RunningReference {
   svcAddr: string;
   schedAddr?: string;
   cloudAddr?: string;
-  cloud?: Record<string, unknown>;
+  cloud?: import('../harness/cloud/config.js').CloudConfig;
   secrets: RunningSecretsServer;
   clock: ControllableClock;
   stop(): Promise<void>;
@@ -63,6 +63,8 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
   }, log);
   if (cloud) closers.push(() => cloud.close());
 
+  const wiring = cloud ? (await import('./cloud-directory/wiring.js')).cloudWiring(cloud, opts.env ?? process.env) : undefined;
+
   const secrets = await startSecretsServer({
     port: opts.port ?? 0,
     host,
@@ -74,8 +76,8 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
     tls: opts.tls,
     log,
     settings: {
-      env: opts.env ?? process.env,
-      cloudDirectoryAddr: cloud?.addr,
+      env: wiring?.settings.env ?? opts.env ?? process.env,
+      cloudDirectoryAddr: wiring?.settings.cloudDirectoryAddr,
       defaultLeaseTtl: 768 * 3600,
       maxLeaseTtl: 768 * 3600,
       version: opts.version ?? '1.13.10',
@@ -96,7 +98,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
     svcAddr: secrets.addr,
     schedAddr: sched?.addr,
     cloudAddr: cloud?.addr,
-    cloud: cloud ? { directoryAddr: cloud.addr, rootClientId: cloud.rootClientId, rootClientSecret: cloud.rootClientSecret, tenantId: cloud.tenantId, subscriptionId: cloud.subscriptionId } : undefined,
+    cloud: wiring?.config,
     secrets,
     clock,
     async stop() {

@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { Ajv } from 'ajv';
 import type { TargetConfig } from './types.js';
 import { configSchema } from './schema.js';
+import { cloudConfigFromEnv } from '../cloud/config.js';
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, message: string) {
@@ -107,7 +108,8 @@ export function fromEnv(env: NodeJS.ProcessEnv): Json {
     set(['ldap', 'serviceAccounts'], env.LDAP_SERVICE_ACCOUNTS?.split(',').map((s) => s.trim()).filter(Boolean));
     set(['ldap', 'users'], env.LDAP_USERS?.split(',').map((s) => s.trim()).filter(Boolean));
   }
-  set(['cloud', 'directoryAddr'], env.CLOUD_DIRECTORY_ADDR);
+  const cloud = cloudConfigFromEnv(env);
+  if (Object.keys(cloud).length) out.cloud = cloud;
   if (env.REF_FAULTS !== undefined) set(['reference', 'faults'], env.REF_FAULTS.split(',').map((s) => s.trim()).filter(Boolean));
   return out;
 }

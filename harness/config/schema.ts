@@ -1,3 +1,5 @@
+import { cloudConfigSchema } from '../cloud/config.js';
+
 /** JSON schema of the target configuration; a violation names the setting and where it came from. */
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
@@ -80,14 +82,7 @@ export const configSchema = {
         started: bool,
       },
     },
-    cloud: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        directoryAddr: httpUrl, rootClientId: str, rootClientSecret: str, tenantId: str, subscriptionId: str,
-        roleNames: { type: 'array', items: str }, groupNames: { type: 'array', items: str }, applicationObjectId: str,
-      },
-    },
+    cloud: cloudConfigSchema,
     reference: {
       type: 'object',
       additionalProperties: false,

@@ -1,4 +1,6 @@
 /** The one typed object that describes a target. Built once, injected into every test. */
+import type { CloudConfig } from '../cloud/config.js';
+
 export interface Dialect {
   /** Client token header (documents: X-Svc-Token). */
   tokenHeader: string;
@@ -47,16 +49,7 @@ export interface LdapTarget {
   started?: boolean;
 }
 
-export interface CloudTarget {
-  directoryAddr?: string;
-  rootClientId?: string;
-  rootClientSecret?: string;
-  tenantId?: string;
-  subscriptionId?: string;
-  roleNames?: string[];
-  groupNames?: string[];
-  applicationObjectId?: string;
-}
+export type { CloudConfig as CloudTarget } from '../cloud/config.js';
 
 export interface TargetConfig {
   /** Run-unique id; every resource name the run creates starts with `prefix`. */
@@ -105,7 +98,7 @@ export interface TargetConfig {
   /** Existing mounts to use instead of creating run-unique ones (key: engine, value: path). */
   mounts: Record<string, string>;
   ldap?: LdapTarget;
-  cloud?: CloudTarget;
+  cloud?: CloudConfig;
   reference: {
     /** Fault switches of the embedded reference (mutation runs). */
     faults: string[];

@@ -38,7 +38,7 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       cfg.svc.version = cfg.reference.version;
       cfg.capabilities = { ...cfg.capabilities, namespaces: true, enterprise: true, cmac: true, clock: true, mounts: true, referenceControl: true, sealRandom: true };
       cfg.probe = cfg.probe.filter((c) => !['clock', 'namespaces', 'referenceControl'].includes(c));
-      if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud } as TargetConfig['cloud'];
+      if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud };
       log(`embedded reference secrets service at ${ref.svcAddr}${cfg.reference.faults.length ? ` with faults ${cfg.reference.faults.join(',')}` : ''}`);
     }
     if (startSched) {

@@ -233,7 +233,7 @@ function envelope(core: SecretsCore, mount: Mount | undefined, result: EngineRes
     const lease = core.leases.create(requestPath, result.lease);
     body.lease_id = lease.id;
     body.renewable = result.lease.renewable;
-    body.lease_duration = core.leases.remaining(lease) || result.lease.ttl;
+    body.lease_duration = Number.isFinite(lease.expiresAt) ? Math.round((lease.expiresAt - lease.issuedAt) / 1000) : 0;
   }
   const hasContent = result.data !== undefined || result.lease || result.auth || (result.warnings && result.warnings.length);
   const status = result.status ?? (hasContent ? 200 : 204);

@@ -4,13 +4,12 @@
  * the mount set-up. A test that needs a setting the target lacks is skipped naming the setting.
  */
 import { redactor, type T, type MountRef, type Suite } from '../../harness/index.js';
-import { cloudConfigFromEnv, type CloudConfig } from '../../harness/cloud/config.js';
+import type { CloudConfig } from '../../harness/cloud/config.js';
 import { CheckFailure } from '../../harness/checks/index.js';
 
-/** The target's cloud settings; environment variables fill what the config lacks (a standalone reference). */
+/** The target's cloud settings (config file, then CLOUD_* environment variables, see harness/cloud/config.ts). */
 export function cloudConfig(t: { config: T['config'] }): CloudConfig {
-  const set = Object.fromEntries(Object.entries(t.config.cloud ?? {}).filter(([, v]) => v !== undefined && v !== ''));
-  const c = { ...cloudConfigFromEnv(process.env), ...set } as CloudConfig;
+  const c: CloudConfig = { ...t.config.cloud };
   if (c.rootClientSecret) redactor.add(c.rootClientSecret);
   return c;
 }
