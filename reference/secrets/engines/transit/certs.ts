@@ -8,7 +8,7 @@ import { badRequest } from '../../errors.js';
 
 /** Loaded on first use: @peculiar/x509 needs the reflect-metadata polyfill (tsyringe) first. */
 let lib: Promise<typeof X509> | undefined;
-function x509lib(): Promise<typeof X509> {
+export function x509lib(): Promise<typeof X509> {
   lib ??= import('reflect-metadata').then(() => import('@peculiar/x509'));
   return lib;
 }

@@ -9,7 +9,7 @@ import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineRespons
 import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../../errors.js';
 import { runBatch } from './batch.js';
 import { OAEP_HASHES, parsePrivate, parsePublicPem, unwrap, wrap } from './byok.js';
-import { checkChain, createCsr } from './certs.js';
+import { checkChain, createCsr, x509lib } from './certs.js';
 import {
   deserialize, ed25519RawPublic, ed25519Seed, generateMaterial, publicKeyString, readView, serialize, typeInfo,
   type KeyVersion, type NamedKey,
@@ -35,6 +35,8 @@ class TransitEngine implements Engine {
   constructor(private readonly ctx: EngineContext) {
     const prefix = typeof ctx.settings.transitOutputPrefix === 'string' ? ctx.settings.transitOutputPrefix : 'svc';
     this.op = { prefix, faults: ctx.faults };
+    // Loading the X.509 library takes seconds on a busy machine: start it now, not on the first CSR.
+    x509lib().catch((err: unknown) => ctx.log(`transit: X.509 library not loaded: ${(err as Error).message}`));
   }
 
   private has(fault: string): boolean {

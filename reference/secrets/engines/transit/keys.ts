@@ -110,7 +110,6 @@ export function readView(k: NamedKey, f: ReadFaults = {}): Record<string, unknow
     const created = Math.floor(v.createdAt / 1000);
     if (v.publicKey) {
       keys[String(v.version)] = {
-        name: info.kind === 'rsa' ? 'rsa' : info.kind === 'ecdsa' ? 'ecdsa' : 'ed25519',
         public_key: publicKeyString(k.type, v.publicKey),
         creation_time: new Date(v.createdAt).toISOString(),
         ...(v.certificateChain ? { certificate_chain: v.certificateChain } : {}),
