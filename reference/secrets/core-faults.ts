@@ -44,4 +44,9 @@ export const faults: FaultSpec[] = [
   core('core.forbidden-as-401', 'core.errors.status-403', 'Permission failures answer 401 instead of 403.'),
   core('core.method-405-as-404', 'core.method.unsupported-405', 'An unsupported method answers 404 instead of 405.'),
   core('core.request-size-unlimited', 'core.limits.request-size', 'Bodies over the maximum request size are accepted.'),
+  // Token transport and ACL evaluation live in the core but are the auth suite's rules.
+  core('auth.bearer-ignored', 'auth.token.bearer', 'A token sent as Authorization: Bearer is ignored.', ['auth']),
+  core('auth.missing-token-accepted', 'auth.token.required', 'A request without a token is served as root.', ['auth']),
+  core('auth.invalid-token-accepted', 'auth.token.invalid-refused', 'An unknown token is served as root.', ['auth']),
+  core('auth.acl-deny-ignored', 'auth.acl.deny', 'A deny capability does not override other grants.', ['auth']),
 ];

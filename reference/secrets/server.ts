@@ -161,7 +161,7 @@ export class SecretsCore {
 
   can(token: TokenEntry, capability: Capability, fullPath: string): boolean {
     if (token.root) return true;
-    return capabilitiesFor(this.policiesOf(token), fullPath).has(capability);
+    return capabilitiesFor(this.policiesOf(token), fullPath, this.faults.has('auth.acl-deny-ignored')).has(capability);
   }
 
   async close(): Promise<void> {
@@ -185,11 +185,11 @@ function requestMethod(req: IncomingMessage, query: URLSearchParams): Method | u
   return undefined;
 }
 
-function tokenFrom(req: IncomingMessage): string | undefined {
+function tokenFrom(req: IncomingMessage, faults: Faults): string | undefined {
   const header = req.headers[TOKEN_HEADER];
   if (typeof header === 'string' && header) return header;
   const auth = req.headers.authorization;
-  if (typeof auth === 'string') {
+  if (typeof auth === 'string' && !faults.has('auth.bearer-ignored')) {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
     if (m) return m[1]!.trim();
   }
@@ -290,12 +290,17 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
   }
 
   const { namespace, rest } = core.splitNamespace(parsed.fullPath);
-  const tokenId = tokenFrom(req);
+  const tokenId = tokenFrom(req, core.faults);
   let token: TokenEntry | undefined;
   if (!isUnauthenticated(rest, core)) {
-    if (!tokenId) throw forbidden('permission denied');
-    token = core.tokens.lookup(tokenId);
-    if (!token) throw forbidden('permission denied', 'invalid token');
+    const rootToken = () => core.tokens.lookup(core.options.rootToken);
+    if (!tokenId) {
+      if (!core.faults.has('auth.missing-token-accepted')) throw forbidden('permission denied');
+      token = rootToken();
+    } else {
+      token = core.tokens.lookup(tokenId) ?? (core.faults.has('auth.invalid-token-accepted') ? rootToken() : undefined);
+      if (!token) throw forbidden('permission denied', 'invalid token');
+    }
   }
 
   const ctx: SysContext = { core, method, rest, namespace, fullPath: parsed.fullPath, query, body: json, rawBody: body, token, headers: req.headers };
