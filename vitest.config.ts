@@ -22,6 +22,8 @@ export default defineConfig({
           name: 'conformance',
           include: ['suites/**/*.test.ts'],
           globalSetup: ['harness/setup/global-setup.ts'],
+          // Files share the target and its clock: see harness/cli/run.ts.
+          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

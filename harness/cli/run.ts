@@ -47,6 +47,9 @@ export async function runConformance(opts: RunOptions): Promise<number> {
       hookTimeout: cfg.timeouts.hookMs,
       teardownTimeout: 30_000,
       passWithNoTests: true,
+      // One file at a time: files share the target and the reference's clock, and a test that
+      // moves time (lockout windows, lease expiry) must not expire another file's leases.
+      fileParallelism: false,
     },
   );
   await vitest?.close();
