@@ -49,7 +49,8 @@ function records(text: string): string[][] {
 export function parseLdif(text: string): LdifRecord[] {
   const result: LdifRecord[] = [];
   for (const rec of records(text)) {
-    let lines = rec.map(parseLine);
+    // "-" separates modify groups; parseModify reads those records from the raw lines.
+    let lines = rec.map((l) => (l.trim() === '-' ? { attr: '-', value: Buffer.alloc(0), text: '-' } : parseLine(l)));
     if (lines[0]?.attr.toLowerCase() === 'version') lines = lines.slice(1);
     if (!lines.length) continue;
     const first = lines[0]!;
