@@ -884,11 +884,13 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       if (!taskName && !faults.has('jobs.action-task-optional')) throw badRequest('missing task name');
       const tty = parseBoolParam(q, 'tty') ?? false;
       const handshake = parseBoolParam(q, 'ws_handshake') ?? false;
+      // Drivers without file system isolation (raw_exec) also need alloc-node-exec.
+      let unisolated = false;
       const authorize = (token: AclToken | null) => {
         if (!aclEnabled || faults.has('jobs.acl-alloc-exec-unchecked')) return;
         if (!acl.allows(token, namespace, 'alloc-exec')) throw forbidden();
+        if (unisolated && !acl.allows(token, namespace, 'alloc-node-exec')) throw forbidden();
       };
-      if (!handshake) authorize(resolveToken(req.headers));
       const e = store.get(namespace, id);
       if (!e) throw notFound('job not found');
       const alloc = store.allocsOf(e, true).find((a) => a.ID === allocId);
@@ -898,6 +900,9 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       if (!taskName && faults.has('jobs.action-task-optional')) taskName = actionsOf(version).find((a) => a.Name === actionName)?.TaskName ?? '';
       const action = actionsOf(version).find((a) => a.Name === actionName && a.TaskName === taskName && a.TaskGroupName === alloc.TaskGroup);
       if (!action) throw notFound(`action "${actionName}" not found in task "${taskName}"`);
+      const driver = (version.TaskGroups ?? []).find((g: Job) => g.Name === alloc.TaskGroup)?.Tasks?.find((t: Job) => t.Name === taskName)?.Driver;
+      unisolated = driver === 'raw_exec';
+      if (!handshake) authorize(resolveToken(req.headers));
       streams.upgrade(req, socket, head, {
         command: action.Command, args: action.Args ?? [], tty, handshake,
         authorize: (secret) => {
