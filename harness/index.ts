@@ -216,6 +216,12 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     taskMeta.conformance = { ids, level: meta.level, area: entry?.area ?? 'unknown' };
     if (problem) throw new Error(problem);
     const cfg = targetConfig();
+    const offAssumption = ids.find((id) => catalogue.get(id)?.kind === 'assumption' && cfg.assumptions[id] === false);
+    if (offAssumption) {
+      taskMeta.skip = { reason: `assumption ${offAssumption} is switched off for this target`, setting: `assumptions.${offAssumption}` } satisfies SkipInfo;
+      vctx.skip(`assumption ${offAssumption} is switched off (setting assumptions.${offAssumption})`);
+      return;
+    }
     for (const cap of meta.requires ?? []) {
       if (!cfg.capabilities[cap]) {
         taskMeta.skip = { reason: `target lacks capability "${cap}"`, setting: `capabilities.${cap}` } satisfies SkipInfo;

@@ -33,6 +33,14 @@ function isErrorBody(body: unknown): boolean {
 export function checkAgainstSpec(ex: Exchange, reg: SpecRegistry, opts: SpecCheckOptions): string | undefined {
   const path = ex.api === 'svc' ? specPath(ex.request.path, opts) : ex.request.path.replace(/\/+$/, '') || '/';
   const status = ex.response.status;
+  const help = ex.api === 'svc' ? new URL(ex.request.url).searchParams.get('help') : null;
+  if (help && help !== '0' && status === 200) {
+    // Help is an answer every path gives, described once in x-generic-responses.
+    const violations = reg.validateGeneric('help', status, ex.response.contentType, ex.response.body);
+    if (violations === undefined) throw new CheckFailure('spec', `help for ${path} answered but the spec has no generic help response`, 'x-generic-responses.help', status);
+    if (violations.length) throw new CheckFailure('spec', `help for ${path} violates the help schema at ${violations[0]!.pointer}: ${violations[0]!.message}`, violations[0]!.expected, violations[0]!.actual);
+    return 'generic help';
+  }
   const op = reg.find(ex.api, ex.request.method, path);
   if (!op) {
     // Unknown paths and methods are exercised on purpose; their error bodies still have a shape.

@@ -10,6 +10,7 @@ import { Ajv } from 'ajv';
 import type { TargetConfig } from './types.js';
 import { configSchema } from './schema.js';
 import { cloudConfigFromEnv } from '../cloud/config.js';
+import { loadCatalogue } from '../catalogue.js';
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, message: string) {
@@ -50,6 +51,7 @@ export function defaults(): TargetConfig {
     timing: { maxRealWaitSeconds: 0 },
     limits: { maxRequestBytes: 32 * 1024 * 1024 },
     lockout: { threshold: 5, durationSeconds: 900, resetSeconds: 900, allowLongWaits: false },
+    assumptions: {},
     mounts: {},
     reference: { faults: [], version: '1.13.10' },
     run: { suites: [...ALL_SUITES], reportDir: 'reports' },
@@ -187,6 +189,12 @@ export function loadConfig(opts: LoadOptions = {}): TargetConfig {
   const cfg = merged as unknown as TargetConfig;
   cfg.probe = PROBEABLE.filter((k) => !origins.has(`capabilities.${k}`));
   for (const s of cfg.run.suites) if (!ALL_SUITES.includes(s)) throw new ConfigError('--suite', `unknown suite "${s}"; known: ${ALL_SUITES.join(', ')}`);
+  const catalogue = loadCatalogue();
+  for (const id of Object.keys(cfg.assumptions)) {
+    const entry = catalogue.get(id);
+    if (!entry) throw new ConfigError(`assumptions.${id}`, 'no catalogue entry has this id');
+    if (entry.kind !== 'assumption') throw new ConfigError(`assumptions.${id}`, `${id} is a rule of the documents, not an assumption; list a known failure in the expectations file instead`);
+  }
   if (cfg.svc.addr && !cfg.svc.token) throw new ConfigError('svc.token (SVC_TOKEN)', 'is required when SVC_ADDR names a target');
   if (cfg.svc.cacert && !existsSync(cfg.svc.cacert)) throw new ConfigError('svc.cacert (SVC_CACERT)', `file not found: ${cfg.svc.cacert}`);
   cfg.svc.namespace = cfg.svc.namespace.replace(/\/+$/, '');

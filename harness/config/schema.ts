@@ -11,7 +11,7 @@ const headerName = { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" } 
 export const configSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['runId', 'prefix', 'svc', 'sched', 'capabilities', 'dialect', 'timeouts', 'timing', 'limits', 'lockout', 'mounts', 'reference', 'run'],
+  required: ['runId', 'prefix', 'svc', 'sched', 'capabilities', 'dialect', 'timeouts', 'timing', 'limits', 'lockout', 'assumptions', 'mounts', 'reference', 'run'],
   properties: {
     runId: { type: 'string', pattern: '^[a-z0-9]{4,12}$' },
     prefix: { type: 'string', pattern: '^[a-z][a-z0-9-]{1,30}$' },
@@ -70,6 +70,7 @@ export const configSchema = {
       properties: { threshold: posInt, durationSeconds: posInt, resetSeconds: posInt, allowLongWaits: bool },
     },
     mounts: { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z0-9_./-]+$' } },
+    assumptions: { type: 'object', additionalProperties: { type: 'boolean' } },
     ldap: {
       type: 'object',
       additionalProperties: false,

@@ -95,6 +95,11 @@ export interface TargetConfig {
     /** Run cases that must wait the full lockout duration against a real target. */
     allowLongWaits: boolean;
   };
+  /**
+   * Assumptions of the catalogue (entries of kind `assumption`, where the documents are silent)
+   * switched off for this target: tests that check them are skipped, naming the setting.
+   */
+  assumptions: Record<string, boolean>;
   /** Existing mounts to use instead of creating run-unique ones (key: engine, value: path). */
   mounts: Record<string, string>;
   ldap?: LdapTarget;

@@ -55,6 +55,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as 
 export class SpecRegistry {
   readonly operations: Operation[] = [];
   readonly documents = new Map<string, OpenAPIV3_1.Document>();
+  /** Answers any path can give (`x-generic-responses` of secrets-core.yaml), keyed by name. */
+  readonly generic = new Map<string, { status: number; response: OpenAPIV3_1.ResponseObject }>();
   private readonly ajv: Ajv2020;
   private readonly validators = new Map<string, ValidateFunction | null>();
 
@@ -70,6 +72,10 @@ export class SpecRegistry {
     for (const file of files) {
       const doc = (await SwaggerParser.dereference(join(dir, file))) as OpenAPIV3_1.Document;
       reg.documents.set(file, doc);
+      const generic = (doc as unknown as { 'x-generic-responses'?: Record<string, { status?: number; response?: OpenAPIV3_1.ResponseObject }> })['x-generic-responses'];
+      for (const [name, g] of Object.entries(generic ?? {})) {
+        if (g && typeof g === 'object' && typeof g.status === 'number' && g.response) reg.generic.set(name, { status: g.status, response: g.response });
+      }
       const api: Api = file.startsWith('jobs') ? 'sched' : 'svc';
       for (const [template, item] of Object.entries(doc.paths ?? {})) {
         if (!item) continue;
@@ -120,6 +126,17 @@ export class SpecRegistry {
     const responses = op.op.responses ?? {};
     const response = (responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default) as OpenAPIV3_1.ResponseObject | undefined;
     if (!response) return undefined;
+    return this.validateAgainst(response, `${op.file} ${op.method} ${op.template} ${status}`, status, contentType, body);
+  }
+
+  /** Validates against a generic answer (help, trailing period...) when its status matches. */
+  validateGeneric(name: string, status: number, contentType: string, body: unknown): SchemaViolation[] | undefined {
+    const g = this.generic.get(name);
+    if (!g || g.status !== status) return undefined;
+    return this.validateAgainst(g.response, `generic ${name}`, status, contentType, body);
+  }
+
+  private validateAgainst(response: OpenAPIV3_1.ResponseObject, label: string, status: number, contentType: string, body: unknown): SchemaViolation[] {
     const content = response.content;
     if (!content || Object.keys(content).length === 0) return [];
     const media = contentType.split(';')[0]!.trim().toLowerCase();
@@ -130,7 +147,7 @@ export class SpecRegistry {
     }
     const schema = content[key]!.schema;
     if (!schema) return [];
-    const cacheKey = `${op.file} ${op.method} ${op.template} ${status} ${key}`;
+    const cacheKey = `${label} ${key}`;
     let validate = this.validators.get(cacheKey);
     if (validate === undefined) {
       validate = this.ajv.compile(schema as object);

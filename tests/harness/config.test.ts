@@ -63,3 +63,18 @@ describe('target config', () => {
     expect(cfg.dialect.nextTokenHeader).toBe('X-Nomad-NextToken');
   });
 });
+
+describe('assumption switches', () => {
+  it('an assumption id can be switched off', () => {
+    const f = file('a.yaml', 'assumptions:\n  kv.v2.cas-mismatch-400: false\n');
+    expect(() => loadConfig({ file: f, env: {} })).not.toThrow();
+  });
+  it('a rule of the documents cannot be switched off as an assumption', () => {
+    const f = file('r.yaml', 'assumptions:\n  core.list.empty-404: false\n');
+    expect(() => loadConfig({ file: f, env: {} })).toThrowError(/assumptions\.core\.list\.empty-404: .*not an assumption/);
+  });
+  it('an unknown id is named', () => {
+    const f = file('n.yaml', 'assumptions:\n  no.such.id: false\n');
+    expect(() => loadConfig({ file: f, env: {} })).toThrowError(/assumptions\.no\.such\.id: no catalogue entry/);
+  });
+});

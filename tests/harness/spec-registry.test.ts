@@ -41,3 +41,17 @@ describe('spec registry and the spec check', () => {
     expect(checkAgainstSpec(good, reg, { mountAliases: new Map(), namespace: '' })).toContain('/secret/data/{path}');
   });
 });
+
+describe('generic answers', () => {
+  const helpEx = (body: unknown): Exchange => ({
+    api: 'svc',
+    request: { method: 'GET', url: 'http://x/v1/secret/data/x?help=1', path: '/secret/data/x', headers: {} },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, body, text: JSON.stringify(body), contentType: 'application/json' },
+    durationMs: 1,
+  });
+  it('a help answer is checked against the generic help schema', async () => {
+    const reg = await specRegistry();
+    expect(checkAgainstSpec(helpEx({ help: '# x', openapi: { openapi: '3.0.2', paths: {} } }), reg, { mountAliases: new Map(), namespace: '' })).toBe('generic help');
+    expect(() => checkAgainstSpec(helpEx({ help: '# x' }), reg, { mountAliases: new Map(), namespace: '' })).toThrowError(/help schema/);
+  });
+});
