@@ -75,6 +75,13 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
   throw new Error(`slapd did not answer within ${timeoutMs} ms: ${lastError}`);
 }
 
+const WATCHDOG = [
+  '"$1" -d 0 -h "$2" -f "$3" & s=$!',
+  'trap \'kill $s 2>/dev/null; wait $s; exit 0\' TERM INT',
+  'while kill -0 "$4" 2>/dev/null && kill -0 $s 2>/dev/null; do sleep 1 & wait $!; done',
+  'kill $s 2>/dev/null; wait $s; rm -rf "$5"',
+].join('\n');
+
 export interface LocalSlapd {
   url: string;
   stop(): Promise<void>;
@@ -100,8 +107,9 @@ export async function startLocalSlapd(plan: SeedPlan): Promise<LocalSlapd> {
 
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
-  // -d keeps slapd in the foreground, so the child's pid is slapd's and SIGTERM stops it.
-  const child = spawn(slapd, ['-d', '0', '-h', `${url}/`, '-f', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // -d keeps slapd in the foreground. A small shell watchdog owns it: SIGTERM from stop() ends
+  // slapd, and if this process dies without stopping it (killed run), slapd and its files go too.
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'slapd-watchdog', slapd, `${url}/`, conf, String(process.pid), dir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (b: Buffer) => { stderr = (stderr + b.toString()).slice(-2000); });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
