@@ -1,24 +1,15 @@
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, statusIs, success } from '../../harness/checks/index.js';
+import { createToken, writePolicy } from '../../harness/identity.js';
 
 const s = suite('auth');
 const kv = s.mount('secret', { type: 'kv', options: { version: '2' }, configKey: 'kv' });
 
 /** Writes an ACL policy (removed after the test). */
-async function policy(t: T, body: string): Promise<string> {
-  const name = t.unique('policy');
-  t.check(await t.svc.put(`sys/policies/acl/${name}`, { body: { policy: body } }), success);
-  t.track(`policy ${name}`, () => t.svc.delete(`sys/policies/acl/${name}`));
-  return name;
-}
+const policy = writePolicy;
 
-async function tokenWith(t: T, policies: string[]): Promise<string> {
-  const ex = await t.svc.post('auth/token/create', { body: { policies, ttl: '10m' } });
-  t.check(ex, statusIs(200));
-  const token = (ex.response.body as { auth: { client_token: string } }).auth.client_token;
-  t.secret(token);
-  t.track('token', () => t.svc.post('auth/token/revoke', { body: { token } }));
-  return token;
+function tokenWith(t: T, policies: string[]): Promise<string> {
+  return createToken(t, policies, { ttl: '10m' });
 }
 
 async function seed(t: T, path: string): Promise<void> {

@@ -15,22 +15,10 @@ export function body<R = Obj>(ex: Exchange): R {
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A token whose only policy (besides the default one) is `hcl`: the policy and the token are
- * removed after the test. Policy text uses the real product's HCL syntax (an assumption the
- * catalogue records as core.acl.policy-crud).
+ * A token whose only policy (besides the default one) is `hcl`. Policy text uses the real
+ * product's HCL syntax (an assumption the catalogue records as core.acl.policy-crud).
  */
-export async function policyToken(t: T, hcl: string): Promise<string> {
-  const name = t.unique('pol');
-  t.check(await t.svc.put(`sys/policies/acl/${name}`, { body: { policy: hcl } }), success);
-  t.track(`policy ${name}`, () => t.svc.delete(`sys/policies/acl/${name}`));
-  const created = await t.svc.post('auth/token/create', { body: { policies: [name], ttl: '1h' } });
-  t.check(created, statusIs(200));
-  const token = body(created).auth?.client_token as string | undefined;
-  if (typeof token !== 'string' || !token) throw new CheckFailure('token', 'auth/token/create returned no auth.client_token', 'a token', body(created).auth);
-  t.secret(token);
-  t.track('token', () => t.svc.post('auth/token/revoke', { body: { token } }));
-  return token;
-}
+export { policyToken } from '../../harness/identity.js';
 
 /** Writes a version 2 secret and returns the version written (when the target reports it). */
 export async function writeV2(t: T, mount: MountRef, key: string, data: Obj, options?: Obj): Promise<number | undefined> {
