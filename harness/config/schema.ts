@@ -74,7 +74,7 @@ export const configSchema = {
     ldap: {
       type: 'object',
       additionalProperties: false,
-      required: ['url', 'bindDn', 'bindPass', 'baseDn', 'userDn', 'serviceAccounts', 'users'],
+      required: ['url', 'bindDn', 'bindPass'],
       properties: {
         url: { type: 'string', pattern: '^ldaps?://' },
         bindDn: str, bindPass: str, baseDn: str, userDn: str, groupDn: str,

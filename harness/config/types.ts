@@ -1,5 +1,6 @@
 /** The one typed object that describes a target. Built once, injected into every test. */
 import type { CloudConfig } from '../cloud/config.js';
+import type { ProvisionedDirectory } from '../directory/provision.js';
 
 export interface Dialect {
   /** Client token header (documents: X-Svc-Token). */
@@ -36,18 +37,8 @@ export interface Capabilities {
   schedControl: boolean;
 }
 
-export interface LdapTarget {
-  url: string;
-  bindDn: string;
-  bindPass: string;
-  baseDn: string;
-  userDn: string;
-  groupDn?: string;
-  serviceAccounts: string[];
-  users: string[];
-  /** True when the harness started the directory itself. */
-  started?: boolean;
-}
+/** The directory the ldap suite verifies (harness/directory/provision.ts), without its stop(). */
+export type LdapTarget = Omit<ProvisionedDirectory, 'stop' | 'started'> & { started?: boolean };
 
 export type { CloudConfig as CloudTarget } from '../cloud/config.js';
 

@@ -55,10 +55,11 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
   const restore = await probeCapabilities(cfg, log);
   if (restore && !cfg.embedded) stops.push(restore);
 
-  if (cfg.run.suites.includes('ldap') && !cfg.ldap) {
+  if (cfg.run.suites.includes('ldap')) {
     try {
-      const mod = (await import(DIRECTORY_MODULE)) as { provisionDirectory: (c: Record<string, unknown>) => Promise<NonNullable<TargetConfig['ldap']> & { stop(): Promise<void>; started: boolean }> };
-      const dir = await mod.provisionDirectory({});
+      // An external directory from the config passes through too, to get its defaults filled in.
+      const { provisionDirectory } = await import('../directory/provision.js');
+      const dir = await provisionDirectory(cfg.ldap ?? {});
       stops.push(() => dir.stop());
       const { stop: _stop, ...ldap } = dir;
       cfg.ldap = ldap;
@@ -77,5 +78,3 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
     },
   };
 }
-
-const DIRECTORY_MODULE = '../directory/provision.js';

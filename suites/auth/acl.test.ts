@@ -1,5 +1,5 @@
 import { suite, conformance, type T } from '../../harness/index.js';
-import { bodyAt, statusIs, success } from '../../harness/checks/index.js';
+import { bodyAt, statusIs } from '../../harness/checks/index.js';
 import { createToken, writePolicy } from '../../harness/identity.js';
 
 const s = suite('auth');
