@@ -78,3 +78,11 @@ describe('assumption switches', () => {
     expect(() => loadConfig({ file: f, env: {} })).toThrowError(/assumptions\.no\.such\.id: no catalogue entry/);
   });
 });
+
+describe('shipped profiles', () => {
+  it('fixtures/profiles/upstream-names.yaml loads', () => {
+    const cfg = loadConfig({ file: 'fixtures/profiles/upstream-names.yaml', env: {} });
+    expect(cfg.dialect.tokenHeader).toBe('X-Vault-Token');
+    expect(cfg.dialect.outputPrefix).toBe('vault');
+  });
+});
