@@ -42,7 +42,8 @@ export class Redactor {
     for (const v of [...this.values].sort((a, b) => b.length - a.length)) {
       if (out.includes(v)) out = out.split(v).join(REDACTED);
     }
-    out = out.replace(/(Bearer\s+)(?!<)[^\s"'\\,}<>]+/gi, `$1${REDACTED}`);
+    // A safety net for tokens in free text; short words ("Bearer token" in prose) are left alone.
+    out = out.replace(/(Bearer\s+)[^\s"'\\,}<>]{8,}/gi, `$1${REDACTED}`);
     return out;
   }
 
