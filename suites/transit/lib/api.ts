@@ -65,20 +65,8 @@ export async function encrypt(t: T, mount: MountRef, name: string, plaintext: st
   return String(data(ex).ciphertext);
 }
 
-/** A token whose policy grants `capabilities` on the given mount-relative paths. */
-export async function tokenWith(t: T, rules: Record<string, string[]>): Promise<string> {
-  const name = t.unique('pol');
-  const policy = Object.entries(rules).map(([p, caps]) => `path "${p}" {\n  capabilities = [${caps.map((c) => `"${c}"`).join(', ')}]\n}`).join('\n');
-  t.check(await t.svc.post(`sys/policies/acl/${name}`, { body: { policy } }), success);
-  t.track(`policy ${name}`, () => t.svc.delete(`sys/policies/acl/${name}`));
-  const ex = await t.svc.post('auth/token/create', { body: { policies: [name], display_name: name } });
-  t.check(ex, success);
-  const token = (ex.response.body as { auth?: { client_token?: string } }).auth?.client_token;
-  if (!token) throw new Error('auth/token/create returned no client_token');
-  t.secret(token);
-  t.track('token', () => t.svc.post('auth/token/revoke', { body: { token } }));
-  return token;
-}
+/** A token whose policy grants `capabilities` on the given paths. */
+export { tokenWith } from '../../../harness/identity.js';
 
 /** Exported values of a key (`export/:key_type/:name(/:version)`), keyed by version. */
 export async function exported(t: T, mount: MountRef, keyType: string, name: string, version?: string): Promise<Record<string, string>> {
