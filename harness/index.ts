@@ -130,7 +130,15 @@ export interface SuiteContext {
 let suiteTranscript: Transcript | undefined;
 let suiteTracker: Tracker | undefined;
 
+/** The area of the file being collected: conformance() skips when its prerequisites are missing. */
+let fileArea: string | undefined;
+
+function unavailable(area: string | undefined): { reason: string; setting: string } | undefined {
+  return area ? targetConfig().unavailable?.[area] : undefined;
+}
+
 export function suite(area: string): Suite {
+  fileArea = area;
   const setups: ((s: SuiteContext) => Promise<void>)[] = [];
   let ctx: SuiteContext | undefined;
 
@@ -153,6 +161,7 @@ export function suite(area: string): Suite {
 
   beforeAll(async () => {
     const s = await context();
+    if (unavailable(area)) return;
     for (const fn of setups) await fn(s);
   }, targetConfig().timeouts.hookMs);
 
@@ -202,6 +211,7 @@ export function suite(area: string): Suite {
 /** Registers one conformance test tied to catalogue ids. */
 export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>): void {
   const catalogue = loadCatalogue();
+  const area = fileArea;
   const ids = [meta.id, ...(meta.also ?? [])];
   const unknown = ids.filter((id) => !catalogue.has(id));
   const entry = catalogue.get(meta.id);
@@ -216,6 +226,12 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     taskMeta.conformance = { ids, level: meta.level, area: entry?.area ?? 'unknown' };
     if (problem) throw new Error(problem);
     const cfg = targetConfig();
+    const missing = unavailable(area);
+    if (missing) {
+      taskMeta.skip = missing satisfies SkipInfo;
+      vctx.skip(`${missing.reason} (setting ${missing.setting})`);
+      return;
+    }
     const offAssumption = ids.find((id) => catalogue.get(id)?.kind === 'assumption' && cfg.assumptions[id] === false);
     if (offAssumption) {
       taskMeta.skip = { reason: `assumption ${offAssumption} is switched off for this target`, setting: `assumptions.${offAssumption}` } satisfies SkipInfo;

@@ -84,6 +84,7 @@ export const configSchema = {
       },
     },
     cloud: cloudConfigSchema,
+    unavailable: { type: 'object', additionalProperties: { type: 'object', required: ['reason', 'setting'], properties: { reason: { type: 'string' }, setting: { type: 'string' } } } },
     reference: {
       type: 'object',
       additionalProperties: false,

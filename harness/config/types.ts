@@ -95,6 +95,8 @@ export interface TargetConfig {
   mounts: Record<string, string>;
   ldap?: LdapTarget;
   cloud?: CloudConfig;
+  /** Suites whose prerequisites the harness could not provide, with the reason (their tests skip). */
+  unavailable?: Record<string, { reason: string; setting: string }>;
   reference: {
     /** Fault switches of the embedded reference (mutation runs). */
     faults: string[];

@@ -88,7 +88,7 @@ export interface LocalSlapd {
 }
 
 export async function startLocalSlapd(plan: SeedPlan): Promise<LocalSlapd> {
-  const slapd = first(SLAPD_CANDIDATES);
+  const slapd = first(process.env.SLAPD_BIN ? [process.env.SLAPD_BIN] : SLAPD_CANDIDATES);
   const slapadd = first(SLAPADD_CANDIDATES);
   const schemaDir = first(SCHEMA_DIRS);
   if (!slapd || !slapadd || !schemaDir) throw new SlapdMissingError();
