@@ -1,0 +1,36 @@
+/**
+ * The directory fixture: a private slapd starts, its bind entry and seeded accounts bind, and it
+ * is gone after stop(). This is the test that fails (rather than skips) when slapd is missing, so
+ * CI cannot pass with the ldap suite silently skipped.
+ */
+import { describe, expect, it } from 'vitest';
+import { Client } from 'ldapts';
+import { provisionDirectory } from '../../harness/directory/provision.js';
+
+async function binds(url: string, dn: string, password: string): Promise<boolean> {
+  const client = new Client({ url, timeout: 5000, connectTimeout: 5000 });
+  try {
+    await client.bind(dn, password);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.unbind().catch(() => {});
+  }
+}
+
+describe('directory fixture', () => {
+  it('starts a private slapd whose bind entry binds, and stops it', async () => {
+    const dir = await provisionDirectory({});
+    try {
+      expect(dir.started, 'the harness started the directory').toBe(true);
+      expect(dir.url).toMatch(/^ldap:\/\/127\.0\.0\.1:\d+/);
+      expect(await binds(dir.url, dir.bindDn, dir.bindPass), 'bind entry binds').toBe(true);
+      expect(await binds(dir.url, dir.bindDn, `${dir.bindPass}x`), 'a wrong password does not bind').toBe(false);
+      expect(dir.serviceAccounts.length, 'service accounts seeded').toBeGreaterThan(0);
+    } finally {
+      await dir.stop();
+    }
+    expect(await binds(dir.url, dir.bindDn, dir.bindPass), 'gone after stop').toBe(false);
+  }, 60_000);
+});
