@@ -8,6 +8,7 @@ import type { Reporter, TestModule, TestCase } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import type { TargetConfig } from '../config/types.js';
 import { loadCatalogue } from '../catalogue.js';
+import { sweepLeftovers } from '../setup/sweep.js';
 import { redactor } from '../redact.js';
 import { buildResults, type RawOutcome } from './build.js';
 import { loadExpectations } from './expectations.js';
@@ -67,6 +68,10 @@ export default class ConformanceReporter implements Reporter {
         });
       }
       if (moduleErrors.length) errors.push(`${mod.moduleId}${count ? '' : ' (no test ran)'}: ${moduleErrors.join('\n')}`);
+    }
+    if (cfg) {
+      // The target is still up here (the global setup's teardown runs after the reporters).
+      for (const l of await sweepLeftovers(cfg)) leftovers.push({ file: '(after the run)', ...l });
     }
     const reportDir = resolve(this.opts.reportDir ?? cfg?.run.reportDir ?? 'reports');
     let expectations = new Map();
