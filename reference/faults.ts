@@ -14,6 +14,20 @@ export interface FaultSpec {
   referenceVersion?: string;
 }
 
+/**
+ * A declarer of an area's faults: `const f = faultsOf(['ldap']); f(name, breaks, description)`.
+ * `suites` may be overridden per fault; `namePrefix` is prepended to every name.
+ */
+export function faultsOf(suites: string[], namePrefix = '') {
+  return (name: string, breaks: string, description: string, more: { suites?: string[]; referenceVersion?: string } = {}): FaultSpec => ({
+    name: `${namePrefix}${name}`,
+    breaks,
+    suites: more.suites ?? suites,
+    description,
+    ...(more.referenceVersion ? { referenceVersion: more.referenceVersion } : {}),
+  });
+}
+
 export class Faults {
   private readonly active: ReadonlySet<string>;
   constructor(names: Iterable<string> = []) {

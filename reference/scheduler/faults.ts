@@ -1,7 +1,6 @@
-import type { FaultSpec } from '../faults.js';
+import { faultsOf, type FaultSpec } from '../faults.js';
 
-const S = ['jobs'];
-const f = (name: string, breaks: string, description: string): FaultSpec => ({ name, breaks, suites: S, description });
+const f = faultsOf(['jobs']);
 
 /** Fault switches of the reference scheduler: each breaks one catalogued rule of the jobs API. */
 export const faults: FaultSpec[] = [

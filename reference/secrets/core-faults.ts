@@ -1,7 +1,7 @@
 /** Fault switches of the secrets core: each breaks one catalogued core rule (spec/catalogue/core.yaml). */
-import type { FaultSpec } from '../faults.js';
+import { faultsOf, type FaultSpec } from '../faults.js';
 
-const core = (name: string, breaks: string, description: string, suites = ['core']): FaultSpec => ({ name, breaks, suites, description });
+const core = faultsOf(['core']);
 
 export const faults: FaultSpec[] = [
   core('core.v1-prefix-ignored', 'core.routes.v1-prefix', 'Any /vN/ prefix is served like /v1/.'),
@@ -25,8 +25,8 @@ export const faults: FaultSpec[] = [
   core('core.warnings-empty-string', 'core.envelope.field-types', 'warnings is "" instead of null or an array.'),
   core('core.list-verb-rejected', 'core.verbs.supported', 'The LIST verb answers 405 (only ?list=true works).'),
   core('core.put-rejected', 'core.verbs.put-post-synonyms', 'PUT answers 405 where POST works.'),
-  core('core.list-query-ignored', 'core.list.verb-equals-query', 'GET ?list=true is served as a plain read.', ['core', 'kv']),
-  core('core.empty-list-200', 'core.list.empty-404', 'A LIST with no results answers 200 with empty keys.', ['core', 'kv']),
+  core('core.list-query-ignored', 'core.list.verb-equals-query', 'GET ?list=true is served as a plain read.', { suites: ['core', 'kv'] }),
+  core('core.empty-list-200', 'core.list.empty-404', 'A LIST with no results answers 200 with empty keys.', { suites: ['core', 'kv'] }),
   core('core.invalid-json-accepted', 'core.json.request-body', 'A body that is not valid JSON is treated as {}.'),
   core('core.body-array-accepted', 'core.json.body-must-be-object', 'A JSON array body is accepted as an object keyed by index.'),
   core('core.content-type-not-json', 'core.content-type.set-on-responses', 'JSON responses are labelled text/plain.'),
@@ -45,8 +45,8 @@ export const faults: FaultSpec[] = [
   core('core.method-405-as-404', 'core.method.unsupported-405', 'An unsupported method answers 404 instead of 405.'),
   core('core.request-size-unlimited', 'core.limits.request-size', 'Bodies over the maximum request size are accepted.'),
   // Token transport and ACL evaluation live in the core but are the auth suite's rules.
-  core('auth.bearer-ignored', 'auth.token.bearer', 'A token sent as Authorization: Bearer is ignored.', ['auth']),
-  core('auth.missing-token-accepted', 'auth.token.required', 'A request without a token is served as root.', ['auth']),
-  core('auth.invalid-token-accepted', 'auth.token.invalid-refused', 'An unknown token is served as root.', ['auth']),
-  core('auth.acl-deny-ignored', 'auth.acl.deny', 'A deny capability does not override other grants.', ['auth']),
+  core('auth.bearer-ignored', 'auth.token.bearer', 'A token sent as Authorization: Bearer is ignored.', { suites: ['auth'] }),
+  core('auth.missing-token-accepted', 'auth.token.required', 'A request without a token is served as root.', { suites: ['auth'] }),
+  core('auth.invalid-token-accepted', 'auth.token.invalid-refused', 'An unknown token is served as root.', { suites: ['auth'] }),
+  core('auth.acl-deny-ignored', 'auth.acl.deny', 'A deny capability does not override other grants.', { suites: ['auth'] }),
 ];

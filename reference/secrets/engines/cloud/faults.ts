@@ -1,6 +1,6 @@
-import type { FaultSpec } from '../../../faults.js';
+import { faultsOf, type FaultSpec } from '../../../faults.js';
 
-const f = (name: string, breaks: string, description: string): FaultSpec => ({ name, breaks, suites: ['cloud'], description });
+const f = faultsOf(['cloud']);
 
 export const faults: FaultSpec[] = [
   f('cloud.config-read-shows-secret', 'cloud.config.client-secret-write-only', 'GET /cloud/config includes client_secret.'),

@@ -1,7 +1,7 @@
 /** Fault switches of the key-value engine: each breaks one catalogued kv rule (spec/catalogue/kv.yaml). */
-import type { FaultSpec } from '../../../faults.js';
+import { faultsOf, type FaultSpec } from '../../../faults.js';
 
-const kv = (name: string, breaks: string, description: string): FaultSpec => ({ name, breaks, suites: ['kv'], description });
+const kv = faultsOf(['kv']);
 
 export const faults: FaultSpec[] = [
   kv('kv.version-option-ignored', 'kv.mount.type-kv', 'options.version "2" is ignored: every kv mount is version 1.'),

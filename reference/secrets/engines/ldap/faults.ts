@@ -1,6 +1,6 @@
-import type { FaultSpec } from '../../../faults.js';
+import { faultsOf, type FaultSpec } from '../../../faults.js';
 
-const f = (name: string, breaks: string, description: string): FaultSpec => ({ name, breaks, suites: ['ldap'], description });
+const f = faultsOf(['ldap']);
 
 /** Fault switches of the directory engine: each breaks one catalogued rule at the one place it is implemented. */
 export const faults: FaultSpec[] = [

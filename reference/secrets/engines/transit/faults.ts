@@ -2,9 +2,9 @@
  * Fault switches of the transit engine: each breaks one catalogued rule at the one place it is
  * implemented, so the mutation run proves the transit suite notices.
  */
-import type { FaultSpec } from '../../../faults.js';
+import { faultsOf, type FaultSpec } from '../../../faults.js';
 
-const f = (name: string, breaks: string, description: string): FaultSpec => ({ name: `transit.${name}`, breaks, suites: ['transit'], description });
+const f = faultsOf(['transit'], 'transit.');
 
 export const faults: FaultSpec[] = [
   // key reads and types

@@ -1,6 +1,6 @@
-import type { FaultSpec } from '../../../faults.js';
+import { faultsOf, type FaultSpec } from '../../../faults.js';
 
-const f = (name: string, breaks: string, description: string): FaultSpec => ({ name, breaks, suites: ['auth'], description });
+const f = faultsOf(['auth']);
 
 export const faults: FaultSpec[] = [
   f('auth.lockout-disabled', 'auth.lockout.threshold', 'Users are never locked out.'),
