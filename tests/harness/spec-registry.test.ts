@@ -35,6 +35,14 @@ describe('spec registry and the spec check', () => {
     expect(() => checkAgainstSpec(bad, reg, { mountAliases: new Map(), namespace: '' })).toThrowError(/errors|schema/);
   });
 
+  it('a 404 without the errors array or the real product\'s envelope variants fails', async () => {
+    const reg = await specRegistry();
+    const bad = ex('GET', '/secret/data/x', 404, { message: 'nope' });
+    expect(() => checkAgainstSpec(bad, reg, { mountAliases: new Map(), namespace: '' })).toThrowError(/violates the schema/);
+    const deleted = ex('GET', '/secret/data/x', 404, { data: { data: null, metadata: { version: 2, destroyed: false } } });
+    expect(checkAgainstSpec(deleted, reg, { mountAliases: new Map(), namespace: '' })).toContain('/secret/data/{path}');
+  });
+
   it('a documented success passes', async () => {
     const reg = await specRegistry();
     const good = ex('GET', '/secret/data/x', 200, { request_id: '5f0c3e9a-1f0a-4d5e-9a1b-2c3d4e5f6a7b', lease_id: '', renewable: false, lease_duration: 0, data: { data: { a: '1' }, metadata: { version: 1, created_time: '2026-01-01T00:00:00Z', deletion_time: '', destroyed: false } }, wrap_info: null, warnings: null, auth: null });
