@@ -110,15 +110,6 @@ export const emptyBody: Check = named('empty-body', (ex) => {
   if (ex.response.text.length > 0) throw new CheckFailure('empty-body', `${where(ex)} has a body`, '', ex.response.text.slice(0, 200));
 });
 
-/** A response header (case-insensitive name) satisfies the predicate or equals the value. */
-export function headerIs(name: string, expected: string | ((v: string | undefined) => boolean)): Check {
-  return named('header', (ex) => {
-    const actual = ex.response.headers[name.toLowerCase()];
-    const ok = typeof expected === 'function' ? expected(actual) : actual === expected;
-    if (!ok) throw new CheckFailure('header', `${where(ex)} header ${name}`, typeof expected === 'function' ? 'a value satisfying the predicate' : expected, actual);
-  });
-}
-
 /** Plain assertion for values the test computed itself (local crypto, directory binds...). */
 export function expectThat(ok: boolean, check: string, message: string, expected: unknown, actual: unknown): void {
   if (!ok) throw new CheckFailure(check, message, expected, actual);

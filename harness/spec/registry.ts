@@ -113,11 +113,6 @@ export class SpecRegistry {
     return undefined;
   }
 
-  /** Whether any operation of `api` matches the path, whatever the method (405 versus 404). */
-  pathKnown(api: Api, path: string): boolean {
-    return this.operations.some((o) => o.api === api && o.regex.test(path));
-  }
-
   /**
    * Validates a response body. Returns violations, `undefined` when the spec has no response
    * for that status (itself a finding the caller reports), or [] when valid.
