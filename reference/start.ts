@@ -4,6 +4,7 @@
  */
 import { ControllableClock } from './clock.js';
 import { Faults } from './faults.js';
+import { Variants } from './variants.js';
 import { startSecretsServer, type RunningSecretsServer } from './secrets/server.js';
 
 export interface ReferenceOptions {
@@ -14,6 +15,8 @@ export interface ReferenceOptions {
   rootToken: string;
   schedToken?: string;
   faults?: string[];
+  /** Legal variants to switch on (reference/variant-registry.ts). */
+  variants?: string[];
   /** Reported by sys/health and used by release-gated behaviour. */
   version?: string;
   maxRequestBytes?: number;
@@ -50,16 +53,28 @@ async function optional<T>(name: string, load: () => Promise<T>, log: (m: string
   }
 }
 
+/** A misspelled switch would silently test the clean reference: refuse it, naming the setting. */
+async function refuseUnknownSwitches(faults: string[], variants: string[]): Promise<void> {
+  if (!faults.length && !variants.length) return;
+  const [{ allFaults }, { allVariants }] = await Promise.all([import('./fault-registry.js'), import('./variant-registry.js')]);
+  const unknownFaults = faults.filter((n) => !allFaults.some((f) => f.name === n));
+  const unknownVariants = variants.filter((n) => !allVariants.some((v) => v.name === n));
+  if (unknownFaults.length) throw new Error(`unknown fault switch(es) ${unknownFaults.join(', ')} (setting reference.faults / REF_FAULTS)`);
+  if (unknownVariants.length) throw new Error(`unknown variant(s) ${unknownVariants.join(', ')} (setting reference.variants / REF_VARIANTS)`);
+}
+
 export async function startReference(opts: ReferenceOptions): Promise<RunningReference> {
   const host = opts.host ?? '127.0.0.1';
   const clock = new ControllableClock();
   const faults = new Faults(opts.faults ?? []);
+  const variants = new Variants(opts.variants ?? []);
+  await refuseUnknownSwitches(opts.faults ?? [], opts.variants ?? []);
   const log = opts.quiet ? () => {} : (m: string) => console.error(`[reference] ${m}`);
   const closers: Closer[] = [];
 
   const cloud = await optional('cloud directory', async () => {
     const mod = await import('./cloud-directory/server.js');
-    return mod.startCloudDirectory({ port: opts.cloudPort ?? 0, host, clock, faults });
+    return mod.startCloudDirectory({ port: opts.cloudPort ?? 0, host, clock, faults, variants });
   }, log);
   if (cloud) closers.push(() => cloud.close());
 
@@ -71,6 +86,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
     rootToken: opts.rootToken,
     clock,
     faults,
+    variants,
     maxRequestBytes: opts.maxRequestBytes,
     requireRequestHeader: opts.requireRequestHeader,
     tls: opts.tls,
@@ -90,7 +106,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
 
   const sched = await optional('scheduler', async () => {
     const mod = await import('./scheduler/server.js');
-    return mod.startScheduler({ port: opts.schedPort ?? 0, host, clock, faults, aclEnabled: true, managementToken: opts.schedToken ?? opts.rootToken });
+    return mod.startScheduler({ port: opts.schedPort ?? 0, host, clock, faults, variants, aclEnabled: true, managementToken: opts.schedToken ?? opts.rootToken });
   }, log);
   if (sched) closers.push(() => sched.close());
 

@@ -26,12 +26,13 @@ program
   .option('--expectations <file>', 'known failures of the target, keyed by requirement id')
   .option('--previous <file>', 'results.json of an earlier run to compare with')
   .option('--faults <names>', 'fault switches for the embedded reference (also REF_FAULTS)', list)
+  .option('--variants <names>', 'legal variants for the embedded reference (also REF_VARIANTS)', list)
   .option('--reference-version <semver>', 'version the embedded reference reports')
   .option('--quiet', 'only the summary on the terminal')
   .action(async (o) => {
     process.exitCode = await runConformance({
       file: o.config,
-      cli: { suites: o.suite, files: o.files, reportDir: o.reportDir, expectationsFile: o.expectations, previousResults: o.previous, faults: o.faults, referenceVersion: o.referenceVersion },
+      cli: { suites: o.suite, files: o.files, reportDir: o.reportDir, expectationsFile: o.expectations, previousResults: o.previous, faults: o.faults, variants: o.variants, referenceVersion: o.referenceVersion },
       quiet: !!o.quiet,
     });
   });

@@ -53,7 +53,7 @@ export function defaults(): TargetConfig {
     lockout: { threshold: 5, durationSeconds: 900, resetSeconds: 900, allowLongWaits: false },
     assumptions: {},
     mounts: {},
-    reference: { faults: [], version: '1.13.10' },
+    reference: { faults: [], variants: [], version: '1.13.10' },
     run: { suites: [...ALL_SUITES], reportDir: 'reports' },
   };
 }
@@ -113,6 +113,7 @@ export function fromEnv(env: NodeJS.ProcessEnv): Json {
   const cloud = cloudConfigFromEnv(env);
   if (Object.keys(cloud).length) out.cloud = cloud;
   if (env.REF_FAULTS !== undefined) set(['reference', 'faults'], env.REF_FAULTS.split(',').map((s) => s.trim()).filter(Boolean));
+  if (env.REF_VARIANTS !== undefined) set(['reference', 'variants'], env.REF_VARIANTS.split(',').map((s) => s.trim()).filter(Boolean));
   return out;
 }
 
@@ -123,6 +124,7 @@ export interface CliOverrides {
   expectationsFile?: string;
   previousResults?: string;
   faults?: string[];
+  variants?: string[];
   referenceVersion?: string;
 }
 
@@ -135,6 +137,7 @@ function fromCli(cli: CliOverrides): Json {
   if (cli.previousResults) run.previousResults = cli.previousResults;
   const reference: Json = {};
   if (cli.faults) reference.faults = cli.faults;
+  if (cli.variants) reference.variants = cli.variants;
   if (cli.referenceVersion) reference.version = cli.referenceVersion;
   return { run, reference };
 }
@@ -157,7 +160,7 @@ export function readConfigFile(path: string): Json {
 const ENV_NAMES: Record<string, string> = {
   'svc.addr': 'SVC_ADDR', 'svc.token': 'SVC_TOKEN', 'svc.namespace': 'SVC_NAMESPACE', 'svc.cacert': 'SVC_CACERT',
   'svc.skipVerify': 'SVC_SKIP_VERIFY', 'svc.version': 'SVC_VERSION', 'sched.addr': 'SCHED_ADDR', 'sched.token': 'SCHED_TOKEN',
-  'ldap.url': 'LDAP_URL', 'cloud.directoryAddr': 'CLOUD_DIRECTORY_ADDR', 'reference.faults': 'REF_FAULTS',
+  'ldap.url': 'LDAP_URL', 'cloud.directoryAddr': 'CLOUD_DIRECTORY_ADDR', 'reference.faults': 'REF_FAULTS', 'reference.variants': 'REF_VARIANTS',
 };
 
 const ajv = new Ajv({ allErrors: true, strict: false });

@@ -89,7 +89,7 @@ export const configSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['faults', 'version'],
-      properties: { faults: { type: 'array', items: str }, version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+' } },
+      properties: { faults: { type: 'array', items: str }, variants: { type: 'array', items: str }, version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+' } },
     },
     run: {
       type: 'object',

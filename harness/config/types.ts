@@ -100,6 +100,8 @@ export interface TargetConfig {
   reference: {
     /** Fault switches of the embedded reference (mutation runs). */
     faults: string[];
+    /** Legal variants of the embedded reference (behaviours the documents allow). */
+    variants: string[];
     /** Version the embedded reference reports. */
     version: string;
   };

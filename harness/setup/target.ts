@@ -24,6 +24,7 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
     const ref = await startReference({
       rootToken,
       faults: cfg.reference.faults,
+      variants: cfg.reference.variants,
       version: cfg.reference.version,
       maxRequestBytes: cfg.limits.maxRequestBytes,
       requireRequestHeader: false,
@@ -39,7 +40,7 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       cfg.capabilities = { ...cfg.capabilities, namespaces: true, enterprise: true, cmac: true, clock: true, mounts: true, referenceControl: true, sealRandom: true };
       cfg.probe = cfg.probe.filter((c) => !['clock', 'namespaces', 'referenceControl'].includes(c));
       if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud };
-      log(`embedded reference secrets service at ${ref.svcAddr}${cfg.reference.faults.length ? ` with faults ${cfg.reference.faults.join(',')}` : ''}`);
+      log(`embedded reference secrets service at ${ref.svcAddr}${cfg.reference.faults.length ? ` with faults ${cfg.reference.faults.join(',')}` : ''}${cfg.reference.variants.length ? ` with variants ${cfg.reference.variants.join(',')}` : ''}`);
     }
     if (startSched) {
       if (!ref.schedAddr) throw new Error('the embedded reference has no scheduler: the jobs suite cannot run');

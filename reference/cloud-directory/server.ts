@@ -105,7 +105,7 @@ function requireString(body: Record<string, unknown>, key: string): string {
   return v;
 }
 
-export async function startCloudDirectory(opts: { port?: number; host?: string; clock: Clock; faults: Faults; seed?: unknown }): Promise<RunningCloudDirectory> {
+export async function startCloudDirectory(opts: { port?: number; host?: string; clock: Clock; faults: Faults; variants?: import('../variants.js').Variants; seed?: unknown }): Promise<RunningCloudDirectory> {
   // Without an explicit seed, CLOUD_DIRECTORY_SEED (JSON) makes a standalone reference reproducible,
   // so a suite run against it can be given the same root credentials.
   const seed = parseSeed(opts.seed ?? (process.env.CLOUD_DIRECTORY_SEED ? JSON.parse(process.env.CLOUD_DIRECTORY_SEED) : undefined));

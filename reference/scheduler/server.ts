@@ -25,6 +25,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
+import { Variants } from '../variants.js';
 import { AclStore, type AclToken, type Capability } from './acl.js';
 import { ActionStreams } from './actions.js';
 import { annotate, desiredUpdates, jobDiff } from './diff.js';
@@ -135,8 +136,10 @@ const stripEval = (ev: Job): Job => { const o = clone(ev); delete o.jobKey; dele
 
 // ---- the server --------------------------------------------------------------------------------------
 
-export async function startScheduler(opts: { port?: number; host?: string; clock: Clock; faults: Faults; aclEnabled?: boolean; managementToken?: string }): Promise<{ addr: string; close(): Promise<void>; control: SchedulerControl }> {
+export async function startScheduler(opts: { port?: number; host?: string; clock: Clock; faults: Faults; variants?: Variants; aclEnabled?: boolean; managementToken?: string }): Promise<{ addr: string; close(): Promise<void>; control: SchedulerControl }> {
   const { clock, faults } = opts;
+  const variants = opts.variants ?? new Variants();
+  void variants;
   const aclEnabled = opts.aclEnabled ?? false;
   if (aclEnabled && !opts.managementToken) throw new Error('aclEnabled needs a managementToken');
   const store = new Store(clock, faults);

@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
+import type { Variants } from '../variants.js';
 import type { LeaseManager } from './leases.js';
 import type { PasswordPolicies } from './password-policies.js';
 import type { TokenStore } from './tokens.js';
@@ -68,6 +69,8 @@ export interface EngineResponse {
 export interface EngineContext {
   clock: Clock;
   faults: Faults;
+  /** Legal variants switched on (behaviours the documents allow; see reference/variants.ts). */
+  variants: Variants;
   leases: LeaseManager;
   passwordPolicies: PasswordPolicies;
   /** Token store: auth methods create tokens here on login. */

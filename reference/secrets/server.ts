@@ -9,6 +9,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
+import { Variants } from '../variants.js';
 import { DEFAULT_POLICY_SOURCE, capabilitiesFor, parsePolicy, type Capability, type Policy } from './acl.js';
 import type { Engine, EngineContext, EngineRequest, EngineResponse, Operation, ReferenceSettings } from './engine.js';
 import { secretEngines, authMethods } from './engines/index.js';
@@ -27,6 +28,8 @@ export interface SecretsServerOptions {
   rootToken: string;
   clock: Clock;
   faults: Faults;
+  /** Legal variants switched on (none: the documents' plainest reading). */
+  variants?: Variants;
   settings: ReferenceSettings;
   /** Maximum request body in bytes (the document's default is 32 MB). */
   maxRequestBytes?: number;
@@ -77,6 +80,10 @@ export class SecretsCore {
     return this.options.faults;
   }
 
+  get variants(): Variants {
+    return this.options.variants ?? new Variants();
+  }
+
   async init(): Promise<void> {
     this.defaultPolicy = await parsePolicy('default', DEFAULT_POLICY_SOURCE);
     await this.mount(this.faults.has('core.no-default-secret-mount') ? 'kv/' : 'secret/', 'kv', 'secret', { version: '2' }, 'key-value secrets');
@@ -87,6 +94,7 @@ export class SecretsCore {
     return {
       clock: this.options.clock,
       faults: this.options.faults,
+      variants: this.variants,
       leases: this.leases,
       passwordPolicies: this.passwordPolicies,
       tokens: this.tokens,
