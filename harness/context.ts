@@ -40,6 +40,8 @@ export interface TranscriptEntry {
   requestBody?: unknown;
   responseHeaders?: Record<string, unknown>;
   responseBody?: unknown;
+  /** Names the dialect translated on the wire (bodies above are in the documents' names). */
+  renamed?: string[];
   note?: string;
 }
 
@@ -69,6 +71,7 @@ export class Transcript {
       requestBody: clip(redactor.value(ex.request.body)),
       responseHeaders: redactor.headers(pick(ex.response.headers, ['content-type', 'x-sched-nexttoken', 'x-nomad-nexttoken', 'location'])),
       responseBody: clip(redactor.value(ex.response.body)),
+      ...(ex.renamed ? { renamed: ex.renamed.map((r) => redactor.text(r)) } : {}),
     };
     this.push(entry);
   }

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, test, type TestContext as VitestContext } from 'vi
 import type { Capabilities, TargetConfig } from './config/types.js';
 import { ApiClient, type RequestOptions } from './http/client.js';
 import type { Exchange } from './http/exchange.js';
-import { checkAgainstSpec } from './checks/schema.js';
+import { checkAgainstSpec, specPath } from './checks/schema.js';
+import { NameTranslator } from './dialect/names.js';
 import { CheckFailure, type Check } from './checks/index.js';
 import { loadCatalogue, type Level } from './catalogue.js';
 import { mountAliases, targetConfig, Transcript } from './context.js';
@@ -66,7 +67,13 @@ export function uniqueName(base: string): string {
   return `${cfg.prefix}-${base}-${process.pid % 1000}${counter}`.toLowerCase().replace(/[^a-z0-9_-]/g, '-');
 }
 
+/** The dialect's names for one API; paths are scoped by the documents' mount they fall under. */
+export function namesOf(api: 'svc' | 'sched', cfg: TargetConfig): NameTranslator {
+  return new NameTranslator(api, cfg.dialect.names, (p) => specPath(p, { mountAliases, namespace: cfg.svc.namespace }));
+}
+
 function makeClient(api: 'svc' | 'sched', cfg: TargetConfig, registry: SpecRegistry, transcript: () => Transcript | undefined): ApiClient {
+  const names = namesOf(api, cfg);
   return new ApiClient(api, cfg, (ex, validate) => {
     if (api === 'svc') {
       // Remember secrets the target handed out (passwords, client secrets, tokens) before recording.
@@ -82,7 +89,7 @@ function makeClient(api: 'svc' | 'sched', cfg: TargetConfig, registry: SpecRegis
     }
     transcript()?.exchange(ex);
     if (failure) throw failure;
-  });
+  }, names.identity ? undefined : names);
 }
 
 async function moveTime(cfg: TargetConfig, svc: ApiClient, seconds: number, skip: (reason: string, setting?: string) => never): Promise<void> {

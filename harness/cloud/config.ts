@@ -53,7 +53,9 @@ export function cloudConfigFromEnv(env: Record<string, string | undefined> = pro
   if (env.CLOUD_ENV_OVERRIDES) {
     try {
       const parsed = JSON.parse(env.CLOUD_ENV_OVERRIDES) as Record<string, unknown>;
-      out.envOverrides = Object.fromEntries(Object.entries(parsed).filter(([k, v]) => (CLOUD_ENV_VARS as readonly string[]).includes(k) && typeof v === 'string')) as CloudConfig['envOverrides'];
+      // Names are checked after loading: a profile may let the target's own names stand for the
+      // documents' (dialect.names.svc.env), so they cannot be filtered here.
+      out.envOverrides = Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'string')) as CloudConfig['envOverrides'];
     } catch {
       throw new Error('CLOUD_ENV_OVERRIDES must be a JSON object such as {"CLOUD_TENANT_ID": "..."}');
     }

@@ -172,6 +172,19 @@ export interface LoadOptions {
   cli?: CliOverrides;
 }
 
+/**
+ * `cloud.envOverrides` may name the target's environment variables (`AZURE_TENANT_ID`) where the
+ * profile maps them (dialect.names.svc.env); the suites read the documents' names.
+ */
+function envOverridesInDocumentNames(merged: Json): void {
+  const cloud = merged.cloud as Json | undefined;
+  const overrides = cloud?.envOverrides as Record<string, unknown> | undefined;
+  const env = ((merged.dialect as Json | undefined)?.names as { svc?: { env?: Record<string, string> } } | undefined)?.svc?.env;
+  if (!overrides || !env) return;
+  const toDoc = new Map(Object.entries(env).map(([doc, target]) => [target, doc]));
+  cloud!.envOverrides = Object.fromEntries(Object.entries(overrides).map(([k, v]) => [toDoc.get(k) ?? k, v]));
+}
+
 export function loadConfig(opts: LoadOptions = {}): TargetConfig {
   const env = opts.env ?? process.env;
   const origins = new Map<string, string>();
@@ -180,6 +193,7 @@ export function loadConfig(opts: LoadOptions = {}): TargetConfig {
   if (file) merged = merge(merged, readConfigFile(file), `config file ${file}`, origins);
   merged = merge(merged, fromEnv(env), 'environment', origins);
   merged = merge(merged, fromCli(opts.cli ?? {}), 'command line', origins);
+  envOverridesInDocumentNames(merged);
   if (!validate(merged)) {
     const err = validate.errors![0]!;
     const path = err.instancePath.slice(1).replaceAll('/', '.') || '(top level)';

@@ -7,6 +7,36 @@ const posInt = { type: 'integer', minimum: 1 } as const;
 const nonNegInt = { type: 'integer', minimum: 0 } as const;
 const httpUrl = { type: 'string', pattern: '^https?://[^\\s/]+(/.*)?$' } as const;
 const headerName = { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" } as const;
+/** A name map: documents' name -> target's name (non-empty strings). */
+const nameMap = { type: 'object', additionalProperties: { type: 'string', minLength: 1 }, propertyNames: { minLength: 1 } } as const;
+/** Renames inside one scope (harness/dialect/names.ts ScopeNames). */
+const scopeNames = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { fields: nameMap, values: { type: 'object', additionalProperties: nameMap } },
+} as const;
+const envName = { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } } as const;
+/** dialect.names: one block per API so each side of a profile stands alone. */
+const namesSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    svc: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        mountTypes: nameMap,
+        engines: { type: 'object', additionalProperties: scopeNames },
+        env: envName,
+      },
+    },
+    sched: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { ...scopeNames.properties, env: envName },
+    },
+  },
+} as const;
 
 export const configSchema = {
   type: 'object',
@@ -53,6 +83,7 @@ export const configSchema = {
         nextTokenHeader: headerName,
         schedTokenHeader: headerName,
         outputPrefix: { type: 'string', pattern: '^[a-z][a-z0-9]*$' },
+        names: namesSchema,
       },
     },
     timeouts: {

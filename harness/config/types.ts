@@ -1,6 +1,7 @@
 /** The one typed object that describes a target. Built once, injected into every test. */
 import type { CloudConfig } from '../cloud/config.js';
 import type { ProvisionedDirectory } from '../directory/provision.js';
+import type { NamesDialect } from '../dialect/names.js';
 
 export interface Dialect {
   /** Client token header (documents: X-Svc-Token). */
@@ -15,6 +16,11 @@ export interface Dialect {
   schedTokenHeader: string;
   /** Prefix of ciphertexts and signatures (documents: svc). */
   outputPrefix: string;
+  /**
+   * Engine types, field names, enum values and environment variable names of the target, per API
+   * (harness/dialect/names.ts); absent: the documents' own names.
+   */
+  names?: NamesDialect;
 }
 
 export interface Capabilities {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import pactum from 'pactum';
 import type { TargetConfig } from '../config/types.js';
+import type { NameTranslator } from '../dialect/names.js';
 import type { Exchange } from './exchange.js';
 
 const { spec, settings } = pactum;
@@ -50,6 +51,8 @@ export class ApiClient {
     readonly api: 'svc' | 'sched',
     private readonly config: TargetConfig,
     private readonly hook: ExchangeHook,
+    /** The dialect's names (harness/dialect/names.ts): requests renamed to the target's, responses back. */
+    private readonly names?: NameTranslator,
   ) {
     const tls: Record<string, unknown> = {};
     if (api === 'svc' && config.svc.cacert) tls.ca = readFileSync(config.svc.cacert);
@@ -89,8 +92,13 @@ export class ApiClient {
 
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange> {
     const rel = path.replace(/^\/+/, '');
+    const relPath = `/${rel}`.split('?')[0]!;
+    // Suites speak the documents' names; the target may speak others (dialect.names). Raw bodies
+    // are deliberately malformed or opaque and go out as they are.
+    const outgoing = this.names && opts.rawBody === undefined ? this.names.request(relPath, { body: opts.body, query: opts.query }) : undefined;
+    const renamed = outgoing?.renamed.map((r) => `sent ${r}`) ?? [];
     const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) query.set(k, String(v));
+    for (const [k, v] of Object.entries(outgoing?.query ?? opts.query ?? {})) if (v !== undefined) query.set(k, String(v));
     const qs = query.toString();
     const url = `${this.baseUrl}/${rel}${qs ? `?${qs}` : ''}`;
     const headers = this.headersFor(opts);
@@ -99,7 +107,7 @@ export class ApiClient {
       body = opts.rawBody;
       if (opts.contentType) headers['Content-Type'] = opts.contentType;
     } else if (opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
+      body = JSON.stringify(outgoing ? outgoing.body : opts.body);
       headers['Content-Type'] = opts.contentType ?? 'application/json';
     }
     const timeout = opts.timeoutMs ?? this.config.timeouts.requestMs;
@@ -127,11 +135,18 @@ export class ApiClient {
       try { parsed = JSON.parse(parsed); } catch { /* left as text: the spec check reports it */ }
     }
     if (parsed === undefined || (typeof parsed === 'object' && parsed !== null && Object.keys(parsed).length === 0 && text === '')) parsed = text === '' ? '' : parsed;
+    if (this.names && parsed !== null && typeof parsed === 'object') {
+      // Back to the documents' names before any check, redaction or spec match reads the body.
+      const back = this.names.response(relPath, parsed);
+      parsed = back.body;
+      renamed.push(...back.renamed.map((r) => `received ${r}`));
+    }
     const ex: Exchange = {
       api: this.api,
-      request: { method, url, path: `/${rel}`.split('?')[0]!, headers, body: opts.rawBody !== undefined ? `<${Buffer.byteLength(opts.rawBody)} raw bytes>` : opts.body },
+      request: { method, url, path: relPath, headers, body: opts.rawBody !== undefined ? `<${Buffer.byteLength(opts.rawBody)} raw bytes>` : opts.body },
       response: { status: res.statusCode, headers: respHeaders, body: parsed, text, contentType },
       durationMs,
+      ...(renamed.length ? { renamed } : {}),
     };
     this.hook(ex, opts.validate !== false);
     return ex;

@@ -26,6 +26,11 @@ export interface Exchange {
   durationMs: number;
   /** The spec operation matched, when any (`file METHOD template`). */
   operation?: string;
+  /**
+   * Names the dialect translated (`sent cloud_roles→azure_roles`): request and response bodies
+   * here are in the documents' names, the wire carried the target's.
+   */
+  renamed?: string[];
 }
 
 /** Case-insensitive header read. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { suite, conformance, type T } from '../../harness/index.js';
+import { suite, conformance, namesOf, type T } from '../../harness/index.js';
 import { bodyAt, lacksField, statusBetween, statusIs, success } from '../../harness/checks/index.js';
 import { cloudConfig, fail, fixtureRoleName, need, probe, revokeLease, scopeFor } from './helpers.js';
 import { freshCloudMount } from './mounts.js';
@@ -52,8 +52,9 @@ conformance({ id: 'cloud.config.client-secret-write-only', also: ['auth.write-on
 
 conformance({ id: 'cloud.config.env-override', level: 'MUST', title: 'a CLOUD_* environment variable of the service overrides the value in /cloud/config' }, async (t) => {
   const env = cloudConfig(t).envOverrides ?? {};
+  const envName = (doc: string) => namesOf('svc', t.config).envName(doc);
   const overridden = (['CLOUD_TENANT_ID', 'CLOUD_CLIENT_ID'] as const).find((k) => env[k]);
-  if (!overridden) t.skip('the target was not started with CLOUD_TENANT_ID or CLOUD_CLIENT_ID set', 'cloud.envOverrides');
+  if (!overridden) t.skip(`the target was not started with ${envName('CLOUD_TENANT_ID')} or ${envName('CLOUD_CLIENT_ID')} set`, 'cloud.envOverrides');
   probe(t);
   const mount = await freshCloudMount(t);
   const body = rootConfig(t);
@@ -62,11 +63,11 @@ conformance({ id: 'cloud.config.env-override', level: 'MUST', title: 'a CLOUD_* 
   else body.client_id = randomUUID();
   t.check(await t.svc.post(`${mount}/config`, { body }), success);
   const result = await tryCredentials(t, mount);
-  if (result.role >= 400 || result.creds !== 200) fail('env-override', `with a wrong stored value and ${overridden} set, the engine could not issue credentials`, { role: '2xx', creds: 200 }, result);
+  if (result.role >= 400 || result.creds !== 200) fail('env-override', `with a wrong stored value and ${envName(overridden)} set, the engine could not issue credentials`, { role: '2xx', creds: 200 }, result);
 });
 
 conformance({ id: 'cloud.config.ids-required', level: 'MUST', title: 'without subscription_id (in /cloud/config or CLOUD_SUBSCRIPTION_ID) the engine refuses the configuration or cannot issue credentials' }, async (t) => {
-  if (cloudConfig(t).envOverrides?.CLOUD_SUBSCRIPTION_ID) t.skip('the target was started with CLOUD_SUBSCRIPTION_ID, which supplies the value', 'cloud.envOverrides');
+  if (cloudConfig(t).envOverrides?.CLOUD_SUBSCRIPTION_ID) t.skip(`the target was started with ${namesOf('svc', t.config).envName('CLOUD_SUBSCRIPTION_ID')}, which supplies the value`, 'cloud.envOverrides');
   probe(t);
   const mount = await freshCloudMount(t);
   const { subscription_id: _omitted, ...body } = rootConfig(t);

@@ -8,7 +8,7 @@ import { suite, type MountRef, type Suite, type T } from '../../harness/index.js
 import type { Exchange } from '../../harness/index.js';
 import { expectThat, success } from '../../harness/checks/index.js';
 import type { LdapTarget } from '../../harness/config/types.js';
-import { mountAliases } from '../../harness/context.js';
+import { freshMount as freshEngineMount } from '../../harness/fresh-mount.js';
 import { addMember, canBind, createAccount, deleteEntry, entryExists, findEntries, readAttribute, removeMember, type DirectoryAdmin } from '../../harness/directory/verify.js';
 
 /** Long enough that other files moving the shared clock never rotate or expire our objects. */
@@ -119,11 +119,8 @@ export async function revokeLease(t: T, id: string): Promise<Exchange> {
 
 /** A separate ldap mount for one test, configured with `extra`; removed after the test. */
 export async function freshMount(t: T, extra: Record<string, unknown> | null = {}): Promise<string> {
-  const name = t.unique('ldapm');
-  t.check(await t.svc.post(`sys/mounts/${name}`, { body: { type: 'ldap' } }), success);
-  t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`));
-  // Lets the harness match this mount's paths to the spec's default mount.
-  mountAliases.set(name, 'ldap');
+  // Honours mounts.ldap (same type as the configured mount) and the dialect's engine type.
+  const name = await freshEngineMount(t, 'ldap', { type: 'ldap' });
   if (extra) t.check(await t.svc.post(`${name}/config`, { body: baseConfig(t, extra) }), success);
   return name;
 }
