@@ -63,7 +63,7 @@ conformance({ id: 'cloud.config.env-override', level: 'MUST', title: 'a CLOUD_* 
   else body.client_id = randomUUID();
   t.check(await t.svc.post(`${mount}/config`, { body }), success);
   const result = await tryCredentials(t, mount);
-  if (result.role >= 400 || result.creds !== 200) fail('env-override', `with a wrong stored value and ${envName(overridden)} set, the engine could not issue credentials`, { role: '2xx', creds: 200 }, result);
+  if (result.role >= 400 || result.creds !== 200) fail('env-override', `with a wrong stored value and ${envName(overridden!)} set, the engine could not issue credentials`, { role: '2xx', creds: 200 }, result);
 });
 
 conformance({ id: 'cloud.config.ids-required', level: 'MUST', title: 'without subscription_id (in /cloud/config or CLOUD_SUBSCRIPTION_ID) the engine refuses the configuration or cannot issue credentials' }, async (t) => {
