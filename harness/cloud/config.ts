@@ -22,8 +22,13 @@ export interface CloudConfig {
    * value may be omitted). Tests of env precedence run only for variables listed here.
    */
   envOverrides?: Partial<Record<CloudEnvVar, string>>;
-  /** Bounded wait for rotate-root to propagate (the document allows a brief failure). Default 30. */
+  /** Bounded wait for new credentials and rotate-root to propagate (the document allows a brief failure). Default 30. */
   propagationSeconds?: number;
+  /**
+   * Bounded wait for the secret from before rotate-root to stop authenticating. Default 150: the
+   * upstream product drops it in a periodic task at least a minute after the rotation.
+   */
+  rotationSwapSeconds?: number;
 }
 
 export type CloudEnvVar = 'CLOUD_SUBSCRIPTION_ID' | 'CLOUD_TENANT_ID' | 'CLOUD_CLIENT_ID' | 'CLOUD_CLIENT_SECRET' | 'CLOUD_ENVIRONMENT';
@@ -50,6 +55,7 @@ export function cloudConfigFromEnv(env: Record<string, string | undefined> = pro
   if (env.CLOUD_GROUP_NAMES) out.groupNames = list(env.CLOUD_GROUP_NAMES);
   if (env.CLOUD_APPLICATION_OBJECT_ID) out.applicationObjectId = env.CLOUD_APPLICATION_OBJECT_ID;
   if (env.CLOUD_PROPAGATION_SECONDS && Number.isFinite(Number(env.CLOUD_PROPAGATION_SECONDS))) out.propagationSeconds = Number(env.CLOUD_PROPAGATION_SECONDS);
+  if (env.CLOUD_ROTATION_SWAP_SECONDS && Number.isFinite(Number(env.CLOUD_ROTATION_SWAP_SECONDS))) out.rotationSwapSeconds = Number(env.CLOUD_ROTATION_SWAP_SECONDS);
   if (env.CLOUD_ENV_OVERRIDES) {
     try {
       const parsed = JSON.parse(env.CLOUD_ENV_OVERRIDES) as Record<string, unknown>;
@@ -82,5 +88,6 @@ export const cloudConfigSchema = {
       properties: Object.fromEntries(CLOUD_ENV_VARS.map((k) => [k, { type: 'string' }])),
     },
     propagationSeconds: { type: 'number', minimum: 0 },
+    rotationSwapSeconds: { type: 'number', minimum: 0 },
   },
 } as const;

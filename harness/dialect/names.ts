@@ -224,6 +224,11 @@ export class NameTranslator {
     let out = renameDeep(body, scope, 'in', renamed);
     // sys/mounts lists mounts keyed by path, at the top level and under `data`.
     if (mountTypes && this.in.types.size) out = renameTypes(out, this.in.types, renamed, 3);
+    // Every engine response names its engine's type in the envelope (`mount_type`).
+    if (isPlainObject(out) && typeof out.mount_type === 'string' && this.in.types.has(out.mount_type)) {
+      renamed.add(`mount_type: ${out.mount_type}→${this.in.types.get(out.mount_type)}`);
+      out = { ...out, mount_type: this.in.types.get(out.mount_type) };
+    }
     return { body: out, renamed: [...renamed] };
   }
 }

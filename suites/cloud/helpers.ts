@@ -209,6 +209,16 @@ export function revokeLease(t: T, leaseId: string) {
   return t.svc.put('sys/leases/revoke', { body: { lease_id: leaseId } });
 }
 
+/** Bounded wait for new credentials to work (or revoked ones to stop): `cloud.propagationSeconds`, default 30. */
+export function propagation(t: { config: T['config'] }): number {
+  return cloudConfig(t).propagationSeconds ?? 30;
+}
+
+/** Polls until the directory accepts (or, with `want: false`, refuses) a client secret, within the propagation bound. */
+export async function loginsEventually(t: T, p: DirectoryProbe, clientId: string, secret: string, want: boolean): Promise<boolean> {
+  return eventually(propagation(t), async () => ((await p.loginStatus(clientId, secret)) === 200) === want);
+}
+
 /** Polls `probe` until it returns true or `seconds` pass (bounded; for eventually consistent effects). */
 export async function eventually(seconds: number, probeFn: () => Promise<boolean>): Promise<boolean> {
   const until = Date.now() + seconds * 1000;

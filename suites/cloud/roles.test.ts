@@ -7,7 +7,8 @@ const s = suite('cloud');
 const cloud = cloudMount(s);
 
 for (const c of roleRuleCases()) {
-  const title = `POST /cloud/roles/:name with ${c.description} ${c.expect.outcome === 'invalid' ? 'answers 400' : 'fails'} and stores no role`;
+  const outcome = { invalid: 'answers 400 and stores no role', fails: 'fails and stores no role', 'refused-or-unusable': 'is refused, or the role cannot issue credentials' }[c.expect.outcome];
+  const title = `POST /cloud/roles/:name with ${c.description} ${outcome}`;
   conformance({ id: c.ids[0]!, also: c.ids.slice(1), level: c.level ?? 'MUST', title }, async (t) => {
     requireConfigured(t, cloud);
     const vars: Record<string, string> = { scope: scopeFor(t), missing: `svc-missing-${t.unique('x')}` };
@@ -26,6 +27,15 @@ for (const c of roleRuleCases()) {
     const name = t.unique('role');
     const ex = await t.svc.post(`${cloud.path}/roles/${name}`, { body: fill(c.request.body, vars) as Record<string, unknown> });
     t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+    if (c.expect.outcome === 'refused-or-unusable' && ex.response.status < 400) {
+      // The document describes the item's shape without saying the write checks it: a role the
+      // engine stored must then fail to issue credentials (never silently widen or drop the item).
+      const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
+      const leaseId = (creds.response.body as { lease_id?: string } | undefined)?.lease_id;
+      if (leaseId) t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId));
+      t.check(creds, statusBetween(400, 599), errorMessage);
+      return;
+    }
     t.check(ex, c.expect.outcome === 'invalid' ? statusIs(400) : statusBetween(400, 599), errorMessage);
     const list = await t.svc.list(`${cloud.path}/roles`);
     t.check(list, statusIs(200, 404));

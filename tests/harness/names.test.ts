@@ -74,6 +74,7 @@ describe('dialect names: responses back to the documents', () => {
     const back = svc.response('/cf-x-cloud-1/roles/r', body);
     expect(back.body).toEqual({ data: { cloud_roles: [{ role_name: 'Reader', scope: '/s' }], cloud_groups: [], sign_in_audience: 'CloudADMyOrg', tags: ['AzureADMyOrg'] } });
     expect(back.renamed).toContain('azure_roles→cloud_roles');
+    expect(svc.response('/cf-x-cloud-1/creds/r', { mount_type: 'azure', data: { type: 'azure' } }).body, 'the envelope\'s mount_type, not any field named type').toEqual({ mount_type: 'cloud', data: { type: 'azure' } });
   });
 
   it('maps the ldap engine\'s field and mount types in sys/mounts listings', () => {
@@ -140,7 +141,7 @@ describe('dialect names over HTTP (a target that speaks the upstream names)', ()
     const read = await client.get('cf-x-cloud-1/roles/r');
     expect(read.response.body).toEqual({ data: { cloud_roles: [{ role_name: 'Reader', scope: '/s' }], sign_in_audience: 'CloudADMyOrg', client_secret: 'cs-upstream-1' } });
     expect(read.renamed).toEqual(expect.arrayContaining(['received azure_roles→cloud_roles', 'received sign_in_audience: AzureADMyOrg→CloudADMyOrg']));
-    expect(new Redactor().value(read.response.body).data.client_secret, 'redaction by name is unaffected').toBe(REDACTED);
+    expect((new Redactor().value(read.response.body) as { data: { client_secret: string } }).data.client_secret, 'redaction by name is unaffected').toBe(REDACTED);
     const mount = await client.post('sys/mounts/cf-x-cloud-2', { body: { type: 'cloud' } });
     expect(seen[2]!.body).toEqual({ type: 'azure' });
     expect(mount.request.body).toEqual({ type: 'cloud' });

@@ -13,7 +13,7 @@ export const faults: FaultSpec[] = [
   f('cloud.rotate-root-returns-secret', 'cloud.rotate-root.secret-not-returned', 'rotate-root returns the new client secret in data.'),
   f('cloud.rotate-root-ttl-ignored', 'cloud.rotate-root.expiry', 'rotate-root ignores root_password_ttl and uses a two-year expiry.'),
   f('cloud.roles-json-unchecked', 'cloud.roles.cloud-roles-json-string', 'cloud_roles that is not a JSON array is accepted (treated as empty).'),
-  f('cloud.roles-item-shape-unchecked', 'cloud.roles.item-shape', 'cloud_roles items without scope are accepted.'),
+  f('cloud.roles-item-shape-unchecked', 'cloud.roles.item-shape', 'cloud_roles items without scope are accepted and silently assigned at the whole subscription.'),
   f('cloud.roles-existence-unchecked', 'cloud.roles.resources-must-exist', 'Nonexistent role definitions and groups are accepted at role write.'),
   f('cloud.roles-empty-accepted', 'cloud.roles.app-or-roles-required', 'A role with neither application_object_id nor cloud_roles is accepted.'),
   f('cloud.app-object-uses-roles', 'cloud.roles.app-object-ignores-roles', 'With application_object_id the engine still creates a new application with cloud_roles.'),

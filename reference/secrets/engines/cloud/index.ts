@@ -12,6 +12,8 @@ import { DirectoryCallError, DirectoryClient, orMissing } from './directory-clie
 import { SIGN_IN_AUDIENCES, parseBool, parseGroupItems, parseJsonArray, parseRoleItems, parseTags, type GroupItem, type RoleItem } from './roles.js';
 
 const DEFAULT_ROOT_PASSWORD_TTL = 182 * 86400;
+/** Variant cloud.rotate-root-deferred-swap: how long the old root secret stays in use after rotate-root. */
+const DEFERRED_SWAP_MS = 1500;
 /** Generated principals' secrets live far longer than any lease; the lease's end removes them. */
 const SP_SECRET_SECONDS = 10 * 365 * 86400;
 
@@ -67,11 +69,22 @@ function remote(err: unknown): never {
 class CloudEngine implements Engine {
   private config: StoredConfig | undefined;
   private readonly roles = new Map<string, RoleEntry>();
+  /** The pending swap of variant cloud.rotate-root-deferred-swap. */
+  private swapTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly ctx: EngineContext) {}
 
   private has(fault: string): boolean {
     return this.ctx.faults.has(fault);
+  }
+
+  /** A legal variant (variants.ts): a behaviour the documents allow. */
+  private variant(name: string): boolean {
+    return this.ctx.variants.has(name);
+  }
+
+  async close(): Promise<void> {
+    if (this.swapTimer) clearTimeout(this.swapTimer);
   }
 
   async exists(path: string): Promise<boolean> {
@@ -82,6 +95,18 @@ class CloudEngine implements Engine {
   }
 
   async handle(req: EngineRequest): Promise<EngineResponse> {
+    try {
+      return await this.route(req);
+    } catch (err) {
+      // Variant: the upstream product's error wording (its framework wraps messages in a list).
+      if (err instanceof SvcError && this.variant('cloud.error-texts-wrapped')) {
+        throw new SvcError(err.status, err.messages.map((m) => `1 error occurred:\n\t* ${m}\n\n`));
+      }
+      throw err;
+    }
+  }
+
+  private async route(req: EngineRequest): Promise<EngineResponse> {
     const { path, method } = req;
     const write = method === 'POST' || method === 'PUT';
     if (path === 'config') {
@@ -132,6 +157,7 @@ class CloudEngine implements Engine {
 
   private readConfig(): EngineResponse {
     const c = this.config;
+    if (!c && this.variant('cloud.config-read-unconfigured-404')) throw new SvcError(404, []);
     const data: Record<string, unknown> = {
       subscription_id: c?.subscription_id ?? '',
       tenant_id: c?.tenant_id ?? '',
@@ -140,6 +166,10 @@ class CloudEngine implements Engine {
       root_password_ttl: c?.root_password_ttl ?? 0,
     };
     if (this.has('cloud.config-read-shows-secret')) data.client_secret = c?.client_secret ?? '';
+    if (this.variant('cloud.config-read-extra-fields')) {
+      // The upstream product's read also reports workload identity and automated rotation settings.
+      Object.assign(data, { identity_token_audience: '', identity_token_ttl: 0, rotation_period: 0, rotation_schedule: '', rotation_window: 0, disable_automated_rotation: false });
+    }
     return { data };
   }
 
@@ -164,13 +194,14 @@ class CloudEngine implements Engine {
       if (ttl <= 0) throw badRequest('root_password_ttl must be positive');
       next.root_password_ttl = ttl;
     }
-    if (!this.has('cloud.ids-not-required')) {
+    if (!this.has('cloud.ids-not-required') && !this.variant('cloud.config-ids-checked-at-use')) {
       const env = this.has('cloud.env-ignored') ? {} : this.ctx.settings.env;
       for (const field of ['subscription_id', 'tenant_id'] as const) {
         if (!next[field] && !env[ENV_OF[field]]) throw badRequest(`${field} is required (or the ${ENV_OF[field]} environment variable)`);
       }
     }
     this.config = next;
+    if (this.variant('cloud.config-write-warnings') && !next.environment) return { warnings: ['environment is not set: the public cloud is used'] };
     return {};
   }
 
@@ -184,6 +215,9 @@ class CloudEngine implements Engine {
     if (!addr) throw new SvcError(500, ['no cloud directory is configured for this service']);
     if (!this.config && !this.ctx.settings.env.CLOUD_CLIENT_ID) throw badRequest('the cloud engine is not configured (write cloud config first)');
     const c = this.effective();
+    if (this.variant('cloud.config-ids-checked-at-use') && !this.has('cloud.ids-not-required')) {
+      for (const field of ['subscription_id', 'tenant_id'] as const) if (!c[field]) throw badRequest(`${field} is required (or the ${ENV_OF[field]} environment variable)`);
+    }
     if (!c.tenant_id || !c.client_id || !c.client_secret) throw badRequest('tenant_id, client_id and client_secret are needed to reach the cloud directory');
     try {
       return await DirectoryClient.login({ addr, tenantId: c.tenant_id, clientId: c.client_id, clientSecret: c.client_secret });
@@ -208,6 +242,11 @@ class CloudEngine implements Engine {
         displayName: `svc-root-${randomUUID()}`,
         ...(this.has('cloud.rotate-root-ttl-ignored') ? {} : { endDateTime: new Date(now + ttl * 1000).toISOString() }),
       });
+      if (this.variant('cloud.rotate-root-deferred-swap')) {
+        // Like the upstream product: keep using the old secret and swap (dropping the old ones) later.
+        this.scheduleSwap(app, added);
+        return {};
+      }
       this.config = { ...this.config, client_secret: added.secretText };
       // Prove the new secret before dropping the old ones, so a failed rotation never locks us out.
       const fresh = await this.client();
@@ -221,6 +260,22 @@ class CloudEngine implements Engine {
     } catch (err) {
       return remote(err);
     }
+  }
+
+  private scheduleSwap(app: { id: string; passwordCredentials: { keyId: string }[] }, added: { keyId: string; secretText: string }): void {
+    if (this.swapTimer) clearTimeout(this.swapTimer);
+    this.swapTimer = setTimeout(() => {
+      this.swapTimer = undefined;
+      if (!this.config) return;
+      this.config = { ...this.config, client_secret: added.secretText };
+      void (async () => {
+        const fresh = await this.client();
+        for (const cred of app.passwordCredentials) {
+          if (cred.keyId !== added.keyId) await orMissing(() => fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }));
+        }
+      })().catch((err) => this.ctx.log(`cloud: deferred root secret swap failed: ${(err as Error).message}`));
+    }, DEFERRED_SWAP_MS);
+    this.swapTimer.unref();
   }
 
   // --- roles -------------------------------------------------------------------------------
@@ -281,7 +336,10 @@ class CloudEngine implements Engine {
     let roleItems: RoleItem[] | undefined;
     let groupItems: GroupItem[] | undefined;
     if (body.cloud_roles !== undefined) {
-      roleItems = parseRoleItems(parseJsonArray('cloud_roles', body.cloud_roles, this.has('cloud.roles-json-unchecked')), !this.has('cloud.roles-item-shape-unchecked'));
+      const requireScope = !this.has('cloud.roles-item-shape-unchecked') && !this.variant('cloud.roles-item-shape-at-use');
+      roleItems = parseRoleItems(parseJsonArray('cloud_roles', body.cloud_roles, this.has('cloud.roles-json-unchecked')), requireScope);
+      // Fault: an item without scope silently gets the whole subscription as its scope.
+      if (this.has('cloud.roles-item-shape-unchecked')) roleItems = roleItems.map((r) => (r.scope ? r : { ...r, scope: `/subscriptions/${this.effective().subscription_id}` }));
     }
     if (body.cloud_groups !== undefined) groupItems = parseGroupItems(parseJsonArray('cloud_groups', body.cloud_groups, this.has('cloud.roles-json-unchecked')));
 
@@ -294,7 +352,11 @@ class CloudEngine implements Engine {
     try {
       if (role.application_object_id && role.application_object_id !== role.managed?.appObjectId) {
         const app = await orMissing(() => client.request<{ appId: string }>('GET', `/applications/${encodeURIComponent(role.application_object_id)}`));
-        if (!app) throw badRequest(`no application found for application_object_id '${role.application_object_id}'`);
+        if (!app) {
+          const message = `no application found for application_object_id '${role.application_object_id}'`;
+          // Variant: the upstream product reports the failed lookup as an internal error.
+          throw this.variant('cloud.app-object-missing-500') ? new SvcError(500, [`error loading Application: ${message}`]) : badRequest(message);
+        }
         role.application_id = app.appId;
       }
       if (roleItems) role.cloud_roles = await this.resolveRoles(client, roleItems);
@@ -455,7 +517,7 @@ class CloudEngine implements Engine {
 
   private async creds(name: string): Promise<EngineResponse> {
     const role = this.roles.get(name);
-    if (!role) throw badRequest(`role '${name}' does not exist`);
+    if (!role) throw new SvcError(this.variant('cloud.creds-unknown-role-404') ? 404 : 400, [`role '${name}' does not exist`]);
     const client = await this.client();
     const { ttl, maxTtl } = this.leaseTimes(role);
     const endDateTime = new Date(this.ctx.clock.now() + SP_SECRET_SECONDS * 1000).toISOString();
