@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { cachedSync, contentHash } from './disk-cache.js';
 
 export const CATALOGUE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../spec/catalogue');
 
@@ -27,11 +28,17 @@ let cache: Map<string, Requirement> | undefined;
 
 export function loadCatalogue(dir = CATALOGUE_DIR): Map<string, Requirement> {
   if (cache && dir === CATALOGUE_DIR) return cache;
+  // Parsing the YAML is most of the cost: cached on disk, keyed by the catalogue files' contents.
+  const entries = cachedSync('catalogue', contentHash(dir, /\.ya?ml$/), () => {
+    const list: Requirement[] = [];
+    for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+      const doc = parse(readFileSync(join(dir, file), 'utf8')) as { area: string; document: string; requirements: Omit<Requirement, 'area' | 'document'>[] };
+      for (const r of doc?.requirements ?? []) list.push({ ...r, area: doc.area, document: doc.document });
+    }
+    return list;
+  });
   const out = new Map<string, Requirement>();
-  for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
-    const doc = parse(readFileSync(join(dir, file), 'utf8')) as { area: string; document: string; requirements: Omit<Requirement, 'area' | 'document'>[] };
-    for (const r of doc?.requirements ?? []) out.set(r.id, { ...r, area: doc.area, document: doc.document });
-  }
+  for (const r of entries) out.set(r.id, r);
   if (dir === CATALOGUE_DIR) cache = out;
   return out;
 }

@@ -2,7 +2,7 @@
  * The suite author's API: `suite(area)` once per file, then `conformance({id, level, title}, fn)`
  * per behaviour. See docs/AUTHORING.md.
  */
-import { afterAll, beforeAll, test, type TestContext as VitestContext } from 'vitest';
+import { afterAll, beforeAll, inject, test, type TestContext as VitestContext } from 'vitest';
 import type { Capabilities, TargetConfig } from './config/types.js';
 import { ApiClient, type RequestOptions } from './http/client.js';
 import type { Exchange } from './http/exchange.js';
@@ -15,6 +15,7 @@ import { specRegistry, type SpecRegistry } from './spec/registry.js';
 import { redactor } from './redact.js';
 import { Tracker } from './tracker.js';
 import { isAffected } from './versions.js';
+import { globalEffect, guardGlobal, type Group } from './schedule.js';
 
 export { redactor } from './redact.js';
 export type { Exchange } from './http/exchange.js';
@@ -64,7 +65,8 @@ let counter = 0;
 export function uniqueName(base: string): string {
   const cfg = targetConfig();
   counter++;
-  return `${cfg.prefix}-${base}-${process.pid % 1000}${counter}`.toLowerCase().replace(/[^a-z0-9_-]/g, '-');
+  // pid and counter apart: files run in several workers at once, and share a worker's counter.
+  return `${cfg.prefix}-${base}-${process.pid.toString(36)}-${counter}`.toLowerCase().replace(/[^a-z0-9_-]/g, '-');
 }
 
 /** The dialect's names for one API; paths are scoped by the documents' mount they fall under. */
@@ -72,9 +74,20 @@ export function namesOf(api: 'svc' | 'sched', cfg: TargetConfig): NameTranslator
   return new NameTranslator(api, cfg.dialect.names, (p) => specPath(p, { mountAliases, namespace: cfg.svc.namespace }));
 }
 
-function makeClient(api: 'svc' | 'sched', cfg: TargetConfig, registry: SpecRegistry, transcript: () => Transcript | undefined): ApiClient {
+/** The group of this worker's files (concurrent or serial); undefined outside the harness's projects. */
+function group(): Group | undefined {
+  try {
+    return inject('conformanceGroup');
+  } catch {
+    return undefined;
+  }
+}
+
+function makeClient(api: 'svc' | 'sched', cfg: TargetConfig, registry: SpecRegistry, transcript: () => Transcript | undefined, file?: string): ApiClient {
   const names = namesOf(api, cfg);
   return new ApiClient(api, cfg, (ex, validate) => {
+    const effect = globalEffect(api, ex.request.method, ex.request.path);
+    if (effect) guardGlobal(group(), file, effect);
     if (api === 'svc') {
       // Remember secrets the target handed out (passwords, client secrets, tokens) before recording.
       redactor.value(ex.response.body);
@@ -92,7 +105,10 @@ function makeClient(api: 'svc' | 'sched', cfg: TargetConfig, registry: SpecRegis
   }, names.identity ? undefined : names);
 }
 
-async function moveTime(cfg: TargetConfig, svc: ApiClient, seconds: number, skip: (reason: string, setting?: string) => never): Promise<void> {
+async function moveTime(cfg: TargetConfig, svc: ApiClient, seconds: number, skip: (reason: string, setting?: string) => never, file: string): Promise<void> {
+  // Checked before anything moves: a real sleep would not disturb other files, but the file
+  // still depends on time passing, which the schedule has to say.
+  guardGlobal(group(), file, 'moves time (t.advance)');
   if (cfg.capabilities.clock) {
     const ex = await svc.post('sys/reference/clock', { body: { advance: seconds } });
     if (ex.response.status !== 200) throw new CheckFailure('clock', 'the reference clock did not advance', 200, ex.response.status);
@@ -134,9 +150,6 @@ export interface SuiteContext {
   unique(base: string): string;
 }
 
-let suiteTranscript: Transcript | undefined;
-let suiteTracker: Tracker | undefined;
-
 /** The area of the file being collected: conformance() skips when its prerequisites are missing. */
 let fileArea: string | undefined;
 
@@ -148,6 +161,9 @@ export function suite(area: string): Suite {
   fileArea = area;
   const setups: ((s: SuiteContext) => Promise<void>)[] = [];
   let ctx: SuiteContext | undefined;
+  // Per file, not per module: with isolate off, one worker's module instance serves many files.
+  let suiteTranscript: Transcript | undefined;
+  let suiteTracker: Tracker | undefined;
 
   const context = async (): Promise<SuiteContext> => {
     if (ctx) return ctx;
@@ -258,11 +274,12 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     const skip = (reason: string, setting?: string): never => {
       throw new Skip({ reason, setting });
     };
-    const svc = makeClient('svc', cfg, registry, () => transcript);
+    const file = vctx.task.file.filepath;
+    const svc = makeClient('svc', cfg, registry, () => transcript, file);
     const t: T = {
       config: cfg,
       svc,
-      sched: makeClient('sched', cfg, registry, () => transcript),
+      sched: makeClient('sched', cfg, registry, () => transcript, file),
       check(ex, ...checks) {
         for (const c of checks) c(ex, {});
         return ex;
@@ -270,7 +287,7 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       track: (label, fn) => tracker.add(label, fn),
       unique: uniqueName,
       skip,
-      advance: (seconds) => moveTime(cfg, svc, seconds, skip),
+      advance: (seconds) => moveTime(cfg, svc, seconds, skip, file),
       note: (text) => transcript.note(text),
       secret: (value) => redactor.add(value),
       affected: (id) => isAffected(catalogue.get(id), cfg.svc.version),

@@ -8,11 +8,16 @@ import type { Results } from '../report/model.js';
 import { checkExpectationIds, loadExpectations } from '../report/expectations.js';
 import { keepPrevious } from '../report/compare.js';
 import { loadCatalogue } from '../catalogue.js';
+import { conformanceProjects, parseShard } from './projects.js';
 
 export interface RunOptions {
   file?: string;
   cli: CliOverrides;
   quiet?: boolean;
+  /** Files in flight at once in the concurrent group (default: harness/schedule.ts). */
+  concurrency?: number;
+  /** `i/n`: only the i-th of n deterministic parts of the selection (CI matrices; see `merge`). */
+  shard?: string;
 }
 
 export async function runConformance(opts: RunOptions): Promise<number> {
@@ -21,6 +26,10 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     cfg = loadConfig({ file: opts.file, cli: opts.cli });
     checkExpectationIds(loadExpectations(cfg.run.expectationsFile), loadCatalogue());
     cfg.run.previousResults = keepPrevious(cfg.run.previousResults, cfg.run.reportDir);
+    if (opts.shard) parseShard(opts.shard);
+    if (opts.concurrency !== undefined && !(Number.isInteger(opts.concurrency) && opts.concurrency >= 1 && opts.concurrency <= 64)) {
+      throw new ConfigError('--concurrency', `must be a whole number from 1 to 64, got ${opts.concurrency}`);
+    }
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -32,7 +41,6 @@ export async function runConformance(opts: RunOptions): Promise<number> {
   cfg.run.reportDir = reportDir;
   for (const f of ['results.json', 'junit.xml', 'index.html']) rmSync(join(reportDir, f), { force: true });
   process.env.CONFORMANCE_CONFIG_JSON = JSON.stringify(cfg);
-  const include = cfg.run.files?.length ? cfg.run.files : cfg.run.suites.map((s) => `suites/${s}/**/*.test.ts`);
   const vitest = await startVitest(
     'test',
     [],
@@ -40,16 +48,13 @@ export async function runConformance(opts: RunOptions): Promise<number> {
       config: false,
       watch: false,
       run: true,
-      include,
-      globalSetup: ['harness/setup/global-setup.ts'],
+      // Files that move the clock or change global settings run alone (suites/schedule.yaml);
+      // the others run concurrently: see harness/cli/projects.ts.
+      projects: conformanceProjects({ suites: cfg.run.suites, files: cfg.run.files, embedded: !cfg.svc.addr, concurrency: opts.concurrency, timeouts: cfg.timeouts }),
+      ...(opts.shard ? { shard: opts.shard } : {}),
       reporters: [opts.quiet ? 'dot' : 'default', new ConformanceReporter({ reportDir })],
-      testTimeout: cfg.timeouts.testMs,
-      hookTimeout: cfg.timeouts.hookMs,
       teardownTimeout: 30_000,
       passWithNoTests: true,
-      // One file at a time: files share the target and the reference's clock, and a test that
-      // moves time (lockout windows, lease expiry) must not expire another file's leases.
-      fileParallelism: false,
     },
   );
   await vitest?.close();

@@ -1,16 +1,36 @@
 /**
- * vitest global setup of the conformance project: resolves the target config once, prepares the
+ * vitest global setup of the conformance projects: resolves the target config once, prepares the
  * target (embedded reference, directory) and provides the config to every test file.
+ *
+ * The concurrent and the serial group are two vitest projects of one run, and each calls this
+ * setup: they must share one target (one reference, one clock, one directory), so the prepared
+ * target is kept on the main process's globalThis and stopped when the last project tears down.
  */
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../config/load.js';
 import type { TargetConfig } from '../config/types.js';
-import { prepareTarget } from './target.js';
+import { prepareTarget, type PreparedTarget } from './target.js';
+
+interface Shared {
+  prepared: Promise<PreparedTarget>;
+  users: number;
+}
+
+const holder = globalThis as { __conformanceShared?: Shared; __conformanceTarget?: TargetConfig };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const base: TargetConfig = process.env.CONFORMANCE_CONFIG_JSON ? (JSON.parse(process.env.CONFORMANCE_CONFIG_JSON) as TargetConfig) : loadConfig();
-  const prepared = await prepareTarget(base);
-  (globalThis as { __conformanceTarget?: TargetConfig }).__conformanceTarget = prepared.config;
+  if (!holder.__conformanceShared) {
+    const base: TargetConfig = process.env.CONFORMANCE_CONFIG_JSON ? (JSON.parse(process.env.CONFORMANCE_CONFIG_JSON) as TargetConfig) : loadConfig();
+    holder.__conformanceShared = { prepared: prepareTarget(base), users: 0 };
+  }
+  const shared = holder.__conformanceShared;
+  shared.users++;
+  const prepared = await shared.prepared;
+  holder.__conformanceTarget = prepared.config;
   project.provide('target', prepared.config);
-  return () => prepared.stop();
+  return async () => {
+    if (--shared.users > 0) return;
+    if (holder.__conformanceShared === shared) delete holder.__conformanceShared;
+    await prepared.stop();
+  };
 }

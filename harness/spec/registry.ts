@@ -5,10 +5,10 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { cached, contentHash } from '../disk-cache.js';
 
 export const SPEC_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../spec/openapi');
 
@@ -69,8 +69,16 @@ export class SpecRegistry {
   static async load(dir = SPEC_DIR): Promise<SpecRegistry> {
     const reg = new SpecRegistry();
     const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'components.yaml').sort();
+    // Dereferencing is the slow part of start-up: cached on disk, keyed by the documents' contents.
+    const docs = await cached('openapi', contentHash(dir, /\.(ya?ml|json)$/), async () => {
+      // Imported only on a cache miss: the parser and its dependencies take a while to load.
+      const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
+      const out: Record<string, OpenAPIV3_1.Document> = {};
+      for (const file of files) out[file] = (await SwaggerParser.dereference(join(dir, file))) as OpenAPIV3_1.Document;
+      return out;
+    });
     for (const file of files) {
-      const doc = (await SwaggerParser.dereference(join(dir, file))) as OpenAPIV3_1.Document;
+      const doc = docs[file]!;
       reg.documents.set(file, doc);
       const generic = (doc as unknown as { 'x-generic-responses'?: Record<string, { status?: number; response?: OpenAPIV3_1.ResponseObject }> })['x-generic-responses'];
       for (const [name, g] of Object.entries(generic ?? {})) {
