@@ -1,10 +1,12 @@
 /**
  * `npm test`: the project's own tests (unit tests of harness and reference, spec and catalogue
  * validation, payload acceptance) and the conformance suites against the embedded reference.
- * `npm run conformance` runs only the conformance project through the CLI.
+ * `npm run conformance` runs only the conformance projects through the CLI.
  */
 import { defineConfig } from 'vitest/config';
 import ConformanceReporter from './harness/report/reporter.js';
+import { conformanceProjects } from './harness/cli/projects.js';
+import { ALL_SUITES } from './harness/config/load.js';
 
 export default defineConfig({
   test: {
@@ -17,17 +19,9 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
-      {
-        test: {
-          name: 'conformance',
-          include: ['suites/**/*.test.ts'],
-          globalSetup: ['harness/setup/global-setup.ts'],
-          // Files share the target and its clock: see harness/cli/run.ts.
-          fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-        },
-      },
+      // Two projects sharing one target: concurrent files first, then the files of
+      // suites/schedule.yaml one at a time (see harness/cli/projects.ts).
+      ...conformanceProjects({ suites: ALL_SUITES, embedded: !process.env.SVC_ADDR, timeouts: { testMs: 60_000, hookMs: 120_000 } }),
     ],
   },
 });

@@ -86,8 +86,6 @@ function group(): Group | undefined {
 function makeClient(api: 'svc' | 'sched', cfg: TargetConfig, registry: SpecRegistry, transcript: () => Transcript | undefined, file?: string): ApiClient {
   const names = namesOf(api, cfg);
   return new ApiClient(api, cfg, (ex, validate) => {
-    const effect = globalEffect(api, ex.request.method, ex.request.path);
-    if (effect) guardGlobal(group(), file, effect);
     if (api === 'svc') {
       // Remember secrets the target handed out (passwords, client secrets, tokens) before recording.
       redactor.value(ex.response.body);
@@ -102,7 +100,10 @@ function makeClient(api: 'svc' | 'sched', cfg: TargetConfig, registry: SpecRegis
     }
     transcript()?.exchange(ex);
     if (failure) throw failure;
-  }, names.identity ? undefined : names);
+  }, names.identity ? undefined : names, (method, path) => {
+    const effect = globalEffect(api, method, path);
+    if (effect) guardGlobal(group(), file, effect);
+  });
 }
 
 async function moveTime(cfg: TargetConfig, svc: ApiClient, seconds: number, skip: (reason: string, setting?: string) => never, file: string): Promise<void> {

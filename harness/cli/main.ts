@@ -8,6 +8,7 @@ import { ConfigError } from '../config/load.js';
 import { runConformance } from './run.js';
 import { runMutation } from './mutation.js';
 import { compareFiles } from './compare.js';
+import { mergeFiles } from './merge.js';
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -59,6 +60,15 @@ program
   .argument('<new>', 'results.json of the later run')
   .action((oldFile: string, newFile: string) => {
     process.exitCode = compareFiles(oldFile, newFile);
+  });
+
+program
+  .command('merge')
+  .description('combine the results.json of the shards of a run (run --shard i/n) into one results.json, junit.xml and index.html; exit codes as for run')
+  .argument('<results...>', 'results.json of every shard')
+  .option('--report-dir <dir>', 'where the merged reports go', 'reports')
+  .action((files: string[], o) => {
+    process.exitCode = mergeFiles(files, o.reportDir);
   });
 
 try {

@@ -26,7 +26,10 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     cfg = loadConfig({ file: opts.file, cli: opts.cli });
     checkExpectationIds(loadExpectations(cfg.run.expectationsFile), loadCatalogue());
     cfg.run.previousResults = keepPrevious(cfg.run.previousResults, cfg.run.reportDir);
-    if (opts.shard) parseShard(opts.shard);
+    if (opts.shard) {
+      parseShard(opts.shard);
+      cfg.run.shard = opts.shard;
+    }
     if (opts.concurrency !== undefined && !(Number.isInteger(opts.concurrency) && opts.concurrency >= 1 && opts.concurrency <= 64)) {
       throw new ConfigError('--concurrency', `must be a whole number from 1 to 64, got ${opts.concurrency}`);
     }

@@ -118,5 +118,7 @@ export interface TargetConfig {
     reportDir: string;
     expectationsFile?: string;
     previousResults?: string;
+    /** `i/n`: this run is one shard (set by `--shard`, recorded in results.json). */
+    shard?: string;
   };
 }

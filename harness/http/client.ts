@@ -43,6 +43,8 @@ export class TransportError extends Error {
 }
 
 export type ExchangeHook = (ex: Exchange, validate: boolean) => void;
+/** Runs before a request is sent; throwing stops it (the schedule's guard on global endpoints). */
+export type SendHook = (method: string, path: string) => void;
 
 export class ApiClient {
   private readonly core: Record<string, unknown>;
@@ -53,6 +55,7 @@ export class ApiClient {
     private readonly hook: ExchangeHook,
     /** The dialect's names (harness/dialect/names.ts): requests renamed to the target's, responses back. */
     private readonly names?: NameTranslator,
+    private readonly beforeSend?: SendHook,
   ) {
     const tls: Record<string, unknown> = {};
     if (api === 'svc' && config.svc.cacert) tls.ca = readFileSync(config.svc.cacert);
@@ -93,6 +96,7 @@ export class ApiClient {
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<Exchange> {
     const rel = path.replace(/^\/+/, '');
     const relPath = `/${rel}`.split('?')[0]!;
+    this.beforeSend?.(method, relPath);
     // Suites speak the documents' names; the target may speak others (dialect.names). Raw bodies
     // are deliberately malformed or opaque and go out as they are.
     const outgoing = this.names && opts.rawBody === undefined ? this.names.request(relPath, { body: opts.body, query: opts.query }) : undefined;

@@ -69,6 +69,30 @@ export function buildResults(opts: {
     };
   });
 
+  const { summary, requirements } = summarize(tests, opts.catalogue);
+  const cfg = opts.config;
+  return {
+    tool: { name: 'svc-conformance', version: '0.1.0' },
+    run: {
+      id: cfg?.runId ?? 'unknown',
+      startedAt: opts.startedAt.toISOString(),
+      finishedAt: opts.finishedAt.toISOString(),
+      durationMs: opts.finishedAt.getTime() - opts.startedAt.getTime(),
+      target: { svc: cfg?.svc.addr ?? '', sched: cfg?.sched.addr ?? '', version: cfg?.svc.version ?? '', embedded: cfg?.embedded ?? false },
+      suites: cfg?.run.suites ?? [],
+      faults: cfg?.reference.faults ?? [],
+      ...(cfg?.run.shard ? { shard: cfg.run.shard } : {}),
+    },
+    summary,
+    tests,
+    requirements,
+    leftovers: opts.leftovers,
+    errors: opts.errors.map((e) => redactor.text(e)),
+  };
+}
+
+/** Summary counts and the requirement matrix of a list of test results (one run or merged shards). */
+export function summarize(tests: TestResult[], catalogue: Map<string, Requirement>): { summary: Results['summary']; requirements: RequirementRow[] } {
   const byArea: Results['summary']['byArea'] = {};
   for (const t of tests) {
     const area = (byArea[t.area] ??= {});
@@ -79,7 +103,7 @@ export function buildResults(opts: {
   const testsById = new Map<string, TestResult[]>();
   for (const t of tests) for (const id of t.ids) testsById.set(id, [...(testsById.get(id) ?? []), t]);
   const ran = new Set(tests.map((t) => t.area));
-  const requirements: RequirementRow[] = [...opts.catalogue.values()]
+  const requirements: RequirementRow[] = [...catalogue.values()]
     .filter((r) => ran.has(r.area) || testsById.has(r.id))
     .map((r) => {
       const ts = testsById.get(r.id) ?? [];
@@ -95,32 +119,16 @@ export function buildResults(opts: {
       };
     });
 
-  const cfg = opts.config;
-  return {
-    tool: { name: 'svc-conformance', version: '0.1.0' },
-    run: {
-      id: cfg?.runId ?? 'unknown',
-      startedAt: opts.startedAt.toISOString(),
-      finishedAt: opts.finishedAt.toISOString(),
-      durationMs: opts.finishedAt.getTime() - opts.startedAt.getTime(),
-      target: { svc: cfg?.svc.addr ?? '', sched: cfg?.sched.addr ?? '', version: cfg?.svc.version ?? '', embedded: cfg?.embedded ?? false },
-      suites: cfg?.run.suites ?? [],
-      faults: cfg?.reference.faults ?? [],
-    },
-    summary: {
-      total: tests.length,
-      passed: tests.filter((t) => t.status === 'passed').length,
-      failed: tests.filter((t) => t.status === 'failed').length,
-      skipped: tests.filter((t) => t.status === 'skipped').length,
-      knownFailures: tests.filter((t) => t.status === 'known-failure').length,
-      fixed: tests.filter((t) => t.status === 'fixed').length,
-      knownIssues: tests.filter((t) => t.status === 'known-issue').length,
-      mustFailed: tests.filter((t) => t.status === 'failed' && (t.level === 'MUST' || t.level === 'NONE')).length,
-      byArea,
-    },
-    tests,
-    requirements,
-    leftovers: opts.leftovers,
-    errors: opts.errors.map((e) => redactor.text(e)),
+  const summary: Results['summary'] = {
+    total: tests.length,
+    passed: tests.filter((t) => t.status === 'passed').length,
+    failed: tests.filter((t) => t.status === 'failed').length,
+    skipped: tests.filter((t) => t.status === 'skipped').length,
+    knownFailures: tests.filter((t) => t.status === 'known-failure').length,
+    fixed: tests.filter((t) => t.status === 'fixed').length,
+    knownIssues: tests.filter((t) => t.status === 'known-issue').length,
+    mustFailed: tests.filter((t) => t.status === 'failed' && (t.level === 'MUST' || t.level === 'NONE')).length,
+    byArea,
   };
+  return { summary, requirements };
 }

@@ -56,6 +56,12 @@ export interface Results {
     target: { svc: string; sched: string; version: string; embedded: boolean };
     suites: string[];
     faults: string[];
+    /** When the first test started (start-up cost: bench/main.ts). */
+    firstTestAt?: string;
+    /** `i/n` when this is one shard of a run (`--shard`); `merge` combines the shards. */
+    shard?: string;
+    /** Shards merged into this file (`merge`), in order. */
+    mergedFrom?: string[];
   };
   summary: {
     total: number;

@@ -30,10 +30,15 @@ function errorText(e: { message?: string; stack?: string; diff?: string }): stri
 
 export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
+  private firstTestAt: Date | undefined;
   constructor(private readonly opts: { reportDir?: string } = {}) {}
 
   onTestRunStart(): void {
     this.startedAt = new Date();
+  }
+
+  onTestCaseReady(): void {
+    this.firstTestAt ??= new Date();
   }
 
   async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): Promise<void> {
@@ -81,6 +86,7 @@ export default class ConformanceReporter implements Reporter {
       errors.push((err as Error).message);
     }
     const results = buildResults({ outcomes, catalogue: loadCatalogue(), expectations, config: cfg, startedAt: this.startedAt, finishedAt: new Date(), leftovers, errors });
+    if (this.firstTestAt) results.run.firstTestAt = this.firstTestAt.toISOString();
     const previous = cfg?.run.previousResults;
     if (previous) {
       if (existsSync(previous)) {

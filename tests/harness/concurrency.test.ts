@@ -1,0 +1,82 @@
+/**
+ * Files running concurrently against one target do not interfere: the same suites at concurrency 1
+ * and 3 give the same verdict for every test. Shards 1/2 and 2/2, merged, give the single run's
+ * verdicts too. A file outside suites/schedule.yaml that moves the clock fails loudly.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Results } from '../../harness/report/model.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'conc-'));
+const SUITES = 'core,kv,auth'; // auth/lockout.test.ts is a serial file, the rest concurrent
+
+function cli(args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'harness/cli/main.ts', ...args], {
+      env: { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG: '', CONFORMANCE_CONFIG_JSON: '' },
+      timeout: 300_000,
+      killSignal: 'SIGKILL',
+    }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, output: `${stdout}${stderr}` }));
+  });
+}
+
+const results = (dir: string): Results => JSON.parse(readFileSync(join(tmp, dir, 'results.json'), 'utf8')) as Results;
+const verdicts = (r: Results) => Object.fromEntries(r.tests.map((t) => [t.key, t.status]));
+const runs: Record<string, { code: number; output: string }> = {};
+
+beforeAll(async () => {
+  const run = (name: string, extra: string[]) => cli(['run', '--quiet', '--suite', SUITES, '--report-dir', join(tmp, name), ...extra]).then((r) => { runs[name] = r; });
+  // Two at a time: the machine has two cores.
+  await Promise.all([run('one', ['--concurrency', '1']), run('three', ['--concurrency', '3'])]);
+  await Promise.all([run('shard1', ['--shard', '1/2']), run('shard2', ['--shard', '2/2'])]);
+  runs.merged = await cli(['merge', '--report-dir', join(tmp, 'merged'), join(tmp, 'shard1', 'results.json'), join(tmp, 'shard2', 'results.json')]);
+}, 900_000);
+
+describe('concurrency against one target', () => {
+  it('gives the same verdict for every test at concurrency 1 and 3', () => {
+    const one = results('one');
+    const three = results('three');
+    expect(Object.keys(verdicts(one)).length, 'tests ran').toBeGreaterThan(100);
+    expect(verdicts(three)).toEqual(verdicts(one));
+    expect(runs.three!.code, runs.three!.output.slice(-2000)).toBe(runs.one!.code);
+  });
+});
+
+describe('shards', () => {
+  it('split the selection without overlap, and merged give the single run verdict for verdict', () => {
+    const s1 = Object.keys(verdicts(results('shard1')));
+    const s2 = Object.keys(verdicts(results('shard2')));
+    expect(s1.length).toBeGreaterThan(0);
+    expect(s2.length).toBeGreaterThan(0);
+    expect(s1.filter((k) => s2.includes(k))).toEqual([]);
+    const merged = results('merged');
+    expect(runs.merged!.code, runs.merged!.output).toBe(runs.one!.code);
+    expect(verdicts(merged)).toEqual(verdicts(results('one')));
+    expect(merged.summary.total).toBe(results('one').summary.total);
+    const junit = readFileSync(join(tmp, 'merged', 'junit.xml'), 'utf8');
+    expect((junit.match(/<testcase /g) ?? []).length).toBe(merged.summary.total);
+    expect(readFileSync(join(tmp, 'merged', 'index.html'), 'utf8')).toContain('<html');
+  });
+
+  it('refuses an incomplete set of shards with exit 2', async () => {
+    const r = await cli(['merge', '--report-dir', join(tmp, 'partial'), join(tmp, 'shard1', 'results.json')]);
+    expect(r.code).toBe(2);
+    expect(r.output).toMatch(/missing 2\/2/);
+  });
+});
+
+describe('a file that moves the clock but is not declared serial', () => {
+  it('fails each such test with the message naming suites/schedule.yaml', async () => {
+    const r = await cli(['run', '--quiet', '--files', 'suites/_selftest/misplaced-advance.test.ts', '--suite', 'core', '--report-dir', join(tmp, 'misuse')]);
+    expect(r.code).toBe(1);
+    const tests = results('misuse').tests;
+    expect(tests).toHaveLength(2);
+    for (const t of tests) {
+      expect(t.status, t.title).toBe('failed');
+      expect(t.message).toMatch(/suites\/_selftest\/misplaced-advance\.test\.ts (moves time|moves the clock).*suites\/schedule\.yaml/);
+    }
+  }, 300_000);
+});
