@@ -65,7 +65,7 @@ describe('shards', () => {
     const r = await cli(['merge', '--report-dir', join(tmp, 'partial'), join(tmp, 'shard1', 'results.json')]);
     expect(r.code).toBe(2);
     expect(r.output).toMatch(/missing 2\/2/);
-  });
+  }, 120_000);
 });
 
 describe('a file that moves the clock but is not declared serial', () => {
