@@ -12,6 +12,9 @@ export interface Clock {
   close(): void;
 }
 
+/** The largest time a JavaScript Date represents (ECMA-262: 8.64e15 ms after the epoch). */
+export const MAX_DATE_MS = 8.64e15;
+
 interface Timer { atMs: number; fn: () => void | Promise<void>; cancelled: boolean }
 
 /** Real time plus an offset that `advance` grows; a sweep every 50 ms fires due timers. */
@@ -31,6 +34,8 @@ export class ControllableClock implements Clock {
 
   async advance(ms: number): Promise<void> {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs a non-negative number of milliseconds');
+    // Refuse before moving: a time past the largest Date makes every later timestamp throw.
+    if (this.now() + ms > MAX_DATE_MS) throw new RangeError('advance would move the clock past the largest representable date');
     this.offsetMs += ms;
     await this.fireDue();
   }

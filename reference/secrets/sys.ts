@@ -12,6 +12,7 @@ import { SvcError, badRequest, forbidden, methodNotAllowed, notFound, unsupporte
 import { generateFromPolicy, parsePasswordPolicy } from './password-policies.js';
 import { parseDuration } from './duration.js';
 import { sysExtensions } from './sys-extensions.js';
+import { MAX_DATE_MS } from '../clock.js';
 
 export interface SysContext {
   core: SecretsCore;
@@ -306,6 +307,7 @@ const routes: SysRoute[] = [
       if (ctx.method === 'GET') return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now() } };
       const seconds = Number(ctx.body.advance);
       if (!Number.isFinite(seconds) || seconds < 0) throw badRequest('advance must be a non-negative number of seconds');
+      if (ctx.core.options.clock.now() + seconds * 1000 > MAX_DATE_MS) throw badRequest('advance would move the clock past the largest representable date');
       await ctx.core.options.clock.advance(seconds * 1000);
       // Let engine timers that awaited I/O settle before answering.
       await new Promise((r) => setTimeout(r, 20));
