@@ -5,6 +5,8 @@
 export interface Clock {
   /** Milliseconds since the Unix epoch, as the reference sees it. */
   now(): number;
+  /** How far the clock has been moved ahead of real time, in milliseconds. */
+  offset(): number;
   /** Moves the reference's time forward and fires every timer that fell due. */
   advance(ms: number): Promise<void>;
   /** Registers a callback run once when the clock reaches `atMs` (real or advanced time). */
@@ -30,6 +32,10 @@ export class ControllableClock implements Clock {
 
   now(): number {
     return Date.now() + this.offsetMs;
+  }
+
+  offset(): number {
+    return this.offsetMs;
   }
 
   async advance(ms: number): Promise<void> {

@@ -304,14 +304,14 @@ const routes: SysRoute[] = [
     pattern: /^sys\/reference\/clock$/,
     async handle(ctx) {
       if (!ctx.token?.root) throw forbidden();
-      if (ctx.method === 'GET') return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now() } };
+      if (ctx.method === 'GET') return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now(), offset_ms: ctx.core.options.clock.offset() } };
       const seconds = Number(ctx.body.advance);
       if (!Number.isFinite(seconds) || seconds < 0) throw badRequest('advance must be a non-negative number of seconds');
       if (ctx.core.options.clock.now() + seconds * 1000 > MAX_DATE_MS) throw badRequest('advance would move the clock past the largest representable date');
       await ctx.core.options.clock.advance(seconds * 1000);
       // Let engine timers that awaited I/O settle before answering.
       await new Promise((r) => setTimeout(r, 20));
-      return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now() } };
+      return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now(), offset_ms: ctx.core.options.clock.offset() } };
     },
   },
   {
