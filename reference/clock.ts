@@ -17,6 +17,9 @@ export interface Clock {
 /** The largest time a JavaScript Date represents (ECMA-262: 8.64e15 ms after the epoch). */
 export const MAX_DATE_MS = 8.64e15;
 
+/** The largest single move the control endpoint takes (spec: advance maximum), far below MAX_DATE_MS. */
+export const MAX_ADVANCE_SECONDS = 8e12;
+
 interface Timer { atMs: number; fn: () => void | Promise<void>; cancelled: boolean }
 
 /** Real time plus an offset that `advance` grows; a sweep every 50 ms fires due timers. */

@@ -132,9 +132,21 @@ function bodyCase(kind: CaseKind, path: string[], body: fc.Arbitrary<unknown>, q
   return { kind, target, arb: body.map((b) => ({ kind, target, body: b, query })) };
 }
 
-function invalidAt(schema: Schema, base: unknown, path: string[], depth: number, query: Record<string, string>, out: Mutation[]): void {
+/**
+ * Properties a service may rightly ignore, so breaking them proves nothing: one named like a path
+ * parameter or marked `x-overridden-by-path` when the operation has path parameters (the URL's
+ * value wins, as in the real products), and one the spec marks `x-only-on-create` (the
+ * documents: "used only when the call creates the key").
+ */
+function ignorable(name: string, prop: Schema, path: string[], pathParams: string[]): boolean {
+  if (prop['x-only-on-create'] === true) return true;
+  return path.length === 0 && pathParams.length > 0 && (pathParams.includes(name) || prop['x-overridden-by-path'] === true);
+}
+
+function invalidAt(schema: Schema, base: unknown, path: string[], depth: number, query: Record<string, string>, out: Mutation[], pathParams: string[]): void {
   const { properties, required } = objectShape(schema);
   for (const [name, prop] of Object.entries(properties)) {
+    if (ignorable(name, prop, path, pathParams)) continue;
     const p = [...path, name];
     const types = typesOf(prop);
     if (required.includes(name) && has(base, p)) out.push(bodyCase('missing-required', p, fc.constant(deleteAt(base, p)), query));
@@ -160,7 +172,7 @@ function invalidAt(schema: Schema, base: unknown, path: string[], depth: number,
       if (typeof prop.minLength === 'number' && prop.minLength > 0) out.push(bodyCase('too-short', p, fc.constant(setAt(base, p, 'x'.repeat(prop.minLength - 1))), query));
     }
     if (depth < 2 && types?.size === 1 && types.has('object') && Object.keys(objectShape(prop).properties).length) {
-      invalidAt(prop, base, p, depth + 1, query, out);
+      invalidAt(prop, base, p, depth + 1, query, out, pathParams);
     }
   }
 }
@@ -179,7 +191,7 @@ export function invalidMutations(plan: OperationPlan, base: unknown, query: Reco
       fc.constantFrom('{"', '{,}', '[}', 'not json', '{"a":1}}'),
     ).map((raw) => ({ kind: 'malformed-json' as const, target: '', raw, contentType: 'application/json', query })),
   });
-  invalidAt(plan.jsonBody, base, [], 0, query, out);
+  invalidAt(plan.jsonBody, base, [], 0, query, out, plan.pathParams);
   return out;
 }
 
