@@ -262,6 +262,38 @@ export function baseBody(plan: OperationPlan): unknown {
   return b && typeof b === 'object' && !Array.isArray(b) ? b : {};
 }
 
+/**
+ * The base body with every optional top-level property set to a valid value other than its
+ * default (a flipped boolean, the next integer, another enum value). The `unchanged` rule breaks
+ * one property of this body: a service that applies the valid properties before it finds the bad
+ * one has half-applied a refused write, and the read shows it.
+ */
+export function fullBody(plan: OperationPlan, base: unknown): unknown {
+  if (!plan.jsonBody || !base || typeof base !== 'object' || Array.isArray(base)) return base;
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+  for (const [name, prop] of Object.entries(objectShape(plan.jsonBody).properties)) {
+    if (name in out || plan.pathParams.includes(name) || prop['x-only-on-create'] === true) continue;
+    const value = otherThanDefault(prop);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+function otherThanDefault(prop: Schema): unknown {
+  const types = typesOf(prop);
+  if (Array.isArray(prop.enum)) return (prop.enum as unknown[]).find((e) => e !== prop.default && typeof e === 'string');
+  if (!types || types.size > 2) return undefined;
+  if (types.has('boolean')) return prop.default !== true;
+  if (types.has('integer') && !types.has('string')) {
+    const min = numberBound(prop, 'min') ?? 0;
+    const max = numberBound(prop, 'max') ?? Number.MAX_SAFE_INTEGER;
+    const d = typeof prop.default === 'number' ? prop.default : min;
+    const v = Math.ceil(d) + 1;
+    return v <= max ? v : undefined;
+  }
+  return undefined;
+}
+
 /** Required query parameters with a documented value (the LIST operations' list=true). */
 export function baseQuery(plan: OperationPlan): Record<string, string> {
   const out: Record<string, string> = {};
@@ -272,12 +304,12 @@ export function baseQuery(plan: OperationPlan): Record<string, string> {
 }
 
 /**
- * The arbitrary of one rule's cases: a kind of case first (each equally likely, so a small budget
- * still sees every kind), then one of that kind's targets.
+ * One arbitrary per kind of case (missing required, wrong type, ...), each choosing among that
+ * kind's targets: the runner gives every kind its share of the budget, so even a small budget
+ * sends every kind of break.
  */
-export function casesOf(mutations: Mutation[]): fc.Arbitrary<Case> | undefined {
-  if (!mutations.length) return undefined;
+export function casesOf(mutations: Mutation[]): { kind: CaseKind; arb: fc.Arbitrary<Case> }[] {
   const kinds = new Map<CaseKind, fc.Arbitrary<Case>[]>();
   for (const m of mutations) kinds.set(m.kind, [...(kinds.get(m.kind) ?? []), m.arb]);
-  return fc.oneof(...[...kinds.values()].map((arbs) => (arbs.length === 1 ? arbs[0]! : fc.oneof(...arbs))));
+  return [...kinds].map(([kind, arbs]) => ({ kind, arb: arbs.length === 1 ? arbs[0]! : fc.oneof(...arbs) }));
 }

@@ -90,7 +90,8 @@ class RuleBroken extends Error {
 export interface RunRuleOptions {
   operationId: string;
   rule: Rule;
-  cases: fc.Arbitrary<Case>;
+  /** The cases, one arbitrary per kind; each kind gets its share of `numRuns` (at least one). */
+  kinds: { kind: string; arb: fc.Arbitrary<Case> }[];
   sender: Sender;
   /** Judges one case (sending it, and for `unchanged` reading before and after). */
   judge: (c: Case) => Promise<Verdict>;
@@ -102,35 +103,48 @@ export interface RunRuleOptions {
 }
 
 export async function runRule(o: RunRuleOptions): Promise<RuleResult> {
-  const seed = ruleSeed(o.seed, o.operationId, o.rule);
   const before = o.counter.requests;
-  const property = fc.asyncProperty(o.cases, async (c) => {
-    const verdict = await o.judge(c);
-    if (verdict) throw new RuleBroken(verdict);
-  });
-  let details = await fc.check(property, { seed, numRuns: o.numRuns, interruptAfterTimeLimit: o.timeLimitMs, markInterruptAsFailure: false });
-  // A first answer slower than the time share (a key generated on first use) still gets one case.
-  if (details.numRuns === 0) details = await fc.check(property, { seed, numRuns: 1 });
-  const result: RuleResult = { operationId: o.operationId, rule: o.rule, seed: o.seed, runs: details.numRuns, requests: o.counter.requests - before, interrupted: details.interrupted };
-  if (details.failed && details.counterexample) {
-    const c = details.counterexample[0] as Case;
-    const err = details.errorInstance;
-    const verdict = err instanceof RuleBroken ? err.verdict : { message: `the check itself failed: ${String((err as Error | undefined)?.message ?? err)}` };
-    result.finding = {
-      operationId: o.operationId,
-      rule: o.rule,
-      kind: c.kind,
-      target: c.target,
-      request: redactRequest(o.sender.request(c)),
-      status: verdict.status,
-      message: redactor.text(verdict.message),
-      seed: o.seed,
-      path: details.counterexamplePath ?? undefined,
-      runs: details.numRuns,
-      shrinks: details.numShrinks,
-    };
+  const result: RuleResult = { operationId: o.operationId, rule: o.rule, seed: o.seed, runs: 0, requests: 0, interrupted: false };
+  const perKind = Math.max(1, Math.ceil(o.numRuns / Math.max(1, o.kinds.length)));
+  const share = Math.max(1, Math.floor(o.timeLimitMs / Math.max(1, o.kinds.length)));
+  for (const { kind, arb } of o.kinds) {
+    const seed = ruleSeed(o.seed, o.operationId, `${o.rule}:${kind}` as Rule);
+    const property = fc.asyncProperty(arb, async (c) => {
+      const verdict = await o.judge(c);
+      if (verdict) throw new RuleBroken(verdict);
+    });
+    let details = await fc.check(property, { seed, numRuns: perKind, interruptAfterTimeLimit: share, markInterruptAsFailure: false });
+    // A first answer slower than the time share (a key generated on first use) still gets one case.
+    if (details.numRuns === 0) details = await fc.check(property, { seed, numRuns: 1 });
+    result.runs += details.numRuns;
+    result.interrupted ||= details.interrupted;
+    if (details.failed && details.counterexample) {
+      result.finding = findingOf(o, details);
+      break;
+    }
   }
+  result.requests = o.counter.requests - before;
   return result;
+}
+
+/** The shrunk counterexample of a failed check, redacted, with what replays it. */
+function findingOf(o: RunRuleOptions, details: fc.RunDetails<[Case]>): Finding {
+  const c = details.counterexample![0];
+  const err = details.errorInstance;
+  const verdict = err instanceof RuleBroken ? err.verdict : { message: `the check itself failed: ${String((err as Error | undefined)?.message ?? err)}` };
+  return {
+    operationId: o.operationId,
+    rule: o.rule,
+    kind: c.kind,
+    target: c.target,
+    request: redactRequest(o.sender.request(c)),
+    status: verdict.status,
+    message: redactor.text(verdict.message),
+    seed: o.seed,
+    path: details.counterexamplePath ?? undefined,
+    runs: details.numRuns,
+    shrinks: details.numShrinks,
+  };
 }
 
 function redactRequest(r: SentRequest): SentRequest {

@@ -18,7 +18,7 @@ import { ApiClient } from '../../harness/http/client.js';
 import type { Exchange } from '../../harness/http/exchange.js';
 import { redactor } from '../../harness/redact.js';
 import { specRegistry, type Operation } from '../../harness/spec/registry.js';
-import { baseBody, baseQuery, boundaryMutations, casesOf, invalidMutations, planOperation, type Case, type OperationPlan, type Rule } from '../../harness/robustness/plan.js';
+import { baseBody, baseQuery, fullBody, boundaryMutations, casesOf, invalidMutations, planOperation, type Case, type OperationPlan, type Rule } from '../../harness/robustness/plan.js';
 import { describeFinding, runRule, send, type Finding, type RuleResult, type SentRequest, type Sender } from '../../harness/robustness/runner.js';
 import { firstDifference, judgeBoundary, judgeInvalid, observed } from '../../harness/robustness/judge.js';
 import { groupOf, requirementId } from '../../harness/robustness/catalogue.js';
@@ -207,7 +207,7 @@ async function exercise(t: T, op: Operation, plan: OperationPlan, rule: Rule): P
     mutations = invalidMutations(plan, base, query);
     judge = async (c) => judgeInvalid(op.api, await sendCase(c));
   } else {
-    mutations = invalidMutations(plan, base, query);
+    mutations = invalidMutations(plan, fullBody(plan, base), query);
     judge = async (c) => {
       const before = await observe(plan, fam, tweak);
       if (before instanceof Error) return { message: `the observing read failed: ${redactor.text(before.message)}` };
@@ -219,15 +219,15 @@ async function exercise(t: T, op: Operation, plan: OperationPlan, rule: Rule): P
       return { status: ex.response.status, message: `refused with ${ex.response.status}, but ${plan.observer!.operationId} changed: ${firstDifference(before, after)}` };
     };
   }
-  const cases = casesOf(mutations);
-  if (!cases) throw new Error(`${plan.operationId}: the generator has no ${rule} case (the catalogue and plan.ts disagree)`);
+  const kinds = casesOf(mutations);
+  if (!kinds.length) throw new Error(`${plan.operationId}: the generator has no ${rule} case (the catalogue and plan.ts disagree)`);
 
   const rulesLeft = Math.max(1, rulesTotal - rulesDone);
   const remaining = deadline - Date.now();
   const numRuns = remaining > 0 ? cfg.robustness.examplesPerOperation : 1;
   const timeLimitMs = Math.max(2000, Math.floor(remaining / rulesLeft) * 4);
   rulesDone++;
-  const result = await runRule({ operationId: plan.operationId, rule, cases, sender, judge, seed: cfg.robustness.seed, numRuns, timeLimitMs, counter });
+  const result = await runRule({ operationId: plan.operationId, rule, kinds, sender, judge, seed: cfg.robustness.seed, numRuns, timeLimitMs, counter });
   const sum = summaryOf(op);
   sum.exercised ||= result.requests > 0;
   sum.requests += result.requests;

@@ -92,7 +92,15 @@ class TransitEngine implements Engine {
     const m = req.method;
     const body = req.body;
     const post = m === 'POST' || m === 'PUT';
-    if (post && body) checkFields(body);
+    if (post && body) {
+      try {
+        checkFields(body);
+      } catch (err) {
+        // Fault: key creation reads a field of the wrong type without checking it and crashes (500).
+        if (this.has('transit.create-wrong-type-500') && head === 'keys' && seg.length === 2) throw new TypeError(`cannot convert a field: ${(err as Error).message}`);
+        throw err;
+      }
+    }
     switch (head) {
       case 'keys':
         if (seg.length === 1) {
