@@ -219,7 +219,7 @@ function validValue(prop: Schema): fc.Arbitrary<unknown> | undefined {
   if (types.has('string')) {
     const minL = typeof prop.minLength === 'number' ? prop.minLength : 0;
     const maxL = typeof prop.maxLength === 'number' ? prop.maxLength : 1024;
-    options.push(fc.constantFrom('x'.repeat(minL), 'x'.repeat(maxL)), fc.string({ minLength: minL, maxLength: Math.min(maxL, 32), unit: 'grapheme' }));
+    options.push(fc.constantFrom('x'.repeat(minL), 'x'.repeat(maxL)), fc.string({ minLength: minL, maxLength: Math.max(minL, Math.min(maxL, 32)), unit: fc.oneof(fc.string({ minLength: 1, maxLength: 1 }), fc.constantFrom('é', 'ß', '中', '😀', ' ', '/', '%', '.', '"')) }));
   }
   if (types.has('array')) options.push(fc.array(fc.string({ maxLength: 16 }), { maxLength: 4 }));
   return options.length ? fc.oneof(...options) : undefined;

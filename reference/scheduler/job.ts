@@ -276,8 +276,9 @@ export function checkJobTypes(job: Job): void {
   int(job, 'Priority', 'Job');
   // Indexes and the version are unsigned in the real scheduler: a negative one does not decode.
   const uint = (o: Job, k: string, w: string) => { int(o, k, w); if (typeof o[k] === 'number' && o[k] < 0) fail(`${w}.${k}`, 'a non-negative integer'); };
-  for (const k of ['Version', 'CreateIndex', 'ModifyIndex', 'JobModifyIndex', 'SubmitTime']) uint(job, k, 'Job');
-  for (const k of ['Status', 'StatusDescription']) str(job, k, 'Job');
+  for (const k of ['Version', 'CreateIndex', 'ModifyIndex', 'JobModifyIndex']) uint(job, k, 'Job');
+  int(job, 'SubmitTime', 'Job');
+  for (const k of ['Payload', 'Status', 'StatusDescription', 'SecretsToken', 'SecretsNamespace', 'DiscoveryToken', 'SchedTokenID']) str(job, k, 'Job');
   for (const k of ['Stable', 'AllAtOnce', 'Stop', 'Dispatched']) bool(job, k, 'Job');
   strList(job, 'Datacenters', 'Job');
   strMap(job, 'Meta', 'Job');
