@@ -53,7 +53,7 @@ export function defaults(): TargetConfig {
     lockout: { threshold: 5, durationSeconds: 900, resetSeconds: 900, allowLongWaits: false },
     assumptions: {},
     mounts: {},
-    robustness: { seed: randomInt(0, 2 ** 31 - 1), examplesPerOperation: 8, timeCapSeconds: 45 },
+    robustness: { seed: randomInt(0, 2 ** 31 - 1), examplesPerOperation: 8, timeCapSeconds: 30 },
     reference: { faults: [], variants: [], version: '1.13.10' },
     run: { suites: [...ALL_SUITES], reportDir: 'reports' },
   };
