@@ -12,6 +12,7 @@ import type { SuiteContext } from '../../harness/index.js';
 import { redactor } from '../../harness/index.js';
 import type { Exchange } from '../../harness/http/exchange.js';
 import { hcl, jobDefinition } from '../../fixtures/jobs/index.js';
+import { mountAliases } from '../../harness/context.js';
 
 export interface OpTweak {
   /** Path parameters of this operation only. */
@@ -46,8 +47,10 @@ function ok(ex: Exchange, what: string): Exchange {
   return ex;
 }
 
-async function mount(s: SuiteContext, base: string, type: string, options: Record<string, string> = {}, path = 'sys/mounts'): Promise<string> {
+/** A run-unique mount; `alias` is the documents' default mount it stands for (spec and names). */
+async function mount(s: SuiteContext, base: string, type: string, alias: string | undefined, options: Record<string, string> = {}, path = 'sys/mounts'): Promise<string> {
   const name = s.unique(base);
+  if (alias) mountAliases.set(path === 'sys/auth' ? `auth/${name}` : name, alias);
   ok(await s.svc.post(`${path}/${name}`, { validate: false, body: { type, options } }), `mounting ${type}`);
   s.track(`mount ${name}`, () => s.svc.delete(`${path}/${name}`, { validate: false }));
   return name;
@@ -66,8 +69,8 @@ export class Unavailable extends Error {
 
 const kv: Setup = async (s) => {
   needsMounts(s, 'kv');
-  const v2 = await mount(s, 'rbkv', 'kv', { version: '2' });
-  const v1 = await mount(s, 'rbkv1', 'kv', { version: '1' });
+  const v2 = await mount(s, 'rbkv', 'kv', 'secret', { version: '2' });
+  const v1 = await mount(s, 'rbkv1', 'kv', 'secret', { version: '1' });
   const key = s.unique('rb-key');
   ok(await s.svc.post(`${v2}/data/${key}`, { validate: false, body: { data: { a: '1' } } }), 'kv v2 write');
   ok(await s.svc.post(`${v2}/data/${key}`, { validate: false, body: { data: { a: '2' } } }), 'kv v2 write');
@@ -91,7 +94,7 @@ const kv: Setup = async (s) => {
 
 const transit: Setup = async (s) => {
   needsMounts(s, 'transit');
-  const m = await mount(s, 'rbtransit', 'transit');
+  const m = await mount(s, 'rbtransit', 'transit', 'transit');
   const key = s.unique('rb-key');
   const signing = s.unique('rb-sign');
   const rsa = s.unique('rb-rsa');
@@ -134,7 +137,7 @@ const transit: Setup = async (s) => {
 
 const ldap: Setup = async (s) => {
   needsMounts(s, 'ldap');
-  const m = await mount(s, 'rbldap', 'ldap');
+  const m = await mount(s, 'rbldap', 'ldap', 'ldap');
   // An unreachable directory: rotate-root and the credential operations fail (documented 5xx)
   // instead of changing a password some other suite binds with.
   const bindpass = randomBytes(12).toString('hex');
@@ -155,7 +158,7 @@ const ldap: Setup = async (s) => {
 
 const cloud: Setup = async (s) => {
   needsMounts(s, 'cloud');
-  const m = await mount(s, 'rbcloud', 'cloud');
+  const m = await mount(s, 'rbcloud', 'cloud', 'cloud');
   // Credentials nobody issued: rotate-root and credential issuing fail (documented 5xx) instead of
   // rotating the root secret the cloud suite logs in with.
   const secret = randomBytes(12).toString('hex');
@@ -199,7 +202,7 @@ const core: Setup = async (s) => {
 
 const auth: Setup = async (s) => {
   needsMounts(s, 'auth');
-  const m = await mount(s, 'rbuserpass', 'userpass', {}, 'sys/auth');
+  const m = await mount(s, 'rbuserpass', 'userpass', 'auth/userpass', {}, 'sys/auth');
   const user = s.unique('rb-user');
   const password = randomBytes(12).toString('hex');
   redactor.add(password);
@@ -232,11 +235,11 @@ const release: Setup = async (s) => {
   const mounts: Record<string, string> = {};
   const aws = s.config.mounts.aws?.replace(/\/+$/, '');
   if (aws) mounts.aws = aws;
-  else if (s.config.embedded && s.config.capabilities.mounts) mounts.aws = await mount(s, 'rbaws', 'aws');
+  else if (s.config.embedded && s.config.capabilities.mounts) mounts.aws = await mount(s, 'rbaws', 'aws', 'aws');
   else for (const id of ['readAwsRole', 'writeAwsRole', 'deleteAwsRole', 'generateAwsStsCredentials']) skip[id] = { reason: 'needs a mount of the cloud provider\'s secrets engine', setting: 'mounts.aws' };
   let from: string | undefined;
   if (s.config.capabilities.mounts) {
-    from = await mount(s, 'rbremount', 'kv');
+    from = await mount(s, 'rbremount', 'kv', undefined);
     s.track(`mount ${from}-moved`, () => s.svc.delete(`sys/mounts/${from}-moved`, { validate: false }));
   } else skip.remountSecretsEngine = { reason: 'needs a run-unique mount to move', setting: 'capabilities.mounts' };
   const revoke = revokeIssuedToken(s);

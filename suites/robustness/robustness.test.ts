@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { conformance, suite, type T } from '../../harness/index.js';
+import { conformance, namesOf, suite, type T } from '../../harness/index.js';
 import { targetConfig } from '../../harness/context.js';
 import { loadCatalogue } from '../../harness/catalogue.js';
 import { CheckFailure } from '../../harness/checks/index.js';
@@ -59,11 +59,13 @@ let rulesDone = 0;
 // requests
 
 function clientFor(api: 'svc' | 'sched'): ApiClient {
+  // The profile's names (engine types, fields) apply to generated requests as to every suite's.
+  const names = namesOf(api, cfg);
   return new ApiClient(api, cfg, (ex) => {
     counter.requests++;
     // Remember what the target handed out as secret (tokens, passwords) so reports mask it.
     if (api === 'svc') redactor.value(ex.response.body);
-  });
+  }, names.identity ? undefined : names);
 }
 const clients = { svc: clientFor('svc'), sched: clientFor('sched') };
 
