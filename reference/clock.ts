@@ -5,12 +5,20 @@
 export interface Clock {
   /** Milliseconds since the Unix epoch, as the reference sees it. */
   now(): number;
+  /** How far the clock has been moved ahead of real time, in milliseconds. */
+  offset(): number;
   /** Moves the reference's time forward and fires every timer that fell due. */
   advance(ms: number): Promise<void>;
   /** Registers a callback run once when the clock reaches `atMs` (real or advanced time). */
   at(atMs: number, fn: () => void | Promise<void>): () => void;
   close(): void;
 }
+
+/** The largest time a JavaScript Date represents (ECMA-262: 8.64e15 ms after the epoch). */
+export const MAX_DATE_MS = 8.64e15;
+
+/** The largest single move the control endpoint takes (spec: advance maximum), far below MAX_DATE_MS. */
+export const MAX_ADVANCE_SECONDS = 8e12;
 
 interface Timer { atMs: number; fn: () => void | Promise<void>; cancelled: boolean }
 
@@ -29,8 +37,14 @@ export class ControllableClock implements Clock {
     return Date.now() + this.offsetMs;
   }
 
+  offset(): number {
+    return this.offsetMs;
+  }
+
   async advance(ms: number): Promise<void> {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs a non-negative number of milliseconds');
+    // Refuse before moving: a time past the largest Date makes every later timestamp throw.
+    if (this.now() + ms > MAX_DATE_MS) throw new RangeError('advance would move the clock past the largest representable date');
     this.offsetMs += ms;
     await this.fireDue();
   }

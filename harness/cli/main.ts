@@ -20,7 +20,7 @@ const program = new Command('svc-conformance')
 program
   .command('run')
   .description('run the conformance suites against the target (the embedded reference when SVC_ADDR/SCHED_ADDR are unset)')
-  .option('--suite <names>', 'comma-separated suites: core,kv,auth,transit,ldap,cloud,jobs,release', list)
+  .option('--suite <names>', 'comma-separated suites: core,kv,auth,transit,ldap,cloud,jobs,release,robustness', list)
   .option('--files <paths>', 'only these test files (suites/.../*.test.ts)', list)
   .option('--report-dir <dir>', 'where junit.xml, results.json and index.html go', undefined)
   .option('--config <file>', 'config file (YAML or JSON); also CONFORMANCE_CONFIG')
@@ -29,6 +29,7 @@ program
   .option('--faults <names>', 'fault switches for the embedded reference (also REF_FAULTS)', list)
   .option('--variants <names>', 'legal variants for the embedded reference (also REF_VARIANTS)', list)
   .option('--reference-version <semver>', 'version the embedded reference reports')
+  .option('--seed <n>', 'seed of the robustness suite\'s generated requests (replays a failure; also robustness.seed)', (v) => Number(v))
   .option('--quiet', 'only the summary on the terminal')
   .option('--concurrency <n>', 'test files in flight at once against the target (default: by cores; files listed in suites/schedule.yaml always run alone)', (v) => Number(v))
   .option('--shard <i/n>', 'run only the i-th of n deterministic parts of the selection; combine the parts with `merge`')
@@ -37,7 +38,7 @@ program
       concurrency: o.concurrency,
       shard: o.shard,
       file: o.config,
-      cli: { suites: o.suite, files: o.files, reportDir: o.reportDir, expectationsFile: o.expectations, previousResults: o.previous, faults: o.faults, variants: o.variants, referenceVersion: o.referenceVersion },
+      cli: { suites: o.suite, files: o.files, reportDir: o.reportDir, expectationsFile: o.expectations, previousResults: o.previous, faults: o.faults, variants: o.variants, referenceVersion: o.referenceVersion, seed: o.seed },
       quiet: !!o.quiet,
     });
   });

@@ -3,7 +3,7 @@
  * variables, then CLI flags. A wrong value raises ConfigError naming the setting and its source.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { Ajv } from 'ajv';
@@ -21,7 +21,7 @@ export class ConfigError extends Error {
 /** Capabilities the harness can find out by asking the target (harness/setup/probe.ts). */
 export const PROBEABLE: (keyof TargetConfig['capabilities'])[] = ['referenceControl', 'clock', 'namespaces', 'requireRequestHeader', 'schedAcl', 'schedControl'];
 
-export const ALL_SUITES = ['core', 'kv', 'auth', 'transit', 'ldap', 'cloud', 'jobs', 'release'];
+export const ALL_SUITES = ['core', 'kv', 'auth', 'transit', 'ldap', 'cloud', 'jobs', 'release', 'robustness'];
 
 type Json = Record<string, unknown>;
 
@@ -53,6 +53,7 @@ export function defaults(): TargetConfig {
     lockout: { threshold: 5, durationSeconds: 900, resetSeconds: 900, allowLongWaits: false },
     assumptions: {},
     mounts: {},
+    robustness: { seed: randomInt(0, 2 ** 31 - 1), examplesPerOperation: 8, timeCapSeconds: 30 },
     reference: { faults: [], variants: [], version: '1.13.10' },
     run: { suites: [...ALL_SUITES], reportDir: 'reports' },
   };
@@ -126,6 +127,7 @@ export interface CliOverrides {
   faults?: string[];
   variants?: string[];
   referenceVersion?: string;
+  seed?: number;
 }
 
 function fromCli(cli: CliOverrides): Json {
@@ -139,7 +141,9 @@ function fromCli(cli: CliOverrides): Json {
   if (cli.faults) reference.faults = cli.faults;
   if (cli.variants) reference.variants = cli.variants;
   if (cli.referenceVersion) reference.version = cli.referenceVersion;
-  return { run, reference };
+  const out: Json = { run, reference };
+  if (cli.seed !== undefined) out.robustness = { seed: cli.seed };
+  return out;
 }
 
 export function readConfigFile(path: string): Json {

@@ -41,7 +41,7 @@ const namesSchema = {
 export const configSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['runId', 'prefix', 'svc', 'sched', 'capabilities', 'dialect', 'timeouts', 'timing', 'limits', 'lockout', 'assumptions', 'mounts', 'reference', 'run'],
+  required: ['runId', 'prefix', 'svc', 'sched', 'capabilities', 'dialect', 'timeouts', 'timing', 'limits', 'lockout', 'assumptions', 'mounts', 'robustness', 'reference', 'run'],
   properties: {
     runId: { type: 'string', pattern: '^[a-z0-9]{4,12}$' },
     prefix: { type: 'string', pattern: '^[a-z][a-z0-9-]{1,30}$' },
@@ -121,6 +121,16 @@ export const configSchema = {
       additionalProperties: false,
       required: ['faults', 'version'],
       properties: { faults: { type: 'array', items: str }, variants: { type: 'array', items: str }, version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+' } },
+    },
+    robustness: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['seed', 'examplesPerOperation', 'timeCapSeconds'],
+      properties: {
+        seed: { type: 'integer', minimum: 0, maximum: 2147483647 },
+        examplesPerOperation: { type: 'integer', minimum: 1, maximum: 10000 },
+        timeCapSeconds: { type: 'integer', minimum: 1 },
+      },
     },
     run: {
       type: 'object',

@@ -103,6 +103,15 @@ export interface TargetConfig {
   cloud?: CloudConfig;
   /** Suites whose prerequisites the harness could not provide, with the reason (their tests skip). */
   unavailable?: Record<string, { reason: string; setting: string }>;
+  /** The spec-driven robustness suite (suites/robustness): its seed and budget. */
+  robustness: {
+    /** Seed of the generated requests; the same seed replays the same requests. Chosen at random when unset. */
+    seed: number;
+    /** Generated requests per rule and operation (a gate keeps this small). */
+    examplesPerOperation: number;
+    /** Wall-clock cap of the whole suite; operations reached after it get one request per rule. */
+    timeCapSeconds: number;
+  };
   reference: {
     /** Fault switches of the embedded reference (mutation runs). */
     faults: string[];

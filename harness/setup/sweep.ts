@@ -44,7 +44,7 @@ export async function sweepLeftovers(cfg: TargetConfig): Promise<Swept[]> {
       out.push({ label: 'secrets service sweep', error: `could not list what the run left: ${(err as Error).message}` });
     }
   }
-  if (cfg.sched.addr && cfg.run.suites.includes('jobs')) {
+  if (cfg.sched.addr && (cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness'))) {
     const sched = new ApiClient('sched', quick, () => {});
     try {
       const ex = await sched.get('jobs', { query: { prefix, namespace: '*' } });

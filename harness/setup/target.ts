@@ -14,7 +14,7 @@ export interface PreparedTarget {
 export async function prepareTarget(input: TargetConfig, log: (m: string) => void = (m) => console.error(`[conformance] ${m}`)): Promise<PreparedTarget> {
   const cfg: TargetConfig = structuredClone(input);
   const stops: (() => Promise<void>)[] = [];
-  const needsSched = cfg.run.suites.includes('jobs');
+  const needsSched = cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness');
   const startSvc = !cfg.svc.addr;
   const startSched = needsSched && !cfg.sched.addr;
 

@@ -274,7 +274,12 @@ export function checkJobTypes(job: Job): void {
   };
   for (const k of ['Region', 'Namespace', 'ID', 'ParentID', 'Name', 'Type', 'NodePool']) str(job, k, 'Job');
   int(job, 'Priority', 'Job');
-  for (const k of ['AllAtOnce', 'Stop', 'Dispatched']) bool(job, k, 'Job');
+  // Indexes and the version are unsigned in the real scheduler: a negative one does not decode.
+  const uint = (o: Job, k: string, w: string) => { int(o, k, w); if (typeof o[k] === 'number' && o[k] < 0) fail(`${w}.${k}`, 'a non-negative integer'); };
+  for (const k of ['Version', 'CreateIndex', 'ModifyIndex', 'JobModifyIndex']) uint(job, k, 'Job');
+  int(job, 'SubmitTime', 'Job');
+  for (const k of ['Payload', 'Status', 'StatusDescription', 'SecretsToken', 'SecretsNamespace', 'DiscoveryToken', 'SchedTokenID']) str(job, k, 'Job');
+  for (const k of ['Stable', 'AllAtOnce', 'Stop', 'Dispatched']) bool(job, k, 'Job');
   strList(job, 'Datacenters', 'Job');
   strMap(job, 'Meta', 'Job');
   for (const k of ['Update', 'Periodic', 'ParameterizedJob', 'Reschedule', 'Migrate', 'Multiregion']) obj(job, k, 'Job');

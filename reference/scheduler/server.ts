@@ -108,6 +108,12 @@ const optInt = (b: Job, k: string): number | undefined => {
   if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${k} must be an integer`);
   return v;
 };
+/** Indexes and versions are unsigned in the real scheduler: a negative one does not decode (400). */
+const optUint = (b: Job, k: string): number | undefined => {
+  const v = optInt(b, k);
+  if (v !== undefined && v < 0) throw badRequest(`${k} must not be negative`);
+  return v;
+};
 const optString = (b: Job, k: string): string | undefined => {
   const v = b[k];
   if (v === undefined || v === null) return undefined;
@@ -263,7 +269,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       if (source) submission = { Source: source, Format: format, VariableFlags: flags, Variables: variables };
     }
     const result = store.register(job, {
-      enforceIndex: optBool(body, 'EnforceIndex'), jobModifyIndex: optInt(body, 'JobModifyIndex') ?? 0,
+      enforceIndex: optBool(body, 'EnforceIndex'), jobModifyIndex: optUint(body, 'JobModifyIndex') ?? 0,
       preserveCounts: optBool(body, 'PreserveCounts'), evalPriority: evalPriorityOk(optInt(body, 'EvalPriority')), submission,
     });
     return { body: writeResponse(result) };
@@ -515,7 +521,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const jobId = optString(body, 'JobID') ?? (faults.has('jobs.revert-jobid-optional') ? id : undefined);
     if (!jobId) throw badRequest('JobID must be specified');
     if (jobId !== id) throw badRequest('Job ID does not match');
-    const jobVersion = optInt(body, 'JobVersion');
+    const jobVersion = optUint(body, 'JobVersion');
     const tagged = optString(body, 'TaggedVersion') ?? '';
     if (jobVersion !== undefined && tagged && !faults.has('jobs.revert-both-accepted')) throw badRequest('use only one of JobVersion or TaggedVersion');
     const enforce = optInt(body, 'EnforcePriorVersion');
@@ -548,7 +554,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const jobId = optString(body, 'JobID');
     if (!jobId) throw badRequest('JobID must be specified');
     if (jobId !== id) throw badRequest('Job ID does not match');
-    const version = optInt(body, 'JobVersion') ?? 0;
+    const version = optUint(body, 'JobVersion') ?? 0;
     const value = optBool(body, 'Stable');
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound(`job "${id}" not found`);
@@ -655,7 +661,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const policyOverride = optBool(body, 'PolicyOverride');
     needOverride(ctx, policyOverride);
     const enforceIndex = optBool(body, 'EnforceIndex');
-    const jobModifyIndex = optInt(body, 'JobModifyIndex') ?? 0;
+    const jobModifyIndex = optUint(body, 'JobModifyIndex') ?? 0;
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound(`job "${id}" not found`);
     if (e.job.Type === 'system') throw badRequest('cannot scale jobs of type "system"');
@@ -690,7 +696,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     need(ctx, ['submit-job'], ctx.namespace, 'jobs.acl-submit-unchecked');
     const body = jsonBody(ctx, { optional: true });
     const description = optString(body, 'Description') ?? '';
-    const requested = optInt(body, 'Version');
+    const requested = optUint(body, 'Version');
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound(`job "${id}" not found`);
     const version = requested ?? (faults.has('jobs.tag-latest-wrong') ? 0 : e.job.Version);

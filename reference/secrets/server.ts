@@ -282,6 +282,7 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
   if (body.length && method !== 'GET' && method !== 'LIST') {
     const contentType = String(req.headers['content-type'] ?? '');
     if (contentType === '' && core.faults.has('core.content-type-required')) throw badRequest('missing Content-Type');
+    if (contentType !== '' && !/json/i.test(contentType) && core.variants.has('core.non-json-content-type-refused')) throw badRequest(`request bodies are JSON; Content-Type ${contentType.split(';')[0]} is not accepted`);
     const looksJson = contentType === '' || contentType.includes('json') || /^\s*[{[]/.test(body.toString('utf8', 0, 16));
     if (looksJson) {
       let value: unknown;

@@ -12,6 +12,7 @@ import { SvcError, badRequest, forbidden, methodNotAllowed, notFound, unsupporte
 import { generateFromPolicy, parsePasswordPolicy } from './password-policies.js';
 import { parseDuration } from './duration.js';
 import { sysExtensions } from './sys-extensions.js';
+import { MAX_ADVANCE_SECONDS, MAX_DATE_MS } from '../clock.js';
 
 export interface SysContext {
   core: SecretsCore;
@@ -46,6 +47,23 @@ function capFor(method: Method): Capability {
 }
 
 const nsPrefix = (ctx: SysContext) => (ctx.namespace ? `${ctx.namespace}/` : '');
+
+/** Fields that hold a JSON object (a map of settings) must be one when present. */
+function objects(body: Record<string, unknown>, ...keys: string[]): void {
+  for (const key of keys) {
+    const v = body[key];
+    if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) throw badRequest(`field "${key}" must be an object`);
+  }
+}
+
+/** Maps of strings (mount options, metadata): an object, each value a string, number or boolean. */
+function stringMaps(body: Record<string, unknown>, ...keys: string[]): void {
+  objects(body, ...keys);
+  for (const key of keys) {
+    const v = body[key] as Record<string, unknown> | undefined | null;
+    if (v && Object.values(v).some((x) => x !== null && typeof x === 'object')) throw badRequest(`field "${key}" must map names to strings`);
+  }
+}
 
 function str(body: Record<string, unknown>, key: string, required = false): string | undefined {
   const v = body[key];
@@ -93,6 +111,8 @@ const routes: SysRoute[] = [
       if (ctx.method === 'POST' || ctx.method === 'PUT') {
         requireCap(ctx, 'update');
         const type = str(ctx.body, 'type', true)!;
+        objects(ctx.body, 'config');
+        stringMaps(ctx.body, 'options');
         const options = (ctx.body.options ?? {}) as Record<string, unknown>;
         if (typeof options !== 'object' || Array.isArray(options)) throw badRequest('options must be an object');
         const opts: Record<string, string> = {};
@@ -130,6 +150,8 @@ const routes: SysRoute[] = [
       const path = `${nsPrefix(ctx)}auth/${m[1]}`;
       if (ctx.method === 'POST' || ctx.method === 'PUT') {
         const type = str(ctx.body, 'type', true)!;
+        objects(ctx.body, 'config');
+        stringMaps(ctx.body, 'options');
         if (ctx.core.faults.has('core.auth-enable-no-op')) return {};
         await ctx.core.mount(path, type, 'auth', {}, str(ctx.body, 'description') ?? '');
         return {};
@@ -235,6 +257,7 @@ const routes: SysRoute[] = [
       requireCap(ctx, capFor(ctx.method));
       if (ctx.method === 'POST' || ctx.method === 'PUT') {
         if (!/^[A-Za-z0-9_-]+$/.test(m[1]!.replace(/\/+$/, ''))) throw badRequest('namespace name must be one path segment of letters, digits, - and _');
+        stringMaps(ctx.body, 'custom_metadata');
         if (!ctx.core.namespaces.has(name)) {
           ctx.core.namespaces.add(name);
           await ctx.core.mount(`${name}/auth/token/`, 'token', 'auth', {});
@@ -303,13 +326,15 @@ const routes: SysRoute[] = [
     pattern: /^sys\/reference\/clock$/,
     async handle(ctx) {
       if (!ctx.token?.root) throw forbidden();
-      if (ctx.method === 'GET') return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now() } };
+      if (ctx.method === 'GET') return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now(), offset_ms: ctx.core.options.clock.offset() } };
       const seconds = Number(ctx.body.advance);
       if (!Number.isFinite(seconds) || seconds < 0) throw badRequest('advance must be a non-negative number of seconds');
+      if (seconds > MAX_ADVANCE_SECONDS) throw badRequest(`advance must be at most ${MAX_ADVANCE_SECONDS} seconds`);
+      if (ctx.core.options.clock.now() + seconds * 1000 > MAX_DATE_MS) throw badRequest('advance would move the clock past the largest representable date');
       await ctx.core.options.clock.advance(seconds * 1000);
       // Let engine timers that awaited I/O settle before answering.
       await new Promise((r) => setTimeout(r, 20));
-      return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now() } };
+      return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now(), offset_ms: ctx.core.options.clock.offset() } };
     },
   },
   {
@@ -331,6 +356,7 @@ const routes: SysRoute[] = [
     async handle(ctx) {
       const caller = ctx.token!;
       requireCap(ctx, 'update', `${nsPrefix(ctx)}auth/token/create`);
+      stringMaps(ctx.body, 'meta');
       const policies = ctx.body.policies === undefined ? caller.policies.filter((p) => p !== 'root') : ctx.body.policies;
       if (!Array.isArray(policies) || policies.some((p) => typeof p !== 'string')) throw badRequest('policies must be a list of strings');
       if (!caller.root && policies.some((p) => !caller.policies.includes(p as string))) throw badRequest('child policies must be subset of parent');

@@ -42,6 +42,7 @@ export const faults: FaultSpec[] = [
   kv('kv.v2-destroy-soft', 'kv.v2.destroy', 'destroy only soft-deletes, so undelete brings the data back.'),
   kv('kv.v2-versions-unchecked', 'kv.v2.versions-required-400', 'delete/undelete/destroy without versions answer 204.'),
   kv('kv.v2-metadata-versions-missing', 'kv.v2.metadata-read', 'The metadata read has an empty versions map.'),
+  kv('kv.v2-metadata-half-applied', 'robustness.kv2writemetadata.unchanged', 'A metadata write refused for one bad field has already stored the valid fields before it.', { suites: ['robustness'] }),
   kv('kv.v2-metadata-write-creates-version', 'kv.v2.metadata-write', 'A metadata write creates a new version of the secret.'),
   kv('kv.v2-metadata-delete-soft', 'kv.v2.metadata-delete', 'DELETE secret/metadata/<key> only soft-deletes the versions; the key stays.'),
   kv('kv.v2-metadata-list-empty', 'kv.v2.metadata-list', 'LIST on secret/metadata/ finds nothing.'),

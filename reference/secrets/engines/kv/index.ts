@@ -179,17 +179,20 @@ class KvV2 implements Engine {
     }
     if (req.method !== 'POST' && req.method !== 'PUT') throw methodNotAllowed();
     const unchecked = this.has('kv.v2-config-types-unchecked');
+    // Validate every field first, then store: a refused write changes nothing.
+    const next = { maxVersions: this.maxVersions, casRequired: this.casRequired, deleteVersionAfter: this.deleteVersionAfter };
     if (req.body.max_versions !== undefined) {
       if (!unchecked && (!Number.isInteger(req.body.max_versions) || (req.body.max_versions as number) < 0)) throw badRequest('max_versions must be a non-negative integer');
-      this.maxVersions = Number(req.body.max_versions) || 0;
+      next.maxVersions = Number(req.body.max_versions) || 0;
     }
     if (req.body.cas_required !== undefined && !this.has('kv.v2-config-not-saved')) {
       if (!unchecked && typeof req.body.cas_required !== 'boolean') throw badRequest('cas_required must be a boolean');
-      this.casRequired = req.body.cas_required === true;
+      next.casRequired = req.body.cas_required === true;
     }
     if (req.body.delete_version_after !== undefined) {
-      try { this.deleteVersionAfter = parseDuration(req.body.delete_version_after); } catch (e) { throw badRequest((e as Error).message); }
+      try { next.deleteVersionAfter = parseDuration(req.body.delete_version_after); } catch (e) { throw badRequest((e as Error).message); }
     }
+    ({ maxVersions: this.maxVersions, casRequired: this.casRequired, deleteVersionAfter: this.deleteVersionAfter } = next);
     return {};
   }
 
@@ -290,7 +293,10 @@ class KvV2 implements Engine {
       return {};
     }
     const now = this.now();
-    const target = s ?? this.newSecret(now);
+    // Every field is validated on a copy and stored only when all are valid: a refused write
+    // changes nothing (the fault applies each field as it goes, half-applying a refused write).
+    const stored = s ?? this.newSecret(now);
+    const target = this.has('kv.v2-metadata-half-applied') ? stored : { ...stored };
     if (req.body.max_versions !== undefined) {
       if (!Number.isInteger(req.body.max_versions) || (req.body.max_versions as number) < 0) throw badRequest('max_versions must be a non-negative integer');
       target.maxVersions = req.body.max_versions as number;

@@ -7,6 +7,8 @@ import { faultsOf, type FaultSpec } from '../../../faults.js';
 const f = faultsOf(['transit'], 'transit.');
 
 export const faults: FaultSpec[] = [
+  // robustness: bad input
+  f('create-wrong-type-500', 'robustness.transitcreatekey.invalid-4xx', 'key creation answers 500 (an unchecked conversion) to a field of the wrong JSON type instead of 400', { suites: ['robustness'] }),
   // key reads and types
   f('read-drops-imported', 'transit.key.read-fields', 'the key read leaves out `imported`'),
   f('keys-map-iso-time', 'transit.key.keys-map', 'symmetric versions map to an ISO time string instead of Unix seconds'),

@@ -18,7 +18,7 @@ import {
   cmacItem, decryptRaw, encryptRaw, encryptionVersion, hashName, hmacItem, parseVersioned, signItem, signOptions, verifyItem,
   type OpContext,
 } from './ops.js';
-import { b64, batchInput, bool, duration, int, str, type Body } from './params.js';
+import { b64, batchInput, bool, checkFields, duration, int, str, type Body } from './params.js';
 import { KEY_TYPES } from './types.js';
 
 const genPair = promisify(generateKeyPair);
@@ -92,6 +92,15 @@ class TransitEngine implements Engine {
     const m = req.method;
     const body = req.body;
     const post = m === 'POST' || m === 'PUT';
+    if (post && body) {
+      try {
+        checkFields(body);
+      } catch (err) {
+        // Fault: key creation reads a field of the wrong type without checking it and crashes (500).
+        if (this.has('transit.create-wrong-type-500') && head === 'keys' && seg.length === 2) throw new TypeError(`cannot convert a field: ${(err as Error).message}`);
+        throw err;
+      }
+    }
     switch (head) {
       case 'keys':
         if (seg.length === 1) {
@@ -264,9 +273,10 @@ class TransitEngine implements Engine {
 
   private async create(name: string, body: Body): Promise<EngineResponse> {
     return this.locked(name, async () => {
+      // The type is checked first: an unknown type is refused even when the key already exists.
+      const type = this.keyType(body);
       const existing = this.keys.get(name);
       if (existing) return { data: this.view(existing) };
-      const type = this.keyType(body);
       const k = this.newKey(name, type, body);
       const keySize = int(body, 'key_size', 0);
       if (type === 'hmac') {

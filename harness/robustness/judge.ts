@@ -1,0 +1,80 @@
+/**
+ * The verdicts of the robustness rules on one answer. Pure functions of the exchange, so they are
+ * unit-tested without a target (tests/harness/robustness.test.ts).
+ */
+import type { Exchange } from '../http/exchange.js';
+import { redactor } from '../redact.js';
+import type { Verdict } from './runner.js';
+
+function excerpt(ex: Exchange): string {
+  const t = redactor.text(ex.response.text ?? '');
+  return t.length > 200 ? `${t.slice(0, 200)}...` : t;
+}
+
+function transport(err: Error): Verdict {
+  return { message: `no answer: ${redactor.text(err.message)}` };
+}
+
+/**
+ * Invalid input: a 4xx with the error body. The secrets service's body is `{errors: [...]}`; the
+ * scheduler's is not shown in its document, so any non-empty text or JSON counts as the message.
+ */
+export function judgeInvalid(api: 'svc' | 'sched', ex: Exchange | Error): Verdict {
+  if (ex instanceof Error) return transport(ex);
+  const { status } = ex.response;
+  if (status < 400 || status >= 500) return { status, message: `expected a 4xx refusal, got ${status}: ${excerpt(ex)}` };
+  if (api === 'svc') {
+    const errors = (ex.response.body as { errors?: unknown } | undefined)?.errors;
+    if (!Array.isArray(errors)) return { status, message: `status ${status} without the error body {errors: [...]}: ${excerpt(ex)}` };
+  } else if (!ex.response.text?.trim()) {
+    return { status, message: `status ${status} with an empty body: the refusal carries no error message` };
+  }
+  return undefined;
+}
+
+/** Valid (or tolerated) input: no 5xx other than the ones the spec documents for the operation. */
+export function judgeBoundary(documented5xx: ReadonlySet<number>, ex: Exchange | Error): Verdict {
+  if (ex instanceof Error) return transport(ex);
+  const { status } = ex.response;
+  if (status >= 500 && !documented5xx.has(status)) return { status, message: `a request inside the schema got ${status}: ${excerpt(ex)}` };
+  return undefined;
+}
+
+/** Values that change on every read and say nothing about the resource. */
+const VOLATILE = new Set(['request_id', 'lease_id']);
+
+/** A read's status and body without volatile fields or the pointers the spec's x-observed-by ignores. */
+export function observed(ex: Exchange, ignore: string[]): string {
+  const drop = new Set(ignore);
+  const walk = (v: unknown, at: string): unknown => {
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, `${at}/${i}`));
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) {
+        const p = `${at}/${k}`;
+        if (drop.has(p) || (at === '' && VOLATILE.has(k))) continue;
+        out[k] = walk((v as Record<string, unknown>)[k], p);
+      }
+      return out;
+    }
+    return v;
+  };
+  return JSON.stringify({ status: ex.response.status, body: walk(ex.response.body, '') });
+}
+
+/** Where two observations first differ, for the failure message (values redacted). */
+export function firstDifference(before: string, after: string): string {
+  const a = JSON.parse(before) as unknown;
+  const b = JSON.parse(after) as unknown;
+  const find = (x: unknown, y: unknown, at: string): string | undefined => {
+    if (JSON.stringify(x) === JSON.stringify(y)) return undefined;
+    if (x && y && typeof x === 'object' && typeof y === 'object') {
+      for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+        const d = find((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], `${at}/${k}`);
+        if (d) return d;
+      }
+    }
+    return `${at || '/'}: ${redactor.text(JSON.stringify(redactor.value(x)) ?? 'absent')} became ${redactor.text(JSON.stringify(redactor.value(y)) ?? 'absent')}`;
+  };
+  return find(a, b, '') ?? '';
+}

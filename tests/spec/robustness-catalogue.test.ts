@@ -1,0 +1,32 @@
+/**
+ * The generated robustness catalogue stays in sync with the spec: an operation added, removed or
+ * given an x-observed-by link changes the entries, and `npm run robustness:catalogue` rewrites them.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE_DIR } from '../../harness/catalogue.js';
+import { specRegistry } from '../../harness/spec/registry.js';
+import { renderCatalogues } from '../../harness/robustness/catalogue.js';
+import { planOperation } from '../../harness/robustness/plan.js';
+
+describe('robustness catalogue', async () => {
+  const registry = await specRegistry();
+  const files = renderCatalogues(registry);
+  for (const [file, text] of Object.entries(files)) {
+    it(`spec/catalogue/${file} is what the spec generates (npm run robustness:catalogue)`, () => {
+      expect(readFileSync(join(CATALOGUE_DIR, file), 'utf8')).toBe(text);
+    });
+  }
+  it('every x-observed-by names a GET operation of the same API', () => {
+    const byId = new Map(registry.operations.map((o) => [o.operationId, o]));
+    for (const op of registry.operations) {
+      const plan = planOperation(op);
+      if (!plan.observer) continue;
+      const observer = byId.get(plan.observer.operationId);
+      expect(observer, `${plan.operationId}: x-observed-by ${plan.observer.operationId} exists`).toBeDefined();
+      expect(observer!.method, `${plan.operationId}: the observer is a read`).toBe('GET');
+      expect(observer!.api).toBe(op.api);
+    }
+  });
+});
