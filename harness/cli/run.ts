@@ -71,5 +71,10 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     console.error(`no conformance test ran for suites ${cfg.run.suites.join(',')}`);
     return 1;
   }
-  return results.summary.mustFailed > 0 || results.errors.length > 0 ? 1 : 0;
+  if (results.summary.mustFailed > 0 || results.errors.length > 0) return 1;
+  if (!results.complete && cfg.run.requireComplete) {
+    console.error('exit 1: the run is incomplete and run.requireComplete (--require-complete) is set');
+    return 1;
+  }
+  return 0;
 }
