@@ -9,6 +9,7 @@ import { checkExpectationIds, loadExpectations } from '../report/expectations.js
 import { keepPrevious } from '../report/compare.js';
 import { loadCatalogue } from '../catalogue.js';
 import { conformanceProjects, parseShard } from './projects.js';
+import { PACKAGE_ROOT } from '../process.js';
 
 export interface RunOptions {
   file?: string;
@@ -49,6 +50,9 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     [],
     {
       config: false,
+      // Suites and setup are found in this package, wherever it is installed and whatever the
+      // caller's directory (which still anchors --report-dir, --config and the other paths).
+      root: PACKAGE_ROOT,
       watch: false,
       run: true,
       // Files that move the clock or change global settings run alone (suites/schedule.yaml);

@@ -21,7 +21,8 @@ export function completeness(tests: TestResult[], cfg: TargetConfig | undefined)
     const missing = cfg.unavailable?.[suite];
     if (missing || (own.length > 0 && prereq.length === own.length)) {
       incomplete.push({ suite, kind: 'not-run', reason: missing?.reason ?? prereq[0]!.skip!.reason, setting: missing?.setting ?? prereq[0]!.skip!.setting });
-    } else if (own.length === 0) {
+    } else if (own.length === 0 && !cfg.run.shard) {
+      // (A shard runs a share of the files: whether each suite ran is decided when shards merge.)
       incomplete.push({ suite, kind: 'not-run', reason: 'no test of this suite ran (see the run errors)' });
     } else if (prereq.length > 0) {
       const reasons = [...new Set(prereq.map((t) => t.skip!.reason))];
@@ -40,4 +41,22 @@ export function incompleteLine(results: Pick<Results, 'complete' | 'incomplete'>
       ? `${i.suite} not run (${i.reason})`
       : `${i.suite}: ${i.skipped} of ${i.total} tests skipped for a missing prerequisite (${i.reason})`);
   return `incomplete: ${parts.join('; ')}`;
+}
+
+/** Completeness of merged shards: their findings combined, and every selected suite that no shard ran. */
+export function mergeCompleteness(parts: Pick<Results, 'complete' | 'incomplete'>[], tests: TestResult[], suites: string[]): { complete: boolean; incomplete: IncompleteSuite[] } {
+  const bySuite = new Map<string, IncompleteSuite>();
+  for (const i of parts.flatMap((p) => p.incomplete ?? [])) {
+    const seen = bySuite.get(i.suite);
+    if (!seen) bySuite.set(i.suite, { ...i });
+    else if (seen.kind === 'partial' && i.kind === 'partial') {
+      seen.skipped = (seen.skipped ?? 0) + (i.skipped ?? 0);
+      seen.total = (seen.total ?? 0) + (i.total ?? 0);
+    } else if (i.kind === 'not-run') bySuite.set(i.suite, { ...i });
+  }
+  for (const suite of suites) {
+    if (!bySuite.has(suite) && !tests.some((t) => suiteOf(t) === suite)) bySuite.set(suite, { suite, kind: 'not-run', reason: 'no test of this suite ran in any shard' });
+  }
+  const incomplete = [...bySuite.values()];
+  return { complete: incomplete.length === 0, incomplete };
 }
