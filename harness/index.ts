@@ -195,7 +195,7 @@ export function suite(area: string): Suite {
     for (const fn of setups) await fn(s);
   }, targetConfig().timeouts.hookMs);
 
-  // eslint-disable-next-line no-empty-pattern -- vitest requires a destructuring first parameter
+  // biome-ignore lint/correctness/noEmptyPattern: vitest requires a destructuring first parameter
   afterAll(async ({}, file) => {
     const leftovers = await suiteTracker?.runAll();
     if (leftovers?.length) {

@@ -5,6 +5,7 @@ import { startVitest } from 'vitest/node';
 import { ConfigError, loadConfig, type CliOverrides } from '../config/load.js';
 import ConformanceReporter from '../report/reporter.js';
 import type { Results } from '../report/model.js';
+import type { TargetConfig } from '../config/types.js';
 import { checkExpectationIds, loadExpectations } from '../report/expectations.js';
 import { keepPrevious } from '../report/compare.js';
 import { loadCatalogue } from '../catalogue.js';
@@ -22,7 +23,7 @@ export interface RunOptions {
 }
 
 export async function runConformance(opts: RunOptions): Promise<number> {
-  let cfg;
+  let cfg: TargetConfig;
   try {
     cfg = loadConfig({ file: opts.file, cli: opts.cli });
     checkExpectationIds(loadExpectations(cfg.run.expectationsFile), loadCatalogue());
