@@ -2,15 +2,23 @@
  * `npm test`: the project's own tests (unit tests of harness and reference, spec and catalogue
  * validation, payload acceptance) and the conformance suites against the embedded reference.
  * `npm run conformance` runs only the conformance projects through the CLI.
+ *
+ * reports/ belongs to the user's conformance runs: `npm test` writes the conformance project's
+ * report to a temporary directory (CONFORMANCE_TEST_REPORT_DIR to choose one) and never lists the
+ * unit project's tests in it.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import ConformanceReporter from './harness/report/reporter.js';
 import { conformanceProjects } from './harness/cli/projects.js';
 import { ALL_SUITES } from './harness/config/load.js';
 
+const testReportDir = process.env.CONFORMANCE_TEST_REPORT_DIR || join(tmpdir(), `svc-conformance-npm-test-${process.pid}`);
+
 export default defineConfig({
   test: {
-    reporters: ['default', new ConformanceReporter()],
+    reporters: ['default', new ConformanceReporter({ reportDir: testReportDir, project: 'conformance' })],
     projects: [
       {
         test: {

@@ -6,9 +6,9 @@
  *
  *   npx tsx bench/transit.ts [--iterations 200] [--skip-suite]
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { runCli } from '../harness/process.js';
 import { startReference } from '../reference/start.js';
 
 const args = process.argv.slice(2);
@@ -17,18 +17,11 @@ const skipSuite = args.includes('--skip-suite');
 
 async function suiteWallTime(): Promise<{ seconds: number; code: number; summary: string }> {
   const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn('npx', ['tsx', 'harness/cli/main.ts', 'run', '--suite', 'transit', '--quiet', '--report-dir', 'reports/bench-transit'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20 * 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const summary = /conformance: [^\n]*/.exec(out)?.[0] ?? 'no summary (see reports/bench-transit)';
-      resolve({ seconds: (performance.now() - started) / 1000, code: code ?? 1, summary });
-    });
-  });
+  // node directly in its own process group: a timeout or Ctrl-C ends the run and all it started.
+  const run = await runCli(['run', '--suite', 'transit', '--quiet', '--report-dir', 'reports/bench-transit'], { timeoutMs: 20 * 60_000 });
+  const out = run.stdout + run.stderr;
+  const summary = /conformance: [^\n]*/.exec(out)?.[0] ?? 'no summary (see reports/bench-transit)';
+  return { seconds: (performance.now() - started) / 1000, code: run.code ?? 1, summary };
 }
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64');

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-// Entry point of the `svc-conformance` command: runs the TypeScript CLI through tsx.
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Entry point of the `svc-conformance` command. The TypeScript CLI runs in this very process
+// (tsx's loader registered here, resolved from this package, not from the caller's directory),
+// so Ctrl-C or a SIGTERM to this process reaches the run itself: no wrapper is left in between.
+import { register } from 'tsx/esm/api';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const result = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'harness/cli/main.ts'), ...process.argv.slice(2)], { stdio: 'inherit', cwd: process.cwd() });
-process.exit(result.status ?? 2);
+register();
+await import('../harness/cli/main.ts');

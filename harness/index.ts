@@ -38,6 +38,11 @@ export interface ConformanceMeta {
 export interface SkipInfo {
   reason: string;
   setting?: string;
+  /**
+   * The skip is for something the run needed and lacked (a directory, cloud fixtures), not a
+   * property of the target: such skips make the run incomplete (results.json `complete`).
+   */
+  prerequisite?: boolean;
 }
 
 /** What a test body gets. */
@@ -48,7 +53,8 @@ export interface T {
   check(ex: Exchange, ...checks: Check[]): Exchange;
   track(label: string, cleanup: () => Promise<unknown>): void;
   unique(base: string): string;
-  skip(reason: string, setting?: string): never;
+  /** Skips the test; `prerequisite` when the run lacks something it needed (the run is then incomplete). */
+  skip(reason: string, setting?: string, opts?: { prerequisite?: boolean }): never;
   /** Moves time forward: the reference's clock, a short real sleep, or a skip. */
   advance(seconds: number): Promise<void>;
   note(text: string): void;
@@ -189,7 +195,7 @@ export function suite(area: string): Suite {
     for (const fn of setups) await fn(s);
   }, targetConfig().timeouts.hookMs);
 
-  // eslint-disable-next-line no-empty-pattern -- vitest requires a destructuring first parameter
+  // biome-ignore lint/correctness/noEmptyPattern: vitest requires a destructuring first parameter
   afterAll(async ({}, file) => {
     const leftovers = await suiteTracker?.runAll();
     if (leftovers?.length) {
@@ -252,7 +258,7 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     const cfg = targetConfig();
     const missing = unavailable(area);
     if (missing) {
-      taskMeta.skip = missing satisfies SkipInfo;
+      taskMeta.skip = { ...missing, prerequisite: true } satisfies SkipInfo;
       vctx.skip(`${missing.reason} (setting ${missing.setting})`);
       return;
     }
@@ -272,8 +278,8 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     const registry = await specRegistry();
     const transcript = new Transcript();
     const tracker = new Tracker();
-    const skip = (reason: string, setting?: string): never => {
-      throw new Skip({ reason, setting });
+    const skip = (reason: string, setting?: string, opts: { prerequisite?: boolean } = {}): never => {
+      throw new Skip({ reason, setting, ...(opts.prerequisite ? { prerequisite: true } : {}) });
     };
     const file = vctx.task.file.filepath;
     const svc = makeClient('svc', cfg, registry, () => transcript, file);

@@ -30,6 +30,7 @@ program
   .option('--variants <names>', 'legal variants for the embedded reference (also REF_VARIANTS)', list)
   .option('--reference-version <semver>', 'version the embedded reference reports')
   .option('--seed <n>', 'seed of the robustness suite\'s generated requests (replays a failure; also robustness.seed)', (v) => Number(v))
+  .option('--require-complete', 'exit 1 when a selected suite did not run or tests were skipped for a missing prerequisite (also run.requireComplete)')
   .option('--quiet', 'only the summary on the terminal')
   .option('--concurrency <n>', 'test files in flight at once against the target (default: by cores; files listed in suites/schedule.yaml always run alone)', (v) => Number(v))
   .option('--shard <i/n>', 'run only the i-th of n deterministic parts of the selection; combine the parts with `merge`')
@@ -38,7 +39,7 @@ program
       concurrency: o.concurrency,
       shard: o.shard,
       file: o.config,
-      cli: { suites: o.suite, files: o.files, reportDir: o.reportDir, expectationsFile: o.expectations, previousResults: o.previous, faults: o.faults, variants: o.variants, referenceVersion: o.referenceVersion, seed: o.seed },
+      cli: { suites: o.suite, files: o.files, reportDir: o.reportDir, expectationsFile: o.expectations, previousResults: o.previous, requireComplete: o.requireComplete, faults: o.faults, variants: o.variants, referenceVersion: o.referenceVersion, seed: o.seed },
       quiet: !!o.quiet,
     });
   });

@@ -4,12 +4,12 @@
  * killed when at least one test fails; the report says whether a test of the requirement the
  * fault breaks was among them.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { allFaults } from '../../reference/fault-registry.js';
 import type { FaultSpec } from '../../reference/faults.js';
 import type { Results } from '../report/model.js';
+import { runCli } from '../process.js';
 
 export interface MutationOptions {
   suites?: string[];
@@ -43,27 +43,20 @@ export function filesNaming(suites: string[], id: string): string[] {
   return out.sort();
 }
 
-function runSuites(suites: string[], faults: string[], reportDir: string, referenceVersion?: string, files?: string[]): Promise<{ code: number; results?: Results; output: string }> {
-  return new Promise((resolvePromise) => {
-    const args = ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', suites.join(','), '--report-dir', reportDir];
-    if (files?.length) args.push('--files', files.join(','));
-    if (faults.length) args.push('--faults', faults.join(','));
-    if (referenceVersion) args.push('--reference-version', referenceVersion);
-    const env: NodeJS.ProcessEnv = { ...process.env, REF_FAULTS: '' };
-    delete env.SVC_ADDR;
-    delete env.SCHED_ADDR;
-    const child = spawn('npx', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const file = join(reportDir, 'results.json');
-      const results = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Results) : undefined;
-      resolvePromise({ code: code ?? 1, results, output });
-    });
-  });
+async function runSuites(suites: string[], faults: string[], reportDir: string, referenceVersion?: string, files?: string[]): Promise<{ code: number; results?: Results; output: string }> {
+  const args = ['run', '--quiet', '--suite', suites.join(','), '--report-dir', reportDir];
+  if (files?.length) args.push('--files', files.join(','));
+  if (faults.length) args.push('--faults', faults.join(','));
+  if (referenceVersion) args.push('--reference-version', referenceVersion);
+  const env: NodeJS.ProcessEnv = { ...process.env, REF_FAULTS: '' };
+  delete env.SVC_ADDR;
+  delete env.SCHED_ADDR;
+  // node directly in its own process group (harness/process.ts): a timeout, an interrupted
+  // mutation run or its end stops the run and everything it started, not only a wrapper.
+  const run = await runCli(args, { env, timeoutMs: 15 * 60_000 });
+  const file = join(reportDir, 'results.json');
+  const results = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Results) : undefined;
+  return { code: run.code ?? 1, results, output: `${run.stdout}${run.stderr}${run.timedOut ? '\n(timed out after 15 minutes)' : ''}` };
 }
 
 async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -5,10 +5,12 @@ import { startVitest } from 'vitest/node';
 import { ConfigError, loadConfig, type CliOverrides } from '../config/load.js';
 import ConformanceReporter from '../report/reporter.js';
 import type { Results } from '../report/model.js';
+import type { TargetConfig } from '../config/types.js';
 import { checkExpectationIds, loadExpectations } from '../report/expectations.js';
 import { keepPrevious } from '../report/compare.js';
 import { loadCatalogue } from '../catalogue.js';
 import { conformanceProjects, parseShard } from './projects.js';
+import { PACKAGE_ROOT } from '../process.js';
 
 export interface RunOptions {
   file?: string;
@@ -21,7 +23,7 @@ export interface RunOptions {
 }
 
 export async function runConformance(opts: RunOptions): Promise<number> {
-  let cfg;
+  let cfg: TargetConfig;
   try {
     cfg = loadConfig({ file: opts.file, cli: opts.cli });
     checkExpectationIds(loadExpectations(cfg.run.expectationsFile), loadCatalogue());
@@ -49,6 +51,9 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     [],
     {
       config: false,
+      // Suites and setup are found in this package, wherever it is installed and whatever the
+      // caller's directory (which still anchors --report-dir, --config and the other paths).
+      root: PACKAGE_ROOT,
       watch: false,
       run: true,
       // Files that move the clock or change global settings run alone (suites/schedule.yaml);
@@ -71,5 +76,10 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     console.error(`no conformance test ran for suites ${cfg.run.suites.join(',')}`);
     return 1;
   }
-  return results.summary.mustFailed > 0 || results.errors.length > 0 ? 1 : 0;
+  if (results.summary.mustFailed > 0 || results.errors.length > 0) return 1;
+  if (!results.complete && cfg.run.requireComplete) {
+    console.error('exit 1: the run is incomplete and run.requireComplete (--require-complete) is set');
+    return 1;
+  }
+  return 0;
 }

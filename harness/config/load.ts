@@ -124,6 +124,7 @@ export interface CliOverrides {
   reportDir?: string;
   expectationsFile?: string;
   previousResults?: string;
+  requireComplete?: boolean;
   faults?: string[];
   variants?: string[];
   referenceVersion?: string;
@@ -137,6 +138,7 @@ function fromCli(cli: CliOverrides): Json {
   if (cli.reportDir) run.reportDir = cli.reportDir;
   if (cli.expectationsFile) run.expectationsFile = cli.expectationsFile;
   if (cli.previousResults) run.previousResults = cli.previousResults;
+  if (cli.requireComplete) run.requireComplete = true;
   const reference: Json = {};
   if (cli.faults) reference.faults = cli.faults;
   if (cli.variants) reference.variants = cli.variants;

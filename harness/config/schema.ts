@@ -142,6 +142,7 @@ export const configSchema = {
         reportDir: { type: 'string', minLength: 1 },
         expectationsFile: str,
         previousResults: str,
+        requireComplete: bool,
       },
     },
   },

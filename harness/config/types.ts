@@ -129,5 +129,7 @@ export interface TargetConfig {
     previousResults?: string;
     /** `i/n`: this run is one shard (set by `--shard`, recorded in results.json). */
     shard?: string;
+    /** Exit 1 when the run is incomplete (a selected suite did not run, prerequisite skips). */
+    requireComplete?: boolean;
   };
 }

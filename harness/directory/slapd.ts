@@ -16,13 +16,21 @@ const SLAPADD_CANDIDATES = ['/usr/sbin/slapadd', '/usr/local/sbin/slapadd'];
 const SCHEMA_DIRS = ['/etc/ldap/schema', '/etc/openldap/schema', '/usr/local/etc/openldap/schema'];
 const MODULE_DIRS = ['/usr/lib/ldap', '/usr/lib64/openldap', '/usr/lib/openldap'];
 
+/** How a fresh Debian/Ubuntu machine gets the directory the ldap suite needs. */
+export const SLAPD_INSTALL = 'apt-get install -y slapd ldap-utils';
+
 export class SlapdMissingError extends Error {
   constructor() {
-    super('slapd was not found and no container engine runs: install slapd ldap-utils (apt-get install -y slapd ldap-utils) or set LDAP_URL');
+    super(`slapd was not found and no container engine runs: install slapd ldap-utils (${SLAPD_INSTALL}) or set LDAP_URL`);
   }
 }
 
 const first = (paths: string[]) => paths.find((p) => existsSync(p));
+
+/** slapd (SLAPD_BIN, else the usual paths), slapadd and the schema files are all there. */
+export function localSlapdFound(): boolean {
+  return !!(first(process.env.SLAPD_BIN ? [process.env.SLAPD_BIN] : SLAPD_CANDIDATES) && first(SLAPADD_CANDIDATES) && first(SCHEMA_DIRS));
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -77,7 +85,7 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
 
 const WATCHDOG = [
   '"$1" -d 0 -h "$2" -f "$3" & s=$!',
-  'trap \'kill $s 2>/dev/null; wait $s; exit 0\' TERM INT',
+  'trap \'kill $s 2>/dev/null; wait $s; rm -rf "$5"; exit 0\' TERM INT',
   'while kill -0 "$4" 2>/dev/null && kill -0 $s 2>/dev/null; do sleep 1 & wait $!; done',
   'kill $s 2>/dev/null; wait $s; rm -rf "$5"',
 ].join('\n');

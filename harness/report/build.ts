@@ -3,6 +3,7 @@ import type { TargetConfig } from '../config/types.js';
 import type { Requirement } from '../catalogue.js';
 import { redactor } from '../redact.js';
 import { isExpired, type Expectation } from './expectations.js';
+import { completeness } from './completeness.js';
 import { emptyCounts, type RequirementRow, type Results, type Status, type TestResult } from './model.js';
 
 export interface RawOutcome {
@@ -73,6 +74,7 @@ export function buildResults(opts: {
   const cfg = opts.config;
   return {
     tool: { name: 'svc-conformance', version: '0.1.0' },
+    ...completeness(tests, cfg),
     run: {
       id: cfg?.runId ?? 'unknown',
       startedAt: opts.startedAt.toISOString(),

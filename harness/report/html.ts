@@ -5,6 +5,7 @@
  */
 import type { RequirementRow, Results, Status, TestResult } from './model.js';
 import { xmlEscape as esc } from './junit.js';
+import { incompleteLine } from './completeness.js';
 
 const STATUS_CLASS: Record<string, string> = {
   passed: 'ok', 'known-issue': 'known', failed: 'bad', skipped: 'skip', 'known-failure': 'known', fixed: 'fixed', untested: 'none', 'not-observable': 'none',
@@ -39,7 +40,7 @@ th{background:#f0f2f5;font-weight:600}.badge{display:inline-block;padding:0 6px;
 .ok{background:#d8f3dc;color:#1b5e20}.bad{background:#fddede;color:#a00}.skip{background:#eceff1;color:#555}.known{background:#fff3cd;color:#7a5b00}.fixed{background:#d0e8ff;color:#0b4f8a}.none{background:#f3f3f3;color:#888}
 .totals span{margin-right:16px;font-size:16px}.muted{color:#777}pre{background:#f7f7f9;padding:6px;overflow:auto;max-height:320px;font-size:12px;margin:4px 0}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:8px}.failure{border-left:4px solid #c62828;padding-left:10px;margin:12px 0}
-.failure pre.msg{background:#fff5f5}.gating{font-size:12px;color:#0b4f8a}h5{margin:4px 0}.note{font-style:italic;color:#555}code{font-size:12px}
+.failure pre.msg{background:#fff5f5}.incomplete{font-weight:600;color:#7a5b00;background:#fff3cd;padding:6px 8px;border-radius:4px}.gating{font-size:12px;color:#0b4f8a}h5{margin:4px 0}.note{font-style:italic;color:#555}code{font-size:12px}
 `;
 
 /** Version gating and testability of a release-notes row, under its text. */
@@ -60,15 +61,19 @@ export function toHtml(results: Results): string {
   const failed = results.tests.filter((t) => t.status === 'failed');
   const skipped = results.tests.filter((t) => t.status === 'skipped');
   const known = results.tests.filter((t) => t.status === 'known-failure' || t.status === 'fixed' || t.status === 'known-issue');
+  const incomplete = incompleteLine(results);
   const verdict = s.mustFailed > 0 ? `<span class="badge bad">${s.mustFailed} MUST failure(s)</span>`
     : results.errors.length ? `<span class="badge bad">run errors (${results.errors.length}): see below</span>`
-      : '<span class="badge ok">CONFORMS (every MUST passed)</span>';
+      : incomplete ? '<span class="badge known">INCOMPLETE (every MUST that ran passed; not a claim of conformance)</span>'
+        : '<span class="badge ok">CONFORMS (every MUST passed)</span>';
+  // The headline names what did not run, whatever the verdict: a partial run must not read as a pass.
+  const headline = incomplete ? `<p id="incomplete" class="incomplete">${esc(incomplete)}</p>` : '';
   const cmp = results.comparison;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance report ${esc(results.run.id)}</title><style>${CSS}</style></head>
-<body><header><h1>Conformance report</h1><div>run ${esc(results.run.id)} · ${esc(results.run.startedAt)} · target ${esc(results.run.target.svc || '-')} ${results.run.target.embedded ? '(embedded reference)' : ''} · scheduler ${esc(results.run.target.sched || '-')} · version ${esc(results.run.target.version)}${results.run.faults.length ? ` · faults ${esc(results.run.faults.join(','))}` : ''}</div></header>
+<body><header><h1>Conformance report${incomplete ? ' (incomplete)' : ''}</h1><div>run ${esc(results.run.id)} · ${esc(results.run.startedAt)} · target ${esc(results.run.target.svc || '-')} ${results.run.target.embedded ? '(embedded reference)' : ''} · scheduler ${esc(results.run.target.sched || '-')} · version ${esc(results.run.target.version)}${results.run.faults.length ? ` · faults ${esc(results.run.faults.join(','))}` : ''}</div></header>
 <main>
-<section id="summary"><h2>Summary</h2><p>${verdict}</p>
+<section id="summary"><h2>Summary</h2><p>${verdict}</p>${headline}
 <p class="totals"><span>${s.total} tests</span><span>${s.passed} passed</span><span>${s.failed} failed</span><span>${s.skipped} skipped</span><span>${s.knownFailures} known failures</span><span>${s.fixed} fixed</span><span>${s.knownIssues ?? 0} known issues observed</span><span>${(results.run.durationMs / 1000).toFixed(1)} s</span></p>
 <table><thead><tr><th>area</th>${levels.map((l) => `<th>${l}</th>`).join('')}</tr></thead><tbody>
 ${areas.map(([area, byLevel]) => `<tr><td>${esc(area)}</td>${levels.map((l) => `<td>${cell(byLevel[l])}</td>`).join('')}</tr>`).join('\n')}

@@ -4,6 +4,7 @@
  * computed again over all of them, so the merged report reads as a single run's.
  */
 import type { Requirement } from '../catalogue.js';
+import { mergeCompleteness } from './completeness.js';
 import { summarize } from './build.js';
 import type { Results } from './model.js';
 
@@ -37,6 +38,7 @@ export function mergeResults(parts: { file: string; results: Results }[], catalo
   const finishedAt = runs.map((r) => r.finishedAt).sort().at(-1)!;
   return {
     tool: parts[0]!.results.tool,
+    ...mergeCompleteness(parts.map((p) => p.results), tests, runs[0]!.suites),
     run: {
       id: runs.map((r) => r.id).join('+'),
       startedAt,

@@ -17,7 +17,7 @@ export interface TestResult {
   message?: string;
   /** A documented known issue observed on an affected version (the test passed). */
   knownIssue?: string;
-  skip?: { reason: string; setting?: string };
+  skip?: { reason: string; setting?: string; prerequisite?: boolean };
   expectation?: { reason: string; ticket?: string; expires?: string; expired?: boolean };
   transcript?: TranscriptEntry[];
   leftovers?: Leftover[];
@@ -46,8 +46,27 @@ export interface AreaSummary {
   [level: string]: Record<Status, number>;
 }
 
+/** A selected suite that did not run, or ran with a share of its tests skipped for a missing prerequisite. */
+export interface IncompleteSuite {
+  suite: string;
+  kind: 'not-run' | 'partial';
+  reason: string;
+  /** The setting (or install step) that provides what was missing. */
+  setting?: string;
+  /** partial: tests skipped for a missing prerequisite, of `total` tests of the suite. */
+  skipped?: number;
+  total?: number;
+}
+
 export interface Results {
   tool: { name: string; version: string };
+  /**
+   * False when a selected suite did not run or a share of its tests was skipped for a missing
+   * prerequisite (no directory, no cloud fixtures): such a run is no claim of conformance.
+   */
+  complete: boolean;
+  /** What made the run incomplete, suite by suite (empty when complete). */
+  incomplete: IncompleteSuite[];
   run: {
     id: string;
     startedAt: string;

@@ -1,6 +1,8 @@
 /**
- * The vitest reporter that writes reports/junit.xml, reports/results.json and reports/index.html
- * at the end of every run, whatever happened (failed setup, unreachable target, crashes).
+ * The vitest reporter that writes junit.xml, results.json and index.html (to the run's report
+ * directory, reports/ by default) at the end of every run, whatever happened (failed setup,
+ * unreachable target, crashes). `project` limits it to the vitest project of that name and its
+ * `<name>-*` siblings: `npm test` reports only its conformance projects, to a temporary directory (vitest.config.ts), never to reports/.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,6 +17,7 @@ import { loadExpectations } from './expectations.js';
 import { compareResults, formatComparison } from './compare.js';
 import { toJUnit } from './junit.js';
 import { toHtml } from './html.js';
+import { incompleteLine } from './completeness.js';
 import type { Results } from './model.js';
 
 /** The resolved target config, stashed by the global setup (same process as the reporter). */
@@ -31,7 +34,7 @@ function errorText(e: { message?: string; stack?: string; diff?: string }): stri
 export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
   private firstTestAt: Date | undefined;
-  constructor(private readonly opts: { reportDir?: string } = {}) {}
+  constructor(private readonly opts: { reportDir?: string; project?: string } = {}) {}
 
   onTestRunStart(): void {
     this.startedAt = new Date();
@@ -41,7 +44,11 @@ export default class ConformanceReporter implements Reporter {
     this.firstTestAt ??= new Date();
   }
 
-  async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): Promise<void> {
+  async onTestRunEnd(allModules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): Promise<void> {
+    const project = this.opts.project;
+    const modules = project === undefined ? allModules : allModules.filter((m) => m.project.name === project || m.project.name.startsWith(`${project}-`));
+    // A run of other projects only (npx vitest run tests/...): no conformance report to write.
+    if (project !== undefined && modules.length === 0) return;
     const cfg = stashedConfig();
     if (cfg) {
       redactor.add(cfg.svc.token);
@@ -98,6 +105,8 @@ export default class ConformanceReporter implements Reporter {
     const s = results.summary;
     // The first line is the plain closing line CI systems read ("N passed, N failed, N skipped").
     console.log(`\nconformance: ${s.passed + s.knownIssues} passed, ${s.failed} failed, ${s.skipped} skipped`);
+    const incomplete = incompleteLine(results);
+    if (incomplete) console.log(incomplete);
     console.log(`known failures: ${s.knownFailures}, fixed: ${s.fixed}, known issues observed: ${s.knownIssues}, MUST failures: ${s.mustFailed}`);
     console.log(`reports: ${join(reportDir, 'index.html')}, ${join(reportDir, 'results.json')}, ${join(reportDir, 'junit.xml')}`);
   }

@@ -12,16 +12,20 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../harness/report/reporter.js';
 import { results } from '../report/synthetic.js';
+import { prerequisite } from '../helpers/prerequisites.js';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-describe.skipIf(!existsSync(executablePath))(`HTML report in headless Chromium (${executablePath}; apt-get install chromium)`, () => {
+const chromiumPart = prerequisite({ name: `Chromium (${executablePath}, or set CHROMIUM_PATH)`, present: existsSync(executablePath), install: 'apt-get install -y chromium' });
+
+describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPart.note}`, () => {
   const reportDir = mkdtempSync(join(tmpdir(), 'report-browser-'));
   const profileDir = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   let context: BrowserContext;
 
   beforeAll(async () => {
+    chromiumPart.assertPresent();
     writeReports(reportDir, results());
     // A persistent context is how playwright takes a fresh --user-data-dir.
     context = await chromium.launchPersistentContext(profileDir, { executablePath, headless: true, args: FLAGS, timeout: 30_000, offline: true });

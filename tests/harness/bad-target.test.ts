@@ -3,11 +3,11 @@
  * says why, the reports are still written, and the exit code is 1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '../../harness/process.js';
 import type { AddressInfo } from 'node:net';
 
 const TOKEN = 'bad-target-token-5f2c9a';
@@ -39,19 +39,14 @@ afterAll(() => {
 });
 
 // Asynchronous on purpose: the misbehaving servers live in this process and must keep answering.
-function run(target: string, name: string): Promise<{ status: number | null; stderr: string; seconds: number; reportDir: string }> {
+async function run(target: string, name: string): Promise<{ status: number | null; stderr: string; seconds: number; reportDir: string }> {
   const reportDir = join(tmp, name);
   const started = Date.now();
-  return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', 'kv', '--config', configFile, '--report-dir', reportDir], {
-      env: { ...process.env, SVC_ADDR: target, SVC_TOKEN: TOKEN, SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '' },
-      encoding: 'utf8',
-      timeout: 120_000,
-    }, (err, _stdout, stderr) => {
-      const status = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      resolve({ status, stderr, seconds: (Date.now() - started) / 1000, reportDir });
-    });
+  const r = await runCli(['run', '--quiet', '--suite', 'kv', '--config', configFile, '--report-dir', reportDir], {
+    env: { ...process.env, SVC_ADDR: target, SVC_TOKEN: TOKEN, SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '' },
+    timeoutMs: 120_000,
   });
+  return { status: r.timedOut ? null : r.code, stderr: r.stderr, seconds: (Date.now() - started) / 1000, reportDir };
 }
 
 function reports(dir: string) {

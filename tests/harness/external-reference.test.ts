@@ -3,17 +3,19 @@
  * same verdicts as the embedded reference for the core and kv suites.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeTsArgs, runCli, spawnGroup, stopGroup } from '../../harness/process.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ext-'));
 let child: ChildProcess;
 let svcAddr = '';
 
 beforeAll(async () => {
-  child = spawn('npx', ['tsx', 'reference/main.ts', '--port', '0', '--sched-port', '0', '--cloud-port', '0', '--root-token', 'alone-root-7d1e'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // node directly, in its own process group: stopping the group ends the reference itself.
+  child = spawnGroup(process.execPath, nodeTsArgs('reference/main.ts', ['--port', '0', '--sched-port', '0', '--cloud-port', '0', '--root-token', 'alone-root-7d1e']));
   svcAddr = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`reference did not start: ${out}`)), 30_000);
@@ -27,22 +29,27 @@ beforeAll(async () => {
     });
   });
 }, 40_000);
-afterAll(() => { child?.kill('SIGTERM'); });
+afterAll(async () => {
+  if (child) await stopGroup(child);
+});
 
-function run(env: Record<string, string>, name: string): Promise<{ status: number; results: { tests: { key: string; status: string }[] } }> {
+async function run(env: Record<string, string>, name: string): Promise<{ status: number; results: { tests: { key: string; status: string }[] } }> {
   const reportDir = join(tmp, name);
-  return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', 'core,kv', '--report-dir', reportDir], {
-      env: { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', ...env },
-      timeout: 240_000,
-    }, (err) => resolve({
-      status: err ? (typeof err.code === 'number' ? err.code : 99) : 0,
-      results: JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')),
-    }));
+  const r = await runCli(['run', '--quiet', '--suite', 'core,kv', '--report-dir', reportDir], {
+    env: { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', ...env },
+    timeoutMs: 240_000,
   });
+  return { status: r.code ?? 99, results: JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) };
 }
 
 describe('the reference started alone', () => {
+  // Cheap on purpose: tests/harness/leftover-processes.test.ts runs this file with only this test,
+  // so the beforeAll/afterAll above (start and stop of the process group) run without the suites.
+  it('answers on the address it printed', async () => {
+    const res = await fetch(`${svcAddr}/v1/sys/health`, { signal: AbortSignal.timeout(10_000) });
+    expect(res.status, 'sys/health of the reference started alone').toBe(200);
+  });
+
   it('gives the same verdicts as the embedded reference for core and kv', async () => {
     const [embedded, alone] = await Promise.all([run({}, 'embedded'), run({ SVC_ADDR: svcAddr, SVC_TOKEN: 'alone-root-7d1e' }, 'alone')]);
     expect(alone.status, 'exit code').toBe(embedded.status);

@@ -1,9 +1,9 @@
 /** TLS to the target: a CA file verifies it, skip-verify bypasses it, neither fails with the reason. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '../../harness/process.js';
 import { startReference, type RunningReference } from '../../reference/start.js';
 import { selfSignedCertificate } from '../../reference/tls.js';
 
@@ -19,14 +19,13 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => ref?.stop());
 
-function run(env: Record<string, string>, name: string): Promise<{ status: number; reportDir: string }> {
+async function run(env: Record<string, string>, name: string): Promise<{ status: number; reportDir: string }> {
   const reportDir = join(tmp, name);
-  return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', 'kv', '--report-dir', reportDir], {
-      env: { ...process.env, SVC_ADDR: ref.svcAddr, SVC_TOKEN: TOKEN, SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', ...env },
-      timeout: 120_000,
-    }, (err) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : 99) : 0, reportDir }));
+  const r = await runCli(['run', '--quiet', '--suite', 'kv', '--report-dir', reportDir], {
+    env: { ...process.env, SVC_ADDR: ref.svcAddr, SVC_TOKEN: TOKEN, SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', ...env },
+    timeoutMs: 120_000,
   });
+  return { status: r.code ?? 99, reportDir };
 }
 
 describe('TLS to the secrets service', () => {

@@ -7,7 +7,7 @@
  * only the many-mounts deadlock is still affected) is the conformance project's own run of the
  * release suite; tests/report covers the baseline's other statuses.
  */
-import { spawn } from 'node:child_process';
+import { runCli } from '../../harness/process.js';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,23 +21,15 @@ const METRICS = 'release.known.expiration-metrics-crash';
 
 interface Run { code: number; results: Results; output: string; dir: string }
 
-function runRelease(name: string, args: string[]): Promise<Run> {
+async function runRelease(name: string, args: string[]): Promise<Run> {
   const dir = join(base, name);
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of ['SVC_ADDR', 'SCHED_ADDR', 'REF_FAULTS', 'CONFORMANCE_CONFIG', 'CONFORMANCE_CONFIG_JSON', 'SVC_VERSION', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete env[k];
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'harness/cli/main.ts', 'run', '--suite', 'release', '--quiet', '--report-dir', dir, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => { output += d; });
-    child.stderr.on('data', (d) => { output += d; });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const file = join(dir, 'results.json');
-      if (!existsSync(file)) return fail(new Error(`run ${name} wrote no results (exit ${code}):\n${output.slice(-2000)}`));
-      done({ code: code ?? -1, results: JSON.parse(readFileSync(file, 'utf8')) as Results, output, dir });
-    });
-  });
+  const r = await runCli(['run', '--suite', 'release', '--quiet', '--report-dir', dir, ...args], { cwd: root, env, timeoutMs: 240_000 });
+  const output = r.stdout + r.stderr;
+  const file = join(dir, 'results.json');
+  if (!existsSync(file)) throw new Error(`run ${name} wrote no results (exit ${r.code}${r.timedOut ? ', timed out' : ''}):\n${output.slice(-2000)}`);
+  return { code: r.code ?? -1, results: JSON.parse(readFileSync(file, 'utf8')) as Results, output, dir };
 }
 
 const statusOf = (r: Results, id: string) => r.tests.find((t) => t.ids[0] === id)?.status;
