@@ -3,24 +3,20 @@
  * and 3 give the same verdict for every test. Shards 1/2 and 2/2, merged, give the single run's
  * verdicts too. A file outside suites/schedule.yaml that moves the clock fails loudly.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Results } from '../../harness/report/model.js';
+import { runCli } from '../../harness/process.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conc-'));
 const SUITES = 'core,kv,auth'; // auth/lockout.test.ts is a serial file, the rest concurrent
 
-function cli(args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'harness/cli/main.ts', ...args], {
-      env: { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG: '', CONFORMANCE_CONFIG_JSON: '' },
-      timeout: 300_000,
-      killSignal: 'SIGKILL',
-    }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 99) : 0, output: `${stdout}${stderr}` }));
-  });
+async function cli(args: string[]): Promise<{ code: number; output: string }> {
+  const env = { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG: '', CONFORMANCE_CONFIG_JSON: '' };
+  const r = await runCli(args, { env, timeoutMs: 300_000 });
+  return { code: r.timedOut ? 99 : (r.code ?? 99), output: `${r.stdout}${r.stderr}` };
 }
 
 const results = (dir: string): Results => JSON.parse(readFileSync(join(tmp, dir, 'results.json'), 'utf8')) as Results;
