@@ -52,3 +52,8 @@ export function listRequested(value: string | null, variants: Variants): boolean
   if (value === 'true') return true;
   return variants.has('core.list-query-lenient') && value !== null && ['1', 't', 'T', 'TRUE', 'True'].includes(value);
 }
+
+/** The keys of a LIST answer: sorted (the reference's habit), or in another order with the variant. */
+export function listKeys(keys: unknown[], variants: Variants): unknown[] {
+  return variants.has('core.list-keys-unordered') ? [...keys].reverse() : keys;
+}

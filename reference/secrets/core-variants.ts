@@ -29,6 +29,8 @@ export const variants: VariantSpec[] = [
     'JSON answers are labelled application/json; charset=utf-8.', { suites: ['core', 'kv'] }),
   v('core.list-only-get-405', `${CORE}, Endpoints > Conventions 2 (LIST is GET with list=true) and Errors: 405 "Method not supported on the path"`,
     'A list-only path (sys/policies/acl, sys/policies/password, sys/namespaces) answers 405 to a GET without list=true.'),
+  v('core.list-keys-unordered', `${CORE}, Endpoints > Conventions 2 and Key-value engine: a list "returns the keys under the path" (no order promised)`,
+    'LIST answers its keys in another order than sorted (reversed).', { suites: ['core', 'kv', 'auth'] }),
   v('core.timestamps-nanoseconds', `${CORE}, "RFC 3339 timestamp" (precision not given)`,
     'Timestamps of token and lease lookups carry nanoseconds (RFC 3339 with 9 fractional digits), as the upstream product writes them.', { suites: ['core', 'auth'] }),
 ];

@@ -14,7 +14,7 @@ import { DEFAULT_POLICY_SOURCE, capabilitiesFor, parsePolicy, type Capability, t
 import type { Engine, EngineContext, EngineRequest, EngineResponse, Operation, ReferenceSettings } from './engine.js';
 import { secretEngines, authMethods } from './engines/index.js';
 import { SvcError, badRequest, forbidden, permissionDenied, unsupportedPath } from './errors.js';
-import { errorMessages, errorStatus, jsonHeaders, listRequested, noContentBody, shapeEnvelope } from './core-edges.js';
+import { errorMessages, errorStatus, jsonHeaders, listKeys, listRequested, noContentBody, shapeEnvelope } from './core-edges.js';
 import { BodyTooLarge, readBody, sendEmpty, sendJson } from './http-util.js';
 import { LeaseManager } from './leases.js';
 import { ListVerbSocket, LIST_MARKER_HEADER } from './list-verb.js';
@@ -357,6 +357,7 @@ function answer(core: SecretsCore, res: ServerResponse, mount: Mount | undefined
       sendJson(res, 404, { errors: [] }, jsonHeaders(core.variants));
       return;
     }
+    if (Array.isArray(keys)) result = { ...result, data: { ...(result.data as object), keys: listKeys(keys, core.variants) } };
   }
   const out = envelope(core, mount, result, fullPath);
   const withWarning = out.status === 204 ? noContentBody(core.variants) : undefined;
