@@ -6,7 +6,7 @@ const KV = 'secrets-service-core.md, Key-value engine (mount secret)';
 
 export const variants: VariantSpec[] = [
   v('kv.timestamps-nanoseconds', `${KV}: the version 2 sub-paths are named, their fields' formats are not (RFC 3339 at any precision)`,
-    'created_time, deletion_time and updated_time carry up to nine fractional digits (RFC3339Nano), as the upstream product writes them.', { suites: ['kv', 'core'] }),
+    'created_time, deletion_time and updated_time carry up to nine fractional digits (RFC3339Nano), as the upstream product writes them.'),
   v('kv.negative-max-versions-accepted', `${KV}: config and metadata sub-paths named, their fields and limits not given`,
     'A negative max_versions in config or metadata is accepted and means "not set" (the engine default), as the upstream product does not refuse it.'),
   v('kv.durations-go-format', `${KV}: the format of delete_version_after on reads is not given`,
