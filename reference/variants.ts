@@ -15,15 +15,22 @@ export interface VariantSpec {
   /** Suites (by name, as in `--suite`) that must stay green with the variant on. */
   suites: string[];
   description: string;
+  /**
+   * Catalogue assumptions (`kind: assumption`) this behaviour contradicts: a run on the embedded
+   * reference with the variant on switches them off (`assumptions.<id>: false`), as a vendor of
+   * such a product would in its config.
+   */
+  assumptions?: string[];
 }
 
 /** A declarer of an area's variants: `const v = variantsOf(['kv']); v(name, allows, description)`. */
 export function variantsOf(suites: string[], namePrefix = '') {
-  return (name: string, allows: string, description: string, more: { suites?: string[] } = {}): VariantSpec => ({
+  return (name: string, allows: string, description: string, more: { suites?: string[]; assumptions?: string[] } = {}): VariantSpec => ({
     name: `${namePrefix}${name}`,
     allows,
     suites: more.suites ?? suites,
     description,
+    ...(more.assumptions?.length ? { assumptions: more.assumptions } : {}),
   });
 }
 

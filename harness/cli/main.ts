@@ -46,13 +46,22 @@ program
 
 program
   .command('mutation')
-  .description('run the suites once per fault switch of the reference and report each fault killed or survived')
-  .option('--suite <names>', 'only faults caught by these suites', list)
-  .option('--fault <names>', 'only these faults', list)
+  .description('run the suites once per fault switch (must be killed) and once per legal variant (must pass) of the reference; report kills, false failures and each fault\'s blast radius')
+  .option('--suite <names>', 'only faults and variants of these suites', list)
+  .option('--fault <names>', 'only these faults (alone: no variants)', list)
+  .option('--variant <names>', 'only these variants (alone: no faults)', list)
+  .option('--no-faults', 'skip the fault side')
+  .option('--no-variants', 'skip the variant side')
+  .option('--radius <scope>', 'suites: measure each fault\'s blast radius over its whole suites (default); files: only the files naming its requirement (faster, a lower bound)', 'suites')
   .option('--jobs <n>', 'runs in parallel', (v) => Number(v), 2)
   .option('--report-dir <dir>', 'where mutation.json goes', 'reports')
   .action(async (o) => {
-    process.exitCode = await runMutation({ suites: o.suite, faults: o.fault, jobs: o.jobs, reportDir: o.reportDir });
+    if (o.radius !== 'suites' && o.radius !== 'files') {
+      console.error(`--radius must be suites or files, not ${o.radius}`);
+      process.exitCode = 2;
+      return;
+    }
+    process.exitCode = await runMutation({ suites: o.suite, faults: o.fault, variants: o.variant, noFaults: o.faults === false, noVariants: o.variants === false, radius: o.radius, jobs: o.jobs, reportDir: o.reportDir });
   });
 
 program

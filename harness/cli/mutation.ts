@@ -1,19 +1,37 @@
 /**
- * `mutation`: proves the suites catch real deviations. A clean run first (it must pass), then one
- * run per fault switch of the reference with the suites that claim to catch it. A fault is
- * killed when at least one test fails; the report says whether a test of the requirement the
- * fault breaks was among them.
+ * `mutation`: measures both ways a suite can be wrong. A clean run first (it must pass); then
+ * - one run per fault switch of the reference with the suites that claim to catch it: a fault is
+ *   killed when at least one test fails (sensitivity), and its blast radius is the requirement ids
+ *   that failed beyond the one it breaks (a fault should fail its own rule, not twenty others);
+ * - one run per legal variant with the suites it names, and one with every selected variant on
+ *   together: a variant passes with zero failures (any failure is a false failure of the suite).
+ * Both go to the terminal and to `<report-dir>/mutation.json` (sections faults, variants,
+ * blastRadius).
  */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { allFaults } from '../../reference/fault-registry.js';
 import type { FaultSpec } from '../../reference/faults.js';
+import { allVariants } from '../../reference/variant-registry.js';
+import type { VariantSpec } from '../../reference/variants.js';
 import type { Results } from '../report/model.js';
 import { runCli } from '../process.js';
 
 export interface MutationOptions {
   suites?: string[];
+  /** Only these faults; given alone (without `variants`), no variant runs. */
   faults?: string[];
+  /** Only these variants; given alone (without `faults`), no fault runs. */
+  variants?: string[];
+  /** Skip the fault side or the variant side. */
+  noFaults?: boolean;
+  noVariants?: boolean;
+  /**
+   * `suites` (default): a fault's whole suites run, so its blast radius is measured over every
+   * test that could fail; `files`: only the files naming the broken requirement (faster; the
+   * radius is then a lower bound), falling back to the whole suites when none of them fails.
+   */
+  radius?: 'suites' | 'files';
   jobs: number;
   reportDir: string;
 }
@@ -25,7 +43,42 @@ interface Outcome {
   verdict: 'killed' | 'survived' | 'error';
   byTarget: boolean;
   failedTests: string[];
+  /** Requirement ids that failed other than `breaks`, and over which tests they were measured. */
+  beyond: string[];
+  radiusScope: 'suites' | 'files';
   detail?: string;
+}
+
+interface VariantOutcome {
+  variant: string;
+  allows: string;
+  suites: string[];
+  verdict: 'passed' | 'failed' | 'error';
+  passed: number;
+  failedTests: { key: string; ids: string[]; message?: string }[];
+  detail?: string;
+}
+
+/** The selection of faults and variants a mutation run measures, or a usage error. */
+export function select(opts: MutationOptions): { faults: FaultSpec[]; variants: VariantSpec[] } | { error: string } {
+  const unknownFaults = (opts.faults ?? []).filter((n) => !allFaults.some((f) => f.name === n));
+  const unknownVariants = (opts.variants ?? []).filter((n) => !allVariants.some((v) => v.name === n));
+  if (unknownFaults.length) return { error: `unknown fault(s): ${unknownFaults.join(', ')}` };
+  if (unknownVariants.length) return { error: `unknown variant(s): ${unknownVariants.join(', ')}` };
+  const inSuites = (suites: string[]) => !opts.suites?.length || suites.some((s) => opts.suites!.includes(s));
+  const onlyVariants = !!opts.variants?.length && !opts.faults?.length;
+  const onlyFaults = !!opts.faults?.length && !opts.variants?.length;
+  const faults = opts.noFaults || onlyVariants ? [] : allFaults.filter((f) => inSuites(f.suites) && (!opts.faults?.length || opts.faults.includes(f.name)));
+  const variants = opts.noVariants || onlyFaults ? [] : allVariants.filter((v) => inSuites(v.suites) && (!opts.variants?.length || opts.variants.includes(v.name)));
+  if (faults.length === 0 && variants.length === 0) return { error: 'no fault switch or variant matches the selection' };
+  return { faults, variants };
+}
+
+/** Requirement ids of the failed tests, other than the one the fault breaks. */
+export function blastRadius(results: Results | undefined, breaks: string): string[] {
+  const ids = new Set<string>();
+  for (const t of results?.tests ?? []) if (t.status === 'failed') for (const id of t.ids) if (id !== breaks) ids.add(id);
+  return [...ids].sort();
 }
 
 /** Test files of `suites` that name `id`: a fault is first run against these alone. */
@@ -43,12 +96,13 @@ export function filesNaming(suites: string[], id: string): string[] {
   return out.sort();
 }
 
-async function runSuites(suites: string[], faults: string[], reportDir: string, referenceVersion?: string, files?: string[]): Promise<{ code: number; results?: Results; output: string }> {
+async function runSuites(suites: string[], faults: string[], reportDir: string, referenceVersion?: string, files?: string[], variants: string[] = []): Promise<{ code: number; results?: Results; output: string }> {
   const args = ['run', '--quiet', '--suite', suites.join(','), '--report-dir', reportDir];
   if (files?.length) args.push('--files', files.join(','));
   if (faults.length) args.push('--faults', faults.join(','));
+  if (variants.length) args.push('--variants', variants.join(','));
   if (referenceVersion) args.push('--reference-version', referenceVersion);
-  const env: NodeJS.ProcessEnv = { ...process.env, REF_FAULTS: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, REF_FAULTS: '', REF_VARIANTS: '' };
   delete env.SVC_ADDR;
   delete env.SCHED_ADDR;
   // node directly in its own process group (harness/process.ts): a timeout, an interrupted
@@ -74,35 +128,35 @@ async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>)
 export async function runMutation(opts: MutationOptions): Promise<number> {
   const base = resolve(opts.reportDir, 'mutation');
   mkdirSync(base, { recursive: true });
-  let faults: FaultSpec[] = allFaults;
-  if (opts.suites?.length) faults = faults.filter((f) => f.suites.some((s) => opts.suites!.includes(s)));
-  if (opts.faults?.length) {
-    const unknown = opts.faults.filter((n) => !allFaults.some((f) => f.name === n));
-    if (unknown.length) {
-      console.error(`unknown fault(s): ${unknown.join(', ')}`);
-      return 2;
-    }
-    faults = faults.filter((f) => opts.faults!.includes(f.name));
-  }
-  if (faults.length === 0) {
-    console.error('no fault switches match the selection');
+  const selection = select(opts);
+  if ('error' in selection) {
+    console.error(selection.error);
     return 2;
   }
-  const suites = [...new Set(faults.flatMap((f) => f.suites))];
-  console.log(`clean run of ${suites.join(',')} (must pass before faults mean anything)...`);
+  const { faults, variants } = selection;
+  const radius = opts.radius ?? 'suites';
+  const suites = [...new Set([...faults.flatMap((f) => f.suites), ...variants.flatMap((v) => v.suites)])];
+  console.log(`clean run of ${suites.join(',')} (must pass before faults and variants mean anything)...`);
   const clean = await runSuites(suites, [], join(base, 'clean'));
   if (!clean.results || clean.results.summary.failed > 0 || clean.code !== 0) {
     console.error(`the clean run did not pass (exit ${clean.code}); fix the suites or the reference first:\n${clean.output.split('\n').slice(-30).join('\n')}`);
     return 1;
   }
   console.log(`clean run passed: ${clean.results.summary.passed} tests\n`);
+
+  if (faults.length) console.log(`faults (${faults.length}): must be killed, ideally failing only their own requirement`);
   const outcomes = await pool(faults, opts.jobs, async (fault): Promise<Outcome> => {
     const dir = join(base, fault.name);
-    // The files naming the broken requirement first (fast); the whole suites when they miss it,
-    // so a fault is only called survived after every test of its suites had the chance.
-    const targeted = filesNaming(fault.suites, fault.breaks);
+    // With radius "files" the files naming the broken requirement run first (fast); the whole
+    // suites run when they miss it, so a fault is only called survived after every test of its
+    // suites had the chance.
+    const targeted = radius === 'files' ? filesNaming(fault.suites, fault.breaks) : [];
     let run = targeted.length ? await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion, targeted) : undefined;
-    if (!run?.results || run.results.tests.every((t) => t.status !== 'failed')) run = await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion);
+    let scope: 'suites' | 'files' = 'files';
+    if (!run?.results || run.results.tests.every((t) => t.status !== 'failed')) {
+      run = await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion);
+      scope = 'suites';
+    }
     const failed = run.results?.tests.filter((t) => t.status === 'failed') ?? [];
     const outcome: Outcome = {
       fault: fault.name,
@@ -111,17 +165,65 @@ export async function runMutation(opts: MutationOptions): Promise<number> {
       verdict: !run.results ? 'error' : failed.length > 0 ? 'killed' : 'survived',
       byTarget: failed.some((t) => t.ids.includes(fault.breaks)),
       failedTests: failed.map((t) => t.key),
+      beyond: blastRadius(run.results, fault.breaks),
+      radiusScope: scope,
       detail: !run.results ? run.output.split('\n').slice(-10).join('\n') : undefined,
     };
     const mark = outcome.verdict === 'killed' ? 'KILLED  ' : outcome.verdict === 'survived' ? 'SURVIVED' : 'ERROR   ';
-    console.log(`${mark} ${fault.name.padEnd(48)} ${outcome.verdict === 'killed' ? `${failed.length} failing test(s)${outcome.byTarget ? `, incl. ${fault.breaks}` : `; none names ${fault.breaks}`}` : fault.description}`);
+    const radiusNote = outcome.beyond.length ? `; blast radius ${outcome.beyond.length}: ${outcome.beyond.slice(0, 4).join(', ')}${outcome.beyond.length > 4 ? ', ...' : ''}` : '';
+    console.log(`${mark} ${fault.name.padEnd(48)} ${outcome.verdict === 'killed' ? `${failed.length} failing test(s)${outcome.byTarget ? `, incl. ${fault.breaks}` : `; none names ${fault.breaks}`}${radiusNote}` : fault.description}`);
     return outcome;
   });
+
+  if (variants.length) console.log(`\nvariants (${variants.length}): legal behaviours, must pass with zero failures`);
+  const runVariants = async (names: string[], suitesOf: string[], dir: string) => {
+    const run = await runSuites(suitesOf, [], dir, undefined, undefined, names);
+    const failed = run.results?.tests.filter((t) => t.status === 'failed') ?? [];
+    const verdict: VariantOutcome['verdict'] = !run.results ? 'error' : failed.length === 0 && run.results.errors.length === 0 ? 'passed' : 'failed';
+    return {
+      verdict,
+      passed: run.results?.summary.passed ?? 0,
+      failedTests: failed.map((t) => ({ key: t.key, ids: t.ids, message: t.message?.slice(0, 300) })),
+      detail: verdict === 'passed' ? undefined : (run.results?.errors.join('\n') || run.output.split('\n').slice(-10).join('\n')),
+    };
+  };
+  const variantOutcomes = await pool(variants, opts.jobs, async (variant): Promise<VariantOutcome> => {
+    const r = await runVariants([variant.name], variant.suites, join(base, `variant-${variant.name}`));
+    const outcome: VariantOutcome = { variant: variant.name, allows: variant.allows, suites: variant.suites, ...r };
+    const mark = r.verdict === 'passed' ? 'PASSED  ' : r.verdict === 'failed' ? 'FAILED  ' : 'ERROR   ';
+    console.log(`${mark} ${variant.name.padEnd(48)} ${r.verdict === 'passed' ? `${r.passed} tests passed` : `${r.failedTests.length} false failure(s): ${r.failedTests.slice(0, 3).map((t) => t.ids.join('+')).join(', ')}`}`);
+    return outcome;
+  });
+  let together: (Awaited<ReturnType<typeof runVariants>> & { variants: string[]; suites: string[] }) | undefined;
+  if (variants.length > 1) {
+    const allSuites = [...new Set(variants.flatMap((v) => v.suites))];
+    together = { variants: variants.map((v) => v.name), suites: allSuites, ...(await runVariants(variants.map((v) => v.name), allSuites, join(base, 'variants-together'))) };
+    console.log(`${together.verdict === 'passed' ? 'PASSED  ' : 'FAILED  '} ${'all variants together'.padEnd(48)} ${together.verdict === 'passed' ? `${together.passed} tests passed` : `${together.failedTests.length} false failure(s)`}`);
+  }
+
   const killed = outcomes.filter((o) => o.verdict === 'killed').length;
-  const rate = (killed / outcomes.length) * 100;
-  console.log(`\nkill rate: ${killed}/${outcomes.length} (${rate.toFixed(1)}%)`);
-  const untargeted = outcomes.filter((o) => o.verdict === 'killed' && !o.byTarget);
-  if (untargeted.length) console.log(`killed, but not by a test of the broken requirement: ${untargeted.map((o) => o.fault).join(', ')}`);
-  writeFileSync(join(opts.reportDir, 'mutation.json'), JSON.stringify({ killed, total: outcomes.length, rate, outcomes }, null, 2));
-  return killed === outcomes.length ? 0 : 1;
+  const rate = outcomes.length ? (killed / outcomes.length) * 100 : 100;
+  const variantsPassed = variantOutcomes.filter((o) => o.verdict === 'passed').length;
+  const falseFailures = variantOutcomes.reduce((n, o) => n + o.failedTests.length, 0) + (together?.failedTests.length ?? 0);
+  const radii = outcomes.filter((o) => o.verdict === 'killed').map((o) => ({ fault: o.fault, breaks: o.breaks, beyond: o.beyond, count: o.beyond.length, scope: o.radiusScope }));
+  const contained = radii.filter((r) => r.count === 0).length;
+  console.log('');
+  if (outcomes.length) {
+    console.log(`faults killed: ${killed}/${outcomes.length} (${rate.toFixed(1)}%)`);
+    const untargeted = outcomes.filter((o) => o.verdict === 'killed' && !o.byTarget);
+    if (untargeted.length) console.log(`killed, but not by a test of the broken requirement: ${untargeted.map((o) => o.fault).join(', ')}`);
+    const wide = [...radii].sort((a, b) => b.count - a.count).filter((r) => r.count > 0);
+    console.log(`blast radius: ${contained}/${radii.length} fault(s) fail only their own requirement${wide.length ? `; widest: ${wide.slice(0, 5).map((r) => `${r.fault} (+${r.count})`).join(', ')}` : ''}`);
+  }
+  if (variantOutcomes.length) {
+    console.log(`variants passed: ${variantsPassed}/${variantOutcomes.length} alone${together ? `, all together ${together.verdict}` : ''}; false failures: ${falseFailures}`);
+  }
+  const report = {
+    faults: { killed, total: outcomes.length, rate, outcomes },
+    variants: { passed: variantsPassed, total: variantOutcomes.length, falseFailures, outcomes: variantOutcomes, together: together ?? null },
+    blastRadius: { scope: radius, contained, measured: radii.length, faults: radii },
+  };
+  writeFileSync(join(opts.reportDir, 'mutation.json'), JSON.stringify(report, null, 2));
+  const variantsOk = variantsPassed === variantOutcomes.length && (!together || together.verdict === 'passed');
+  return killed === outcomes.length && variantsOk ? 0 : 1;
 }

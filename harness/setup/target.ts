@@ -32,6 +32,18 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       env: {},
     });
     stops.push(() => ref.stop());
+    // A variant that contradicts a catalogue assumption runs with that assumption off, as a
+    // vendor of such a product would set it in its config (an explicit setting wins).
+    if (cfg.reference.variants.length) {
+      const { allVariants } = await import('../../reference/variant-registry.js');
+      for (const v of allVariants.filter((x) => cfg.reference.variants.includes(x.name))) {
+        for (const id of v.assumptions ?? []) {
+          if (cfg.assumptions[id] !== undefined) continue;
+          cfg.assumptions[id] = false;
+          log(`variant ${v.name} contradicts assumption ${id}: switched off (assumptions.${id})`);
+        }
+      }
+    }
     if (startSvc) {
       cfg.embedded = true;
       cfg.svc.addr = ref.svcAddr;

@@ -13,3 +13,15 @@ export const forbidden = (...messages: string[]) => new SvcError(403, messages.l
 export const notFound = (...messages: string[]) => new SvcError(404, messages);
 export const unsupportedPath = () => new SvcError(404, ['unsupported path']);
 export const methodNotAllowed = () => new SvcError(405, ['unsupported operation']);
+
+/**
+ * A refusal by the ACL (a valid token whose policies do not grant the path), kept apart from a
+ * missing or unknown token: the documents let the former answer 404 to avoid leaking state.
+ */
+export class PermissionDenied extends SvcError {
+  constructor() {
+    super(403, ['permission denied']);
+  }
+}
+
+export const permissionDenied = () => new PermissionDenied();

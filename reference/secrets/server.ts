@@ -13,7 +13,8 @@ import { Variants } from '../variants.js';
 import { DEFAULT_POLICY_SOURCE, capabilitiesFor, parsePolicy, type Capability, type Policy } from './acl.js';
 import type { Engine, EngineContext, EngineRequest, EngineResponse, Operation, ReferenceSettings } from './engine.js';
 import { secretEngines, authMethods } from './engines/index.js';
-import { SvcError, badRequest, forbidden, unsupportedPath } from './errors.js';
+import { SvcError, badRequest, forbidden, permissionDenied, unsupportedPath } from './errors.js';
+import { errorMessages, errorStatus, jsonHeaders, listKeys, listRequested, noContentBody, shapeEnvelope } from './core-edges.js';
 import { BodyTooLarge, readBody, sendEmpty, sendJson } from './http-util.js';
 import { LeaseManager } from './leases.js';
 import { ListVerbSocket, LIST_MARKER_HEADER } from './list-verb.js';
@@ -67,7 +68,7 @@ export class SecretsCore {
   private defaultPolicy: Policy | undefined;
 
   constructor(readonly options: SecretsServerOptions) {
-    this.tokens = new TokenStore(options.clock);
+    this.tokens = new TokenStore(options.clock, options.variants);
     this.leases = new LeaseManager(options.clock, this.log);
     this.tokens.create({ id: options.rootToken, policies: ['root'], displayName: 'root', path: 'auth/token/root', entityId: '' });
   }
@@ -185,10 +186,10 @@ interface Parsed {
   help: boolean;
 }
 
-function requestMethod(req: IncomingMessage, query: URLSearchParams): Method | undefined {
+function requestMethod(req: IncomingMessage, query: URLSearchParams, variants: Variants): Method | undefined {
   const marker = req.headers[LIST_MARKER_HEADER];
   const raw = (typeof marker === 'string' && marker === 'LIST' ? 'LIST' : req.method ?? '').toUpperCase();
-  if (raw === 'GET' && query.get('list') === 'true') return 'LIST';
+  if (raw === 'GET' && listRequested(query.get('list'), variants)) return 'LIST';
   if (raw === 'GET' || raw === 'POST' || raw === 'PUT' || raw === 'DELETE' || raw === 'LIST') return raw;
   return undefined;
 }
@@ -245,7 +246,7 @@ function envelope(core: SecretsCore, mount: Mount | undefined, result: EngineRes
   }
   const hasContent = result.data !== undefined || result.lease || result.auth || (result.warnings && result.warnings.length);
   const status = result.status ?? (hasContent ? 200 : 204);
-  return status === 204 ? { status } : { status, body };
+  return status === 204 ? { status } : { status, body: shapeEnvelope(body, core.variants) };
 }
 
 function helpFor(rest: string, mount: Mount | undefined): unknown {
@@ -263,7 +264,7 @@ function helpFor(rest: string, mount: Mount | undefined): unknown {
 export async function handleRequest(core: SecretsCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://reference');
   const query = url.searchParams;
-  const method = core.faults.has('core.list-query-ignored') && req.method === 'GET' && !req.headers[LIST_MARKER_HEADER] ? 'GET' : requestMethod(req, query);
+  const method = core.faults.has('core.list-query-ignored') && req.method === 'GET' && !req.headers[LIST_MARKER_HEADER] ? 'GET' : requestMethod(req, query, core.variants);
   if (core.options.requireRequestHeader && !req.headers[REQUEST_HEADER] && !core.faults.has('core.request-header-not-enforced')) {
     throw new SvcError(412, ["missing 'X-Svc-Request' header"]);
   }
@@ -314,10 +315,11 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
 
   const ctx: SysContext = { core, method, rest, namespace, fullPath: parsed.fullPath, query, body: json, rawBody: body, token, headers: req.headers };
   if (parsed.help) {
-    if (token && !core.can(token, 'read', parsed.fullPath) && !core.can(token, 'list', parsed.fullPath) && !core.can(token, 'update', parsed.fullPath) && !core.faults.has('core.help-unrestricted')) throw forbidden();
+    const checked = !core.variants.has('core.help-without-permission-check') && !core.faults.has('core.help-unrestricted');
+    if (checked && token && !core.can(token, 'read', parsed.fullPath) && !core.can(token, 'list', parsed.fullPath) && !core.can(token, 'update', parsed.fullPath)) throw permissionDenied();
     const help = helpFor(parsed.fullPath, core.findMount(parsed.fullPath)) as { openapi: { paths: Record<string, unknown> } };
     if (core.faults.has('core.help-absolute-paths')) help.openapi.paths = Object.fromEntries(Object.values(help.openapi.paths).map((v) => [`/v1/${parsed.fullPath}`, v]));
-    sendJson(res, 200, help);
+    sendJson(res, 200, help, jsonHeaders(core.variants));
     return;
   }
 
@@ -332,9 +334,7 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
   const sub = (parsed.fullPath + '/').slice(mount.path.length).replace(/\/+$/, '');
   const exists = (method === 'POST' || method === 'PUT') && !core.faults.has('core.existence-check-ignored') ? (await mount.engine.exists?.(sub)) ?? true : true;
   const operation = operationFor(method, exists);
-  if (token && !core.can(token, operation, parsed.fullPath)) {
-    throw forbidden('permission denied');
-  }
+  if (token && !core.can(token, operation, parsed.fullPath)) throw permissionDenied();
   const engineReq: EngineRequest = {
     operation,
     method,
@@ -355,13 +355,16 @@ function answer(core: SecretsCore, res: ServerResponse, mount: Mount | undefined
   if (method === 'LIST') {
     const keys = (result.data as { keys?: unknown[] } | undefined)?.keys;
     if (!result.rawBody && (!Array.isArray(keys) || keys.length === 0) && !core.faults.has('core.empty-list-200')) {
-      sendJson(res, 404, { errors: [] });
+      sendJson(res, 404, { errors: [] }, jsonHeaders(core.variants));
       return;
     }
+    if (Array.isArray(keys)) result = { ...result, data: { ...(result.data as object), keys: listKeys(keys, core.variants) } };
   }
   const out = envelope(core, mount, result, fullPath);
-  if (out.status === 204) sendEmpty(res, core.faults.has('core.success-200-empty') ? 200 : 204);
-  else sendJson(res, out.status, core.faults.has('core.envelope-not-object') ? [out.body] : out.body, core.faults.has('core.content-type-not-json') ? { 'Content-Type': 'text/plain' } : {});
+  const withWarning = out.status === 204 ? noContentBody(core.variants) : undefined;
+  if (withWarning) sendJson(res, 200, withWarning, jsonHeaders(core.variants));
+  else if (out.status === 204) sendEmpty(res, core.faults.has('core.success-200-empty') ? 200 : 204);
+  else sendJson(res, out.status, core.faults.has('core.envelope-not-object') ? [out.body] : out.body, core.faults.has('core.content-type-not-json') ? { 'Content-Type': 'text/plain' } : jsonHeaders(core.variants));
 }
 
 export interface RunningSecretsServer {
@@ -377,15 +380,18 @@ export async function startSecretsServer(options: SecretsServerOptions): Promise
     handleRequest(core, req, res).catch((err: unknown) => {
       if (err instanceof SvcError) {
         // Fault switches that break the error conventions all live here, where every error is written.
-        const status = core.faults.has('core.method-405-as-404') && err.status === 405 ? 404
-          : core.faults.has('core.bad-request-as-500') && err.status === 400 ? 500
-          : core.faults.has('core.forbidden-as-401') && err.status === 403 ? 401 : err.status;
-        sendJson(res, status, core.faults.has('core.errors-not-array') ? { errors: err.messages.join('; ') } : { errors: err.messages });
+        // Legal variants of the error conventions (core-edges.ts) apply first.
+        const legal = errorStatus(err, core.variants);
+        const status = core.faults.has('core.method-405-as-404') && legal === 405 ? 404
+          : core.faults.has('core.bad-request-as-500') && legal === 400 ? 500
+          : core.faults.has('core.forbidden-as-401') && legal === 403 ? 401 : legal;
+        const messages = errorMessages(err.messages, core.variants);
+        sendJson(res, status, core.faults.has('core.errors-not-array') ? { errors: messages.join('; ') } : { errors: messages }, jsonHeaders(core.variants));
       } else if (err instanceof BodyTooLarge) {
-        sendJson(res, 413, { errors: ['http: request body too large'] }, { Connection: 'close' });
+        sendJson(res, 413, { errors: errorMessages(['http: request body too large'], core.variants) }, { Connection: 'close', ...jsonHeaders(core.variants) });
       } else {
         core.log(`internal error: ${(err as Error).stack ?? String(err)}`);
-        sendJson(res, 500, { errors: ['internal error'] });
+        sendJson(res, 500, { errors: ['internal error'] }, jsonHeaders(core.variants));
       }
     });
   });

@@ -8,7 +8,8 @@ import type { EngineResponse } from './engine.js';
 import type { Method, SecretsCore } from './server.js';
 import type { TokenEntry } from './tokens.js';
 import { parsePolicy, type Capability } from './acl.js';
-import { SvcError, badRequest, forbidden, methodNotAllowed, notFound, unsupportedPath } from './errors.js';
+import { SvcError, badRequest, forbidden, methodNotAllowed, notFound, permissionDenied, unsupportedPath } from './errors.js';
+import { rfc3339 } from './timestamps.js';
 import { generateFromPolicy, parsePasswordPolicy } from './password-policies.js';
 import { parseDuration } from './duration.js';
 import { sysExtensions } from './sys-extensions.js';
@@ -34,8 +35,19 @@ export interface SysRoute {
 }
 
 function requireCap(ctx: SysContext, cap: Capability, path = ctx.fullPath): void {
-  if (ctx.token && !ctx.core.can(ctx.token, cap, path)) throw forbidden();
+  if (ctx.token && !ctx.core.can(ctx.token, cap, path)) throw permissionDenied();
 }
+
+/**
+ * A path that only lists: the reference serves a plain GET like LIST; with the variant
+ * core.list-only-get-405 a GET without list=true is refused as a method the path does not support.
+ */
+function listOnly(ctx: SysContext): void {
+  if (ctx.method === 'GET' && ctx.core.variants.has('core.list-only-get-405')) throw methodNotAllowed();
+}
+
+/** RFC 3339 for the core's lookups, at the precision the variants choose. */
+const timestamp = (ctx: SysContext, ms: number) => rfc3339(ms, ctx.core.variants.has('core.timestamps-nanoseconds'));
 
 function capFor(method: Method): Capability {
   switch (method) {
@@ -84,7 +96,33 @@ function mountInfo(core: SecretsCore, ns: string, kind: 'secret' | 'auth'): Reco
     const name = kind === 'auth' ? rel.replace(/^auth\//, '') : rel;
     out[core.faults.has('core.mounts-list-no-slash') ? name.replace(/\/$/, '') : name] = { type: m.type, accessor: m.accessor, description: m.description, options: m.options, config: { default_lease_ttl: 0, max_lease_ttl: 0 } };
   }
+  return core.variants.has('core.mounts-list-extras') ? withSystemMounts(out, kind) : out;
+}
+
+/**
+ * The upstream product's mount listing: the system mounts besides the user's, and more fields on
+ * every entry. The mounts themselves are not served by the reference (only listed).
+ */
+function withSystemMounts(listed: Record<string, unknown>, kind: 'secret' | 'auth'): Record<string, unknown> {
+  const system: Record<string, unknown> = kind === 'secret'
+    ? { 'cubbyhole/': { type: 'cubbyhole', description: 'per-token private secret storage' }, 'identity/': { type: 'identity', description: 'identity store' }, 'sys/': { type: 'system', description: 'system endpoints used for control, policy and debugging' } }
+    : {};
+  const out: Record<string, unknown> = {};
+  for (const [path, entry] of Object.entries({ ...system, ...listed })) {
+    out[path] = { accessor: `${(entry as { type: string }).type}_00000000`, options: null, config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false }, ...(entry as object), uuid: crypto.randomUUID(), local: false, seal_wrap: false, external_entropy_access: false, plugin_version: '', running_plugin_version: `v1.13.10+builtin`, running_sha256: '', deprecation_status: 'supported' };
+  }
   return out;
+}
+
+/** The health answer: the plain fields, and what the release variants (release/variants.ts) add. */
+function healthBody(ctx: SysContext, version: string): Record<string, unknown> {
+  const v = ctx.core.variants;
+  const body: Record<string, unknown> = { initialized: true, sealed: false, standby: false, version: v.has('release.version-build-metadata') ? `${version}+ent` : version };
+  if (!v.has('release.health-extra-fields')) return body;
+  return {
+    ...body, performance_standby: false, replication_performance_mode: 'disabled', replication_dr_mode: 'disabled',
+    server_time_utc: Math.floor(ctx.core.options.clock.now() / 1000), enterprise: false, cluster_name: 'reference-cluster', cluster_id: '00000000-0000-4000-8000-000000000000', echo_duration_ms: 0, clock_skew_ms: 0,
+  };
 }
 
 const routes: SysRoute[] = [
@@ -93,7 +131,7 @@ const routes: SysRoute[] = [
     async handle(ctx) {
       // The version the reference was started at (--version): release-gated behaviour follows it.
       const version = ctx.core.faults.has('release.health-version-wrong') ? '1.12.0' : String(ctx.core.options.settings.version ?? '1.13.10');
-      return { rawBody: { initialized: true, sealed: false, standby: false, version } };
+      return { rawBody: healthBody(ctx, version) };
     },
   },
   {
@@ -167,6 +205,7 @@ const routes: SysRoute[] = [
     pattern: /^sys\/policies\/acl\/?$/,
     async handle(ctx) {
       requireCap(ctx, 'list');
+      listOnly(ctx);
       if (ctx.method !== 'LIST' && ctx.method !== 'GET') throw methodNotAllowed();
       return { data: { keys: ['default', 'root', ...[...ctx.core.policies.keys()]].sort() } };
     },
@@ -212,6 +251,7 @@ const routes: SysRoute[] = [
     pattern: /^sys\/policies\/password\/?$/,
     async handle(ctx) {
       requireCap(ctx, 'list');
+      listOnly(ctx);
       return { data: { keys: ctx.core.passwordPolicies.names() } };
     },
   },
@@ -245,6 +285,7 @@ const routes: SysRoute[] = [
     pattern: /^sys\/namespaces\/?$/,
     async handle(ctx) {
       requireCap(ctx, 'list');
+      listOnly(ctx);
       const prefix = nsPrefix(ctx);
       const keys = [...ctx.core.namespaces].filter((n) => n && n.startsWith(prefix) && !n.slice(prefix.length).includes('/')).map((n) => `${n.slice(prefix.length)}/`);
       return { data: { keys } };
@@ -314,8 +355,8 @@ const routes: SysRoute[] = [
       return {
         data: {
           id: lease.id,
-          issue_time: new Date(lease.issuedAt).toISOString(),
-          expire_time: Number.isFinite(lease.expiresAt) ? new Date(lease.expiresAt).toISOString() : null,
+          issue_time: timestamp(ctx, lease.issuedAt),
+          expire_time: Number.isFinite(lease.expiresAt) ? timestamp(ctx, lease.expiresAt) : null,
           ttl: ctx.core.leases.remaining(lease),
           renewable: lease.spec.renewable,
         },
@@ -408,13 +449,13 @@ const routes: SysRoute[] = [
 
 function lookupData(ctx: SysContext, t: TokenEntry): Record<string, unknown> {
   const clock = ctx.core.options.clock;
-  return {
+  return ctx.core.tokens.shapeLookup(t, {
     accessor: t.accessor,
     creation_time: Math.floor(t.createdAt / 1000),
     creation_ttl: t.ttl,
     display_name: t.displayName,
     entity_id: t.entityId,
-    expire_time: Number.isFinite(t.expiresAt) ? new Date(t.expiresAt).toISOString() : null,
+    expire_time: Number.isFinite(t.expiresAt) ? timestamp(ctx, t.expiresAt) : null,
     id: t.id,
     meta: t.meta,
     namespace_path: t.namespace ? `${t.namespace}/` : '',
@@ -422,7 +463,7 @@ function lookupData(ctx: SysContext, t: TokenEntry): Record<string, unknown> {
     policies: t.policies,
     ttl: Number.isFinite(t.expiresAt) ? Math.max(0, Math.floor((t.expiresAt - clock.now()) / 1000)) : 0,
     type: 'service',
-  };
+  });
 }
 
 export async function handleSys(ctx: SysContext): Promise<EngineResponse> {

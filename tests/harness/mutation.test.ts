@@ -1,7 +1,8 @@
 /**
- * The fault-detection machinery itself: a clean run passes, a fault switch turns a test red, and
- * the mutation command reports it killed, and leaves no process behind. (The full run over every
- * fault is `npm run mutation`.)
+ * The fault-detection machinery itself: a clean run passes, a fault switch turns a test red, a
+ * legal variant keeps every test green, and the mutation command reports kills, false failures
+ * and blast radius, and leaves no process behind. Also the conformance run with every variant on
+ * (0 failures). (The full run over every fault and variant is `npm run mutation`.)
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -9,35 +10,63 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../harness/process.js';
 import { MARK_VAR, describeSurvivors, killMarked, newMark, settle } from '../helpers/leftovers.js';
+import { allVariants } from '../../reference/variant-registry.js';
+import type { Results } from '../../harness/report/model.js';
 
-async function mutation(args: string[], reportDir: string, mark = newMark()): Promise<{ status: number; stdout: string }> {
-  const r = await runCli(['mutation', '--report-dir', reportDir, ...args], {
-    env: { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', REF_FAULTS: '', [MARK_VAR]: mark },
-    timeoutMs: 300_000,
-  });
+const env = { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', REF_FAULTS: '', REF_VARIANTS: '' };
+
+async function cli(args: string[], timeoutMs: number, mark = newMark()): Promise<{ status: number; stdout: string }> {
+  const r = await runCli(args, { env: { ...env, [MARK_VAR]: mark }, timeoutMs });
   return { status: r.code ?? 99, stdout: r.stdout };
 }
 
+const mutation = (args: string[], reportDir: string, mark?: string) => cli(['mutation', '--report-dir', reportDir, ...args], 400_000, mark);
+
+interface MutationReport {
+  faults: { killed: number; total: number; outcomes: { fault: string; verdict: string; byTarget: boolean; beyond: string[] }[] };
+  variants: { passed: number; total: number; falseFailures: number; outcomes: { variant: string; verdict: string }[] };
+  blastRadius: { measured: number; faults: { fault: string; breaks: string; beyond: string[] }[] };
+}
+
 describe('npm run mutation', () => {
-  it('reports each selected fault killed, with the test of the broken requirement', async () => {
+  it('reports each selected fault killed with its blast radius, and a legal variant passed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mutation-'));
     const mark = newMark();
-    const r = await mutation(['--fault', 'core.empty-list-200,kv.cas-ignored'], dir, mark);
+    const r = await mutation(['--fault', 'core.empty-list-200,kv.cas-ignored', '--variant', 'core.content-type-charset', '--radius', 'files'], dir, mark);
     expect(r.status, r.stdout.slice(-800)).toBe(0);
-    // Its runs (clean, then one per fault, each in its own process group) are all ended: issue 16.
+    // Its runs (clean, then one per fault and variant, each in its own process group) are all ended: issue 16.
     const left = await settle(mark);
     killMarked(mark);
     expect(left, `processes left behind by the mutation run:\n${describeSurvivors(left)}`).toEqual([]);
-    const report = JSON.parse(readFileSync(join(dir, 'mutation.json'), 'utf8')) as { killed: number; total: number; outcomes: { fault: string; verdict: string; byTarget: boolean }[] };
-    expect(report.total).toBe(2);
-    for (const o of report.outcomes) {
+    const report = JSON.parse(readFileSync(join(dir, 'mutation.json'), 'utf8')) as MutationReport;
+    expect(report.faults.total).toBe(2);
+    for (const o of report.faults.outcomes) {
       expect(o.verdict, `${o.fault} killed`).toBe('killed');
       expect(o.byTarget, `${o.fault} killed by a test of the requirement it breaks`).toBe(true);
+      expect(Array.isArray(o.beyond)).toBe(true);
     }
-  }, 320_000);
+    expect(report.blastRadius.faults.map((f) => f.fault).sort()).toEqual(['core.empty-list-200', 'kv.cas-ignored']);
+    expect(report.variants).toMatchObject({ passed: 1, total: 1, falseFailures: 0 });
+    expect(r.stdout).toMatch(/faults killed: 2\/2/);
+    expect(r.stdout).toMatch(/variants passed: 1\/1/);
+    expect(r.stdout).toMatch(/blast radius:/);
+  }, 420_000);
 
-  it('an unknown fault name is a usage error', async () => {
-    const r = await mutation(['--fault', 'no.such-fault'], mkdtempSync(join(tmpdir(), 'mutation-')));
-    expect(r.status).toBe(2);
+  it('an unknown fault or variant name is a usage error', async () => {
+    expect((await mutation(['--fault', 'no.such-fault'], mkdtempSync(join(tmpdir(), 'mutation-')))).status).toBe(2);
+    expect((await mutation(['--variant', 'no.such-variant'], mkdtempSync(join(tmpdir(), 'mutation-')))).status).toBe(2);
   }, 60_000);
+});
+
+describe('every legal variant on together', () => {
+  it('a conformance run of their suites on the reference has no failure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'variants-'));
+    const suites = [...new Set(allVariants.flatMap((v) => v.suites))];
+    const r = await cli(['run', '--quiet', '--suite', suites.join(','), '--variants', allVariants.map((v) => v.name).join(','), '--report-dir', dir], 900_000);
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
+    const failed = results.tests.filter((t) => t.status === 'failed').map((t) => `${t.ids.join('+')}: ${t.title}`);
+    expect(failed, 'false failures with every variant on').toEqual([]);
+    expect(results.summary.passed).toBeGreaterThan(0);
+    expect(r.status, r.stdout.slice(-800)).toBe(0);
+  }, 920_000);
 });

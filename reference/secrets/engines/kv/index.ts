@@ -7,6 +7,7 @@ import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineRespons
 import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
 import type { Faults } from '../../../faults.js';
+import { rfc3339 } from '../../timestamps.js';
 
 interface Version {
   data: Record<string, unknown> | null;
@@ -27,8 +28,50 @@ interface Secret {
   customMetadata: Record<string, string>;
 }
 
-function iso(ms: number | null): string {
-  return ms === null ? '' : new Date(ms).toISOString();
+/**
+ * The formats and input readings where the documents leave a choice, as the enabled variants
+ * (kv/variants.ts) pick them: one place, so the engine below stays the plainest reading.
+ */
+class KvDialect {
+  constructor(private readonly variants: Faults) {}
+
+  /** RFC 3339, or "" for no time. */
+  iso(ms: number | null): string {
+    return ms === null ? '' : rfc3339(ms, this.variants.has('kv.timestamps-nanoseconds'));
+  }
+
+  /** A duration read back: whole seconds ("3600s"), or the upstream format ("1h0m0s"). */
+  duration(seconds: number): string {
+    if (!this.variants.has('kv.durations-go-format')) return `${seconds}s`;
+    if (seconds === 0) return '0s';
+    const h = Math.floor(seconds / 3600);
+    const m = Math.floor((seconds % 3600) / 60);
+    const s = seconds % 60;
+    return h ? `${h}h${m}m${s}s` : m ? `${m}m${s}s` : `${s}s`;
+  }
+
+  /** max_versions of a config or metadata write; a negative value means "not set" with the variant. */
+  maxVersions(value: unknown): number {
+    if (!Number.isInteger(value)) throw badRequest('max_versions must be a non-negative integer');
+    if ((value as number) < 0) {
+      if (this.variants.has('kv.negative-max-versions-accepted')) return 0;
+      throw badRequest('max_versions must be a non-negative integer');
+    }
+    return value as number;
+  }
+
+  /** The `versions` of delete/undelete/destroy: integers, or (variant) numeric strings. */
+  versions(value: unknown): unknown {
+    if (!this.variants.has('kv.versions-lenient')) return value;
+    const items = typeof value === 'string' ? value.split(',') : value;
+    if (!Array.isArray(items)) return value;
+    return items.map((n) => (typeof n === 'string' && /^\s*\d+\s*$/.test(n) ? Number(n) : n));
+  }
+
+  /** The 404 of a deleted or destroyed version: with its metadata, or the bare error body. */
+  goneBody(meta: Record<string, unknown>): Record<string, unknown> {
+    return this.variants.has('kv.deleted-read-bare-404') ? { errors: [] } : { errors: [], data: { data: null, metadata: meta } };
+  }
 }
 
 /** Keys directly under `prefix` ("a/b/" for a/b/c), folders ending with "/". */
@@ -102,11 +145,18 @@ class KvV1 implements Engine {
 
 class KvV2 implements Engine {
   private readonly secrets = new Map<string, Secret>();
+  private readonly dialect: KvDialect;
   private maxVersions = 0;
   private casRequired = false;
   private deleteVersionAfter = 0;
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: EngineContext) {
+    this.dialect = new KvDialect(ctx.variants);
+  }
+
+  private iso(ms: number | null): string {
+    return this.dialect.iso(ms);
+  }
 
   private now(): number {
     return this.ctx.clock.now();
@@ -166,7 +216,7 @@ class KvV2 implements Engine {
 
   private versionMeta(v: Version, n: number, s: Secret): Record<string, unknown> {
     const custom = Object.keys(s.customMetadata).length && !this.has('kv.v2-custom-metadata-missing') ? { ...s.customMetadata } : null;
-    return { created_time: iso(v.createdAt), custom_metadata: custom, deletion_time: iso(v.deletedAt), destroyed: v.destroyed, version: n };
+    return { created_time: this.iso(v.createdAt), custom_metadata: custom, deletion_time: this.iso(v.deletedAt), destroyed: v.destroyed, version: n };
   }
 
   private newSecret(now: number): Secret {
@@ -175,15 +225,14 @@ class KvV2 implements Engine {
 
   private config(req: EngineRequest): EngineResponse {
     if (req.method === 'GET') {
-      return { data: { max_versions: this.maxVersions, cas_required: this.casRequired, delete_version_after: `${this.deleteVersionAfter}s` } };
+      return { data: { max_versions: this.maxVersions, cas_required: this.casRequired, delete_version_after: this.dialect.duration(this.deleteVersionAfter) } };
     }
     if (req.method !== 'POST' && req.method !== 'PUT') throw methodNotAllowed();
     const unchecked = this.has('kv.v2-config-types-unchecked');
     // Validate every field first, then store: a refused write changes nothing.
     const next = { maxVersions: this.maxVersions, casRequired: this.casRequired, deleteVersionAfter: this.deleteVersionAfter };
     if (req.body.max_versions !== undefined) {
-      if (!unchecked && (!Number.isInteger(req.body.max_versions) || (req.body.max_versions as number) < 0)) throw badRequest('max_versions must be a non-negative integer');
-      next.maxVersions = Number(req.body.max_versions) || 0;
+      next.maxVersions = unchecked ? Number(req.body.max_versions) || 0 : this.dialect.maxVersions(req.body.max_versions);
     }
     if (req.body.cas_required !== undefined && !this.has('kv.v2-config-not-saved')) {
       if (!unchecked && typeof req.body.cas_required !== 'boolean') throw badRequest('cas_required must be a boolean');
@@ -215,7 +264,7 @@ class KvV2 implements Engine {
       // Deleted or destroyed versions answer 404; the body keeps the document's `errors` array and
       // adds the metadata the real product returns there.
       const gone = (this.isDeleted(v) && !this.has('kv.v2-deleted-still-readable')) || v.destroyed;
-      if (gone) return { status: 404, rawBody: { errors: [], data: { data: null, metadata: meta } } };
+      if (gone) return { status: 404, rawBody: this.dialect.goneBody(meta) };
       return { data: { data: { ...v.data }, metadata: meta } };
     }
     if (req.method === 'DELETE') {
@@ -269,17 +318,17 @@ class KvV2 implements Engine {
     if (req.method === 'GET') {
       if (!s) throw notFound();
       const versions: Record<string, unknown> = {};
-      for (const [n, v] of s.versions) versions[String(n)] = { created_time: iso(v.createdAt), deletion_time: iso(v.deletedAt), destroyed: v.destroyed };
+      for (const [n, v] of s.versions) versions[String(n)] = { created_time: this.iso(v.createdAt), deletion_time: this.iso(v.deletedAt), destroyed: v.destroyed };
       return {
         data: {
           cas_required: s.casRequired,
-          created_time: iso(s.createdAt),
+          created_time: this.iso(s.createdAt),
           current_version: s.current,
           custom_metadata: Object.keys(s.customMetadata).length ? s.customMetadata : null,
-          delete_version_after: `${s.deleteVersionAfter}s`,
+          delete_version_after: this.dialect.duration(s.deleteVersionAfter),
           max_versions: s.maxVersions,
           oldest_version: s.oldest,
-          updated_time: iso(s.updatedAt),
+          updated_time: this.iso(s.updatedAt),
           versions: this.has('kv.v2-metadata-versions-missing') ? {} : versions,
         },
       };
@@ -297,10 +346,7 @@ class KvV2 implements Engine {
     // changes nothing (the fault applies each field as it goes, half-applying a refused write).
     const stored = s ?? this.newSecret(now);
     const target = this.has('kv.v2-metadata-half-applied') ? stored : { ...stored };
-    if (req.body.max_versions !== undefined) {
-      if (!Number.isInteger(req.body.max_versions) || (req.body.max_versions as number) < 0) throw badRequest('max_versions must be a non-negative integer');
-      target.maxVersions = req.body.max_versions as number;
-    }
+    if (req.body.max_versions !== undefined) target.maxVersions = this.dialect.maxVersions(req.body.max_versions);
     if (req.body.cas_required !== undefined) {
       if (typeof req.body.cas_required !== 'boolean') throw badRequest('cas_required must be a boolean');
       target.casRequired = req.body.cas_required;
@@ -335,7 +381,7 @@ class KvV2 implements Engine {
   private versionOp(req: EngineRequest, key: string, op: 'delete' | 'undelete' | 'destroy'): EngineResponse {
     if (req.method !== 'POST' && req.method !== 'PUT') throw methodNotAllowed();
     if (!key) throw unsupportedPath();
-    const versions = req.body.versions;
+    const versions = this.dialect.versions(req.body.versions);
     const valid = Array.isArray(versions) && versions.length > 0 && versions.every((n) => Number.isInteger(n));
     if (!valid && !this.has('kv.v2-versions-unchecked')) throw badRequest('versions must be a non-empty list of integers');
     const s = this.secrets.get(key);

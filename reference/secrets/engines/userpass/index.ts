@@ -112,6 +112,11 @@ class UserpassEngine implements Engine {
     return {};
   }
 
+  /** The answer to wrong credentials: 400 (the upstream product) or 403 (the documents' "bad credentials"). */
+  private invalidCredentials(): SvcError {
+    return this.ctx.variants.has('auth.invalid-credentials-403') ? new SvcError(403, ['permission denied']) : badRequest('invalid username or password');
+  }
+
   private login(name: string, password: unknown): EngineResponse {
     if (typeof password !== 'string') throw badRequest('missing password');
     const book = lockoutBook(this.ctx.tokens, this.ctx.faults);
@@ -121,13 +126,13 @@ class UserpassEngine implements Engine {
     // A locked user is refused before its password is looked at (the real product answers 403);
     // the fault checks the lock only for wrong passwords, so the right one still gets in.
     if (!this.ctx.faults.has('auth.lockout-locked-validates') && book.isLocked(mount, name, policy, now)) {
-      throw new SvcError(403, ['permission denied']);
+      throw this.ctx.variants.has('auth.locked-user-as-invalid') ? this.invalidCredentials() : new SvcError(403, ['permission denied']);
     }
     const user = this.users.get(name);
     const ok = !!user && timingSafeEqual(digestOf(password, user.salt), user.digest);
     if (!ok) {
       book.recordFailure(mount, name, policy, now);
-      throw badRequest('invalid username or password');
+      throw this.invalidCredentials();
     }
     book.recordSuccess(mount, name);
     const entry = this.ctx.tokens.create({
