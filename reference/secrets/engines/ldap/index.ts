@@ -40,7 +40,7 @@ class LdapEngine implements Engine {
     const has = (name: string) => this.s.variant(name);
     try {
       const res = await this.route(req);
-      return req.method === 'GET' ? shapeRead(req.path, res, has) : res;
+      return req.method === 'GET' || req.method === 'LIST' ? shapeRead(req.path, res, has) : res;
     } catch (err) {
       let e = err;
       if (e instanceof SvcError && e.status === 404 && isObjectRead(req.method, req.path) && has('ldap.missing-object-read-400')) e = new SvcError(400, e.messages.length ? e.messages : ['no such object']);

@@ -29,7 +29,10 @@ function pick(data: Record<string, unknown>, fields: string[]): Record<string, u
 /** Applies the read-shape variants to a GET answer of `path`. */
 export function shapeRead(path: string, res: EngineResponse, has: Has): EngineResponse {
   const data = res.data as Record<string, unknown> | undefined;
-  if (!data || typeof data !== 'object' || Array.isArray(data) || 'keys' in data) return res;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return res;
+  if ('keys' in data) {
+    return Array.isArray(data.keys) && has('ldap.lists-unsorted') ? { ...res, data: { ...data, keys: [...data.keys].reverse() } } : res;
+  }
   if (path === 'config' && has('ldap.config-read-documented-only')) return { ...res, data: pick(data, CONFIG_READ_FIELDS) };
   if (/^static-role\/.+/.test(path) && has('ldap.static-read-documented-only')) return { ...res, data: pick(data, STATIC_READ_FIELDS) };
   const durationRead = /^role\/.+/.test(path) || (/^library\/.+/.test(path) && !/\/status$/.test(path));

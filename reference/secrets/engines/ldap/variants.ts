@@ -25,6 +25,8 @@ export const variants: VariantSpec[] = [
     'static-cred of a role whose password was never rotated answers 400 instead of a read without password'),
   v('missing-object-read-400', `${DOC} Errors: 400 is "invalid request", 404 "invalid path"; the status of a read of a role or set that does not exist is not named`,
     'reads of a static role, static-cred, dynamic role or library set that does not exist answer 400 instead of 404'),
+  v('lists-unsorted', `${DOC} Endpoints > Directory engine: LIST answers "array of role names" / "top-level set names"; no order is given`,
+    'LIST of static roles, dynamic roles and library sets answers the names in reverse order instead of sorted'),
   v('error-texts-multierror', `${DOC} Errors: the body is {errors: [<message>, ...]}; the texts are not specified`,
     'error messages are worded as the real product words them: "1 error occurred:\\n\\t* <message>\\n\\n"'),
 ];

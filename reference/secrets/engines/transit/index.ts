@@ -20,7 +20,7 @@ import {
 } from './ops.js';
 import { b64, batchInput, bool, duration, int, str, type Body } from './params.js';
 import { KEY_TYPES } from './types.js';
-import { multiError, shapeKeyRead, withoutKeyVersion } from './variant-shapes.js';
+import { multiError, shapeAnswer, shapeKeyRead, withoutKeyVersion } from './variant-shapes.js';
 
 const genPair = promisify(generateKeyPair);
 const HOUR = 3600;
@@ -104,6 +104,7 @@ class TransitEngine implements Engine {
       throw err;
     }
     if (this.variant('output-key-version-absent')) res = withoutKeyVersion(res);
+    res = shapeAnswer(seg, res, (name) => this.variant(name));
     if (this.variant('writes-answer-204') && isPlainWrite(req.method, seg)) return {};
     return res;
   }
@@ -767,7 +768,8 @@ class TransitEngine implements Engine {
     if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
     const out = randomBytes(this.has('transit.random-bytes-off-by-one') ? bytes - 1 : bytes);
     const useHex = format === 'hex' && !this.has('transit.random-format-ignored');
-    return { data: { random_bytes: out.toString(useHex ? 'hex' : 'base64') } };
+    const text = out.toString(useHex ? 'hex' : 'base64');
+    return { data: { random_bytes: useHex && this.variant('random-hex-uppercase') ? text.toUpperCase() : text } };
   }
 
   private hash(urlAlg: string | undefined, body: Body): EngineResponse {

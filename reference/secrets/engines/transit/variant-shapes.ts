@@ -60,3 +60,13 @@ export function multiError(err: SvcError): SvcError {
   const text = `${n} error${n === 1 ? '' : 's'} occurred:\n${err.messages.map((m) => `\t* ${m}`).join('\n')}\n\n`;
   return new SvcError(err.status, [text]);
 }
+
+/** Answers of export and LIST as the shape variants show them. */
+export function shapeAnswer(seg: string[], res: EngineResponse, has: Has): EngineResponse {
+  const data = res.data as Record<string, unknown> | undefined;
+  if (!data || typeof data !== 'object') return res;
+  const [head] = seg;
+  if ((head === 'export' || head === 'byok-export') && has('export-documented-only')) return { ...res, data: { name: data.name, keys: data.keys } };
+  if (head === 'keys' && seg.length === 1 && Array.isArray(data.keys) && has('keys-list-unsorted')) return { ...res, data: { ...data, keys: [...data.keys].reverse() } };
+  return res;
+}

@@ -35,6 +35,12 @@ export const variants: VariantSpec[] = [
     'the hash endpoint refuses sha1 (sign and verify keep it)'),
   v('hash-only-material-algorithms', `${DOC} Shared parameters: "Full list of supported algorithms: not shown"; the values that appear in the material exclude sha2-224 and sha2-384`,
     'sha2-224 and sha2-384 are refused everywhere'),
+  v('export-documented-only', `${DOC} Key management: export and byok-export answer "data: name, keys"`,
+    'export and byok-export answers carry only name and keys (no type)'),
+  v('random-hex-uppercase', `${DOC} Data operations: random format is "hex or base64"; the case of hex digits is not said`,
+    'random bytes in hex use uppercase digits'),
+  v('keys-list-unsorted', `${DOC} Key management: LIST /transit/keys answers "data.keys array of names"; no order is given`,
+    'LIST /transit/keys answers the names newest first instead of sorted'),
   // errors
   v('verify-too-old-valid-false', `${DOC} Update key configuration: min_decryption_version is "for signatures the oldest verifiable"; how an older one is answered is not said`,
     'verify of a signature or HMAC below min_decryption_version answers valid false instead of an error'),
