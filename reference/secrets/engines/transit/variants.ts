@@ -27,7 +27,7 @@ export const variants: VariantSpec[] = [
   v('flags-disable-ignored', `${DOC} Create key / Update key configuration: exportable and allow_plaintext_backup "cannot be disabled once set"; whether the attempt is refused is not said`,
     'config with exportable or allow_plaintext_backup false on a key that has it answers success and keeps the flag (the real product)'),
   v('writes-answer-204', `${DOC} Key management: create, config, rotate, trim, restore, config/keys and cache-config answer "success"; core document: success is 200 or 204`,
-    'those writes answer 204 without a body'),
+    'key create, config, rotate, trim, restore, config/keys and cache-config answer 204 without a body'),
   v('backup-needs-plaintext-flag-only', `${DOC} Create key: allow_plaintext_backup is the flag named for backups; the document does not tie backup to exportable`,
     'backup requires allow_plaintext_backup only, not exportable as well'),
   // algorithms
