@@ -1,7 +1,7 @@
 import { conformance, type T } from '../../harness/index.js';
 import { bodyAt, clientError, errorMessage, expectThat, statusIs, success } from '../../harness/checks/index.js';
 import { creationLdif, deletionLdif, deletionWithErrorLdif, failingCreationLdif, rollbackLdif } from '../../fixtures/ldap/roles.js';
-import { admin, attribute, data, directory, exists, expectBinds, leaseId, ldapSuite, LONG, revokeLease } from './helpers.js';
+import { admin, attribute, data, directory, durationOf, exists, expectBinds, leaseId, ldapSuite, LONG, revokeLease } from './helpers.js';
 import { deleteEntry } from '../../harness/directory/verify.js';
 
 const { mount } = ldapSuite();
@@ -54,7 +54,7 @@ async function failingRole(t: T, rollback: string | undefined): Promise<string> 
 conformance({ id: 'ldap.dynamic.create-read', level: 'MUST', title: 'POST /ldap/role/:name stores the role and GET returns its LDIF and TTLs' }, async (t) => {
   const name = await createRole(t, { default_ttl: 3600, max_ttl: 7200 });
   const read = t.check(await t.svc.get(rolePath(name)), statusIs(200));
-  t.check(read, bodyAt('/data/creation_ldif', creationLdif(userDn(t)), 'is the creation LDIF written'), bodyAt('/data/default_ttl', 3600, 'is the default_ttl written'), bodyAt('/data/max_ttl', 7200, 'is the max_ttl written'));
+  t.check(read, bodyAt('/data/creation_ldif', creationLdif(userDn(t)), 'is the creation LDIF written'), bodyAt('/data/default_ttl', durationOf(3600), 'is the default_ttl written'), bodyAt('/data/max_ttl', durationOf(7200), 'is the max_ttl written'));
 });
 
 conformance({ id: 'ldap.dynamic.required-ldif', level: 'MUST', title: 'POST /ldap/role/:name without deletion_ldif returns 400' }, async (t) => {
@@ -113,7 +113,7 @@ conformance({ id: 'ldap.dynamic.partial-update', level: 'MUST', title: 'POST /ld
   const name = await createRole(t, { username_template: 'p{{random 8}}', default_ttl: 3600 });
   t.check(await t.svc.post(rolePath(name), { body: { default_ttl: 7200 } }), success);
   const read = t.check(await t.svc.get(rolePath(name)), statusIs(200));
-  t.check(read, bodyAt('/data/default_ttl', 7200, 'is the updated default_ttl'), bodyAt('/data/username_template', 'p{{random 8}}', 'is unchanged'), bodyAt('/data/creation_ldif', creationLdif(userDn(t)), 'is unchanged'));
+  t.check(read, bodyAt('/data/default_ttl', durationOf(7200), 'is the updated default_ttl'), bodyAt('/data/username_template', 'p{{random 8}}', 'is unchanged'), bodyAt('/data/creation_ldif', creationLdif(userDn(t)), 'is unchanged'));
 });
 
 conformance({ id: 'ldap.dynamic.empty-string-deletes', level: 'MUST', title: 'POST /ldap/role/:name with username_template "" deletes the key' }, async (t) => {
@@ -164,7 +164,7 @@ conformance({ id: 'ldap.dynamic.delete', level: 'MUST', title: 'DELETE /ldap/rol
   const name = await createRole(t, {});
   t.check(await t.svc.delete(rolePath(name)), success);
   const read = await t.svc.get(rolePath(name));
-  expectThat(read.response.status === 404 || (read.response.status === 200 && !data(read).creation_ldif), 'deleted', 'the role is gone', '404', read.response.status);
+  expectThat(read.response.status === 404 || read.response.status === 400 || (read.response.status === 200 && !data(read).creation_ldif), 'deleted', 'the role is gone', '404 or 400 (a read of a missing object: status not named)', read.response.status);
 });
 
 // ---- template language (rendered into the entry's description and read from the directory)

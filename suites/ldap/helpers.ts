@@ -128,3 +128,28 @@ export async function freshMount(t: T, extra: Record<string, unknown> | null = {
 export async function attribute(t: T, dn: string, attr: string): Promise<string[] | undefined> {
   return readAttribute(admin(t), dn, attr);
 }
+
+const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600, d: 86400 };
+
+/**
+ * A duration as a read returns it, in seconds: the documents give durations as "string or
+ * integer" and do not fix the read format, so integer seconds, a digit string and a Go-style
+ * duration string (`1h0m0s`) are all read. NaN when the value is none of these.
+ */
+export function seconds(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string' || v === '') return NaN;
+  if (/^\d+$/.test(v)) return Number(v);
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/gy;
+  let total = 0;
+  let pos = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(v))) {
+    total += Number(m[1]) * UNIT_SECONDS[m[2]!]!;
+    pos = re.lastIndex;
+  }
+  return pos === v.length ? total : NaN;
+}
+
+/** bodyAt predicate: a duration read back equal to `expected` seconds, whatever its format. */
+export const durationOf = (expected: number) => (v: unknown) => seconds(v) === expected;

@@ -1,5 +1,5 @@
 import { conformance } from '../../harness/index.js';
-import { bodyAt, clientError, errorMessage, expectThat, hasField, statusIs, success } from '../../harness/checks/index.js';
+import { bodyAt, clientError, errorMessage, expectThat, hasField, statusBetween, statusIs, success } from '../../harness/checks/index.js';
 import { account, data, expectBinds, expectNoBind, freshMount, ldapSuite, LONG } from './helpers.js';
 import type { T } from '../../harness/index.js';
 
@@ -18,7 +18,9 @@ conformance({ id: 'ldap.static.create-read', level: 'MUST', title: 'POST /ldap/s
   const name = await createRole(t, { username: acct.cn, rotation_period: '2h' });
   const read = t.check(await t.svc.get(role(name)), statusIs(200));
   t.check(read, bodyAt('/data/username', acct.cn, 'is the username written'), bodyAt('/data/rotation_period', 7200, 'is 2h in seconds'), hasField('/data/last_svc_rotation'));
-  t.check(read, bodyAt('/data/dn', (v: unknown) => typeof v === 'string' && v.toLowerCase() === acct.dn.toLowerCase(), 'is the entry DN'));
+  // The role was written with username only: the read shows the dn written (empty) or the entry
+  // the search found; the document does not say which.
+  t.check(read, bodyAt('/data/dn', (v: unknown) => typeof v === 'string' && (v === '' || v.toLowerCase() === acct.dn.toLowerCase()), 'is empty (none written) or the entry DN'));
 });
 
 conformance({ id: 'ldap.static.hierarchical-names', level: 'MUST', title: 'A static role name with slashes is stored and read back at its full path' }, async (t) => {
@@ -56,11 +58,15 @@ conformance({ id: 'ldap.static.dn-precedence', level: 'MUST', title: 'A static r
   await expectBinds(t, acct.dn, data(cred).password, 'static-cred of a role found by dn');
 });
 
-conformance({ id: 'ldap.static.immutable-identity', level: 'MUST', title: 'POST /ldap/static-role/:name changing username of an existing role returns 400' }, async (t) => {
+conformance({ id: 'ldap.static.immutable-identity', level: 'MUST', title: 'POST /ldap/static-role/:name changing username of an existing role is refused or ignored: the username stays' }, async (t) => {
   const a = await account(t);
   const b = await account(t);
   const name = await createRole(t, { username: a.cn });
-  t.check(await t.svc.post(role(name), { body: { username: b.cn, rotation_period: LONG } }), clientError, errorMessage);
+  // "cannot change after creation": the document does not say whether the attempt is refused (4xx)
+  // or answered and ignored; what it says is that the username stays.
+  const attempt = await t.svc.post(role(name), { body: { username: b.cn, rotation_period: LONG } });
+  t.check(attempt, statusBetween(200, 499));
+  if (attempt.response.status >= 400) t.check(attempt, clientError, errorMessage);
   t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/username', a.cn, 'is still the first username'));
 });
 
@@ -134,7 +140,7 @@ conformance({ id: 'ldap.static.delete', level: 'MUST', title: 'DELETE /ldap/stat
   const name = await createRole(t, { username: acct.cn });
   t.check(await t.svc.delete(role(name)), success);
   const read = await t.svc.get(role(name));
-  expectThat(read.response.status === 404 || (read.response.status === 200 && !data(read).username), 'deleted', 'the role is gone after DELETE', '404', read.response.status);
+  expectThat(read.response.status === 404 || read.response.status === 400 || (read.response.status === 200 && !data(read).username), 'deleted', 'the role is gone after DELETE', '404 or 400 (a read of a missing object: status not named)', read.response.status);
 });
 
 conformance({ id: 'ldap.static.unknown-404', level: 'SHOULD', title: 'GET /ldap/static-cred/:name of an unknown role returns 404 or 400' }, async (t) => {

@@ -54,12 +54,23 @@ function withRefs(items: Record<string, unknown>[]): Record<string, unknown>[] {
   return items.map((item, i) => ({ ...item, reference: `ref-${i}` }));
 }
 
+/**
+ * The 400 of a partial failure is tied to partial_failure_response_code, which the documents give
+ * to encrypt and decrypt only; for the other batch operations a partial failure may answer 400 or
+ * 200 (the real product answers 200 with the item errors), and the item rules still hold.
+ */
+const PARTIAL_400 = new Set(['encrypt', 'decrypt']);
+
 for (const op of OPS) {
-  conformance({ id: 'transit.batch.partial-failure-400', level: 'MUST', also: ['transit.batch.item-error', 'transit.batch.reference-echo', 'transit.batch.order'], requires: op.requires,
-    title: `POST /transit/${op.op}/:name batch with one invalid item returns 400, the error in its position and every reference echoed` }, async (t) => {
+  const strict = PARTIAL_400.has(op.op);
+  conformance({ id: strict ? 'transit.batch.partial-failure-400' : 'transit.batch.item-error', level: 'MUST',
+    also: strict ? ['transit.batch.item-error', 'transit.batch.reference-echo', 'transit.batch.order'] : ['transit.batch.reference-echo', 'transit.batch.order'], requires: op.requires,
+    title: strict
+      ? `POST /transit/${op.op}/:name batch with one invalid item returns 400, the error in its position and every reference echoed`
+      : `POST /transit/${op.op}/:name batch with one invalid item returns 400 or 200, the error in its position and every reference echoed` }, async (t) => {
     const { path, items, output } = await op.prepare(t, transit);
     const ex = await t.svc.post(`${transit.path}/${path}`, { body: { batch_input: withRefs(items) } });
-    t.check(ex, statusIs(400));
+    t.check(ex, strict ? statusIs(400) : statusIs(400, 200));
     const results = batchResults(ex);
     expectThat(results.length === 3, 'batch-length', `${op.op}: one result per item`, 3, results.length);
     results.forEach((r, i) => {

@@ -1,5 +1,5 @@
 /** Key lifecycle: creation, reads, listing, configuration flags, rotation, trim, deletion, mount config. */
-import { conformance, suite } from '../../harness/index.js';
+import { conformance, suite, type Exchange } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
 import { b64, createKey, data, encrypt, expectVersion, exported, readKey, rotate, unb64 } from './lib/api.js';
 
@@ -72,27 +72,29 @@ conformance({ id: 'transit.keys.list', level: 'MUST', title: 'LIST /transit/keys
   for (const n of names) expectThat(keys.includes(n), 'list', `LIST /transit/keys contains ${n}`, n, keys);
 });
 
-conformance({ id: 'transit.key.exportable-irreversible', level: 'MUST', title: 'POST /transit/keys/:name/config cannot disable exportable once set at creation or through config' }, async (t) => {
-  const atCreation = await createKey(t, transit, 'exp1', { exportable: true });
-  t.check(await t.svc.post(`${transit.path}/keys/${atCreation}/config`, { body: { exportable: false } }), clientError);
-  const viaConfig = await createKey(t, transit, 'exp2');
-  t.check(await t.svc.post(`${transit.path}/keys/${viaConfig}/config`, { body: { exportable: true } }), success);
-  t.check(await t.svc.post(`${transit.path}/keys/${viaConfig}/config`, { body: { exportable: false } }), clientError);
-  for (const n of [atCreation, viaConfig]) {
-    t.check(await t.svc.get(`${transit.path}/keys/${n}`), bodyAt('/data/exportable', true, 'stays true'));
-  }
-});
+/**
+ * "Once set, cannot be disabled": the documents do not say whether the attempt is refused or
+ * answered and ignored (the real product answers 200 and keeps the flag), so either answer is
+ * accepted; what the rule says is that the flag stays true.
+ */
+const refusedOrIgnored = (ex: Exchange) => {
+  const s = ex.response.status;
+  expectThat((s >= 200 && s < 300) || (s >= 400 && s < 500), 'disable-attempt', `${ex.request.method} ${ex.request.path} turning the flag off is refused (4xx) or answered and ignored (2xx)`, '2xx or 4xx', s);
+};
 
-conformance({ id: 'transit.key.plaintext-backup-irreversible', level: 'MUST', title: 'POST /transit/keys/:name/config cannot disable allow_plaintext_backup once set' }, async (t) => {
-  const atCreation = await createKey(t, transit, 'apb1', { allow_plaintext_backup: true });
-  t.check(await t.svc.post(`${transit.path}/keys/${atCreation}/config`, { body: { allow_plaintext_backup: false } }), clientError);
-  const viaConfig = await createKey(t, transit, 'apb2');
-  t.check(await t.svc.post(`${transit.path}/keys/${viaConfig}/config`, { body: { allow_plaintext_backup: true } }), success);
-  t.check(await t.svc.post(`${transit.path}/keys/${viaConfig}/config`, { body: { allow_plaintext_backup: false } }), clientError);
-  for (const n of [atCreation, viaConfig]) {
-    t.check(await t.svc.get(`${transit.path}/keys/${n}`), bodyAt('/data/allow_plaintext_backup', true, 'stays true'));
-  }
-});
+for (const [flag, id, base] of [['exportable', 'transit.key.exportable-irreversible', 'exp'], ['allow_plaintext_backup', 'transit.key.plaintext-backup-irreversible', 'apb']] as const) {
+  conformance({ id, level: 'MUST', title: `POST /transit/keys/:name/config cannot disable ${flag} once set at creation or through config` }, async (t) => {
+    const atCreation = await createKey(t, transit, `${base}1`, { [flag]: true });
+    t.check(await t.svc.post(`${transit.path}/keys/${atCreation}/config`, { body: { [flag]: false } }), refusedOrIgnored);
+    const viaConfig = await createKey(t, transit, `${base}2`);
+    t.check(await t.svc.post(`${transit.path}/keys/${viaConfig}/config`, { body: { [flag]: true } }), success);
+    t.check(await t.svc.get(`${transit.path}/keys/${viaConfig}`), statusIs(200), bodyAt(`/data/${flag}`, true, 'is true once set through config'));
+    t.check(await t.svc.post(`${transit.path}/keys/${viaConfig}/config`, { body: { [flag]: false } }), refusedOrIgnored);
+    for (const n of [atCreation, viaConfig]) {
+      t.check(await t.svc.get(`${transit.path}/keys/${n}`), statusIs(200), bodyAt(`/data/${flag}`, true, 'stays true after the attempt to disable it'));
+    }
+  });
+}
 
 conformance({ id: 'transit.key.delete-not-allowed', level: 'MUST', title: 'DELETE /transit/keys/:name with deletion_allowed false fails and keeps the key' }, async (t) => {
   const name = await createKey(t, transit, 'nodelete');
@@ -159,13 +161,15 @@ conformance({ id: 'transit.trim.removes-old', level: 'MUST', title: 'POST /trans
   t.check(await t.svc.get(`${transit.path}/export/encryption-key/${name}/1`), clientError);
 });
 
-conformance({ id: 'transit.trim.bounds', level: 'MUST', title: 'POST /transit/keys/:name/trim with unset minimum versions or above them fails' }, async (t) => {
+conformance({ id: 'transit.trim.bounds', level: 'MUST', title: 'POST /transit/keys/:name/trim with unset minimum versions or above them fails and deletes nothing' }, async (t) => {
   const unset = await threeVersions(t, 0);
   t.check(await t.svc.post(`${transit.path}/keys/${unset.name}/trim`, { body: { min_available_version: 1 } }), clientError);
   const set = await threeVersions(t, 2);
   t.check(await t.svc.post(`${transit.path}/keys/${set.name}/trim`, { body: { min_available_version: 3 } }), clientError);
-  const key = await readKey(t, transit, set.name);
-  expectThat(Object.keys(key.keys).length === 3, 'not-trimmed', 'a refused trim deletes no version', 3, Object.keys(key.keys).length);
+  // The key read's `keys` map may leave out versions below min_decryption_version (the document
+  // does not say), so "nothing deleted" is shown by decrypting with the versions that must remain.
+  t.check(await t.svc.post(`${transit.path}/decrypt/${unset.name}`, { body: { ciphertext: unset.cts[0] } }), statusIs(200), bodyAt('/data/plaintext', b64('one'), 'still decrypts: version 1 was not trimmed'));
+  t.check(await t.svc.post(`${transit.path}/decrypt/${set.name}`, { body: { ciphertext: set.cts[1] } }), statusIs(200), bodyAt('/data/plaintext', b64('two'), 'still decrypts: version 2 was not trimmed'));
 });
 
 conformance({ id: 'transit.config.min-versions', level: 'MUST', title: 'POST /transit/keys/:name/config with min_encryption_version below min_decryption_version fails' }, async (t) => {

@@ -9,6 +9,7 @@ import { DynamicRoles } from './dynamic-roles.js';
 import { Library } from './library.js';
 import { Shared } from './shared.js';
 import { StaticRoles } from './static-roles.js';
+import { isObjectRead, multiError, shapeRead } from './variant-shapes.js';
 
 class LdapEngine implements Engine {
   private readonly statics: StaticRoles;
@@ -34,7 +35,21 @@ class LdapEngine implements Engine {
     return `## ldap/${path}\n\nDirectory engine of the reference: config, rotate-root, static-role, static-cred, rotate-role, role, creds, library.`;
   }
 
+  /** Routes the request, then applies the variants that only change the shape of the answer. */
   async handle(req: EngineRequest): Promise<EngineResponse> {
+    const has = (name: string) => this.s.variant(name);
+    try {
+      const res = await this.route(req);
+      return req.method === 'GET' || req.method === 'LIST' ? shapeRead(req.path, res, has) : res;
+    } catch (err) {
+      let e = err;
+      if (e instanceof SvcError && e.status === 404 && isObjectRead(req.method, req.path) && has('ldap.missing-object-read-400')) e = new SvcError(400, e.messages.length ? e.messages : ['no such object']);
+      if (e instanceof SvcError && has('ldap.error-texts-multierror')) e = multiError(e);
+      throw e;
+    }
+  }
+
+  private async route(req: EngineRequest): Promise<EngineResponse> {
     const { path, method } = req;
     const write = method === 'POST' || method === 'PUT';
     const list = method === 'LIST';
@@ -100,7 +115,11 @@ class LdapEngine implements Engine {
       const name = m[1]!;
       if (list) return { data: this.dynamics.list(name) };
       if (method === 'GET') return { data: this.dynamics.read(name) };
-      if (write) { this.dynamics.write(name, req.body); return {}; }
+      if (write) {
+        if (name.includes('/') && this.s.variant('ldap.dynamic-names-no-slashes')) throw badRequest('dynamic role names cannot contain "/"');
+        this.dynamics.write(name, req.body);
+        return {};
+      }
       if (method === 'DELETE') { this.dynamics.delete(name); return {}; }
       throw methodNotAllowed();
     }

@@ -5,7 +5,7 @@
  */
 import { parseDuration } from '../../duration.js';
 import type { LeaseSpec, TokenInfo } from '../../engine.js';
-import { badRequest, notFound } from '../../errors.js';
+import { badRequest, notFound, forbidden } from '../../errors.js';
 import { listLevel } from './names.js';
 import { boolField, type Shared } from './shared.js';
 
@@ -144,6 +144,7 @@ export class Library {
       if (!co) out[acct] = { available: true };
       else if (this.s.fault('ldap.library-status-no-borrower')) out[acct] = { available: false, borrower_client_token: '', borrower_entity_id: '' };
       // The borrower token is identified by its accessor: the token itself must never be echoed.
+      else if (co.entityId === '' && this.s.variant('ldap.status-entity-id-omitted')) out[acct] = { available: false, borrower_client_token: co.accessor };
       else out[acct] = { available: false, borrower_client_token: co.accessor, borrower_entity_id: co.entityId };
     }
     return out;
@@ -215,7 +216,7 @@ export class Library {
       const co = this.accounts.get(a)?.checkout;
       return co && enforce && !isBorrower(co);
     });
-    if (denied.length) throw badRequest(`${denied.join(', ')} cannot be checked in: not checked out by the caller`);
+    if (denied.length) throw (this.s.variant('ldap.checkin-unauthorized-403') ? forbidden : badRequest)(`${denied.join(', ')} cannot be checked in: not checked out by the caller`);
     const checkIns: string[] = [];
     for (const acct of wanted) {
       const account = this.accounts.get(acct);

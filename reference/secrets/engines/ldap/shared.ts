@@ -14,6 +14,11 @@ export class Shared {
     return this.ctx.faults.has(name);
   }
 
+  /** A legal variant of this engine (variants.ts), by its full name (`ldap.<what>`). */
+  variant(name: string): boolean {
+    return this.ctx.variants.has(name);
+  }
+
   requireConfig(): DirectoryConfig {
     if (!this.config) throw badRequest('the directory engine is not configured: write ldap config first');
     return this.config;

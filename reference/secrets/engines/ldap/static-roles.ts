@@ -10,7 +10,10 @@ const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 interface StaticRole {
   username: string;
+  /** The entry's DN as found by the search (or given). */
   dn: string;
+  /** The dn field as written ('' when the role was created with username only). */
+  writtenDn: string;
   rotationPeriod: number;
   password?: string;
   lastPassword?: string;
@@ -38,12 +41,21 @@ export class StaticRoles {
   read(name: string): Record<string, unknown> {
     const r = this.get(name);
     return {
-      dn: r.dn,
+      dn: this.shownDn(r),
       username: r.username,
       rotation_period: r.rotationPeriod,
-      last_svc_rotation: r.lastRotation !== undefined ? rfc3339(r.lastRotation) : ZERO_TIME,
+      last_svc_rotation: this.lastRotation(r),
       skip_import_rotation: r.skipImportRotation,
     };
+  }
+
+  private shownDn(r: StaticRole): string {
+    return this.s.variant('ldap.static-dn-as-written') ? r.writtenDn : r.dn;
+  }
+
+  private lastRotation(r: StaticRole): string {
+    if (r.lastRotation === undefined) return ZERO_TIME;
+    return this.s.variant('ldap.last-rotation-subsecond') ? new Date(r.lastRotation).toISOString() : rfc3339(r.lastRotation);
   }
 
   private get(name: string): StaticRole {
@@ -98,6 +110,7 @@ export class StaticRoles {
     const role: StaticRole = {
       username,
       dn: foundDn ?? (dn || `${attr}=${username},${cfg.userdn}`),
+      writtenDn: dn ?? '',
       rotationPeriod: period,
       scheduleFrom: this.s.now(),
       skipImportRotation: roleSkip ?? cfg.skipStaticRoleImportRotation,
@@ -119,12 +132,13 @@ export class StaticRoles {
     const r = this.get(name);
     const next = r.scheduleFrom + r.rotationPeriod * 1000;
     const ttl = this.s.fault('ldap.static-ttl-is-period') ? r.rotationPeriod : Math.max(0, Math.ceil((next - this.s.now()) / 1000));
+    if (r.password === undefined && this.s.variant('ldap.static-cred-before-rotation-error')) throw badRequest('the password of this role is not known until its first rotation');
     const data: Record<string, unknown> = {
-      dn: r.dn,
+      dn: this.shownDn(r),
       username: r.username,
       rotation_period: r.rotationPeriod,
       ttl: Math.min(ttl, r.rotationPeriod),
-      last_svc_rotation: r.lastRotation !== undefined ? rfc3339(r.lastRotation) : ZERO_TIME,
+      last_svc_rotation: this.lastRotation(r),
     };
     // Until the first rotation the engine does not know the password, so it cannot supply it.
     if (r.password !== undefined) data.password = r.password;

@@ -6,8 +6,8 @@
 import { createHash, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
-import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../../errors.js';
-import { runBatch } from './batch.js';
+import { badRequest, methodNotAllowed, notFound, SvcError, unsupportedPath } from '../../errors.js';
+import { runBatch, type BatchShape } from './batch.js';
 import { OAEP_HASHES, parsePrivate, parsePublicPem, unwrap, wrap } from './byok.js';
 import { checkChain, createCsr, x509lib } from './certs.js';
 import {
@@ -20,6 +20,7 @@ import {
 } from './ops.js';
 import { b64, batchInput, bool, checkFields, duration, int, str, type Body } from './params.js';
 import { KEY_TYPES } from './types.js';
+import { multiError, shapeAnswer, shapeKeyRead, withoutKeyVersion } from './variant-shapes.js';
 
 const genPair = promisify(generateKeyPair);
 const HOUR = 3600;
@@ -34,13 +35,18 @@ class TransitEngine implements Engine {
 
   constructor(private readonly ctx: EngineContext) {
     const prefix = typeof ctx.settings.transitOutputPrefix === 'string' ? ctx.settings.transitOutputPrefix : 'svc';
-    this.op = { prefix, faults: ctx.faults };
+    this.op = { prefix, faults: ctx.faults, variants: ctx.variants };
     // Loading the X.509 library takes seconds on a busy machine: start it now, not on the first CSR.
     x509lib().catch((err: unknown) => ctx.log(`transit: X.509 library not loaded: ${(err as Error).message}`));
   }
 
   private has(fault: string): boolean {
     return this.ctx.faults.has(fault);
+  }
+
+  /** A legal variant of this engine (variants.ts), by its name without the `transit.` prefix. */
+  private variant(name: string): boolean {
+    return this.ctx.variants.has(`transit.${name}`);
   }
 
   // ------------------------------------------------------------------ existence and locking
@@ -70,7 +76,7 @@ class TransitEngine implements Engine {
 
   private async key(name: string): Promise<NamedKey> {
     const k = this.keys.get(name);
-    if (!k) throw badRequest(`key ${JSON.stringify(name)} not found`);
+    if (!k) throw (this.variant('missing-key-404') ? notFound : badRequest)(`key ${JSON.stringify(name)} not found`);
     await this.autoRotate(k);
     return k;
   }
@@ -86,8 +92,35 @@ class TransitEngine implements Engine {
 
   // ------------------------------------------------------------------ routing
 
+  /** Routes the request, then applies the variants that only change the shape of the answer. */
   async handle(req: EngineRequest): Promise<EngineResponse> {
     const seg = req.path.split('/').filter((s) => s !== '');
+    let res: EngineResponse;
+    try {
+      this.refuseAlgorithms(seg, req.body);
+      res = await this.route(req, seg);
+    } catch (err) {
+      if (err instanceof SvcError && this.variant('error-texts-multierror')) throw multiError(err);
+      throw err;
+    }
+    if (this.variant('output-key-version-absent')) res = withoutKeyVersion(res);
+    res = shapeAnswer(seg, res, (name) => this.variant(name));
+    if (this.variant('writes-answer-204') && isPlainWrite(req.method, seg)) return {};
+    return res;
+  }
+
+  /** Hash algorithms a variant does not offer (the document's list is "not shown"). */
+  private refuseAlgorithms(seg: string[], body: Body): void {
+    const [head, a, b] = seg;
+    const named = [head === 'hash' ? a : b, body.algorithm, body.hash_algorithm].filter((x): x is string => typeof x === 'string');
+    if (head === 'hash' && this.variant('hash-without-sha1') && named.includes('sha1')) throw badRequest('unsupported hash algorithm "sha1"');
+    if (['hash', 'hmac', 'sign', 'verify'].includes(head ?? '') && this.variant('hash-only-material-algorithms')) {
+      const refused = named.find((x) => x === 'sha2-224' || x === 'sha2-384');
+      if (refused) throw badRequest(`unsupported hash algorithm ${JSON.stringify(refused)}`);
+    }
+  }
+
+  private async route(req: EngineRequest, seg: string[]): Promise<EngineResponse> {
     const [head, a, b, c] = seg;
     const m = req.method;
     const body = req.body;
@@ -204,12 +237,13 @@ class TransitEngine implements Engine {
 
   /** The key read, with the read-related fault switches applied. */
   private view(k: NamedKey): Record<string, unknown> {
-    return readView(k, {
+    const view = readView(k, {
       leakMaterial: this.has('transit.read-leaks-material'),
       dropImported: this.has('transit.read-drops-imported'),
       isoTimes: this.has('transit.keys-map-iso-time'),
       wrongSupports: this.has('transit.supports-inverted'),
     });
+    return shapeKeyRead(view, k, (name) => this.variant(name));
   }
 
   private readDisableUpsert(): boolean {
@@ -338,13 +372,15 @@ class TransitEngine implements Engine {
       if (body.deletion_allowed !== undefined && !this.has('transit.deletion-allowed-config-ignored')) next.deletionAllowed = bool(body, 'deletion_allowed');
       if (body.exportable !== undefined) {
         const v = bool(body, 'exportable');
-        if (!v && k.exportable && !this.has('transit.exportable-can-be-disabled')) throw badRequest('exportable cannot be disabled on a key that has it enabled');
-        next.exportable = v;
+        if (!v && k.exportable && !this.has('transit.exportable-can-be-disabled')) {
+          if (!this.variant('flags-disable-ignored')) throw badRequest('exportable cannot be disabled on a key that has it enabled');
+        } else next.exportable = v;
       }
       if (body.allow_plaintext_backup !== undefined) {
         const v = bool(body, 'allow_plaintext_backup');
-        if (!v && k.allowPlaintextBackup && !this.has('transit.plaintext-backup-can-be-disabled')) throw badRequest('allow_plaintext_backup cannot be disabled on a key that has it enabled');
-        next.allowPlaintextBackup = v;
+        if (!v && k.allowPlaintextBackup && !this.has('transit.plaintext-backup-can-be-disabled')) {
+          if (!this.variant('flags-disable-ignored')) throw badRequest('allow_plaintext_backup cannot be disabled on a key that has it enabled');
+        } else next.allowPlaintextBackup = v;
       }
       if (body.min_decryption_version !== undefined) next.minDecryptionVersion = int(body, 'min_decryption_version');
       if (body.min_encryption_version !== undefined) next.minEncryptionVersion = int(body, 'min_encryption_version');
@@ -567,7 +603,7 @@ class TransitEngine implements Engine {
 
   private async backup(name: string): Promise<EngineResponse> {
     const k = await this.key(name);
-    if (!k.exportable && !this.has('transit.backup-without-flag')) throw badRequest('backup is not allowed: the key is not exportable');
+    if (!k.exportable && !this.has('transit.backup-without-flag') && !this.variant('backup-needs-plaintext-flag-only')) throw badRequest('backup is not allowed: the key is not exportable');
     if (!k.allowPlaintextBackup && !this.has('transit.backup-without-flag')) throw badRequest('plaintext backup is not allowed for this key');
     let copy = k;
     if (this.has('transit.restore-loses-versions')) {
@@ -633,6 +669,15 @@ class TransitEngine implements Engine {
 
   // ------------------------------------------------------------------ data operations
 
+  /** Batch answer options: which variants apply (`tiedToPartialCode`: encrypt and decrypt). */
+  private batchShape(tiedToPartialCode: boolean): BatchShape {
+    return {
+      partialStatus: !tiedToPartialCode && this.variant('batch-other-ops-partial-200') ? 200 : 400,
+      envelopeOnly: this.variant('batch-400-envelope-only'),
+      omitEmptyReference: this.variant('batch-reference-omitted-when-empty'),
+    };
+  }
+
   private partialCode(body: Body): number | undefined {
     if (body.partial_failure_response_code === undefined || body.partial_failure_response_code === null) return undefined;
     const code = int(body, 'partial_failure_response_code');
@@ -670,7 +715,7 @@ class TransitEngine implements Engine {
       const v = encryptionVersion(this.op, key, int(item, 'key_version', keyVersion));
       return { ciphertext: encryptRaw(this.op, key, v, plaintext ?? Buffer.alloc(0), item, ad), key_version: v.version };
     };
-    if (items && !this.has('transit.batch-single-fields-used')) return runBatch(items, this.ctx.faults, partial, (item) => one(item, b64(item, 'associated_data')));
+    if (items && !this.has('transit.batch-single-fields-used')) return runBatch(items, this.ctx.faults, partial, (item) => one(item, b64(item, 'associated_data')), this.batchShape(true));
     return { data: one(body, b64(body, 'associated_data')) };
   }
 
@@ -683,7 +728,7 @@ class TransitEngine implements Engine {
       const pt = decryptRaw(this.op, k, item.ciphertext, item, b64(item, 'associated_data'));
       return { plaintext: pt.toString(this.has('transit.decrypt-plaintext-raw') ? 'latin1' : 'base64') };
     };
-    if (items) return runBatch(items, this.ctx.faults, partial, one);
+    if (items) return runBatch(items, this.ctx.faults, partial, one, this.batchShape(true));
     return { data: one(body) };
   }
 
@@ -699,7 +744,7 @@ class TransitEngine implements Engine {
       const v = encryptionVersion(this.op, k, requested);
       return { ciphertext: encryptRaw(this.op, k, v, pt, item, undefined), key_version: v.version };
     };
-    if (items) return runBatch(items, this.ctx.faults, partial, one);
+    if (items) return runBatch(items, this.ctx.faults, partial, one, this.batchShape(false));
     return { data: one(body) };
   }
 
@@ -733,7 +778,8 @@ class TransitEngine implements Engine {
     if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
     const out = randomBytes(this.has('transit.random-bytes-off-by-one') ? bytes - 1 : bytes);
     const useHex = format === 'hex' && !this.has('transit.random-format-ignored');
-    return { data: { random_bytes: out.toString(useHex ? 'hex' : 'base64') } };
+    const text = out.toString(useHex ? 'hex' : 'base64');
+    return { data: { random_bytes: useHex && this.variant('random-hex-uppercase') ? text.toUpperCase() : text } };
   }
 
   private hash(urlAlg: string | undefined, body: Body): EngineResponse {
@@ -754,7 +800,7 @@ class TransitEngine implements Engine {
     const alg = urlAlg ?? (str(body, 'algorithm') || str(body, 'hash_algorithm') || 'sha2-256');
     hashName(alg);
     const keyVersion = int(body, 'key_version', 0);
-    if (items) return runBatch(items, this.ctx.faults, this.partialCode(body), (item) => hmacItem(this.op, k, item, alg, keyVersion));
+    if (items) return runBatch(items, this.ctx.faults, this.partialCode(body), (item) => hmacItem(this.op, k, item, alg, keyVersion), this.batchShape(false));
     return { data: hmacItem(this.op, k, body, alg, keyVersion) };
   }
 
@@ -764,7 +810,7 @@ class TransitEngine implements Engine {
     const k = await this.key(name);
     const opts = signOptions(this.op, body, urlAlg);
     const keyVersion = int(body, 'key_version', 0);
-    if (items) return runBatch(items, this.ctx.faults, this.partialCode(body), (item) => signItem(this.op, k, item, opts, keyVersion, true));
+    if (items) return runBatch(items, this.ctx.faults, this.partialCode(body), (item) => signItem(this.op, k, item, opts, keyVersion, true), this.batchShape(false));
     return { data: signItem(this.op, k, body, opts, keyVersion, false) };
   }
 
@@ -781,7 +827,7 @@ class TransitEngine implements Engine {
         const mode = item.hmac !== undefined && item.hmac !== '' ? 'hmac' : 'signature';
         if (mode === 'signature' && (item.signature === undefined || item.signature === '')) throw badRequest('signature or hmac is required');
         return verifyItem(this.op, k, item, opts, mode);
-      });
+      }, this.batchShape(false));
     }
     const hasSig = body.signature !== undefined && body.signature !== '';
     const hasHmac = body.hmac !== undefined && body.hmac !== '';
@@ -801,13 +847,21 @@ class TransitEngine implements Engine {
       if (length === 0) throw badRequest('url_mac_length must be at least 1');
     }
     const keyVersion = int(body, 'key_version', 0);
-    if (items) return runBatch(items, this.ctx.faults, this.partialCode(body), (item) => cmacItem(this.op, k, item, length, keyVersion));
+    if (items) return runBatch(items, this.ctx.faults, this.partialCode(body), (item) => cmacItem(this.op, k, item, length, keyVersion), this.batchShape(false));
     return { data: cmacItem(this.op, k, body, length, keyVersion) };
   }
 
   help(path: string): string {
     return `## transit: ${path || '/'}\n\nThe encryption engine: named keys, encrypt/decrypt/rewrap, datakeys, random, hash, HMAC, sign/verify, CMAC, export, backup and restore, BYOK import.`;
   }
+}
+
+/** The key-management writes whose documented answer is just "success". */
+function isPlainWrite(method: string, seg: string[]): boolean {
+  if (method !== 'POST' && method !== 'PUT') return false;
+  const [head, , b] = seg;
+  if (head === 'keys') return seg.length === 2 || (seg.length === 3 && ['config', 'rotate', 'trim'].includes(b!));
+  return head === 'restore' || head === 'cache-config' || (head === 'config' && seg[1] === 'keys');
 }
 
 function checkAsymmetricType(type: string, key: KeyObject): void {

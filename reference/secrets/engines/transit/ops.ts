@@ -19,6 +19,13 @@ import { HASHES } from './types.js';
 export interface OpContext {
   prefix: string;
   faults: Faults;
+  /** Legal variants switched on (variants.ts). */
+  variants: Faults;
+}
+
+/** Verify below min_decryption_version: an error, or (variant) valid false. */
+function tooOldToVerify(ctx: OpContext, k: NamedKey, version: number): boolean {
+  return ctx.variants.has('transit.verify-too-old-valid-false') && version < k.minDecryptionVersion && !ctx.faults.has('transit.min-decryption-ignored');
 }
 
 export function formatVersioned(ctx: OpContext, version: number, data: Buffer, k?: NamedKey): string {
@@ -156,6 +163,7 @@ export function hmacItem(ctx: OpContext, k: NamedKey, item: Body, algorithm: str
 function verifyHmacItem(ctx: OpContext, k: NamedKey, item: Body, algorithm: string): Record<string, unknown> {
   const input = b64(item, 'input') ?? Buffer.alloc(0);
   const { version, data } = parseVersioned(ctx, item.hmac, 'hmac');
+  if (tooOldToVerify(ctx, k, version)) return { valid: false };
   const v = decryptionVersion(ctx, k, version);
   const mac = createHmac(hashName(algorithm), hmacKeyOf(k, v)).update(input).digest();
   const valid = mac.length === data.length && timingSafeEqual(mac, data);
@@ -288,6 +296,7 @@ export function verifyItem(ctx: OpContext, k: NamedKey, item: Body, opts: SignOp
   if (!typeInfo(k).signing) throw badRequest(`key type ${k.type} does not support verification`);
   const input = b64(item, 'input') ?? Buffer.alloc(0);
   const { version, data } = parseVersioned(ctx, item.signature, 'signature');
+  if (tooOldToVerify(ctx, k, version)) return { valid: false };
   const v = decryptionVersion(ctx, k, version);
   const signer = signerFor(ctx, k, v, item);
   const valid = verifyBytes(ctx, k, signer, input, data, opts);
