@@ -45,6 +45,12 @@ export function statusBetween(lo: number, hi: number): Check {
 
 export const clientError: Check = statusBetween(400, 499);
 
+/**
+ * A refusal by policy: 403, or 404 from a target that hides paths a token may not see (Errors
+ * table: 404 "Invalid path, or no permission to see a path (used to avoid leaking state)").
+ */
+export const denied: Check = statusIs(403, 404);
+
 export const success: Check = named('success', (ex) => {
   const s = ex.response.status;
   if (s !== 200 && s !== 204) throw new CheckFailure('success', `${where(ex)} did not succeed${errorHint(ex)}`, '200 or 204', s);

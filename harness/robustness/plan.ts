@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Operation } from '../spec/registry.js';
-import { admitsAll, asSchema, numberBound, objectShape, sample, typesOf, type Schema } from './schema.js';
+import { admitsAll, asSchema, numberBound, objectShape, SAMPLE_TEXT, sample, typesOf, type Schema } from './schema.js';
 
 export type Rule = 'invalid-4xx' | 'boundary-no-5xx' | 'unchanged';
 export const RULES: Rule[] = ['invalid-4xx', 'boundary-no-5xx', 'unchanged'];
@@ -257,7 +257,7 @@ export function boundaryMutations(plan: OperationPlan, base: unknown, query: Rec
 
 /** The base body the schema documents as valid (required properties only). */
 export function baseBody(plan: OperationPlan): unknown {
-  if (!plan.jsonBody) return plan.rawBody ? 'robustness' : undefined;
+  if (!plan.jsonBody) return plan.rawBody ? SAMPLE_TEXT : undefined;
   const b = sample(plan.jsonBody);
   return b && typeof b === 'object' && !Array.isArray(b) ? b : {};
 }

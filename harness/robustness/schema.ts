@@ -62,9 +62,16 @@ export function objectShape(s: Schema | undefined): { properties: Record<string,
   return { properties, required: [...new Set(required)].filter((r) => r in properties || true) };
 }
 
+/**
+ * The text of generated string values. Values of secret fields (bindpass, client_secret, ...) are
+ * remembered and masked by the redactor wherever they appear, so this must be a value that never
+ * stands in a requirement id, title or message (as the word "robustness" does).
+ */
+export const SAMPLE_TEXT = 'sample-7q2z';
+
 /** A value the schema documents as valid: example, default, const, first enum, then by type. */
 export function sample(s: Schema | undefined, depth = 0): unknown {
-  if (!s) return 'robustness';
+  if (!s) return SAMPLE_TEXT;
   if (s.example !== undefined) return s.example;
   if (Array.isArray(s.examples) && s.examples.length) return s.examples[0];
   if (s.default !== undefined) return s.default;
@@ -91,7 +98,7 @@ export function sample(s: Schema | undefined, depth = 0): unknown {
     }
     case 'object':
     case undefined: {
-      if (type === undefined && !s.properties && !s.allOf) return 'robustness';
+      if (type === undefined && !s.properties && !s.allOf) return SAMPLE_TEXT;
       const { properties, required } = objectShape(s);
       const out: Record<string, unknown> = {};
       if (depth > 6) return out;
@@ -100,7 +107,7 @@ export function sample(s: Schema | undefined, depth = 0): unknown {
     }
     default: {
       const min = typeof s.minLength === 'number' ? s.minLength : 0;
-      return 'robustness'.padEnd(min, 'x').slice(0, typeof s.maxLength === 'number' ? Math.max(min, s.maxLength) : undefined);
+      return SAMPLE_TEXT.padEnd(min, 'x').slice(0, typeof s.maxLength === 'number' ? Math.max(min, s.maxLength) : undefined);
     }
   }
 }

@@ -3,6 +3,7 @@
  * policies, namespaces, leases, tokens, health and the reference-only clock control.
  * Extra sys routes from engines (locked users) register in `sys-extensions.ts`.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EngineResponse } from './engine.js';
 import type { Method, SecretsCore } from './server.js';
@@ -103,13 +104,19 @@ function mountInfo(core: SecretsCore, ns: string, kind: 'secret' | 'auth'): Reco
  * The upstream product's mount listing: the system mounts besides the user's, and more fields on
  * every entry. The mounts themselves are not served by the reference (only listed).
  */
+/** A mount's uuid, the same in every listing (a listing that changes by itself is not a listing). */
+function stableUuid(path: string): string {
+  const h = createHash('sha256').update(path).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
 function withSystemMounts(listed: Record<string, unknown>, kind: 'secret' | 'auth'): Record<string, unknown> {
   const system: Record<string, unknown> = kind === 'secret'
     ? { 'cubbyhole/': { type: 'cubbyhole', description: 'per-token private secret storage' }, 'identity/': { type: 'identity', description: 'identity store' }, 'sys/': { type: 'system', description: 'system endpoints used for control, policy and debugging' } }
     : {};
   const out: Record<string, unknown> = {};
   for (const [path, entry] of Object.entries({ ...system, ...listed })) {
-    out[path] = { accessor: `${(entry as { type: string }).type}_00000000`, options: null, config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false }, ...(entry as object), uuid: crypto.randomUUID(), local: false, seal_wrap: false, external_entropy_access: false, plugin_version: '', running_plugin_version: `v1.13.10+builtin`, running_sha256: '', deprecation_status: 'supported' };
+    out[path] = { accessor: `${(entry as { type: string }).type}_00000000`, options: null, config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false }, ...(entry as object), uuid: stableUuid(path), local: false, seal_wrap: false, external_entropy_access: false, plugin_version: '', running_plugin_version: `v1.13.10+builtin`, running_sha256: '', deprecation_status: 'supported' };
   }
   return out;
 }
