@@ -5,11 +5,28 @@
 export interface Clock {
   /** Milliseconds since the Unix epoch, as the reference sees it. */
   now(): number;
-  /** Moves the reference's time forward and fires every timer that fell due. */
+  /** Moves the reference's time forward and fires every timer that fell due; refuses (ClockRangeError) a move past MAX_TIME_MS. */
   advance(ms: number): Promise<void>;
   /** Registers a callback run once when the clock reaches `atMs` (real or advanced time). */
   at(atMs: number, fn: () => void | Promise<void>): () => void;
   close(): void;
+}
+
+/**
+ * The latest instant the reference can represent: the end of year 9999, the last one an RFC 3339
+ * timestamp (four-digit year), which the service's answers carry, can express. Moving the clock
+ * past it would leave every later timestamp unrepresentable (kv writes, key reads answering 500).
+ */
+export const MAX_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** A move the clock cannot make: the time is left unchanged. */
+export class ClockRangeError extends RangeError {}
+
+/** Why `ms` cannot be added to a clock reading `now`, or undefined when it can. */
+export function advanceProblem(now: number, ms: number): string | undefined {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return 'advance needs a non-negative, finite number';
+  if (now + ms > MAX_TIME_MS) return `advance would move the clock past ${new Date(MAX_TIME_MS).toISOString()}, the latest time the service can represent (at most ${Math.floor((MAX_TIME_MS - now) / 1000)} seconds from now)`;
+  return undefined;
 }
 
 interface Timer { atMs: number; fn: () => void | Promise<void>; cancelled: boolean }
@@ -30,7 +47,8 @@ export class ControllableClock implements Clock {
   }
 
   async advance(ms: number): Promise<void> {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs a non-negative number of milliseconds');
+    const problem = advanceProblem(this.now(), ms);
+    if (problem) throw new ClockRangeError(problem);
     this.offsetMs += ms;
     await this.fireDue();
   }

@@ -57,7 +57,9 @@ export const configSchema = {
         namespace: { type: 'string', pattern: '^([A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*)?/?$' },
         cacert: str,
         skipVerify: bool,
-        version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+([-+].*)?$' },
+        // '' = unknown: taken from dialect.versionProbe, else version-gated tests are not applicable.
+        version: { anyOf: [{ type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+([-+].*)?$' }, { const: '' }] },
+        versionSource: str,
       },
     },
     sched: {
@@ -84,6 +86,15 @@ export const configSchema = {
         schedTokenHeader: headerName,
         outputPrefix: { type: 'string', pattern: '^[a-z][a-z0-9]*$' },
         names: namesSchema,
+        versionProbe: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['path', 'pointer'],
+          properties: {
+            path: { type: 'string', pattern: '^[A-Za-z0-9_./-]+$' },
+            pointer: { type: 'string', pattern: '^(/[^/]+)+$' },
+          },
+        },
       },
     },
     timeouts: {

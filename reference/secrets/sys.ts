@@ -8,6 +8,7 @@ import type { EngineResponse } from './engine.js';
 import type { Method, SecretsCore } from './server.js';
 import type { TokenEntry } from './tokens.js';
 import { parsePolicy, type Capability } from './acl.js';
+import { advanceProblem } from '../clock.js';
 import { SvcError, badRequest, forbidden, methodNotAllowed, notFound, unsupportedPath } from './errors.js';
 import { generateFromPolicy, parsePasswordPolicy } from './password-policies.js';
 import { parseDuration } from './duration.js';
@@ -306,6 +307,9 @@ const routes: SysRoute[] = [
       if (ctx.method === 'GET') return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now() } };
       const seconds = Number(ctx.body.advance);
       if (!Number.isFinite(seconds) || seconds < 0) throw badRequest('advance must be a non-negative number of seconds');
+      // Checked before moving: a refused move leaves the time as it was.
+      const problem = advanceProblem(ctx.core.options.clock.now(), seconds * 1000);
+      if (problem) throw badRequest(problem.replace('advance needs a non-negative, finite number', 'advance must be a non-negative number of seconds'));
       await ctx.core.options.clock.advance(seconds * 1000);
       // Let engine timers that awaited I/O settle before answering.
       await new Promise((r) => setTimeout(r, 20));
