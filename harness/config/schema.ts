@@ -139,7 +139,8 @@ export const configSchema = {
       required: ['suites', 'reportDir'],
       properties: {
         suites: { type: 'array', items: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } },
-        files: { type: 'array', items: { type: 'string', pattern: '^suites/.+\\.test\\.ts$' } },
+        // Suite files, or the harness's own fixture suites (tests/harness/fixtures/*.suite.ts).
+        files: { type: 'array', items: { type: 'string', pattern: '^(suites/.+\\.test\\.ts|tests/harness/fixtures/[a-z0-9-]+\\.suite\\.ts)$' } },
         reportDir: { type: 'string', minLength: 1 },
         expectationsFile: str,
         previousResults: str,
