@@ -44,11 +44,23 @@ function maskStandalone(text: string, secret: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
+/**
+ * The default warning goes to stderr once per process: the global setup and the reporter load
+ * this module through different loaders (two instances in the same process), so the flag lives
+ * on globalThis.
+ */
+function warnOncePerProcess(message: string): void {
+  const g = globalThis as { __svcConformanceShortSecretWarned?: boolean };
+  if (g.__svcConformanceShortSecretWarned) return;
+  g.__svcConformanceShortSecretWarned = true;
+  console.warn(message);
+}
+
 export class Redactor {
   private readonly values = new Set<string>();
   private warned = false;
 
-  constructor(private readonly warn: (message: string) => void = (m) => console.warn(m)) {}
+  constructor(private readonly warn: (message: string) => void = warnOncePerProcess) {}
 
   /**
    * Remembers a secret value so it is masked wherever it appears as a whole value. `label` names
