@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { cachedSync, contentHash } from './disk-cache.js';
+import { schemaRequirements } from './spec/schema-requirements.js';
 
 export const CATALOGUE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../spec/catalogue');
 
@@ -14,7 +15,8 @@ export interface Requirement {
   level: Level;
   section: string;
   text: string;
-  kind?: 'rule' | 'assumption' | 'change' | 'known-issue';
+  /** `schema`: generated from the OpenAPI documents (harness/spec/schema-requirements.ts). */
+  kind?: 'rule' | 'assumption' | 'change' | 'known-issue' | 'schema';
   assumption?: { why: string; setting?: string };
   capability?: string;
   affected?: string[];
@@ -39,6 +41,8 @@ export function loadCatalogue(dir = CATALOGUE_DIR): Map<string, Requirement> {
   });
   const out = new Map<string, Requirement>();
   for (const r of entries) out.set(r.id, r);
+  // The schema requirement of every operation, generated from the spec (never hand-written).
+  if (dir === CATALOGUE_DIR) for (const r of schemaRequirements()) if (!out.has(r.id)) out.set(r.id, r);
   if (dir === CATALOGUE_DIR) cache = out;
   return out;
 }

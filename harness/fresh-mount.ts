@@ -29,6 +29,6 @@ export async function freshMount(t: T, defaultName: string, opts: { type: string
   const name = t.unique(defaultName.replace(/[^a-z0-9]/gi, '-'));
   t.check(await t.svc.post(`sys/mounts/${name}`, { body: { type, ...(opts.options ? { options: opts.options } : {}) } }), success);
   mountAliases.set(name, defaultName);
-  t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`));
+  t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`), 'unmount');
   return name;
 }

@@ -6,20 +6,22 @@ import { afterAll, beforeAll, inject, test, type TestContext as VitestContext } 
 import type { Capabilities, TargetConfig } from './config/types.js';
 import { ApiClient, type RequestOptions } from './http/client.js';
 import type { Exchange } from './http/exchange.js';
-import { checkAgainstSpec, specPath } from './checks/schema.js';
+import { observeAgainstSpec, specPath } from './checks/schema.js';
 import { NameTranslator } from './dialect/names.js';
 import { CheckFailure, type Check } from './checks/index.js';
+import { mergeObservations, type SpecObservation } from './spec/findings.js';
 import { loadCatalogue, type Level } from './catalogue.js';
 import { mountAliases, targetConfig, Transcript } from './context.js';
 import { specRegistry, type SpecRegistry } from './spec/registry.js';
 import { redactor } from './redact.js';
-import { Tracker } from './tracker.js';
-import { isAffected } from './versions.js';
+import { Tracker, type CleanupPhase } from './tracker.js';
+import { isAffected, knownVersion } from './versions.js';
 import { globalEffect, guardGlobal, type Group } from './schedule.js';
 
 export { redactor } from './redact.js';
 export type { Exchange } from './http/exchange.js';
 export type { TargetConfig } from './config/types.js';
+export type { CleanupPhase } from './tracker.js';
 
 export interface ConformanceMeta {
   /** Primary catalogue id. */
@@ -45,13 +47,35 @@ export interface SkipInfo {
   prerequisite?: boolean;
 }
 
+/** Why a test does not apply to this target: reported as `not-applicable`, never as a failure. */
+export interface NotApplicableInfo {
+  reason: string;
+  /** What the target answered to the refused precondition (status and error messages). */
+  answer?: string;
+  setting?: string;
+}
+
 /** What a test body gets. */
 export interface T {
   readonly config: TargetConfig;
   readonly svc: ApiClient;
   readonly sched: ApiClient;
   check(ex: Exchange, ...checks: Check[]): Exchange;
-  track(label: string, cleanup: () => Promise<unknown>): void;
+  /**
+   * Checks a request the test makes to set up the behaviour under test (create a key, write a
+   * policy, mount an engine). When the target refuses it (4xx, 501) the test is reported
+   * `not-applicable` with the target's answer: the rule under test was never reached. A 5xx, a
+   * broken connection or a success of the wrong shape still fails the test.
+   */
+  precondition(ex: Exchange, ...checks: Check[]): Exchange;
+  /** Ends the test as not applicable to this target, with the reason (and the setting that changes it). */
+  notApplicable(reason: string, setting?: string): never;
+  /**
+   * Registers cleanup, run after the test even on failure: phase `revoke` (leases, check-outs,
+   * tokens) before `delete` (the default: roles, sets, accounts) before `unmount` (mounts, auth
+   * methods, namespaces); newest first inside a phase.
+   */
+  track(label: string, cleanup: () => Promise<unknown>, phase?: CleanupPhase): void;
   unique(base: string): string;
   /** Skips the test; `prerequisite` when the run lacks something it needed (the run is then incomplete). */
   skip(reason: string, setting?: string, opts?: { prerequisite?: boolean }): never;
@@ -60,7 +84,10 @@ export interface T {
   note(text: string): void;
   /** Registers a value the test produced or received as secret, so reports mask it. */
   secret(value: unknown): void;
-  /** Whether the target's version (svc.version) is in the affected ranges of a known-issue entry. */
+  /**
+   * Whether the target's version (svc.version) is in the affected ranges of a known-issue entry.
+   * On a target of unknown version the test ends as not applicable (never gated on a default).
+   */
   affected(id: string): boolean;
   /** Records that a documented known issue was observed on an affected version: reported, not failed. */
   knownIssue(message: string): void;
@@ -89,28 +116,65 @@ function group(): Group | undefined {
   }
 }
 
-function makeClient(api: 'svc' | 'sched', cfg: TargetConfig, registry: SpecRegistry, transcript: () => Transcript | undefined, file?: string): ApiClient {
+/** Spec observations of one test (or one file's setup), merged per operation and status. */
+export class SpecLedger {
+  private readonly byKey = new Map<string, SpecObservation>();
+
+  record(obs: SpecObservation): void {
+    mergeObservations(this.byKey, {
+      ...obs,
+      // Findings carry pieces of response bodies: mask secret fields by name and remembered values.
+      findings: obs.findings.map((f) => ({ ...f, actual: safeActual(f.pointer, f.actual) })),
+    });
+  }
+
+  get observations(): SpecObservation[] {
+    return [...this.byKey.values()];
+  }
+}
+
+function safeActual(pointer: string, actual: unknown): unknown {
+  const last = pointer.split('/').pop() ?? '';
+  if (actual !== undefined && redactor.isSecretField(last)) return '[REDACTED]';
+  const masked = redactor.value(actual);
+  const text = typeof masked === 'string' ? masked : JSON.stringify(masked);
+  return text !== undefined && text.length > 300 ? `${text.slice(0, 300)}…` : masked;
+}
+
+function makeClient(api: 'svc' | 'sched', cfg: TargetConfig, registry: SpecRegistry, transcript: () => Transcript | undefined, ledger: () => SpecLedger | undefined, file?: string): ApiClient {
   const names = namesOf(api, cfg);
   return new ApiClient(api, cfg, (ex, validate) => {
     if (api === 'svc') {
       // Remember secrets the target handed out (passwords, client secrets, tokens) before recording.
       redactor.value(ex.response.body);
     }
-    let failure: unknown;
     if (validate) {
-      try {
-        ex.operation = checkAgainstSpec(ex, registry, { mountAliases, namespace: cfg.svc.namespace });
-      } catch (err) {
-        failure = err;
-      }
+      // A spec finding is evidence for the operation's schema requirement, not a failure of the
+      // test that happened to send the request (checks that assert the shape consult ex.spec).
+      const result = observeAgainstSpec(ex, registry, { mountAliases, namespace: cfg.svc.namespace });
+      ex.operation = result.operation;
+      ex.spec = result.observation;
+      if (result.observation) ledger()?.record(result.observation);
     }
     transcript()?.exchange(ex);
-    if (failure) throw failure;
   }, names.identity ? undefined : names, (method, path) => {
     const effect = globalEffect(api, method, path);
     if (effect) guardGlobal(group(), file, effect);
   });
 }
+
+/** Whether an answer is the target refusing a request (as opposed to failing at it). */
+function refused(ex: Exchange): boolean {
+  const s = ex.response.status;
+  return (s >= 400 && s < 500) || s === 501;
+}
+
+function answerOf(ex: Exchange): string {
+  const errors = (ex.response.body as { errors?: unknown } | undefined)?.errors;
+  const detail = Array.isArray(errors) && errors.length ? `: ${errors.slice(0, 3).join('; ')}` : '';
+  return redactor.text(`${ex.request.method} ${ex.request.path} answered ${ex.response.status}${detail}`).slice(0, 500);
+}
+
 
 async function moveTime(cfg: TargetConfig, svc: ApiClient, seconds: number, skip: (reason: string, setting?: string) => never, file: string): Promise<void> {
   // Checked before anything moves: a real sleep would not disturb other files, but the file
@@ -134,6 +198,12 @@ class Skip extends Error {
   }
 }
 
+class NotApplicable extends Error {
+  constructor(readonly info: NotApplicableInfo) {
+    super(`not applicable: ${info.reason}`);
+  }
+}
+
 export interface MountRef {
   /** The real mount path, known after the suite's beforeAll. */
   readonly path: string;
@@ -153,7 +223,7 @@ export interface SuiteContext {
   readonly config: TargetConfig;
   readonly svc: ApiClient;
   readonly sched: ApiClient;
-  track(label: string, cleanup: () => Promise<unknown>): void;
+  track(label: string, cleanup: () => Promise<unknown>, phase?: CleanupPhase): void;
   unique(base: string): string;
 }
 
@@ -171,6 +241,8 @@ export function suite(area: string): Suite {
   // Per file, not per module: with isolate off, one worker's module instance serves many files.
   let suiteTranscript: Transcript | undefined;
   let suiteTracker: Tracker | undefined;
+  /** Spec observations of the file's setup and teardown (beforeAll/afterAll), reported with the file. */
+  let suiteLedger: SpecLedger | undefined;
 
   const context = async (): Promise<SuiteContext> => {
     if (ctx) return ctx;
@@ -178,12 +250,13 @@ export function suite(area: string): Suite {
     const registry = await specRegistry();
     suiteTranscript = new Transcript();
     suiteTracker = new Tracker();
+    suiteLedger = new SpecLedger();
     const tracker = suiteTracker;
     ctx = {
       config: cfg,
-      svc: makeClient('svc', cfg, registry, () => suiteTranscript),
-      sched: makeClient('sched', cfg, registry, () => suiteTranscript),
-      track: (label, fn) => tracker.add(label, fn),
+      svc: makeClient('svc', cfg, registry, () => suiteTranscript, () => suiteLedger),
+      sched: makeClient('sched', cfg, registry, () => suiteTranscript, () => suiteLedger),
+      track: (label, fn, phase) => tracker.add(label, fn, phase),
       unique: uniqueName,
     };
     return ctx;
@@ -198,8 +271,9 @@ export function suite(area: string): Suite {
   // biome-ignore lint/correctness/noEmptyPattern: vitest requires a destructuring first parameter
   afterAll(async ({}, file) => {
     const leftovers = await suiteTracker?.runAll();
+    const meta = (file as unknown as { meta: Record<string, unknown> }).meta;
+    if (suiteLedger?.observations.length) meta.spec = suiteLedger.observations;
     if (leftovers?.length) {
-      const meta = (file as unknown as { meta: Record<string, unknown> }).meta;
       meta.leftovers = leftovers;
       console.warn(`[conformance] ${area}: ${leftovers.length} resource(s) could not be removed: ${leftovers.map((l) => l.label).join(', ')}`);
     }
@@ -225,7 +299,7 @@ export function suite(area: string): Suite {
       }
       ref.path = path;
       mountAliases.set(path, kind === 'auth' ? `auth/${defaultName}` : defaultName);
-      s.track(`${kind === 'auth' ? 'auth method' : 'mount'} ${path}`, () => s.svc.delete(kind === 'auth' ? `sys/auth/${name}` : `sys/mounts/${name}`));
+      s.track(`${kind === 'auth' ? 'auth method' : 'mount'} ${path}`, () => s.svc.delete(kind === 'auth' ? `sys/auth/${name}` : `sys/mounts/${name}`), 'unmount');
     });
     return ref;
   };
@@ -251,9 +325,12 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       ? `level ${meta.level} differs from the catalogue's ${entry.level} for ${meta.id}`
       : undefined;
 
-  test(meta.title, { timeout: meta.timeoutMs ?? targetConfig().timeouts.testMs }, async (vctx: VitestContext) => {
+  // The ids travel with the test from registration on, so a test whose file setup fails (and
+  // which therefore never runs) is still reported under its requirements and level.
+  const conformanceMeta = { ids, level: meta.level, area: entry?.area ?? area ?? 'unknown' };
+  test(meta.title, { timeout: meta.timeoutMs ?? targetConfig().timeouts.testMs, meta: { conformance: conformanceMeta } as Record<string, unknown> }, async (vctx: VitestContext) => {
     const taskMeta = vctx.task.meta as Record<string, unknown>;
-    taskMeta.conformance = { ids, level: meta.level, area: entry?.area ?? 'unknown' };
+    taskMeta.conformance = conformanceMeta;
     if (problem) throw new Error(problem);
     const cfg = targetConfig();
     const missing = unavailable(area);
@@ -278,26 +355,44 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     const registry = await specRegistry();
     const transcript = new Transcript();
     const tracker = new Tracker();
+    const ledger = new SpecLedger();
     const skip = (reason: string, setting?: string, opts: { prerequisite?: boolean } = {}): never => {
       throw new Skip({ reason, setting, ...(opts.prerequisite ? { prerequisite: true } : {}) });
     };
     const file = vctx.task.file.filepath;
-    const svc = makeClient('svc', cfg, registry, () => transcript, file);
+    const notApplicable = (reason: string, setting?: string): never => {
+      throw new NotApplicable({ reason, setting });
+    };
+    const svc = makeClient('svc', cfg, registry, () => transcript, () => ledger, file);
     const t: T = {
       config: cfg,
       svc,
-      sched: makeClient('sched', cfg, registry, () => transcript, file),
+      sched: makeClient('sched', cfg, registry, () => transcript, () => ledger, file),
       check(ex, ...checks) {
         for (const c of checks) c(ex, {});
         return ex;
       },
-      track: (label, fn) => tracker.add(label, fn),
+      precondition(ex, ...checks) {
+        try {
+          for (const c of checks) c(ex, {});
+        } catch (err) {
+          if (!refused(ex)) throw err;
+          const why = err instanceof CheckFailure ? err.message.split('\n')[0] : String(err);
+          throw new NotApplicable({ reason: `a precondition was refused by the target (${why})`, answer: answerOf(ex) });
+        }
+        return ex;
+      },
+      notApplicable,
+      track: (label, fn, phase) => tracker.add(label, fn, phase),
       unique: uniqueName,
       skip,
       advance: (seconds) => moveTime(cfg, svc, seconds, skip, file),
       note: (text) => transcript.note(text),
       secret: (value) => redactor.add(value),
-      affected: (id) => isAffected(catalogue.get(id), cfg.svc.version),
+      affected: (id) => {
+        if (!knownVersion(cfg.svc.version)) notApplicable(`${id} is version-gated and the target's version is unknown (${cfg.svc.versionSource ?? 'not configured'})`, 'svc.version (SVC_VERSION) or dialect.versionProbe');
+        return isAffected(catalogue.get(id), cfg.svc.version);
+      },
       knownIssue: (message) => {
         taskMeta.knownIssue = redactor.text(message);
         transcript.note(`known issue observed: ${message}`);
@@ -312,6 +407,12 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     const leftovers = await tracker.runAll();
     if (leftovers.length) taskMeta.leftovers = leftovers;
     taskMeta.transcript = transcript.entries;
+    if (ledger.observations.length) taskMeta.spec = ledger.observations;
+    if (failure instanceof NotApplicable) {
+      taskMeta.notApplicable = { ...failure.info, reason: redactor.text(failure.info.reason) } satisfies NotApplicableInfo;
+      vctx.skip(`not applicable: ${failure.info.reason}${failure.info.answer ? ` (${failure.info.answer})` : ''}`);
+      return;
+    }
     if (failure instanceof Skip) {
       taskMeta.skip = failure.info;
       vctx.skip(`${failure.info.reason}${failure.info.setting ? ` (setting ${failure.info.setting})` : ''}`);

@@ -3,6 +3,11 @@
  * redacted by name (passwords, tokens, client secrets, plaintexts, key material) and every value
  * ever redacted by name is remembered, so the same value is also masked wherever else it shows up
  * (an error message that echoes it, a URL, a header).
+ *
+ * Only whole values are masked: a JSON string or header value equal to a secret, or an occurrence
+ * in free text that stands on its own (not glued to letters, digits, `_`, or to a `-`/`.` joined
+ * to them). A short secret such as the README's `SVC_TOKEN=root` would otherwise eat parts of
+ * requirement ids and titles (`ldap.rotate-root`), which breaks `compare` between runs.
  */
 export const REDACTED = '[REDACTED]';
 
@@ -12,12 +17,59 @@ const SECRET_FIELD = /^(client_token|token|id_token|auth_token|password|last_pas
 const SECRET_PARENT = /^(keys|key_material)$/i;
 
 const MIN_SECRET_LENGTH = 4;
+/** Below this length a secret is easy to guess and likely to collide with ordinary words: warn. */
+export const SHORT_SECRET_LENGTH = 8;
+
+const WORD_CHAR = /[A-Za-z0-9_]/;
+const JOINER = /[-.]/;
+
+/** Whether the text around [start, end) leaves the occurrence standing alone (not inside an identifier). */
+function standsAlone(text: string, start: number, end: number): boolean {
+  const before = text[start - 1];
+  const after = text[end];
+  if (before !== undefined && (WORD_CHAR.test(before) || (JOINER.test(before) && WORD_CHAR.test(text[start - 2] ?? '')))) return false;
+  if (after !== undefined && (WORD_CHAR.test(after) || (JOINER.test(after) && WORD_CHAR.test(text[end + 1] ?? '')))) return false;
+  return true;
+}
+
+/** Replaces every standalone occurrence of `secret` in `text`. */
+function maskStandalone(text: string, secret: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + secret.length)) {
+    if (!standsAlone(text, at, at + secret.length)) continue;
+    out += text.slice(from, at) + REDACTED;
+    from = at + secret.length;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/**
+ * The default warning goes to stderr once per process: the global setup and the reporter load
+ * this module through different loaders (two instances in the same process), so the flag lives
+ * on globalThis.
+ */
+function warnOncePerProcess(message: string): void {
+  const g = globalThis as { __svcConformanceShortSecretWarned?: boolean };
+  if (g.__svcConformanceShortSecretWarned) return;
+  g.__svcConformanceShortSecretWarned = true;
+  console.warn(message);
+}
 
 export class Redactor {
   private readonly values = new Set<string>();
+  private warned = false;
 
-  /** Remembers a secret value so it is masked wherever it appears. */
-  add(value: unknown): void {
+  constructor(private readonly warn: (message: string) => void = warnOncePerProcess) {}
+
+  /**
+   * Remembers a secret value so it is masked wherever it appears as a whole value. `label` names
+   * where it came from (a setting) for the one warning about short secrets; the value is never shown.
+   */
+  add(value: unknown, label?: string): void {
+    // Only configured secrets (labelled) warn: the user can change those; short values the target
+    // hands out (a nonce, a context) are masked all the same.
+    if (label && typeof value === 'string' && value.length > 0 && value.length < SHORT_SECRET_LENGTH) this.warnShort(value.length, label);
     if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH) {
       this.values.add(value);
       // base64 forms of short secrets show up in transit inputs
@@ -28,19 +80,26 @@ export class Redactor {
     } else if (typeof value === 'number') {
       // numbers are never secret on their own
     } else if (value && typeof value === 'object') {
-      for (const v of Object.values(value)) this.add(v);
+      for (const v of Object.values(value)) this.add(v, label);
     }
+  }
+
+  private warnShort(length: number, label: string | undefined): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.warn(`[conformance] redaction: ${label ?? 'a secret value'} is shorter than ${SHORT_SECRET_LENGTH} characters (${length}); it is masked only where it stands as a whole value, never inside ids or titles. Use a longer, random secret.`);
   }
 
   isSecretField(name: string): boolean {
     return SECRET_FIELD.test(name);
   }
 
-  /** Masks remembered values inside free text. Longest first so overlapping secrets mask fully. */
+  /** Masks remembered values standing alone in free text. Longest first so overlapping secrets mask fully. */
   text(input: string): string {
+    if (this.values.has(input)) return REDACTED;
     let out = input;
     for (const v of [...this.values].sort((a, b) => b.length - a.length)) {
-      if (out.includes(v)) out = out.split(v).join(REDACTED);
+      if (out.includes(v)) out = maskStandalone(out, v);
     }
     // A safety net for tokens in free text; short words ("Bearer token" in prose) are left alone.
     out = out.replace(/(Bearer\s+)[^\s"'\\,}<>]{8,}/gi, `$1${REDACTED}`);
@@ -77,3 +136,11 @@ export class Redactor {
 
 /** One redactor per process: tests, clients and the report writer all feed and use it. */
 export const redactor = new Redactor();
+
+/** The secrets a target config carries, remembered with the setting each came from. */
+export function rememberConfiguredSecrets(cfg: { svc: { token: string }; sched: { token: string }; ldap?: { bindPass?: string }; cloud?: { rootClientSecret?: string } }): void {
+  redactor.add(cfg.svc.token, 'svc.token (SVC_TOKEN)');
+  redactor.add(cfg.sched.token, 'sched.token (SCHED_TOKEN)');
+  if (cfg.ldap?.bindPass) redactor.add(cfg.ldap.bindPass, 'ldap.bindPass (LDAP_BIND_PASS)');
+  if (cfg.cloud?.rootClientSecret) redactor.add(cfg.cloud.rootClientSecret, 'cloud.rootClientSecret (CLOUD_ROOT_CLIENT_SECRET)');
+}

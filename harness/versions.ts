@@ -8,3 +8,8 @@ export function isAffected(entry: Requirement | undefined, version: string): boo
   if (!v) return false;
   return entry.affected.some((range) => semver.satisfies(v, range, { includePrerelease: true }));
 }
+
+/** Whether a version string names a version the gates can use. */
+export function knownVersion(version: string | undefined): boolean {
+  return !!version && !!semver.coerce(version);
+}

@@ -7,17 +7,31 @@ export interface Clock {
   now(): number;
   /** How far the clock has been moved ahead of real time, in milliseconds. */
   offset(): number;
-  /** Moves the reference's time forward and fires every timer that fell due. */
+  /** Moves the reference's time forward and fires every timer that fell due; refuses (ClockRangeError) a move past MAX_TIME_MS. */
   advance(ms: number): Promise<void>;
   /** Registers a callback run once when the clock reaches `atMs` (real or advanced time). */
   at(atMs: number, fn: () => void | Promise<void>): () => void;
   close(): void;
 }
 
-/** The largest time a JavaScript Date represents (ECMA-262: 8.64e15 ms after the epoch). */
-export const MAX_DATE_MS = 8.64e15;
+/**
+ * The latest instant the reference can represent: the end of year 9999, the last one an RFC 3339
+ * timestamp (four-digit year), which the service's answers carry, can express. Moving the clock
+ * past it would leave every later timestamp unrepresentable (kv writes, key reads answering 500).
+ */
+export const MAX_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-/** The largest single move the control endpoint takes (spec: advance maximum), far below MAX_DATE_MS. */
+/** A move the clock cannot make: the time is left unchanged. */
+export class ClockRangeError extends RangeError {}
+
+/** Why `ms` cannot be added to a clock reading `now`, or undefined when it can. */
+export function advanceProblem(now: number, ms: number): string | undefined {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return 'advance needs a non-negative, finite number';
+  if (now + ms > MAX_TIME_MS) return `advance would move the clock past ${new Date(MAX_TIME_MS).toISOString()}, the latest time the service can represent (at most ${Math.floor((MAX_TIME_MS - now) / 1000)} seconds from now)`;
+  return undefined;
+}
+
+/** The largest single move the control endpoint takes (spec: advance maximum). */
 export const MAX_ADVANCE_SECONDS = 8e12;
 
 interface Timer { atMs: number; fn: () => void | Promise<void>; cancelled: boolean }
@@ -42,9 +56,8 @@ export class ControllableClock implements Clock {
   }
 
   async advance(ms: number): Promise<void> {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs a non-negative number of milliseconds');
-    // Refuse before moving: a time past the largest Date makes every later timestamp throw.
-    if (this.now() + ms > MAX_DATE_MS) throw new RangeError('advance would move the clock past the largest representable date');
+    const problem = advanceProblem(this.now(), ms);
+    if (problem) throw new ClockRangeError(problem);
     this.offsetMs += ms;
     await this.fireDue();
   }

@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Exchange } from '../http/exchange.js';
 import { valueAt } from '../spec/registry.js';
 import { CheckFailure } from './failure.js';
+import { findingFailure } from './schema.js';
 
 export { CheckFailure } from './failure.js';
 
@@ -63,12 +64,13 @@ function errorHint(ex: Exchange): string {
   return '';
 }
 
-/** The body is `{errors: [string, ...]}` (the error body of every status >= 400). */
+/** The body is `{errors: [string, ...]}` (the error body of every status >= 400), as the spec describes it. */
 export const errorsArray: Check = named('error-body', (ex) => {
   const body = ex.response.body as { errors?: unknown } | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.errors) || body.errors.some((e) => typeof e !== 'string')) {
     throw new CheckFailure('error-body', `${where(ex)} error body is not {errors: [string]}`, { errors: ['<string>'] }, ex.response.body);
   }
+  fieldFindings(ex, '/errors');
 });
 
 /** The error body has at least one message (not just an empty errors array). */
@@ -78,6 +80,22 @@ export const errorMessage: Check = named('error-message', (ex) => {
   if (errors.length === 0) throw new CheckFailure('error-message', `${where(ex)} gave no error message`, 'at least one message', errors);
 });
 
+/**
+ * The whole answer matches the spec for its operation and status. For tests whose purpose is the
+ * shape (the envelope, the error body, a documented read's fields): other tests are not failed
+ * by a schema finding, which is reported once under the operation's `schema.*` requirement.
+ */
+export const conformsToSpec: Check = named('spec', (ex) => {
+  const failure = ex.spec && findingFailure(ex.spec);
+  if (failure) throw failure;
+});
+
+/** The spec findings about the field a check reads (exactly that pointer): its shape is what it asserts. */
+function fieldFindings(ex: Exchange, pointer: string): void {
+  const mine = ex.spec?.findings.filter((f) => f.pointer === pointer) ?? [];
+  if (mine.length && ex.spec) throw findingFailure({ ...ex.spec, findings: mine })!;
+}
+
 /** The value at JSON pointer `pointer` equals `expected` (deep) or satisfies the predicate. */
 export function bodyAt(pointer: string, expected: unknown | ((v: unknown) => boolean), description?: string): Check {
   return named('body', (ex) => {
@@ -86,13 +104,15 @@ export function bodyAt(pointer: string, expected: unknown | ((v: unknown) => boo
     if (!ok) {
       throw new CheckFailure('body', `${where(ex)} ${pointer} ${description ?? 'has an unexpected value'}`, typeof expected === 'function' ? description ?? 'a value satisfying the predicate' : expected, actual);
     }
+    fieldFindings(ex, pointer);
   });
 }
 
-/** The value at `pointer` is present (not undefined). */
+/** The value at `pointer` is present (not undefined) and in the shape the spec gives it. */
 export function hasField(pointer: string): Check {
   return named('field', (ex) => {
     if (valueAt(ex.response.body, pointer) === undefined) throw new CheckFailure('field', `${where(ex)} lacks ${pointer}`, 'present', undefined);
+    fieldFindings(ex, pointer);
   });
 }
 

@@ -32,7 +32,7 @@ export function defaults(): TargetConfig {
     prefix: `cf-${runId}`,
     embedded: false,
     schedEmbedded: false,
-    svc: { addr: '', token: '', namespace: '', skipVerify: false, version: '1.13.10' },
+    svc: { addr: '', token: '', namespace: '', skipVerify: false, version: '' },
     sched: { addr: '', token: '' },
     capabilities: {
       namespaces: false, enterprise: false, cmac: false, managedKeys: false, sealRandom: false,
@@ -221,5 +221,6 @@ export function loadConfig(opts: LoadOptions = {}): TargetConfig {
   if (cfg.svc.addr && !cfg.svc.token) throw new ConfigError('svc.token (SVC_TOKEN)', 'is required when SVC_ADDR names a target');
   if (cfg.svc.cacert && !existsSync(cfg.svc.cacert)) throw new ConfigError('svc.cacert (SVC_CACERT)', `file not found: ${cfg.svc.cacert}`);
   cfg.svc.namespace = cfg.svc.namespace.replace(/\/+$/, '');
+  if (cfg.svc.version) cfg.svc.versionSource = origins.get('svc.version') === 'environment' ? 'environment (SVC_VERSION)' : `${origins.get('svc.version') ?? 'config'} (svc.version)`;
   return cfg;
 }

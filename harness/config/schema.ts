@@ -57,7 +57,9 @@ export const configSchema = {
         namespace: { type: 'string', pattern: '^([A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*)?/?$' },
         cacert: str,
         skipVerify: bool,
-        version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+([-+].*)?$' },
+        // '' = unknown: taken from dialect.versionProbe, else version-gated tests are not applicable.
+        version: { anyOf: [{ type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+([-+].*)?$' }, { const: '' }] },
+        versionSource: str,
       },
     },
     sched: {
@@ -84,6 +86,15 @@ export const configSchema = {
         schedTokenHeader: headerName,
         outputPrefix: { type: 'string', pattern: '^[a-z][a-z0-9]*$' },
         names: namesSchema,
+        versionProbe: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['path', 'pointer'],
+          properties: {
+            path: { type: 'string', pattern: '^[A-Za-z0-9_./-]+$' },
+            pointer: { type: 'string', pattern: '^(/[^/]+)+$' },
+          },
+        },
       },
     },
     timeouts: {
@@ -138,7 +149,8 @@ export const configSchema = {
       required: ['suites', 'reportDir'],
       properties: {
         suites: { type: 'array', items: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } },
-        files: { type: 'array', items: { type: 'string', pattern: '^suites/.+\\.test\\.ts$' } },
+        // Suite files, or the harness's own fixture suites (tests/harness/fixtures/*.suite.ts).
+        files: { type: 'array', items: { type: 'string', pattern: '^(suites/.+\\.test\\.ts|tests/harness/fixtures/[a-z0-9-]+\\.suite\\.ts)$' } },
         reportDir: { type: 'string', minLength: 1 },
         expectationsFile: str,
         previousResults: str,

@@ -21,6 +21,12 @@ export interface Dialect {
    * (harness/dialect/names.ts); absent: the documents' own names.
    */
   names?: NamesDialect;
+  /**
+   * Where the product reports its version (the documents define no such endpoint): a GET of
+   * `path` (relative to /v1) and the JSON pointer of the version in its answer. Asked only when
+   * svc.version is not set; upstream products answer `sys/health` with `/version`.
+   */
+  versionProbe?: { path: string; pointer: string };
 }
 
 export interface Capabilities {
@@ -61,8 +67,10 @@ export interface TargetConfig {
     namespace: string;
     cacert?: string;
     skipVerify: boolean;
-    /** Version of the target (semver), used by release-gated checks. */
+    /** Version of the target (semver), used by release-gated checks; '' = unknown. */
     version: string;
+    /** Where the version came from (config file, environment, probe, embedded reference), for the report. */
+    versionSource?: string;
   };
   sched: { addr: string; token: string };
   capabilities: Capabilities;

@@ -1,3 +1,5 @@
+import type { SpecObservation } from '../spec/findings.js';
+
 /** One request/response pair as the harness saw it: what checks read and what reports show. */
 export interface ExchangeRequest {
   method: string;
@@ -31,6 +33,8 @@ export interface Exchange {
    * here are in the documents' names, the wire carried the target's.
    */
   renamed?: string[];
+  /** What the spec check observed (its findings are reported under the operation's schema requirement). */
+  spec?: SpecObservation;
 }
 
 /** Case-insensitive header read. */

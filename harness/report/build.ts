@@ -5,6 +5,8 @@ import { redactor } from '../redact.js';
 import { isExpired, type Expectation } from './expectations.js';
 import { completeness } from './completeness.js';
 import { emptyCounts, type RequirementRow, type Results, type Status, type TestResult } from './model.js';
+import { schemaResults } from './schema-results.js';
+import type { SpecObservation } from '../spec/findings.js';
 
 export interface RawOutcome {
   title: string;
@@ -16,7 +18,19 @@ export interface RawOutcome {
   moduleErrors: string[];
 }
 
-const WORST: (Status | 'untested')[] = ['failed', 'known-failure', 'known-issue', 'skipped', 'fixed', 'passed'];
+const WORST: (Status | 'untested')[] = ['failed', 'known-failure', 'known-issue', 'not-applicable', 'skipped', 'fixed', 'passed'];
+
+/** A known-failure entry turns a failure into `known-failure` and a pass into `fixed`. */
+function applyExpectation(t: TestResult, expectations: Map<string, Expectation>, now: Date | undefined): void {
+  const expectation = t.ids.map((id) => expectations.get(id)).find(Boolean);
+  if (!expectation) return;
+  const expired = isExpired(expectation, now);
+  t.expectation = { reason: expectation.reason, ticket: expectation.ticket, expires: expectation.expires, expired };
+  if (!expired && t.status === 'failed') t.status = 'known-failure';
+  // A known issue observed means the symptom is still there: not fixed, whatever the baseline says.
+  else if (t.status === 'passed') t.status = 'fixed';
+  else if (expired && t.status === 'failed') t.message = `${t.message ?? ''}\n(expectation for ${expectation.id} expired on ${expectation.expires})`;
+}
 
 export function buildResults(opts: {
   outcomes: RawOutcome[];
@@ -27,6 +41,8 @@ export function buildResults(opts: {
   finishedAt: Date;
   leftovers: { file: string; label: string; error: string }[];
   errors: string[];
+  /** Spec observations of file setups and teardowns (beforeAll/afterAll), outside any test. */
+  fileSpec?: { file: string; observations: SpecObservation[] }[];
   now?: Date;
 }): Results {
   const tests: TestResult[] = opts.outcomes.map((o) => {
@@ -36,23 +52,14 @@ export function buildResults(opts: {
     let message = o.errors.length ? o.errors.join('\n\n') : undefined;
     if (o.state === 'passed') status = o.meta.knownIssue ? 'known-issue' : 'passed';
     else if (o.state === 'failed') status = 'failed';
+    else if (o.meta.notApplicable) status = 'not-applicable';
     else if (o.moduleErrors.length && !o.meta.skip) {
       // A failed setup (beforeAll) leaves its tests unrun: they count as failures with the cause.
       status = 'failed';
       message = `setup failed: ${o.moduleErrors.join('\n')}`;
     } else status = 'skipped';
-    const expectation = ids.map((id) => opts.expectations.get(id)).find(Boolean);
-    let exp: TestResult['expectation'];
-    if (expectation) {
-      const expired = isExpired(expectation, opts.now);
-      exp = { reason: expectation.reason, ticket: expectation.ticket, expires: expectation.expires, expired };
-      if (!expired && status === 'failed') status = 'known-failure';
-      // A known issue observed means the symptom is still there: not fixed, whatever the baseline says.
-      else if (status === 'passed') status = 'fixed';
-      else if (expired && status === 'failed') message = `${message ?? ''}\n(expectation for ${expectation.id} expired on ${expectation.expires})`;
-    }
     const relFile = o.file.replace(/^.*?\/(suites|tests|reference|harness)\//, '$1/');
-    return {
+    const result: TestResult = {
       key: `${relFile} > ${o.title}`,
       title: o.title,
       file: relFile,
@@ -64,11 +71,19 @@ export function buildResults(opts: {
       message: message ? redactor.text(message) : undefined,
       knownIssue: o.meta.knownIssue as string | undefined,
       skip: o.meta.skip as TestResult['skip'],
-      expectation: exp,
+      notApplicable: o.meta.notApplicable as TestResult['notApplicable'],
       transcript: o.meta.transcript as TestResult['transcript'],
       leftovers: o.meta.leftovers as TestResult['leftovers'],
+      spec: o.meta.spec as TestResult['spec'],
     };
+    applyExpectation(result, opts.expectations, opts.now);
+    return result;
   });
+  // One result per operation and status the run observed: the schema requirements.
+  for (const t of schemaResults(tests, opts.fileSpec ?? [], opts.catalogue)) {
+    applyExpectation(t, opts.expectations, opts.now);
+    tests.push(t);
+  }
 
   const { summary, requirements } = summarize(tests, opts.catalogue);
   const cfg = opts.config;
@@ -80,7 +95,7 @@ export function buildResults(opts: {
       startedAt: opts.startedAt.toISOString(),
       finishedAt: opts.finishedAt.toISOString(),
       durationMs: opts.finishedAt.getTime() - opts.startedAt.getTime(),
-      target: { svc: cfg?.svc.addr ?? '', sched: cfg?.sched.addr ?? '', version: cfg?.svc.version ?? '', embedded: cfg?.embedded ?? false },
+      target: { svc: cfg?.svc.addr ?? '', sched: cfg?.sched.addr ?? '', version: cfg?.svc.version ?? '', embedded: cfg?.embedded ?? false, versionSource: cfg?.svc.versionSource ?? (cfg?.svc.version ? 'config' : 'unknown') },
       suites: cfg?.run.suites ?? [],
       faults: cfg?.reference.faults ?? [],
       ...(cfg?.run.shard ? { shard: cfg.run.shard } : {}),
@@ -129,6 +144,7 @@ export function summarize(tests: TestResult[], catalogue: Map<string, Requiremen
     knownFailures: tests.filter((t) => t.status === 'known-failure').length,
     fixed: tests.filter((t) => t.status === 'fixed').length,
     knownIssues: tests.filter((t) => t.status === 'known-issue').length,
+    notApplicable: tests.filter((t) => t.status === 'not-applicable').length,
     mustFailed: tests.filter((t) => t.status === 'failed' && (t.level === 'MUST' || t.level === 'NONE')).length,
     byArea,
   };

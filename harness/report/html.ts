@@ -8,7 +8,7 @@ import { xmlEscape as esc } from './junit.js';
 import { incompleteLine } from './completeness.js';
 
 const STATUS_CLASS: Record<string, string> = {
-  passed: 'ok', 'known-issue': 'known', failed: 'bad', skipped: 'skip', 'known-failure': 'known', fixed: 'fixed', untested: 'none', 'not-observable': 'none',
+  passed: 'ok', 'known-issue': 'known', failed: 'bad', skipped: 'skip', 'known-failure': 'known', fixed: 'fixed', untested: 'none', 'not-observable': 'none', 'not-applicable': 'skip',
 };
 
 function badge(status: string): string {
@@ -57,9 +57,10 @@ export function toHtml(results: Results): string {
   const areas = Object.entries(s.byArea).sort();
   const levels = ['MUST', 'SHOULD', 'MAY'];
   const cell = (c: Record<Status, number> | undefined) =>
-    c ? `${c.passed} ✓ / ${c.failed} ✗ / ${c.skipped} skip${c['known-failure'] ? ` / ${c['known-failure']} known` : ''}${c['known-issue'] ? ` / ${c['known-issue']} known issue` : ''}${c.fixed ? ` / ${c.fixed} fixed` : ''}` : '–';
+    c ? `${c.passed} ✓ / ${c.failed} ✗ / ${c.skipped} skip${c['known-failure'] ? ` / ${c['known-failure']} known` : ''}${c['known-issue'] ? ` / ${c['known-issue']} known issue` : ''}${c.fixed ? ` / ${c.fixed} fixed` : ''}${c['not-applicable'] ? ` / ${c['not-applicable']} n/a` : ''}` : '–';
   const failed = results.tests.filter((t) => t.status === 'failed');
   const skipped = results.tests.filter((t) => t.status === 'skipped');
+  const notApplicable = results.tests.filter((t) => t.status === 'not-applicable');
   const known = results.tests.filter((t) => t.status === 'known-failure' || t.status === 'fixed' || t.status === 'known-issue');
   const incomplete = incompleteLine(results);
   const verdict = s.mustFailed > 0 ? `<span class="badge bad">${s.mustFailed} MUST failure(s)</span>`
@@ -71,10 +72,10 @@ export function toHtml(results: Results): string {
   const cmp = results.comparison;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance report ${esc(results.run.id)}</title><style>${CSS}</style></head>
-<body><header><h1>Conformance report${incomplete ? ' (incomplete)' : ''}</h1><div>run ${esc(results.run.id)} · ${esc(results.run.startedAt)} · target ${esc(results.run.target.svc || '-')} ${results.run.target.embedded ? '(embedded reference)' : ''} · scheduler ${esc(results.run.target.sched || '-')} · version ${esc(results.run.target.version)}${results.run.faults.length ? ` · faults ${esc(results.run.faults.join(','))}` : ''}</div></header>
+<body><header><h1>Conformance report${incomplete ? ' (incomplete)' : ''}</h1><div>run ${esc(results.run.id)} · ${esc(results.run.startedAt)} · target ${esc(results.run.target.svc || '-')} ${results.run.target.embedded ? '(embedded reference)' : ''} · scheduler ${esc(results.run.target.sched || '-')} · version ${esc(results.run.target.version || '(unknown)')}${results.run.target.versionSource ? ` <span class="muted">(${esc(results.run.target.versionSource)})</span>` : ''}${results.run.faults.length ? ` · faults ${esc(results.run.faults.join(','))}` : ''}</div></header>
 <main>
 <section id="summary"><h2>Summary</h2><p>${verdict}</p>${headline}
-<p class="totals"><span>${s.total} tests</span><span>${s.passed} passed</span><span>${s.failed} failed</span><span>${s.skipped} skipped</span><span>${s.knownFailures} known failures</span><span>${s.fixed} fixed</span><span>${s.knownIssues ?? 0} known issues observed</span><span>${(results.run.durationMs / 1000).toFixed(1)} s</span></p>
+<p class="totals"><span>${s.total} tests</span><span>${s.passed} passed</span><span>${s.failed} failed</span><span>${s.skipped} skipped</span><span>${s.notApplicable ?? 0} not applicable</span><span>${s.knownFailures} known failures</span><span>${s.fixed} fixed</span><span>${s.knownIssues ?? 0} known issues observed</span><span>${(results.run.durationMs / 1000).toFixed(1)} s</span></p>
 <table><thead><tr><th>area</th>${levels.map((l) => `<th>${l}</th>`).join('')}</tr></thead><tbody>
 ${areas.map(([area, byLevel]) => `<tr><td>${esc(area)}</td>${levels.map((l) => `<td>${cell(byLevel[l])}</td>`).join('')}</tr>`).join('\n')}
 </tbody></table></section>
@@ -87,6 +88,9 @@ ${failed.map((t) => `<div class="failure"><h3>${esc(t.title)}</h3><p>${t.ids.map
 ${results.requirements.map((r) => `<tr data-id="${esc(r.id)}"><td><code>${esc(r.id)}</code>${r.kind !== 'rule' ? `<br><span class="muted">${esc(r.kind)}</span>` : ''}</td><td>${esc(r.level)}</td><td>${badge(r.status)}</td><td>${esc(r.text)}${gating(r)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${r.tests.length}</td></tr>`).join('\n')}
 </tbody></table></section>
 ${known.length ? `<section id="known"><h2>Known issues, known failures and fixed expectations</h2><table><thead><tr><th>test</th><th>status</th><th>reason</th></tr></thead><tbody>${known.map((t) => `<tr><td>${esc(t.title)}</td><td>${badge(t.status)}</td><td>${esc(t.knownIssue ?? t.expectation?.reason ?? t.message ?? '')}${t.expectation?.ticket ? ` (${esc(t.expectation.ticket)})` : ''}</td></tr>`).join('')}</tbody></table></section>` : ''}
+${notApplicable.length ? `<section id="not-applicable"><h2>Not applicable (${notApplicable.length})</h2><table><thead><tr><th>test</th><th>ids</th><th>reason</th><th>target's answer</th></tr></thead><tbody>
+${notApplicable.map((t) => `<tr><td>${esc(t.title)}</td><td>${t.ids.map((id) => `<code>${esc(id)}</code>`).join(' ')}</td><td>${esc(t.notApplicable?.reason ?? '')}${t.notApplicable?.setting ? ` <code>${esc(t.notApplicable.setting)}</code>` : ''}</td><td>${esc(t.notApplicable?.answer ?? '')}</td></tr>`).join('\n')}
+</tbody></table></section>` : ''}
 <section id="skips"><h2>Skipped (${skipped.length})</h2><table><thead><tr><th>test</th><th>reason</th><th>setting</th></tr></thead><tbody>
 ${skipped.map((t) => `<tr><td>${esc(t.title)}</td><td>${esc(t.skip?.reason ?? 'skipped')}</td><td><code>${esc(t.skip?.setting ?? '')}</code></td></tr>`).join('\n')}
 </tbody></table></section>

@@ -6,9 +6,32 @@
 import type { Requirement } from '../catalogue.js';
 import { mergeCompleteness } from './completeness.js';
 import { summarize } from './build.js';
-import type { Results } from './model.js';
+import type { Results, TestResult } from './model.js';
 
 export class MergeError extends Error {}
+
+/**
+ * Schema results (one per operation and status) are made in every shard that touched the
+ * operation: the merged run has one, failed when any shard's failed, with every finding once.
+ */
+function foldSchemaResults(tests: TestResult[]): TestResult[] {
+  const schema = new Map<string, TestResult>();
+  const out: TestResult[] = [];
+  for (const t of tests) {
+    if (t.kind !== 'schema') { out.push(t); continue; }
+    const have = schema.get(t.key);
+    if (!have) { const copy = { ...t, findings: t.findings ? [...t.findings] : undefined, seenIn: [...(t.seenIn ?? [])] }; schema.set(t.key, copy); out.push(copy); continue; }
+    for (const f of t.findings ?? []) {
+      if (!have.findings?.some((g) => g.pointer === f.pointer && g.message === f.message)) (have.findings ??= []).push(f);
+    }
+    have.seenIn = [...new Set([...(have.seenIn ?? []), ...(t.seenIn ?? [])])].slice(0, 5);
+    if (t.status === 'failed' || (have.status !== 'failed' && t.status !== 'passed')) {
+      have.status = t.status;
+      have.message = t.message ?? have.message;
+    }
+  }
+  return out;
+}
 
 export function mergeResults(parts: { file: string; results: Results }[], catalogue: Map<string, Requirement>): Results {
   if (!parts.length) throw new MergeError('merge needs at least one results.json');
@@ -25,7 +48,7 @@ export function mergeResults(parts: { file: string; results: Results }[], catalo
       throw new MergeError(`shards of ${n}: ${missing.length ? `missing ${missing.map((i) => `${i}/${n}`).join(', ')}` : ''}${missing.length && twice.length ? '; ' : ''}${twice.length ? `given twice ${twice.map((i) => `${i}/${n}`).join(', ')}` : ''}`);
     }
   }
-  const tests = parts.flatMap((p) => p.results.tests);
+  const tests = foldSchemaResults(parts.flatMap((p) => p.results.tests));
   const keys = new Set<string>();
   for (const t of tests) {
     if (keys.has(t.key)) throw new MergeError(`test "${t.key}" is in more than one file: shards of one split never overlap`);

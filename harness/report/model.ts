@@ -1,8 +1,13 @@
 /** The shape of results.json: what every other report (JUnit, HTML, compare) is made from. */
 import type { TranscriptEntry } from '../context.js';
 import type { Leftover } from '../tracker.js';
+import type { SpecFinding, SpecObservation } from '../spec/findings.js';
 
-export type Status = 'passed' | 'failed' | 'skipped' | 'known-failure' | 'fixed' | 'known-issue';
+/**
+ * `not-applicable`: a precondition the target refused for a reason outside the rule under test,
+ * or a version-gated test on a target of unknown version; neither a pass nor a failure.
+ */
+export type Status = 'passed' | 'failed' | 'skipped' | 'known-failure' | 'fixed' | 'known-issue' | 'not-applicable';
 
 export interface TestResult {
   /** Stable key for comparisons: `<file> > <title>`. */
@@ -21,6 +26,16 @@ export interface TestResult {
   expectation?: { reason: string; ticket?: string; expires?: string; expired?: boolean };
   transcript?: TranscriptEntry[];
   leftovers?: Leftover[];
+  /** `schema`: a result made from spec observations, one per operation and status. */
+  kind?: 'schema';
+  /** Schema results: each distinct way the answers broke the spec. */
+  findings?: SpecFinding[];
+  /** Schema results: the tests whose exchanges were observed (first few). */
+  seenIn?: string[];
+  /** Why the test was not applicable: what the harness wanted and what the target answered. */
+  notApplicable?: { reason: string; answer?: string; setting?: string };
+  /** Spec observations of this test's exchanges (folded into schema results). */
+  spec?: SpecObservation[];
 }
 
 export interface RequirementRow {
@@ -72,7 +87,11 @@ export interface Results {
     startedAt: string;
     finishedAt: string;
     durationMs: number;
-    target: { svc: string; sched: string; version: string; embedded: boolean };
+    target: {
+      svc: string; sched: string; version: string; embedded: boolean;
+      /** Where the version came from: config file, environment, probe, embedded reference, or unknown. */
+      versionSource?: string;
+    };
     suites: string[];
     faults: string[];
     /** When the first test started (start-up cost: bench/main.ts). */
@@ -90,6 +109,8 @@ export interface Results {
     knownFailures: number;
     fixed: number;
     knownIssues: number;
+    /** Tests not applicable to this target (refused precondition, unknown version), with reasons. */
+    notApplicable: number;
     /** Failed tests of level MUST: these make the run exit 1. */
     mustFailed: number;
     byArea: Record<string, AreaSummary>;
@@ -109,4 +130,4 @@ export interface Comparison {
   removed: string[];
 }
 
-export const emptyCounts = (): Record<Status, number> => ({ passed: 0, failed: 0, skipped: 0, 'known-failure': 0, fixed: 0, 'known-issue': 0 });
+export const emptyCounts = (): Record<Status, number> => ({ passed: 0, failed: 0, skipped: 0, 'known-failure': 0, fixed: 0, 'known-issue': 0, 'not-applicable': 0 });

@@ -11,7 +11,8 @@ import type { SerializedError } from 'vitest';
 import type { TargetConfig } from '../config/types.js';
 import { loadCatalogue } from '../catalogue.js';
 import { sweepLeftovers } from '../setup/sweep.js';
-import { redactor } from '../redact.js';
+import { rememberConfiguredSecrets } from '../redact.js';
+import type { SpecObservation } from '../spec/findings.js';
 import { buildResults, type RawOutcome } from './build.js';
 import { loadExpectations } from './expectations.js';
 import { compareResults, formatComparison } from './compare.js';
@@ -19,6 +20,7 @@ import { toJUnit } from './junit.js';
 import { toHtml } from './html.js';
 import { incompleteLine } from './completeness.js';
 import type { Results } from './model.js';
+import { safeResults } from './safe.js';
 
 /** The resolved target config, stashed by the global setup (same process as the reporter). */
 export function stashedConfig(): TargetConfig | undefined {
@@ -50,19 +52,16 @@ export default class ConformanceReporter implements Reporter {
     // A run of other projects only (npx vitest run tests/...): no conformance report to write.
     if (project !== undefined && modules.length === 0) return;
     const cfg = stashedConfig();
-    if (cfg) {
-      redactor.add(cfg.svc.token);
-      redactor.add(cfg.sched.token);
-      if (cfg.ldap) redactor.add(cfg.ldap.bindPass);
-      if (cfg.cloud?.rootClientSecret) redactor.add(cfg.cloud.rootClientSecret);
-    }
+    if (cfg) rememberConfiguredSecrets(cfg);
     const outcomes: RawOutcome[] = [];
     const leftovers: Results['leftovers'] = [];
     const errors: string[] = unhandled.map((e) => errorText(e));
+    const fileSpec: { file: string; observations: SpecObservation[] }[] = [];
     for (const mod of modules) {
       const moduleErrors = mod.errors().map((e) => errorText(e));
-      const meta = mod.meta() as { leftovers?: { label: string; error: string }[] };
+      const meta = mod.meta() as { leftovers?: { label: string; error: string }[]; spec?: SpecObservation[] };
       for (const l of meta.leftovers ?? []) leftovers.push({ file: mod.moduleId, ...l });
+      if (meta.spec?.length) fileSpec.push({ file: mod.moduleId, observations: meta.spec });
       let count = 0;
       for (const test of mod.children.allTests() as Iterable<TestCase>) {
         count++;
@@ -92,7 +91,7 @@ export default class ConformanceReporter implements Reporter {
     } catch (err) {
       errors.push((err as Error).message);
     }
-    const results = buildResults({ outcomes, catalogue: loadCatalogue(), expectations, config: cfg, startedAt: this.startedAt, finishedAt: new Date(), leftovers, errors });
+    const results = buildResults({ outcomes, catalogue: loadCatalogue(), expectations, config: cfg, startedAt: this.startedAt, finishedAt: new Date(), leftovers, errors, fileSpec });
     if (this.firstTestAt) results.run.firstTestAt = this.firstTestAt.toISOString();
     const previous = cfg?.run.previousResults;
     if (previous) {
@@ -107,17 +106,18 @@ export default class ConformanceReporter implements Reporter {
     console.log(`\nconformance: ${s.passed + s.knownIssues} passed, ${s.failed} failed, ${s.skipped} skipped`);
     const incomplete = incompleteLine(results);
     if (incomplete) console.log(incomplete);
+    if (s.notApplicable) console.log(`not applicable: ${s.notApplicable} (a precondition the target refused, or an unknown version; see the report)`);
     console.log(`known failures: ${s.knownFailures}, fixed: ${s.fixed}, known issues observed: ${s.knownIssues}, MUST failures: ${s.mustFailed}`);
+    console.log(`target version: ${results.run.target.version || '(none)'} from ${results.run.target.versionSource}`);
     console.log(`reports: ${join(reportDir, 'index.html')}, ${join(reportDir, 'results.json')}, ${join(reportDir, 'junit.xml')}`);
   }
 }
 
 export function writeReports(dir: string, results: Results): void {
   mkdirSync(dir, { recursive: true });
-  // A final pass over the serialized text masks any secret value that slipped into a field by name.
-  const json = redactor.text(JSON.stringify(results, null, 2));
-  writeFileSync(join(dir, 'results.json'), json);
-  const safe = JSON.parse(json) as Results;
+  // A final pass masks any secret value that slipped into what the target said (never ids or titles).
+  const safe = safeResults(results);
+  writeFileSync(join(dir, 'results.json'), JSON.stringify(safe, null, 2));
   writeFileSync(join(dir, 'junit.xml'), toJUnit(safe));
   writeFileSync(join(dir, 'index.html'), toHtml(safe));
 }

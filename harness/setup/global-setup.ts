@@ -10,6 +10,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../config/load.js';
 import type { TargetConfig } from '../config/types.js';
 import { prepareTarget, type PreparedTarget } from './target.js';
+import { rememberConfiguredSecrets } from '../redact.js';
 
 interface Shared {
   prepared: Promise<PreparedTarget>;
@@ -26,6 +27,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const shared = holder.__conformanceShared;
   shared.users++;
   const prepared = await shared.prepared;
+  // In the main process: the warning about a short configured secret is printed here (once).
+  rememberConfiguredSecrets(prepared.config);
   holder.__conformanceTarget = prepared.config;
   project.provide('target', prepared.config);
   return async () => {

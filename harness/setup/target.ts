@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TargetConfig } from '../config/types.js';
 import { probeCapabilities } from './probe.js';
+import { resolveVersion } from './version.js';
 
 export interface PreparedTarget {
   config: TargetConfig;
@@ -48,7 +49,6 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       cfg.embedded = true;
       cfg.svc.addr = ref.svcAddr;
       cfg.svc.token = rootToken;
-      cfg.svc.version = cfg.reference.version;
       cfg.capabilities = { ...cfg.capabilities, namespaces: true, enterprise: true, cmac: true, clock: true, mounts: true, referenceControl: true, sealRandom: true };
       cfg.probe = cfg.probe.filter((c) => !['clock', 'namespaces', 'referenceControl'].includes(c));
       if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud };
@@ -67,6 +67,7 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
 
   const restore = await probeCapabilities(cfg, log);
   if (restore && !cfg.embedded) stops.push(restore);
+  await resolveVersion(cfg, log);
 
   if (cfg.run.suites.includes('ldap')) {
     try {

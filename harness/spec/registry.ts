@@ -10,7 +10,9 @@ import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { cached, contentHash } from '../disk-cache.js';
 
-export const SPEC_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../spec/openapi');
+import { SPEC_DIR } from './paths.js';
+
+export { SPEC_DIR };
 
 export type Api = 'svc' | 'sched';
 
@@ -158,12 +160,20 @@ export class SpecRegistry {
     }
     if (!validate) return [];
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((e: ErrorObject) => ({
-      pointer: e.instancePath || '/',
-      message: e.message ?? e.keyword,
-      expected: e.params,
-      actual: valueAt(body, e.instancePath),
-    }));
+    return (validate.errors ?? []).map((e: ErrorObject) => {
+      // A missing or an extra property is a finding about that property, not about its parent:
+      // checks that read a field consult the findings at their own pointer.
+      const prop = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty
+        : e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties' ? (e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ?? (e.params as { unevaluatedProperty?: string }).unevaluatedProperty
+          : undefined;
+      const pointer = prop === undefined ? e.instancePath : `${e.instancePath}/${prop.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      return {
+        pointer: pointer || '/',
+        message: e.message ?? e.keyword,
+        expected: e.params,
+        actual: valueAt(body, pointer),
+      };
+    });
   }
 }
 

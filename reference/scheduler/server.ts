@@ -23,7 +23,7 @@ import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Clock } from '../clock.js';
+import { advanceProblem, type Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
 import { Variants } from '../variants.js';
 import { AclStore, type AclToken, type Capability } from './acl.js';
@@ -781,6 +781,9 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       const body = jsonBody(ctx);
       const s = body.advance;
       if (typeof s !== 'number' || !Number.isFinite(s) || s < 0) throw badRequest('advance must be a non-negative number of seconds');
+      // Checked before moving: a refused move leaves the time as it was.
+      const problem = advanceProblem(clock.now(), s * 1000);
+      if (problem) throw badRequest(problem);
       await clock.advance(s * 1000);
       return { body: { now: clock.now() } };
     }

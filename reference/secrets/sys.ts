@@ -9,12 +9,12 @@ import type { EngineResponse } from './engine.js';
 import type { Method, SecretsCore } from './server.js';
 import type { TokenEntry } from './tokens.js';
 import { parsePolicy, type Capability } from './acl.js';
+import { advanceProblem, MAX_ADVANCE_SECONDS } from '../clock.js';
 import { SvcError, badRequest, forbidden, methodNotAllowed, notFound, permissionDenied, unsupportedPath } from './errors.js';
 import { rfc3339 } from './timestamps.js';
 import { generateFromPolicy, parsePasswordPolicy } from './password-policies.js';
 import { parseDuration } from './duration.js';
 import { sysExtensions } from './sys-extensions.js';
-import { MAX_ADVANCE_SECONDS, MAX_DATE_MS } from '../clock.js';
 
 export interface SysContext {
   core: SecretsCore;
@@ -378,7 +378,9 @@ const routes: SysRoute[] = [
       const seconds = Number(ctx.body.advance);
       if (!Number.isFinite(seconds) || seconds < 0) throw badRequest('advance must be a non-negative number of seconds');
       if (seconds > MAX_ADVANCE_SECONDS) throw badRequest(`advance must be at most ${MAX_ADVANCE_SECONDS} seconds`);
-      if (ctx.core.options.clock.now() + seconds * 1000 > MAX_DATE_MS) throw badRequest('advance would move the clock past the largest representable date');
+      // Checked before moving: a refused move leaves the time as it was.
+      const problem = advanceProblem(ctx.core.options.clock.now(), seconds * 1000);
+      if (problem) throw badRequest(problem.replace('advance needs a non-negative, finite number', 'advance must be a non-negative number of seconds'));
       await ctx.core.options.clock.advance(seconds * 1000);
       // Let engine timers that awaited I/O settle before answering.
       await new Promise((r) => setTimeout(r, 20));

@@ -11,7 +11,7 @@ async function childToken(t: T): Promise<{ token: string; accessor: string }> {
   t.check(ex, statusIs(200));
   const auth = (ex.response.body as { auth: { client_token: string; accessor: string } }).auth;
   t.secret(auth.client_token);
-  t.track('child token', () => t.svc.post('auth/token/revoke', { body: { token: auth.client_token } }));
+  t.track('child token', () => t.svc.post('auth/token/revoke', { body: { token: auth.client_token } }), 'revoke');
   return { token: auth.client_token, accessor: auth.accessor };
 }
 

@@ -22,7 +22,7 @@ async function tryCredentials(t: T, mount: string): Promise<{ role: number; cred
   const b = creds.response.body as { lease_id?: string; data?: { client_id?: string; client_secret?: string } } | undefined;
   if (creds.response.status === 200 && b?.lease_id) {
     t.secret(b.data?.client_secret);
-    t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!));
+    t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!), 'revoke');
   }
   return { role: role.response.status, creds: creds.response.status, clientId: b?.data?.client_id };
 }
@@ -95,6 +95,6 @@ conformance({ id: 'cloud.config.delete', level: 'MUST', title: 'DELETE /cloud/co
   }
   const creds = await t.svc.get(`${mount}/creds/${name}`);
   const leaseId = (creds.response.body as { lease_id?: string } | undefined)?.lease_id;
-  if (leaseId) t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId));
+  if (leaseId) t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
   t.check(creds, statusBetween(400, 599));
 });

@@ -19,7 +19,7 @@ async function readCreds(t: T, role: string, opts: { track?: boolean } = {}): Pr
   t.check(ex, statusIs(200));
   const b = ex.response.body as { data: { client_id: string; client_secret: string }; lease_id: string; lease_duration: number };
   t.secret(b.data.client_secret);
-  if (opts.track !== false) t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id));
+  if (opts.track !== false) t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id), 'revoke');
   return { clientId: b.data.client_id, clientSecret: b.data.client_secret, leaseId: b.lease_id, leaseDuration: b.lease_duration };
 }
 
@@ -63,7 +63,7 @@ conformance({ id: 'cloud.creds.response', level: 'MUST', title: 'GET /cloud/cred
     bodyAt('/lease_id', (v: unknown) => typeof v === 'string' && v.length > 0, 'names the lease'),
     bodyAt('/lease_duration', (v: unknown) => typeof v === 'number' && v > 0, 'is positive'));
   const leaseId = (ex.response.body as { lease_id: string }).lease_id;
-  t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId));
+  t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
 });
 
 conformance({ id: 'cloud.creds.principal-created', level: 'MUST', title: 'GET /cloud/creds/:name creates an application and principal holding the role assignments and group memberships' }, async (t) => {

@@ -76,7 +76,7 @@ async function appOfRole(t: Parameters<Parameters<typeof conformance>[1]>[0], ex
   const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
   t.check(creds, statusIs(200));
   const { data, lease_id: leaseId } = creds.response.body as { data: { client_id: string }; lease_id: string };
-  t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId));
+  t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
   const app = await p.appByClientId(data.client_id);
   if (!app) fail('directory-app', `no application with the returned client_id ${data.client_id} exists in the directory`, 'an application', undefined);
   return app;

@@ -57,7 +57,7 @@ conformance({ id: 'cloud.rotate-root.replaces-secret', level: 'MUST', timeoutMs:
     const b = creds.response.body as { lease_id?: string; data?: { client_secret?: string } } | undefined;
     if (status === 200 && b?.lease_id) {
       t.secret(b.data?.client_secret);
-      t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!));
+      t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!), 'revoke');
     }
     return status === 200;
   });

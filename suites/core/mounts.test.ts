@@ -18,7 +18,7 @@ conformance({ id: 'core.mounts.secret-default', level: 'MUST', title: 'GET /sys/
 /** Mounts a kv engine at `path` for the test; returns the enable exchange. */
 async function mountKv(t: Parameters<Parameters<typeof conformance>[1]>[0], path: string, version = '2') {
   const ex = await t.svc.post(`sys/mounts/${path}`, { body: { type: 'kv', options: { version } } });
-  t.track(`mount ${path}`, () => t.svc.delete(`sys/mounts/${path}`));
+  t.track(`mount ${path}`, () => t.svc.delete(`sys/mounts/${path}`), 'unmount');
   return ex;
 }
 
@@ -49,7 +49,7 @@ conformance({ id: 'core.mounts.enable-conflict-400', level: 'MUST', title: 'POST
 conformance({ id: 'core.mounts.unknown-type-400', level: 'MUST', title: 'POST /sys/mounts/:path with an unknown type answers 400' }, async (t) => {
   const path = t.unique('nosuch');
   const ex = await t.svc.post(`sys/mounts/${path}`, { body: { type: `no-such-engine-${t.unique('t')}` } });
-  t.track(`mount ${path}`, () => t.svc.delete(`sys/mounts/${path}`));
+  t.track(`mount ${path}`, () => t.svc.delete(`sys/mounts/${path}`), 'unmount');
   t.check(ex, statusIs(400), errorsArray);
 });
 
@@ -71,7 +71,7 @@ conformance({ id: 'core.mounts.disable', level: 'MUST', title: 'DELETE /sys/moun
 conformance({ id: 'core.auth.methods-mounted', level: 'MUST', title: 'POST /sys/auth/:path with type userpass enables the method, listed in /sys/auth' }, async (t) => {
   const path = t.unique('up');
   const ex = await t.svc.post(`sys/auth/${path}`, { body: { type: 'userpass' } });
-  t.track(`auth ${path}`, () => t.svc.delete(`sys/auth/${path}`));
+  t.track(`auth ${path}`, () => t.svc.delete(`sys/auth/${path}`), 'unmount');
   t.check(ex, success);
   const list = await t.svc.get('sys/auth');
   t.check(list, statusIs(200), bodyAt(`/data/${path}~1/type`, 'userpass', 'lists the enabled method'));

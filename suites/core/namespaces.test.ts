@@ -9,10 +9,10 @@ suite('core');
 async function namespacedKv(t: T): Promise<{ ns: string; mount: string }> {
   const ns = t.unique('ns');
   t.check(await t.svc.post(`sys/namespaces/${ns}`, { body: {}, namespace: null }), statusIs(200, 204));
-  t.track(`namespace ${ns}`, () => t.svc.delete(`sys/namespaces/${ns}`, { namespace: null }));
+  t.track(`namespace ${ns}`, () => t.svc.delete(`sys/namespaces/${ns}`, { namespace: null }), 'unmount');
   const mount = t.unique('nskv');
   t.check(await t.svc.post(`sys/mounts/${mount}`, { body: { type: 'kv', options: { version: '2' } }, namespace: ns }), success);
-  t.track(`mount ${ns}/${mount}`, () => t.svc.delete(`sys/mounts/${mount}`, { namespace: ns }));
+  t.track(`mount ${ns}/${mount}`, () => t.svc.delete(`sys/mounts/${mount}`, { namespace: ns }), 'unmount');
   // Both spellings of the path map back to the spec's default mount.
   mountAliases.set(mount, 'secret');
   mountAliases.set(`${ns}/${mount}`, 'secret');

@@ -23,7 +23,7 @@ async function creds(t: T, role: string): Promise<Creds> {
   const ex = t.check(await t.svc.get(`${mount.path}/creds/${role}`), statusIs(200));
   const d = data<{ username: string; password: string; distinguished_names: string[] }>(ex);
   const lease = leaseId(ex);
-  t.track(`lease of ${role}`, () => revokeLease(t, lease));
+  t.track(`lease of ${role}`, () => revokeLease(t, lease), 'revoke');
   t.track(`account ${d.username}`, () => deleteEntry(admin(t), dnOf(t, d.username)));
   return { username: d.username, password: d.password, dns: d.distinguished_names ?? [], lease, ex };
 }

@@ -20,7 +20,7 @@ async function borrower(t: T): Promise<string> {
 async function checkOut(t: T, set: string, token?: string, body: Record<string, unknown> = {}) {
   const ex = t.check(await t.svc.post(`${setPath(set)}/check-out`, { body, ...(token ? { token } : {}) }), statusIs(200));
   const lease = leaseId(ex);
-  t.track('check-out lease', () => revokeLease(t, lease));
+  t.track('check-out lease', () => revokeLease(t, lease), 'revoke');
   const d = data<{ service_account_name: string; password: string }>(ex);
   return { ex, lease, name: d.service_account_name, password: d.password };
 }
@@ -93,7 +93,7 @@ conformance({ id: 'ldap.library.checkout-none-available-400', level: 'MUST', tit
   const set = await createSet(t, [a]);
   await checkOut(t, set);
   const second = await t.svc.post(`${setPath(set)}/check-out`, { body: {} });
-  if (second.response.status === 200) t.track('second lease', () => revokeLease(t, leaseId(second)));
+  if (second.response.status === 200) t.track('second lease', () => revokeLease(t, leaseId(second)), 'revoke');
   t.check(second, statusIs(400), errorMessage);
 });
 

@@ -42,7 +42,7 @@ conformance({ id: 'ldap.dynamic.expiry-deletes', level: 'MUST', title: 'When the
   const username = String(data(ex).username);
   const dn = `cn=${username},${userDn}`;
   t.track(`account ${username}`, () => deleteEntry(admin(t), dn));
-  t.track('lease', () => revokeLease(t, leaseId(ex)));
+  t.track('lease', () => revokeLease(t, leaseId(ex)), 'revoke');
   expectThat(await exists(t, dn), 'exists', 'the account exists while the lease lives', 'present', 'absent');
   await t.advance(7);
   expectThat(!(await exists(t, dn)), 'expired', 'the account is gone after the lease expired', 'absent', 'present');
@@ -54,7 +54,7 @@ conformance({ id: 'ldap.library.ttl-expiry-checkin', level: 'MUST', title: 'Stat
   t.check(await t.svc.post(`${mount.path}/library/${set}`, { body: { service_account_names: [a.cn], ttl: 5, max_ttl: 10 } }), success);
   t.track(`library set ${set}`, () => t.svc.delete(`${mount.path}/library/${set}`));
   const co = t.check(await t.svc.post(`${mount.path}/library/${set}/check-out`, { body: {} }), statusIs(200));
-  t.track('lease', () => revokeLease(t, leaseId(co)));
+  t.track('lease', () => revokeLease(t, leaseId(co)), 'revoke');
   const password = data(co).password;
   await t.advance(7);
   const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as { available?: boolean } | undefined;
@@ -68,7 +68,7 @@ conformance({ id: 'ldap.library.ttl-expiry-checkin', level: 'MUST', also: ['ldap
   t.check(await t.svc.post(`${mount.path}/library/${set}`, { body: { service_account_names: [a.cn], ttl: 10, max_ttl: 15 } }), success);
   t.track(`library set ${set}`, () => t.svc.delete(`${mount.path}/library/${set}`));
   const co = t.check(await t.svc.post(`${mount.path}/library/${set}/check-out`, { body: {} }), statusIs(200));
-  t.track('lease', () => revokeLease(t, leaseId(co)));
+  t.track('lease', () => revokeLease(t, leaseId(co)), 'revoke');
   await t.advance(8);
   t.check(await t.svc.put('sys/leases/renew', { body: { lease_id: leaseId(co), increment: 10 } }), statusIs(200));
   await t.advance(9);

@@ -17,7 +17,7 @@ export function versionOf(t: T): string | undefined {
 /** Skips a change-table test on targets that predate the release introducing the change. */
 export function requireAtLeast(t: T, min: string, what: string): void {
   const v = versionOf(t);
-  if (!v) t.skip(`the target version "${t.config.svc.version}" is not a semantic version`, 'svc.version (SVC_VERSION)');
+  if (!v) t.notApplicable(`${what} applies from ${min} and the target's version is ${t.config.svc.versionSource ?? 'unknown'}`, 'svc.version (SVC_VERSION) or dialect.versionProbe');
   if (semver.lt(v, min)) t.skip(`${what} applies from ${min}; the target is ${v}`, 'svc.version (SVC_VERSION)');
 }
 

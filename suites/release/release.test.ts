@@ -27,6 +27,7 @@ conformance({ id: 'release.gate.reported-version', level: 'SHOULD', title: 'GET 
   const reported = (health.response.body as { version?: unknown }).version;
   if (typeof reported !== 'string' || !reported) t.skip('sys/health reports no version', 'svc.version (SVC_VERSION)');
   const want = versionOf(t);
+  if (!want) t.notApplicable(`the run gates on no version (${t.config.svc.versionSource ?? 'unknown'})`, 'svc.version (SVC_VERSION) or dialect.versionProbe');
   const got = semver.coerce(String(reported))?.version;
   expectThat(got === want, 'version', `sys/health reports ${reported} but the run gates known issues on svc.version ${t.config.svc.version}: set SVC_VERSION to the target's version`, want, reported);
 });
@@ -46,7 +47,7 @@ conformance({ id: 'release.change.removed-builtin-plugins', level: 'MUST', title
   requireAtLeast(t, '1.13.0', 'the removal of the app-id auth method');
   const name = t.unique('appid');
   const ex = await t.svc.post(`sys/auth/${name}`, { body: { type: 'app-id' } });
-  if (ex.response.status < 400) t.track(`auth method ${name}`, () => t.svc.delete(`sys/auth/${name}`));
+  if (ex.response.status < 400) t.track(`auth method ${name}`, () => t.svc.delete(`sys/auth/${name}`), 'unmount');
   t.check(ex, clientError);
 });
 
@@ -66,7 +67,7 @@ async function awsMount(t: T): Promise<string> {
   const name = t.unique('aws');
   const ex = await t.svc.post(`sys/mounts/${name}`, { body: { type: 'aws' } });
   if (ex.response.status >= 400) t.skip('the target has no aws secrets engine', 'mounts.aws');
-  t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`));
+  t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`), 'unmount');
   mountAliases.set(name, 'aws');
   return name;
 }
@@ -80,7 +81,7 @@ conformance({ id: 'release.known.sts-lease-duration-zero', level: 'MUST', title:
   t.track(`role ${role}`, () => t.svc.delete(`${mount}/roles/${role}`));
   const creds = t.check(await t.svc.post(`${mount}/sts/${role}`, { body: { ttl: '1h' } }), statusIs(200));
   const body = creds.response.body as { lease_id?: string; lease_duration?: number; data?: { ttl?: number } };
-  if (body.lease_id) t.track(`lease of ${role}`, () => t.svc.post('sys/leases/revoke', { body: { lease_id: body.lease_id } }));
+  if (body.lease_id) t.track(`lease of ${role}`, () => t.svc.post('sys/leases/revoke', { body: { lease_id: body.lease_id } }), 'revoke');
   const ttl = Number(body.data?.ttl ?? 3600);
   gate(t, 'release.known.sts-lease-duration-zero', body.lease_duration === 0 ? `lease_duration 0 although data.ttl is ${ttl}` : undefined, 'lease_duration equal to the credentials\' ttl');
   if (body.lease_duration !== 0) {
@@ -149,7 +150,7 @@ conformance({ id: 'release.known.many-mounts-deadlock', level: 'MUST', title: `P
     const ex = await t.svc.post(`sys/mounts/${name}`, { body: { type: 'kv', options: { version: '1' } } });
     t.check(ex, success);
     created.push(name);
-    t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`));
+    t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`), 'unmount');
   });
   t.note(`${created.length} kv mounts created (more than the 256 rollback workers of the default pool)`);
 
@@ -157,7 +158,7 @@ conformance({ id: 'release.known.many-mounts-deadlock', level: 'MUST', title: `P
   const [unmounted, moved] = [names[0]!, names[1]!];
   const unmount = await attempt(() => t.svc.delete(`sys/mounts/${unmounted}`));
   const target = t.unique('moved');
-  t.track(`mount ${target}`, () => t.svc.delete(`sys/mounts/${target}`));
+  t.track(`mount ${target}`, () => t.svc.delete(`sys/mounts/${target}`), 'unmount');
   const remount = await attempt(() => t.svc.post('sys/remount', { body: { from: moved, to: target } }));
   const health = await attempt(() => t.svc.get('sys/health', { token: null }));
 
@@ -192,7 +193,7 @@ conformance({ id: 'release.known.login-missing-group-policy', level: 'MUST', tit
   const child = t.unique('ns');
   const parent = t.config.svc.namespace;
   t.check(await t.svc.post(`sys/namespaces/${child}`), success);
-  t.track(`namespace ${child}`, () => t.svc.delete(`sys/namespaces/${child}`));
+  t.track(`namespace ${child}`, () => t.svc.delete(`sys/namespaces/${child}`), 'unmount');
   const ns = parent ? `${parent}/${child}` : child;
   const missingPolicy = t.unique('missing-policy');
   const group = t.check(await t.svc.post('identity/group', { namespace: ns, body: { name: t.unique('group'), policies: [missingPolicy], member_entity_ids: [entityId] } }), statusIs(200));

@@ -30,3 +30,59 @@ describe('redaction', () => {
     expect(JSON.stringify(out)).not.toMatch(/tok-123456|cs-7890|aGVsbG8=/);
   });
 });
+
+describe('redaction masks whole values only', () => {
+  const quiet = () => {};
+
+  it('a short token (SVC_TOKEN=root) never changes requirement ids, titles or catalogue text', () => {
+    const r = new Redactor(quiet);
+    r.add('root', 'svc.token (SVC_TOKEN)');
+    for (const text of [
+      'ldap.rotate-root.rotates-bind-password',
+      'auth.write-only.root-password',
+      'POST /ldap/rotate-root rotates the bind password',
+      'cf-ab12-root-token-3',
+      'suites/ldap/rotate-root.test.ts',
+      'rootless',
+      'the chroot path',
+    ]) expect(r.text(text), text).toBe(text);
+  });
+
+  it('masks the secret where it stands as a whole value: JSON values, headers, words in free text', () => {
+    const r = new Redactor(quiet);
+    r.add('root', 'svc.token (SVC_TOKEN)');
+    expect(r.value({ data: { note: 'root', other: 'x' } }).data.note, 'a JSON string equal to the secret').toBe(REDACTED);
+    expect(r.headers({ 'X-Custom': 'root' })['X-Custom'], 'a header value').toBe(REDACTED);
+    expect(r.text('token root was refused'), 'a word in prose').toBe(`token ${REDACTED} was refused`);
+    expect(r.text('http://127.0.0.1:8200/v1/auth/token/lookup?token=root'), 'a query value').toBe(`http://127.0.0.1:8200/v1/auth/token/lookup?token=${REDACTED}`);
+    expect(r.text('"root"'), 'a quoted value').toBe(`"${REDACTED}"`);
+    expect(r.text('root'), 'the whole text').toBe(REDACTED);
+    expect(r.text('failed: root.'), 'at the end of a sentence').toBe(`failed: ${REDACTED}.`);
+  });
+
+  it('long generated secrets are still masked wherever they stand alone', () => {
+    const r = new Redactor(quiet);
+    r.value({ data: { password: 'Zq8-kL2!pW9x' } });
+    expect(r.text('bind as cn=app with Zq8-kL2!pW9x failed')).toBe(`bind as cn=app with ${REDACTED} failed`);
+    expect(r.text('{"errors":["bad password Zq8-kL2!pW9x"]}')).not.toContain('Zq8-kL2!pW9x');
+  });
+
+  it('warns once, on a labelled (configured) secret shorter than 8 characters, without printing it', () => {
+    const warnings: string[] = [];
+    const r = new Redactor((m) => warnings.push(m));
+    r.add('s3cr', 'svc.token (SVC_TOKEN)');
+    r.add('abcd', 'sched.token (SCHED_TOKEN)');
+    r.add('a-much-longer-token-value', 'svc.token (SVC_TOKEN)');
+    expect(warnings.length, 'one warning').toBe(1);
+    expect(warnings[0]).toContain('svc.token (SVC_TOKEN)');
+    expect(warnings[0]).toContain('shorter than 8');
+    expect(warnings[0], 'the value itself is never printed').not.toContain('s3cr');
+  });
+
+  it('short values the target hands out (no label) are masked without a warning', () => {
+    const warnings: string[] = [];
+    const r = new Redactor((m) => warnings.push(m));
+    expect(r.value({ data: { nonce: 'abcd' } }).data.nonce).toBe(REDACTED);
+    expect(warnings).toEqual([]);
+  });
+});

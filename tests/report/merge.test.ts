@@ -35,3 +35,23 @@ describe('mergeResults', () => {
     expect(() => mergeResults([{ file: 'x.json', results: run([a]) }, { file: 'y.json', results: run([a]) }], catalogue)).toThrow(/more than one file/);
   });
 });
+
+describe('merging schema results of shards', () => {
+  it('folds the same operation and status of two shards into one result, failed when either failed', async () => {
+    const { mergeResults } = await import('../../harness/report/merge.js');
+    const { results: make, catalogue: cat } = await import('./synthetic.js');
+    const schema = (status: 'passed' | 'failed', shard: string) => ({
+      key: 'schema > schema.kv2-read 200', title: 'GET /secret/data/{path} answers 200 as the spec describes', file: 'spec/openapi/secrets-kv.yaml', area: 'kv',
+      ids: ['schema.kv2-read'], level: 'MUST' as const, status, durationMs: 0, kind: 'schema' as const, seenIn: [shard],
+      ...(status === 'failed' ? { message: 'x', findings: [{ pointer: '/renewable', message: 'must be boolean', expected: {}, actual: 'false' }] } : {}),
+    });
+    const a = make(); a.run.shard = '1/2'; a.tests = [a.tests[0]!, schema('passed', 'a')];
+    const b = make(); b.run.shard = '2/2'; b.tests = [b.tests[1]!, schema('failed', 'b')];
+    const merged = mergeResults([{ file: 'a.json', results: a }, { file: 'b.json', results: b }], cat);
+    const folded = merged.tests.filter((t) => t.kind === 'schema');
+    expect(folded.length).toBe(1);
+    expect(folded[0]!.status).toBe('failed');
+    expect(folded[0]!.findings?.[0]?.pointer).toBe('/renewable');
+    expect(folded[0]!.seenIn).toEqual(['a', 'b']);
+  });
+});

@@ -92,3 +92,20 @@ describe('spec/catalogue', () => {
     expect(missing, 'suite ids missing from spec/catalogue').toEqual([]);
   });
 });
+
+describe('generated schema requirements', () => {
+  it('one MUST per OpenAPI operation, ids valid and distinct from the hand-written catalogue', async () => {
+    const { schemaRequirements } = await import('../../harness/spec/schema-requirements.js');
+    const { loadCatalogue } = await import('../../harness/catalogue.js');
+    const generated = schemaRequirements();
+    const handWritten = new Set(files.flatMap((f) => load(f).requirements.map((r) => r.id)));
+    const pattern = /^[a-z][a-z0-9]*(\.[a-z0-9][a-z0-9-]*)+$/;
+    expect(generated.filter((r) => !pattern.test(r.id)).map((r) => r.id), 'ids matching the catalogue pattern').toEqual([]);
+    expect(generated.filter((r) => handWritten.has(r.id)).map((r) => r.id), 'no clash with hand-written ids').toEqual([]);
+    expect(new Set(generated.map((r) => r.id)).size, 'distinct ids').toBe(generated.length);
+    expect(generated.every((r) => r.level === 'MUST' && r.kind === 'schema')).toBe(true);
+    expect(generated.length, 'every operation plus the two generic ones').toBeGreaterThan(150);
+    const catalogue = loadCatalogue();
+    expect(catalogue.get('schema.kv1-read-or-list')?.section).toBe('secrets-kv.yaml GET /secret/{path}');
+  });
+});

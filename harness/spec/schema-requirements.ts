@@ -1,0 +1,64 @@
+/**
+ * Schema requirements, generated from the OpenAPI documents rather than written by hand: one MUST
+ * per operation ("every answer of METHOD /path matches the spec for its status"), with the stable
+ * id `schema.<operationId in kebab case>`, plus two that belong to no operation (a documented
+ * help answer, and answers to paths the spec does not document). The catalogue loads them beside
+ * spec/catalogue/*.yaml, so reports, expectations files and known-failure lists accept the ids.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { Requirement } from '../catalogue.js';
+import { SPEC_DIR } from './paths.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+/** `readTransitKey` → `read-transit-key`: catalogue ids are lower case. */
+export function kebab(operationId: string): string {
+  return operationId
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase();
+}
+
+/** The schema requirement id of an operation (its operationId, or method and template). */
+export function schemaId(op: { operationId?: string; method: string; template: string }): string {
+  return `schema.${kebab(op.operationId ?? `${op.method.toLowerCase()} ${op.template}`)}`;
+}
+
+export const SCHEMA_HELP_ID = 'schema.generic.help';
+export const SCHEMA_UNMATCHED_ID = 'schema.generic.unmatched';
+
+/** Area of an OpenAPI file: `secrets-transit.yaml` → `transit`, `jobs.yaml` → `jobs`. */
+export function areaOfSpecFile(file: string): string {
+  return file.replace(/\.ya?ml$/, '').replace(/^secrets-/, '');
+}
+
+export function schemaRequirements(dir = SPEC_DIR): Requirement[] {
+  const out: Requirement[] = [
+    { id: SCHEMA_HELP_ID, level: 'MUST', section: 'x-generic-responses.help', text: 'A help answer (`?help=1`) has the documented help shape.', kind: 'schema', area: 'core', document: 'secrets-core.yaml' },
+    { id: SCHEMA_UNMATCHED_ID, level: 'MUST', section: 'paths', text: 'Every successful answer belongs to a documented operation; every error on an undocumented path carries the error body.', kind: 'schema', area: 'core', document: 'secrets-core.yaml' },
+  ];
+  for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'components.yaml').sort()) {
+    const doc = parse(readFileSync(join(dir, file), 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string; summary?: string }>> };
+    for (const [template, item] of Object.entries(doc?.paths ?? {})) {
+      for (const method of METHODS) {
+        const op = item?.[method];
+        if (!op) continue;
+        const M = method.toUpperCase();
+        out.push({
+          id: schemaId({ operationId: op.operationId, method: M, template }),
+          level: 'MUST',
+          section: `${file} ${M} ${template}`,
+          text: `Every answer of ${M} ${template} has a status the spec documents for it and the body its schema describes.`,
+          kind: 'schema',
+          area: areaOfSpecFile(file),
+          document: file,
+        });
+      }
+    }
+  }
+  return out;
+}

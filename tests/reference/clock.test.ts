@@ -1,0 +1,49 @@
+/** The controllable clock refuses a move past the latest time it can represent, leaving the time unchanged. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { ClockRangeError, ControllableClock, MAX_TIME_MS } from '../../reference/clock.js';
+import { startReference, type RunningReference } from '../../reference/start.js';
+
+describe('controllable clock range', () => {
+  it('refuses a move past the end of year 9999 and keeps its time', async () => {
+    const clock = new ControllableClock();
+    try {
+      const before = clock.now();
+      await expect(clock.advance(1e16)).rejects.toBeInstanceOf(ClockRangeError);
+      await expect(clock.advance(Number.POSITIVE_INFINITY)).rejects.toBeInstanceOf(ClockRangeError);
+      await expect(clock.advance(-1)).rejects.toBeInstanceOf(ClockRangeError);
+      expect(clock.now() - before, 'time unchanged (only real time passed)').toBeLessThan(1000);
+      await clock.advance(60_000);
+      expect(clock.now() - before).toBeGreaterThanOrEqual(60_000);
+      expect(new Date(MAX_TIME_MS).toISOString()).toBe('9999-12-31T23:59:59.999Z');
+    } finally {
+      clock.close();
+    }
+  });
+
+  describe('sys/reference/clock', () => {
+    let ref: RunningReference | undefined;
+    afterAll(async () => { await ref?.stop(); });
+
+    it('answers 400 with an errors array to {"advance":1e13} and the service keeps working', async () => {
+      ref = await startReference({ rootToken: 'clock-test-root-token', quiet: true, env: {} });
+      const call = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${ref!.svcAddr}/v1/${path}`, { method, headers: { 'X-Svc-Token': 'clock-test-root-token', 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const text = await res.text();
+        return { status: res.status, body: text ? JSON.parse(text) : undefined };
+      };
+      const before = (await call('GET', 'sys/reference/clock')).body.data.now_ms as number;
+      const refused = await call('POST', 'sys/reference/clock', { advance: 1e13 });
+      expect(refused.status).toBe(400);
+      expect(Array.isArray(refused.body.errors) && refused.body.errors.length > 0, 'errors array').toBe(true);
+      expect(refused.body.errors[0]).toMatch(/latest time/);
+      const after = (await call('GET', 'sys/reference/clock')).body.data.now_ms as number;
+      expect(after - before, 'the clock did not move').toBeLessThan(5_000);
+      // What used to answer 500 after the overflow: a kv write.
+      const write = await call('POST', 'secret/data/clock-check', { data: { a: '1' } });
+      expect(write.status).toBe(200);
+      const ok = await call('POST', 'sys/reference/clock', { advance: 3600 });
+      expect(ok.status).toBe(200);
+      expect(ok.body.data.now_ms - after).toBeGreaterThanOrEqual(3_600_000);
+    }, 60_000);
+  });
+});
