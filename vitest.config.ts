@@ -25,6 +25,9 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/**/*.test.ts', 'reference/**/*.test.ts', 'harness/**/*.test.ts'],
           testTimeout: 30_000,
+          // After both conformance groups (0 and 1): vitest runs groups in order, and projects of
+          // one group must share maxWorkers.
+          sequence: { groupOrder: 2 },
         },
       },
       // Two projects sharing one target: concurrent files first, then the files of
