@@ -15,15 +15,21 @@ export interface VariantSpec {
   /** Suites (by name, as in `--suite`) that must stay green with the variant on. */
   suites: string[];
   description: string;
+  /**
+   * Catalogue assumptions (ids of `kind: assumption`) the variant does not meet: a run with the
+   * variant on switches them off, as a vendor's config would for a product that behaves so.
+   */
+  contradicts?: string[];
 }
 
 /** A declarer of an area's variants: `const v = variantsOf(['kv']); v(name, allows, description)`. */
 export function variantsOf(suites: string[], namePrefix = '') {
-  return (name: string, allows: string, description: string, more: { suites?: string[] } = {}): VariantSpec => ({
+  return (name: string, allows: string, description: string, more: { suites?: string[]; contradicts?: string[] } = {}): VariantSpec => ({
     name: `${namePrefix}${name}`,
     allows,
     suites: more.suites ?? suites,
     description,
+    ...(more.contradicts ? { contradicts: more.contradicts } : {}),
   });
 }
 

@@ -13,7 +13,8 @@
  * - POST /v1/reference/acl/tokens {"Name", "Type": "client"|"management",
  *   "Namespaces": {"<namespace or glob>": {"Policy": "read"|"write"|"scale"|"deny",
  *   "Capabilities": ["read-job", ...]}}} -> {AccessorID, SecretID, ...}: creates a token (needs
- *   the management token when ACLs are enabled). Tokens travel in X-Sched-Token or
+ *   the management token when ACLs are enabled); DELETE /v1/reference/acl/tokens/:accessor
+ *   revokes one. Tokens travel in X-Sched-Token or
  *   Authorization: Bearer.
  * - PUT|POST /v1/system/gc (the real scheduler's forced garbage collection, also at
  *   /v1/reference/gc): removes stopped jobs whose allocations finished, and finished children.
@@ -770,6 +771,11 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   };
 
   const control = async (ctx: Ctx, path: string): Promise<Reply> => {
+    if (ctx.method === 'DELETE' && path.startsWith('/v1/reference/acl/tokens/')) {
+      if (aclEnabled && ctx.token?.Type !== 'management') throw forbidden();
+      if (!acl.revoke(decodeURIComponent(path.slice('/v1/reference/acl/tokens/'.length)))) throw notFound('token not found');
+      return { body: {} };
+    }
     if (!WRITE(ctx.method)) throw methodNotAllowed();
     if (path === '/v1/reference/clock') {
       const body = jsonBody(ctx);
