@@ -796,6 +796,19 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       if (WRITE(ctx.method)) return register(ctx, '');
       throw methodNotAllowed();
     }
+    if (path === '/v1/validate/job') {
+      // The real scheduler's validation endpoint (not in the jobs document): the registration
+      // checks without registering; refusals come back as ValidationErrors in a 200.
+      if (!WRITE(ctx.method)) throw methodNotAllowed();
+      const body = jsonBody(ctx);
+      try {
+        jobFromBody(ctx, body, '', 'Job must be specified', "Job ID hasn't been provided", 'Job ID does not match name');
+        return { body: { DriverConfigValidated: false, ValidationErrors: [], Error: '', Warnings: '' } };
+      } catch (err) {
+        if (!(err instanceof SchedError) || err.status !== 400) throw err;
+        return { body: { DriverConfigValidated: false, ValidationErrors: [err.message], Error: err.message, Warnings: '' } };
+      }
+    }
     if (path === '/v1/jobs/parse') {
       if (!WRITE(ctx.method)) throw methodNotAllowed();
       return parseHcl(ctx);
