@@ -51,7 +51,7 @@ export function defaults(): TargetConfig {
       outputPrefix: 'svc',
     },
     timeouts: { requestMs: 10_000, testMs: 60_000, hookMs: 60_000 },
-    timing: { maxRealWaitSeconds: 0, pollMs: 100, settleSeconds: 30 },
+    timing: { maxRealWaitSeconds: 0, pollMs: 100, settleSeconds: 10 },
     limits: { maxRequestBytes: 32 * 1024 * 1024 },
     lockout: { threshold: 5, durationSeconds: 900, resetSeconds: 900, allowLongWaits: false },
     assumptions: {},

@@ -180,6 +180,22 @@ export function validCron(spec: string, timezone?: string): boolean {
 }
 
 /** The validation errors of a canonical job, joined the way the real scheduler reports them. */
+/**
+ * Variant jobs.default-deployments: the real scheduler gives every group of a service job without
+ * an update block its default update strategy, so each such job gets a deployment.
+ */
+export function withDefaultUpdate(job: Job): Job {
+  if ((job.Type ?? 'service') !== 'service' || isObj(job.Update)) return job;
+  for (const g of Array.isArray(job.TaskGroups) ? job.TaskGroups : []) {
+    if (!isObj(g) || isObj(g.Update)) continue;
+    g.Update = {
+      Stagger: 30 * SECOND, MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10 * SECOND, HealthyDeadline: 300 * SECOND,
+      ProgressDeadline: 600 * SECOND, AutoRevert: false, AutoPromote: false, Canary: 0,
+    };
+  }
+  return job;
+}
+
 const MIN_RESTART_INTERVAL_NS = 5 * 1_000_000_000;
 
 /**
