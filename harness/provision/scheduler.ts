@@ -112,3 +112,12 @@ export function schedTokenWith(p: Provisioning, capabilities: string[], namespac
 export function schedNamespace(p: Provisioning, index = 0): Promise<string> {
   return schedProvisioner(p).namespace(p, index);
 }
+
+/**
+ * The grants the jobs suite asks a provisioner for (all in namespace `default`): with
+ * sched.provisioner `config`, list one token for each (see README, scheduler section).
+ */
+export const SCHED_SUITE_GRANTS: SchedGrant[] = [
+  ['read-logs'], ['list-jobs'], ['submit-job'], ['parse-job'], ['read-job'], ['dispatch-job'], ['read-job-scaling'],
+  ['scale-job'], ['submit-job', 'policy-override'], ['read-job', 'list-jobs'], ['alloc-exec', 'alloc-node-exec', 'read-job'],
+].map((capabilities) => ({ namespace: 'default', capabilities }));
