@@ -563,6 +563,9 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       v.Stable = value;
       if (e.job.Version === version) e.job.Stable = value;
     }
+    if (faults.has('jobs.stable-replaces-job') && value && e.job.Version !== version) {
+      e.job = { ...clone(v), Version: e.job.Version, JobModifyIndex: e.job.JobModifyIndex, ModifyIndex: index };
+    }
     return { body: { JobModifyIndex: index, Index: index } };
   };
 
