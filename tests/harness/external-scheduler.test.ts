@@ -16,12 +16,17 @@ import { SCHED_SUITE_GRANTS } from '../../harness/provision/scheduler.js';
 const ROOT = 'alone-sched-3b9f';
 const tmp = mkdtempSync(join(tmpdir(), 'ext-sched-'));
 const children: ChildProcess[] = [];
-afterAll(() => { for (const c of children) c.kill('SIGTERM'); });
+// Each reference runs in its own process group (npx -> tsx -> node): the whole group is stopped.
+afterAll(() => {
+  for (const c of children) {
+    try { if (c.pid) process.kill(-c.pid, 'SIGTERM'); } catch { /* already gone */ }
+  }
+});
 
 async function startAlone(acl: boolean): Promise<string> {
   const args = ['tsx', 'reference/main.ts', '--port', '0', '--sched-port', '0', '--cloud-port', '0', '--root-token', ROOT, '--variants', schedVariants.map((v) => v.name).join(',')];
   if (!acl) args.push('--sched-no-acl');
-  const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   return new Promise<string>((resolve, reject) => {
     let out = '';
