@@ -203,11 +203,15 @@ export async function scalable(t: T, id: string, namespace?: string): Promise<vo
   const settle = targetConfig().timing.settleSeconds;
   const deadline = Date.now() + settle * 1000;
   for (;;) {
+    // A deployment is made when the scheduler processes the evaluation: first let pending ones run.
+    const evals = await t.sched.get(`job/${enc(id)}/evaluations`, { query: { namespace } });
+    t.check(evals, statusIs(200));
+    const pending = (body<Obj[]>(evals) ?? []).some((e) => e.Status === 'pending');
     const ex = await t.sched.get(`job/${enc(id)}/deployment`, { query: { namespace } });
     t.check(ex, statusIs(200));
     const d = body<Obj | null>(ex);
-    if (!d || !ACTIVE_DEPLOYMENT.has(String(d.Status))) return;
-    if (Date.now() > deadline) throw new CheckFailure('eventually', `the deployment of ${id} did not finish within ${settle} s, so the job cannot be scaled`, 'no active deployment', d.Status);
+    if (!pending && (!d || !ACTIVE_DEPLOYMENT.has(String(d.Status)))) return;
+    if (Date.now() > deadline) throw new CheckFailure('eventually', `the evaluations and deployment of ${id} did not finish within ${settle} s, so the job cannot be scaled`, 'no pending evaluation, no active deployment', { pending, deployment: d?.Status });
     await t.advance(5);
     await new Promise((r) => setTimeout(r, targetConfig().timing.pollMs));
   }
