@@ -20,6 +20,7 @@ export function targetConfig(): TargetConfig {
     if (!config) throw new Error('no target config was provided: run the suites through `npm run conformance` or `npm test` (vitest globalSetup harness/setup/global-setup.ts)');
     redactor.add(config.svc.token);
     redactor.add(config.sched.token);
+    for (const listed of config.sched.tokens ?? []) redactor.add(listed.secret);
     if (config.ldap) redactor.add(config.ldap.bindPass);
     if (config.cloud?.rootClientSecret) redactor.add(config.cloud.rootClientSecret);
   }

@@ -17,6 +17,7 @@ import { redactor } from './redact.js';
 import { Tracker, type CleanupPhase } from './tracker.js';
 import { isAffected, knownVersion } from './versions.js';
 import { globalEffect, guardGlobal, type Group } from './schedule.js';
+import { moveTime, timeOwnerOf } from './time.js';
 
 export { redactor } from './redact.js';
 export type { Exchange } from './http/exchange.js';
@@ -79,7 +80,10 @@ export interface T {
   unique(base: string): string;
   /** Skips the test; `prerequisite` when the run lacks something it needed (the run is then incomplete). */
   skip(reason: string, setting?: string, opts?: { prerequisite?: boolean }): never;
-  /** Moves time forward: the reference's clock, a short real sleep, or a skip. */
+  /**
+   * Moves time forward for the service the suite checks (harness/time.ts): the reference's clock,
+   * a short real sleep, or a skip; scheduler tests never skip, they poll afterwards.
+   */
   advance(seconds: number): Promise<void>;
   note(text: string): void;
   /** Registers a value the test produced or received as secret, so reports mask it. */
@@ -173,23 +177,6 @@ function answerOf(ex: Exchange): string {
   const errors = (ex.response.body as { errors?: unknown } | undefined)?.errors;
   const detail = Array.isArray(errors) && errors.length ? `: ${errors.slice(0, 3).join('; ')}` : '';
   return redactor.text(`${ex.request.method} ${ex.request.path} answered ${ex.response.status}${detail}`).slice(0, 500);
-}
-
-
-async function moveTime(cfg: TargetConfig, svc: ApiClient, seconds: number, skip: (reason: string, setting?: string) => never, file: string): Promise<void> {
-  // Checked before anything moves: a real sleep would not disturb other files, but the file
-  // still depends on time passing, which the schedule has to say.
-  guardGlobal(group(), file, 'moves time (t.advance)');
-  if (cfg.capabilities.clock) {
-    const ex = await svc.post('sys/reference/clock', { body: { advance: seconds } });
-    if (ex.response.status !== 200) throw new CheckFailure('clock', 'the reference clock did not advance', 200, ex.response.status);
-    return;
-  }
-  if (seconds <= cfg.timing.maxRealWaitSeconds) {
-    await new Promise((r) => setTimeout(r, seconds * 1000 + 250));
-    return;
-  }
-  skip(`needs ${seconds}s to pass and the target has no controllable clock`, 'timing.maxRealWaitSeconds or capabilities.clock');
 }
 
 class Skip extends Error {
@@ -364,10 +351,11 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       throw new NotApplicable({ reason, setting });
     };
     const svc = makeClient('svc', cfg, registry, () => transcript, () => ledger, file);
+    const sched = makeClient('sched', cfg, registry, () => transcript, () => ledger, file);
     const t: T = {
       config: cfg,
       svc,
-      sched: makeClient('sched', cfg, registry, () => transcript, () => ledger, file),
+      sched,
       check(ex, ...checks) {
         for (const c of checks) c(ex, {});
         return ex;
@@ -386,7 +374,12 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       track: (label, fn, phase) => tracker.add(label, fn, phase),
       unique: uniqueName,
       skip,
-      advance: (seconds) => moveTime(cfg, svc, seconds, skip, file),
+      advance: (seconds) => {
+        // Checked before anything moves: a real sleep would not disturb other files, but the file
+        // still depends on time passing, which the schedule has to say.
+        guardGlobal(group(), file, 'moves time (t.advance)');
+        return moveTime(cfg, timeOwnerOf(area), { svc, sched }, seconds, skip);
+      },
       note: (text) => transcript.note(text),
       secret: (value) => redactor.add(value),
       affected: (id) => {

@@ -26,6 +26,7 @@ const program = new Command('reference')
   .option('--version <semver>', 'version the reference reports and whose known issues it carries', '1.13.10')
   .option('--faults <names>', 'comma-separated fault switches (also REF_FAULTS)', process.env.REF_FAULTS ?? '')
   .option('--variants <names>', 'comma-separated legal variants (also REF_VARIANTS)', process.env.REF_VARIANTS ?? '')
+  .option('--sched-no-acl', 'run the scheduler without ACLs', false)
   .option('--max-request-bytes <n>', 'maximum request body size', positive, 32 * 1024 * 1024)
   .option('--require-request-header', 'require the X-Svc-Request header on every request', false)
   .option('--lockout-threshold <n>', 'user lockout threshold (attempts)', positive, 5)
@@ -54,6 +55,7 @@ const ref = await startReference({
   faults: String(o.faults).split(',').map((s: string) => s.trim()).filter(Boolean),
   variants: String(o.variants).split(',').map((s: string) => s.trim()).filter(Boolean),
   maxRequestBytes: o.maxRequestBytes,
+  schedAcl: !o.schedNoAcl,
   requireRequestHeader: o.requireRequestHeader,
   lockoutThreshold: o.lockoutThreshold,
   lockoutDurationSeconds: o.lockoutDuration,

@@ -14,6 +14,8 @@ export interface ReferenceOptions {
   cloudPort?: number;
   rootToken: string;
   schedToken?: string;
+  /** Scheduler ACLs (default on); off, every request is allowed as a real scheduler without ACLs does. */
+  schedAcl?: boolean;
   faults?: string[];
   /** Legal variants to switch on (reference/variant-registry.ts). */
   variants?: string[];
@@ -106,7 +108,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
 
   const sched = await optional('scheduler', async () => {
     const mod = await import('./scheduler/server.js');
-    return mod.startScheduler({ port: opts.schedPort ?? 0, host, clock, faults, variants, aclEnabled: true, managementToken: opts.schedToken ?? opts.rootToken });
+    return mod.startScheduler({ port: opts.schedPort ?? 0, host, clock, faults, variants, aclEnabled: opts.schedAcl ?? true, managementToken: opts.schedToken ?? opts.rootToken });
   }, log);
   if (sched) closers.push(() => sched.close());
 

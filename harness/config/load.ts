@@ -33,7 +33,10 @@ export function defaults(): TargetConfig {
     embedded: false,
     schedEmbedded: false,
     svc: { addr: '', token: '', namespace: '', skipVerify: false, version: '' },
-    sched: { addr: '', token: '' },
+    sched: {
+      addr: '', token: '', provisioner: '', tokens: [], namespaces: [],
+      runningTask: { Driver: 'raw_exec', Config: { command: '/bin/sleep', args: ['3600'] } },
+    },
     capabilities: {
       namespaces: false, enterprise: false, cmac: false, managedKeys: false, sealRandom: false,
       clock: false, mounts: true, requireRequestHeader: false, referenceControl: false, schedAcl: false, schedControl: false,
@@ -48,7 +51,7 @@ export function defaults(): TargetConfig {
       outputPrefix: 'svc',
     },
     timeouts: { requestMs: 10_000, testMs: 60_000, hookMs: 60_000 },
-    timing: { maxRealWaitSeconds: 0 },
+    timing: { maxRealWaitSeconds: 0, pollMs: 100, settleSeconds: 10 },
     limits: { maxRequestBytes: 32 * 1024 * 1024 },
     lockout: { threshold: 5, durationSeconds: 900, resetSeconds: 900, allowLongWaits: false },
     assumptions: {},
@@ -102,6 +105,7 @@ export function fromEnv(env: NodeJS.ProcessEnv): Json {
   set(['svc', 'version'], env.SVC_VERSION);
   set(['sched', 'addr'], env.SCHED_ADDR);
   set(['sched', 'token'], env.SCHED_TOKEN);
+  set(['sched', 'provisioner'], env.SCHED_PROVISIONER);
   if (env.LDAP_URL) {
     set(['ldap', 'url'], env.LDAP_URL);
     set(['ldap', 'bindDn'], env.LDAP_BIND_DN);
@@ -165,7 +169,7 @@ export function readConfigFile(path: string): Json {
 
 const ENV_NAMES: Record<string, string> = {
   'svc.addr': 'SVC_ADDR', 'svc.token': 'SVC_TOKEN', 'svc.namespace': 'SVC_NAMESPACE', 'svc.cacert': 'SVC_CACERT',
-  'svc.skipVerify': 'SVC_SKIP_VERIFY', 'svc.version': 'SVC_VERSION', 'sched.addr': 'SCHED_ADDR', 'sched.token': 'SCHED_TOKEN',
+  'svc.skipVerify': 'SVC_SKIP_VERIFY', 'svc.version': 'SVC_VERSION', 'sched.addr': 'SCHED_ADDR', 'sched.token': 'SCHED_TOKEN', 'sched.provisioner': 'SCHED_PROVISIONER',
   'ldap.url': 'LDAP_URL', 'cloud.directoryAddr': 'CLOUD_DIRECTORY_ADDR', 'reference.faults': 'REF_FAULTS', 'reference.variants': 'REF_VARIANTS',
 };
 
@@ -211,6 +215,7 @@ export function loadConfig(opts: LoadOptions = {}): TargetConfig {
   }
   const cfg = merged as unknown as TargetConfig;
   cfg.probe = PROBEABLE.filter((k) => !origins.has(`capabilities.${k}`));
+  cfg.userCapabilities = (Object.keys(cfg.capabilities) as (keyof TargetConfig['capabilities'])[]).filter((k) => origins.has(`capabilities.${k}`));
   for (const s of cfg.run.suites) if (!ALL_SUITES.includes(s)) throw new ConfigError('--suite', `unknown suite "${s}"; known: ${ALL_SUITES.join(', ')}`);
   const catalogue = loadCatalogue();
   for (const id of Object.keys(cfg.assumptions)) {
@@ -222,5 +227,8 @@ export function loadConfig(opts: LoadOptions = {}): TargetConfig {
   if (cfg.svc.cacert && !existsSync(cfg.svc.cacert)) throw new ConfigError('svc.cacert (SVC_CACERT)', `file not found: ${cfg.svc.cacert}`);
   cfg.svc.namespace = cfg.svc.namespace.replace(/\/+$/, '');
   if (cfg.svc.version) cfg.svc.versionSource = origins.get('svc.version') === 'environment' ? 'environment (SVC_VERSION)' : `${origins.get('svc.version') ?? 'config'} (svc.version)`;
+  if (cfg.sched.provisioner === 'config' && !cfg.sched.tokens.length && !cfg.sched.namespaces.length) {
+    throw new ConfigError('sched.provisioner', 'is "config" but neither sched.tokens nor sched.namespaces lists anything');
+  }
   return cfg;
 }

@@ -65,8 +65,28 @@ export const configSchema = {
     sched: {
       type: 'object',
       additionalProperties: false,
-      required: ['addr', 'token'],
-      properties: { addr: { anyOf: [httpUrl, { const: '' }] }, token: str },
+      required: ['addr', 'token', 'provisioner', 'tokens', 'namespaces', 'runningTask'],
+      properties: {
+        addr: { anyOf: [httpUrl, { const: '' }] },
+        token: str,
+        provisioner: { enum: ['', 'reference', 'upstream', 'config'] },
+        tokens: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['secret', 'namespace', 'capabilities'],
+            properties: { secret: { type: 'string', minLength: 1 }, namespace: { type: 'string', minLength: 1 }, capabilities: { type: 'array', items: str } },
+          },
+        },
+        namespaces: { type: 'array', items: { type: 'string', pattern: '^[a-zA-Z0-9-]{1,128}$' } },
+        runningTask: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['Driver', 'Config'],
+          properties: { Driver: { type: 'string', minLength: 1 }, Config: { type: 'object' } },
+        },
+      },
     },
     capabilities: {
       type: 'object',
@@ -74,6 +94,7 @@ export const configSchema = {
       properties: Object.fromEntries(['namespaces', 'enterprise', 'cmac', 'managedKeys', 'sealRandom', 'clock', 'mounts', 'requireRequestHeader', 'referenceControl', 'schedAcl', 'schedControl'].map((k) => [k, bool])),
     },
     probe: { type: 'array', items: { type: 'string' } },
+    userCapabilities: { type: 'array', items: { type: 'string' } },
     dialect: {
       type: 'object',
       additionalProperties: false,
@@ -103,7 +124,12 @@ export const configSchema = {
       required: ['requestMs', 'testMs', 'hookMs'],
       properties: { requestMs: posInt, testMs: posInt, hookMs: posInt },
     },
-    timing: { type: 'object', additionalProperties: false, required: ['maxRealWaitSeconds'], properties: { maxRealWaitSeconds: nonNegInt } },
+    timing: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['maxRealWaitSeconds', 'pollMs', 'settleSeconds'],
+      properties: { maxRealWaitSeconds: nonNegInt, pollMs: { type: 'integer', minimum: 10, maximum: 60_000 }, settleSeconds: posInt },
+    },
     limits: { type: 'object', additionalProperties: false, required: ['maxRequestBytes'], properties: { maxRequestBytes: posInt } },
     lockout: {
       type: 'object',

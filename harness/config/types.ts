@@ -49,6 +49,13 @@ export interface Capabilities {
   schedControl: boolean;
 }
 
+/** A scheduler token listed in the config: its secret and the capabilities it carries in a namespace. */
+export interface SchedTokenGrant {
+  secret: string;
+  namespace: string;
+  capabilities: string[];
+}
+
 /** The directory the ldap suite verifies (harness/directory/provision.ts), without its stop(). */
 export type LdapTarget = Omit<ProvisionedDirectory, 'stop' | 'started'> & { started?: boolean };
 
@@ -72,10 +79,31 @@ export interface TargetConfig {
     /** Where the version came from (config file, environment, probe, embedded reference), for the report. */
     versionSource?: string;
   };
-  sched: { addr: string; token: string };
+  sched: {
+    addr: string;
+    token: string;
+    /**
+     * Where scheduler tokens with chosen capabilities and extra namespaces come from
+     * (harness/provision/): `reference` (its control endpoint), `upstream` (the upstream product's
+     * ACL and namespace API, driven with sched.token), `config` (sched.tokens and
+     * sched.namespaces below). Empty: `config` when tokens are listed, else `reference`.
+     */
+    provisioner: '' | 'reference' | 'upstream' | 'config';
+    /** Tokens listed by the user for the `config` provisioner. */
+    tokens: SchedTokenGrant[];
+    /** Existing namespaces (besides default) listed by the user for the `config` provisioner. */
+    namespaces: string[];
+    /**
+     * Driver and config of the tasks that must keep running (service jobs). Default: raw_exec
+     * running /bin/sleep, which a real dev agent offers without a container engine.
+     */
+    runningTask: { Driver: string; Config: Record<string, unknown> };
+  };
   capabilities: Capabilities;
   /** Capabilities not set by file or environment: probed on an external target before the run. */
   probe: (keyof Capabilities)[];
+  /** Capabilities the file or environment set: target preparation and probing never change them. */
+  userCapabilities?: (keyof Capabilities)[];
   dialect: Dialect;
   timeouts: {
     /** Per HTTP request. */
@@ -88,6 +116,10 @@ export interface TargetConfig {
   timing: {
     /** Longest real sleep a test may take when the target has no controllable clock. */
     maxRealWaitSeconds: number;
+    /** Interval between two reads while polling for state a target reaches after answering. */
+    pollMs: number;
+    /** Longest a poll waits for that state (deployments, allocations, evaluations, GC). */
+    settleSeconds: number;
   };
   limits: {
     /** The target's maximum request size in bytes (documents: 32 MB, tunable per listener). */

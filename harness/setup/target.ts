@@ -3,9 +3,22 @@
  * provisions the directory for the ldap suite, and returns the completed config plus a stop().
  */
 import { randomBytes } from 'node:crypto';
-import type { TargetConfig } from '../config/types.js';
+import type { Capabilities, TargetConfig } from '../config/types.js';
 import { probeCapabilities } from './probe.js';
 import { resolveVersion } from './version.js';
+import { useDocumentDialectFor } from './dialect.js';
+import { applyVariantAssumptions } from './variant-assumptions.js';
+
+/**
+ * Sets capabilities the embedded reference has, except those the user set (file or environment):
+ * a user's `capabilities.clock: false` holds even on the embedded reference.
+ */
+function embeddedHas(cfg: TargetConfig, caps: Partial<Capabilities>): void {
+  const user = new Set(cfg.userCapabilities ?? []);
+  for (const [k, v] of Object.entries(caps) as [keyof Capabilities, boolean][]) {
+    if (!user.has(k)) cfg.capabilities[k] = v;
+  }
+}
 
 export interface PreparedTarget {
   config: TargetConfig;
@@ -33,23 +46,12 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       env: {},
     });
     stops.push(() => ref.stop());
-    // A variant that contradicts a catalogue assumption runs with that assumption off, as a
-    // vendor of such a product would set it in its config (an explicit setting wins).
-    if (cfg.reference.variants.length) {
-      const { allVariants } = await import('../../reference/variant-registry.js');
-      for (const v of allVariants.filter((x) => cfg.reference.variants.includes(x.name))) {
-        for (const id of v.assumptions ?? []) {
-          if (cfg.assumptions[id] !== undefined) continue;
-          cfg.assumptions[id] = false;
-          log(`variant ${v.name} contradicts assumption ${id}: switched off (assumptions.${id})`);
-        }
-      }
-    }
     if (startSvc) {
       cfg.embedded = true;
       cfg.svc.addr = ref.svcAddr;
       cfg.svc.token = rootToken;
-      cfg.capabilities = { ...cfg.capabilities, namespaces: true, enterprise: true, cmac: true, clock: true, mounts: true, referenceControl: true, sealRandom: true };
+      embeddedHas(cfg, { namespaces: true, enterprise: true, cmac: true, clock: true, mounts: true, referenceControl: true, sealRandom: true });
+      useDocumentDialectFor(cfg, 'svc');
       cfg.probe = cfg.probe.filter((c) => !['clock', 'namespaces', 'referenceControl'].includes(c));
       if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud };
       log(`embedded reference secrets service at ${ref.svcAddr}${cfg.reference.faults.length ? ` with faults ${cfg.reference.faults.join(',')}` : ''}${cfg.reference.variants.length ? ` with variants ${cfg.reference.variants.join(',')}` : ''}`);
@@ -59,13 +61,16 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       cfg.schedEmbedded = true;
       cfg.sched.addr = ref.schedAddr;
       cfg.sched.token = rootToken;
-      cfg.capabilities = { ...cfg.capabilities, schedAcl: true, schedControl: true };
+      embeddedHas(cfg, { schedAcl: true, schedControl: true });
+      useDocumentDialectFor(cfg, 'sched');
       cfg.probe = cfg.probe.filter((c) => !['schedAcl', 'schedControl'].includes(c));
       log(`embedded reference scheduler at ${ref.schedAddr}`);
     }
   }
 
+  applyVariantAssumptions(cfg, log);
   const restore = await probeCapabilities(cfg, log);
+  if (!cfg.sched.provisioner) cfg.sched.provisioner = cfg.sched.tokens.length || cfg.sched.namespaces.length ? 'config' : 'reference';
   if (restore && !cfg.embedded) stops.push(restore);
   await resolveVersion(cfg, log);
 

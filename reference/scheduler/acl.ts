@@ -68,6 +68,14 @@ export class AclStore {
     return token;
   }
 
+  /** Revokes a client token by accessor; false when there is none (the bootstrap token stays). */
+  revoke(accessor: string): boolean {
+    for (const [secret, token] of this.bySecret) {
+      if (token.AccessorID === accessor && token.Type === 'client') return this.bySecret.delete(secret);
+    }
+    return false;
+  }
+
   lookup(secret: string): AclToken | undefined {
     return this.bySecret.get(secret);
   }

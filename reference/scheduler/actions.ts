@@ -8,6 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Faults } from '../faults.js';
+import { Variants } from '../variants.js';
+import { EXTRA_FRAMES } from './variants.js';
 import { SchedError } from './errors.js';
 import type { Job } from './job.js';
 
@@ -36,7 +38,7 @@ function output(t: ActionTarget): string {
 export class ActionStreams {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 
-  constructor(private readonly faults: Faults) {}
+  constructor(private readonly faults: Faults, private readonly variants: Variants = new Variants()) {}
 
   /** Upgrades the connection and runs the action; call only after the request was validated. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: ActionTarget): void {
@@ -98,12 +100,16 @@ export class ActionStreams {
     const bytes = Buffer.from(output(target), 'utf8');
     // Two chunks, so clients must join data frames rather than expect one.
     const half = Math.ceil(bytes.length / 2);
+    // Variant: frames the document does not list (the real stream also carries stderr).
+    const extra = this.variants.has(EXTRA_FRAMES);
+    if (extra) send({ stderr: { data: '' } });
     for (const chunk of [bytes.subarray(0, half), bytes.subarray(half)]) if (chunk.length) send({ stdout: { data: chunk.toString('base64') } });
     if (this.faults.has('jobs.action-exit-before-close')) {
       send({ exited: true, result: {} });
       send({ stdout: { close: true } });
     } else {
       send({ stdout: { close: true } });
+      if (extra) send({ stderr: { close: true } });
       send({ exited: true, result: {} });
     }
     ws.close(1000);

@@ -79,5 +79,6 @@ export const faults: FaultSpec[] = [
   f('jobs.acl-namespace-unchecked', 'jobs.acl.namespace-access', "a token's capabilities in namespace default apply to every namespace"),
   f('jobs.acl-denied-401', 'jobs.acl.denied-status', 'denied requests answer 401 instead of 403'),
   f('jobs.action-task-optional', 'jobs.action.query-required', 'the action stream runs without the task query parameter'),
+  f('jobs.stable-replaces-job', 'jobs.stable.set', 'marking an older version stable makes it the current definition (no new version, no evaluation)'),
   f('jobs.action-tty-size-breaks', 'jobs.action.tty-size', 'a tty_size frame closes the stream with an error'),
 ];

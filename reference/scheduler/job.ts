@@ -180,6 +180,40 @@ export function validCron(spec: string, timezone?: string): boolean {
 }
 
 /** The validation errors of a canonical job, joined the way the real scheduler reports them. */
+/**
+ * Variant jobs.default-deployments: the real scheduler gives every group of a service job without
+ * an update block its default update strategy, so each such job gets a deployment.
+ */
+export function withDefaultUpdate(job: Job): Job {
+  if ((job.Type ?? 'service') !== 'service' || isObj(job.Update)) return job;
+  for (const g of Array.isArray(job.TaskGroups) ? job.TaskGroups : []) {
+    if (!isObj(g) || isObj(g.Update)) continue;
+    g.Update = {
+      Stagger: 30 * SECOND, MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10 * SECOND, HealthyDeadline: 300 * SECOND,
+      ProgressDeadline: 600 * SECOND, AutoRevert: false, AutoPromote: false, Canary: 0,
+    };
+  }
+  return job;
+}
+
+const MIN_RESTART_INTERVAL_NS = 5 * 1_000_000_000;
+
+/**
+ * The real scheduler's restart policy rules: a known mode, no "delay" mode without attempts (it
+ * would be ambiguous), an interval of at least 5 s, and room for Attempts x Delay in the interval.
+ */
+function restartPolicyErrors(r: Job, group: string): string[] {
+  const errs: string[] = [];
+  const attempts = typeof r.Attempts === 'number' ? r.Attempts : 0;
+  const interval = typeof r.Interval === 'number' ? r.Interval : 0;
+  const delay = typeof r.Delay === 'number' ? r.Delay : 0;
+  if (r.Mode !== 'delay' && r.Mode !== 'fail') errs.push(`Task group ${group}: Unsupported restart mode: ${JSON.stringify(r.Mode)}`);
+  else if (attempts === 0 && r.Mode !== 'fail') errs.push(`Task group ${group}: Restart policy "${r.Mode}" with ${attempts} attempts is ambiguous`);
+  if (interval < MIN_RESTART_INTERVAL_NS) errs.push(`Task group ${group}: Interval can not be less than 5s (got ${interval} ns)`);
+  else if (attempts * delay > interval) errs.push(`Task group ${group}: cannot restart ${attempts} times in an interval of ${interval} ns with a delay of ${delay} ns`);
+  return errs;
+}
+
 export function validateJob(job: Job): void {
   const errs: string[] = [];
   if (typeof job.ID !== 'string' || job.ID === '') errs.push('Missing job ID');
@@ -200,6 +234,7 @@ export function validateJob(job: Job): void {
     else if (seen.has(name)) errs.push(`Job task group ${i + 1} redefines '${name}' from group ${seen.get(name)! + 1}`);
     else seen.set(name, i);
     if (typeof g.Count !== 'number' || !Number.isInteger(g.Count) || g.Count < 0) errs.push(`Task group ${String(name)} count can't be negative`);
+    if (isObj(g.RestartPolicy)) errs.push(...restartPolicyErrors(g.RestartPolicy, String(name)));
     const tasks = Array.isArray(g.Tasks) ? g.Tasks : [];
     if (tasks.length === 0) errs.push(`Task group ${String(name)}: Missing tasks for task group`);
     const taskNames = new Set<string>();

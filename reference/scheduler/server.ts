@@ -13,7 +13,8 @@
  * - POST /v1/reference/acl/tokens {"Name", "Type": "client"|"management",
  *   "Namespaces": {"<namespace or glob>": {"Policy": "read"|"write"|"scale"|"deny",
  *   "Capabilities": ["read-job", ...]}}} -> {AccessorID, SecretID, ...}: creates a token (needs
- *   the management token when ACLs are enabled). Tokens travel in X-Sched-Token or
+ *   the management token when ACLs are enabled); DELETE /v1/reference/acl/tokens/:accessor
+ *   revokes one. Tokens travel in X-Sched-Token or
  *   Authorization: Bearer.
  * - PUT|POST /v1/system/gc (the real scheduler's forced garbage collection, also at
  *   /v1/reference/gc): removes stopped jobs whose allocations finished, and finished children.
@@ -29,10 +30,11 @@ import { Variants } from '../variants.js';
 import { AclStore, type AclToken, type Capability } from './acl.js';
 import { ActionStreams } from './actions.js';
 import { annotate, desiredUpdates, jobDiff } from './diff.js';
-import { badRequest, forbidden, methodNotAllowed, notFound, SchedError } from './errors.js';
+import { badRequest, documented, forbidden, methodNotAllowed, notFound, SchedError } from './errors.js';
+import { QUEUED_GC, REFUSALS_500, DEFAULT_DEPLOYMENTS } from './variants.js';
 import { compileFilter, FilterError } from './filter.js';
 import { parseJobHcl } from './hcl.js';
-import { canonicalize, checkJobDurations, checkJobTypes, clone, isObj, isParameterized, isPeriodic, type Job, validateJob } from './job.js';
+import { canonicalize, checkJobDurations, withDefaultUpdate, checkJobTypes, clone, isObj, isParameterized, isPeriodic, type Job, validateJob } from './job.js';
 import { compareJobs, compareJobToToken, jobToken, paginate } from './paginate.js';
 import { Cluster, isTerminal } from './sim.js';
 import { type Entry, keyOf, Store, type WriteResult } from './store.js';
@@ -42,6 +44,8 @@ const MAX_BODY = 4 * 1024 * 1024;
 const BODY_TIMEOUT_MS = 10_000;
 const MAX_BLOCK_MS = 10_000;
 const ZERO_TIME = '0001-01-01T00:00:00Z';
+/** Variant jobs.gc-queued: how long after the answer a forced collection runs (clock ms). */
+const QUEUED_GC_DELAY_MS = 500;
 
 export interface SchedulerControl {
   store: Store;
@@ -145,12 +149,11 @@ const stripEval = (ev: Job): Job => { const o = clone(ev); delete o.jobKey; dele
 export async function startScheduler(opts: { port?: number; host?: string; clock: Clock; faults: Faults; variants?: Variants; aclEnabled?: boolean; managementToken?: string }): Promise<{ addr: string; close(): Promise<void>; control: SchedulerControl }> {
   const { clock, faults } = opts;
   const variants = opts.variants ?? new Variants();
-  void variants;
   const aclEnabled = opts.aclEnabled ?? false;
   if (aclEnabled && !opts.managementToken) throw new Error('aclEnabled needs a managementToken');
-  const store = new Store(clock, faults);
+  const store = new Store(clock, faults, variants);
   const acl = new AclStore(opts.managementToken);
-  const streams = new ActionStreams(faults);
+  const streams = new ActionStreams(faults, variants);
 
   const resolveToken = (headers: IncomingMessage['headers']): AclToken | null => {
     const bearer = /^Bearer\s+(.+)$/i.exec(String(headers.authorization ?? ''))?.[1];
@@ -244,6 +247,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     checkJobTypes(job);
     job.Namespace = jobNamespace(ctx, body, job);
     checkJobDurations(job);
+    if (variants.has(DEFAULT_DEPLOYMENTS)) withDefaultUpdate(job);
     canonicalize(job);
     validateJob(job);
     return job;
@@ -565,6 +569,9 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       v.Stable = value;
       if (e.job.Version === version) e.job.Stable = value;
     }
+    if (faults.has('jobs.stable-replaces-job') && value && e.job.Version !== version) {
+      e.job = { ...clone(v), Version: e.job.Version, JobModifyIndex: e.job.JobModifyIndex, ModifyIndex: index };
+    }
     return { body: { JobModifyIndex: index, Index: index } };
   };
 
@@ -675,7 +682,7 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     let result: WriteResult = { JobModifyIndex: e.job.JobModifyIndex, Index: store.index, Warnings: '' };
     if (count !== undefined) {
       const active = store.cluster.deployments.some((d) => d.jobKey === e.key && d.Status === 'running' && d.JobCreateIndex === e.job.CreateIndex);
-      if (active && !faults.has('jobs.scale-ignores-deployment')) throw badRequest('job scaling blocked due to active deployment');
+      if (active && !faults.has('jobs.scale-ignores-deployment')) throw documented(badRequest('job scaling blocked due to active deployment'));
       if (enforceIndex && jobModifyIndex !== e.job.JobModifyIndex) throw badRequest(`Enforcing job modify index ${jobModifyIndex}: job exists with conflicting job modify index: ${e.job.JobModifyIndex}`);
       const next = clone(e.job);
       if (!faults.has('jobs.scale-count-ignored')) next.TaskGroups.find((x: Job) => x.Name === group).Count = count;
@@ -776,6 +783,11 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   };
 
   const control = async (ctx: Ctx, path: string): Promise<Reply> => {
+    if (ctx.method === 'DELETE' && path.startsWith('/v1/reference/acl/tokens/')) {
+      if (aclEnabled && ctx.token?.Type !== 'management') throw forbidden();
+      if (!acl.revoke(decodeURIComponent(path.slice('/v1/reference/acl/tokens/'.length)))) throw notFound('token not found');
+      return { body: {} };
+    }
     if (!WRITE(ctx.method)) throw methodNotAllowed();
     if (path === '/v1/reference/clock') {
       const body = jsonBody(ctx);
@@ -789,7 +801,14 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     }
     if (aclEnabled && ctx.token?.Type !== 'management') throw forbidden();
     if (path === '/v1/reference/acl/tokens') return { body: acl.create(jsonBody(ctx)) };
-    if (path === '/v1/reference/gc' || path === '/v1/system/gc') return { body: { Removed: store.gc() } };
+    if (path === '/v1/reference/gc' || path === '/v1/system/gc') {
+      // Variant: the real scheduler only queues a forced collection; it happens after the answer.
+      if (variants.has(QUEUED_GC)) {
+        clock.at(clock.now() + QUEUED_GC_DELAY_MS, () => { store.gc(); });
+        return { body: {} };
+      }
+      return { body: { Removed: store.gc() } };
+    }
     throw notFound('Invalid URL');
   };
 
@@ -798,6 +817,19 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       if (GET(ctx.method)) return listJobs(ctx);
       if (WRITE(ctx.method)) return register(ctx, '');
       throw methodNotAllowed();
+    }
+    if (path === '/v1/validate/job') {
+      // The real scheduler's validation endpoint (not in the jobs document): the registration
+      // checks without registering; refusals come back as ValidationErrors in a 200.
+      if (!WRITE(ctx.method)) throw methodNotAllowed();
+      const body = jsonBody(ctx);
+      try {
+        jobFromBody(ctx, body, '', 'Job must be specified', "Job ID hasn't been provided", 'Job ID does not match name');
+        return { body: { DriverConfigValidated: false, ValidationErrors: [], Error: '', Warnings: '' } };
+      } catch (err) {
+        if (!(err instanceof SchedError) || err.status !== 400) throw err;
+        return { body: { DriverConfigValidated: false, ValidationErrors: [err.message], Error: err.message, Warnings: '' } };
+      }
     }
     if (path === '/v1/jobs/parse') {
       if (!WRITE(ctx.method)) throw methodNotAllowed();
@@ -862,7 +894,9 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       send(res, reply.status ?? 200, JSON.stringify(reply.body ?? null), faults.has('jobs.json-content-type-missing') ? 'text/plain; charset=utf-8' : 'application/json', reply.headers);
     } catch (err) {
       if (err instanceof SchedError) {
-        const status = err.status === 403 && faults.has('jobs.acl-denied-401') ? 401 : err.status;
+        let status = err.status === 403 && faults.has('jobs.acl-denied-401') ? 401 : err.status;
+        // Variant: the real scheduler refuses most rule violations with 500 and the message.
+        if (status === 400 && !err.documented && variants.has(REFUSALS_500)) status = 500;
         send(res, status, err.message, 'text/plain; charset=utf-8');
       } else {
         console.error('[scheduler] unexpected error:', (err as Error).message);

@@ -198,6 +198,13 @@ export class Cluster {
     return d;
   }
 
+  /** Drops every allocation and deployment of a job (a purge that collects them at once). */
+  forget(jobKey: string): void {
+    for (const list of [this.allocs, this.deployments] as Job[][]) {
+      for (let i = list.length - 1; i >= 0; i--) if (list[i]!.jobKey === jobKey) list.splice(i, 1);
+    }
+  }
+
   /** Ends every active deployment of a job (a newer version or a stop replaces it). */
   cancelDeployments(jobKey: string, description: string): void {
     for (const d of this.deployments) {

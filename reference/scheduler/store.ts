@@ -9,6 +9,8 @@ import { EventEmitter } from 'node:events';
 import { Cron } from 'croner';
 import type { Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
+import { Variants } from '../variants.js';
+import { ASYNC_EVALUATIONS, PERIODIC_CHILD_PER_SECOND, PURGE_COLLECTS_ALLOCATIONS } from './variants.js';
 import { badRequest, notFound } from './errors.js';
 import { clone, isObj, isParameterized, isPeriodic, type Job, SECOND, specOf } from './job.js';
 import { Cluster, isTerminal, type Alloc } from './sim.js';
@@ -32,6 +34,9 @@ export interface Entry {
 
 export interface WriteResult { EvalID?: string; EvalCreateIndex?: number; JobModifyIndex: number; Index: number; Warnings: string }
 
+/** Variant jobs.async-evaluations: how long after the write an evaluation is processed (clock ms). */
+const ASYNC_EVAL_DELAY_MS = 300;
+
 export const keyOf = (namespace: string, id: string) => `${namespace}\u0000${id}`;
 
 export class Store {
@@ -43,7 +48,7 @@ export class Store {
   /** Emits 'change' after every write (blocking queries wait on it). */
   readonly events = new EventEmitter();
 
-  constructor(readonly clock: Clock, readonly faults: Faults) {
+  constructor(readonly clock: Clock, readonly faults: Faults, readonly variants: Variants = new Variants()) {
     this.events.setMaxListeners(0);
     this.cluster = new Cluster(clock, {
       nextIndex: () => this.nextIndex(),
@@ -131,8 +136,36 @@ export class Store {
 
   // ---- evaluations and placement -------------------------------------------------------------
 
-  /** Creates an evaluation and processes it at once (placement is synchronous here). */
-  createEval(e: Entry, triggeredBy: string, priority: number, deploymentID = ''): Job {
+  /**
+   * Runs the processing of an evaluation: at once, or (variant jobs.async-evaluations) a moment
+   * after the write answered, as the real scheduler's workers do. An entry purged meanwhile is
+   * only wound down, never placed.
+   */
+  private process(e: Entry, ev: Job, work: () => void): void {
+    if (!this.variants.has(ASYNC_EVALUATIONS)) return work();
+    this.clock.at(this.clock.now() + ASYNC_EVAL_DELAY_MS, () => {
+      if (this.jobs.get(e.key) !== e && !e.job.Stop) {
+        ev.Status = 'canceled';
+        ev.ModifyIndex = this.nextIndex();
+        return;
+      }
+      work();
+      this.hooksChanged(e.key);
+    });
+  }
+
+  private hooksChanged(key: string): void {
+    const e = this.jobs.get(key);
+    if (e) e.summaryIndex = this.index;
+    this.events.emit('change');
+  }
+
+  /**
+   * Creates an evaluation and processes it (see process()). `deployment` names the deployment
+   * the placements belong to, or makes it when the evaluation is processed.
+   */
+  createEval(e: Entry, triggeredBy: string, priority: number, deployment: string | (() => string) = ''): Job {
+    const deploymentID = typeof deployment === 'string' ? deployment : '';
     const index = this.nextIndex();
     const now = this.nowNs();
     const ev: Job = {
@@ -143,7 +176,11 @@ export class Store {
       CreateIndex: index, ModifyIndex: index, CreateTime: now, ModifyTime: now, jobKey: e.key, JobCreateIndex: e.job.CreateIndex,
     };
     this.evals.push(ev);
-    this.reconcile(e, ev, deploymentID);
+    this.process(e, ev, () => {
+      const d = typeof deployment === 'string' ? deployment : deployment();
+      ev.DeploymentID = d;
+      this.reconcile(e, ev, d);
+    });
     return ev;
   }
 
@@ -291,18 +328,18 @@ export class Store {
       if (changed && (isPeriodic(e.job) || isParameterized(e.job))) this.reconcileStopped(e);
       return result;
     }
-    let deploymentID = '';
     const evalPriority = this.faults.has('jobs.eval-priority-ignored') ? 0 : (opts.evalPriority ?? 0);
-    if (changed) {
+    const version = e.job;
+    const deployment = (): string => {
+      if (!changed || e.job !== version) return '';
       this.cluster.cancelDeployments(e.key, 'Cancelled due to newer version of job');
-      if (this.needsDeployment(e.job)) {
-        const d = this.cluster.createDeployment(e.job, evalPriority || e.job.Priority);
-        d.jobKey = e.key;
-        if (this.faults.has('jobs.deployment-never-successful')) d.hold = true;
-        deploymentID = d.ID;
-      }
-    }
-    const ev = this.createEval(e, opts.triggeredBy ?? 'job-register', evalPriority || e.job.Priority, deploymentID);
+      if (!this.needsDeployment(e.job)) return '';
+      const d = this.cluster.createDeployment(e.job, evalPriority || e.job.Priority);
+      d.jobKey = e.key;
+      if (this.faults.has('jobs.deployment-never-successful')) d.hold = true;
+      return d.ID;
+    };
+    const ev = this.createEval(e, opts.triggeredBy ?? 'job-register', evalPriority || e.job.Priority, deployment);
     result.EvalID = ev.ID;
     result.EvalCreateIndex = ev.CreateIndex;
     result.Index = this.index;
@@ -374,7 +411,8 @@ export class Store {
 
   launchChild(e: Entry, atMs: number): WriteResult {
     let secs = Math.floor(atMs / 1000);
-    while (this.get(e.job.Namespace, `${e.job.ID}/periodic-${secs}`)) secs += 1;
+    // Variant: an instance is named after its launch second, so two launches in one second share it.
+    if (!this.variants.has(PERIODIC_CHILD_PER_SECOND)) while (this.get(e.job.Namespace, `${e.job.ID}/periodic-${secs}`)) secs += 1;
     const child = clone(e.job);
     child.ID = `${e.job.ID}/periodic-${secs}`;
     child.Name = child.ID;
@@ -420,12 +458,15 @@ export class Store {
         jobKey: e.key, JobCreateIndex: e.job.CreateIndex,
       };
       this.evals.push(ev);
-      this.reconcile(e, ev, '', ignoreDelay ? 0 : undefined);
+      this.process(e, ev, () => this.reconcile(e, ev, '', ignoreDelay ? 0 : undefined));
       out.EvalID = ev.ID;
       out.EvalCreateIndex = ev.CreateIndex;
     }
     // As in the real scheduler, stopping a periodic or parameterized parent leaves its children running.
-    if ((opts.purge && !this.faults.has('jobs.stop-purge-ignored')) || this.faults.has('jobs.stop-deletes')) this.remove(e);
+    if ((opts.purge && !this.faults.has('jobs.stop-purge-ignored')) || this.faults.has('jobs.stop-deletes')) {
+      this.remove(e);
+      if (opts.purge && this.variants.has(PURGE_COLLECTS_ALLOCATIONS)) this.cluster.forget(e.key);
+    }
     out.Index = this.index;
     return out;
   }

@@ -1,6 +1,7 @@
 /**
- * ACL capabilities per endpoint. Tokens with exactly the capabilities a case needs are minted
- * through the reference scheduler's control endpoint; on other targets these tests skip.
+ * ACL capabilities per endpoint. Tokens with exactly the capabilities a case needs come from the
+ * configured provisioner (sched.provisioner: the reference's control, the upstream ACL API, or
+ * tokens listed in sched.tokens); see harness/provision/scheduler.ts.
  */
 import { suite, conformance, type T } from '../../harness/index.js';
 import { statusIs, expectThat } from '../../harness/checks/index.js';
@@ -9,16 +10,13 @@ import type { Exchange } from '../../harness/index.js';
 import { body, enc, registered, trackJob, waitFor, type Obj } from './helpers.js';
 import { runAction } from './ws.js';
 
+import { schedTokenWith } from '../../harness/provision/scheduler.js';
+
 suite('jobs');
 
-/** A client token with `caps` on `namespace` only. */
-async function tokenWith(t: T, caps: string[], namespace = 'default'): Promise<string> {
-  if (!t.config.capabilities.schedControl) t.skip('minting scheduler tokens with chosen capabilities needs the reference control endpoint', 'capabilities.schedControl');
-  const ex = await t.sched.post('reference/acl/tokens', { body: { Name: t.unique('acl'), Type: 'client', Namespaces: { [namespace]: { Capabilities: caps } } }, validate: false });
-  if (ex.response.status !== 200) throw new Error(`could not mint a scheduler token: status ${ex.response.status}`);
-  const secret = body(ex).SecretID as string;
-  t.secret(secret);
-  return secret;
+/** A client token with exactly `caps` on `namespace`, from the configured provisioner. */
+function tokenWith(t: T, caps: string[], namespace = 'default'): Promise<string> {
+  return schedTokenWith(t, caps, namespace);
 }
 
 const denied = statusIs(403);
@@ -116,7 +114,7 @@ conformance({ id: 'jobs.acl.alloc-exec', level: 'MUST', requires: ['schedAcl'],
   const { id } = await registered(t, 'service', 'aclexec');
   await t.advance(3);
   const allocs = await waitFor('an allocation runs', async () => body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)),
-    (a) => a.some((x) => x.ClientStatus === 'running'), 5000);
+    (a) => a.some((x) => x.ClientStatus === 'running'));
   const query = { action: 'echo-hello', alloc_id: allocs.find((x) => x.ClientStatus === 'running')!.ID as string, task: 'redis' };
   const without = await runAction(t, id, { query, token: await tokenWith(t, ['read-job']) });
   expectThat(without.refusedStatus === 403 || (without.refusedStatus === undefined && !without.frames.some((f) => f.exited === true)), 'acl',

@@ -4,7 +4,11 @@
  */
 import type { T, Exchange } from '../../harness/index.js';
 import { statusIs, statusBetween, expectThat, expectEqual, bodyAt, CheckFailure, type Check } from '../../harness/checks/index.js';
-import { jobDefinition, resolvePath, type Case, type CaseFile, type JobDefinition } from '../../fixtures/jobs/index.js';
+import { jobDefinition, resolvePath, useRunningTask, type Case, type CaseFile, type JobDefinition } from '../../fixtures/jobs/index.js';
+import { targetConfig } from '../../harness/context.js';
+
+// Every jobs file imports these helpers: service fixtures get the target's running-task driver.
+useRunningTask(targetConfig().sched.runningTask);
 
 export const enc = encodeURIComponent;
 
@@ -61,17 +65,62 @@ export async function readJob(t: T, id: string, namespace?: string): Promise<Obj
 
 /**
  * Polls a read until the predicate holds. The scheduler works asynchronously (evaluations,
- * allocations, deployments); the bound keeps a broken target from hanging the run.
+ * allocations, deployments, garbage collection); the bound (timing.settleSeconds, read every
+ * timing.pollMs) keeps a broken target from hanging the run.
  */
-export async function waitFor<R>(what: string, read: () => Promise<R>, ok: (r: R) => boolean, timeoutMs = 8000): Promise<R> {
-  const deadline = Date.now() + timeoutMs;
+export async function waitFor<R>(what: string, read: () => Promise<R>, ok: (r: R) => boolean, timeoutMs?: number): Promise<R> {
+  const timing = targetConfig().timing;
+  const bound = timeoutMs ?? timing.settleSeconds * 1000;
+  const deadline = Date.now() + bound;
   let last = await read();
   while (!ok(last)) {
-    if (Date.now() > deadline) throw new CheckFailure('eventually', `${what} did not happen within ${timeoutMs} ms`, what, last);
-    await new Promise((r) => setTimeout(r, 50));
+    if (Date.now() > deadline) throw new CheckFailure('eventually', `${what} did not happen within ${bound} ms`, what, last);
+    await new Promise((r) => setTimeout(r, timing.pollMs));
     last = await read();
   }
   return last;
+}
+
+/**
+ * The documents give no status for most refusals: a refusal is any non-2xx answer that carries an
+ * error message. Where the catalogue's assumption jobs.errors.rejections-4xx is on, the status must
+ * also be a 4xx (switch it off for a scheduler that refuses with 5xx and a message).
+ */
+export function refused(t: T, ex: Exchange, what: string): Exchange {
+  const status = ex.response.status;
+  expectThat(status < 200 || status > 299, 'status', `${what} is refused`, 'a non-2xx status', status);
+  const text = (ex.response.text ?? '').trim();
+  expectThat(text.length > 0 && text !== '{}' && text !== 'null', 'message', `${what}: the refusal carries an error message`, 'a non-empty error body', ex.response.text);
+  if (t.config.assumptions['jobs.errors.rejections-4xx'] !== false) {
+    expectThat(status >= 400 && status < 500, 'status', `${what}: refused with a 4xx (assumption jobs.errors.rejections-4xx)`, '4xx', status);
+  }
+  return ex;
+}
+
+/**
+ * What a refused request must not have changed, read back: the job list under `prefix` with each
+ * job's modify index and version, so a half-applied refusal (a dispatched child, a new version, a
+ * scaled group) is caught.
+ */
+export async function jobsState(t: T, prefix: string, namespace?: string): Promise<Obj[]> {
+  const ex = await t.sched.get('jobs', { query: { prefix, namespace } });
+  t.check(ex, statusIs(200));
+  const items = body<Obj[]>(ex) ?? [];
+  const out: Obj[] = [];
+  for (const j of items.filter((x) => !x.ParentID).sort((a, b) => String(a.ID).localeCompare(String(b.ID)))) {
+    const job = await readJob(t, String(j.ID), namespace);
+    out.push({ ID: j.ID, Version: job.Version, JobModifyIndex: job.JobModifyIndex, Stop: job.Stop, TaskGroups: (job.TaskGroups as Obj[] | undefined)?.map((g) => [g.Name, g.Count]) });
+  }
+  out.push({ children: items.filter((x) => x.ParentID).map((x) => x.ID).sort() });
+  return out;
+}
+
+/** A refusal (see `refused`) after which the jobs under `prefix` read back unchanged. */
+export async function refusedUnchanged(t: T, prefix: string, what: string, send: () => Promise<Exchange>, namespace?: string): Promise<Exchange> {
+  const before = await jobsState(t, prefix, namespace);
+  const ex = refused(t, await send(), what);
+  expectEqual(await jobsState(t, prefix, namespace), before, `${what}: nothing changed (jobs, versions, counts and children read back)`);
+  return ex;
 }
 
 /** Base64 of `n` deterministic bytes. */
@@ -81,9 +130,8 @@ export function payloadOf(n: number): string {
   return b.toString('base64');
 }
 
-export function statusCheck(expected: Case['expect']['status']): Check {
+export function statusCheck(expected: Exclude<Case['expect']['status'], '4xx' | 'refused'>): Check {
   if (expected === '2xx') return statusBetween(200, 299);
-  if (expected === '4xx') return statusBetween(400, 499);
   return statusIs(expected);
 }
 
@@ -106,6 +154,10 @@ export async function runCase(t: T, c: Case, ids: Record<string, string>, listPr
   const path = r.path ? resolvePath(r.path, ids) : 'jobs';
   const query: Record<string, string> = { ...r.query };
   if (!r.path && listPrefix) query.prefix = listPrefix;
+  // A refusal must leave the case's jobs as they were: read them before, compare after.
+  const refusal = c.expect.status === '4xx' || c.expect.status === 'refused';
+  const stateOf = refusal && Object.keys(ids).length ? commonPrefix(Object.values(ids)) : undefined;
+  const before = stateOf ? await jobsState(t, stateOf) : undefined;
   let ex: Exchange;
   if (r.rawBytes !== undefined) {
     ex = await t.sched.request(method, path, { query, rawBody: Buffer.from(payloadOf(r.rawBytes), 'base64'), contentType: 'application/octet-stream', validate: r.validate });
@@ -116,6 +168,12 @@ export async function runCase(t: T, c: Case, ids: Record<string, string>, listPr
   }
   const child = (ex.response.body as Obj | undefined)?.DispatchedJobID;
   if (typeof child === 'string' && child) trackJob(t, child);
+  if (c.expect.status === '4xx' || c.expect.status === 'refused') {
+    // The case files' refusals: the documents give no status (see `refused`); nothing may change.
+    refused(t, ex, c.description);
+    if (before) expectEqual(await jobsState(t, stateOf!), before, `${c.description}: nothing changed (jobs, versions, counts and children read back)`);
+    return ex;
+  }
   t.check(ex, statusCheck(c.expect.status));
   for (const [pointer, value] of Object.entries(c.expect.bodyAt ?? {})) t.check(ex, bodyAt(pointer, value));
   if (c.expect.jobs) {
@@ -127,3 +185,34 @@ export async function runCase(t: T, c: Case, ids: Record<string, string>, listPr
 }
 
 export { expectThat, expectEqual };
+
+function commonPrefix(values: string[]): string {
+  let p = values[0] ?? '';
+  for (const v of values) while (!v.startsWith(p)) p = p.slice(0, -1);
+  return p;
+}
+
+const ACTIVE_DEPLOYMENT = new Set(['running', 'pending', 'initializing', 'paused', 'blocked']);
+
+/**
+ * Waits until a job can be scaled: the document refuses scaling during an active deployment, and
+ * a scheduler may give any service job a deployment at registration (the real one does). Time is
+ * moved the scheduler's way meanwhile (its clock, or real time), bounded by timing.settleSeconds.
+ */
+export async function scalable(t: T, id: string, namespace?: string): Promise<void> {
+  const settle = targetConfig().timing.settleSeconds;
+  const deadline = Date.now() + settle * 1000;
+  for (;;) {
+    // A deployment is made when the scheduler processes the evaluation: first let pending ones run.
+    const evals = await t.sched.get(`job/${enc(id)}/evaluations`, { query: { namespace } });
+    t.check(evals, statusIs(200));
+    const pending = (body<Obj[]>(evals) ?? []).some((e) => e.Status === 'pending');
+    const ex = await t.sched.get(`job/${enc(id)}/deployment`, { query: { namespace } });
+    t.check(ex, statusIs(200));
+    const d = body<Obj | null>(ex);
+    if (!pending && (!d || !ACTIVE_DEPLOYMENT.has(String(d.Status)))) return;
+    if (Date.now() > deadline) throw new CheckFailure('eventually', `the evaluations and deployment of ${id} did not finish within ${settle} s, so the job cannot be scaled`, 'no pending evaluation, no active deployment', { pending, deployment: d?.Status });
+    await t.advance(5);
+    await new Promise((r) => setTimeout(r, targetConfig().timing.pollMs));
+  }
+}

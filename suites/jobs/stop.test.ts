@@ -38,7 +38,7 @@ async function delayedJob(t: T, base: string): Promise<string> {
   job.TaskGroups![0]!.ShutdownDelay = 60_000_000_000;
   await register(t, job);
   await t.advance(3);
-  await waitFor('an allocation runs', () => runningAllocs(t, id), (a) => a.length > 0, 5000);
+  await waitFor('an allocation runs', () => runningAllocs(t, id), (a) => a.length > 0);
   return id;
 }
 
@@ -53,6 +53,6 @@ conformance({ id: 'jobs.stop.no-shutdown-delay', level: 'MUST',
   t.check(await t.sched.delete(`job/${enc(slow)}`), statusIs(200));
   expectEqual((await readJob(t, quick)).Stop, true, 'Stop after a stop without shutdown delay');
   await t.advance(5);
-  await waitFor('allocations stopped without the shutdown delay', () => runningAllocs(t, quick), (a) => a.length === 0, 5000);
+  await waitFor('allocations stopped without the shutdown delay', () => runningAllocs(t, quick), (a) => a.length === 0);
   expectThat((await runningAllocs(t, slow)).length > 0, 'shutdown-delay', 'a plain stop still waits the 60 s shutdown_delay (control)', 'running allocations', 0);
 });

@@ -2,7 +2,7 @@
 import { suite, conformance, type T } from '../../harness/index.js';
 import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import type { JobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, readJob, registered, update, type Obj } from './helpers.js';
+import { body, enc, readJob, refused, refusedUnchanged, registered, scalable, update, type Obj } from './helpers.js';
 
 suite('jobs');
 
@@ -21,6 +21,9 @@ async function versioned(t: T, base: string, ...modes: string[]): Promise<{ id: 
 }
 
 const modeOf = (job: Obj): unknown => job.TaskGroups?.[0]?.Tasks?.[0]?.Env?.MODE;
+
+/** The definition a user wrote: groups, their tasks and settings, without state the scheduler keeps. */
+const specOf = (job: Obj): unknown => ({ Type: job.Type, Priority: job.Priority, Meta: job.Meta, TaskGroups: job.TaskGroups, Update: job.Update });
 
 /** Every field diff anywhere in a job diff (job, group, task and object levels). */
 function fieldDiffs(diff: Obj | null | undefined): Obj[] {
@@ -89,7 +92,9 @@ conformance({ id: 'jobs.tag.unique-per-job', level: 'MUST',
   title: 'POST /v1/job/:job_id/versions/:tag_name/tag with a name the job already uses is refused' }, async (t) => {
   const { id } = await versioned(t, 'tagu', 'secondary');
   t.check(await tag(t, id, 'golden', { Version: 0 }), statusIs(200));
-  t.check(await tag(t, id, 'golden', { Version: 1 }), clientError);
+  await refusedUnchanged(t, id, 'a tag name the job already uses', () => tag(t, id, 'golden', { Version: 1 }));
+  const tags = Object.fromEntries((body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map((v) => [v.Version, v.VersionTag?.Name ?? null]));
+  expectEqual([tags[0], tags[1] ?? null], ['golden', null], 'the tag stays on version 0 and version 1 got none');
   const other = await versioned(t, 'tagu');
   t.check(await tag(t, other.id, 'golden', { Version: 0 }), statusIs(200));
 });
@@ -123,7 +128,7 @@ conformance({ id: 'jobs.tag.delete', level: 'MUST',
   t.check(await tag(t, id, 'gone', { Version: 0 }), statusIs(200));
   const del = await t.sched.delete(`job/${enc(id)}/versions/gone/tag`);
   t.check(del, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
-  t.check(await revert(t, id, { TaggedVersion: 'gone' }), clientError);
+  await refusedUnchanged(t, id, 'a revert to a deleted tag', () => revert(t, id, { TaggedVersion: 'gone' }));
   t.check(await tag(t, id, 'gone', { Version: 1 }), statusIs(200));
 });
 
@@ -143,13 +148,13 @@ conformance({ id: 'jobs.revert.by-tag', level: 'MUST',
   t.check(await tag(t, id, 'golden', { Version: 1 }), statusIs(200));
   t.check(await revert(t, id, { TaggedVersion: 'golden' }), statusIs(200));
   expectEqual(modeOf(await readJob(t, id)), 'secondary', 'the definition of the tagged version 1 is back');
-  t.check(await revert(t, id, { TaggedVersion: 'no-such-tag' }), clientError);
+  await refusedUnchanged(t, id, 'a revert to an unknown tag', () => revert(t, id, { TaggedVersion: 'no-such-tag' }));
 });
 
 conformance({ id: 'jobs.revert.enforce-prior-version', level: 'MUST',
   title: 'POST /v1/job/:job_id/revert with a stale EnforcePriorVersion is refused and changes nothing' }, async (t) => {
   const { id } = await versioned(t, 'revc', 'secondary');
-  t.check(await revert(t, id, { JobVersion: 0, EnforcePriorVersion: 0 }), clientError);
+  await refusedUnchanged(t, id, 'a revert with a stale EnforcePriorVersion', () => revert(t, id, { JobVersion: 0, EnforcePriorVersion: 0 }));
   const unchanged = await readJob(t, id);
   expectEqual([unchanged.Version, modeOf(unchanged)], [1, 'secondary'], 'the refused revert left the job at version 1');
   t.check(await revert(t, id, { JobVersion: 0, EnforcePriorVersion: 1 }), statusIs(200));
@@ -159,7 +164,7 @@ conformance({ id: 'jobs.revert.enforce-prior-version', level: 'MUST',
 conformance({ id: 'jobs.revert.jobid-required', level: 'MUST',
   title: 'POST /v1/job/:job_id/revert without JobID is refused' }, async (t) => {
   const { id } = await versioned(t, 'revj', 'secondary');
-  t.check(await t.sched.post(`job/${enc(id)}/revert`, { body: { JobVersion: 0 }, validate: false }), clientError);
+  await refusedUnchanged(t, id, 'a revert without JobID', () => t.sched.post(`job/${enc(id)}/revert`, { body: { JobVersion: 0 }, validate: false }));
   expectEqual((await readJob(t, id)).Version, 1, 'the refused revert changed nothing');
 });
 
@@ -167,20 +172,27 @@ conformance({ id: 'jobs.revert.one-of-version-or-tag', level: 'MUST',
   title: 'POST /v1/job/:job_id/revert naming both JobVersion and TaggedVersion is refused and changes nothing' }, async (t) => {
   const { id } = await versioned(t, 'revb', 'secondary');
   t.check(await tag(t, id, 'golden', { Version: 0 }), statusIs(200));
-  t.check(await revert(t, id, { JobVersion: 0, TaggedVersion: 'golden' }), clientError);
+  await refusedUnchanged(t, id, 'a revert naming JobVersion and TaggedVersion', () => revert(t, id, { JobVersion: 0, TaggedVersion: 'golden' }));
   expectEqual((await readJob(t, id)).Version, 1, 'the refused revert changed nothing');
 });
 
 conformance({ id: 'jobs.stable.set', level: 'MUST',
   title: 'POST /v1/job/:job_id/stable marks a version stable and unstable' }, async (t) => {
   const { id } = await versioned(t, 'stab', 'secondary');
+  const before = await readJob(t, id);
   const stable = (await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0, Stable: true } }));
   t.check(stable, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
   const flags = async () => Object.fromEntries((body((await t.sched.get(`job/${enc(id)}/versions`))).Versions as Obj[]).map((v) => [v.Version, v.Stable]));
   expectEqual((await flags())[0], true, 'version 0 is stable');
   expectEqual((await flags())[1], false, 'version 1 was not touched');
+  // Marking an older version stable is a flag, not a revert: the job keeps its version and spec.
+  const after = await readJob(t, id);
+  expectEqual([after.Version, modeOf(after), specOf(after)], [before.Version, modeOf(before), specOf(before)], 'the job itself (version, definition) is unchanged');
+  expectEqual(Object.keys(await flags()).length, 2, 'no version was added');
   t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0, Stable: false } }), statusIs(200));
   expectEqual((await flags())[0], false, 'version 0 is unstable again');
+  const last = await readJob(t, id);
+  expectEqual([last.Version, specOf(last)], [before.Version, specOf(before)], 'the job is still unchanged after unmarking');
 });
 
 conformance({ id: 'jobs.revert.by-tag', also: ['jobs.update.bumps-version', 'jobs.versions.diffs', 'jobs.tag.create', 'jobs.stable.set', 'jobs.scale.sets-count', 'jobs.stop.marks-stopped', 'jobs.stop.purge'], level: 'MUST',
@@ -194,6 +206,7 @@ conformance({ id: 'jobs.revert.by-tag', also: ['jobs.update.bumps-version', 'job
   const reverted = await readJob(t, id);
   expectEqual([reverted.Version, modeOf(reverted)], [2, 'primary'], 'reverted to the tagged definition as version 2');
   t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 2, Stable: true } }), statusIs(200));
+  await scalable(t, id);
   t.check(await t.sched.post(`job/${enc(id)}/scale`, { body: { Count: 2, Message: 'lifecycle', Target: { Group: 'cache' } } }), statusIs(200));
   expectEqual((await readJob(t, id)).TaskGroups[0].Count, 2, 'scaled to 2');
   t.check(await t.sched.delete(`job/${enc(id)}`), statusIs(200));

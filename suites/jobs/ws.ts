@@ -24,10 +24,15 @@ export interface ActionOptions {
   timeoutMs?: number;
 }
 
+/**
+ * The action URL. The document's table names the allocation `alloc_id` and its sample upgrade
+ * request spells it `allocID`: both are sent, so a scheduler reading either gets it.
+ */
 export function actionUrl(t: T, jobId: string, query: ActionOptions['query']): string {
   const base = t.config.sched.addr.replace(/\/+$/, '').replace(/^http/, 'ws');
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.set(k, String(v));
+  if (query.alloc_id !== undefined && !('allocID' in query)) qs.set('allocID', String(query.alloc_id));
   return `${base}/v1/job/${encodeURIComponent(jobId)}/action?${qs}`;
 }
 
