@@ -217,6 +217,19 @@ export class Cluster {
     }
   }
 
+  /**
+   * An allocation updated in place joins the new version's deployment and must become healthy
+   * there again; a running one is judged from when it started (at once if that is long enough ago).
+   */
+  adopt(alloc: Alloc, deploymentID: string): void {
+    if (alloc.DeploymentID === deploymentID) return;
+    alloc.DeploymentID = deploymentID;
+    alloc.healthy = false;
+    alloc.DeploymentStatus = null;
+    this.touch(alloc);
+    if (alloc.ClientStatus === 'running') this.scheduleHealth(alloc);
+  }
+
   private scheduleHealth(alloc: Alloc): void {
     const d = this.deployments.find((x) => x.ID === alloc.DeploymentID);
     if (!d || d.Status !== 'running') return;

@@ -200,14 +200,18 @@ export class Store {
         const desired = system ? nodes.length : Number(g.Count);
         let mine = live.filter((a) => a.TaskGroup === g.Name && (!isTerminal(a) || (batch && a.ClientStatus === 'complete')));
         for (const a of [...mine]) {
-          if (a.JobVersion === job.Version) continue;
+          if (a.JobVersion === job.Version) {
+            // A later evaluation of the same version may own the deployment now: its allocations join it.
+            if (deploymentID && !isTerminal(a)) this.cluster.adopt(a, deploymentID);
+            continue;
+          }
           const oldGroup = e.versions.find((v) => v.Version === a.JobVersion)?.TaskGroups?.find((x: Job) => x.Name === g.Name);
           if (this.cluster.tasksChanged(oldGroup, g) && !(batch && a.ClientStatus === 'complete')) {
             this.cluster.stop(a, 'alloc is being updated due to job update', this.shutdownDelayMs(job, g.Name));
             mine = mine.filter((x) => x !== a);
           } else {
             a.JobVersion = job.Version;
-            if (deploymentID && !isTerminal(a)) a.DeploymentID = deploymentID;
+            if (deploymentID && !isTerminal(a)) this.cluster.adopt(a, deploymentID);
           }
         }
         if (mine.length > desired) {

@@ -23,7 +23,7 @@ export const variants: VariantSpec[] = [
     'PUT /v1/system/gc answers at once and collects a moment later (server.ts control).'),
   v(REFUSALS_500, 'jobs-service.md Errors: "Status codes beyond the above are not given per endpoint."',
     'Refusals of the document\'s rules answer 500 with the error message, as the real scheduler does for errors raised behind its RPC layer; the documented 400 (scaling during an active deployment) stays 400 (server.ts send).',
-    { assumptions: ['jobs.errors.rejections-4xx'] }),
+    { assumptions: ['jobs.errors.rejections-4xx', 'robustness.sched.invalid-4xx', 'robustness.sched.boundary-no-5xx'], suites: ['jobs', 'robustness'] }),
   v(EXTRA_FRAMES, 'jobs-service.md Run action: output frames listed are stdout data, stdout close and exited; other frames are not excluded',
     'The action stream also sends frames the document does not list (an empty stderr data frame, a stderr close frame) (actions.ts).'),
   v(PERIODIC_CHILD_PER_SECOND, 'jobs-service.md Force periodic instance: "Creates an instance even if it violates prohibit_overlap"; child IDs are not given',
