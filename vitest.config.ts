@@ -14,7 +14,8 @@ import ConformanceReporter from './harness/report/reporter.js';
 import { conformanceProjects } from './harness/cli/projects.js';
 import { ALL_SUITES } from './harness/config/load.js';
 
-const testReportDir = process.env.CONFORMANCE_TEST_REPORT_DIR || join(tmpdir(), `svc-conformance-npm-test-${process.pid}`);
+const testReportDir =
+  process.env.CONFORMANCE_TEST_REPORT_DIR || join(tmpdir(), `svc-conformance-npm-test-${process.pid}`);
 
 export default defineConfig({
   test: {
@@ -32,7 +33,11 @@ export default defineConfig({
       },
       // Two projects sharing one target: concurrent files first, then the files of
       // suites/schedule.yaml one at a time (see harness/cli/projects.ts).
-      ...conformanceProjects({ suites: ALL_SUITES, embedded: !process.env.SVC_ADDR, timeouts: { testMs: 60_000, hookMs: 120_000 } }),
+      ...conformanceProjects({
+        suites: ALL_SUITES,
+        embedded: !process.env.SVC_ADDR,
+        timeouts: { testMs: 60_000, hookMs: 120_000 },
+      }),
     ],
   },
 });

@@ -18,7 +18,9 @@ const skipSuite = args.includes('--skip-suite');
 async function suiteWallTime(): Promise<{ seconds: number; code: number; summary: string }> {
   const started = performance.now();
   // node directly in its own process group: a timeout or Ctrl-C ends the run and all it started.
-  const run = await runCli(['run', '--suite', 'transit', '--quiet', '--report-dir', 'reports/bench-transit'], { timeoutMs: 20 * 60_000 });
+  const run = await runCli(['run', '--suite', 'transit', '--quiet', '--report-dir', 'reports/bench-transit'], {
+    timeoutMs: 20 * 60_000,
+  });
   const out = run.stdout + run.stderr;
   const summary = /conformance: [^\n]*/.exec(out)?.[0] ?? 'no summary (see reports/bench-transit)';
   return { seconds: (performance.now() - started) / 1000, code: run.code ?? 1, summary };
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
   const ref = await startReference({ rootToken: token, quiet: true });
   try {
     const base = `${ref.svcAddr}/v1`;
+    // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are open-ended (the documents' "other fields: not shown")
     const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> => {
       const res = await fetch(`${base}/${path}`, {
         method,
@@ -58,14 +61,20 @@ async function main(): Promise<void> {
     };
 
     await must('POST', 'sys/mounts/bench-transit', { type: 'transit' });
-    for (const [name, type] of [['aes', 'aes256-gcm96'], ['ec', 'ecdsa-p256'], ['ed', 'ed25519'], ['rsa', 'rsa-2048']]) {
+    for (const [name, type] of [
+      ['aes', 'aes256-gcm96'],
+      ['ec', 'ecdsa-p256'],
+      ['ed', 'ed25519'],
+      ['rsa', 'rsa-2048'],
+    ]) {
       await must('POST', `bench-transit/keys/${name}`, { type });
     }
     const plaintext = b64(randomBytes(64));
     const ciphertext = (await must('POST', 'bench-transit/encrypt/aes', { plaintext })).data.ciphertext as string;
     const input = b64('benchmark message');
     const sigs: Record<string, string> = {};
-    for (const k of ['ec', 'ed', 'rsa']) sigs[k] = (await must('POST', `bench-transit/sign/${k}`, { input })).data.signature;
+    for (const k of ['ec', 'ed', 'rsa'])
+      sigs[k] = (await must('POST', `bench-transit/sign/${k}`, { input })).data.signature;
     const batch = Array.from({ length: 100 }, () => ({ plaintext: b64(randomBytes(32)) }));
 
     const ops: [string, number, () => Promise<unknown>][] = [
@@ -75,9 +84,21 @@ async function main(): Promise<void> {
       ['verify (ecdsa-p256)', iterations, () => must('POST', 'bench-transit/verify/ec', { input, signature: sigs.ec })],
       ['sign (ed25519)', iterations, () => must('POST', 'bench-transit/sign/ed', { input })],
       ['verify (ed25519)', iterations, () => must('POST', 'bench-transit/verify/ed', { input, signature: sigs.ed })],
-      ['sign (rsa-2048, pss)', Math.max(20, Math.floor(iterations / 4)), () => must('POST', 'bench-transit/sign/rsa', { input })],
-      ['verify (rsa-2048, pss)', iterations, () => must('POST', 'bench-transit/verify/rsa', { input, signature: sigs.rsa })],
-      ['encrypt batch of 100', Math.max(10, Math.floor(iterations / 10)), () => must('POST', 'bench-transit/encrypt/aes', { batch_input: batch })],
+      [
+        'sign (rsa-2048, pss)',
+        Math.max(20, Math.floor(iterations / 4)),
+        () => must('POST', 'bench-transit/sign/rsa', { input }),
+      ],
+      [
+        'verify (rsa-2048, pss)',
+        iterations,
+        () => must('POST', 'bench-transit/verify/rsa', { input, signature: sigs.rsa }),
+      ],
+      [
+        'encrypt batch of 100',
+        Math.max(10, Math.floor(iterations / 10)),
+        () => must('POST', 'bench-transit/encrypt/aes', { batch_input: batch }),
+      ],
     ];
 
     console.log(`reference latency over HTTP (loopback), median and p95 in ms:`);
@@ -91,7 +112,9 @@ async function main(): Promise<void> {
         times.push(performance.now() - t0);
       }
       times.sort((a, b) => a - b);
-      console.log(`${label.padEnd(26)} ${String(n).padStart(5)} ${percentile(times, 0.5).toFixed(2).padStart(9)} ${percentile(times, 0.95).toFixed(2).padStart(9)}`);
+      console.log(
+        `${label.padEnd(26)} ${String(n).padStart(5)} ${percentile(times, 0.5).toFixed(2).padStart(9)} ${percentile(times, 0.95).toFixed(2).padStart(9)}`,
+      );
     }
   } finally {
     await ref.stop();

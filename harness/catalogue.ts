@@ -33,8 +33,14 @@ export function loadCatalogue(dir = CATALOGUE_DIR): Map<string, Requirement> {
   // Parsing the YAML is most of the cost: cached on disk, keyed by the catalogue files' contents.
   const entries = cachedSync('catalogue', contentHash(dir, /\.ya?ml$/), () => {
     const list: Requirement[] = [];
-    for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
-      const doc = parse(readFileSync(join(dir, file), 'utf8')) as { area: string; document: string; requirements: Omit<Requirement, 'area' | 'document'>[] };
+    for (const file of readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()) {
+      const doc = parse(readFileSync(join(dir, file), 'utf8')) as {
+        area: string;
+        document: string;
+        requirements: Omit<Requirement, 'area' | 'document'>[];
+      };
       for (const r of doc?.requirements ?? []) list.push({ ...r, area: doc.area, document: doc.document });
     }
     return list;

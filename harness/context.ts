@@ -17,7 +17,10 @@ let config: TargetConfig | undefined;
 export function targetConfig(): TargetConfig {
   if (!config) {
     config = inject('target');
-    if (!config) throw new Error('no target config was provided: run the suites through `npm run conformance` or `npm test` (vitest globalSetup harness/setup/global-setup.ts)');
+    if (!config)
+      throw new Error(
+        'no target config was provided: run the suites through `npm run conformance` or `npm test` (vitest globalSetup harness/setup/global-setup.ts)',
+      );
     redactor.add(config.svc.token);
     redactor.add(config.sched.token);
     for (const listed of config.sched.tokens ?? []) redactor.add(listed.secret);
@@ -70,7 +73,9 @@ export class Transcript {
       operation: ex.operation,
       requestHeaders: redactor.headers(ex.request.headers),
       requestBody: clip(redactor.value(ex.request.body)),
-      responseHeaders: redactor.headers(pick(ex.response.headers, ['content-type', 'x-sched-nexttoken', 'x-nomad-nexttoken', 'location'])),
+      responseHeaders: redactor.headers(
+        pick(ex.response.headers, ['content-type', 'x-sched-nexttoken', 'x-nomad-nexttoken', 'location']),
+      ),
       responseBody: clip(redactor.value(ex.response.body)),
       ...(ex.renamed ? { renamed: ex.renamed.map((r) => redactor.text(r)) } : {}),
     };

@@ -9,13 +9,20 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CACHE_DIR = process.env.CONFORMANCE_CACHE_DIR ?? resolve(dirname(fileURLToPath(import.meta.url)), '../node_modules/.cache/svc-conformance');
+const CACHE_DIR =
+  process.env.CONFORMANCE_CACHE_DIR ??
+  resolve(dirname(fileURLToPath(import.meta.url)), '../node_modules/.cache/svc-conformance');
 
 /** Hash of every file of `dir` matching `pattern` (names and contents). */
 export function contentHash(dir: string, pattern: RegExp): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(dir).filter((n) => pattern.test(n)).sort()) {
-    h.update(f).update('\0').update(readFileSync(join(dir, f))).update('\0');
+  for (const f of readdirSync(dir)
+    .filter((n) => pattern.test(n))
+    .sort()) {
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(dir, f)))
+      .update('\0');
   }
   return h.digest('hex').slice(0, 24);
 }

@@ -14,10 +14,17 @@ function typeOf(body: unknown): string | undefined {
   return typeof t === 'string' && t ? t : undefined;
 }
 
-export async function freshMount(t: T, defaultName: string, opts: { type: string; options?: Record<string, string>; configKey?: string }): Promise<string> {
+export async function freshMount(
+  t: T,
+  defaultName: string,
+  opts: { type: string; options?: Record<string, string>; configKey?: string },
+): Promise<string> {
   const key = opts.configKey ?? defaultName;
   if (!t.config.capabilities.mounts) {
-    t.skip(`this test needs a ${defaultName} mount of its own (it changes the engine's configuration) and the token may not mount engines`, 'capabilities.mounts');
+    t.skip(
+      `this test needs a ${defaultName} mount of its own (it changes the engine's configuration) and the token may not mount engines`,
+      'capabilities.mounts',
+    );
   }
   let type = opts.type;
   const configured = t.config.mounts[key]?.replace(/\/+$/, '');
@@ -27,7 +34,10 @@ export async function freshMount(t: T, defaultName: string, opts: { type: string
     t.note(`mounts.${key} names ${configured}: this test mounts its own engine of type ${type} beside it`);
   }
   const name = t.unique(defaultName.replace(/[^a-z0-9]/gi, '-'));
-  t.check(await t.svc.post(`sys/mounts/${name}`, { body: { type, ...(opts.options ? { options: opts.options } : {}) } }), success);
+  t.check(
+    await t.svc.post(`sys/mounts/${name}`, { body: { type, ...(opts.options ? { options: opts.options } : {}) } }),
+    success,
+  );
   mountAliases.set(name, defaultName);
   t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`), 'unmount');
   return name;

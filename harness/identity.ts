@@ -16,11 +16,18 @@ export async function writePolicy(t: T, hcl: string): Promise<string> {
 }
 
 /** A child token with `policies`; revoked after the test. */
-export async function createToken(t: T, policies: string[], opts: { ttl?: string; displayName?: string } = {}): Promise<string> {
-  const ex = await t.svc.post('auth/token/create', { body: { policies, ttl: opts.ttl ?? '1h', ...(opts.displayName ? { display_name: opts.displayName } : {}) } });
+export async function createToken(
+  t: T,
+  policies: string[],
+  opts: { ttl?: string; displayName?: string } = {},
+): Promise<string> {
+  const ex = await t.svc.post('auth/token/create', {
+    body: { policies, ttl: opts.ttl ?? '1h', ...(opts.displayName ? { display_name: opts.displayName } : {}) },
+  });
   t.precondition(ex, success);
   const token = (ex.response.body as { auth?: { client_token?: unknown } } | undefined)?.auth?.client_token;
-  if (typeof token !== 'string' || !token) throw new CheckFailure('token', 'auth/token/create returned no auth.client_token', 'a token', '(missing)');
+  if (typeof token !== 'string' || !token)
+    throw new CheckFailure('token', 'auth/token/create returned no auth.client_token', 'a token', '(missing)');
   t.secret(token);
   t.track('token', () => t.svc.post('auth/token/revoke', { body: { token } }), 'revoke');
   return token;
@@ -33,7 +40,9 @@ export async function policyToken(t: T, hcl: string): Promise<string> {
 
 /** A token granting `capabilities` on each path (`{ "transit/encrypt/*": ["update"] }`). */
 export async function tokenWith(t: T, rules: Record<string, string[]>): Promise<string> {
-  const hcl = Object.entries(rules).map(([p, caps]) => `path "${p}" {\n  capabilities = [${caps.map((c) => `"${c}"`).join(', ')}]\n}`).join('\n');
+  const hcl = Object.entries(rules)
+    .map(([p, caps]) => `path "${p}" {\n  capabilities = [${caps.map((c) => `"${c}"`).join(', ')}]\n}`)
+    .join('\n');
   const policy = await writePolicy(t, hcl);
   return createToken(t, [policy], { displayName: policy });
 }

@@ -145,26 +145,39 @@ function safeActual(pointer: string, actual: unknown): unknown {
   return text !== undefined && text.length > 300 ? `${text.slice(0, 300)}…` : masked;
 }
 
-function makeClient(api: 'svc' | 'sched', cfg: TargetConfig, registry: SpecRegistry, transcript: () => Transcript | undefined, ledger: () => SpecLedger | undefined, file?: string): ApiClient {
+function makeClient(
+  api: 'svc' | 'sched',
+  cfg: TargetConfig,
+  registry: SpecRegistry,
+  transcript: () => Transcript | undefined,
+  ledger: () => SpecLedger | undefined,
+  file?: string,
+): ApiClient {
   const names = namesOf(api, cfg);
-  return new ApiClient(api, cfg, (ex, validate) => {
-    if (api === 'svc') {
-      // Remember secrets the target handed out (passwords, client secrets, tokens) before recording.
-      redactor.value(ex.response.body);
-    }
-    if (validate) {
-      // A spec finding is evidence for the operation's schema requirement, not a failure of the
-      // test that happened to send the request (checks that assert the shape consult ex.spec).
-      const result = observeAgainstSpec(ex, registry, { mountAliases, namespace: cfg.svc.namespace });
-      ex.operation = result.operation;
-      ex.spec = result.observation;
-      if (result.observation) ledger()?.record(result.observation);
-    }
-    transcript()?.exchange(ex);
-  }, names.identity ? undefined : names, (method, path) => {
-    const effect = globalEffect(api, method, path);
-    if (effect) guardGlobal(group(), file, effect);
-  });
+  return new ApiClient(
+    api,
+    cfg,
+    (ex, validate) => {
+      if (api === 'svc') {
+        // Remember secrets the target handed out (passwords, client secrets, tokens) before recording.
+        redactor.value(ex.response.body);
+      }
+      if (validate) {
+        // A spec finding is evidence for the operation's schema requirement, not a failure of the
+        // test that happened to send the request (checks that assert the shape consult ex.spec).
+        const result = observeAgainstSpec(ex, registry, { mountAliases, namespace: cfg.svc.namespace });
+        ex.operation = result.operation;
+        ex.spec = result.observation;
+        if (result.observation) ledger()?.record(result.observation);
+      }
+      transcript()?.exchange(ex);
+    },
+    names.identity ? undefined : names,
+    (method, path) => {
+      const effect = globalEffect(api, method, path);
+      if (effect) guardGlobal(group(), file, effect);
+    },
+  );
 }
 
 /** Whether an answer is the target refusing a request (as opposed to failing at it). */
@@ -241,8 +254,20 @@ export function suite(area: string): Suite {
     const tracker = suiteTracker;
     ctx = {
       config: cfg,
-      svc: makeClient('svc', cfg, registry, () => suiteTranscript, () => suiteLedger),
-      sched: makeClient('sched', cfg, registry, () => suiteTranscript, () => suiteLedger),
+      svc: makeClient(
+        'svc',
+        cfg,
+        registry,
+        () => suiteTranscript,
+        () => suiteLedger,
+      ),
+      sched: makeClient(
+        'sched',
+        cfg,
+        registry,
+        () => suiteTranscript,
+        () => suiteLedger,
+      ),
       track: (label, fn, phase) => tracker.add(label, fn, phase),
       unique: uniqueName,
     };
@@ -262,11 +287,17 @@ export function suite(area: string): Suite {
     if (suiteLedger?.observations.length) meta.spec = suiteLedger.observations;
     if (leftovers?.length) {
       meta.leftovers = leftovers;
-      console.warn(`[conformance] ${area}: ${leftovers.length} resource(s) could not be removed: ${leftovers.map((l) => l.label).join(', ')}`);
+      console.warn(
+        `[conformance] ${area}: ${leftovers.length} resource(s) could not be removed: ${leftovers.map((l) => l.label).join(', ')}`,
+      );
     }
   }, targetConfig().timeouts.hookMs);
 
-  const mountLike = (kind: 'secret' | 'auth', defaultName: string, opts: { type: string; options?: Record<string, string>; configKey?: string }): MountRef => {
+  const mountLike = (
+    kind: 'secret' | 'auth',
+    defaultName: string,
+    opts: { type: string; options?: Record<string, string>; configKey?: string },
+  ): MountRef => {
     const ref = { path: '' };
     setups.push(async (s) => {
       const configured = s.config.mounts[opts.configKey ?? defaultName];
@@ -276,17 +307,27 @@ export function suite(area: string): Suite {
         return;
       }
       if (!s.config.capabilities.mounts) {
-        throw new Error(`the ${area} suite needs a ${opts.type} mount: set mounts.${opts.configKey ?? defaultName} in the config file, or capabilities.mounts: true`);
+        throw new Error(
+          `the ${area} suite needs a ${opts.type} mount: set mounts.${opts.configKey ?? defaultName} in the config file, or capabilities.mounts: true`,
+        );
       }
       const name = uniqueName(defaultName);
       const path = kind === 'auth' ? `auth/${name}` : name;
-      const ex = await s.svc.post(kind === 'auth' ? `sys/auth/${name}` : `sys/mounts/${name}`, { body: { type: opts.type, options: opts.options ?? {} } });
+      const ex = await s.svc.post(kind === 'auth' ? `sys/auth/${name}` : `sys/mounts/${name}`, {
+        body: { type: opts.type, options: opts.options ?? {} },
+      });
       if (ex.response.status !== 200 && ex.response.status !== 204) {
-        throw new Error(`could not mount ${opts.type} at ${path}: status ${ex.response.status} ${redactor.text(ex.response.text).slice(0, 200)}`);
+        throw new Error(
+          `could not mount ${opts.type} at ${path}: status ${ex.response.status} ${redactor.text(ex.response.text).slice(0, 200)}`,
+        );
       }
       ref.path = path;
       mountAliases.set(path, kind === 'auth' ? `auth/${defaultName}` : defaultName);
-      s.track(`${kind === 'auth' ? 'auth method' : 'mount'} ${path}`, () => s.svc.delete(kind === 'auth' ? `sys/auth/${name}` : `sys/mounts/${name}`), 'unmount');
+      s.track(
+        `${kind === 'auth' ? 'auth method' : 'mount'} ${path}`,
+        () => s.svc.delete(kind === 'auth' ? `sys/auth/${name}` : `sys/mounts/${name}`),
+        'unmount',
+      );
     });
     return ref;
   };
@@ -295,7 +336,9 @@ export function suite(area: string): Suite {
     area,
     mount: (defaultName, opts) => mountLike('secret', defaultName, opts),
     auth: (defaultName, opts) => mountLike('auth', defaultName, opts),
-    setup: (fn) => { setups.push(fn); },
+    setup: (fn) => {
+      setups.push(fn);
+    },
   };
 }
 
@@ -315,7 +358,10 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
   // The ids travel with the test from registration on, so a test whose file setup fails (and
   // which therefore never runs) is still reported under its requirements and level.
   const conformanceMeta = { ids, level: meta.level, area: entry?.area ?? area ?? 'unknown' };
-  test(meta.title, { timeout: meta.timeoutMs ?? targetConfig().timeouts.testMs, meta: { conformance: conformanceMeta } as Record<string, unknown> }, async (vctx: VitestContext) => {
+  test(meta.title, {
+    timeout: meta.timeoutMs ?? targetConfig().timeouts.testMs,
+    meta: { conformance: conformanceMeta } as Record<string, unknown>,
+  }, async (vctx: VitestContext) => {
     const taskMeta = vctx.task.meta as Record<string, unknown>;
     taskMeta.conformance = conformanceMeta;
     if (problem) throw new Error(problem);
@@ -328,13 +374,19 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     }
     const offAssumption = ids.find((id) => catalogue.get(id)?.kind === 'assumption' && cfg.assumptions[id] === false);
     if (offAssumption) {
-      taskMeta.skip = { reason: `assumption ${offAssumption} is switched off for this target`, setting: `assumptions.${offAssumption}` } satisfies SkipInfo;
+      taskMeta.skip = {
+        reason: `assumption ${offAssumption} is switched off for this target`,
+        setting: `assumptions.${offAssumption}`,
+      } satisfies SkipInfo;
       vctx.skip(`assumption ${offAssumption} is switched off (setting assumptions.${offAssumption})`);
       return;
     }
     for (const cap of meta.requires ?? []) {
       if (!cfg.capabilities[cap]) {
-        taskMeta.skip = { reason: `target lacks capability "${cap}"`, setting: `capabilities.${cap}` } satisfies SkipInfo;
+        taskMeta.skip = {
+          reason: `target lacks capability "${cap}"`,
+          setting: `capabilities.${cap}`,
+        } satisfies SkipInfo;
         vctx.skip(`target lacks capability "${cap}" (setting capabilities.${cap})`);
         return;
       }
@@ -350,8 +402,22 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     const notApplicable = (reason: string, setting?: string): never => {
       throw new NotApplicable({ reason, setting });
     };
-    const svc = makeClient('svc', cfg, registry, () => transcript, () => ledger, file);
-    const sched = makeClient('sched', cfg, registry, () => transcript, () => ledger, file);
+    const svc = makeClient(
+      'svc',
+      cfg,
+      registry,
+      () => transcript,
+      () => ledger,
+      file,
+    );
+    const sched = makeClient(
+      'sched',
+      cfg,
+      registry,
+      () => transcript,
+      () => ledger,
+      file,
+    );
     const t: T = {
       config: cfg,
       svc,
@@ -366,7 +432,10 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
         } catch (err) {
           if (!refused(ex)) throw err;
           const why = err instanceof CheckFailure ? err.message.split('\n')[0] : String(err);
-          throw new NotApplicable({ reason: `a precondition was refused by the target (${why})`, answer: answerOf(ex) });
+          throw new NotApplicable({
+            reason: `a precondition was refused by the target (${why})`,
+            answer: answerOf(ex),
+          });
         }
         return ex;
       },
@@ -383,7 +452,11 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       note: (text) => transcript.note(text),
       secret: (value) => redactor.add(value),
       affected: (id) => {
-        if (!knownVersion(cfg.svc.version)) notApplicable(`${id} is version-gated and the target's version is unknown (${cfg.svc.versionSource ?? 'not configured'})`, 'svc.version (SVC_VERSION) or dialect.versionProbe');
+        if (!knownVersion(cfg.svc.version))
+          notApplicable(
+            `${id} is version-gated and the target's version is unknown (${cfg.svc.versionSource ?? 'not configured'})`,
+            'svc.version (SVC_VERSION) or dialect.versionProbe',
+          );
         return isAffected(catalogue.get(id), cfg.svc.version);
       },
       knownIssue: (message) => {
@@ -402,7 +475,10 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     taskMeta.transcript = transcript.entries;
     if (ledger.observations.length) taskMeta.spec = ledger.observations;
     if (failure instanceof NotApplicable) {
-      taskMeta.notApplicable = { ...failure.info, reason: redactor.text(failure.info.reason) } satisfies NotApplicableInfo;
+      taskMeta.notApplicable = {
+        ...failure.info,
+        reason: redactor.text(failure.info.reason),
+      } satisfies NotApplicableInfo;
       vctx.skip(`not applicable: ${failure.info.reason}${failure.info.answer ? ` (${failure.info.answer})` : ''}`);
       return;
     }

@@ -68,9 +68,15 @@ export function spawnGroup(command: string, args: string[], options: SpawnOption
 }
 
 /** Ends the child's whole group: `signal`, then SIGKILL after `graceMs`; resolves once the leader exited. */
-export async function stopGroup(child: ChildProcess, opts: { signal?: NodeJS.Signals; graceMs?: number } = {}): Promise<void> {
+export async function stopGroup(
+  child: ChildProcess,
+  opts: { signal?: NodeJS.Signals; graceMs?: number } = {},
+): Promise<void> {
   if (child.pid === undefined) return;
-  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => child.once('exit', () => r()));
+  const exited =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((r) => child.once('exit', () => r()));
   signalGroup(child, opts.signal ?? 'SIGTERM');
   const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), opts.graceMs ?? 5000);
   await exited;
@@ -90,14 +96,22 @@ export interface GroupRun {
 }
 
 /** Runs a command in its own group to the end, collecting its output; the group is ended on timeout. */
-export function runGroup(command: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number }): Promise<GroupRun> {
+export function runGroup(
+  command: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number },
+): Promise<GroupRun> {
   return new Promise((done) => {
     const child = spawnGroup(command, args, { env: opts.env, cwd: opts.cwd });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    child.stdout?.on('data', (d) => { stdout += d; });
-    child.stderr?.on('data', (d) => { stderr += d; });
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
     const timer = setTimeout(() => {
       timedOut = true;
       void stopGroup(child, { graceMs: 3000 });
@@ -115,6 +129,9 @@ export function runGroup(command: string, args: string[], opts: { env?: NodeJS.P
 }
 
 /** Runs the CLI (`harness/cli/main.ts`) with node directly, in its own group. */
-export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number }): Promise<GroupRun> {
+export function runCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number },
+): Promise<GroupRun> {
   return runGroup(process.execPath, nodeTsArgs(CLI_ENTRY, args), opts);
 }

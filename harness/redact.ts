@@ -11,7 +11,8 @@
  */
 export const REDACTED = '[REDACTED]';
 
-const SECRET_FIELD = /^(client_token|token|id_token|auth_token|password|last_password|new_password|current_password|bindpass|client_secret|root_password|secret_id|plaintext|input|context|nonce|key|private_key|backup|secret|secrets?token|discoverytoken|secretstoken|sched_token|x-svc-token|x-sched-token|x-nomad-token|x-vault-token|authorization|cookie|set-cookie|hmac_key|encryption_key|signing_key|ciphertext_key|wrapped_key|derived_key|data_key|client_tls_key|bind_password|rootclientsecret|rootpassword|secret_key|security_token|session_token)$/i;
+const SECRET_FIELD =
+  /^(client_token|token|id_token|auth_token|password|last_password|new_password|current_password|bindpass|client_secret|root_password|secret_id|plaintext|input|context|nonce|key|private_key|backup|secret|secrets?token|discoverytoken|secretstoken|sched_token|x-svc-token|x-sched-token|x-nomad-token|x-vault-token|authorization|cookie|set-cookie|hmac_key|encryption_key|signing_key|ciphertext_key|wrapped_key|derived_key|data_key|client_tls_key|bind_password|rootclientsecret|rootpassword|secret_key|security_token|session_token)$/i;
 
 /** Field names whose value is key material even when nested (export responses). */
 const SECRET_PARENT = /^(keys|key_material)$/i;
@@ -27,8 +28,13 @@ const JOINER = /[-.]/;
 function standsAlone(text: string, start: number, end: number): boolean {
   const before = text[start - 1];
   const after = text[end];
-  if (before !== undefined && (WORD_CHAR.test(before) || (JOINER.test(before) && WORD_CHAR.test(text[start - 2] ?? '')))) return false;
-  if (after !== undefined && (WORD_CHAR.test(after) || (JOINER.test(after) && WORD_CHAR.test(text[end + 1] ?? '')))) return false;
+  if (
+    before !== undefined &&
+    (WORD_CHAR.test(before) || (JOINER.test(before) && WORD_CHAR.test(text[start - 2] ?? '')))
+  )
+    return false;
+  if (after !== undefined && (WORD_CHAR.test(after) || (JOINER.test(after) && WORD_CHAR.test(text[end + 1] ?? ''))))
+    return false;
   return true;
 }
 
@@ -69,7 +75,8 @@ export class Redactor {
   add(value: unknown, label?: string): void {
     // Only configured secrets (labelled) warn: the user can change those; short values the target
     // hands out (a nonce, a context) are masked all the same.
-    if (label && typeof value === 'string' && value.length > 0 && value.length < SHORT_SECRET_LENGTH) this.warnShort(value.length, label);
+    if (label && typeof value === 'string' && value.length > 0 && value.length < SHORT_SECRET_LENGTH)
+      this.warnShort(value.length, label);
     if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH) {
       this.values.add(value);
       // base64 forms of short secrets show up in transit inputs
@@ -87,7 +94,9 @@ export class Redactor {
   private warnShort(length: number, label: string | undefined): void {
     if (this.warned) return;
     this.warned = true;
-    this.warn(`[conformance] redaction: ${label ?? 'a secret value'} is shorter than ${SHORT_SECRET_LENGTH} characters (${length}); it is masked only where it stands as a whole value, never inside ids or titles. Use a longer, random secret.`);
+    this.warn(
+      `[conformance] redaction: ${label ?? 'a secret value'} is shorter than ${SHORT_SECRET_LENGTH} characters (${length}); it is masked only where it stands as a whole value, never inside ids or titles. Use a longer, random secret.`,
+    );
   }
 
   isSecretField(name: string): boolean {
@@ -138,9 +147,15 @@ export class Redactor {
 export const redactor = new Redactor();
 
 /** The secrets a target config carries, remembered with the setting each came from. */
-export function rememberConfiguredSecrets(cfg: { svc: { token: string }; sched: { token: string }; ldap?: { bindPass?: string }; cloud?: { rootClientSecret?: string } }): void {
+export function rememberConfiguredSecrets(cfg: {
+  svc: { token: string };
+  sched: { token: string };
+  ldap?: { bindPass?: string };
+  cloud?: { rootClientSecret?: string };
+}): void {
   redactor.add(cfg.svc.token, 'svc.token (SVC_TOKEN)');
   redactor.add(cfg.sched.token, 'sched.token (SCHED_TOKEN)');
   if (cfg.ldap?.bindPass) redactor.add(cfg.ldap.bindPass, 'ldap.bindPass (LDAP_BIND_PASS)');
-  if (cfg.cloud?.rootClientSecret) redactor.add(cfg.cloud.rootClientSecret, 'cloud.rootClientSecret (CLOUD_ROOT_CLIENT_SECRET)');
+  if (cfg.cloud?.rootClientSecret)
+    redactor.add(cfg.cloud.rootClientSecret, 'cloud.rootClientSecret (CLOUD_ROOT_CLIENT_SECRET)');
 }

@@ -67,7 +67,9 @@ export class ScheduleError extends Error {
 export function guardGlobal(group: Group | undefined, file: string | undefined, what: string): void {
   if (group !== 'concurrent') return;
   const name = file ? projectPath(file) : 'this file';
-  throw new ScheduleError(`${name} ${what}, but it runs concurrently with other files against the same target: list it under "serial:" in suites/schedule.yaml with the reason`);
+  throw new ScheduleError(
+    `${name} ${what}, but it runs concurrently with other files against the same target: list it under "serial:" in suites/schedule.yaml with the reason`,
+  );
 }
 
 /**

@@ -20,18 +20,28 @@ type Skip = (reason: string, setting?: string) => never;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function moveTime(cfg: TargetConfig, owner: TimeOwner, clients: { svc: ApiClient; sched: ApiClient }, seconds: number, skip: Skip): Promise<void> {
+export async function moveTime(
+  cfg: TargetConfig,
+  owner: TimeOwner,
+  clients: { svc: ApiClient; sched: ApiClient },
+  seconds: number,
+  skip: Skip,
+): Promise<void> {
   if (owner === 'sched') return moveSchedulerTime(cfg, clients.sched, seconds);
   if (cfg.capabilities.clock) {
     const ex = await clients.svc.post('sys/reference/clock', { body: { advance: seconds } });
-    if (ex.response.status !== 200) throw new CheckFailure('clock', 'the reference clock did not advance', 200, ex.response.status);
+    if (ex.response.status !== 200)
+      throw new CheckFailure('clock', 'the reference clock did not advance', 200, ex.response.status);
     return;
   }
   if (seconds <= cfg.timing.maxRealWaitSeconds) {
     await sleep(seconds * 1000 + 250);
     return;
   }
-  skip(`needs ${seconds}s to pass and the target has no controllable clock`, 'timing.maxRealWaitSeconds or capabilities.clock');
+  skip(
+    `needs ${seconds}s to pass and the target has no controllable clock`,
+    'timing.maxRealWaitSeconds or capabilities.clock',
+  );
 }
 
 /**
@@ -43,7 +53,8 @@ export async function moveTime(cfg: TargetConfig, owner: TimeOwner, clients: { s
 async function moveSchedulerTime(cfg: TargetConfig, sched: ApiClient, seconds: number): Promise<void> {
   if (cfg.capabilities.schedControl) {
     const ex = await sched.post('reference/clock', { body: { advance: seconds }, validate: false });
-    if (ex.response.status !== 200) throw new CheckFailure('clock', 'the reference scheduler\'s clock did not advance', 200, ex.response.status);
+    if (ex.response.status !== 200)
+      throw new CheckFailure('clock', "the reference scheduler's clock did not advance", 200, ex.response.status);
     return;
   }
   const waitSeconds = Math.min(seconds, cfg.timing.maxRealWaitSeconds);

@@ -23,10 +23,16 @@ export function alreadyGone(status: number, body: unknown): boolean {
   if (status < 400 || status >= 500) return false;
   const errors = (body as { errors?: unknown } | undefined)?.errors;
   const text = Array.isArray(errors) ? errors.join(' ') : typeof body === 'string' ? body : '';
-  return /\b(not found|does not exist|doesn't exist|no such|unknown (lease|role|set|account|token)|invalid lease|lease not found|already (revoked|deleted|removed|checked in))\b/i.test(text);
+  return /\b(not found|does not exist|doesn't exist|no such|unknown (lease|role|set|account|token)|invalid lease|lease not found|already (revoked|deleted|removed|checked in))\b/i.test(
+    text,
+  );
 }
 
-interface Item { label: string; cleanup: () => Promise<unknown>; phase: CleanupPhase }
+interface Item {
+  label: string;
+  cleanup: () => Promise<unknown>;
+  phase: CleanupPhase;
+}
 
 export class Tracker {
   private readonly items: Item[] = [];
@@ -54,11 +60,14 @@ export class Tracker {
       try {
         const result = await Promise.race([
           item.cleanup(),
-          new Promise((_, reject) => setTimeout(() => reject(new Error(`cleanup timed out after ${timeoutMs} ms`)), timeoutMs).unref()),
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new Error(`cleanup timed out after ${timeoutMs} ms`)), timeoutMs).unref(),
+          ),
         ]);
         const response = (result as { response?: { status?: number; body?: unknown } } | undefined)?.response;
         const status = response?.status;
-        if (status !== undefined && status >= 400 && !alreadyGone(status, response?.body)) leftovers.push({ label: item.label, error: `cleanup answered ${status}` });
+        if (status !== undefined && status >= 400 && !alreadyGone(status, response?.body))
+          leftovers.push({ label: item.label, error: `cleanup answered ${status}` });
       } catch (err) {
         // A directory delete of an entry the revoke already removed ("No Such Object") left nothing.
         if (/\b(no such object|not found|does not exist)\b/i.test((err as Error).message ?? '')) continue;

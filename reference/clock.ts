@@ -27,14 +27,19 @@ export class ClockRangeError extends RangeError {}
 /** Why `ms` cannot be added to a clock reading `now`, or undefined when it can. */
 export function advanceProblem(now: number, ms: number): string | undefined {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return 'advance needs a non-negative, finite number';
-  if (now + ms > MAX_TIME_MS) return `advance would move the clock past ${new Date(MAX_TIME_MS).toISOString()}, the latest time the service can represent (at most ${Math.floor((MAX_TIME_MS - now) / 1000)} seconds from now)`;
+  if (now + ms > MAX_TIME_MS)
+    return `advance would move the clock past ${new Date(MAX_TIME_MS).toISOString()}, the latest time the service can represent (at most ${Math.floor((MAX_TIME_MS - now) / 1000)} seconds from now)`;
   return undefined;
 }
 
 /** The largest single move the control endpoint takes (spec: advance maximum). */
 export const MAX_ADVANCE_SECONDS = 8e12;
 
-interface Timer { atMs: number; fn: () => void | Promise<void>; cancelled: boolean }
+interface Timer {
+  atMs: number;
+  fn: () => void | Promise<void>;
+  cancelled: boolean;
+}
 
 /** Real time plus an offset that `advance` grows; a sweep every 50 ms fires due timers. */
 export class ControllableClock implements Clock {
@@ -65,7 +70,9 @@ export class ControllableClock implements Clock {
   at(atMs: number, fn: () => void | Promise<void>): () => void {
     const timer: Timer = { atMs, fn, cancelled: false };
     this.timers.push(timer);
-    return () => { timer.cancelled = true; };
+    return () => {
+      timer.cancelled = true;
+    };
   }
 
   private async fireDue(): Promise<void> {
@@ -73,7 +80,11 @@ export class ControllableClock implements Clock {
     const due = this.timers.filter((t) => !t.cancelled && t.atMs <= now).sort((a, b) => a.atMs - b.atMs);
     this.timers = this.timers.filter((t) => !t.cancelled && t.atMs > now);
     for (const t of due) {
-      try { await t.fn(); } catch (err) { console.error('[reference] timer failed:', (err as Error).message); }
+      try {
+        await t.fn();
+      } catch (err) {
+        console.error('[reference] timer failed:', (err as Error).message);
+      }
     }
   }
 

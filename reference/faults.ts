@@ -19,7 +19,12 @@ export interface FaultSpec {
  * `suites` may be overridden per fault; `namePrefix` is prepended to every name.
  */
 export function faultsOf(suites: string[], namePrefix = '') {
-  return (name: string, breaks: string, description: string, more: { suites?: string[]; referenceVersion?: string } = {}): FaultSpec => ({
+  return (
+    name: string,
+    breaks: string,
+    description: string,
+    more: { suites?: string[]; referenceVersion?: string } = {},
+  ): FaultSpec => ({
     name: `${namePrefix}${name}`,
     breaks,
     suites: more.suites ?? suites,
@@ -40,6 +45,11 @@ export class Faults {
     return [...this.active];
   }
   static parse(value: string | undefined): Faults {
-    return new Faults((value ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+    return new Faults(
+      (value ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   }
 }

@@ -31,7 +31,10 @@ const program = new Command('reference')
   .option('--require-request-header', 'require the X-Svc-Request header on every request', false)
   .option('--lockout-threshold <n>', 'user lockout threshold (attempts)', positive, 5)
   .option('--lockout-duration <seconds>', 'user lockout duration in seconds', positive, 900)
-  .option('--tls-ca-out <file>', 'serve the secrets service over TLS with a fresh self-signed certificate, written to this file for clients (SVC_CACERT)')
+  .option(
+    '--tls-ca-out <file>',
+    'serve the secrets service over TLS with a fresh self-signed certificate, written to this file for clients (SVC_CACERT)',
+  )
   .option('--lockout-reset <seconds>', 'user lockout counter reset window in seconds', positive, 900)
   .showHelpAfterError();
 
@@ -52,8 +55,14 @@ const ref = await startReference({
   cloudPort: o.cloudPort,
   rootToken: o.rootToken,
   version: o.version,
-  faults: String(o.faults).split(',').map((s: string) => s.trim()).filter(Boolean),
-  variants: String(o.variants).split(',').map((s: string) => s.trim()).filter(Boolean),
+  faults: String(o.faults)
+    .split(',')
+    .map((s: string) => s.trim())
+    .filter(Boolean),
+  variants: String(o.variants)
+    .split(',')
+    .map((s: string) => s.trim())
+    .filter(Boolean),
   maxRequestBytes: o.maxRequestBytes,
   schedAcl: !o.schedNoAcl,
   requireRequestHeader: o.requireRequestHeader,

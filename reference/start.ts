@@ -44,7 +44,6 @@ export interface RunningReference {
 
 type Closer = () => Promise<void>;
 
-
 /** Optional parts are loaded lazily so that one unfinished area cannot stop the others. */
 async function optional<T>(name: string, load: () => Promise<T>, log: (m: string) => void): Promise<T | undefined> {
   try {
@@ -58,11 +57,16 @@ async function optional<T>(name: string, load: () => Promise<T>, log: (m: string
 /** A misspelled switch would silently test the clean reference: refuse it, naming the setting. */
 async function refuseUnknownSwitches(faults: string[], variants: string[]): Promise<void> {
   if (!faults.length && !variants.length) return;
-  const [{ allFaults }, { allVariants }] = await Promise.all([import('./fault-registry.js'), import('./variant-registry.js')]);
+  const [{ allFaults }, { allVariants }] = await Promise.all([
+    import('./fault-registry.js'),
+    import('./variant-registry.js'),
+  ]);
   const unknownFaults = faults.filter((n) => !allFaults.some((f) => f.name === n));
   const unknownVariants = variants.filter((n) => !allVariants.some((v) => v.name === n));
-  if (unknownFaults.length) throw new Error(`unknown fault switch(es) ${unknownFaults.join(', ')} (setting reference.faults / REF_FAULTS)`);
-  if (unknownVariants.length) throw new Error(`unknown variant(s) ${unknownVariants.join(', ')} (setting reference.variants / REF_VARIANTS)`);
+  if (unknownFaults.length)
+    throw new Error(`unknown fault switch(es) ${unknownFaults.join(', ')} (setting reference.faults / REF_FAULTS)`);
+  if (unknownVariants.length)
+    throw new Error(`unknown variant(s) ${unknownVariants.join(', ')} (setting reference.variants / REF_VARIANTS)`);
 }
 
 export async function startReference(opts: ReferenceOptions): Promise<RunningReference> {
@@ -74,13 +78,19 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
   const log = opts.quiet ? () => {} : (m: string) => console.error(`[reference] ${m}`);
   const closers: Closer[] = [];
 
-  const cloud = await optional('cloud directory', async () => {
-    const mod = await import('./cloud-directory/server.js');
-    return mod.startCloudDirectory({ port: opts.cloudPort ?? 0, host, clock, faults, variants });
-  }, log);
+  const cloud = await optional(
+    'cloud directory',
+    async () => {
+      const mod = await import('./cloud-directory/server.js');
+      return mod.startCloudDirectory({ port: opts.cloudPort ?? 0, host, clock, faults, variants });
+    },
+    log,
+  );
   if (cloud) closers.push(() => cloud.close());
 
-  const wiring = cloud ? (await import('./cloud-directory/wiring.js')).cloudWiring(cloud, opts.env ?? process.env) : undefined;
+  const wiring = cloud
+    ? (await import('./cloud-directory/wiring.js')).cloudWiring(cloud, opts.env ?? process.env)
+    : undefined;
 
   const secrets = await startSecretsServer({
     port: opts.port ?? 0,
@@ -106,10 +116,22 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
   });
   closers.push(() => secrets.close());
 
-  const sched = await optional('scheduler', async () => {
-    const mod = await import('./scheduler/server.js');
-    return mod.startScheduler({ port: opts.schedPort ?? 0, host, clock, faults, variants, aclEnabled: opts.schedAcl ?? true, managementToken: opts.schedToken ?? opts.rootToken });
-  }, log);
+  const sched = await optional(
+    'scheduler',
+    async () => {
+      const mod = await import('./scheduler/server.js');
+      return mod.startScheduler({
+        port: opts.schedPort ?? 0,
+        host,
+        clock,
+        faults,
+        variants,
+        aclEnabled: opts.schedAcl ?? true,
+        managementToken: opts.schedToken ?? opts.rootToken,
+      });
+    },
+    log,
+  );
   if (sched) closers.push(() => sched.close());
 
   return {
@@ -121,7 +143,11 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
     clock,
     async stop() {
       for (const close of closers.reverse()) {
-        try { await close(); } catch (err) { log(`stop failed: ${(err as Error).message}`); }
+        try {
+          await close();
+        } catch (err) {
+          log(`stop failed: ${(err as Error).message}`);
+        }
       }
       clock.close();
     },

@@ -26,10 +26,15 @@ export async function selfSignedCertificate(hosts = ['127.0.0.1', 'localhost']):
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign, true),
-      new x509.SubjectAlternativeNameExtension(hosts.map((h) => (/^[\d.]+$/.test(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }))),
+      new x509.SubjectAlternativeNameExtension(
+        hosts.map((h) => (/^[\d.]+$/.test(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h })),
+      ),
     ],
   });
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
-  const key = `-----BEGIN PRIVATE KEY-----\n${Buffer.from(pkcs8).toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n`;
+  const key = `-----BEGIN PRIVATE KEY-----\n${Buffer.from(pkcs8)
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END PRIVATE KEY-----\n`;
   return { cert: cert.toString('pem'), key };
 }

@@ -25,7 +25,12 @@ export interface VariantSpec {
 
 /** A declarer of an area's variants: `const v = variantsOf(['kv']); v(name, allows, description)`. */
 export function variantsOf(suites: string[], namePrefix = '') {
-  return (name: string, allows: string, description: string, more: { suites?: string[]; assumptions?: string[] } = {}): VariantSpec => ({
+  return (
+    name: string,
+    allows: string,
+    description: string,
+    more: { suites?: string[]; assumptions?: string[] } = {},
+  ): VariantSpec => ({
     name: `${namePrefix}${name}`,
     allows,
     suites: more.suites ?? suites,
@@ -37,6 +42,11 @@ export function variantsOf(suites: string[], namePrefix = '') {
 /** The set of variants switched on for one reference; same shape as the fault set. */
 export class Variants extends Faults {
   static override parse(value: string | undefined): Variants {
-    return new Variants((value ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+    return new Variants(
+      (value ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   }
 }

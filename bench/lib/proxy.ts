@@ -41,7 +41,12 @@ function readAll(stream: IncomingMessage): Promise<Buffer> {
 
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
 
-export async function startProxy(opts: { api: 'svc' | 'sched'; target: string; delayMs?: number; record?: Recorded[] }): Promise<Proxy> {
+export async function startProxy(opts: {
+  api: 'svc' | 'sched';
+  target: string;
+  delayMs?: number;
+  record?: Recorded[];
+}): Promise<Proxy> {
   const target = new URL(opts.target);
   const delay = Math.min(Math.max(0, opts.delayMs ?? 0), MAX_DELAY_MS);
   const server: Server = createServer(async (req, res) => {
@@ -49,26 +54,40 @@ export async function startProxy(opts: { api: 'svc' | 'sched'; target: string; d
     try {
       const body = await readAll(req);
       if (delay) await new Promise((r) => setTimeout(r, delay));
-      const method = req.headers[LIST_MARKER_HEADER] === 'LIST' ? 'LIST' : req.method ?? 'GET';
+      const method = req.headers[LIST_MARKER_HEADER] === 'LIST' ? 'LIST' : (req.method ?? 'GET');
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP.has(k) && k !== LIST_MARKER_HEADER) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      for (const [k, v] of Object.entries(req.headers))
+        if (v !== undefined && !HOP.has(k) && k !== LIST_MARKER_HEADER)
+          headers[k] = Array.isArray(v) ? v.join(', ') : v;
       headers.host = target.host;
-      const upstream = httpRequest({ host: target.hostname, port: target.port, method, path: req.url, headers, timeout: 60_000 }, async (up) => {
-        const responseBody = await readAll(up);
-        const out: Record<string, string | string[]> = {};
-        for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP.has(k)) out[k] = v;
-        out['content-length'] = String(responseBody.length);
-        res.writeHead(up.statusCode ?? 502, out);
-        res.end(responseBody);
-        opts.record?.push({ seq: order, api: opts.api, method, url: req.url ?? '/', headers, body, status: up.statusCode ?? 0, responseBody });
-      });
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method, path: req.url, headers, timeout: 60_000 },
+        async (up) => {
+          const responseBody = await readAll(up);
+          const out: Record<string, string | string[]> = {};
+          for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP.has(k)) out[k] = v;
+          out['content-length'] = String(responseBody.length);
+          res.writeHead(up.statusCode ?? 502, out);
+          res.end(responseBody);
+          opts.record?.push({
+            seq: order,
+            api: opts.api,
+            method,
+            url: req.url ?? '/',
+            headers,
+            body,
+            status: up.statusCode ?? 0,
+            responseBody,
+          });
+        },
+      );
       upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));
       upstream.on('error', (err) => {
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ errors: [`bench proxy: ${err.message}`] }));
       });
       upstream.end(body);
-    } catch (err) {
+    } catch (_err) {
       if (!res.headersSent) res.writeHead(502);
       res.end();
     }
@@ -95,10 +114,11 @@ export async function startProxy(opts: { api: 'svc' | 'sched'; target: string; d
   const { port } = front.address() as AddressInfo;
   return {
     addr: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((r) => {
-      for (const s of sockets) s.destroy();
-      server.close();
-      front.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close();
+        front.close(() => r());
+      }),
   };
 }

@@ -17,8 +17,10 @@ function leaves(value: unknown, path: string, out: Map<string, string>): void {
   if (typeof value === 'string') {
     // Tokens, accessors, ciphertexts, ids; not timestamps, which no request sends back.
     if (value.length >= 8 && !/^\d{4}-\d\d-\d\dT/.test(value)) out.set(path, value);
-  } else if (Array.isArray(value)) value.forEach((v, i) => leaves(v, `${path}/${i}`, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) leaves(v, `${path}/${k}`, out);
+  } else if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) leaves(v, `${path}/${i}`, out);
+  } else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) leaves(v, `${path}/${k}`, out);
 }
 
 function parse(buf: Buffer): unknown {
@@ -38,7 +40,12 @@ export interface ReplayResult {
   statusDiffers: number;
 }
 
-export async function replay(records: Recorded[], addrs: { svc: string; sched?: string }, initial: Map<string, string>, timeoutMs = 30_000): Promise<ReplayResult> {
+export async function replay(
+  records: Recorded[],
+  addrs: { svc: string; sched?: string },
+  initial: Map<string, string>,
+  timeoutMs = 30_000,
+): Promise<ReplayResult> {
   const mapping = new Map(initial);
   const substitute = (text: string): string => {
     let out = text;
@@ -52,8 +59,13 @@ export async function replay(records: Recorded[], addrs: { svc: string; sched?: 
     const base = r.api === 'svc' ? addrs.svc : addrs.sched;
     if (!base) continue;
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(r.headers)) if (k !== 'host' && k !== 'content-length') headers[k] = substitute(v);
-    let req = spec().withMethod(r.method as 'GET').withPath(`${base}${substitute(r.url)}`).withHeaders(headers).withRequestTimeout(timeoutMs);
+    for (const [k, v] of Object.entries(r.headers))
+      if (k !== 'host' && k !== 'content-length') headers[k] = substitute(v);
+    let req = spec()
+      .withMethod(r.method as 'GET')
+      .withPath(`${base}${substitute(r.url)}`)
+      .withHeaders(headers)
+      .withRequestTimeout(timeoutMs);
     if (r.body.length) req = req.withBody(mapping.size ? substitute(r.body.toString('utf8')) : r.body.toString('utf8'));
     let res: { statusCode: number; body: unknown; text?: string };
     const sent = performance.now();
@@ -78,5 +90,10 @@ export async function replay(records: Recorded[], addrs: { svc: string; sched?: 
       if (replayed !== undefined && replayed !== value && !mapping.has(value)) mapping.set(value, replayed);
     }
   }
-  return { requests: records.length, seconds: (performance.now() - started) / 1000, requestSeconds: inRequests / 1000, statusDiffers };
+  return {
+    requests: records.length,
+    seconds: (performance.now() - started) / 1000,
+    requestSeconds: inRequests / 1000,
+    statusDiffers,
+  };
 }

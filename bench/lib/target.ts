@@ -25,4 +25,6 @@ process.on('SIGTERM', stop);
 process.stdin.on('end', stop);
 process.stdin.on('error', stop);
 process.stdin.resume();
-console.log(`BENCH_TARGET ${JSON.stringify({ svcAddr: ref.svcAddr, schedAddr: ref.schedAddr, cloud: ref.cloud ?? null })}`);
+console.log(
+  `BENCH_TARGET ${JSON.stringify({ svcAddr: ref.svcAddr, schedAddr: ref.schedAddr, cloud: ref.cloud ?? null })}`,
+);

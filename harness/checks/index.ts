@@ -31,7 +31,12 @@ function where(ex: Exchange): string {
 export function statusIs(...codes: number[]): Check {
   return named('status', (ex) => {
     if (!codes.includes(ex.response.status)) {
-      throw new CheckFailure('status', `${where(ex)} answered ${ex.response.status}${errorHint(ex)}`, codes.length === 1 ? codes[0] : codes, ex.response.status);
+      throw new CheckFailure(
+        'status',
+        `${where(ex)} answered ${ex.response.status}${errorHint(ex)}`,
+        codes.length === 1 ? codes[0] : codes,
+        ex.response.status,
+      );
     }
   });
 }
@@ -40,7 +45,8 @@ export function statusIs(...codes: number[]): Check {
 export function statusBetween(lo: number, hi: number): Check {
   return named('status-range', (ex) => {
     const s = ex.response.status;
-    if (s < lo || s > hi) throw new CheckFailure('status-range', `${where(ex)} answered ${s}${errorHint(ex)}`, `${lo}-${hi}`, s);
+    if (s < lo || s > hi)
+      throw new CheckFailure('status-range', `${where(ex)} answered ${s}${errorHint(ex)}`, `${lo}-${hi}`, s);
   });
 }
 
@@ -54,7 +60,8 @@ export const denied: Check = statusIs(403, 404);
 
 export const success: Check = named('success', (ex) => {
   const s = ex.response.status;
-  if (s !== 200 && s !== 204) throw new CheckFailure('success', `${where(ex)} did not succeed${errorHint(ex)}`, '200 or 204', s);
+  if (s !== 200 && s !== 204)
+    throw new CheckFailure('success', `${where(ex)} did not succeed${errorHint(ex)}`, '200 or 204', s);
 });
 
 function errorHint(ex: Exchange): string {
@@ -67,8 +74,18 @@ function errorHint(ex: Exchange): string {
 /** The body is `{errors: [string, ...]}` (the error body of every status >= 400), as the spec describes it. */
 export const errorsArray: Check = named('error-body', (ex) => {
   const body = ex.response.body as { errors?: unknown } | undefined;
-  if (!body || typeof body !== 'object' || !Array.isArray(body.errors) || body.errors.some((e) => typeof e !== 'string')) {
-    throw new CheckFailure('error-body', `${where(ex)} error body is not {errors: [string]}`, { errors: ['<string>'] }, ex.response.body);
+  if (
+    !body ||
+    typeof body !== 'object' ||
+    !Array.isArray(body.errors) ||
+    body.errors.some((e) => typeof e !== 'string')
+  ) {
+    throw new CheckFailure(
+      'error-body',
+      `${where(ex)} error body is not {errors: [string]}`,
+      { errors: ['<string>'] },
+      ex.response.body,
+    );
   }
   fieldFindings(ex, '/errors');
 });
@@ -77,7 +94,8 @@ export const errorsArray: Check = named('error-body', (ex) => {
 export const errorMessage: Check = named('error-message', (ex) => {
   errorsArray(ex, {});
   const errors = (ex.response.body as { errors: string[] }).errors;
-  if (errors.length === 0) throw new CheckFailure('error-message', `${where(ex)} gave no error message`, 'at least one message', errors);
+  if (errors.length === 0)
+    throw new CheckFailure('error-message', `${where(ex)} gave no error message`, 'at least one message', errors);
 });
 
 /**
@@ -100,9 +118,17 @@ function fieldFindings(ex: Exchange, pointer: string): void {
 export function bodyAt(pointer: string, expected: unknown | ((v: unknown) => boolean), description?: string): Check {
   return named('body', (ex) => {
     const actual = valueAt(ex.response.body, pointer);
-    const ok = typeof expected === 'function' ? (expected as (v: unknown) => boolean)(actual) : isDeepStrictEqual(actual, expected);
+    const ok =
+      typeof expected === 'function'
+        ? (expected as (v: unknown) => boolean)(actual)
+        : isDeepStrictEqual(actual, expected);
     if (!ok) {
-      throw new CheckFailure('body', `${where(ex)} ${pointer} ${description ?? 'has an unexpected value'}`, typeof expected === 'function' ? description ?? 'a value satisfying the predicate' : expected, actual);
+      throw new CheckFailure(
+        'body',
+        `${where(ex)} ${pointer} ${description ?? 'has an unexpected value'}`,
+        typeof expected === 'function' ? (description ?? 'a value satisfying the predicate') : expected,
+        actual,
+      );
     }
     fieldFindings(ex, pointer);
   });
@@ -111,7 +137,8 @@ export function bodyAt(pointer: string, expected: unknown | ((v: unknown) => boo
 /** The value at `pointer` is present (not undefined) and in the shape the spec gives it. */
 export function hasField(pointer: string): Check {
   return named('field', (ex) => {
-    if (valueAt(ex.response.body, pointer) === undefined) throw new CheckFailure('field', `${where(ex)} lacks ${pointer}`, 'present', undefined);
+    if (valueAt(ex.response.body, pointer) === undefined)
+      throw new CheckFailure('field', `${where(ex)} lacks ${pointer}`, 'present', undefined);
     fieldFindings(ex, pointer);
   });
 }
@@ -120,20 +147,32 @@ export function hasField(pointer: string): Check {
 export function lacksField(pointer: string): Check {
   return named('no-field', (ex) => {
     const v = valueAt(ex.response.body, pointer);
-    if (v !== undefined && v !== null && v !== '') throw new CheckFailure('no-field', `${where(ex)} returned ${pointer}, which must not be returned`, 'absent', '[present]');
+    if (v !== undefined && v !== null && v !== '')
+      throw new CheckFailure(
+        'no-field',
+        `${where(ex)} returned ${pointer}, which must not be returned`,
+        'absent',
+        '[present]',
+      );
   });
 }
 
 /** The response has a JSON content type. */
 export const jsonContentType: Check = named('content-type', (ex) => {
   if (!/^application\/([a-z.+-]*\+)?json/i.test(ex.response.contentType)) {
-    throw new CheckFailure('content-type', `${where(ex)} Content-Type is not JSON`, 'application/json', ex.response.contentType || '(none)');
+    throw new CheckFailure(
+      'content-type',
+      `${where(ex)} Content-Type is not JSON`,
+      'application/json',
+      ex.response.contentType || '(none)',
+    );
   }
 });
 
 /** The response has no body (204 style). */
 export const emptyBody: Check = named('empty-body', (ex) => {
-  if (ex.response.text.length > 0) throw new CheckFailure('empty-body', `${where(ex)} has a body`, '', ex.response.text.slice(0, 200));
+  if (ex.response.text.length > 0)
+    throw new CheckFailure('empty-body', `${where(ex)} has a body`, '', ex.response.text.slice(0, 200));
 });
 
 /** Plain assertion for values the test computed itself (local crypto, directory binds...). */

@@ -31,7 +31,12 @@ export function specPath(path: string, opts: SpecCheckOptions): string {
 }
 
 function isErrorBody(body: unknown): boolean {
-  return !!body && typeof body === 'object' && Array.isArray((body as { errors?: unknown }).errors) && (body as { errors: unknown[] }).errors.every((e) => typeof e === 'string');
+  return (
+    !!body &&
+    typeof body === 'object' &&
+    Array.isArray((body as { errors?: unknown }).errors) &&
+    (body as { errors: unknown[] }).errors.every((e) => typeof e === 'string')
+  );
 }
 
 export interface SpecResult {
@@ -49,10 +54,21 @@ export function observeAgainstSpec(ex: Exchange, reg: SpecRegistry, opts: SpecCh
   if (help && help !== '0' && status === 200) {
     // Help is an answer every path gives, described once in x-generic-responses.
     const violations = reg.validateGeneric('help', status, ex.response.contentType, ex.response.body);
-    const findings: SpecFinding[] = violations === undefined
-      ? [{ pointer: '', message: `help for ${path} answered but the spec has no generic help response`, expected: 'x-generic-responses.help', actual: status }]
-      : violations;
-    return { operation: 'generic help', observation: { id: SCHEMA_HELP_ID, operation: 'the generic help schema', status, findings } };
+    const findings: SpecFinding[] =
+      violations === undefined
+        ? [
+            {
+              pointer: '',
+              message: `help for ${path} answered but the spec has no generic help response`,
+              expected: 'x-generic-responses.help',
+              actual: status,
+            },
+          ]
+        : violations;
+    return {
+      operation: 'generic help',
+      observation: { id: SCHEMA_HELP_ID, operation: 'the generic help schema', status, findings },
+    };
   }
   const op = reg.find(ex.api, ex.request.method, path);
   if (!op) {
@@ -60,20 +76,68 @@ export function observeAgainstSpec(ex: Exchange, reg: SpecRegistry, opts: SpecCh
     const unmatched = `${ex.request.method} ${path}`;
     if (status >= 400) {
       if (ex.api === 'svc' && !isErrorBody(ex.response.body)) {
-        return { observation: { id: SCHEMA_UNMATCHED_ID, operation: 'undocumented paths', status, findings: [{ pointer: '', message: `${unmatched} answered ${status} without the error body`, expected: { errors: ['<string>'] }, actual: ex.response.body }] } };
+        return {
+          observation: {
+            id: SCHEMA_UNMATCHED_ID,
+            operation: 'undocumented paths',
+            status,
+            findings: [
+              {
+                pointer: '',
+                message: `${unmatched} answered ${status} without the error body`,
+                expected: { errors: ['<string>'] },
+                actual: ex.response.body,
+              },
+            ],
+          },
+        };
       }
       return {};
     }
-    return { observation: { id: SCHEMA_UNMATCHED_ID, operation: 'undocumented paths', status, findings: [{ pointer: '', message: `${unmatched} succeeded (${status}) but the spec documents no such operation`, expected: 'a documented operation', actual: unmatched }] } };
+    return {
+      observation: {
+        id: SCHEMA_UNMATCHED_ID,
+        operation: 'undocumented paths',
+        status,
+        findings: [
+          {
+            pointer: '',
+            message: `${unmatched} succeeded (${status}) but the spec documents no such operation`,
+            expected: 'a documented operation',
+            actual: unmatched,
+          },
+        ],
+      },
+    };
   }
   const label = `${op.file} ${op.method} ${op.template}`;
   const id = schemaId(op);
-  const violations = reg.validateResponse(op, status, ex.response.contentType, ex.response.body === '' ? undefined : ex.response.body);
+  const violations = reg.validateResponse(
+    op,
+    status,
+    ex.response.contentType,
+    ex.response.body === '' ? undefined : ex.response.body,
+  );
   if (violations === undefined) {
     // An error answer with the error body on a status the operation does not list is the
     // documents' generic error convention, not a finding.
     if (status >= 400 && (ex.api === 'sched' || isErrorBody(ex.response.body))) return { operation: label };
-    return { operation: label, observation: { id, operation: label, status, findings: [{ pointer: '', message: `status ${status} is not documented for this operation`, expected: Object.keys(op.op.responses ?? {}), actual: status }] } };
+    return {
+      operation: label,
+      observation: {
+        id,
+        operation: label,
+        status,
+        findings: [
+          {
+            pointer: '',
+            message: `status ${status} is not documented for this operation`,
+            expected: Object.keys(op.op.responses ?? {}),
+            actual: status,
+          },
+        ],
+      },
+    };
   }
   return { operation: label, observation: { id, operation: label, status, findings: violations } };
 }
@@ -82,9 +146,20 @@ export function observeAgainstSpec(ex: Exchange, reg: SpecRegistry, opts: SpecCh
 export function findingFailure(obs: SpecObservation): CheckFailure | undefined {
   const first = obs.findings[0];
   if (!first) return undefined;
-  const more = obs.findings.length > 1 ? ` (+${obs.findings.length - 1} more: ${obs.findings.slice(1, 4).map((v) => `${v.pointer} ${v.message}`).join('; ')})` : '';
+  const more =
+    obs.findings.length > 1
+      ? ` (+${obs.findings.length - 1} more: ${obs.findings
+          .slice(1, 4)
+          .map((v) => `${v.pointer} ${v.message}`)
+          .join('; ')})`
+      : '';
   const where = first.pointer ? `violates the schema at ${first.pointer}: ` : '';
-  return new CheckFailure('spec', `${obs.operation} response ${obs.status} ${where}${first.message}${more} [${obs.id}]`, first.expected, first.actual === undefined ? '(absent)' : first.actual);
+  return new CheckFailure(
+    'spec',
+    `${obs.operation} response ${obs.status} ${where}${first.message}${more} [${obs.id}]`,
+    first.expected,
+    first.actual === undefined ? '(absent)' : first.actual,
+  );
 }
 
 /** Throws a CheckFailure when the exchange contradicts the spec. Returns the operation label. */

@@ -33,7 +33,9 @@ export function mergeFiles(files: string[], reportDir: string): number {
   const dir = resolve(reportDir);
   writeReports(dir, merged);
   const s = merged.summary;
-  console.log(`conformance (merged ${files.length}): ${s.passed + s.knownIssues} passed, ${s.failed} failed, ${s.skipped} skipped`);
+  console.log(
+    `conformance (merged ${files.length}): ${s.passed + s.knownIssues} passed, ${s.failed} failed, ${s.skipped} skipped`,
+  );
   console.log(`reports: ${join(dir, 'index.html')}, ${join(dir, 'results.json')}, ${join(dir, 'junit.xml')}`);
   return s.mustFailed > 0 || merged.errors.length > 0 ? 1 : 0;
 }

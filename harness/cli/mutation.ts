@@ -68,16 +68,24 @@ export function select(opts: MutationOptions): { faults: FaultSpec[]; variants: 
   const inSuites = (suites: string[]) => !opts.suites?.length || suites.some((s) => opts.suites!.includes(s));
   const onlyVariants = !!opts.variants?.length && !opts.faults?.length;
   const onlyFaults = !!opts.faults?.length && !opts.variants?.length;
-  const faults = opts.noFaults || onlyVariants ? [] : allFaults.filter((f) => inSuites(f.suites) && (!opts.faults?.length || opts.faults.includes(f.name)));
-  const variants = opts.noVariants || onlyFaults ? [] : allVariants.filter((v) => inSuites(v.suites) && (!opts.variants?.length || opts.variants.includes(v.name)));
-  if (faults.length === 0 && variants.length === 0) return { error: 'no fault switch or variant matches the selection' };
+  const faults =
+    opts.noFaults || onlyVariants
+      ? []
+      : allFaults.filter((f) => inSuites(f.suites) && (!opts.faults?.length || opts.faults.includes(f.name)));
+  const variants =
+    opts.noVariants || onlyFaults
+      ? []
+      : allVariants.filter((v) => inSuites(v.suites) && (!opts.variants?.length || opts.variants.includes(v.name)));
+  if (faults.length === 0 && variants.length === 0)
+    return { error: 'no fault switch or variant matches the selection' };
   return { faults, variants };
 }
 
 /** Requirement ids of the failed tests, other than the one the fault breaks. */
 export function blastRadius(results: Results | undefined, breaks: string): string[] {
   const ids = new Set<string>();
-  for (const t of results?.tests ?? []) if (t.status === 'failed') for (const id of t.ids) if (id !== breaks) ids.add(id);
+  for (const t of results?.tests ?? [])
+    if (t.status === 'failed') for (const id of t.ids) if (id !== breaks) ids.add(id);
   return [...ids].sort();
 }
 
@@ -96,7 +104,14 @@ export function filesNaming(suites: string[], id: string): string[] {
   return out.sort();
 }
 
-async function runSuites(suites: string[], faults: string[], reportDir: string, referenceVersion?: string, files?: string[], variants: string[] = []): Promise<{ code: number; results?: Results; output: string }> {
+async function runSuites(
+  suites: string[],
+  faults: string[],
+  reportDir: string,
+  referenceVersion?: string,
+  files?: string[],
+  variants: string[] = [],
+): Promise<{ code: number; results?: Results; output: string }> {
   const args = ['run', '--quiet', '--suite', suites.join(','), '--report-dir', reportDir];
   if (files?.length) args.push('--files', files.join(','));
   if (faults.length) args.push('--faults', faults.join(','));
@@ -110,18 +125,24 @@ async function runSuites(suites: string[], faults: string[], reportDir: string, 
   const run = await runCli(args, { env, timeoutMs: 15 * 60_000 });
   const file = join(reportDir, 'results.json');
   const results = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Results) : undefined;
-  return { code: run.code ?? 1, results, output: `${run.stdout}${run.stderr}${run.timedOut ? '\n(timed out after 15 minutes)' : ''}` };
+  return {
+    code: run.code ?? 1,
+    results,
+    output: `${run.stdout}${run.stderr}${run.timedOut ? '\n(timed out after 15 minutes)' : ''}`,
+  };
 }
 
 async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.max(1, size) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.max(1, size) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
   return out;
 }
 
@@ -139,19 +160,24 @@ export async function runMutation(opts: MutationOptions): Promise<number> {
   console.log(`clean run of ${suites.join(',')} (must pass before faults and variants mean anything)...`);
   const clean = await runSuites(suites, [], join(base, 'clean'));
   if (!clean.results || clean.results.summary.failed > 0 || clean.code !== 0) {
-    console.error(`the clean run did not pass (exit ${clean.code}); fix the suites or the reference first:\n${clean.output.split('\n').slice(-30).join('\n')}`);
+    console.error(
+      `the clean run did not pass (exit ${clean.code}); fix the suites or the reference first:\n${clean.output.split('\n').slice(-30).join('\n')}`,
+    );
     return 1;
   }
   console.log(`clean run passed: ${clean.results.summary.passed} tests\n`);
 
-  if (faults.length) console.log(`faults (${faults.length}): must be killed, ideally failing only their own requirement`);
+  if (faults.length)
+    console.log(`faults (${faults.length}): must be killed, ideally failing only their own requirement`);
   const outcomes = await pool(faults, opts.jobs, async (fault): Promise<Outcome> => {
     const dir = join(base, fault.name);
     // With radius "files" the files naming the broken requirement run first (fast); the whole
     // suites run when they miss it, so a fault is only called survived after every test of its
     // suites had the chance.
     const targeted = radius === 'files' ? filesNaming(fault.suites, fault.breaks) : [];
-    let run = targeted.length ? await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion, targeted) : undefined;
+    let run = targeted.length
+      ? await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion, targeted)
+      : undefined;
     let scope: 'suites' | 'files' = 'files';
     if (!run?.results || run.results.tests.every((t) => t.status !== 'failed')) {
       run = await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion);
@@ -170,8 +196,12 @@ export async function runMutation(opts: MutationOptions): Promise<number> {
       detail: !run.results ? run.output.split('\n').slice(-10).join('\n') : undefined,
     };
     const mark = outcome.verdict === 'killed' ? 'KILLED  ' : outcome.verdict === 'survived' ? 'SURVIVED' : 'ERROR   ';
-    const radiusNote = outcome.beyond.length ? `; blast radius ${outcome.beyond.length}: ${outcome.beyond.slice(0, 4).join(', ')}${outcome.beyond.length > 4 ? ', ...' : ''}` : '';
-    console.log(`${mark} ${fault.name.padEnd(48)} ${outcome.verdict === 'killed' ? `${failed.length} failing test(s)${outcome.byTarget ? `, incl. ${fault.breaks}` : `; none names ${fault.breaks}`}${radiusNote}` : fault.description}`);
+    const radiusNote = outcome.beyond.length
+      ? `; blast radius ${outcome.beyond.length}: ${outcome.beyond.slice(0, 4).join(', ')}${outcome.beyond.length > 4 ? ', ...' : ''}`
+      : '';
+    console.log(
+      `${mark} ${fault.name.padEnd(48)} ${outcome.verdict === 'killed' ? `${failed.length} failing test(s)${outcome.byTarget ? `, incl. ${fault.breaks}` : `; none names ${fault.breaks}`}${radiusNote}` : fault.description}`,
+    );
     return outcome;
   });
 
@@ -179,48 +209,95 @@ export async function runMutation(opts: MutationOptions): Promise<number> {
   const runVariants = async (names: string[], suitesOf: string[], dir: string) => {
     const run = await runSuites(suitesOf, [], dir, undefined, undefined, names);
     const failed = run.results?.tests.filter((t) => t.status === 'failed') ?? [];
-    const verdict: VariantOutcome['verdict'] = !run.results ? 'error' : failed.length === 0 && run.results.errors.length === 0 ? 'passed' : 'failed';
+    const verdict: VariantOutcome['verdict'] = !run.results
+      ? 'error'
+      : failed.length === 0 && run.results.errors.length === 0
+        ? 'passed'
+        : 'failed';
     return {
       verdict,
       passed: run.results?.summary.passed ?? 0,
       failedTests: failed.map((t) => ({ key: t.key, ids: t.ids, message: t.message?.slice(0, 300) })),
-      detail: verdict === 'passed' ? undefined : (run.results?.errors.join('\n') || run.output.split('\n').slice(-10).join('\n')),
+      detail:
+        verdict === 'passed'
+          ? undefined
+          : run.results?.errors.join('\n') || run.output.split('\n').slice(-10).join('\n'),
     };
   };
   const variantOutcomes = await pool(variants, opts.jobs, async (variant): Promise<VariantOutcome> => {
     const r = await runVariants([variant.name], variant.suites, join(base, `variant-${variant.name}`));
     const outcome: VariantOutcome = { variant: variant.name, allows: variant.allows, suites: variant.suites, ...r };
     const mark = r.verdict === 'passed' ? 'PASSED  ' : r.verdict === 'failed' ? 'FAILED  ' : 'ERROR   ';
-    console.log(`${mark} ${variant.name.padEnd(48)} ${r.verdict === 'passed' ? `${r.passed} tests passed` : `${r.failedTests.length} false failure(s): ${r.failedTests.slice(0, 3).map((t) => t.ids.join('+')).join(', ')}`}`);
+    console.log(
+      `${mark} ${variant.name.padEnd(48)} ${
+        r.verdict === 'passed'
+          ? `${r.passed} tests passed`
+          : `${r.failedTests.length} false failure(s): ${r.failedTests
+              .slice(0, 3)
+              .map((t) => t.ids.join('+'))
+              .join(', ')}`
+      }`,
+    );
     return outcome;
   });
   let together: (Awaited<ReturnType<typeof runVariants>> & { variants: string[]; suites: string[] }) | undefined;
   if (variants.length > 1) {
     const allSuites = [...new Set(variants.flatMap((v) => v.suites))];
-    together = { variants: variants.map((v) => v.name), suites: allSuites, ...(await runVariants(variants.map((v) => v.name), allSuites, join(base, 'variants-together'))) };
-    console.log(`${together.verdict === 'passed' ? 'PASSED  ' : 'FAILED  '} ${'all variants together'.padEnd(48)} ${together.verdict === 'passed' ? `${together.passed} tests passed` : `${together.failedTests.length} false failure(s)`}`);
+    together = {
+      variants: variants.map((v) => v.name),
+      suites: allSuites,
+      ...(await runVariants(
+        variants.map((v) => v.name),
+        allSuites,
+        join(base, 'variants-together'),
+      )),
+    };
+    console.log(
+      `${together.verdict === 'passed' ? 'PASSED  ' : 'FAILED  '} ${'all variants together'.padEnd(48)} ${together.verdict === 'passed' ? `${together.passed} tests passed` : `${together.failedTests.length} false failure(s)`}`,
+    );
   }
 
   const killed = outcomes.filter((o) => o.verdict === 'killed').length;
   const rate = outcomes.length ? (killed / outcomes.length) * 100 : 100;
   const variantsPassed = variantOutcomes.filter((o) => o.verdict === 'passed').length;
-  const falseFailures = variantOutcomes.reduce((n, o) => n + o.failedTests.length, 0) + (together?.failedTests.length ?? 0);
-  const radii = outcomes.filter((o) => o.verdict === 'killed').map((o) => ({ fault: o.fault, breaks: o.breaks, beyond: o.beyond, count: o.beyond.length, scope: o.radiusScope }));
+  const falseFailures =
+    variantOutcomes.reduce((n, o) => n + o.failedTests.length, 0) + (together?.failedTests.length ?? 0);
+  const radii = outcomes
+    .filter((o) => o.verdict === 'killed')
+    .map((o) => ({ fault: o.fault, breaks: o.breaks, beyond: o.beyond, count: o.beyond.length, scope: o.radiusScope }));
   const contained = radii.filter((r) => r.count === 0).length;
   console.log('');
   if (outcomes.length) {
     console.log(`faults killed: ${killed}/${outcomes.length} (${rate.toFixed(1)}%)`);
     const untargeted = outcomes.filter((o) => o.verdict === 'killed' && !o.byTarget);
-    if (untargeted.length) console.log(`killed, but not by a test of the broken requirement: ${untargeted.map((o) => o.fault).join(', ')}`);
+    if (untargeted.length)
+      console.log(`killed, but not by a test of the broken requirement: ${untargeted.map((o) => o.fault).join(', ')}`);
     const wide = [...radii].sort((a, b) => b.count - a.count).filter((r) => r.count > 0);
-    console.log(`blast radius: ${contained}/${radii.length} fault(s) fail only their own requirement${wide.length ? `; widest: ${wide.slice(0, 5).map((r) => `${r.fault} (+${r.count})`).join(', ')}` : ''}`);
+    console.log(
+      `blast radius: ${contained}/${radii.length} fault(s) fail only their own requirement${
+        wide.length
+          ? `; widest: ${wide
+              .slice(0, 5)
+              .map((r) => `${r.fault} (+${r.count})`)
+              .join(', ')}`
+          : ''
+      }`,
+    );
   }
   if (variantOutcomes.length) {
-    console.log(`variants passed: ${variantsPassed}/${variantOutcomes.length} alone${together ? `, all together ${together.verdict}` : ''}; false failures: ${falseFailures}`);
+    console.log(
+      `variants passed: ${variantsPassed}/${variantOutcomes.length} alone${together ? `, all together ${together.verdict}` : ''}; false failures: ${falseFailures}`,
+    );
   }
   const report = {
     faults: { killed, total: outcomes.length, rate, outcomes },
-    variants: { passed: variantsPassed, total: variantOutcomes.length, falseFailures, outcomes: variantOutcomes, together: together ?? null },
+    variants: {
+      passed: variantsPassed,
+      total: variantOutcomes.length,
+      falseFailures,
+      outcomes: variantOutcomes,
+      together: together ?? null,
+    },
     blastRadius: { scope: radius, contained, measured: radii.length, faults: radii },
   };
   writeFileSync(join(opts.reportDir, 'mutation.json'), JSON.stringify(report, null, 2));

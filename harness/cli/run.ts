@@ -32,7 +32,10 @@ export async function runConformance(opts: RunOptions): Promise<number> {
       parseShard(opts.shard);
       cfg.run.shard = opts.shard;
     }
-    if (opts.concurrency !== undefined && !(Number.isInteger(opts.concurrency) && opts.concurrency >= 1 && opts.concurrency <= 64)) {
+    if (
+      opts.concurrency !== undefined &&
+      !(Number.isInteger(opts.concurrency) && opts.concurrency >= 1 && opts.concurrency <= 64)
+    ) {
       throw new ConfigError('--concurrency', `must be a whole number from 1 to 64, got ${opts.concurrency}`);
     }
   } catch (err) {
@@ -46,25 +49,27 @@ export async function runConformance(opts: RunOptions): Promise<number> {
   cfg.run.reportDir = reportDir;
   for (const f of ['results.json', 'junit.xml', 'index.html']) rmSync(join(reportDir, f), { force: true });
   process.env.CONFORMANCE_CONFIG_JSON = JSON.stringify(cfg);
-  const vitest = await startVitest(
-    'test',
-    [],
-    {
-      config: false,
-      // Suites and setup are found in this package, wherever it is installed and whatever the
-      // caller's directory (which still anchors --report-dir, --config and the other paths).
-      root: PACKAGE_ROOT,
-      watch: false,
-      run: true,
-      // Files that move the clock or change global settings run alone (suites/schedule.yaml);
-      // the others run concurrently: see harness/cli/projects.ts.
-      projects: conformanceProjects({ suites: cfg.run.suites, files: cfg.run.files, embedded: !cfg.svc.addr, concurrency: opts.concurrency, timeouts: cfg.timeouts }),
-      ...(opts.shard ? { shard: opts.shard } : {}),
-      reporters: [opts.quiet ? 'dot' : 'default', new ConformanceReporter({ reportDir })],
-      teardownTimeout: 30_000,
-      passWithNoTests: true,
-    },
-  );
+  const vitest = await startVitest('test', [], {
+    config: false,
+    // Suites and setup are found in this package, wherever it is installed and whatever the
+    // caller's directory (which still anchors --report-dir, --config and the other paths).
+    root: PACKAGE_ROOT,
+    watch: false,
+    run: true,
+    // Files that move the clock or change global settings run alone (suites/schedule.yaml);
+    // the others run concurrently: see harness/cli/projects.ts.
+    projects: conformanceProjects({
+      suites: cfg.run.suites,
+      files: cfg.run.files,
+      embedded: !cfg.svc.addr,
+      concurrency: opts.concurrency,
+      timeouts: cfg.timeouts,
+    }),
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    reporters: [opts.quiet ? 'dot' : 'default', new ConformanceReporter({ reportDir })],
+    teardownTimeout: 30_000,
+    passWithNoTests: true,
+  });
   await vitest?.close();
   const resultsFile = join(reportDir, 'results.json');
   if (!existsSync(resultsFile)) {

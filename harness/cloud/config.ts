@@ -31,9 +31,20 @@ export interface CloudConfig {
   rotationSwapSeconds?: number;
 }
 
-export type CloudEnvVar = 'CLOUD_SUBSCRIPTION_ID' | 'CLOUD_TENANT_ID' | 'CLOUD_CLIENT_ID' | 'CLOUD_CLIENT_SECRET' | 'CLOUD_ENVIRONMENT';
+export type CloudEnvVar =
+  | 'CLOUD_SUBSCRIPTION_ID'
+  | 'CLOUD_TENANT_ID'
+  | 'CLOUD_CLIENT_ID'
+  | 'CLOUD_CLIENT_SECRET'
+  | 'CLOUD_ENVIRONMENT';
 
-export const CLOUD_ENV_VARS: readonly CloudEnvVar[] = ['CLOUD_SUBSCRIPTION_ID', 'CLOUD_TENANT_ID', 'CLOUD_CLIENT_ID', 'CLOUD_CLIENT_SECRET', 'CLOUD_ENVIRONMENT'];
+export const CLOUD_ENV_VARS: readonly CloudEnvVar[] = [
+  'CLOUD_SUBSCRIPTION_ID',
+  'CLOUD_TENANT_ID',
+  'CLOUD_CLIENT_ID',
+  'CLOUD_CLIENT_SECRET',
+  'CLOUD_ENVIRONMENT',
+];
 
 /**
  * Reads the cloud settings from environment variables (`CLOUD_DIRECTORY_ADDR`,
@@ -45,7 +56,11 @@ export const CLOUD_ENV_VARS: readonly CloudEnvVar[] = ['CLOUD_SUBSCRIPTION_ID', 
  */
 export function cloudConfigFromEnv(env: Record<string, string | undefined> = process.env): CloudConfig {
   const out: CloudConfig = {};
-  const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (v: string | undefined) =>
+    v
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (env.CLOUD_DIRECTORY_ADDR) out.directoryAddr = env.CLOUD_DIRECTORY_ADDR;
   if (env.CLOUD_ROOT_CLIENT_ID) out.rootClientId = env.CLOUD_ROOT_CLIENT_ID;
   if (env.CLOUD_ROOT_CLIENT_SECRET) out.rootClientSecret = env.CLOUD_ROOT_CLIENT_SECRET;
@@ -54,14 +69,18 @@ export function cloudConfigFromEnv(env: Record<string, string | undefined> = pro
   if (env.CLOUD_ROLE_NAMES) out.roleNames = list(env.CLOUD_ROLE_NAMES);
   if (env.CLOUD_GROUP_NAMES) out.groupNames = list(env.CLOUD_GROUP_NAMES);
   if (env.CLOUD_APPLICATION_OBJECT_ID) out.applicationObjectId = env.CLOUD_APPLICATION_OBJECT_ID;
-  if (env.CLOUD_PROPAGATION_SECONDS && Number.isFinite(Number(env.CLOUD_PROPAGATION_SECONDS))) out.propagationSeconds = Number(env.CLOUD_PROPAGATION_SECONDS);
-  if (env.CLOUD_ROTATION_SWAP_SECONDS && Number.isFinite(Number(env.CLOUD_ROTATION_SWAP_SECONDS))) out.rotationSwapSeconds = Number(env.CLOUD_ROTATION_SWAP_SECONDS);
+  if (env.CLOUD_PROPAGATION_SECONDS && Number.isFinite(Number(env.CLOUD_PROPAGATION_SECONDS)))
+    out.propagationSeconds = Number(env.CLOUD_PROPAGATION_SECONDS);
+  if (env.CLOUD_ROTATION_SWAP_SECONDS && Number.isFinite(Number(env.CLOUD_ROTATION_SWAP_SECONDS)))
+    out.rotationSwapSeconds = Number(env.CLOUD_ROTATION_SWAP_SECONDS);
   if (env.CLOUD_ENV_OVERRIDES) {
     try {
       const parsed = JSON.parse(env.CLOUD_ENV_OVERRIDES) as Record<string, unknown>;
       // Names are checked after loading: a profile may let the target's own names stand for the
       // documents' (dialect.names.svc.env), so they cannot be filtered here.
-      out.envOverrides = Object.fromEntries(Object.entries(parsed).filter(([, v]) => typeof v === 'string')) as CloudConfig['envOverrides'];
+      out.envOverrides = Object.fromEntries(
+        Object.entries(parsed).filter(([, v]) => typeof v === 'string'),
+      ) as CloudConfig['envOverrides'];
     } catch {
       throw new Error('CLOUD_ENV_OVERRIDES must be a JSON object such as {"CLOUD_TENANT_ID": "..."}');
     }

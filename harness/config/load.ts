@@ -13,20 +13,33 @@ import { cloudConfigFromEnv } from '../cloud/config.js';
 import { loadCatalogue } from '../catalogue.js';
 
 export class ConfigError extends Error {
-  constructor(readonly setting: string, message: string) {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
     super(`config error: ${setting}: ${message}`);
   }
 }
 
 /** Capabilities the harness can find out by asking the target (harness/setup/probe.ts). */
-export const PROBEABLE: (keyof TargetConfig['capabilities'])[] = ['referenceControl', 'clock', 'namespaces', 'requireRequestHeader', 'schedAcl', 'schedControl'];
+export const PROBEABLE: (keyof TargetConfig['capabilities'])[] = [
+  'referenceControl',
+  'clock',
+  'namespaces',
+  'requireRequestHeader',
+  'schedAcl',
+  'schedControl',
+];
 
 export const ALL_SUITES = ['core', 'kv', 'auth', 'transit', 'ldap', 'cloud', 'jobs', 'release', 'robustness'];
 
 type Json = Record<string, unknown>;
 
 export function defaults(): TargetConfig {
-  const runId = randomBytes(4).toString('hex').replace(/^[0-9]/, 'r').slice(0, 6);
+  const runId = randomBytes(4)
+    .toString('hex')
+    .replace(/^[0-9]/, 'r')
+    .slice(0, 6);
   return {
     runId,
     prefix: `cf-${runId}`,
@@ -34,12 +47,25 @@ export function defaults(): TargetConfig {
     schedEmbedded: false,
     svc: { addr: '', token: '', namespace: '', skipVerify: false, version: '' },
     sched: {
-      addr: '', token: '', provisioner: '', tokens: [], namespaces: [],
+      addr: '',
+      token: '',
+      provisioner: '',
+      tokens: [],
+      namespaces: [],
       runningTask: { Driver: 'raw_exec', Config: { command: '/bin/sleep', args: ['3600'] } },
     },
     capabilities: {
-      namespaces: false, enterprise: false, cmac: false, managedKeys: false, sealRandom: false,
-      clock: false, mounts: true, requireRequestHeader: false, referenceControl: false, schedAcl: false, schedControl: false,
+      namespaces: false,
+      enterprise: false,
+      cmac: false,
+      managedKeys: false,
+      sealRandom: false,
+      clock: false,
+      mounts: true,
+      requireRequestHeader: false,
+      referenceControl: false,
+      schedAcl: false,
+      schedControl: false,
     },
     probe: [],
     dialect: {
@@ -112,13 +138,35 @@ export function fromEnv(env: NodeJS.ProcessEnv): Json {
     set(['ldap', 'bindPass'], env.LDAP_BIND_PASS);
     set(['ldap', 'baseDn'], env.LDAP_BASE_DN);
     set(['ldap', 'userDn'], env.LDAP_USER_DN);
-    set(['ldap', 'serviceAccounts'], env.LDAP_SERVICE_ACCOUNTS?.split(',').map((s) => s.trim()).filter(Boolean));
-    set(['ldap', 'users'], env.LDAP_USERS?.split(',').map((s) => s.trim()).filter(Boolean));
+    set(
+      ['ldap', 'serviceAccounts'],
+      env.LDAP_SERVICE_ACCOUNTS?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+    set(
+      ['ldap', 'users'],
+      env.LDAP_USERS?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   }
   const cloud = cloudConfigFromEnv(env);
   if (Object.keys(cloud).length) out.cloud = cloud;
-  if (env.REF_FAULTS !== undefined) set(['reference', 'faults'], env.REF_FAULTS.split(',').map((s) => s.trim()).filter(Boolean));
-  if (env.REF_VARIANTS !== undefined) set(['reference', 'variants'], env.REF_VARIANTS.split(',').map((s) => s.trim()).filter(Boolean));
+  if (env.REF_FAULTS !== undefined)
+    set(
+      ['reference', 'faults'],
+      env.REF_FAULTS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
+  if (env.REF_VARIANTS !== undefined)
+    set(
+      ['reference', 'variants'],
+      env.REF_VARIANTS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   return out;
 }
 
@@ -168,9 +216,19 @@ export function readConfigFile(path: string): Json {
 }
 
 const ENV_NAMES: Record<string, string> = {
-  'svc.addr': 'SVC_ADDR', 'svc.token': 'SVC_TOKEN', 'svc.namespace': 'SVC_NAMESPACE', 'svc.cacert': 'SVC_CACERT',
-  'svc.skipVerify': 'SVC_SKIP_VERIFY', 'svc.version': 'SVC_VERSION', 'sched.addr': 'SCHED_ADDR', 'sched.token': 'SCHED_TOKEN', 'sched.provisioner': 'SCHED_PROVISIONER',
-  'ldap.url': 'LDAP_URL', 'cloud.directoryAddr': 'CLOUD_DIRECTORY_ADDR', 'reference.faults': 'REF_FAULTS', 'reference.variants': 'REF_VARIANTS',
+  'svc.addr': 'SVC_ADDR',
+  'svc.token': 'SVC_TOKEN',
+  'svc.namespace': 'SVC_NAMESPACE',
+  'svc.cacert': 'SVC_CACERT',
+  'svc.skipVerify': 'SVC_SKIP_VERIFY',
+  'svc.version': 'SVC_VERSION',
+  'sched.addr': 'SCHED_ADDR',
+  'sched.token': 'SCHED_TOKEN',
+  'sched.provisioner': 'SCHED_PROVISIONER',
+  'ldap.url': 'LDAP_URL',
+  'cloud.directoryAddr': 'CLOUD_DIRECTORY_ADDR',
+  'reference.faults': 'REF_FAULTS',
+  'reference.variants': 'REF_VARIANTS',
 };
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -189,7 +247,8 @@ export interface LoadOptions {
 function envOverridesInDocumentNames(merged: Json): void {
   const cloud = merged.cloud as Json | undefined;
   const overrides = cloud?.envOverrides as Record<string, unknown> | undefined;
-  const env = ((merged.dialect as Json | undefined)?.names as { svc?: { env?: Record<string, string> } } | undefined)?.svc?.env;
+  const env = ((merged.dialect as Json | undefined)?.names as { svc?: { env?: Record<string, string> } } | undefined)
+    ?.svc?.env;
   if (!overrides || !env) return;
   const toDoc = new Map(Object.entries(env).map(([doc, target]) => [target, doc]));
   cloud!.envOverrides = Object.fromEntries(Object.entries(overrides).map(([k, v]) => [toDoc.get(k) ?? k, v]));
@@ -207,28 +266,57 @@ export function loadConfig(opts: LoadOptions = {}): TargetConfig {
   if (!validate(merged)) {
     const err = validate.errors![0]!;
     const path = err.instancePath.slice(1).replaceAll('/', '.') || '(top level)';
-    const setting = err.keyword === 'additionalProperties' ? `${path === '(top level)' ? '' : `${path}.`}${(err.params as { additionalProperty: string }).additionalProperty}` : path;
-    const source = origins.get(setting) ?? [...origins.entries()].find(([k]) => k.startsWith(setting))?.[1] ?? 'defaults';
+    const setting =
+      err.keyword === 'additionalProperties'
+        ? `${path === '(top level)' ? '' : `${path}.`}${(err.params as { additionalProperty: string }).additionalProperty}`
+        : path;
+    const source =
+      origins.get(setting) ?? [...origins.entries()].find(([k]) => k.startsWith(setting))?.[1] ?? 'defaults';
     const envName = ENV_NAMES[setting];
-    const reason = err.keyword === 'additionalProperties' ? 'unknown setting' : err.keyword === 'pattern' ? 'has an invalid format' : err.message ?? 'invalid';
-    throw new ConfigError(envName && source === 'environment' ? `${setting} (${envName})` : setting, `${reason} (from ${source})`);
+    const reason =
+      err.keyword === 'additionalProperties'
+        ? 'unknown setting'
+        : err.keyword === 'pattern'
+          ? 'has an invalid format'
+          : (err.message ?? 'invalid');
+    throw new ConfigError(
+      envName && source === 'environment' ? `${setting} (${envName})` : setting,
+      `${reason} (from ${source})`,
+    );
   }
   const cfg = merged as unknown as TargetConfig;
   cfg.probe = PROBEABLE.filter((k) => !origins.has(`capabilities.${k}`));
-  cfg.userCapabilities = (Object.keys(cfg.capabilities) as (keyof TargetConfig['capabilities'])[]).filter((k) => origins.has(`capabilities.${k}`));
-  for (const s of cfg.run.suites) if (!ALL_SUITES.includes(s)) throw new ConfigError('--suite', `unknown suite "${s}"; known: ${ALL_SUITES.join(', ')}`);
+  cfg.userCapabilities = (Object.keys(cfg.capabilities) as (keyof TargetConfig['capabilities'])[]).filter((k) =>
+    origins.has(`capabilities.${k}`),
+  );
+  for (const s of cfg.run.suites)
+    if (!ALL_SUITES.includes(s))
+      throw new ConfigError('--suite', `unknown suite "${s}"; known: ${ALL_SUITES.join(', ')}`);
   const catalogue = loadCatalogue();
   for (const id of Object.keys(cfg.assumptions)) {
     const entry = catalogue.get(id);
     if (!entry) throw new ConfigError(`assumptions.${id}`, 'no catalogue entry has this id');
-    if (entry.kind !== 'assumption') throw new ConfigError(`assumptions.${id}`, `${id} is a rule of the documents, not an assumption; list a known failure in the expectations file instead`);
+    if (entry.kind !== 'assumption')
+      throw new ConfigError(
+        `assumptions.${id}`,
+        `${id} is a rule of the documents, not an assumption; list a known failure in the expectations file instead`,
+      );
   }
-  if (cfg.svc.addr && !cfg.svc.token) throw new ConfigError('svc.token (SVC_TOKEN)', 'is required when SVC_ADDR names a target');
-  if (cfg.svc.cacert && !existsSync(cfg.svc.cacert)) throw new ConfigError('svc.cacert (SVC_CACERT)', `file not found: ${cfg.svc.cacert}`);
+  if (cfg.svc.addr && !cfg.svc.token)
+    throw new ConfigError('svc.token (SVC_TOKEN)', 'is required when SVC_ADDR names a target');
+  if (cfg.svc.cacert && !existsSync(cfg.svc.cacert))
+    throw new ConfigError('svc.cacert (SVC_CACERT)', `file not found: ${cfg.svc.cacert}`);
   cfg.svc.namespace = cfg.svc.namespace.replace(/\/+$/, '');
-  if (cfg.svc.version) cfg.svc.versionSource = origins.get('svc.version') === 'environment' ? 'environment (SVC_VERSION)' : `${origins.get('svc.version') ?? 'config'} (svc.version)`;
+  if (cfg.svc.version)
+    cfg.svc.versionSource =
+      origins.get('svc.version') === 'environment'
+        ? 'environment (SVC_VERSION)'
+        : `${origins.get('svc.version') ?? 'config'} (svc.version)`;
   if (cfg.sched.provisioner === 'config' && !cfg.sched.tokens.length && !cfg.sched.namespaces.length) {
-    throw new ConfigError('sched.provisioner', 'is "config" but neither sched.tokens nor sched.namespaces lists anything');
+    throw new ConfigError(
+      'sched.provisioner',
+      'is "config" but neither sched.tokens nor sched.namespaces lists anything',
+    );
   }
   return cfg;
 }

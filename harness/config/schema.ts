@@ -8,14 +8,21 @@ const nonNegInt = { type: 'integer', minimum: 0 } as const;
 const httpUrl = { type: 'string', pattern: '^https?://[^\\s/]+(/.*)?$' } as const;
 const headerName = { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" } as const;
 /** A name map: documents' name -> target's name (non-empty strings). */
-const nameMap = { type: 'object', additionalProperties: { type: 'string', minLength: 1 }, propertyNames: { minLength: 1 } } as const;
+const nameMap = {
+  type: 'object',
+  additionalProperties: { type: 'string', minLength: 1 },
+  propertyNames: { minLength: 1 },
+} as const;
 /** Renames inside one scope (harness/dialect/names.ts ScopeNames). */
 const scopeNames = {
   type: 'object',
   additionalProperties: false,
   properties: { fields: nameMap, values: { type: 'object', additionalProperties: nameMap } },
 } as const;
-const envName = { type: 'object', additionalProperties: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } } as const;
+const envName = {
+  type: 'object',
+  additionalProperties: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+} as const;
 /** dialect.names: one block per API so each side of a profile stands alone. */
 const namesSchema = {
   type: 'object',
@@ -41,7 +48,23 @@ const namesSchema = {
 export const configSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['runId', 'prefix', 'svc', 'sched', 'capabilities', 'dialect', 'timeouts', 'timing', 'limits', 'lockout', 'assumptions', 'mounts', 'robustness', 'reference', 'run'],
+  required: [
+    'runId',
+    'prefix',
+    'svc',
+    'sched',
+    'capabilities',
+    'dialect',
+    'timeouts',
+    'timing',
+    'limits',
+    'lockout',
+    'assumptions',
+    'mounts',
+    'robustness',
+    'reference',
+    'run',
+  ],
   properties: {
     runId: { type: 'string', pattern: '^[a-z0-9]{4,12}$' },
     prefix: { type: 'string', pattern: '^[a-z][a-z0-9-]{1,30}$' },
@@ -76,7 +99,11 @@ export const configSchema = {
             type: 'object',
             additionalProperties: false,
             required: ['secret', 'namespace', 'capabilities'],
-            properties: { secret: { type: 'string', minLength: 1 }, namespace: { type: 'string', minLength: 1 }, capabilities: { type: 'array', items: str } },
+            properties: {
+              secret: { type: 'string', minLength: 1 },
+              namespace: { type: 'string', minLength: 1 },
+              capabilities: { type: 'array', items: str },
+            },
           },
         },
         namespaces: { type: 'array', items: { type: 'string', pattern: '^[a-zA-Z0-9-]{1,128}$' } },
@@ -91,14 +118,35 @@ export const configSchema = {
     capabilities: {
       type: 'object',
       additionalProperties: false,
-      properties: Object.fromEntries(['namespaces', 'enterprise', 'cmac', 'managedKeys', 'sealRandom', 'clock', 'mounts', 'requireRequestHeader', 'referenceControl', 'schedAcl', 'schedControl'].map((k) => [k, bool])),
+      properties: Object.fromEntries(
+        [
+          'namespaces',
+          'enterprise',
+          'cmac',
+          'managedKeys',
+          'sealRandom',
+          'clock',
+          'mounts',
+          'requireRequestHeader',
+          'referenceControl',
+          'schedAcl',
+          'schedControl',
+        ].map((k) => [k, bool]),
+      ),
     },
     probe: { type: 'array', items: { type: 'string' } },
     userCapabilities: { type: 'array', items: { type: 'string' } },
     dialect: {
       type: 'object',
       additionalProperties: false,
-      required: ['tokenHeader', 'namespaceHeader', 'requestHeader', 'nextTokenHeader', 'schedTokenHeader', 'outputPrefix'],
+      required: [
+        'tokenHeader',
+        'namespaceHeader',
+        'requestHeader',
+        'nextTokenHeader',
+        'schedTokenHeader',
+        'outputPrefix',
+      ],
       properties: {
         tokenHeader: headerName,
         namespaceHeader: headerName,
@@ -128,9 +176,18 @@ export const configSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['maxRealWaitSeconds', 'pollMs', 'settleSeconds'],
-      properties: { maxRealWaitSeconds: nonNegInt, pollMs: { type: 'integer', minimum: 10, maximum: 60_000 }, settleSeconds: posInt },
+      properties: {
+        maxRealWaitSeconds: nonNegInt,
+        pollMs: { type: 'integer', minimum: 10, maximum: 60_000 },
+        settleSeconds: posInt,
+      },
     },
-    limits: { type: 'object', additionalProperties: false, required: ['maxRequestBytes'], properties: { maxRequestBytes: posInt } },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['maxRequestBytes'],
+      properties: { maxRequestBytes: posInt },
+    },
     lockout: {
       type: 'object',
       additionalProperties: false,
@@ -145,19 +202,34 @@ export const configSchema = {
       required: ['url', 'bindDn', 'bindPass'],
       properties: {
         url: { type: 'string', pattern: '^ldaps?://' },
-        bindDn: str, bindPass: str, baseDn: str, userDn: str, groupDn: str,
+        bindDn: str,
+        bindPass: str,
+        baseDn: str,
+        userDn: str,
+        groupDn: str,
         serviceAccounts: { type: 'array', items: str },
         users: { type: 'array', items: str },
         started: bool,
       },
     },
     cloud: cloudConfigSchema,
-    unavailable: { type: 'object', additionalProperties: { type: 'object', required: ['reason', 'setting'], properties: { reason: { type: 'string' }, setting: { type: 'string' } } } },
+    unavailable: {
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['reason', 'setting'],
+        properties: { reason: { type: 'string' }, setting: { type: 'string' } },
+      },
+    },
     reference: {
       type: 'object',
       additionalProperties: false,
       required: ['faults', 'version'],
-      properties: { faults: { type: 'array', items: str }, variants: { type: 'array', items: str }, version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+' } },
+      properties: {
+        faults: { type: 'array', items: str },
+        variants: { type: 'array', items: str },
+        version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+' },
+      },
     },
     robustness: {
       type: 'object',
@@ -176,7 +248,13 @@ export const configSchema = {
       properties: {
         suites: { type: 'array', items: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' } },
         // Suite files, or the harness's own fixture suites (tests/harness/fixtures/*.suite.ts).
-        files: { type: 'array', items: { type: 'string', pattern: '^(suites/.+\\.test\\.ts|tests/harness/fixtures/[a-z0-9-]+\\.suite\\.ts)$' } },
+        files: {
+          type: 'array',
+          items: {
+            type: 'string',
+            pattern: '^(suites/.+\\.test\\.ts|tests/harness/fixtures/[a-z0-9-]+\\.suite\\.ts)$',
+          },
+        },
         reportDir: { type: 'string', minLength: 1 },
         expectationsFile: str,
         previousResults: str,

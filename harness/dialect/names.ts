@@ -89,7 +89,7 @@ function renameDeep(value: unknown, scope: CompiledScope, dir: Dir, renamed: Set
   for (const [key, v] of Object.entries(value)) {
     const newKey = scope.fields.get(key) ?? key;
     if (newKey !== key) {
-      if (Object.prototype.hasOwnProperty.call(value, newKey)) {
+      if (Object.hasOwn(value, newKey)) {
         // Both names present: keep each as sent rather than let one overwrite the other.
         out[key] = renameDeep(v, scope, dir, renamed);
         continue;
@@ -98,19 +98,29 @@ function renameDeep(value: unknown, scope: CompiledScope, dir: Dir, renamed: Set
     }
     const docField = dir === 'out' ? key : newKey;
     const valueMap = scope.values.get(docField);
-    out[newKey] = valueMap ? renameValue(v, valueMap, docField, renamed, scope, dir) : renameDeep(v, scope, dir, renamed);
+    out[newKey] = valueMap
+      ? renameValue(v, valueMap, docField, renamed, scope, dir)
+      : renameDeep(v, scope, dir, renamed);
   }
   return out;
 }
 
-function renameValue(v: unknown, map: Map<string, string>, field: string, renamed: Set<string>, scope: CompiledScope, dir: Dir): unknown {
+function renameValue(
+  v: unknown,
+  map: Map<string, string>,
+  field: string,
+  renamed: Set<string>,
+  scope: CompiledScope,
+  dir: Dir,
+): unknown {
   if (typeof v === 'string') {
     const to = map.get(v);
     if (to === undefined) return v;
     renamed.add(`${field}: ${v}→${to}`);
     return to;
   }
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.map((x) => renameValue(x, map, field, renamed, scope, dir));
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+    return v.map((x) => renameValue(x, map, field, renamed, scope, dir));
   return renameDeep(v, scope, dir, renamed);
 }
 
@@ -137,10 +147,16 @@ export class NameTranslator {
     private readonly scopeOf: (path: string) => string = (p) => p,
   ) {
     const build = (dir: Dir) => {
-      if (api === 'sched') return { global: compile(names?.sched, dir), engines: new Map<string, CompiledScope>(), types: new Map<string, string>() };
+      if (api === 'sched')
+        return {
+          global: compile(names?.sched, dir),
+          engines: new Map<string, CompiledScope>(),
+          types: new Map<string, string>(),
+        };
       const svc = names?.svc;
       const engines = new Map<string, CompiledScope>();
-      for (const [mount, scope] of Object.entries(svc?.engines ?? {})) if (mount !== '*') engines.set(mount.replace(/^\/+|\/+$/g, ''), compile(scope, dir));
+      for (const [mount, scope] of Object.entries(svc?.engines ?? {}))
+        if (mount !== '*') engines.set(mount.replace(/^\/+|\/+$/g, ''), compile(scope, dir));
       const types = new Map<string, string>();
       for (const [doc, target] of Object.entries(svc?.mountTypes ?? {})) {
         if (dir === 'out') types.set(doc, target);
@@ -158,7 +174,10 @@ export class NameTranslator {
   /** True when nothing is renamed (the documents' own names). */
   get identity(): boolean {
     const none = (s: { global: CompiledScope; engines: Map<string, CompiledScope>; types: Map<string, string> }) =>
-      !s.global.fields.size && !s.global.values.size && !s.types.size && [...s.engines.values()].every((e) => !e.fields.size && !e.values.size);
+      !s.global.fields.size &&
+      !s.global.values.size &&
+      !s.types.size &&
+      [...s.engines.values()].every((e) => !e.fields.size && !e.values.size);
     return none(this.out);
   }
 
@@ -194,7 +213,7 @@ export class NameTranslator {
     const p = this.scopeOf(path).replace(/^\/+/, '');
     const segs = p.split('/');
     const mountTypes = segs[0] === 'sys' && (segs[1] === 'mounts' || segs[1] === 'auth');
-    const engine = segs[0] === 'auth' ? `auth/${segs[1] ?? ''}` : segs[0] ?? '';
+    const engine = segs[0] === 'auth' ? `auth/${segs[1] ?? ''}` : (segs[0] ?? '');
     const scoped = side.engines.get(engine);
     return { scope: scoped ? merged(side.global, scoped) : side.global, mountTypes };
   }

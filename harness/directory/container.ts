@@ -18,11 +18,18 @@ export async function containerRuntimeAvailable(): Promise<boolean> {
   }
 }
 
-export async function startContainerLdap(plan: SeedPlan): Promise<{ url: string; bindDn: string; stop(): Promise<void> }> {
+export async function startContainerLdap(
+  plan: SeedPlan,
+): Promise<{ url: string; bindDn: string; stop(): Promise<void> }> {
   const { GenericContainer, Wait } = await import('testcontainers');
   const adminDn = `cn=admin,${plan.baseDn}`;
   const container = await new GenericContainer(IMAGE)
-    .withEnvironment({ LDAP_ROOT: plan.baseDn, LDAP_ADMIN_USERNAME: 'admin', LDAP_ADMIN_PASSWORD: plan.bindPass, LDAP_SKIP_DEFAULT_TREE: 'yes' })
+    .withEnvironment({
+      LDAP_ROOT: plan.baseDn,
+      LDAP_ADMIN_USERNAME: 'admin',
+      LDAP_ADMIN_PASSWORD: plan.bindPass,
+      LDAP_SKIP_DEFAULT_TREE: 'yes',
+    })
     .withExposedPorts(PORT)
     .withWaitStrategy(Wait.forListeningPorts())
     .withStartupTimeout(120_000)
@@ -44,5 +51,11 @@ export async function startContainerLdap(plan: SeedPlan): Promise<{ url: string;
   } finally {
     await client.unbind().catch(() => {});
   }
-  return { url, bindDn: adminDn, stop: async () => { await container.stop(); } };
+  return {
+    url,
+    bindDn: adminDn,
+    stop: async () => {
+      await container.stop();
+    },
+  };
 }

@@ -33,13 +33,22 @@ export function seedPlan(baseDn: string, bindPass: string, count = SEED_ACCOUNTS
   // uid differs from cn on purpose: a wrong userattr default then finds nothing.
   const person = (cn: string): SeedEntry => ({
     dn: `cn=${cn},${userDn}`,
-    attributes: { objectClass: ['top', 'person', 'organizationalPerson', 'inetOrgPerson'], cn: [cn], sn: [cn], uid: [`uid-${cn}`], userPassword: [`seed-${cn}`] },
+    attributes: {
+      objectClass: ['top', 'person', 'organizationalPerson', 'inetOrgPerson'],
+      cn: [cn],
+      sn: [cn],
+      uid: [`uid-${cn}`],
+      userPassword: [`seed-${cn}`],
+    },
   });
   const entries: SeedEntry[] = [
     { dn: baseDn, attributes: { objectClass: ['top', 'dcObject', 'organization'], dc: [dc], o: [dc] } },
     { dn: userDn, attributes: { objectClass: ['top', 'organizationalUnit'], ou: ['users'] } },
     { dn: `ou=groups,${baseDn}`, attributes: { objectClass: ['top', 'organizationalUnit'], ou: ['groups'] } },
-    { dn: bindDn, attributes: { objectClass: ['top', 'person'], cn: ['svc-admin'], sn: ['svc-admin'], userPassword: [bindPass] } },
+    {
+      dn: bindDn,
+      attributes: { objectClass: ['top', 'person'], cn: ['svc-admin'], sn: ['svc-admin'], userPassword: [bindPass] },
+    },
     { dn: groupDn, attributes: { objectClass: ['top', 'groupOfNames'], cn: ['directory-admins'], member: [bindDn] } },
     ...users.map(person),
     ...serviceAccounts.map(person),
@@ -49,7 +58,9 @@ export function seedPlan(baseDn: string, bindPass: string, count = SEED_ACCOUNTS
 
 /** LDIF text of the plan (for slapadd). Values are plain ASCII by construction. */
 export function toLdif(entries: SeedEntry[]): string {
-  return entries
-    .map((e) => [`dn: ${e.dn}`, ...Object.entries(e.attributes).flatMap(([k, vs]) => vs.map((v) => `${k}: ${v}`))].join('\n'))
-    .join('\n\n') + '\n';
+  return `${entries
+    .map((e) =>
+      [`dn: ${e.dn}`, ...Object.entries(e.attributes).flatMap(([k, vs]) => vs.map((v) => `${k}: ${v}`))].join('\n'),
+    )
+    .join('\n\n')}\n`;
 }

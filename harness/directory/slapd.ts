@@ -21,7 +21,9 @@ export const SLAPD_INSTALL = 'apt-get install -y slapd ldap-utils';
 
 export class SlapdMissingError extends Error {
   constructor() {
-    super(`slapd was not found and no container engine runs: install slapd ldap-utils (${SLAPD_INSTALL}) or set LDAP_URL`);
+    super(
+      `slapd was not found and no container engine runs: install slapd ldap-utils (${SLAPD_INSTALL}) or set LDAP_URL`,
+    );
   }
 }
 
@@ -29,7 +31,11 @@ const first = (paths: string[]) => paths.find((p) => existsSync(p));
 
 /** slapd (SLAPD_BIN, else the usual paths), slapadd and the schema files are all there. */
 export function localSlapdFound(): boolean {
-  return !!(first(process.env.SLAPD_BIN ? [process.env.SLAPD_BIN] : SLAPD_CANDIDATES) && first(SLAPADD_CANDIDATES) && first(SCHEMA_DIRS));
+  return !!(
+    first(process.env.SLAPD_BIN ? [process.env.SLAPD_BIN] : SLAPD_CANDIDATES) &&
+    first(SLAPADD_CANDIDATES) &&
+    first(SCHEMA_DIRS)
+  );
 }
 
 export async function freePort(): Promise<number> {
@@ -107,7 +113,10 @@ export async function startLocalSlapd(plan: SeedPlan): Promise<LocalSlapd> {
   const conf = join(dir, 'slapd.conf');
   await writeFile(conf, slapdConf(dir, plan, schemaDir, moduleDir));
   await writeFile(join(dir, 'seed.ldif'), toLdif(plan.entries));
-  const added = spawnSync(slapadd, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')], { encoding: 'utf8', timeout: 30_000 });
+  const added = spawnSync(slapadd, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   if (added.status !== 0) {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`slapadd failed (${added.status}): ${(added.stderr || '').slice(0, 500)}`);
@@ -117,9 +126,13 @@ export async function startLocalSlapd(plan: SeedPlan): Promise<LocalSlapd> {
   const url = `ldap://127.0.0.1:${port}`;
   // -d keeps slapd in the foreground. A small shell watchdog owns it: SIGTERM from stop() ends
   // slapd, and if this process dies without stopping it (killed run), slapd and its files go too.
-  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'slapd-watchdog', slapd, `${url}/`, conf, String(process.pid), dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'slapd-watchdog', slapd, `${url}/`, conf, String(process.pid), dir], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
-  child.stderr?.on('data', (b: Buffer) => { stderr = (stderr + b.toString()).slice(-2000); });
+  child.stderr?.on('data', (b: Buffer) => {
+    stderr = (stderr + b.toString()).slice(-2000);
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {

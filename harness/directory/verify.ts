@@ -67,7 +67,12 @@ export async function findEntries(dir: DirectoryAdmin, base: string, filter: str
 }
 
 /** Creates a person under userDn with a known password; returns its DN. */
-export async function createAccount(dir: DirectoryAdmin, cn: string, password: string, extra: Record<string, string[]> = {}): Promise<string> {
+export async function createAccount(
+  dir: DirectoryAdmin,
+  cn: string,
+  password: string,
+  extra: Record<string, string[]> = {},
+): Promise<string> {
   const dn = `cn=${cn},${dir.userDn}`;
   await withClient(dir.url, async (c) => {
     await c.bind(dir.bindDn, dir.bindPass);
@@ -98,7 +103,10 @@ export async function addMember(dir: DirectoryAdmin, groupDn: string, memberDn: 
   const { Change, Attribute } = await import('ldapts');
   await withClient(dir.url, async (c) => {
     await c.bind(dir.bindDn, dir.bindPass);
-    await c.modify(groupDn, new Change({ operation: 'add', modification: new Attribute({ type: 'member', values: [memberDn] }) }));
+    await c.modify(
+      groupDn,
+      new Change({ operation: 'add', modification: new Attribute({ type: 'member', values: [memberDn] }) }),
+    );
   });
 }
 
@@ -106,7 +114,12 @@ export async function removeMember(dir: DirectoryAdmin, groupDn: string, memberD
   const { Change, Attribute } = await import('ldapts');
   await withClient(dir.url, async (c) => {
     await c.bind(dir.bindDn, dir.bindPass);
-    await c.modify(groupDn, new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [memberDn] }) })).catch(() => {});
+    await c
+      .modify(
+        groupDn,
+        new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [memberDn] }) }),
+      )
+      .catch(() => {});
   });
 }
 

@@ -36,7 +36,10 @@ export interface RequestOptions {
 }
 
 export class TransportError extends Error {
-  constructor(message: string, readonly request: { method: string; url: string }) {
+  constructor(
+    message: string,
+    readonly request: { method: string; url: string },
+  ) {
     super(message);
     this.name = 'TransportError';
   }
@@ -68,10 +71,18 @@ export class ApiClient {
     return `${addr.replace(/\/+$/, '')}/v1`;
   }
 
-  get(path: string, opts: RequestOptions = {}) { return this.request('GET', path, opts); }
-  post(path: string, opts: RequestOptions = {}) { return this.request('POST', path, opts); }
-  put(path: string, opts: RequestOptions = {}) { return this.request('PUT', path, opts); }
-  delete(path: string, opts: RequestOptions = {}) { return this.request('DELETE', path, opts); }
+  get(path: string, opts: RequestOptions = {}) {
+    return this.request('GET', path, opts);
+  }
+  post(path: string, opts: RequestOptions = {}) {
+    return this.request('POST', path, opts);
+  }
+  put(path: string, opts: RequestOptions = {}) {
+    return this.request('PUT', path, opts);
+  }
+  delete(path: string, opts: RequestOptions = {}) {
+    return this.request('DELETE', path, opts);
+  }
   list(path: string, opts: RequestOptions = {}) {
     if (opts.listVia === 'query') return this.request('GET', path, { ...opts, query: { ...opts.query, list: 'true' } });
     return this.request('LIST', path, opts);
@@ -80,7 +91,8 @@ export class ApiClient {
   private headersFor(opts: RequestOptions): Record<string, string> {
     const h: Record<string, string> = {};
     const d = this.config.dialect;
-    const token = opts.token === undefined ? (this.api === 'svc' ? this.config.svc.token : this.config.sched.token) : opts.token;
+    const token =
+      opts.token === undefined ? (this.api === 'svc' ? this.config.svc.token : this.config.sched.token) : opts.token;
     if (token) {
       if (opts.bearer) h.Authorization = `Bearer ${token}`;
       else h[this.api === 'svc' ? d.tokenHeader : d.schedTokenHeader] = token;
@@ -99,10 +111,14 @@ export class ApiClient {
     this.beforeSend?.(method, relPath);
     // Suites speak the documents' names; the target may speak others (dialect.names). Raw bodies
     // are deliberately malformed or opaque and go out as they are.
-    const outgoing = this.names && opts.rawBody === undefined ? this.names.request(relPath, { body: opts.body, query: opts.query }) : undefined;
+    const outgoing =
+      this.names && opts.rawBody === undefined
+        ? this.names.request(relPath, { body: opts.body, query: opts.query })
+        : undefined;
     const renamed = outgoing?.renamed.map((r) => `sent ${r}`) ?? [];
     const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(outgoing?.query ?? opts.query ?? {})) if (v !== undefined) query.set(k, String(v));
+    for (const [k, v] of Object.entries(outgoing?.query ?? opts.query ?? {}))
+      if (v !== undefined) query.set(k, String(v));
     const qs = query.toString();
     const url = `${this.baseUrl}/${rel}${qs ? `?${qs}` : ''}`;
     const headers = this.headersFor(opts);
@@ -115,7 +131,12 @@ export class ApiClient {
       headers['Content-Type'] = opts.contentType ?? 'application/json';
     }
     const timeout = opts.timeoutMs ?? this.config.timeouts.requestMs;
-    let req = spec().withMethod(method as 'GET').withPath(url).withHeaders(headers).withRequestTimeout(timeout).withCore(this.core);
+    let req = spec()
+      .withMethod(method as 'GET')
+      .withPath(url)
+      .withHeaders(headers)
+      .withRequestTimeout(timeout)
+      .withCore(this.core);
     if (body !== undefined) req = req.withBody(body);
     const started = performance.now();
     let res: { statusCode: number; headers: Record<string, string | string[]>; body: unknown; text?: string };
@@ -127,18 +148,35 @@ export class ApiClient {
       const reason = /timeout/i.test(`${e.code} ${e.message}`)
         ? `no response within ${timeout} ms (setting timeouts.requestMs)`
         : `${e.code ?? 'error'}: ${e.message}`;
-      throw new TransportError(`${method} ${this.baseUrl}/${rel} failed: ${reason} (target from ${target})`, { method, url });
+      throw new TransportError(`${method} ${this.baseUrl}/${rel} failed: ${reason} (target from ${target})`, {
+        method,
+        url,
+      });
     }
     const durationMs = performance.now() - started;
     const respHeaders: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers ?? {})) respHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-    const text = typeof res.text === 'string' ? res.text : typeof res.body === 'string' ? res.body : JSON.stringify(res.body ?? '');
+    for (const [k, v] of Object.entries(res.headers ?? {}))
+      respHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+    const text =
+      typeof res.text === 'string'
+        ? res.text
+        : typeof res.body === 'string'
+          ? res.body
+          : JSON.stringify(res.body ?? '');
     let parsed: unknown = res.body;
     const contentType = respHeaders['content-type'] ?? '';
     if (typeof parsed === 'string' && /json/i.test(contentType) && parsed.length) {
-      try { parsed = JSON.parse(parsed); } catch { /* left as text: the spec check reports it */ }
+      try {
+        parsed = JSON.parse(parsed);
+      } catch {
+        /* left as text: the spec check reports it */
+      }
     }
-    if (parsed === undefined || (typeof parsed === 'object' && parsed !== null && Object.keys(parsed).length === 0 && text === '')) parsed = text === '' ? '' : parsed;
+    if (
+      parsed === undefined ||
+      (typeof parsed === 'object' && parsed !== null && Object.keys(parsed).length === 0 && text === '')
+    )
+      parsed = text === '' ? '' : parsed;
     if (this.names && parsed !== null && typeof parsed === 'object') {
       // Back to the documents' names before any check, redaction or spec match reads the body.
       const back = this.names.response(relPath, parsed);
@@ -147,7 +185,13 @@ export class ApiClient {
     }
     const ex: Exchange = {
       api: this.api,
-      request: { method, url, path: relPath, headers, body: opts.rawBody !== undefined ? `<${Buffer.byteLength(opts.rawBody)} raw bytes>` : opts.body },
+      request: {
+        method,
+        url,
+        path: relPath,
+        headers,
+        body: opts.rawBody !== undefined ? `<${Buffer.byteLength(opts.rawBody)} raw bytes>` : opts.body,
+      },
       response: { status: res.statusCode, headers: respHeaders, body: parsed, text, contentType },
       durationMs,
       ...(renamed.length ? { renamed } : {}),

@@ -31,10 +31,21 @@ const referenceProvisioner: Provisioner<SchedGrant> = {
   name: 'reference',
   async token(p, grant) {
     if (!p.config.capabilities.schedControl) {
-      p.skip('the reference provisioner needs the reference scheduler\'s control endpoint; set sched.provisioner to upstream or config for another scheduler', 'sched.provisioner');
+      p.skip(
+        "the reference provisioner needs the reference scheduler's control endpoint; set sched.provisioner to upstream or config for another scheduler",
+        'sched.provisioner',
+      );
     }
-    const ex = await p.sched.post('reference/acl/tokens', { body: { Name: p.unique('acl'), Type: 'client', Namespaces: { [grant.namespace]: { Capabilities: grant.capabilities } } }, validate: false });
-    if (ex.response.status !== 200) throw new Error(`could not create a scheduler token through the reference control: status ${ex.response.status}`);
+    const ex = await p.sched.post('reference/acl/tokens', {
+      body: {
+        Name: p.unique('acl'),
+        Type: 'client',
+        Namespaces: { [grant.namespace]: { Capabilities: grant.capabilities } },
+      },
+      validate: false,
+    });
+    if (ex.response.status !== 200)
+      throw new Error(`could not create a scheduler token through the reference control: status ${ex.response.status}`);
     const { SecretID, AccessorID } = ex.response.body as { SecretID: string; AccessorID: string };
     p.secret(SecretID);
     p.track('scheduler token', () => p.sched.delete(`reference/acl/tokens/${enc(AccessorID)}`, { validate: false }));
@@ -55,10 +66,19 @@ const upstreamProvisioner: Provisioner<SchedGrant> = {
   name: 'upstream',
   async token(p, grant) {
     const policy = p.unique('pol');
-    const pol = await p.sched.post(`acl/policy/${enc(policy)}`, { body: { Name: policy, Description: 'svc-conformance', Rules: upstreamPolicy(grant) }, validate: false });
-    if (!ok(pol.response.status)) throw new Error(`could not write scheduler ACL policy ${policy}: status ${pol.response.status} ${pol.response.text.slice(0, 200)}`);
+    const pol = await p.sched.post(`acl/policy/${enc(policy)}`, {
+      body: { Name: policy, Description: 'svc-conformance', Rules: upstreamPolicy(grant) },
+      validate: false,
+    });
+    if (!ok(pol.response.status))
+      throw new Error(
+        `could not write scheduler ACL policy ${policy}: status ${pol.response.status} ${pol.response.text.slice(0, 200)}`,
+      );
     p.track(`scheduler policy ${policy}`, () => p.sched.delete(`acl/policy/${enc(policy)}`, { validate: false }));
-    const tok = await p.sched.post('acl/token', { body: { Name: p.unique('acl'), Type: 'client', Policies: [policy] }, validate: false });
+    const tok = await p.sched.post('acl/token', {
+      body: { Name: p.unique('acl'), Type: 'client', Policies: [policy] },
+      validate: false,
+    });
     if (!ok(tok.response.status)) throw new Error(`could not create a scheduler token: status ${tok.response.status}`);
     const { SecretID, AccessorID } = tok.response.body as { SecretID: string; AccessorID: string };
     p.secret(SecretID);
@@ -67,8 +87,14 @@ const upstreamProvisioner: Provisioner<SchedGrant> = {
   },
   async namespace(p) {
     const name = p.unique('ns');
-    const ex = await p.sched.post(`namespace/${enc(name)}`, { body: { Name: name, Description: 'svc-conformance' }, validate: false });
-    if (!ok(ex.response.status)) throw new Error(`could not create scheduler namespace ${name}: status ${ex.response.status} ${ex.response.text.slice(0, 200)}`);
+    const ex = await p.sched.post(`namespace/${enc(name)}`, {
+      body: { Name: name, Description: 'svc-conformance' },
+      validate: false,
+    });
+    if (!ok(ex.response.status))
+      throw new Error(
+        `could not create scheduler namespace ${name}: status ${ex.response.status} ${ex.response.text.slice(0, 200)}`,
+      );
     // Registered before the jobs placed in it, so it is removed after they are purged (newest first).
     p.track(`scheduler namespace ${name}`, () => p.sched.delete(`namespace/${enc(name)}`, { validate: false }));
     return name;
@@ -78,16 +104,25 @@ const upstreamProvisioner: Provisioner<SchedGrant> = {
 const configProvisioner: Provisioner<SchedGrant> = {
   name: 'config',
   async token(p, grant) {
-    const found = p.config.sched.tokens.find((t) => t.namespace === grant.namespace && sameSet(t.capabilities, grant.capabilities));
+    const found = p.config.sched.tokens.find(
+      (t) => t.namespace === grant.namespace && sameSet(t.capabilities, grant.capabilities),
+    );
     if (!found) {
-      return p.skip(`no listed scheduler token carries exactly [${grant.capabilities.join(', ')}] in namespace ${grant.namespace}`, 'sched.tokens');
+      return p.skip(
+        `no listed scheduler token carries exactly [${grant.capabilities.join(', ')}] in namespace ${grant.namespace}`,
+        'sched.tokens',
+      );
     }
     p.secret(found.secret);
     return found.secret;
   },
   async namespace(p, index = 0) {
     const name = p.config.sched.namespaces[index];
-    if (!name) return p.skip(`the test needs ${index + 1} namespace(s) besides default and sched.namespaces lists ${p.config.sched.namespaces.length}`, 'sched.namespaces');
+    if (!name)
+      return p.skip(
+        `the test needs ${index + 1} namespace(s) besides default and sched.namespaces lists ${p.config.sched.namespaces.length}`,
+        'sched.namespaces',
+      );
     return name;
   },
 };
@@ -118,6 +153,15 @@ export function schedNamespace(p: Provisioning, index = 0): Promise<string> {
  * sched.provisioner `config`, list one token for each (see README, scheduler section).
  */
 export const SCHED_SUITE_GRANTS: SchedGrant[] = [
-  ['read-logs'], ['list-jobs'], ['submit-job'], ['parse-job'], ['read-job'], ['dispatch-job'], ['read-job-scaling'],
-  ['scale-job'], ['submit-job', 'policy-override'], ['read-job', 'list-jobs'], ['alloc-exec', 'alloc-node-exec', 'read-job'],
+  ['read-logs'],
+  ['list-jobs'],
+  ['submit-job'],
+  ['parse-job'],
+  ['read-job'],
+  ['dispatch-job'],
+  ['read-job-scaling'],
+  ['scale-job'],
+  ['submit-job', 'policy-override'],
+  ['read-job', 'list-jobs'],
+  ['alloc-exec', 'alloc-node-exec', 'read-job'],
 ].map((capabilities) => ({ namespace: 'default', capabilities }));

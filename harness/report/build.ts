@@ -18,7 +18,15 @@ export interface RawOutcome {
   moduleErrors: string[];
 }
 
-const WORST: (Status | 'untested')[] = ['failed', 'known-failure', 'known-issue', 'not-applicable', 'skipped', 'fixed', 'passed'];
+const WORST: (Status | 'untested')[] = [
+  'failed',
+  'known-failure',
+  'known-issue',
+  'not-applicable',
+  'skipped',
+  'fixed',
+  'passed',
+];
 
 /** A known-failure entry turns a failure into `known-failure` and a pass into `fixed`. */
 function applyExpectation(t: TestResult, expectations: Map<string, Expectation>, now: Date | undefined): void {
@@ -29,7 +37,8 @@ function applyExpectation(t: TestResult, expectations: Map<string, Expectation>,
   if (!expired && t.status === 'failed') t.status = 'known-failure';
   // A known issue observed means the symptom is still there: not fixed, whatever the baseline says.
   else if (t.status === 'passed') t.status = 'fixed';
-  else if (expired && t.status === 'failed') t.message = `${t.message ?? ''}\n(expectation for ${expectation.id} expired on ${expectation.expires})`;
+  else if (expired && t.status === 'failed')
+    t.message = `${t.message ?? ''}\n(expectation for ${expectation.id} expired on ${expectation.expires})`;
 }
 
 export function buildResults(opts: {
@@ -95,7 +104,13 @@ export function buildResults(opts: {
       startedAt: opts.startedAt.toISOString(),
       finishedAt: opts.finishedAt.toISOString(),
       durationMs: opts.finishedAt.getTime() - opts.startedAt.getTime(),
-      target: { svc: cfg?.svc.addr ?? '', sched: cfg?.sched.addr ?? '', version: cfg?.svc.version ?? '', embedded: cfg?.embedded ?? false, versionSource: cfg?.svc.versionSource ?? (cfg?.svc.version ? 'config' : 'unknown') },
+      target: {
+        svc: cfg?.svc.addr ?? '',
+        sched: cfg?.sched.addr ?? '',
+        version: cfg?.svc.version ?? '',
+        embedded: cfg?.embedded ?? false,
+        versionSource: cfg?.svc.versionSource ?? (cfg?.svc.version ? 'config' : 'unknown'),
+      },
       suites: cfg?.run.suites ?? [],
       faults: cfg?.reference.faults ?? [],
       ...(cfg?.run.shard ? { shard: cfg.run.shard } : {}),
@@ -109,7 +124,10 @@ export function buildResults(opts: {
 }
 
 /** Summary counts and the requirement matrix of a list of test results (one run or merged shards). */
-export function summarize(tests: TestResult[], catalogue: Map<string, Requirement>): { summary: Results['summary']; requirements: RequirementRow[] } {
+export function summarize(
+  tests: TestResult[],
+  catalogue: Map<string, Requirement>,
+): { summary: Results['summary']; requirements: RequirementRow[] } {
   const byArea: Results['summary']['byArea'] = {};
   for (const t of tests) {
     const area = (byArea[t.area] ??= {});
@@ -127,9 +145,20 @@ export function summarize(tests: TestResult[], catalogue: Map<string, Requiremen
       let status: RequirementRow['status'] = 'untested';
       if (ts.length) status = WORST.find((w) => ts.some((t) => t.status === w)) as Status;
       else if (r.testability?.class === 'not-observable') status = 'not-observable';
-      const note = r.kind === 'assumption' ? `assumption: ${r.assumption?.why ?? ''}${r.assumption?.setting ? ` (setting ${r.assumption.setting})` : ''}` : r.testability?.reason;
+      const note =
+        r.kind === 'assumption'
+          ? `assumption: ${r.assumption?.why ?? ''}${r.assumption?.setting ? ` (setting ${r.assumption.setting})` : ''}`
+          : r.testability?.reason;
       return {
-        id: r.id, level: r.level, area: r.area, section: r.section, text: r.text, kind: r.kind ?? 'rule', status, tests: ts.map((t) => t.key), note,
+        id: r.id,
+        level: r.level,
+        area: r.area,
+        section: r.section,
+        text: r.text,
+        kind: r.kind ?? 'rule',
+        status,
+        tests: ts.map((t) => t.key),
+        note,
         ...(r.affected ? { affected: r.affected } : {}),
         ...(r.fixedIn ? { fixedIn: r.fixedIn } : {}),
         ...(r.testability ? { testability: r.testability.class, capability: r.testability.capability } : {}),

@@ -13,7 +13,12 @@ export function compareResults(previous: Results, current: Results, previousName
   for (const [key, status] of after) {
     const old = before.get(key);
     if (FAILING.includes(status) && (old === undefined || !FAILING.includes(old))) newFailures.push(key);
-    if (old !== undefined && (FAILING.includes(old) || old === 'known-failure') && (status === 'passed' || status === 'fixed')) fixed.push(key);
+    if (
+      old !== undefined &&
+      (FAILING.includes(old) || old === 'known-failure') &&
+      (status === 'passed' || status === 'fixed')
+    )
+      fixed.push(key);
   }
   return {
     previous: previousName,
@@ -25,7 +30,8 @@ export function compareResults(previous: Results, current: Results, previousName
 }
 
 export function formatComparison(c: Comparison): string {
-  const section = (title: string, keys: string[]) => `${title} (${keys.length})${keys.length ? `\n${keys.map((k) => `  ${k}`).join('\n')}` : ''}`;
+  const section = (title: string, keys: string[]) =>
+    `${title} (${keys.length})${keys.length ? `\n${keys.map((k) => `  ${k}`).join('\n')}` : ''}`;
   return [
     `compared with ${c.previous}`,
     section('new failures', c.newFailures),

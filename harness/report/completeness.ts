@@ -10,7 +10,10 @@ import type { IncompleteSuite, Results, TestResult } from './model.js';
 /** The suite folder of a conformance test (`suites/<suite>/...`); undefined for other tests. */
 const suiteOf = (t: TestResult): string | undefined => /^suites\/([^/]+)\//.exec(t.file)?.[1];
 
-export function completeness(tests: TestResult[], cfg: TargetConfig | undefined): { complete: boolean; incomplete: IncompleteSuite[] } {
+export function completeness(
+  tests: TestResult[],
+  cfg: TargetConfig | undefined,
+): { complete: boolean; incomplete: IncompleteSuite[] } {
   if (!cfg) return { complete: true, incomplete: [] };
   // With --files only those files' suites were asked for (mutation runs target single files).
   const selected = cfg.run.files?.length ? [...new Set(cfg.run.files.map((f) => f.split('/')[1]!))] : cfg.run.suites;
@@ -20,14 +23,26 @@ export function completeness(tests: TestResult[], cfg: TargetConfig | undefined)
     const prereq = own.filter((t) => t.status === 'skipped' && t.skip?.prerequisite);
     const missing = cfg.unavailable?.[suite];
     if (missing || (own.length > 0 && prereq.length === own.length)) {
-      incomplete.push({ suite, kind: 'not-run', reason: missing?.reason ?? prereq[0]!.skip!.reason, setting: missing?.setting ?? prereq[0]!.skip!.setting });
+      incomplete.push({
+        suite,
+        kind: 'not-run',
+        reason: missing?.reason ?? prereq[0]!.skip!.reason,
+        setting: missing?.setting ?? prereq[0]!.skip!.setting,
+      });
     } else if (own.length === 0 && !cfg.run.shard) {
       // (A shard runs a share of the files: whether each suite ran is decided when shards merge.)
       incomplete.push({ suite, kind: 'not-run', reason: 'no test of this suite ran (see the run errors)' });
     } else if (prereq.length > 0) {
       const reasons = [...new Set(prereq.map((t) => t.skip!.reason))];
       const settings = [...new Set(prereq.map((t) => t.skip!.setting).filter(Boolean))];
-      incomplete.push({ suite, kind: 'partial', reason: reasons.join('; '), setting: settings.join(', ') || undefined, skipped: prereq.length, total: own.length });
+      incomplete.push({
+        suite,
+        kind: 'partial',
+        reason: reasons.join('; '),
+        setting: settings.join(', ') || undefined,
+        skipped: prereq.length,
+        total: own.length,
+      });
     }
   }
   return { complete: incomplete.length === 0, incomplete };
@@ -39,12 +54,17 @@ export function incompleteLine(results: Pick<Results, 'complete' | 'incomplete'>
   const parts = (results.incomplete ?? []).map((i) =>
     i.kind === 'not-run'
       ? `${i.suite} not run (${i.reason})`
-      : `${i.suite}: ${i.skipped} of ${i.total} tests skipped for a missing prerequisite (${i.reason})`);
+      : `${i.suite}: ${i.skipped} of ${i.total} tests skipped for a missing prerequisite (${i.reason})`,
+  );
   return `incomplete: ${parts.join('; ')}`;
 }
 
 /** Completeness of merged shards: their findings combined, and every selected suite that no shard ran. */
-export function mergeCompleteness(parts: Pick<Results, 'complete' | 'incomplete'>[], tests: TestResult[], suites: string[]): { complete: boolean; incomplete: IncompleteSuite[] } {
+export function mergeCompleteness(
+  parts: Pick<Results, 'complete' | 'incomplete'>[],
+  tests: TestResult[],
+  suites: string[],
+): { complete: boolean; incomplete: IncompleteSuite[] } {
   const bySuite = new Map<string, IncompleteSuite>();
   for (const i of parts.flatMap((p) => p.incomplete ?? [])) {
     const seen = bySuite.get(i.suite);
@@ -55,7 +75,8 @@ export function mergeCompleteness(parts: Pick<Results, 'complete' | 'incomplete'
     } else if (i.kind === 'not-run') bySuite.set(i.suite, { ...i });
   }
   for (const suite of suites) {
-    if (!bySuite.has(suite) && !tests.some((t) => suiteOf(t) === suite)) bySuite.set(suite, { suite, kind: 'not-run', reason: 'no test of this suite ran in any shard' });
+    if (!bySuite.has(suite) && !tests.some((t) => suiteOf(t) === suite))
+      bySuite.set(suite, { suite, kind: 'not-run', reason: 'no test of this suite ran in any shard' });
   }
   const incomplete = [...bySuite.values()];
   return { complete: incomplete.length === 0, incomplete };

@@ -55,7 +55,8 @@ export function loadExpectations(path: string | undefined): Map<string, Expectat
 /** An entry naming no catalogued requirement would silently excuse nothing: a config error. */
 export function checkExpectationIds(expectations: Map<string, Expectation>, catalogue: Map<string, unknown>): void {
   const unknown = [...expectations.keys()].filter((id) => !catalogue.has(id));
-  if (unknown.length) throw new ConfigError('run.expectationsFile (--expectations)', `unknown requirement id(s): ${unknown.join(', ')}`);
+  if (unknown.length)
+    throw new ConfigError('run.expectationsFile (--expectations)', `unknown requirement id(s): ${unknown.join(', ')}`);
 }
 
 export function isExpired(e: Expectation, now = new Date()): boolean {

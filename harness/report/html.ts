@@ -8,7 +8,15 @@ import { xmlEscape as esc } from './junit.js';
 import { incompleteLine } from './completeness.js';
 
 const STATUS_CLASS: Record<string, string> = {
-  passed: 'ok', 'known-issue': 'known', failed: 'bad', skipped: 'skip', 'known-failure': 'known', fixed: 'fixed', untested: 'none', 'not-observable': 'none', 'not-applicable': 'skip',
+  passed: 'ok',
+  'known-issue': 'known',
+  failed: 'bad',
+  skipped: 'skip',
+  'known-failure': 'known',
+  fixed: 'fixed',
+  untested: 'none',
+  'not-observable': 'none',
+  'not-applicable': 'skip',
 };
 
 function badge(status: string): string {
@@ -16,7 +24,7 @@ function badge(status: string): string {
 }
 
 function json(value: unknown): string {
-  return esc(typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? '');
+  return esc(typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? ''));
 }
 
 function transcript(t: TestResult): string {
@@ -57,16 +65,24 @@ export function toHtml(results: Results): string {
   const areas = Object.entries(s.byArea).sort();
   const levels = ['MUST', 'SHOULD', 'MAY'];
   const cell = (c: Record<Status, number> | undefined) =>
-    c ? `${c.passed} ✓ / ${c.failed} ✗ / ${c.skipped} skip${c['known-failure'] ? ` / ${c['known-failure']} known` : ''}${c['known-issue'] ? ` / ${c['known-issue']} known issue` : ''}${c.fixed ? ` / ${c.fixed} fixed` : ''}${c['not-applicable'] ? ` / ${c['not-applicable']} n/a` : ''}` : '–';
+    c
+      ? `${c.passed} ✓ / ${c.failed} ✗ / ${c.skipped} skip${c['known-failure'] ? ` / ${c['known-failure']} known` : ''}${c['known-issue'] ? ` / ${c['known-issue']} known issue` : ''}${c.fixed ? ` / ${c.fixed} fixed` : ''}${c['not-applicable'] ? ` / ${c['not-applicable']} n/a` : ''}`
+      : '–';
   const failed = results.tests.filter((t) => t.status === 'failed');
   const skipped = results.tests.filter((t) => t.status === 'skipped');
   const notApplicable = results.tests.filter((t) => t.status === 'not-applicable');
-  const known = results.tests.filter((t) => t.status === 'known-failure' || t.status === 'fixed' || t.status === 'known-issue');
+  const known = results.tests.filter(
+    (t) => t.status === 'known-failure' || t.status === 'fixed' || t.status === 'known-issue',
+  );
   const incomplete = incompleteLine(results);
-  const verdict = s.mustFailed > 0 ? `<span class="badge bad">${s.mustFailed} MUST failure(s)</span>`
-    : results.errors.length ? `<span class="badge bad">run errors (${results.errors.length}): see below</span>`
-      : incomplete ? '<span class="badge known">INCOMPLETE (every MUST that ran passed; not a claim of conformance)</span>'
-        : '<span class="badge ok">CONFORMS (every MUST passed)</span>';
+  const verdict =
+    s.mustFailed > 0
+      ? `<span class="badge bad">${s.mustFailed} MUST failure(s)</span>`
+      : results.errors.length
+        ? `<span class="badge bad">run errors (${results.errors.length}): see below</span>`
+        : incomplete
+          ? '<span class="badge known">INCOMPLETE (every MUST that ran passed; not a claim of conformance)</span>'
+          : '<span class="badge ok">CONFORMS (every MUST passed)</span>';
   // The headline names what did not run, whatever the verdict: a partial run must not read as a pass.
   const headline = incomplete ? `<p id="incomplete" class="incomplete">${esc(incomplete)}</p>` : '';
   const cmp = results.comparison;
@@ -79,8 +95,22 @@ export function toHtml(results: Results): string {
 <table><thead><tr><th>area</th>${levels.map((l) => `<th>${l}</th>`).join('')}</tr></thead><tbody>
 ${areas.map(([area, byLevel]) => `<tr><td>${esc(area)}</td>${levels.map((l) => `<td>${cell(byLevel[l])}</td>`).join('')}</tr>`).join('\n')}
 </tbody></table></section>
-${cmp ? `<section id="comparison"><h2>Compared with ${esc(cmp.previous)}</h2>
-${[['New failures', cmp.newFailures], ['Fixed', cmp.fixed], ['New tests', cmp.added], ['Removed tests', cmp.removed]].map(([title, keys]) => `<h3>${title} (${(keys as string[]).length})</h3>${(keys as string[]).length ? `<ul>${(keys as string[]).map((k) => `<li>${esc(k)}</li>`).join('')}</ul>` : ''}`).join('\n')}</section>` : ''}
+${
+  cmp
+    ? `<section id="comparison"><h2>Compared with ${esc(cmp.previous)}</h2>
+${[
+  ['New failures', cmp.newFailures],
+  ['Fixed', cmp.fixed],
+  ['New tests', cmp.added],
+  ['Removed tests', cmp.removed],
+]
+  .map(
+    ([title, keys]) =>
+      `<h3>${title} (${(keys as string[]).length})</h3>${(keys as string[]).length ? `<ul>${(keys as string[]).map((k) => `<li>${esc(k)}</li>`).join('')}</ul>` : ''}`,
+  )
+  .join('\n')}</section>`
+    : ''
+}
 <section id="failures"><h2>Failures (${failed.length})</h2>
 ${failed.map((t) => `<div class="failure"><h3>${esc(t.title)}</h3><p>${t.ids.map((id) => `<code>${esc(id)}</code>`).join(' ')} · ${t.level} · <span class="muted">${esc(t.file)}</span></p><pre class="msg">${esc(t.message ?? '')}</pre>${transcript(t)}</div>`).join('\n') || '<p>None.</p>'}
 </section>
@@ -88,9 +118,13 @@ ${failed.map((t) => `<div class="failure"><h3>${esc(t.title)}</h3><p>${t.ids.map
 ${results.requirements.map((r) => `<tr data-id="${esc(r.id)}"><td><code>${esc(r.id)}</code>${r.kind !== 'rule' ? `<br><span class="muted">${esc(r.kind)}</span>` : ''}</td><td>${esc(r.level)}</td><td>${badge(r.status)}</td><td>${esc(r.text)}${gating(r)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${r.tests.length}</td></tr>`).join('\n')}
 </tbody></table></section>
 ${known.length ? `<section id="known"><h2>Known issues, known failures and fixed expectations</h2><table><thead><tr><th>test</th><th>status</th><th>reason</th></tr></thead><tbody>${known.map((t) => `<tr><td>${esc(t.title)}</td><td>${badge(t.status)}</td><td>${esc(t.knownIssue ?? t.expectation?.reason ?? t.message ?? '')}${t.expectation?.ticket ? ` (${esc(t.expectation.ticket)})` : ''}</td></tr>`).join('')}</tbody></table></section>` : ''}
-${notApplicable.length ? `<section id="not-applicable"><h2>Not applicable (${notApplicable.length})</h2><table><thead><tr><th>test</th><th>ids</th><th>reason</th><th>target's answer</th></tr></thead><tbody>
+${
+  notApplicable.length
+    ? `<section id="not-applicable"><h2>Not applicable (${notApplicable.length})</h2><table><thead><tr><th>test</th><th>ids</th><th>reason</th><th>target's answer</th></tr></thead><tbody>
 ${notApplicable.map((t) => `<tr><td>${esc(t.title)}</td><td>${t.ids.map((id) => `<code>${esc(id)}</code>`).join(' ')}</td><td>${esc(t.notApplicable?.reason ?? '')}${t.notApplicable?.setting ? ` <code>${esc(t.notApplicable.setting)}</code>` : ''}</td><td>${esc(t.notApplicable?.answer ?? '')}</td></tr>`).join('\n')}
-</tbody></table></section>` : ''}
+</tbody></table></section>`
+    : ''
+}
 <section id="skips"><h2>Skipped (${skipped.length})</h2><table><thead><tr><th>test</th><th>reason</th><th>setting</th></tr></thead><tbody>
 ${skipped.map((t) => `<tr><td>${esc(t.title)}</td><td>${esc(t.skip?.reason ?? 'skipped')}</td><td><code>${esc(t.skip?.setting ?? '')}</code></td></tr>`).join('\n')}
 </tbody></table></section>

@@ -88,7 +88,10 @@ export interface Results {
     finishedAt: string;
     durationMs: number;
     target: {
-      svc: string; sched: string; version: string; embedded: boolean;
+      svc: string;
+      sched: string;
+      version: string;
+      embedded: boolean;
       /** Where the version came from: config file, environment, probe, embedded reference, or unknown. */
       versionSource?: string;
     };
@@ -130,4 +133,12 @@ export interface Comparison {
   removed: string[];
 }
 
-export const emptyCounts = (): Record<Status, number> => ({ passed: 0, failed: 0, skipped: 0, 'known-failure': 0, fixed: 0, 'known-issue': 0, 'not-applicable': 0 });
+export const emptyCounts = (): Record<Status, number> => ({
+  passed: 0,
+  failed: 0,
+  skipped: 0,
+  'known-failure': 0,
+  fixed: 0,
+  'known-issue': 0,
+  'not-applicable': 0,
+});

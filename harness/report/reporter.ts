@@ -48,7 +48,10 @@ export default class ConformanceReporter implements Reporter {
 
   async onTestRunEnd(allModules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): Promise<void> {
     const project = this.opts.project;
-    const modules = project === undefined ? allModules : allModules.filter((m) => m.project.name === project || m.project.name.startsWith(`${project}-`));
+    const modules =
+      project === undefined
+        ? allModules
+        : allModules.filter((m) => m.project.name === project || m.project.name.startsWith(`${project}-`));
     // A run of other projects only (npx vitest run tests/...): no conformance report to write.
     if (project !== undefined && modules.length === 0) return;
     const cfg = stashedConfig();
@@ -67,7 +70,8 @@ export default class ConformanceReporter implements Reporter {
         count++;
         const result = test.result();
         const meta = test.meta() as Record<string, unknown>;
-        for (const l of (meta.leftovers as { label: string; error: string }[] | undefined) ?? []) leftovers.push({ file: mod.moduleId, ...l });
+        for (const l of (meta.leftovers as { label: string; error: string }[] | undefined) ?? [])
+          leftovers.push({ file: mod.moduleId, ...l });
         outcomes.push({
           title: test.name,
           file: mod.moduleId,
@@ -78,7 +82,8 @@ export default class ConformanceReporter implements Reporter {
           moduleErrors,
         });
       }
-      if (moduleErrors.length) errors.push(`${mod.moduleId}${count ? '' : ' (no test ran)'}: ${moduleErrors.join('\n')}`);
+      if (moduleErrors.length)
+        errors.push(`${mod.moduleId}${count ? '' : ' (no test ran)'}: ${moduleErrors.join('\n')}`);
     }
     if (cfg) {
       // The target is still up here (the global setup's teardown runs after the reporters).
@@ -91,7 +96,17 @@ export default class ConformanceReporter implements Reporter {
     } catch (err) {
       errors.push((err as Error).message);
     }
-    const results = buildResults({ outcomes, catalogue: loadCatalogue(), expectations, config: cfg, startedAt: this.startedAt, finishedAt: new Date(), leftovers, errors, fileSpec });
+    const results = buildResults({
+      outcomes,
+      catalogue: loadCatalogue(),
+      expectations,
+      config: cfg,
+      startedAt: this.startedAt,
+      finishedAt: new Date(),
+      leftovers,
+      errors,
+      fileSpec,
+    });
     if (this.firstTestAt) results.run.firstTestAt = this.firstTestAt.toISOString();
     const previous = cfg?.run.previousResults;
     if (previous) {
@@ -106,10 +121,17 @@ export default class ConformanceReporter implements Reporter {
     console.log(`\nconformance: ${s.passed + s.knownIssues} passed, ${s.failed} failed, ${s.skipped} skipped`);
     const incomplete = incompleteLine(results);
     if (incomplete) console.log(incomplete);
-    if (s.notApplicable) console.log(`not applicable: ${s.notApplicable} (a precondition the target refused, or an unknown version; see the report)`);
-    console.log(`known failures: ${s.knownFailures}, fixed: ${s.fixed}, known issues observed: ${s.knownIssues}, MUST failures: ${s.mustFailed}`);
+    if (s.notApplicable)
+      console.log(
+        `not applicable: ${s.notApplicable} (a precondition the target refused, or an unknown version; see the report)`,
+      );
+    console.log(
+      `known failures: ${s.knownFailures}, fixed: ${s.fixed}, known issues observed: ${s.knownIssues}, MUST failures: ${s.mustFailed}`,
+    );
     console.log(`target version: ${results.run.target.version || '(none)'} from ${results.run.target.versionSource}`);
-    console.log(`reports: ${join(reportDir, 'index.html')}, ${join(reportDir, 'results.json')}, ${join(reportDir, 'junit.xml')}`);
+    console.log(
+      `reports: ${join(reportDir, 'index.html')}, ${join(reportDir, 'results.json')}, ${join(reportDir, 'junit.xml')}`,
+    );
   }
 }
 

@@ -19,12 +19,19 @@ function titleOf(obs: SpecObservation): string {
 }
 
 function messageOf(obs: SpecObservation, seenIn: string[], more: number): string {
-  const lines = obs.findings.map((f) => `${f.pointer || '(answer)'}: ${f.message}\n  expected: ${show(f.expected)}\n  actual:   ${f.actual === undefined ? '(absent)' : show(f.actual)}`);
+  const lines = obs.findings.map(
+    (f) =>
+      `${f.pointer || '(answer)'}: ${f.message}\n  expected: ${show(f.expected)}\n  actual:   ${f.actual === undefined ? '(absent)' : show(f.actual)}`,
+  );
   return `${obs.operation} response ${obs.status} does not match the spec [${obs.id}]\n${lines.join('\n')}\nseen in: ${seenIn.join('; ')}${more ? ` (+${more} more)` : ''}`;
 }
 
 /** Removes the raw observations from the tests (they live on in the schema results) and returns those. */
-export function schemaResults(tests: TestResult[], fileSpec: { file: string; observations: SpecObservation[] }[], catalogue: Map<string, Requirement>): TestResult[] {
+export function schemaResults(
+  tests: TestResult[],
+  fileSpec: { file: string; observations: SpecObservation[] }[],
+  catalogue: Map<string, Requirement>,
+): TestResult[] {
   const merged = new Map<string, SpecObservation>();
   const seen = new Map<string, string[]>();
   const note = (obs: SpecObservation, where: string) => {

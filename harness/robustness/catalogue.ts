@@ -49,7 +49,10 @@ const GROUP_ENTRIES: GeneratedRequirement[] = [
     section: 'Errors',
     text: 'The scheduler refuses a request that breaks its request schema with a 4xx status and an error message (text or JSON), not a 5xx.',
     kind: 'assumption',
-    assumption: { why: 'The jobs document names no status or body for invalid input ("Error body format of this API: not shown"); a real scheduler answers some refusals 500 with a message.', setting: `assumptions.${GROUPS.schedInvalid}` },
+    assumption: {
+      why: 'The jobs document names no status or body for invalid input ("Error body format of this API: not shown"); a real scheduler answers some refusals 500 with a message.',
+      setting: `assumptions.${GROUPS.schedInvalid}`,
+    },
   },
   {
     id: GROUPS.schedBoundary,
@@ -57,7 +60,10 @@ const GROUP_ENTRIES: GeneratedRequirement[] = [
     section: 'Errors',
     text: 'The scheduler answers a request inside its request schema (edge values, unknown names, odd query values) without a 5xx.',
     kind: 'assumption',
-    assumption: { why: 'The jobs document gives no error table; a 5xx for a valid request is assumed to be a defect.', setting: `assumptions.${GROUPS.schedBoundary}` },
+    assumption: {
+      why: 'The jobs document gives no error table; a 5xx for a valid request is assumed to be a defect.',
+      setting: `assumptions.${GROUPS.schedBoundary}`,
+    },
   },
   {
     id: GROUPS.unchanged,
@@ -65,23 +71,63 @@ const GROUP_ENTRIES: GeneratedRequirement[] = [
     section: 'Errors',
     text: 'A write refused with an error stores nothing: the resource reads back unchanged through the operation the spec names in x-observed-by.',
     kind: 'assumption',
-    assumption: { why: 'The documents say invalid data is refused (400) but not that nothing of it is stored; the real products validate before they store.', setting: `assumptions.${GROUPS.unchanged}` },
+    assumption: {
+      why: 'The documents say invalid data is refused (400) but not that nothing of it is stored; the real products validate before they store.',
+      setting: `assumptions.${GROUPS.unchanged}`,
+    },
   },
 ];
 
-function entry(api: 'svc' | 'sched', operationId: string, method: string, template: string, rule: Rule, observer?: string): GeneratedRequirement {
+function entry(
+  api: 'svc' | 'sched',
+  operationId: string,
+  method: string,
+  template: string,
+  rule: Rule,
+  observer?: string,
+): GeneratedRequirement {
   const id = requirementId(operationId, rule);
   const what = `${method} ${template}`;
   const sched = api === 'sched';
   if (rule === 'invalid-4xx') {
     return sched
-      ? { id, level: 'SHOULD', section: 'Errors', text: `${what}: a request that breaks the request schema (one property at a time, or malformed JSON) gets a 4xx with an error message, never a 5xx or no answer.`, kind: 'assumption', assumption: { why: 'The jobs document leaves the status and body of refusals open.', setting: `assumptions.${id} (or assumptions.${GROUPS.schedInvalid} for every scheduler operation)` } }
-      : { id, level: 'MUST', section: 'Errors', text: `${what}: a request that breaks the request schema (one property at a time, or malformed JSON) gets a 4xx with {errors: [...]}, never a 5xx or no answer.` };
+      ? {
+          id,
+          level: 'SHOULD',
+          section: 'Errors',
+          text: `${what}: a request that breaks the request schema (one property at a time, or malformed JSON) gets a 4xx with an error message, never a 5xx or no answer.`,
+          kind: 'assumption',
+          assumption: {
+            why: 'The jobs document leaves the status and body of refusals open.',
+            setting: `assumptions.${id} (or assumptions.${GROUPS.schedInvalid} for every scheduler operation)`,
+          },
+        }
+      : {
+          id,
+          level: 'MUST',
+          section: 'Errors',
+          text: `${what}: a request that breaks the request schema (one property at a time, or malformed JSON) gets a 4xx with {errors: [...]}, never a 5xx or no answer.`,
+        };
   }
   if (rule === 'boundary-no-5xx') {
     return sched
-      ? { id, level: 'SHOULD', section: 'Errors', text: `${what}: a request inside the schema's edges (or with unknown names, odd query values, no Content-Type) gets no 5xx.`, kind: 'assumption', assumption: { why: 'The jobs document gives no error table.', setting: `assumptions.${id} (or assumptions.${GROUPS.schedBoundary} for every scheduler operation)` } }
-      : { id, level: 'MUST', section: 'Errors', text: `${what}: a request inside the schema's edges (or with unknown names, odd query values, no Content-Type) gets no 5xx other than those the spec documents for it.` };
+      ? {
+          id,
+          level: 'SHOULD',
+          section: 'Errors',
+          text: `${what}: a request inside the schema's edges (or with unknown names, odd query values, no Content-Type) gets no 5xx.`,
+          kind: 'assumption',
+          assumption: {
+            why: 'The jobs document gives no error table.',
+            setting: `assumptions.${id} (or assumptions.${GROUPS.schedBoundary} for every scheduler operation)`,
+          },
+        }
+      : {
+          id,
+          level: 'MUST',
+          section: 'Errors',
+          text: `${what}: a request inside the schema's edges (or with unknown names, odd query values, no Content-Type) gets no 5xx other than those the spec documents for it.`,
+        };
   }
   return {
     id,
@@ -89,16 +135,22 @@ function entry(api: 'svc' | 'sched', operationId: string, method: string, templa
     section: 'Errors',
     text: `${what}: after a refused invalid request, ${observer} reads back what it read before.`,
     kind: 'assumption',
-    assumption: { why: 'The documents do not say that a refused write stores nothing.', setting: `assumptions.${id} (or assumptions.${GROUPS.unchanged} for every operation)` },
+    assumption: {
+      why: 'The documents do not say that a refused write stores nothing.',
+      setting: `assumptions.${id} (or assumptions.${GROUPS.unchanged} for every operation)`,
+    },
   };
 }
 
 export function robustnessRequirements(registry: SpecRegistry, api: 'svc' | 'sched'): GeneratedRequirement[] {
   const out = GROUP_ENTRIES.filter((g) => (api === 'sched' ? g.id !== GROUPS.unchanged : g.id === GROUPS.unchanged));
-  const ops = registry.operations.filter((o) => o.api === api).sort((a, b) => (a.operationId ?? '').localeCompare(b.operationId ?? ''));
+  const ops = registry.operations
+    .filter((o) => o.api === api)
+    .sort((a, b) => (a.operationId ?? '').localeCompare(b.operationId ?? ''));
   for (const op of ops) {
     const plan = planOperation(op);
-    for (const rule of plan.rules) out.push(entry(op.api, plan.operationId, op.method, op.template, rule, plan.observer?.operationId));
+    for (const rule of plan.rules)
+      out.push(entry(op.api, plan.operationId, op.method, op.template, rule, plan.observer?.operationId));
   }
   return out;
 }
@@ -110,7 +162,9 @@ export function renderCatalogues(registry: SpecRegistry): Record<string, string>
     '# Regenerate with `npm run robustness:catalogue`; tests/spec/robustness-catalogue.test.ts checks it.',
     '',
   ].join('\n');
-  const render = (api: 'svc' | 'sched', document: string) => header + stringify({ area: 'robustness', document, requirements: robustnessRequirements(registry, api) }, { lineWidth: 0 });
+  const render = (api: 'svc' | 'sched', document: string) =>
+    header +
+    stringify({ area: 'robustness', document, requirements: robustnessRequirements(registry, api) }, { lineWidth: 0 });
   return {
     'robustness.yaml': render('svc', 'secrets-service-core.md'),
     'robustness-jobs.yaml': render('sched', 'jobs-service.md'),

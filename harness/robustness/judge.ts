@@ -22,10 +22,12 @@ function transport(err: Error): Verdict {
 export function judgeInvalid(api: 'svc' | 'sched', ex: Exchange | Error): Verdict {
   if (ex instanceof Error) return transport(ex);
   const { status } = ex.response;
-  if (status < 400 || status >= 500) return { status, message: `expected a 4xx refusal, got ${status}: ${excerpt(ex)}` };
+  if (status < 400 || status >= 500)
+    return { status, message: `expected a 4xx refusal, got ${status}: ${excerpt(ex)}` };
   if (api === 'svc') {
     const errors = (ex.response.body as { errors?: unknown } | undefined)?.errors;
-    if (!Array.isArray(errors)) return { status, message: `status ${status} without the error body {errors: [...]}: ${excerpt(ex)}` };
+    if (!Array.isArray(errors))
+      return { status, message: `status ${status} without the error body {errors: [...]}: ${excerpt(ex)}` };
   } else if (!ex.response.text?.trim()) {
     return { status, message: `status ${status} with an empty body: the refusal carries no error message` };
   }
@@ -36,7 +38,8 @@ export function judgeInvalid(api: 'svc' | 'sched', ex: Exchange | Error): Verdic
 export function judgeBoundary(documented5xx: ReadonlySet<number>, ex: Exchange | Error): Verdict {
   if (ex instanceof Error) return transport(ex);
   const { status } = ex.response;
-  if (status >= 500 && !documented5xx.has(status)) return { status, message: `a request inside the schema got ${status}: ${excerpt(ex)}` };
+  if (status >= 500 && !documented5xx.has(status))
+    return { status, message: `a request inside the schema got ${status}: ${excerpt(ex)}` };
   return undefined;
 }
 

@@ -14,8 +14,18 @@ export type Rule = 'invalid-4xx' | 'boundary-no-5xx' | 'unchanged';
 export const RULES: Rule[] = ['invalid-4xx', 'boundary-no-5xx', 'unchanged'];
 
 export type CaseKind =
-  | 'missing-required' | 'wrong-type' | 'out-of-range' | 'bad-enum' | 'oversized' | 'too-short' | 'malformed-json'
-  | 'base' | 'in-range' | 'content-type' | 'query-value' | 'unknown-name';
+  | 'missing-required'
+  | 'wrong-type'
+  | 'out-of-range'
+  | 'bad-enum'
+  | 'oversized'
+  | 'too-short'
+  | 'malformed-json'
+  | 'base'
+  | 'in-range'
+  | 'content-type'
+  | 'query-value'
+  | 'unknown-name';
 
 /** One generated request, relative to the operation's base request. */
 export interface Case {
@@ -64,15 +74,25 @@ export function planOperation(op: Operation): OperationPlan {
   const query = params.filter((p) => p.in === 'query' && !PARAM_SKIP.has(p.name));
   const pathParams = [...op.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const raw = (op.op as unknown as Record<string, unknown>)['x-observed-by'];
-  const observer: Observer | undefined = typeof raw === 'string'
-    ? { operationId: raw, ignore: [] }
-    : raw && typeof raw === 'object'
-      ? { operationId: String((raw as Observer).operationId), ignore: (raw as Observer).ignore ?? [] }
-      : undefined;
+  const observer: Observer | undefined =
+    typeof raw === 'string'
+      ? { operationId: raw, ignore: [] }
+      : raw && typeof raw === 'object'
+        ? { operationId: String((raw as Observer).operationId), ignore: (raw as Observer).ignore ?? [] }
+        : undefined;
   const rules: Rule[] = ['boundary-no-5xx'];
   if (jsonBody) rules.unshift('invalid-4xx');
   if (jsonBody && observer) rules.push('unchanged');
-  return { op, operationId, jsonBody, rawBody: !jsonKey && Object.keys(content).length > 0, query, pathParams, observer, rules };
+  return {
+    op,
+    operationId,
+    jsonBody,
+    rawBody: !jsonKey && Object.keys(content).length > 0,
+    query,
+    pathParams,
+    observer,
+    rules,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -116,8 +136,14 @@ const pointer = (path: string[]) => `/${path.map((p) => p.replace(/~/g, '~0').re
 function wrongValue(types: ReturnType<typeof typesOf>): fc.Arbitrary<unknown> | undefined {
   if (admitsAll(types)) return undefined;
   // An object is never a string, number, boolean or list, however weakly a service decodes input.
-  if (!types!.has('object')) return fc.dictionary(fc.constantFrom('robustness', 'x', 'nested'), fc.oneof(fc.integer(), fc.string({ maxLength: 8 })), { minKeys: 1, maxKeys: 3 });
-  if (!types!.has('number') && !types!.has('integer') && !types!.has('string') && !types!.has('boolean')) return fc.integer({ min: 0, max: 1_000_000 });
+  if (!types!.has('object'))
+    return fc.dictionary(
+      fc.constantFrom('robustness', 'x', 'nested'),
+      fc.oneof(fc.integer(), fc.string({ maxLength: 8 })),
+      { minKeys: 1, maxKeys: 3 },
+    );
+  if (!types!.has('number') && !types!.has('integer') && !types!.has('string') && !types!.has('boolean'))
+    return fc.integer({ min: 0, max: 1_000_000 });
   return undefined;
 }
 
@@ -127,7 +153,12 @@ export interface Mutation {
   arb: fc.Arbitrary<Case>;
 }
 
-function bodyCase(kind: CaseKind, path: string[], body: fc.Arbitrary<unknown>, query: Record<string, string>): Mutation {
+function bodyCase(
+  kind: CaseKind,
+  path: string[],
+  body: fc.Arbitrary<unknown>,
+  query: Record<string, string>,
+): Mutation {
   const target = pointer(path);
   return { kind, target, arb: body.map((b) => ({ kind, target, body: b, query })) };
 }
@@ -140,36 +171,90 @@ function bodyCase(kind: CaseKind, path: string[], body: fc.Arbitrary<unknown>, q
  */
 function ignorable(name: string, prop: Schema, path: string[], pathParams: string[]): boolean {
   if (prop['x-only-on-create'] === true) return true;
-  return path.length === 0 && pathParams.length > 0 && (pathParams.includes(name) || prop['x-overridden-by-path'] === true);
+  return (
+    path.length === 0 && pathParams.length > 0 && (pathParams.includes(name) || prop['x-overridden-by-path'] === true)
+  );
 }
 
-function invalidAt(schema: Schema, base: unknown, path: string[], depth: number, query: Record<string, string>, out: Mutation[], pathParams: string[]): void {
+function invalidAt(
+  schema: Schema,
+  base: unknown,
+  path: string[],
+  depth: number,
+  query: Record<string, string>,
+  out: Mutation[],
+  pathParams: string[],
+): void {
   const { properties, required } = objectShape(schema);
   for (const [name, prop] of Object.entries(properties)) {
     if (ignorable(name, prop, path, pathParams)) continue;
     const p = [...path, name];
     const types = typesOf(prop);
-    if (required.includes(name) && has(base, p)) out.push(bodyCase('missing-required', p, fc.constant(deleteAt(base, p)), query));
+    if (required.includes(name) && has(base, p))
+      out.push(bodyCase('missing-required', p, fc.constant(deleteAt(base, p)), query));
     const wrong = wrongValue(types);
-    if (wrong) out.push(bodyCase('wrong-type', p, wrong.map((v) => setAt(base, p, v)), query));
+    if (wrong)
+      out.push(
+        bodyCase(
+          'wrong-type',
+          p,
+          wrong.map((v) => setAt(base, p, v)),
+          query,
+        ),
+      );
     const numeric = types && (types.has('integer') || types.has('number')) && !types.has('string');
     if (numeric) {
       const min = numberBound(prop, 'min');
       const max = numberBound(prop, 'max');
-      if (min !== undefined) out.push(bodyCase('out-of-range', p, fc.integer({ min: 1, max: 1_000_000 }).map((d) => setAt(base, p, Math.ceil(min) - d)), query));
-      if (max !== undefined) out.push(bodyCase('out-of-range', p, fc.integer({ min: 1, max: 1_000_000 }).map((d) => setAt(base, p, Math.floor(max) + d)), query));
+      if (min !== undefined)
+        out.push(
+          bodyCase(
+            'out-of-range',
+            p,
+            fc.integer({ min: 1, max: 1_000_000 }).map((d) => setAt(base, p, Math.ceil(min) - d)),
+            query,
+          ),
+        );
+      if (max !== undefined)
+        out.push(
+          bodyCase(
+            'out-of-range',
+            p,
+            fc.integer({ min: 1, max: 1_000_000 }).map((d) => setAt(base, p, Math.floor(max) + d)),
+            query,
+          ),
+        );
     }
     const enumValues = Array.isArray(prop.enum) ? (prop.enum as unknown[]) : undefined;
     if (enumValues?.length && enumValues.every((e) => typeof e === 'string')) {
       const known = new Set(enumValues.map((e) => String(e).toLowerCase()));
-      out.push(bodyCase('bad-enum', p, fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/).map((s) => `not-${s}`).filter((s) => !known.has(s)).map((v) => setAt(base, p, v)), query));
+      out.push(
+        bodyCase(
+          'bad-enum',
+          p,
+          fc
+            .stringMatching(/^[a-z][a-z0-9-]{0,11}$/)
+            .map((s) => `not-${s}`)
+            .filter((s) => !known.has(s))
+            .map((v) => setAt(base, p, v)),
+          query,
+        ),
+      );
     }
     if (types?.size === 1 && types.has('string')) {
       if (typeof prop.maxLength === 'number') {
         const max = prop.maxLength;
-        out.push(bodyCase('oversized', p, fc.integer({ min: 1, max: 4096 }).map((d) => setAt(base, p, 'x'.repeat(max + d))), query));
+        out.push(
+          bodyCase(
+            'oversized',
+            p,
+            fc.integer({ min: 1, max: 4096 }).map((d) => setAt(base, p, 'x'.repeat(max + d))),
+            query,
+          ),
+        );
       }
-      if (typeof prop.minLength === 'number' && prop.minLength > 0) out.push(bodyCase('too-short', p, fc.constant(setAt(base, p, 'x'.repeat(prop.minLength - 1))), query));
+      if (typeof prop.minLength === 'number' && prop.minLength > 0)
+        out.push(bodyCase('too-short', p, fc.constant(setAt(base, p, 'x'.repeat(prop.minLength - 1))), query));
     }
     if (depth < 2 && types?.size === 1 && types.has('object') && Object.keys(objectShape(prop).properties).length) {
       invalidAt(prop, base, p, depth + 1, query, out, pathParams);
@@ -186,10 +271,12 @@ export function invalidMutations(plan: OperationPlan, base: unknown, query: Reco
   out.push({
     kind: 'malformed-json',
     target: '',
-    arb: fc.oneof(
-      fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((n) => text.slice(0, n)),
-      fc.constantFrom('{"', '{,}', '[}', 'not json', '{"a":1}}'),
-    ).map((raw) => ({ kind: 'malformed-json' as const, target: '', raw, contentType: 'application/json', query })),
+    arb: fc
+      .oneof(
+        fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((n) => text.slice(0, n)),
+        fc.constantFrom('{"', '{,}', '[}', 'not json', '{"a":1}}'),
+      )
+      .map((raw) => ({ kind: 'malformed-json' as const, target: '', raw, contentType: 'application/json', query })),
   });
   invalidAt(plan.jsonBody, base, [], 0, query, out, plan.pathParams);
   return out;
@@ -211,7 +298,11 @@ function validValue(prop: Schema): fc.Arbitrary<unknown> | undefined {
     const max = numberBound(prop, 'max');
     const lo = min !== undefined ? Math.ceil(min) : -INT32;
     const hi = max !== undefined ? Math.floor(max) : INT32;
-    const edges = [min !== undefined ? lo : 0, max !== undefined ? hi : Number.MAX_SAFE_INTEGER, Math.max(lo, Math.min(hi, 1))];
+    const edges = [
+      min !== undefined ? lo : 0,
+      max !== undefined ? hi : Number.MAX_SAFE_INTEGER,
+      Math.max(lo, Math.min(hi, 1)),
+    ];
     options.push(fc.constantFrom(...edges));
     if (hi - lo <= 2 * INT32) options.push(fc.integer({ min: Math.max(lo, -INT32), max: Math.min(hi, INT32) }));
   }
@@ -219,7 +310,17 @@ function validValue(prop: Schema): fc.Arbitrary<unknown> | undefined {
   if (types.has('string')) {
     const minL = typeof prop.minLength === 'number' ? prop.minLength : 0;
     const maxL = typeof prop.maxLength === 'number' ? prop.maxLength : 1024;
-    options.push(fc.constantFrom('x'.repeat(minL), 'x'.repeat(maxL)), fc.string({ minLength: minL, maxLength: Math.max(minL, Math.min(maxL, 32)), unit: fc.oneof(fc.string({ minLength: 1, maxLength: 1 }), fc.constantFrom('é', 'ß', '中', '😀', ' ', '/', '%', '.', '"')) }));
+    options.push(
+      fc.constantFrom('x'.repeat(minL), 'x'.repeat(maxL)),
+      fc.string({
+        minLength: minL,
+        maxLength: Math.max(minL, Math.min(maxL, 32)),
+        unit: fc.oneof(
+          fc.string({ minLength: 1, maxLength: 1 }),
+          fc.constantFrom('é', 'ß', '中', '😀', ' ', '/', '%', '.', '"'),
+        ),
+      }),
+    );
   }
   if (types.has('array')) options.push(fc.array(fc.string({ maxLength: 16 }), { maxLength: 4 }));
   return options.length ? fc.oneof(...options) : undefined;
@@ -233,15 +334,40 @@ const ODD_QUERY = ['maybe', '-1', '', '99999999999999999999', 'robustness', '%ZZ
  * requests"), every query parameter with a documented and an unknown value (lenient parsing is
  * allowed), and path names that do not exist.
  */
-export function boundaryMutations(plan: OperationPlan, base: unknown, query: Record<string, string>, opts: { properties: boolean }): Mutation[] {
+export function boundaryMutations(
+  plan: OperationPlan,
+  base: unknown,
+  query: Record<string, string>,
+  opts: { properties: boolean },
+): Mutation[] {
   const withBody = plan.jsonBody !== undefined || plan.rawBody;
-  const out: Mutation[] = [{ kind: 'base', target: '', arb: fc.constant({ kind: 'base', target: '', body: withBody ? base : undefined, query }) }];
+  const out: Mutation[] = [
+    {
+      kind: 'base',
+      target: '',
+      arb: fc.constant({ kind: 'base', target: '', body: withBody ? base : undefined, query }),
+    },
+  ];
   if (plan.jsonBody) {
-    out.push({ kind: 'content-type', target: 'Content-Type', arb: fc.constantFrom<string | null>(null, 'text/plain').map((ct) => ({ kind: 'content-type' as const, target: 'Content-Type', body: base, contentType: ct, query })) });
+    out.push({
+      kind: 'content-type',
+      target: 'Content-Type',
+      arb: fc
+        .constantFrom<string | null>(null, 'text/plain')
+        .map((ct) => ({ kind: 'content-type' as const, target: 'Content-Type', body: base, contentType: ct, query })),
+    });
     if (opts.properties) {
       for (const [name, prop] of Object.entries(objectShape(plan.jsonBody).properties)) {
         const value = validValue(prop);
-        if (value) out.push(bodyCase('in-range', [name], value.map((v) => setAt(base, [name], v)), query));
+        if (value)
+          out.push(
+            bodyCase(
+              'in-range',
+              [name],
+              value.map((v) => setAt(base, [name], v)),
+              query,
+            ),
+          );
       }
     }
   }
@@ -249,9 +375,29 @@ export function boundaryMutations(plan: OperationPlan, base: unknown, query: Rec
     const schema = asSchema(q.schema) ?? {};
     const documented = validValue(schema) ?? fc.constant(String(sample(schema)));
     const value = fc.oneof(documented.map(String), fc.constantFrom(...ODD_QUERY));
-    out.push({ kind: 'query-value', target: `?${q.name}`, arb: value.map((v) => ({ kind: 'query-value' as const, target: `?${q.name}`, body: withBody ? base : undefined, query: { ...query, [q.name]: v } })) });
+    out.push({
+      kind: 'query-value',
+      target: `?${q.name}`,
+      arb: value.map((v) => ({
+        kind: 'query-value' as const,
+        target: `?${q.name}`,
+        body: withBody ? base : undefined,
+        query: { ...query, [q.name]: v },
+      })),
+    });
   }
-  if (plan.pathParams.length) out.push({ kind: 'unknown-name', target: plan.pathParams.join(','), arb: fc.constant({ kind: 'unknown-name', target: plan.pathParams.join(','), body: withBody ? base : undefined, query, unknownName: true }) });
+  if (plan.pathParams.length)
+    out.push({
+      kind: 'unknown-name',
+      target: plan.pathParams.join(','),
+      arb: fc.constant({
+        kind: 'unknown-name',
+        target: plan.pathParams.join(','),
+        body: withBody ? base : undefined,
+        query,
+        unknownName: true,
+      }),
+    });
   return out;
 }
 
@@ -281,7 +427,8 @@ export function fullBody(plan: OperationPlan, base: unknown): unknown {
 
 function otherThanDefault(prop: Schema): unknown {
   const types = typesOf(prop);
-  if (Array.isArray(prop.enum)) return (prop.enum as unknown[]).find((e) => e !== prop.default && typeof e === 'string');
+  if (Array.isArray(prop.enum))
+    return (prop.enum as unknown[]).find((e) => e !== prop.default && typeof e === 'string');
   if (!types || types.size > 2) return undefined;
   if (types.has('boolean')) return prop.default !== true;
   if (types.has('integer') && !types.has('string')) {

@@ -104,7 +104,14 @@ export interface RunRuleOptions {
 
 export async function runRule(o: RunRuleOptions): Promise<RuleResult> {
   const before = o.counter.requests;
-  const result: RuleResult = { operationId: o.operationId, rule: o.rule, seed: o.seed, runs: 0, requests: 0, interrupted: false };
+  const result: RuleResult = {
+    operationId: o.operationId,
+    rule: o.rule,
+    seed: o.seed,
+    runs: 0,
+    requests: 0,
+    interrupted: false,
+  };
   const perKind = Math.max(1, Math.ceil(o.numRuns / Math.max(1, o.kinds.length)));
   const share = Math.max(1, Math.floor(o.timeLimitMs / Math.max(1, o.kinds.length)));
   for (const { kind, arb } of o.kinds) {
@@ -113,7 +120,12 @@ export async function runRule(o: RunRuleOptions): Promise<RuleResult> {
       const verdict = await o.judge(c);
       if (verdict) throw new RuleBroken(verdict);
     });
-    let details = await fc.check(property, { seed, numRuns: perKind, interruptAfterTimeLimit: share, markInterruptAsFailure: false });
+    let details = await fc.check(property, {
+      seed,
+      numRuns: perKind,
+      interruptAfterTimeLimit: share,
+      markInterruptAsFailure: false,
+    });
     // A first answer slower than the time share (a key generated on first use) still gets one case.
     if (details.numRuns === 0) details = await fc.check(property, { seed, numRuns: 1 });
     result.runs += details.numRuns;
@@ -131,7 +143,10 @@ export async function runRule(o: RunRuleOptions): Promise<RuleResult> {
 function findingOf(o: RunRuleOptions, details: fc.RunDetails<[Case]>): Finding {
   const c = details.counterexample![0];
   const err = details.errorInstance;
-  const verdict = err instanceof RuleBroken ? err.verdict : { message: `the check itself failed: ${String((err as Error | undefined)?.message ?? err)}` };
+  const verdict =
+    err instanceof RuleBroken
+      ? err.verdict
+      : { message: `the check itself failed: ${String((err as Error | undefined)?.message ?? err)}` };
   return {
     operationId: o.operationId,
     rule: o.rule,
@@ -152,15 +167,22 @@ function redactRequest(r: SentRequest): SentRequest {
   if (r.query && Object.keys(r.query).length) out.query = redactor.value(r.query);
   if (r.contentType !== undefined) out.contentType = r.contentType;
   if (r.body !== undefined) out.body = redactor.value(r.body);
-  if (r.raw !== undefined) out.raw = redactor.text(r.raw.length > 200 ? `${r.raw.slice(0, 200)}... (${r.raw.length} chars)` : r.raw);
+  if (r.raw !== undefined)
+    out.raw = redactor.text(r.raw.length > 200 ? `${r.raw.slice(0, 200)}... (${r.raw.length} chars)` : r.raw);
   return out;
 }
 
 /** The shrunk request and answer, one line each, for a failure message. */
 export function describeFinding(f: Finding): string {
-  const q = f.request.query && Object.keys(f.request.query).length ? `?${new URLSearchParams(f.request.query).toString()}` : '';
+  const q =
+    f.request.query && Object.keys(f.request.query).length ? `?${new URLSearchParams(f.request.query).toString()}` : '';
   const ct = f.request.contentType === undefined ? '' : ` (Content-Type: ${f.request.contentType ?? 'none'})`;
-  const body = f.request.raw !== undefined ? ` raw ${JSON.stringify(f.request.raw)}` : f.request.body !== undefined ? ` ${truncate(JSON.stringify(f.request.body))}` : '';
+  const body =
+    f.request.raw !== undefined
+      ? ` raw ${JSON.stringify(f.request.raw)}`
+      : f.request.body !== undefined
+        ? ` ${truncate(JSON.stringify(f.request.body))}`
+        : '';
   return [
     `${f.operationId} ${f.rule}: ${f.kind}${f.target ? ` at ${f.target}` : ''}`,
     `  request (shrunk in ${f.shrinks} step(s) after ${f.runs} run(s)): ${f.request.method} ${f.request.path}${q}${ct}${body}`,

@@ -79,7 +79,14 @@ export function sample(s: Schema | undefined, depth = 0): unknown {
   if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
   const alts = branches(s);
   const types = typesOf(s);
-  const type = typeof s.type === 'string' ? s.type : Array.isArray(s.type) ? (s.type as string[]).find((t) => t !== 'null') : alts.length ? undefined : [...(types ?? [])][0];
+  const type =
+    typeof s.type === 'string'
+      ? s.type
+      : Array.isArray(s.type)
+        ? (s.type as string[]).find((t) => t !== 'null')
+        : alts.length
+          ? undefined
+          : [...(types ?? [])][0];
   if (!type && alts.length) return sample(alts[0], depth);
   switch (type) {
     case 'integer':
@@ -107,7 +114,10 @@ export function sample(s: Schema | undefined, depth = 0): unknown {
     }
     default: {
       const min = typeof s.minLength === 'number' ? s.minLength : 0;
-      return SAMPLE_TEXT.padEnd(min, 'x').slice(0, typeof s.maxLength === 'number' ? Math.max(min, s.maxLength) : undefined);
+      return SAMPLE_TEXT.padEnd(min, 'x').slice(
+        0,
+        typeof s.maxLength === 'number' ? Math.max(min, s.maxLength) : undefined,
+      );
     }
   }
 }
@@ -116,7 +126,10 @@ export function sample(s: Schema | undefined, depth = 0): unknown {
 export function numberBound(s: Schema, side: 'min' | 'max'): number | undefined {
   const incl = side === 'min' ? s.minimum : s.maximum;
   const excl = side === 'min' ? s.exclusiveMinimum : s.exclusiveMaximum;
-  if (typeof excl === 'number') return side === 'min' ? excl + (s.type === 'integer' ? 1 : Number.EPSILON * Math.max(1, Math.abs(excl))) : excl - (s.type === 'integer' ? 1 : Number.EPSILON * Math.max(1, Math.abs(excl)));
+  if (typeof excl === 'number')
+    return side === 'min'
+      ? excl + (s.type === 'integer' ? 1 : Number.EPSILON * Math.max(1, Math.abs(excl)))
+      : excl - (s.type === 'integer' ? 1 : Number.EPSILON * Math.max(1, Math.abs(excl)));
   return typeof incl === 'number' ? incl : undefined;
 }
 

@@ -21,7 +21,9 @@ const holder = globalThis as { __conformanceShared?: Shared; __conformanceTarget
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!holder.__conformanceShared) {
-    const base: TargetConfig = process.env.CONFORMANCE_CONFIG_JSON ? (JSON.parse(process.env.CONFORMANCE_CONFIG_JSON) as TargetConfig) : loadConfig();
+    const base: TargetConfig = process.env.CONFORMANCE_CONFIG_JSON
+      ? (JSON.parse(process.env.CONFORMANCE_CONFIG_JSON) as TargetConfig)
+      : loadConfig();
     holder.__conformanceShared = { prepared: prepareTarget(base), users: 0 };
   }
   const shared = holder.__conformanceShared;

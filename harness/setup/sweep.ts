@@ -22,11 +22,20 @@ function keysOf(body: unknown): string[] {
 export async function sweepLeftovers(cfg: TargetConfig): Promise<Swept[]> {
   const out: Swept[] = [];
   const prefix = cfg.prefix;
-  const quick: TargetConfig = { ...cfg, timeouts: { ...cfg.timeouts, requestMs: Math.min(cfg.timeouts.requestMs, 5000) } };
+  const quick: TargetConfig = {
+    ...cfg,
+    timeouts: { ...cfg.timeouts, requestMs: Math.min(cfg.timeouts.requestMs, 5000) },
+  };
   const attempt = async (label: string, fn: () => Promise<{ response: { status: number } }>) => {
     try {
       const ex = await fn();
-      out.push({ label, error: ex.response.status < 300 ? 'left behind by the run; removed by the final sweep' : `left behind; the sweep could not remove it (status ${ex.response.status})` });
+      out.push({
+        label,
+        error:
+          ex.response.status < 300
+            ? 'left behind by the run; removed by the final sweep'
+            : `left behind; the sweep could not remove it (status ${ex.response.status})`,
+      });
     } catch (err) {
       out.push({ label, error: `left behind; the sweep failed: ${(err as Error).message}` });
     }
@@ -35,13 +44,18 @@ export async function sweepLeftovers(cfg: TargetConfig): Promise<Swept[]> {
     const svc = new ApiClient('svc', quick, () => {});
     try {
       const mounts = keysOf((await svc.get('sys/mounts')).response.body).filter((k) => k.startsWith(prefix));
-      for (const m of mounts.reverse()) await attempt(`mount ${m}`, () => svc.delete(`sys/mounts/${m.replace(/\/$/, '')}`));
+      for (const m of mounts.reverse())
+        await attempt(`mount ${m}`, () => svc.delete(`sys/mounts/${m.replace(/\/$/, '')}`));
       const auths = keysOf((await svc.get('sys/auth')).response.body).filter((k) => k.startsWith(prefix));
-      for (const a of auths.reverse()) await attempt(`auth method ${a}`, () => svc.delete(`sys/auth/${a.replace(/\/$/, '')}`));
+      for (const a of auths.reverse())
+        await attempt(`auth method ${a}`, () => svc.delete(`sys/auth/${a.replace(/\/$/, '')}`));
       const policies = keysOf((await svc.list('sys/policies/acl')).response.body).filter((k) => k.startsWith(prefix));
       for (const p of policies.reverse()) await attempt(`policy ${p}`, () => svc.delete(`sys/policies/acl/${p}`));
     } catch (err) {
-      out.push({ label: 'secrets service sweep', error: `could not list what the run left: ${(err as Error).message}` });
+      out.push({
+        label: 'secrets service sweep',
+        error: `could not list what the run left: ${(err as Error).message}`,
+      });
     }
   }
   if (cfg.sched.addr && (cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness'))) {
@@ -50,7 +64,11 @@ export async function sweepLeftovers(cfg: TargetConfig): Promise<Swept[]> {
       const ex = await sched.get('jobs', { query: { prefix, namespace: '*' } });
       const jobs = Array.isArray(ex.response.body) ? (ex.response.body as { ID?: string; Namespace?: string }[]) : [];
       for (const j of jobs.filter((x) => x.ID?.startsWith(prefix) && !(x as { Stop?: boolean }).Stop).reverse()) {
-        await attempt(`job ${j.ID}`, () => sched.delete(`job/${encodeURIComponent(j.ID!)}`, { query: { purge: true, namespace: j.Namespace ?? 'default' } }));
+        await attempt(`job ${j.ID}`, () =>
+          sched.delete(`job/${encodeURIComponent(j.ID!)}`, {
+            query: { purge: true, namespace: j.Namespace ?? 'default' },
+          }),
+        );
       }
     } catch (err) {
       out.push({ label: 'scheduler sweep', error: `could not list what the run left: ${(err as Error).message}` });

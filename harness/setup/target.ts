@@ -25,7 +25,10 @@ export interface PreparedTarget {
   stop(): Promise<void>;
 }
 
-export async function prepareTarget(input: TargetConfig, log: (m: string) => void = (m) => console.error(`[conformance] ${m}`)): Promise<PreparedTarget> {
+export async function prepareTarget(
+  input: TargetConfig,
+  log: (m: string) => void = (m) => console.error(`[conformance] ${m}`),
+): Promise<PreparedTarget> {
   const cfg: TargetConfig = structuredClone(input);
   const stops: (() => Promise<void>)[] = [];
   const needsSched = cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness');
@@ -50,11 +53,21 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       cfg.embedded = true;
       cfg.svc.addr = ref.svcAddr;
       cfg.svc.token = rootToken;
-      embeddedHas(cfg, { namespaces: true, enterprise: true, cmac: true, clock: true, mounts: true, referenceControl: true, sealRandom: true });
+      embeddedHas(cfg, {
+        namespaces: true,
+        enterprise: true,
+        cmac: true,
+        clock: true,
+        mounts: true,
+        referenceControl: true,
+        sealRandom: true,
+      });
       useDocumentDialectFor(cfg, 'svc');
       cfg.probe = cfg.probe.filter((c) => !['clock', 'namespaces', 'referenceControl'].includes(c));
       if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud };
-      log(`embedded reference secrets service at ${ref.svcAddr}${cfg.reference.faults.length ? ` with faults ${cfg.reference.faults.join(',')}` : ''}${cfg.reference.variants.length ? ` with variants ${cfg.reference.variants.join(',')}` : ''}`);
+      log(
+        `embedded reference secrets service at ${ref.svcAddr}${cfg.reference.faults.length ? ` with faults ${cfg.reference.faults.join(',')}` : ''}${cfg.reference.variants.length ? ` with variants ${cfg.reference.variants.join(',')}` : ''}`,
+      );
     }
     if (startSched) {
       if (!ref.schedAddr) throw new Error('the embedded reference has no scheduler: the jobs suite cannot run');
@@ -70,7 +83,8 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
 
   applyVariantAssumptions(cfg, log);
   const restore = await probeCapabilities(cfg, log);
-  if (!cfg.sched.provisioner) cfg.sched.provisioner = cfg.sched.tokens.length || cfg.sched.namespaces.length ? 'config' : 'reference';
+  if (!cfg.sched.provisioner)
+    cfg.sched.provisioner = cfg.sched.tokens.length || cfg.sched.namespaces.length ? 'config' : 'reference';
   if (restore && !cfg.embedded) stops.push(restore);
   await resolveVersion(cfg, log);
 
@@ -87,7 +101,10 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
       // Without a directory the ldap suite cannot check anything: its tests skip with the reason
       // (a fresh machine without Debian's slapd), instead of failing for a missing prerequisite.
       const reason = `no directory: ${(err as Error).message.split('\n')[0]}`;
-      cfg.unavailable = { ...cfg.unavailable, ldap: { reason, setting: 'ldap.url (LDAP_URL), or install slapd ldap-utils' } };
+      cfg.unavailable = {
+        ...cfg.unavailable,
+        ldap: { reason, setting: 'ldap.url (LDAP_URL), or install slapd ldap-utils' },
+      };
       log(`${reason}; the ldap suite is skipped`);
     }
   }
@@ -96,7 +113,11 @@ export async function prepareTarget(input: TargetConfig, log: (m: string) => voi
     config: cfg,
     async stop() {
       for (const stop of stops.reverse()) {
-        try { await stop(); } catch (err) { log(`stop failed: ${(err as Error).message}`); }
+        try {
+          await stop();
+        } catch (err) {
+          log(`stop failed: ${(err as Error).message}`);
+        }
       }
     },
   };

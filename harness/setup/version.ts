@@ -21,7 +21,11 @@ export async function resolveVersion(cfg: TargetConfig, log: (m: string) => void
   if (cfg.svc.version) return;
   const probe = cfg.dialect.versionProbe;
   if (probe && cfg.svc.addr) {
-    const svc = new ApiClient('svc', { ...cfg, timeouts: { ...cfg.timeouts, requestMs: Math.min(cfg.timeouts.requestMs, 5000) } }, () => {});
+    const svc = new ApiClient(
+      'svc',
+      { ...cfg, timeouts: { ...cfg.timeouts, requestMs: Math.min(cfg.timeouts.requestMs, 5000) } },
+      () => {},
+    );
     const where = `probe GET /v1/${probe.path} ${probe.pointer} (dialect.versionProbe)`;
     try {
       const ex = await svc.get(probe.path);

@@ -3,8 +3,7 @@
  * a method and concrete path, and response validators compiled once per operation and status.
  */
 import { readdirSync } from 'node:fs';
-import { join, resolve, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -40,7 +39,11 @@ function escapeRe(s: string): string {
 }
 
 function templateRegex(template: string, params: OpenAPIV3_1.ParameterObject[]): RegExp {
-  const slashy = new Set(params.filter((p) => p.in === 'path' && (p as unknown as Record<string, unknown>)['x-allow-slashes']).map((p) => p.name));
+  const slashy = new Set(
+    params
+      .filter((p) => p.in === 'path' && (p as unknown as Record<string, unknown>)['x-allow-slashes'])
+      .map((p) => p.name),
+  );
   let re = '';
   let last = 0;
   for (const m of template.matchAll(/\{([^}]+)\}/g)) {
@@ -70,7 +73,9 @@ export class SpecRegistry {
 
   static async load(dir = SPEC_DIR): Promise<SpecRegistry> {
     const reg = new SpecRegistry();
-    const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'components.yaml').sort();
+    const files = readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f) && f !== 'components.yaml')
+      .sort();
     // Dereferencing is the slow part of start-up: cached on disk, keyed by the documents' contents.
     const docs = await cached('openapi', contentHash(dir, /\.(ya?ml|json)$/), async () => {
       // Imported only on a cache miss: the parser and its dependencies take a while to load.
@@ -82,9 +87,14 @@ export class SpecRegistry {
     for (const file of files) {
       const doc = docs[file]!;
       reg.documents.set(file, doc);
-      const generic = (doc as unknown as { 'x-generic-responses'?: Record<string, { status?: number; response?: OpenAPIV3_1.ResponseObject }> })['x-generic-responses'];
+      const generic = (
+        doc as unknown as {
+          'x-generic-responses'?: Record<string, { status?: number; response?: OpenAPIV3_1.ResponseObject }>;
+        }
+      )['x-generic-responses'];
       for (const [name, g] of Object.entries(generic ?? {})) {
-        if (g && typeof g === 'object' && typeof g.status === 'number' && g.response) reg.generic.set(name, { status: g.status, response: g.response });
+        if (g && typeof g === 'object' && typeof g.status === 'number' && g.response)
+          reg.generic.set(name, { status: g.status, response: g.response });
       }
       const api: Api = file.startsWith('jobs') ? 'sched' : 'svc';
       for (const [template, item] of Object.entries(doc.paths ?? {})) {
@@ -129,9 +139,17 @@ export class SpecRegistry {
    */
   validateResponse(op: Operation, status: number, contentType: string, body: unknown): SchemaViolation[] | undefined {
     const responses = op.op.responses ?? {};
-    const response = (responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default) as OpenAPIV3_1.ResponseObject | undefined;
+    const response = (responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default) as
+      | OpenAPIV3_1.ResponseObject
+      | undefined;
     if (!response) return undefined;
-    return this.validateAgainst(response, `${op.file} ${op.method} ${op.template} ${status}`, status, contentType, body);
+    return this.validateAgainst(
+      response,
+      `${op.file} ${op.method} ${op.template} ${status}`,
+      status,
+      contentType,
+      body,
+    );
   }
 
   /** Validates against a generic answer (help, trailing period...) when its status matches. */
@@ -141,14 +159,29 @@ export class SpecRegistry {
     return this.validateAgainst(g.response, `generic ${name}`, status, contentType, body);
   }
 
-  private validateAgainst(response: OpenAPIV3_1.ResponseObject, label: string, status: number, contentType: string, body: unknown): SchemaViolation[] {
+  private validateAgainst(
+    response: OpenAPIV3_1.ResponseObject,
+    label: string,
+    status: number,
+    contentType: string,
+    body: unknown,
+  ): SchemaViolation[] {
     const content = response.content;
     if (!content || Object.keys(content).length === 0) return [];
     const media = contentType.split(';')[0]!.trim().toLowerCase();
-    const key = Object.keys(content).find((k) => k === media) ?? (media.includes('json') ? Object.keys(content).find((k) => k.includes('json')) : undefined);
+    const key =
+      Object.keys(content).find((k) => k === media) ??
+      (media.includes('json') ? Object.keys(content).find((k) => k.includes('json')) : undefined);
     if (!key) {
       if (body === undefined || body === '' || body === null) return [];
-      return [{ pointer: '', message: `content type "${media || '(none)'}" is not documented for status ${status}`, expected: Object.keys(content), actual: media || '(none)' }];
+      return [
+        {
+          pointer: '',
+          message: `content type "${media || '(none)'}" is not documented for status ${status}`,
+          expected: Object.keys(content),
+          actual: media || '(none)',
+        },
+      ];
     }
     const schema = content[key]!.schema;
     if (!schema) return [];
@@ -163,10 +196,15 @@ export class SpecRegistry {
     return (validate.errors ?? []).map((e: ErrorObject) => {
       // A missing or an extra property is a finding about that property, not about its parent:
       // checks that read a field consult the findings at their own pointer.
-      const prop = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty
-        : e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties' ? (e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ?? (e.params as { unevaluatedProperty?: string }).unevaluatedProperty
-          : undefined;
-      const pointer = prop === undefined ? e.instancePath : `${e.instancePath}/${prop.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const prop =
+        e.keyword === 'required'
+          ? (e.params as { missingProperty?: string }).missingProperty
+          : e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties'
+            ? ((e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ??
+              (e.params as { unevaluatedProperty?: string }).unevaluatedProperty)
+            : undefined;
+      const pointer =
+        prop === undefined ? e.instancePath : `${e.instancePath}/${prop.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       return {
         pointer: pointer || '/',
         message: e.message ?? e.keyword,

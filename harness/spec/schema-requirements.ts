@@ -38,11 +38,31 @@ export function areaOfSpecFile(file: string): string {
 
 export function schemaRequirements(dir = SPEC_DIR): Requirement[] {
   const out: Requirement[] = [
-    { id: SCHEMA_HELP_ID, level: 'MUST', section: 'x-generic-responses.help', text: 'A help answer (`?help=1`) has the documented help shape.', kind: 'schema', area: 'core', document: 'secrets-core.yaml' },
-    { id: SCHEMA_UNMATCHED_ID, level: 'MUST', section: 'paths', text: 'Every successful answer belongs to a documented operation; every error on an undocumented path carries the error body.', kind: 'schema', area: 'core', document: 'secrets-core.yaml' },
+    {
+      id: SCHEMA_HELP_ID,
+      level: 'MUST',
+      section: 'x-generic-responses.help',
+      text: 'A help answer (`?help=1`) has the documented help shape.',
+      kind: 'schema',
+      area: 'core',
+      document: 'secrets-core.yaml',
+    },
+    {
+      id: SCHEMA_UNMATCHED_ID,
+      level: 'MUST',
+      section: 'paths',
+      text: 'Every successful answer belongs to a documented operation; every error on an undocumented path carries the error body.',
+      kind: 'schema',
+      area: 'core',
+      document: 'secrets-core.yaml',
+    },
   ];
-  for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'components.yaml').sort()) {
-    const doc = parse(readFileSync(join(dir, file), 'utf8')) as { paths?: Record<string, Record<string, { operationId?: string; summary?: string }>> };
+  for (const file of readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f) && f !== 'components.yaml')
+    .sort()) {
+    const doc = parse(readFileSync(join(dir, file), 'utf8')) as {
+      paths?: Record<string, Record<string, { operationId?: string; summary?: string }>>;
+    };
     for (const [template, item] of Object.entries(doc?.paths ?? {})) {
       for (const method of METHODS) {
         const op = item?.[method];

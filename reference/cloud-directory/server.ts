@@ -60,8 +60,16 @@ function parseSeed(seed: unknown): CloudDirectorySeed {
   if (typeof seed !== 'object' || Array.isArray(seed)) throw new TypeError('cloud directory seed must be an object');
   const s = seed as Record<string, unknown>;
   const str = (k: string) => (typeof s[k] === 'string' && s[k] ? (s[k] as string) : undefined);
-  const list = (k: string) => (Array.isArray(s[k]) ? (s[k] as unknown[]).filter((v): v is string => typeof v === 'string') : undefined);
-  return { tenantId: str('tenantId'), subscriptionId: str('subscriptionId'), rootClientId: str('rootClientId'), rootClientSecret: str('rootClientSecret'), roleNames: list('roleNames'), groupNames: list('groupNames') };
+  const list = (k: string) =>
+    Array.isArray(s[k]) ? (s[k] as unknown[]).filter((v): v is string => typeof v === 'string') : undefined;
+  return {
+    tenantId: str('tenantId'),
+    subscriptionId: str('subscriptionId'),
+    rootClientId: str('rootClientId'),
+    rootClientSecret: str('rootClientSecret'),
+    roleNames: list('roleNames'),
+    groupNames: list('groupNames'),
+  };
 }
 
 class HttpError extends DirectoryError {}
@@ -84,7 +92,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   } catch {
     throw new HttpError(400, 'Request_BadRequest', 'body is not valid JSON');
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new HttpError(400, 'Request_BadRequest', 'body must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new HttpError(400, 'Request_BadRequest', 'body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -101,17 +110,31 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
 
 function requireString(body: Record<string, unknown>, key: string): string {
   const v = body[key];
-  if (typeof v !== 'string' || !v) throw new HttpError(400, 'Request_BadRequest', `"${key}" is required and must be a string`);
+  if (typeof v !== 'string' || !v)
+    throw new HttpError(400, 'Request_BadRequest', `"${key}" is required and must be a string`);
   return v;
 }
 
-export async function startCloudDirectory(opts: { port?: number; host?: string; clock: Clock; faults: Faults; variants?: import('../variants.js').Variants; seed?: unknown }): Promise<RunningCloudDirectory> {
+export async function startCloudDirectory(opts: {
+  port?: number;
+  host?: string;
+  clock: Clock;
+  faults: Faults;
+  variants?: import('../variants.js').Variants;
+  seed?: unknown;
+}): Promise<RunningCloudDirectory> {
   // Without an explicit seed, CLOUD_DIRECTORY_SEED (JSON) makes a standalone reference reproducible,
   // so a suite run against it can be given the same root credentials.
-  const seed = parseSeed(opts.seed ?? (process.env.CLOUD_DIRECTORY_SEED ? JSON.parse(process.env.CLOUD_DIRECTORY_SEED) : undefined));
+  const seed = parseSeed(
+    opts.seed ?? (process.env.CLOUD_DIRECTORY_SEED ? JSON.parse(process.env.CLOUD_DIRECTORY_SEED) : undefined),
+  );
   const store = new DirectoryStore(opts.clock, seed.tenantId ?? randomUUID(), seed.subscriptionId ?? randomUUID());
 
-  const root = store.createApplication({ displayName: 'svc-engine-root', directoryAdmin: true, appId: seed.rootClientId });
+  const root = store.createApplication({
+    displayName: 'svc-engine-root',
+    directoryAdmin: true,
+    appId: seed.rootClientId,
+  });
   store.createServicePrincipal(root.appId);
   const rootClientSecret = store.addPassword(root.id, { displayName: 'seeded' }, seed.rootClientSecret).secretText;
   const roleNames = seed.roleNames ?? DEFAULT_ROLES;
@@ -129,7 +152,8 @@ export async function startCloudDirectory(opts: { port?: number; host?: string; 
     return app;
   };
   const requireAdmin = (app: Application) => {
-    if (!app.directoryAdmin) throw new HttpError(403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
+    if (!app.directoryAdmin)
+      throw new HttpError(403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
   };
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -139,21 +163,39 @@ export async function startCloudDirectory(opts: { port?: number; host?: string; 
     const q = url.searchParams;
 
     if (method === 'GET' && parts.length === 1 && parts[0] === 'health') {
-      return send(res, 200, { status: 'ok', now: new Date(opts.clock.now()).toISOString(), tenantId: store.tenantId, subscriptionId: store.subscriptionId });
+      return send(res, 200, {
+        status: 'ok',
+        now: new Date(opts.clock.now()).toISOString(),
+        tenantId: store.tenantId,
+        subscriptionId: store.subscriptionId,
+      });
     }
-    if (method === 'POST' && parts.length === 4 && parts[1] === 'oauth2' && parts[2] === 'v2.0' && parts[3] === 'token') {
+    if (
+      method === 'POST' &&
+      parts.length === 4 &&
+      parts[1] === 'oauth2' &&
+      parts[2] === 'v2.0' &&
+      parts[3] === 'token'
+    ) {
       const body = await readJson(req);
       if (body.grant_type !== undefined && body.grant_type !== 'client_credentials') {
-        return send(res, 400, { error: 'unsupported_grant_type', error_description: 'only client_credentials is supported' });
+        return send(res, 400, {
+          error: 'unsupported_grant_type',
+          error_description: 'only client_credentials is supported',
+        });
       }
       if (typeof body.client_id !== 'string' || typeof body.client_secret !== 'string') {
-        return send(res, 400, { error: 'invalid_request', error_description: 'client_id and client_secret are required' });
+        return send(res, 400, {
+          error: 'invalid_request',
+          error_description: 'client_id and client_secret are required',
+        });
       }
       try {
         const t = store.authenticate(parts[0]!, body.client_id, body.client_secret);
         return send(res, 200, { token_type: 'Bearer', expires_in: t.expiresIn, access_token: t.accessToken });
       } catch (err) {
-        if (err instanceof DirectoryError) return send(res, err.status, { error: err.code, error_description: err.message });
+        if (err instanceof DirectoryError)
+          return send(res, err.status, { error: err.code, error_description: err.message });
         throw err;
       }
     }
@@ -161,7 +203,11 @@ export async function startCloudDirectory(opts: { port?: number; host?: string; 
     const caller = authenticate(req);
     if (method === 'GET' && parts.length === 1 && parts[0] === 'me') {
       const sp = [...store.servicePrincipals.values()].find((s) => s.appId === caller.appId);
-      return send(res, 200, { appId: caller.appId, displayName: caller.displayName, servicePrincipalId: sp?.id ?? null });
+      return send(res, 200, {
+        appId: caller.appId,
+        displayName: caller.displayName,
+        servicePrincipalId: sp?.id ?? null,
+      });
     }
     requireAdmin(caller);
     const [top, id, sub, subId] = parts;
@@ -170,13 +216,18 @@ export async function startCloudDirectory(opts: { port?: number; host?: string; 
       case 'applications': {
         if (!id) {
           if (method === 'GET') {
-            const apps = [...store.applications.values()].filter((a) => (!q.get('appId') || a.appId === q.get('appId')) && (!q.get('displayName') || a.displayName === q.get('displayName')));
+            const apps = [...store.applications.values()].filter(
+              (a) =>
+                (!q.get('appId') || a.appId === q.get('appId')) &&
+                (!q.get('displayName') || a.displayName === q.get('displayName')),
+            );
             return send(res, 200, { value: apps.map(applicationView) });
           }
           if (method === 'POST') {
             const body = await readJson(req);
             const tags = body.tags === undefined ? [] : body.tags;
-            if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) throw new HttpError(400, 'Request_BadRequest', '"tags" must be a list of strings');
+            if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string'))
+              throw new HttpError(400, 'Request_BadRequest', '"tags" must be a list of strings');
             const app = store.createApplication({
               displayName: requireString(body, 'displayName'),
               signInAudience: typeof body.signInAudience === 'string' ? body.signInAudience : undefined,
@@ -194,7 +245,9 @@ export async function startCloudDirectory(opts: { port?: number; host?: string; 
         }
         if (sub === 'addPassword' && method === 'POST') {
           const body = await readJson(req);
-          const cred = (body.passwordCredential && typeof body.passwordCredential === 'object' ? body.passwordCredential : body) as Record<string, unknown>;
+          const cred = (
+            body.passwordCredential && typeof body.passwordCredential === 'object' ? body.passwordCredential : body
+          ) as Record<string, unknown>;
           const out = store.addPassword(id, {
             displayName: typeof cred.displayName === 'string' ? cred.displayName : undefined,
             endDateTime: typeof cred.endDateTime === 'string' ? cred.endDateTime : undefined,
@@ -211,7 +264,10 @@ export async function startCloudDirectory(opts: { port?: number; host?: string; 
       }
       case 'servicePrincipals': {
         if (!id) {
-          if (method === 'GET') return send(res, 200, { value: [...store.servicePrincipals.values()].filter((s) => !q.get('appId') || s.appId === q.get('appId')) });
+          if (method === 'GET')
+            return send(res, 200, {
+              value: [...store.servicePrincipals.values()].filter((s) => !q.get('appId') || s.appId === q.get('appId')),
+            });
           if (method === 'POST') {
             const body = await readJson(req);
             return send(res, 201, store.createServicePrincipal(requireString(body, 'appId')));
@@ -225,18 +281,35 @@ export async function startCloudDirectory(opts: { port?: number; host?: string; 
         }
         if (sub === 'memberOf' && method === 'GET') {
           store.servicePrincipal(id);
-          const groups = [...store.groups.values()].filter((g) => g.members.has(id)).map((g) => ({ id: g.id, displayName: g.displayName }));
+          const groups = [...store.groups.values()]
+            .filter((g) => g.members.has(id))
+            .map((g) => ({ id: g.id, displayName: g.displayName }));
           return send(res, 200, { value: groups });
         }
         break;
       }
       case 'directory': {
         if (id !== 'deletedItems') break;
-        if (!sub && method === 'GET') return send(res, 200, { value: [...store.deletedItems.values()].map((d) => ({ id: d.id, kind: d.kind, deletedDateTime: d.deletedDateTime, displayName: d.object.displayName, appId: d.object.appId })) });
+        if (!sub && method === 'GET')
+          return send(res, 200, {
+            value: [...store.deletedItems.values()].map((d) => ({
+              id: d.id,
+              kind: d.kind,
+              deletedDateTime: d.deletedDateTime,
+              displayName: d.object.displayName,
+              appId: d.object.appId,
+            })),
+          });
         if (sub && !subId && method === 'GET') {
           const item = store.deletedItems.get(sub);
           if (!item) throw new HttpError(404, 'Request_ResourceNotFound', `Deleted item '${sub}' does not exist.`);
-          return send(res, 200, { id: item.id, kind: item.kind, deletedDateTime: item.deletedDateTime, displayName: item.object.displayName, appId: item.object.appId });
+          return send(res, 200, {
+            id: item.id,
+            kind: item.kind,
+            deletedDateTime: item.deletedDateTime,
+            displayName: item.object.displayName,
+            appId: item.object.appId,
+          });
         }
         if (sub && !subId && method === 'DELETE') {
           store.purgeDeleted(sub);
@@ -246,24 +319,35 @@ export async function startCloudDirectory(opts: { port?: number; host?: string; 
       }
       case 'roleDefinitions': {
         if (!id && method === 'GET') {
-          const defs = [...store.roleDefinitions.values()].filter((d) => (!q.get('roleName') || d.roleName === q.get('roleName')) && (!q.get('id') || d.id === q.get('id')));
+          const defs = [...store.roleDefinitions.values()].filter(
+            (d) => (!q.get('roleName') || d.roleName === q.get('roleName')) && (!q.get('id') || d.id === q.get('id')),
+          );
           return send(res, 200, { value: defs });
         }
         if (id && !sub && method === 'GET') {
           const def = store.roleDefinition(id);
-          if (!def) throw new HttpError(404, 'RoleDefinitionDoesNotExist', 'The specified role definition does not exist.');
+          if (!def)
+            throw new HttpError(404, 'RoleDefinitionDoesNotExist', 'The specified role definition does not exist.');
           return send(res, 200, def);
         }
         break;
       }
       case 'roleAssignments': {
         if (!id && method === 'GET') {
-          const list = [...store.roleAssignments.values()].filter((a) => (!q.get('principalId') || a.principalId === q.get('principalId')) && (!q.get('scope') || a.scope === q.get('scope')));
+          const list = [...store.roleAssignments.values()].filter(
+            (a) =>
+              (!q.get('principalId') || a.principalId === q.get('principalId')) &&
+              (!q.get('scope') || a.scope === q.get('scope')),
+          );
           return send(res, 200, { value: list });
         }
         if (id && !sub && method === 'PUT') {
           const body = await readJson(req);
-          const a = store.createRoleAssignment(id, { roleDefinitionId: requireString(body, 'roleDefinitionId'), principalId: requireString(body, 'principalId'), scope: requireString(body, 'scope') });
+          const a = store.createRoleAssignment(id, {
+            roleDefinitionId: requireString(body, 'roleDefinitionId'),
+            principalId: requireString(body, 'principalId'),
+            scope: requireString(body, 'scope'),
+          });
           return send(res, 201, a);
         }
         if (id && !sub && method === 'GET') {
@@ -276,14 +360,17 @@ export async function startCloudDirectory(opts: { port?: number; host?: string; 
       }
       case 'groups': {
         if (!id && method === 'GET') {
-          const list = [...store.groups.values()].filter((g) => !q.get('displayName') || g.displayName === q.get('displayName'));
+          const list = [...store.groups.values()].filter(
+            (g) => !q.get('displayName') || g.displayName === q.get('displayName'),
+          );
           return send(res, 200, { value: list.map((g) => ({ id: g.id, displayName: g.displayName })) });
         }
         if (id && !sub && method === 'GET') {
           const g = store.group(id);
           return send(res, 200, { id: g.id, displayName: g.displayName });
         }
-        if (id && sub === 'members' && !subId && method === 'GET') return send(res, 200, { value: [...store.group(id).members].map((m) => ({ id: m })) });
+        if (id && sub === 'members' && !subId && method === 'GET')
+          return send(res, 200, { value: [...store.group(id).members].map((m) => ({ id: m })) });
         if (id && sub === 'members' && !subId && method === 'POST') {
           const body = await readJson(req);
           store.addMember(id, requireString(body, 'id'));
@@ -304,7 +391,8 @@ export async function startCloudDirectory(opts: { port?: number; host?: string; 
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (req, res) => {
     route(req, res).catch((err: unknown) => {
       if (res.headersSent) return res.destroy();
-      if (err instanceof DirectoryError) return send(res, err.status, { error: { code: err.code, message: err.message } });
+      if (err instanceof DirectoryError)
+        return send(res, err.status, { error: { code: err.code, message: err.message } });
       // Never echo the request: it may carry a client secret.
       console.error('[cloud-directory] internal error:', (err as Error).message);
       send(res, 500, { error: { code: 'InternalServerError', message: 'internal error' } });

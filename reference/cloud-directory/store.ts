@@ -68,12 +68,21 @@ export interface DeletedItem {
 
 /** An error the directory answers with (Graph-style `{error: {code, message}}`). */
 export class DirectoryError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
 
-export const SIGN_IN_AUDIENCES = ['CloudADMyOrg', 'CloudADMultipleOrgs', 'CloudADandPersonalAccount', 'PersonalAccount'] as const;
+export const SIGN_IN_AUDIENCES = [
+  'CloudADMyOrg',
+  'CloudADMultipleOrgs',
+  'CloudADandPersonalAccount',
+  'PersonalAccount',
+] as const;
 
 const digestOf = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
 
@@ -98,10 +107,20 @@ export class DirectoryStore {
 
   // --- applications and secrets ------------------------------------------------------------
 
-  createApplication(input: { displayName: string; signInAudience?: string; tags?: string[]; directoryAdmin?: boolean; appId?: string }): Application {
+  createApplication(input: {
+    displayName: string;
+    signInAudience?: string;
+    tags?: string[];
+    directoryAdmin?: boolean;
+    appId?: string;
+  }): Application {
     const audience = input.signInAudience || 'CloudADMyOrg';
     if (!(SIGN_IN_AUDIENCES as readonly string[]).includes(audience)) {
-      throw new DirectoryError(400, 'Request_BadRequest', `signInAudience must be one of ${SIGN_IN_AUDIENCES.join(', ')}`);
+      throw new DirectoryError(
+        400,
+        'Request_BadRequest',
+        `signInAudience must be one of ${SIGN_IN_AUDIENCES.join(', ')}`,
+      );
     }
     const app: Application = {
       id: randomUUID(),
@@ -124,7 +143,11 @@ export class DirectoryStore {
   }
 
   /** Adds a password credential; the secret text is returned once and never stored. */
-  addPassword(appObjectId: string, input: { displayName?: string; endDateTime?: string }, chosenSecret?: string): { credential: PasswordCredential; secretText: string } {
+  addPassword(
+    appObjectId: string,
+    input: { displayName?: string; endDateTime?: string },
+    chosenSecret?: string,
+  ): { credential: PasswordCredential; secretText: string } {
     const app = this.application(appObjectId);
     const now = this.clock.now();
     let end = now + 2 * 365 * 86400_000;
@@ -169,7 +192,11 @@ export class DirectoryStore {
     const app = [...this.applications.values()].find((a) => a.appId === appId);
     if (!app) throw new DirectoryError(400, 'Request_BadRequest', `No application with appId '${appId}'.`);
     if ([...this.servicePrincipals.values()].some((s) => s.appId === appId)) {
-      throw new DirectoryError(409, 'Request_MultipleObjectsWithSameKeyValue', 'The application already has a service principal.');
+      throw new DirectoryError(
+        409,
+        'Request_MultipleObjectsWithSameKeyValue',
+        'The application already has a service principal.',
+      );
     }
     const sp: ServicePrincipal = { id: randomUUID(), appId, displayName: app.displayName, createdDateTime: this.iso() };
     this.servicePrincipals.set(sp.id, sp);
@@ -189,7 +216,8 @@ export class DirectoryStore {
   }
 
   purgeDeleted(id: string): void {
-    if (!this.deletedItems.delete(id)) throw new DirectoryError(404, 'Request_ResourceNotFound', `Deleted item '${id}' does not exist.`);
+    if (!this.deletedItems.delete(id))
+      throw new DirectoryError(404, 'Request_ResourceNotFound', `Deleted item '${id}' does not exist.`);
   }
 
   // --- roles and assignments ----------------------------------------------------------------
@@ -211,14 +239,31 @@ export class DirectoryStore {
     return this.roleDefinitions.get(idOrName) ?? [...this.roleDefinitions.values()].find((d) => d.name === idOrName);
   }
 
-  createRoleAssignment(name: string, input: { roleDefinitionId: string; principalId: string; scope: string }): RoleAssignment {
-    if (this.roleAssignments.has(name)) throw new DirectoryError(409, 'RoleAssignmentExists', 'The role assignment already exists.');
+  createRoleAssignment(
+    name: string,
+    input: { roleDefinitionId: string; principalId: string; scope: string },
+  ): RoleAssignment {
+    if (this.roleAssignments.has(name))
+      throw new DirectoryError(409, 'RoleAssignmentExists', 'The role assignment already exists.');
     const def = this.roleDefinition(input.roleDefinitionId);
-    if (!def) throw new DirectoryError(404, 'RoleDefinitionDoesNotExist', 'The specified role definition does not exist.');
-    if (!this.servicePrincipals.has(input.principalId)) throw new DirectoryError(400, 'PrincipalNotFound', `Principal ${input.principalId} does not exist in the directory.`);
+    if (!def)
+      throw new DirectoryError(404, 'RoleDefinitionDoesNotExist', 'The specified role definition does not exist.');
+    if (!this.servicePrincipals.has(input.principalId))
+      throw new DirectoryError(
+        400,
+        'PrincipalNotFound',
+        `Principal ${input.principalId} does not exist in the directory.`,
+      );
     const subscriptionScope = `/subscriptions/${this.subscriptionId}`;
-    if (typeof input.scope !== 'string' || !(input.scope === subscriptionScope || input.scope.startsWith(`${subscriptionScope}/`))) {
-      throw new DirectoryError(404, 'SubscriptionNotFound', `The scope '${String(input.scope)}' is not under a known subscription.`);
+    if (
+      typeof input.scope !== 'string' ||
+      !(input.scope === subscriptionScope || input.scope.startsWith(`${subscriptionScope}/`))
+    ) {
+      throw new DirectoryError(
+        404,
+        'SubscriptionNotFound',
+        `The scope '${String(input.scope)}' is not under a known subscription.`,
+      );
     }
     const assignment: RoleAssignment = {
       id: `${input.scope}/providers/Microsoft.Authorization/roleAssignments/${name}`,
@@ -255,14 +300,17 @@ export class DirectoryStore {
 
   addMember(groupId: string, memberId: string): void {
     const g = this.group(groupId);
-    if (!this.servicePrincipals.has(memberId)) throw new DirectoryError(404, 'Request_ResourceNotFound', `Resource '${memberId}' does not exist.`);
-    if (g.members.has(memberId)) throw new DirectoryError(400, 'Request_BadRequest', 'One or more added object references already exist.');
+    if (!this.servicePrincipals.has(memberId))
+      throw new DirectoryError(404, 'Request_ResourceNotFound', `Resource '${memberId}' does not exist.`);
+    if (g.members.has(memberId))
+      throw new DirectoryError(400, 'Request_BadRequest', 'One or more added object references already exist.');
     g.members.add(memberId);
   }
 
   removeMember(groupId: string, memberId: string): void {
     const g = this.group(groupId);
-    if (!g.members.delete(memberId)) throw new DirectoryError(404, 'Request_ResourceNotFound', `'${memberId}' is not a member.`);
+    if (!g.members.delete(memberId))
+      throw new DirectoryError(404, 'Request_ResourceNotFound', `'${memberId}' is not a member.`);
   }
 
   // --- authentication -----------------------------------------------------------------------
@@ -272,10 +320,17 @@ export class DirectoryStore {
     if (tenantId !== this.tenantId) throw new DirectoryError(400, 'invalid_tenant', `Tenant '${tenantId}' not found.`);
     const app = [...this.applications.values()].find((a) => a.appId === clientId);
     const sp = app && [...this.servicePrincipals.values()].find((s) => s.appId === clientId);
-    if (!app || !sp) throw new DirectoryError(400, 'unauthorized_client', `Application with identifier '${clientId}' was not found in the directory.`);
+    if (!app || !sp)
+      throw new DirectoryError(
+        400,
+        'unauthorized_client',
+        `Application with identifier '${clientId}' was not found in the directory.`,
+      );
     const now = this.clock.now();
     const given = digestOf(clientSecret);
-    const match = app.passwordCredentials.find((c) => timingSafeEqual(c.digest, given) && Date.parse(c.endDateTime) > now);
+    const match = app.passwordCredentials.find(
+      (c) => timingSafeEqual(c.digest, given) && Date.parse(c.endDateTime) > now,
+    );
     if (!match) throw new DirectoryError(401, 'invalid_client', 'Invalid client secret provided.');
     const accessToken = randomBytes(32).toString('base64url');
     const expiresIn = 3600;

@@ -14,11 +14,20 @@ export interface CloudWiring {
   config: CloudConfig;
 }
 
-export function cloudWiring(dir: RunningCloudDirectory, env: Record<string, string | undefined> = process.env): CloudWiring {
+export function cloudWiring(
+  dir: RunningCloudDirectory,
+  env: Record<string, string | undefined> = process.env,
+): CloudWiring {
   const tenant = env.CLOUD_TENANT_ID || dir.tenantId;
   const engineEnv: Record<string, string | undefined> = { ...env, CLOUD_TENANT_ID: tenant };
   const envOverrides: CloudConfig['envOverrides'] = {};
-  for (const k of ['CLOUD_SUBSCRIPTION_ID', 'CLOUD_TENANT_ID', 'CLOUD_CLIENT_ID', 'CLOUD_CLIENT_SECRET', 'CLOUD_ENVIRONMENT'] as const) {
+  for (const k of [
+    'CLOUD_SUBSCRIPTION_ID',
+    'CLOUD_TENANT_ID',
+    'CLOUD_CLIENT_ID',
+    'CLOUD_CLIENT_SECRET',
+    'CLOUD_ENVIRONMENT',
+  ] as const) {
     const v = engineEnv[k];
     if (v) envOverrides[k] = k === 'CLOUD_CLIENT_SECRET' ? '' : v;
   }

@@ -7,8 +7,21 @@ import { randomUUID } from 'node:crypto';
 import { badRequest } from './errors.js';
 
 export const CAPABILITIES = [
-  'deny', 'list-jobs', 'parse-job', 'read-job', 'submit-job', 'dispatch-job', 'read-logs', 'read-fs', 'alloc-exec',
-  'alloc-node-exec', 'alloc-lifecycle', 'read-job-scaling', 'scale-job', 'policy-override', 'csi-register-plugin',
+  'deny',
+  'list-jobs',
+  'parse-job',
+  'read-job',
+  'submit-job',
+  'dispatch-job',
+  'read-logs',
+  'read-fs',
+  'alloc-exec',
+  'alloc-node-exec',
+  'alloc-lifecycle',
+  'read-job-scaling',
+  'scale-job',
+  'policy-override',
+  'csi-register-plugin',
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
@@ -16,11 +29,26 @@ export type Capability = (typeof CAPABILITIES)[number];
 const POLICIES: Record<string, Capability[]> = {
   deny: ['deny'],
   read: ['list-jobs', 'parse-job', 'read-job', 'read-job-scaling'],
-  write: ['list-jobs', 'parse-job', 'read-job', 'read-job-scaling', 'submit-job', 'dispatch-job', 'read-logs', 'read-fs', 'alloc-exec', 'alloc-lifecycle', 'scale-job'],
+  write: [
+    'list-jobs',
+    'parse-job',
+    'read-job',
+    'read-job-scaling',
+    'submit-job',
+    'dispatch-job',
+    'read-logs',
+    'read-fs',
+    'alloc-exec',
+    'alloc-lifecycle',
+    'scale-job',
+  ],
   scale: ['list-jobs', 'read-job-scaling', 'scale-job'],
 };
 
-export interface NamespaceRule { Policy?: string; Capabilities?: string[] }
+export interface NamespaceRule {
+  Policy?: string;
+  Capabilities?: string[];
+}
 
 export interface AclToken {
   AccessorID: string;
@@ -32,14 +60,26 @@ export interface AclToken {
 }
 
 function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 export class AclStore {
   private readonly bySecret = new Map<string, AclToken>();
 
   constructor(managementToken?: string) {
-    if (managementToken) this.bySecret.set(managementToken, { AccessorID: randomUUID(), SecretID: managementToken, Name: 'bootstrap', Type: 'management', Namespaces: {} });
+    if (managementToken)
+      this.bySecret.set(managementToken, {
+        AccessorID: randomUUID(),
+        SecretID: managementToken,
+        Name: 'bootstrap',
+        Type: 'management',
+        Namespaces: {},
+      });
   }
 
   create(input: { Name?: unknown; Type?: unknown; Namespaces?: unknown }): AclToken {
@@ -47,23 +87,32 @@ export class AclStore {
     if (type !== 'client' && type !== 'management') throw badRequest('Type must be "client" or "management"');
     const namespaces: Record<string, Capability[]> = {};
     if (input.Namespaces !== undefined) {
-      if (input.Namespaces === null || typeof input.Namespaces !== 'object' || Array.isArray(input.Namespaces)) throw badRequest('Namespaces must be an object of namespace rules');
+      if (input.Namespaces === null || typeof input.Namespaces !== 'object' || Array.isArray(input.Namespaces))
+        throw badRequest('Namespaces must be an object of namespace rules');
       for (const [ns, rule] of Object.entries(input.Namespaces as Record<string, NamespaceRule>)) {
         const caps = new Set<Capability>();
-        if (rule === null || typeof rule !== 'object') throw badRequest(`rule of namespace ${JSON.stringify(ns)} must be an object`);
+        if (rule === null || typeof rule !== 'object')
+          throw badRequest(`rule of namespace ${JSON.stringify(ns)} must be an object`);
         if (rule.Policy !== undefined) {
           const p = POLICIES[String(rule.Policy)];
           if (!p) throw badRequest(`unknown policy ${JSON.stringify(rule.Policy)}`);
-          p.forEach((c) => caps.add(c));
+          for (const c of p) caps.add(c);
         }
         for (const c of rule.Capabilities ?? []) {
-          if (!(CAPABILITIES as readonly string[]).includes(c)) throw badRequest(`unknown capability ${JSON.stringify(c)}`);
+          if (!(CAPABILITIES as readonly string[]).includes(c))
+            throw badRequest(`unknown capability ${JSON.stringify(c)}`);
           caps.add(c as Capability);
         }
         namespaces[ns] = [...caps];
       }
     }
-    const token: AclToken = { AccessorID: randomUUID(), SecretID: randomUUID(), Name: typeof input.Name === 'string' ? input.Name : '', Type: type, Namespaces: namespaces };
+    const token: AclToken = {
+      AccessorID: randomUUID(),
+      SecretID: randomUUID(),
+      Name: typeof input.Name === 'string' ? input.Name : '',
+      Type: type,
+      Namespaces: namespaces,
+    };
     this.bySecret.set(token.SecretID, token);
     return token;
   }

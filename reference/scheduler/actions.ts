@@ -38,7 +38,10 @@ function output(t: ActionTarget): string {
 export class ActionStreams {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 
-  constructor(private readonly faults: Faults, private readonly variants: Variants = new Variants()) {}
+  constructor(
+    private readonly faults: Faults,
+    private readonly variants: Variants = new Variants(),
+  ) {}
 
   /** Upgrades the connection and runs the action; call only after the request was validated. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: ActionTarget): void {
@@ -57,7 +60,12 @@ export class ActionStreams {
     }, HANDSHAKE_TIMEOUT_MS);
     timer.unref();
     ws.on('message', (data) => {
-      if (!started && !target.handshake && this.faults.has('jobs.action-tty-size-breaks') && data.toString().includes('tty_size')) {
+      if (
+        !started &&
+        !target.handshake &&
+        this.faults.has('jobs.action-tty-size-breaks') &&
+        data.toString().includes('tty_size')
+      ) {
         ws.close(closeCode(400), 'unexpected frame');
         return;
       }
@@ -96,14 +104,17 @@ export class ActionStreams {
   }
 
   private stream(ws: WebSocket, target: ActionTarget): void {
-    const send = (frame: unknown) => { if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame)); };
+    const send = (frame: unknown) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    };
     const bytes = Buffer.from(output(target), 'utf8');
     // Two chunks, so clients must join data frames rather than expect one.
     const half = Math.ceil(bytes.length / 2);
     // Variant: frames the document does not list (the real stream also carries stderr).
     const extra = this.variants.has(EXTRA_FRAMES);
     if (extra) send({ stderr: { data: '' } });
-    for (const chunk of [bytes.subarray(0, half), bytes.subarray(half)]) if (chunk.length) send({ stdout: { data: chunk.toString('base64') } });
+    for (const chunk of [bytes.subarray(0, half), bytes.subarray(half)])
+      if (chunk.length) send({ stdout: { data: chunk.toString('base64') } });
     if (this.faults.has('jobs.action-exit-before-close')) {
       send({ exited: true, result: {} });
       send({ stdout: { close: true } });

@@ -2,8 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { annotate, desiredUpdates, jobDiff } from './diff.js';
 
 const base = () => ({
-  ID: 'web', Type: 'service', Priority: 50, Datacenters: ['dc1'], Meta: null as Record<string, string> | null, Version: 0,
-  TaskGroups: [{ Name: 'cache', Count: 1, Tasks: [{ Name: 'redis', Driver: 'docker', Env: { a: '1' } as Record<string, string>, KillTimeout: 5000000000, Config: { image: 'redis:7' } }] }],
+  ID: 'web',
+  Type: 'service',
+  Priority: 50,
+  Datacenters: ['dc1'],
+  Meta: null as Record<string, string> | null,
+  Version: 0,
+  TaskGroups: [
+    {
+      Name: 'cache',
+      Count: 1,
+      Tasks: [
+        {
+          Name: 'redis',
+          Driver: 'docker',
+          Env: { a: '1' } as Record<string, string>,
+          KillTimeout: 5000000000,
+          Config: { image: 'redis:7' },
+        },
+      ],
+    },
+  ],
 });
 
 describe('jobDiff', () => {
@@ -16,7 +35,13 @@ describe('jobDiff', () => {
     const d = jobDiff(null, base());
     expect(d.Type).toBe('Added');
     expect(d.TaskGroups![0]!.Type).toBe('Added');
-    expect(d.TaskGroups![0]!.Tasks![0]!.Fields).toContainEqual({ Type: 'Added', Name: 'KillTimeout', Old: '', New: '5000000000', Annotations: null });
+    expect(d.TaskGroups![0]!.Tasks![0]!.Fields).toContainEqual({
+      Type: 'Added',
+      Name: 'KillTimeout',
+      Old: '',
+      New: '5000000000',
+      Annotations: null,
+    });
   });
 
   it('an env change shows as an Edited task with a flattened field', () => {
@@ -39,7 +64,14 @@ describe('jobDiff', () => {
       { Type: 'Added', Name: 'Meta[team]', Old: '', New: 'core', Annotations: null },
       { Type: 'Edited', Name: 'Priority', Old: '50', New: '70', Annotations: null },
     ]);
-    expect(d.Objects).toEqual([{ Type: 'Edited', Name: 'Datacenters', Fields: [{ Type: 'Added', Name: 'Datacenters', Old: '', New: 'dc2', Annotations: null }], Objects: null }]);
+    expect(d.Objects).toEqual([
+      {
+        Type: 'Edited',
+        Name: 'Datacenters',
+        Fields: [{ Type: 'Added', Name: 'Datacenters', Old: '', New: 'dc2', Annotations: null }],
+        Objects: null,
+      },
+    ]);
   });
 
   it('ignores Version and index fields', () => {

@@ -6,22 +6,64 @@
  */
 export type DiffType = 'Added' | 'Deleted' | 'Edited' | 'None';
 
-export interface FieldDiff { Type: DiffType; Name: string; Old: string; New: string; Annotations: string[] | null }
-export interface ObjectDiff { Type: DiffType; Name: string; Fields: FieldDiff[] | null; Objects: ObjectDiff[] | null }
-export interface TaskDiff { Type: DiffType; Name: string; Fields: FieldDiff[] | null; Objects: ObjectDiff[] | null; Annotations: string[] | null }
-export interface TaskGroupDiff {
-  Type: DiffType; Name: string; Fields: FieldDiff[] | null; Objects: ObjectDiff[] | null;
-  Tasks: TaskDiff[] | null; Updates: Record<string, number> | null;
+export interface FieldDiff {
+  Type: DiffType;
+  Name: string;
+  Old: string;
+  New: string;
+  Annotations: string[] | null;
 }
-export interface JobDiff { Type: DiffType; ID: string; Fields: FieldDiff[] | null; Objects: ObjectDiff[] | null; TaskGroups: TaskGroupDiff[] | null }
+export interface ObjectDiff {
+  Type: DiffType;
+  Name: string;
+  Fields: FieldDiff[] | null;
+  Objects: ObjectDiff[] | null;
+}
+export interface TaskDiff {
+  Type: DiffType;
+  Name: string;
+  Fields: FieldDiff[] | null;
+  Objects: ObjectDiff[] | null;
+  Annotations: string[] | null;
+}
+export interface TaskGroupDiff {
+  Type: DiffType;
+  Name: string;
+  Fields: FieldDiff[] | null;
+  Objects: ObjectDiff[] | null;
+  Tasks: TaskDiff[] | null;
+  Updates: Record<string, number> | null;
+}
+export interface JobDiff {
+  Type: DiffType;
+  ID: string;
+  Fields: FieldDiff[] | null;
+  Objects: ObjectDiff[] | null;
+  TaskGroups: TaskGroupDiff[] | null;
+}
 
 type Obj = Record<string, unknown>;
 
 /** Fields that change on every write or are secrets: never part of a diff. */
 const JOB_SKIP = new Set([
-  'ID', 'Status', 'StatusDescription', 'Version', 'Stable', 'CreateIndex', 'ModifyIndex', 'JobModifyIndex',
-  'SubmitTime', 'TaskGroups', 'VersionTag', 'SchedTokenID', 'NomadTokenID', 'SecretsToken', 'DiscoveryToken',
-  'Payload', 'Dispatched', 'DispatchIdempotencyToken',
+  'ID',
+  'Status',
+  'StatusDescription',
+  'Version',
+  'Stable',
+  'CreateIndex',
+  'ModifyIndex',
+  'JobModifyIndex',
+  'SubmitTime',
+  'TaskGroups',
+  'VersionTag',
+  'SchedTokenID',
+  'NomadTokenID',
+  'SecretsToken',
+  'DiscoveryToken',
+  'Payload',
+  'Dispatched',
+  'DispatchIdempotencyToken',
 ]);
 const GROUP_SKIP = new Set(['Name', 'Tasks']);
 const TASK_SKIP = new Set(['Name']);
@@ -29,8 +71,10 @@ const TASK_SKIP = new Set(['Name']);
 const MAP_FIELDS = new Set(['Meta', 'Env', 'Config', 'GetterOptions', 'GetterHeaders', 'VariableFlags']);
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isEmptyVal = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (isObj(v) && Object.keys(v).length === 0);
-const render = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const isEmptyVal = (v: unknown) =>
+  v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (isObj(v) && Object.keys(v).length === 0);
+const render = (v: unknown): string =>
+  v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 const orNull = <T>(xs: T[]): T[] | null => (xs.length ? xs : null);
 const byName = <T extends { Name: string }>(a: T, b: T) => (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : 0);
 
@@ -38,15 +82,17 @@ function fieldDiff(name: string, oldV: unknown, newV: unknown): FieldDiff | null
   const o = render(oldV);
   const n = render(newV);
   if (o === n) return null;
-  const Type: DiffType = oldV === undefined || oldV === null ? 'Added' : newV === undefined || newV === null ? 'Deleted' : 'Edited';
+  const Type: DiffType =
+    oldV === undefined || oldV === null ? 'Added' : newV === undefined || newV === null ? 'Deleted' : 'Edited';
   return { Type, Name: name, Old: o, New: n, Annotations: null };
 }
 
 /** Flattens a user map into `Name[key]` (and `Name[key][0]` for nested values). */
 function flatten(prefix: string, v: unknown, out: Map<string, unknown>): void {
   if (isObj(v)) for (const [k, sub] of Object.entries(v)) flatten(`${prefix}[${k}]`, sub, out);
-  else if (Array.isArray(v)) v.forEach((sub, i) => flatten(`${prefix}[${i}]`, sub, out));
-  else out.set(prefix, v);
+  else if (Array.isArray(v)) {
+    for (const [i, sub] of v.entries()) flatten(`${prefix}[${i}]`, sub, out);
+  } else out.set(prefix, v);
 }
 
 function singular(name: string): string {
@@ -62,16 +108,25 @@ function keyOf(el: unknown): string {
   return `json:${JSON.stringify(el)}`;
 }
 
-interface Parts { fields: FieldDiff[]; objects: ObjectDiff[] }
+interface Parts {
+  fields: FieldDiff[];
+  objects: ObjectDiff[];
+}
 
 function diffObjects(oldO: Obj | null, newO: Obj | null, skip: Set<string>): Parts {
   const fields: FieldDiff[] = [];
   const objects: ObjectDiff[] = [];
-  const keys = [...new Set([...Object.keys(oldO ?? {}), ...Object.keys(newO ?? {})])].filter((k) => !skip.has(k)).sort();
+  const keys = [...new Set([...Object.keys(oldO ?? {}), ...Object.keys(newO ?? {})])]
+    .filter((k) => !skip.has(k))
+    .sort();
   for (const k of keys) {
     const o = oldO?.[k];
     const n = newO?.[k];
-    if (MAP_FIELDS.has(k) && (isObj(o) || isObj(n) || isEmptyVal(o) || isEmptyVal(n)) && !(Array.isArray(o) || Array.isArray(n))) {
+    if (
+      MAP_FIELDS.has(k) &&
+      (isObj(o) || isObj(n) || isEmptyVal(o) || isEmptyVal(n)) &&
+      !(Array.isArray(o) || Array.isArray(n))
+    ) {
       const fo = new Map<string, unknown>();
       const fn = new Map<string, unknown>();
       flatten(k, o ?? {}, fo);
@@ -106,8 +161,10 @@ function diffArrays(name: string, o: unknown[], n: unknown[]): ObjectDiff[] {
     const olds = new Set(o.map(render));
     const news = new Set(n.map(render));
     const fields: FieldDiff[] = [];
-    for (const v of [...olds].filter((x) => !news.has(x)).sort()) fields.push({ Type: 'Deleted', Name: name, Old: v, New: '', Annotations: null });
-    for (const v of [...news].filter((x) => !olds.has(x)).sort()) fields.push({ Type: 'Added', Name: name, Old: '', New: v, Annotations: null });
+    for (const v of [...olds].filter((x) => !news.has(x)).sort())
+      fields.push({ Type: 'Deleted', Name: name, Old: v, New: '', Annotations: null });
+    for (const v of [...news].filter((x) => !olds.has(x)).sort())
+      fields.push({ Type: 'Added', Name: name, Old: '', New: v, Annotations: null });
     if (!fields.length) return [];
     const Type: DiffType = o.length === 0 ? 'Added' : n.length === 0 ? 'Deleted' : 'Edited';
     return [{ Type, Name: name, Fields: fields, Objects: null }];
@@ -135,43 +192,91 @@ export function taskDiff(o: Obj | null, n: Obj | null): TaskDiff | null {
   const { fields, objects } = diffObjects(o, n, TASK_SKIP);
   const Type = typeOf(o, n, fields.length + objects.length > 0);
   if (Type === 'None') return null;
-  return { Type, Name: String((n ?? o)!.Name ?? ''), Fields: orNull(fields), Objects: orNull(objects), Annotations: null };
+  return {
+    Type,
+    Name: String((n ?? o)!.Name ?? ''),
+    Fields: orNull(fields),
+    Objects: orNull(objects),
+    Annotations: null,
+  };
 }
 
 export function taskGroupDiff(o: Obj | null, n: Obj | null): TaskGroupDiff | null {
   const { fields, objects } = diffObjects(o, n, GROUP_SKIP);
   const tasks = matchByName((o?.Tasks as Obj[] | null) ?? [], (n?.Tasks as Obj[] | null) ?? [])
-    .map(([a, b]) => taskDiff(a, b)).filter((d): d is TaskDiff => d !== null).sort(byName);
+    .map(([a, b]) => taskDiff(a, b))
+    .filter((d): d is TaskDiff => d !== null)
+    .sort(byName);
   const Type = typeOf(o, n, fields.length + objects.length + tasks.length > 0);
   if (Type === 'None') return null;
-  return { Type, Name: String((n ?? o)!.Name ?? ''), Fields: orNull(fields), Objects: orNull(objects), Tasks: orNull(tasks), Updates: null };
+  return {
+    Type,
+    Name: String((n ?? o)!.Name ?? ''),
+    Fields: orNull(fields),
+    Objects: orNull(objects),
+    Tasks: orNull(tasks),
+    Updates: null,
+  };
 }
 
 function matchByName(o: Obj[], n: Obj[]): Array<[Obj | null, Obj | null]> {
   const names = [...new Set([...o.map((x) => String(x.Name)), ...n.map((x) => String(x.Name))])];
-  return names.map((name) => [o.find((x) => String(x.Name) === name) ?? null, n.find((x) => String(x.Name) === name) ?? null]);
+  return names.map((name) => [
+    o.find((x) => String(x.Name) === name) ?? null,
+    n.find((x) => String(x.Name) === name) ?? null,
+  ]);
 }
 
 /** The diff from `oldJob` to `newJob`; either may be null (a new or a removed job). */
 export function jobDiff(oldJob: Obj | null, newJob: Obj | null): JobDiff {
   const { fields, objects } = diffObjects(oldJob, newJob, JOB_SKIP);
   const groups = matchByName((oldJob?.TaskGroups as Obj[] | null) ?? [], (newJob?.TaskGroups as Obj[] | null) ?? [])
-    .map(([a, b]) => taskGroupDiff(a, b)).filter((d): d is TaskGroupDiff => d !== null).sort(byName);
+    .map(([a, b]) => taskGroupDiff(a, b))
+    .filter((d): d is TaskGroupDiff => d !== null)
+    .sort(byName);
   const Type = typeOf(oldJob, newJob, fields.length + objects.length + groups.length > 0);
-  return { Type, ID: String((newJob ?? oldJob)?.ID ?? ''), Fields: orNull(fields), Objects: orNull(objects), TaskGroups: orNull(groups) };
+  return {
+    Type,
+    ID: String((newJob ?? oldJob)?.ID ?? ''),
+    Fields: orNull(fields),
+    Objects: orNull(objects),
+    TaskGroups: orNull(groups),
+  };
 }
 
 /** Per-group counts of what a plan would do, as in the plan's Annotations.DesiredTGUpdates. */
-export interface DesiredUpdates { DestructiveUpdate: number; InPlaceUpdate: number; Stop: number; Migrate: number; Place: number; Ignore: number; Canary: number; Preemptions: number }
+export interface DesiredUpdates {
+  DestructiveUpdate: number;
+  InPlaceUpdate: number;
+  Stop: number;
+  Migrate: number;
+  Place: number;
+  Ignore: number;
+  Canary: number;
+  Preemptions: number;
+}
 
 /**
  * What the scheduler would do per group when `newJob` replaces `oldJob`, given how many
  * allocations of each group are live now: a changed task is a destructive update, any other
  * group change an in-place one, and count changes place or stop the difference.
  */
-export function desiredUpdates(oldJob: Obj | null, newJob: Obj, live: Record<string, number>): Record<string, DesiredUpdates> {
+export function desiredUpdates(
+  oldJob: Obj | null,
+  newJob: Obj,
+  live: Record<string, number>,
+): Record<string, DesiredUpdates> {
   const out: Record<string, DesiredUpdates> = {};
-  const empty = (): DesiredUpdates => ({ DestructiveUpdate: 0, InPlaceUpdate: 0, Stop: 0, Migrate: 0, Place: 0, Ignore: 0, Canary: 0, Preemptions: 0 });
+  const empty = (): DesiredUpdates => ({
+    DestructiveUpdate: 0,
+    InPlaceUpdate: 0,
+    Stop: 0,
+    Migrate: 0,
+    Place: 0,
+    Ignore: 0,
+    Canary: 0,
+    Preemptions: 0,
+  });
   const oldGroups = (oldJob?.TaskGroups as Obj[] | null) ?? [];
   const stopped = newJob.Stop === true;
   for (const g of (newJob.TaskGroups as Obj[] | null) ?? []) {
@@ -213,11 +318,19 @@ export function annotate(diff: JobDiff, updates: Record<string, DesiredUpdates>)
     if (u.Ignore) map.ignore = u.Ignore;
     g.Updates = Object.keys(map).length ? map : null;
     for (const t of g.Tasks ?? []) {
-      t.Annotations = [t.Type === 'Added' ? 'forces create' : t.Type === 'Deleted' ? 'forces destroy'
-        : u.DestructiveUpdate ? 'forces create/destroy update' : 'forces in-place update'];
+      t.Annotations = [
+        t.Type === 'Added'
+          ? 'forces create'
+          : t.Type === 'Deleted'
+            ? 'forces destroy'
+            : u.DestructiveUpdate
+              ? 'forces create/destroy update'
+              : 'forces in-place update',
+      ];
     }
     for (const f of g.Fields ?? []) {
-      if (f.Name === 'Count' && f.Type === 'Edited') f.Annotations = [Number(f.New) > Number(f.Old) ? 'forces create' : 'forces destroy'];
+      if (f.Name === 'Count' && f.Type === 'Edited')
+        f.Annotations = [Number(f.New) > Number(f.Old) ? 'forces create' : 'forces destroy'];
     }
   }
 }

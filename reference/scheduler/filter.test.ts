@@ -60,7 +60,16 @@ describe('filter expressions', () => {
   });
 
   it('rejects malformed expressions', () => {
-    for (const bad of ['', 'Status ==', 'Status === "x"', '(Status == "x"', 'Status == "x', 'Status is "x"', 'and', 'ID matches "("']) {
+    for (const bad of [
+      '',
+      'Status ==',
+      'Status === "x"',
+      '(Status == "x"',
+      'Status == "x',
+      'Status is "x"',
+      'and',
+      'ID matches "("',
+    ]) {
       expect(() => parseFilter(bad), bad).toThrow(FilterError);
     }
   });

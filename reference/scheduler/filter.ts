@@ -11,7 +11,15 @@
 
 export class FilterError extends Error {}
 
-export type MatchOp = '==' | '!=' | 'contains' | 'not contains' | 'matches' | 'not matches' | 'is empty' | 'is not empty';
+export type MatchOp =
+  | '=='
+  | '!='
+  | 'contains'
+  | 'not contains'
+  | 'matches'
+  | 'not matches'
+  | 'is empty'
+  | 'is not empty';
 
 export type FilterNode =
   | { kind: 'and' | 'or'; left: FilterNode; right: FilterNode }
@@ -30,11 +38,30 @@ function lex(src: string): Token[] {
   let i = 0;
   while (i < src.length) {
     const c = src[i]!;
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === '(') { out.push({ t: 'lparen', pos: i }); i++; continue; }
-    if (c === ')') { out.push({ t: 'rparen', pos: i }); i++; continue; }
-    if (src.startsWith('==', i)) { out.push({ t: 'eq', pos: i }); i += 2; continue; }
-    if (src.startsWith('!=', i)) { out.push({ t: 'ne', pos: i }); i += 2; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '(') {
+      out.push({ t: 'lparen', pos: i });
+      i++;
+      continue;
+    }
+    if (c === ')') {
+      out.push({ t: 'rparen', pos: i });
+      i++;
+      continue;
+    }
+    if (src.startsWith('==', i)) {
+      out.push({ t: 'eq', pos: i });
+      i += 2;
+      continue;
+    }
+    if (src.startsWith('!=', i)) {
+      out.push({ t: 'ne', pos: i });
+      i += 2;
+      continue;
+    }
     if (c === '"' || c === '`') {
       const [v, end] = readString(src, i);
       out.push({ t: 'string', v, pos: i });
@@ -44,7 +71,8 @@ function lex(src: string): Token[] {
     const num = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?/.exec(src.slice(i));
     if (num && (c === '-' || /[0-9]/.test(c))) {
       const end = i + num[0].length;
-      if (end < src.length && !/[\s)]/.test(src[end]!)) throw new FilterError(`invalid number literal at position ${i}`);
+      if (end < src.length && !/[\s)]/.test(src[end]!))
+        throw new FilterError(`invalid number literal at position ${i}`);
       out.push({ t: 'number', v: num[0], pos: i });
       i = end;
       continue;
@@ -128,18 +156,27 @@ class Parser {
 
   private or(): FilterNode {
     let left = this.and();
-    while (this.peekWord() === 'or') { this.i++; left = { kind: 'or', left, right: this.and() }; }
+    while (this.peekWord() === 'or') {
+      this.i++;
+      left = { kind: 'or', left, right: this.and() };
+    }
     return left;
   }
 
   private and(): FilterNode {
     let left = this.not();
-    while (this.peekWord() === 'and') { this.i++; left = { kind: 'and', left, right: this.not() }; }
+    while (this.peekWord() === 'and') {
+      this.i++;
+      left = { kind: 'and', left, right: this.not() };
+    }
     return left;
   }
 
   private not(): FilterNode {
-    if (this.peekWord() === 'not') { this.i++; return { kind: 'not', operand: this.not() }; }
+    if (this.peekWord() === 'not') {
+      this.i++;
+      return { kind: 'not', operand: this.not() };
+    }
     return this.primary();
   }
 
@@ -159,14 +196,21 @@ class Parser {
   private value(): string {
     const t = this.toks[this.i];
     if (!t) throw new FilterError('missing value');
-    if (t.t === 'string' || t.t === 'number') { this.i++; return t.v; }
-    if (t.t === 'word' && !KEYWORDS.has(t.v)) { this.i++; return t.v; }
+    if (t.t === 'string' || t.t === 'number') {
+      this.i++;
+      return t.v;
+    }
+    if (t.t === 'word' && !KEYWORDS.has(t.v)) {
+      this.i++;
+      return t.v;
+    }
     throw new FilterError(`expected a value at position ${t.pos}`);
   }
 
   private selector(): string[] {
     const t = this.toks[this.i];
-    if (!t || t.t !== 'word' || KEYWORDS.has(t.v)) throw new FilterError(`expected a selector${t ? ` at position ${t.pos}` : ''}`);
+    if (t?.t !== 'word' || KEYWORDS.has(t.v))
+      throw new FilterError(`expected a selector${t ? ` at position ${t.pos}` : ''}`);
     this.i++;
     return t.path;
   }
@@ -190,19 +234,33 @@ class Parser {
     }
     const w = this.peekWord();
     if (w === 'is') {
-      if (this.peekWord(1) === 'empty') { this.i += 2; return { kind: 'match', selector, op: 'is empty' }; }
-      if (this.peekWord(1) === 'not' && this.peekWord(2) === 'empty') { this.i += 3; return { kind: 'match', selector, op: 'is not empty' }; }
+      if (this.peekWord(1) === 'empty') {
+        this.i += 2;
+        return { kind: 'match', selector, op: 'is empty' };
+      }
+      if (this.peekWord(1) === 'not' && this.peekWord(2) === 'empty') {
+        this.i += 3;
+        return { kind: 'match', selector, op: 'is not empty' };
+      }
       throw new FilterError(`expected "empty" or "not empty" at position ${op.pos}`);
     }
     let negate = false;
     let word = w;
-    if (w === 'not') { negate = true; word = this.peekWord(1); this.i++; }
+    if (w === 'not') {
+      negate = true;
+      word = this.peekWord(1);
+      this.i++;
+    }
     if (word === 'contains' || word === 'matches') {
       this.i++;
       const value = this.value();
       if (word === 'contains') return { kind: 'match', selector, op: negate ? 'not contains' : 'contains', value };
       let regex: RegExp;
-      try { regex = new RegExp(value); } catch { throw new FilterError(`invalid regular expression ${JSON.stringify(value)}`); }
+      try {
+        regex = new RegExp(value);
+      } catch {
+        throw new FilterError(`invalid regular expression ${JSON.stringify(value)}`);
+      }
       return { kind: 'match', selector, op: negate ? 'not matches' : 'matches', value, regex };
     }
     throw new FilterError(`expected a match operator at position ${op.pos}`);
@@ -222,10 +280,13 @@ function resolve(datum: unknown, path: string[]): unknown {
     if (Array.isArray(cur) && /^[0-9]+$/.test(part)) {
       cur = Number(part) < cur.length ? cur[Number(part)] : MISSING;
     } else if (cur !== null && typeof cur === 'object' && !Array.isArray(cur)) {
-      if (!Object.prototype.hasOwnProperty.call(cur, part)) {
+      if (!Object.hasOwn(cur, part)) {
         // An unknown top-level field is an error (a typo in the expression); a missing map key
         // (Meta.absent) simply does not match.
-        if (k === 0) throw new FilterError(`error finding value in datum: /${path.join('/')} at part 0: couldn't find key ${JSON.stringify(part)}`);
+        if (k === 0)
+          throw new FilterError(
+            `error finding value in datum: /${path.join('/')} at part 0: couldn't find key ${JSON.stringify(part)}`,
+          );
         return MISSING;
       }
       cur = (cur as Record<string, unknown>)[part];
@@ -241,7 +302,8 @@ function equals(field: unknown, value: string): boolean {
   if (typeof field === 'string') return field === value;
   if (typeof field === 'number') {
     const n = Number(value);
-    if (value.trim() === '' || Number.isNaN(n)) throw new FilterError(`failed to coerce value ${JSON.stringify(value)} to a number`);
+    if (value.trim() === '' || Number.isNaN(n))
+      throw new FilterError(`failed to coerce value ${JSON.stringify(value)} to a number`);
     return field === n;
   }
   if (typeof field === 'boolean') {
@@ -256,8 +318,9 @@ function equals(field: unknown, value: string): boolean {
 function contains(field: unknown, value: string): boolean {
   if (field === MISSING || field === null || field === undefined) return false;
   if (typeof field === 'string') return field.includes(value);
-  if (Array.isArray(field)) return field.some((el) => (el !== null && typeof el === 'object' ? false : equals(el, value)));
-  if (typeof field === 'object') return Object.prototype.hasOwnProperty.call(field, value);
+  if (Array.isArray(field))
+    return field.some((el) => (el !== null && typeof el === 'object' ? false : equals(el, value)));
+  if (typeof field === 'object') return Object.hasOwn(field, value);
   throw new FilterError('contains and in need a string, list or map selector');
 }
 
@@ -270,24 +333,34 @@ function isEmpty(field: unknown): boolean {
 
 export function evaluate(node: FilterNode, datum: unknown): boolean {
   switch (node.kind) {
-    case 'and': return evaluate(node.left, datum) && evaluate(node.right, datum);
-    case 'or': return evaluate(node.left, datum) || evaluate(node.right, datum);
-    case 'not': return !evaluate(node.operand, datum);
+    case 'and':
+      return evaluate(node.left, datum) && evaluate(node.right, datum);
+    case 'or':
+      return evaluate(node.left, datum) || evaluate(node.right, datum);
+    case 'not':
+      return !evaluate(node.operand, datum);
     case 'match': {
       const field = resolve(datum, node.selector);
       const value = node.value ?? '';
       switch (node.op) {
-        case '==': return equals(field, value);
-        case '!=': return !equals(field, value);
-        case 'contains': return contains(field, value);
-        case 'not contains': return !contains(field, value);
-        case 'is empty': return isEmpty(field);
-        case 'is not empty': return !isEmpty(field);
+        case '==':
+          return equals(field, value);
+        case '!=':
+          return !equals(field, value);
+        case 'contains':
+          return contains(field, value);
+        case 'not contains':
+          return !contains(field, value);
+        case 'is empty':
+          return isEmpty(field);
+        case 'is not empty':
+          return !isEmpty(field);
         case 'matches':
         case 'not matches': {
           let hit = false;
           if (typeof field === 'string') hit = node.regex!.test(field);
-          else if (field !== MISSING && field !== null && field !== undefined) throw new FilterError('matches needs a string selector');
+          else if (field !== MISSING && field !== null && field !== undefined)
+            throw new FilterError('matches needs a string selector');
           return node.op === 'matches' ? hit : !hit;
         }
       }

@@ -21,7 +21,11 @@ afterAll(async () => {
 });
 
 async function validate(job: unknown): Promise<{ ValidationErrors: string[] }> {
-  const res = await fetch(`${sched.addr}/v1/validate/job`, { method: 'POST', body: JSON.stringify({ Job: job }), signal: AbortSignal.timeout(5000) });
+  const res = await fetch(`${sched.addr}/v1/validate/job`, {
+    method: 'POST',
+    body: JSON.stringify({ Job: job }),
+    signal: AbortSignal.timeout(5000),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as { ValidationErrors: string[] };
 }
@@ -34,7 +38,10 @@ describe('generated jobs', () => {
       for (let i = 0; i < 15; i++) {
         const job = gen({ id: `gen-${seed}-${i}` });
         const out = await validate(job);
-        expect(out.ValidationErrors, `seed ${seed} job ${i}: ${JSON.stringify(job.TaskGroups?.map((g) => g.RestartPolicy))}`).toEqual([]);
+        expect(
+          out.ValidationErrors,
+          `seed ${seed} job ${i}: ${JSON.stringify(job.TaskGroups?.map((g) => g.RestartPolicy))}`,
+        ).toEqual([]);
         n++;
       }
     }

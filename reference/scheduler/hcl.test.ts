@@ -50,11 +50,23 @@ describe('parseDuration', () => {
 describe('parseJobHcl', () => {
   it('maps blocks to the API job shape', async () => {
     const job = await parseJobHcl({ JobHCL: HCL, Canonicalize: false, Variables: '' });
-    expect(job).toMatchObject({ ID: 'cache', Name: 'cache', Type: 'service', Datacenters: ['dc1'], Meta: { team: 'core' }, Priority: null });
+    expect(job).toMatchObject({
+      ID: 'cache',
+      Name: 'cache',
+      Type: 'service',
+      Datacenters: ['dc1'],
+      Meta: { team: 'core' },
+      Priority: null,
+    });
     const g = job.TaskGroups[0];
     expect(g).toMatchObject({ Name: 'cache', Count: 2, Services: [{ Name: 'redis', PortLabel: 'db' }] });
     expect(g.Networks[0].DynamicPorts).toEqual([{ Label: 'db', Value: 0, To: 6379, HostNetwork: 'default' }]);
-    expect(g.Tasks[0]).toMatchObject({ Name: 'redis', Driver: 'docker', KillTimeout: 90e9, Config: { image: 'redis:7' } });
+    expect(g.Tasks[0]).toMatchObject({
+      Name: 'redis',
+      Driver: 'docker',
+      KillTimeout: 90e9,
+      Config: { image: 'redis:7' },
+    });
     expect(g.Tasks[0].Actions).toEqual([{ Name: 'ping', Command: '/usr/bin/redis-cli', Args: ['ping'] }]);
   });
 
@@ -69,10 +81,14 @@ describe('parseJobHcl', () => {
   });
 
   it('text that does not parse is a 400', async () => {
-    await expect(parseJobHcl({ JobHCL: 'job "x" {', Canonicalize: false, Variables: '' })).rejects.toMatchObject({ status: 400 });
+    await expect(parseJobHcl({ JobHCL: 'job "x" {', Canonicalize: false, Variables: '' })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 
   it('an unset variable is a 400', async () => {
-    await expect(parseJobHcl({ JobHCL: 'job "x" {\n  type = "${var.nope}"\n}', Canonicalize: false, Variables: '' })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      parseJobHcl({ JobHCL: 'job "x" {\n  type = "${var.nope}"\n}', Canonicalize: false, Variables: '' }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });

@@ -10,23 +10,32 @@ import { canonicalize, checkJobTypes, clone, isObj, type Job } from './job.js';
 
 type Obj = Record<string, unknown>;
 
-const UNITS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+const UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
 
 /** Go-style duration text ("1m30s", "250ms") to integer nanoseconds. */
 export function parseDuration(v: unknown, where: string): number {
   if (typeof v === 'number' && Number.isInteger(v)) return v;
-  if (typeof v !== 'string') throw badRequest(`Failed to parse job: ${where}: expected a duration, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string')
+    throw badRequest(`Failed to parse job: ${where}: expected a duration, got ${JSON.stringify(v)}`);
   if (v === '0') return 0;
   const re = /([0-9]*\.?[0-9]+)(ns|us|µs|ms|s|m|h)/gy;
   let total = 0;
   let m: RegExpExecArray | null;
   let pos = 0;
-  while ((m = re.exec(v))) { total += Number(m[1]) * UNITS[m[2]!]!; pos = re.lastIndex; }
-  if (pos !== v.length || pos === 0) throw badRequest(`Failed to parse job: ${where}: invalid duration ${JSON.stringify(v)}`);
+  while ((m = re.exec(v))) {
+    total += Number(m[1]) * UNITS[m[2]!]!;
+    pos = re.lastIndex;
+  }
+  if (pos !== v.length || pos === 0)
+    throw badRequest(`Failed to parse job: ${where}: invalid duration ${JSON.stringify(v)}`);
   return Math.round(total);
 }
 
-const pascal = (k: string) => k.split('_').map((p) => (p ? p[0]!.toUpperCase() + p.slice(1) : p)).join('');
+const pascal = (k: string) =>
+  k
+    .split('_')
+    .map((p) => (p ? p[0]!.toUpperCase() + p.slice(1) : p))
+    .join('');
 
 /** One block's body: hcl2json writes a block as a list of bodies. */
 const body = (v: unknown): Obj => (Array.isArray(v) ? ((v[0] as Obj) ?? {}) : isObj(v) ? (v as Obj) : {});
@@ -34,15 +43,22 @@ const bodies = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : isObj(v
 /** Labelled blocks (`group "x" {}`) arrive as {label: [body]}; keeps HCL order. */
 const labelled = (v: unknown): Array<[string, Obj]> => {
   const out: Array<[string, Obj]> = [];
-  for (const m of bodies(v)) for (const [label, b] of Object.entries(m)) for (const one of bodies(b)) out.push([label, one]);
+  for (const m of bodies(v))
+    for (const [label, b] of Object.entries(m)) for (const one of bodies(b)) out.push([label, one]);
   return out;
 };
 /** A user map (meta, env, config) given as an attribute or a block. */
-const userMap = (v: unknown): Obj | null => (v === undefined ? null : Array.isArray(v) ? Object.assign({}, ...v.filter(isObj)) : isObj(v) ? v : null);
+const userMap = (v: unknown): Obj | null =>
+  v === undefined ? null : Array.isArray(v) ? Object.assign({}, ...v.filter(isObj)) : isObj(v) ? v : null;
 /** meta and env are string maps: the configuration language turns numbers and booleans into text. */
 const stringMap = (v: unknown): Obj | null => {
   const m = userMap(v);
-  return m && Object.fromEntries(Object.entries(m).map(([k, x]) => [k, typeof x === 'number' || typeof x === 'boolean' ? String(x) : x]));
+  return (
+    m &&
+    Object.fromEntries(
+      Object.entries(m).map(([k, x]) => [k, typeof x === 'number' || typeof x === 'boolean' ? String(x) : x]),
+    )
+  );
 };
 
 function generic(b: Obj, durations: string[], renames: Record<string, string> = {}): Obj {
@@ -54,9 +70,19 @@ function generic(b: Obj, durations: string[], renames: Record<string, string> = 
   return out;
 }
 
-const constraint = (b: Obj): Obj => ({ LTarget: b.attribute ?? '', RTarget: b.value ?? '', Operand: b.operator ?? '=' });
+const constraint = (b: Obj): Obj => ({
+  LTarget: b.attribute ?? '',
+  RTarget: b.value ?? '',
+  Operand: b.operator ?? '=',
+});
 const affinity = (b: Obj): Obj => ({ ...constraint(b), Weight: b.weight ?? 50 });
-const spread = (b: Obj): Obj => ({ Attribute: b.attribute ?? '', Weight: b.weight ?? 0, SpreadTarget: bodies(b.target).length ? labelled(b.target).map(([v, t]) => ({ Value: v, Percent: t.percent ?? 0 })) : null });
+const spread = (b: Obj): Obj => ({
+  Attribute: b.attribute ?? '',
+  Weight: b.weight ?? 0,
+  SpreadTarget: bodies(b.target).length
+    ? labelled(b.target).map(([v, t]) => ({ Value: v, Percent: t.percent ?? 0 }))
+    : null,
+});
 const UPDATE_D = ['stagger', 'min_healthy_time', 'healthy_deadline', 'progress_deadline'];
 const update = (b: Obj): Obj => generic(b, UPDATE_D);
 const restart = (b: Obj): Obj => generic(b, ['interval', 'delay']);
@@ -65,13 +91,24 @@ const migrate = (b: Obj): Obj => generic(b, ['min_healthy_time', 'healthy_deadli
 
 function service(b: Obj): Obj {
   const out: Obj = {
-    Name: b.name ?? '', PortLabel: b.port !== undefined ? String(b.port) : '', Tags: b.tags ?? null,
-    Provider: b.provider ?? 'consul', AddressMode: b.address_mode ?? 'auto', Meta: userMap(b.meta),
+    Name: b.name ?? '',
+    PortLabel: b.port !== undefined ? String(b.port) : '',
+    Tags: b.tags ?? null,
+    Provider: b.provider ?? 'consul',
+    AddressMode: b.address_mode ?? 'auto',
+    Meta: userMap(b.meta),
   };
   const checks = bodies(b.check).map((c) => ({
-    Name: c.name ?? '', Type: c.type ?? '', Command: c.command ?? '', Args: c.args ?? null, Path: c.path ?? '',
-    Protocol: c.protocol ?? '', PortLabel: c.port ?? '', Interval: c.interval !== undefined ? parseDuration(c.interval, 'check.interval') : 0,
-    Timeout: c.timeout !== undefined ? parseDuration(c.timeout, 'check.timeout') : 0, InitialStatus: c.initial_status ?? '',
+    Name: c.name ?? '',
+    Type: c.type ?? '',
+    Command: c.command ?? '',
+    Args: c.args ?? null,
+    Path: c.path ?? '',
+    Protocol: c.protocol ?? '',
+    PortLabel: c.port ?? '',
+    Interval: c.interval !== undefined ? parseDuration(c.interval, 'check.interval') : 0,
+    Timeout: c.timeout !== undefined ? parseDuration(c.timeout, 'check.timeout') : 0,
+    InitialStatus: c.initial_status ?? '',
   }));
   out.Checks = checks.length ? checks : null;
   return out;
@@ -85,8 +122,14 @@ function network(b: Obj): Obj {
     (p.static !== undefined ? reserved : dynamic).push(port);
   }
   return {
-    Mode: b.mode ?? '', Device: '', CIDR: '', IP: '', MBits: b.mbits ?? 0, DNS: b.dns ? generic(body(b.dns), []) : null,
-    ReservedPorts: reserved.length ? reserved : null, DynamicPorts: dynamic.length ? dynamic : null,
+    Mode: b.mode ?? '',
+    Device: '',
+    CIDR: '',
+    IP: '',
+    MBits: b.mbits ?? 0,
+    DNS: b.dns ? generic(body(b.dns), []) : null,
+    ReservedPorts: reserved.length ? reserved : null,
+    DynamicPorts: dynamic.length ? dynamic : null,
   };
 }
 
@@ -94,37 +137,98 @@ function task(name: string, b: Obj): Obj {
   const t: Obj = { Name: name };
   for (const [k, v] of Object.entries(b)) {
     switch (k) {
-      case 'driver': t.Driver = v; break;
-      case 'user': t.User = v; break;
-      case 'config': t.Config = userMap(v); break;
-      case 'env': t.Env = stringMap(v); break;
-      case 'meta': t.Meta = stringMap(v); break;
-      case 'service': t.Services = bodies(v).map(service); break;
-      case 'constraint': t.Constraints = bodies(v).map(constraint); break;
-      case 'affinity': t.Affinities = bodies(v).map(affinity); break;
-      case 'restart': t.RestartPolicy = restart(body(v)); break;
-      case 'kill_timeout': t.KillTimeout = parseDuration(v, k); break;
-      case 'shutdown_delay': t.ShutdownDelay = parseDuration(v, k); break;
-      case 'kill_signal': t.KillSignal = v; break;
-      case 'leader': t.Leader = v; break;
-      case 'kind': t.Kind = v; break;
+      case 'driver':
+        t.Driver = v;
+        break;
+      case 'user':
+        t.User = v;
+        break;
+      case 'config':
+        t.Config = userMap(v);
+        break;
+      case 'env':
+        t.Env = stringMap(v);
+        break;
+      case 'meta':
+        t.Meta = stringMap(v);
+        break;
+      case 'service':
+        t.Services = bodies(v).map(service);
+        break;
+      case 'constraint':
+        t.Constraints = bodies(v).map(constraint);
+        break;
+      case 'affinity':
+        t.Affinities = bodies(v).map(affinity);
+        break;
+      case 'restart':
+        t.RestartPolicy = restart(body(v));
+        break;
+      case 'kill_timeout':
+        t.KillTimeout = parseDuration(v, k);
+        break;
+      case 'shutdown_delay':
+        t.ShutdownDelay = parseDuration(v, k);
+        break;
+      case 'kill_signal':
+        t.KillSignal = v;
+        break;
+      case 'leader':
+        t.Leader = v;
+        break;
+      case 'kind':
+        t.Kind = v;
+        break;
       case 'resources': {
         const r = body(v);
         t.Resources = { CPU: r.cpu, MemoryMB: r.memory, MemoryMaxMB: r.memory_max, Cores: r.cores, DiskMB: r.disk };
-        for (const key of Object.keys(t.Resources as Obj)) if ((t.Resources as Obj)[key] === undefined) delete (t.Resources as Obj)[key];
+        for (const key of Object.keys(t.Resources as Obj))
+          if ((t.Resources as Obj)[key] === undefined) delete (t.Resources as Obj)[key];
         break;
       }
-      case 'dispatch_payload': t.DispatchPayload = { File: body(v).file ?? '' }; break;
-      case 'logs': { const l = body(v); t.LogConfig = { Disabled: l.disabled ?? false, MaxFiles: l.max_files ?? 10, MaxFileSizeMB: l.max_file_size ?? 10 }; break; }
-      case 'template': t.Templates = bodies(v).map((x) => ({
-        SourcePath: x.source ?? '', DestPath: x.destination ?? '', EmbeddedTmpl: x.data ?? '', ChangeMode: x.change_mode ?? 'restart',
-        ChangeSignal: x.change_signal ?? '', Splay: x.splay !== undefined ? parseDuration(x.splay, 'splay') : 5e9, Perms: x.perms ?? '0644',
-      })); break;
-      case 'artifact': t.Artifacts = bodies(v).map((x) => ({ GetterSource: x.source ?? '', GetterOptions: userMap(x.options), RelativeDest: x.destination ?? 'local/' })); break;
-      case 'lifecycle': { const l = body(v); t.Lifecycle = { Hook: l.hook ?? '', Sidecar: l.sidecar ?? false }; break; }
-      case 'action': t.Actions = labelled(v).map(([n, a]) => ({ Name: n, Command: a.command ?? '', Args: a.args ?? null })); break;
-      case 'vault': t.Vault = generic(body(v), []); break;
-      default: t[pascal(k)] = Array.isArray(v) && v.every(isObj) ? generic(body(v), []) : v;
+      case 'dispatch_payload':
+        t.DispatchPayload = { File: body(v).file ?? '' };
+        break;
+      case 'logs': {
+        const l = body(v);
+        t.LogConfig = {
+          Disabled: l.disabled ?? false,
+          MaxFiles: l.max_files ?? 10,
+          MaxFileSizeMB: l.max_file_size ?? 10,
+        };
+        break;
+      }
+      case 'template':
+        t.Templates = bodies(v).map((x) => ({
+          SourcePath: x.source ?? '',
+          DestPath: x.destination ?? '',
+          EmbeddedTmpl: x.data ?? '',
+          ChangeMode: x.change_mode ?? 'restart',
+          ChangeSignal: x.change_signal ?? '',
+          Splay: x.splay !== undefined ? parseDuration(x.splay, 'splay') : 5e9,
+          Perms: x.perms ?? '0644',
+        }));
+        break;
+      case 'artifact':
+        t.Artifacts = bodies(v).map((x) => ({
+          GetterSource: x.source ?? '',
+          GetterOptions: userMap(x.options),
+          RelativeDest: x.destination ?? 'local/',
+        }));
+        break;
+      case 'lifecycle': {
+        const l = body(v);
+        t.Lifecycle = { Hook: l.hook ?? '', Sidecar: l.sidecar ?? false };
+        break;
+      }
+      case 'action':
+        t.Actions = labelled(v).map(([n, a]) => ({ Name: n, Command: a.command ?? '', Args: a.args ?? null }));
+        break;
+      case 'vault':
+        t.Vault = generic(body(v), []);
+        break;
+      default:
+        t[pascal(k)] = Array.isArray(v) && v.every(isObj) ? generic(body(v), []) : v;
     }
   }
   return t;
@@ -134,32 +238,100 @@ function group(name: string, b: Obj): Obj {
   const g: Obj = { Name: name };
   for (const [k, v] of Object.entries(b)) {
     switch (k) {
-      case 'count': g.Count = v; break;
-      case 'meta': g.Meta = stringMap(v); break;
-      case 'constraint': g.Constraints = bodies(v).map(constraint); break;
-      case 'affinity': g.Affinities = bodies(v).map(affinity); break;
-      case 'spread': g.Spreads = bodies(v).map(spread); break;
-      case 'restart': g.RestartPolicy = restart(body(v)); break;
-      case 'reschedule': g.ReschedulePolicy = reschedule(body(v)); break;
-      case 'migrate': g.Migrate = migrate(body(v)); break;
-      case 'update': g.Update = update(body(v)); break;
-      case 'ephemeral_disk': { const e = body(v); g.EphemeralDisk = { Sticky: e.sticky ?? false, SizeMB: e.size ?? 300, Migrate: e.migrate ?? false }; break; }
-      case 'network': g.Networks = bodies(v).map(network); break;
-      case 'service': g.Services = bodies(v).map(service); break;
-      case 'task': g.Tasks = labelled(v).map(([n, t]) => task(n, t)); break;
-      case 'scaling': g.Scaling = generic(body(v), []); break;
-      case 'shutdown_delay': case 'max_client_disconnect': case 'stop_after_client_disconnect': g[pascal(k)] = parseDuration(v, k); break;
-      case 'volume': g.Volumes = Object.fromEntries(labelled(v).map(([n, x]) => [n, { Name: n, ...generic(x, []) }])); break;
-      default: g[pascal(k)] = Array.isArray(v) && v.every(isObj) ? generic(body(v), []) : v;
+      case 'count':
+        g.Count = v;
+        break;
+      case 'meta':
+        g.Meta = stringMap(v);
+        break;
+      case 'constraint':
+        g.Constraints = bodies(v).map(constraint);
+        break;
+      case 'affinity':
+        g.Affinities = bodies(v).map(affinity);
+        break;
+      case 'spread':
+        g.Spreads = bodies(v).map(spread);
+        break;
+      case 'restart':
+        g.RestartPolicy = restart(body(v));
+        break;
+      case 'reschedule':
+        g.ReschedulePolicy = reschedule(body(v));
+        break;
+      case 'migrate':
+        g.Migrate = migrate(body(v));
+        break;
+      case 'update':
+        g.Update = update(body(v));
+        break;
+      case 'ephemeral_disk': {
+        const e = body(v);
+        g.EphemeralDisk = { Sticky: e.sticky ?? false, SizeMB: e.size ?? 300, Migrate: e.migrate ?? false };
+        break;
+      }
+      case 'network':
+        g.Networks = bodies(v).map(network);
+        break;
+      case 'service':
+        g.Services = bodies(v).map(service);
+        break;
+      case 'task':
+        g.Tasks = labelled(v).map(([n, t]) => task(n, t));
+        break;
+      case 'scaling':
+        g.Scaling = generic(body(v), []);
+        break;
+      case 'shutdown_delay':
+      case 'max_client_disconnect':
+      case 'stop_after_client_disconnect':
+        g[pascal(k)] = parseDuration(v, k);
+        break;
+      case 'volume':
+        g.Volumes = Object.fromEntries(labelled(v).map(([n, x]) => [n, { Name: n, ...generic(x, []) }]));
+        break;
+      default:
+        g[pascal(k)] = Array.isArray(v) && v.every(isObj) ? generic(body(v), []) : v;
     }
   }
   return g;
 }
 
 /** Every top-level field of a job the way an unset pointer renders (null), as the parse response shows. */
-const JOB_FIELDS = ['Region', 'Namespace', 'ID', 'ParentID', 'Name', 'Type', 'Priority', 'AllAtOnce', 'Datacenters', 'NodePool',
-  'Constraints', 'Affinities', 'Spreads', 'TaskGroups', 'Update', 'Multiregion', 'Periodic', 'ParameterizedJob', 'Payload', 'Reschedule',
-  'Migrate', 'Meta', 'Stop', 'Stable', 'Status', 'StatusDescription', 'Version', 'SubmitTime', 'CreateIndex', 'ModifyIndex', 'JobModifyIndex', 'Dispatched'];
+const JOB_FIELDS = [
+  'Region',
+  'Namespace',
+  'ID',
+  'ParentID',
+  'Name',
+  'Type',
+  'Priority',
+  'AllAtOnce',
+  'Datacenters',
+  'NodePool',
+  'Constraints',
+  'Affinities',
+  'Spreads',
+  'TaskGroups',
+  'Update',
+  'Multiregion',
+  'Periodic',
+  'ParameterizedJob',
+  'Payload',
+  'Reschedule',
+  'Migrate',
+  'Meta',
+  'Stop',
+  'Stable',
+  'Status',
+  'StatusDescription',
+  'Version',
+  'SubmitTime',
+  'CreateIndex',
+  'ModifyIndex',
+  'JobModifyIndex',
+  'Dispatched',
+];
 
 export function hclJobToApi(parsed: Obj): Job {
   const jobs = labelled(parsed.job);
@@ -170,26 +342,55 @@ export function hclJobToApi(parsed: Obj): Job {
   job.Name = id;
   for (const [k, v] of Object.entries(b)) {
     switch (k) {
-      case 'meta': job.Meta = stringMap(v); break;
-      case 'constraint': job.Constraints = bodies(v).map(constraint); break;
-      case 'affinity': job.Affinities = bodies(v).map(affinity); break;
-      case 'spread': job.Spreads = bodies(v).map(spread); break;
-      case 'update': job.Update = update(body(v)); break;
-      case 'reschedule': job.Reschedule = reschedule(body(v)); break;
-      case 'migrate': job.Migrate = migrate(body(v)); break;
-      case 'group': job.TaskGroups = labelled(v).map(([n, g]) => group(n, g)); break;
+      case 'meta':
+        job.Meta = stringMap(v);
+        break;
+      case 'constraint':
+        job.Constraints = bodies(v).map(constraint);
+        break;
+      case 'affinity':
+        job.Affinities = bodies(v).map(affinity);
+        break;
+      case 'spread':
+        job.Spreads = bodies(v).map(spread);
+        break;
+      case 'update':
+        job.Update = update(body(v));
+        break;
+      case 'reschedule':
+        job.Reschedule = reschedule(body(v));
+        break;
+      case 'migrate':
+        job.Migrate = migrate(body(v));
+        break;
+      case 'group':
+        job.TaskGroups = labelled(v).map(([n, g]) => group(n, g));
+        break;
       case 'periodic': {
         const p = body(v);
-        job.Periodic = { Enabled: p.enabled ?? true, Spec: p.cron ?? p.crons ?? '', SpecType: 'cron', ProhibitOverlap: p.prohibit_overlap ?? false, TimeZone: p.time_zone ?? 'UTC' };
+        job.Periodic = {
+          Enabled: p.enabled ?? true,
+          Spec: p.cron ?? p.crons ?? '',
+          SpecType: 'cron',
+          ProhibitOverlap: p.prohibit_overlap ?? false,
+          TimeZone: p.time_zone ?? 'UTC',
+        };
         break;
       }
       case 'parameterized': {
         const p = body(v);
-        job.ParameterizedJob = { Payload: p.payload ?? 'optional', MetaRequired: p.meta_required ?? null, MetaOptional: p.meta_optional ?? null };
+        job.ParameterizedJob = {
+          Payload: p.payload ?? 'optional',
+          MetaRequired: p.meta_required ?? null,
+          MetaOptional: p.meta_optional ?? null,
+        };
         break;
       }
-      case 'multiregion': job.Multiregion = generic(body(v), []); break;
-      default: job[pascal(k)] = v;
+      case 'multiregion':
+        job.Multiregion = generic(body(v), []);
+        break;
+      default:
+        job[pascal(k)] = v;
     }
   }
   return job;
@@ -208,7 +409,8 @@ function substitute(v: unknown, vars: Map<string, unknown>): unknown {
 }
 
 function lookup(name: string, vars: Map<string, unknown>): unknown {
-  if (!vars.has(name)) throw badRequest(`Failed to parse job: Unset variable "${name}": a value for the variable is required`);
+  if (!vars.has(name))
+    throw badRequest(`Failed to parse job: Unset variable "${name}": a value for the variable is required`);
   return vars.get(name);
 }
 
@@ -220,7 +422,11 @@ async function hcl(file: string, text: string): Promise<Obj> {
   }
 }
 
-export interface ParseRequest { JobHCL: string; Canonicalize: boolean; Variables: string }
+export interface ParseRequest {
+  JobHCL: string;
+  Canonicalize: boolean;
+  Variables: string;
+}
 
 export async function parseJobHcl(req: ParseRequest): Promise<Job> {
   const parsed = await hcl('input.hcl', req.JobHCL);

@@ -7,7 +7,16 @@ const minimal = (): Job => ({ ID: 'web', TaskGroups: [{ Name: 'g', Tasks: [{ Nam
 describe('canonicalize', () => {
   it('fills the job defaults of the real scheduler', () => {
     const j = canonicalize(minimal());
-    expect(j).toMatchObject({ Region: 'global', Namespace: 'default', Name: 'web', Type: 'service', Priority: 50, Stop: false, Version: 0, Datacenters: ['*'] });
+    expect(j).toMatchObject({
+      Region: 'global',
+      Namespace: 'default',
+      Name: 'web',
+      Type: 'service',
+      Priority: 50,
+      Stop: false,
+      Version: 0,
+      Datacenters: ['*'],
+    });
     const g = j.TaskGroups[0];
     expect(g.Count).toBe(1);
     expect(g.RestartPolicy).toMatchObject({ Attempts: 2, Mode: 'fail', Delay: 15_000_000_000 });
@@ -25,7 +34,11 @@ describe('canonicalize', () => {
   it('a job update block reaches the groups with defaults', () => {
     const j = canonicalize({ ...minimal(), Update: { MaxParallel: 2 } });
     expect(j.Update).toEqual({ Stagger: 30_000_000_000, MaxParallel: 2 });
-    expect(j.TaskGroups[0].Update).toMatchObject({ MaxParallel: 2, MinHealthyTime: 10_000_000_000, HealthCheck: 'checks' });
+    expect(j.TaskGroups[0].Update).toMatchObject({
+      MaxParallel: 2,
+      MinHealthyTime: 10_000_000_000,
+      HealthCheck: 'checks',
+    });
   });
 
   it('keeps what was given', () => {
@@ -56,7 +69,9 @@ describe('validateJob', () => {
     expect(bad({ ...minimal(), Type: 'batch', Periodic: { Spec: 'not a cron' } })).toThrow(/cron/);
     expect(bad({ ...minimal(), Type: 'batch', Periodic: { Spec: '*/5 * * * *' } })).not.toThrow();
     expect(bad({ ...minimal(), ParameterizedJob: {} })).toThrow(/Parameterized/);
-    expect(bad({ ...minimal(), Type: 'batch', ParameterizedJob: { MetaRequired: ['a'], MetaOptional: ['a'] } })).toThrow(/disjoint/);
+    expect(
+      bad({ ...minimal(), Type: 'batch', ParameterizedJob: { MetaRequired: ['a'], MetaOptional: ['a'] } }),
+    ).toThrow(/disjoint/);
   });
 });
 

@@ -8,6 +8,7 @@ import { badRequest } from './errors.js';
 
 // Jobs are free-form JSON whose sub-structures the document leaves open.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are open-ended (the documents' "other fields: not shown")
 export type Job = Record<string, any>;
 
 export const SECOND = 1_000_000_000;
@@ -17,7 +18,9 @@ const HOUR = 60 * MINUTE;
 export const JOB_TYPES = ['service', 'batch', 'system', 'sysbatch'];
 
 const isObj = (v: unknown): v is Job => v !== null && typeof v === 'object' && !Array.isArray(v);
-const set = (o: Job, k: string, v: unknown) => { if (o[k] === undefined || o[k] === null) o[k] = v; };
+const set = (o: Job, k: string, v: unknown) => {
+  if (o[k] === undefined || o[k] === null) o[k] = v;
+};
 const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
 
 /** Paths (relative to job, group, task, service check) whose values are nanosecond integers. */
@@ -55,14 +58,19 @@ export function checkJobDurations(job: Job): void {
     checkDurations(g.ReschedulePolicy, 'reschedule', `${gw}.ReschedulePolicy`);
     checkDurations(g.Update, 'update', `${gw}.Update`);
     checkDurations(g.Migrate, 'migrate', `${gw}.Migrate`);
-    for (const s of Array.isArray(g.Services) ? g.Services : []) for (const c of isObj(s) && Array.isArray(s.Checks) ? s.Checks : []) checkDurations(c, 'check', `${gw}.Services.Checks`);
+    for (const s of Array.isArray(g.Services) ? g.Services : [])
+      for (const c of isObj(s) && Array.isArray(s.Checks) ? s.Checks : [])
+        checkDurations(c, 'check', `${gw}.Services.Checks`);
     for (const [ti, t] of (Array.isArray(g.Tasks) ? g.Tasks : []).entries()) {
       const tw = `${gw}.Tasks[${ti}]`;
       checkDurations(t, 'task', tw);
       if (!isObj(t)) continue;
       checkDurations(t.RestartPolicy, 'restart', `${tw}.RestartPolicy`);
-      for (const tpl of Array.isArray(t.Templates) ? t.Templates : []) checkDurations(tpl, 'template', `${tw}.Templates`);
-      for (const s of Array.isArray(t.Services) ? t.Services : []) for (const c of isObj(s) && Array.isArray(s.Checks) ? s.Checks : []) checkDurations(c, 'check', `${tw}.Services.Checks`);
+      for (const tpl of Array.isArray(t.Templates) ? t.Templates : [])
+        checkDurations(tpl, 'template', `${tw}.Templates`);
+      for (const s of Array.isArray(t.Services) ? t.Services : [])
+        for (const c of isObj(s) && Array.isArray(s.Checks) ? s.Checks : [])
+          checkDurations(c, 'check', `${tw}.Services.Checks`);
     }
   }
 }
@@ -74,14 +82,37 @@ function restartDefaults(type: string): Job {
 }
 
 function rescheduleDefaults(type: string): Job | null {
-  if (type === 'batch') return { Attempts: 1, Interval: 24 * HOUR, Delay: 5 * SECOND, DelayFunction: 'constant', MaxDelay: 0, Unlimited: false };
-  if (type === 'service') return { Attempts: 0, Interval: 0, Delay: 30 * SECOND, DelayFunction: 'exponential', MaxDelay: HOUR, Unlimited: true };
+  if (type === 'batch')
+    return {
+      Attempts: 1,
+      Interval: 24 * HOUR,
+      Delay: 5 * SECOND,
+      DelayFunction: 'constant',
+      MaxDelay: 0,
+      Unlimited: false,
+    };
+  if (type === 'service')
+    return {
+      Attempts: 0,
+      Interval: 0,
+      Delay: 30 * SECOND,
+      DelayFunction: 'exponential',
+      MaxDelay: HOUR,
+      Unlimited: true,
+    };
   return null;
 }
 
 const UPDATE_DEFAULTS: Job = {
-  Stagger: 30 * SECOND, MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10 * SECOND,
-  HealthyDeadline: 5 * MINUTE, ProgressDeadline: 10 * MINUTE, AutoRevert: false, AutoPromote: false, Canary: 0,
+  Stagger: 30 * SECOND,
+  MaxParallel: 1,
+  HealthCheck: 'checks',
+  MinHealthyTime: 10 * SECOND,
+  HealthyDeadline: 5 * MINUTE,
+  ProgressDeadline: 10 * MINUTE,
+  AutoRevert: false,
+  AutoPromote: false,
+  Canary: 0,
 };
 
 function merge(defaults: Job, given: unknown): Job {
@@ -110,7 +141,21 @@ export function canonicalize(job: Job): Job {
   set(job, 'CreateIndex', 0);
   set(job, 'ModifyIndex', 0);
   set(job, 'JobModifyIndex', 0);
-  for (const k of ['Constraints', 'Affinities', 'Spreads', 'Payload', 'Meta', 'Multiregion', 'Migrate', 'Reschedule', 'ParameterizedJob', 'Periodic', 'SubmitTime', 'VersionTag']) set(job, k, null);
+  for (const k of [
+    'Constraints',
+    'Affinities',
+    'Spreads',
+    'Payload',
+    'Meta',
+    'Multiregion',
+    'Migrate',
+    'Reschedule',
+    'ParameterizedJob',
+    'Periodic',
+    'SubmitTime',
+    'VersionTag',
+  ])
+    set(job, k, null);
   for (const k of ['SecretsToken', 'SecretsNamespace', 'DiscoveryToken', 'SchedTokenID']) set(job, k, '');
   const type = String(job.Type);
   if (isObj(job.Periodic)) {
@@ -126,17 +171,40 @@ export function canonicalize(job: Job): Job {
   }
   // The job-level update block keeps only stagger and max_parallel; the rest moves to groups.
   const jobUpdate = isObj(job.Update) ? job.Update : null;
-  job.Update = jobUpdate && Number(jobUpdate.MaxParallel ?? 0) > 0 ? { Stagger: jobUpdate.Stagger ?? 30 * SECOND, MaxParallel: jobUpdate.MaxParallel } : null;
+  job.Update =
+    jobUpdate && Number(jobUpdate.MaxParallel ?? 0) > 0
+      ? { Stagger: jobUpdate.Stagger ?? 30 * SECOND, MaxParallel: jobUpdate.MaxParallel }
+      : null;
   if (!Array.isArray(job.TaskGroups)) job.TaskGroups = null;
   for (const g of job.TaskGroups ?? []) {
     if (!isObj(g)) continue;
     set(g, 'Count', isObj(g.Scaling) && typeof g.Scaling.Min === 'number' ? g.Scaling.Min : 1);
-    for (const k of ['Constraints', 'Affinities', 'Spreads', 'Networks', 'Services', 'Meta', 'Scaling', 'Volumes', 'MaxClientDisconnect', 'ShutdownDelay', 'StopAfterClientDisconnect', 'Disconnect']) set(g, k, null);
+    for (const k of [
+      'Constraints',
+      'Affinities',
+      'Spreads',
+      'Networks',
+      'Services',
+      'Meta',
+      'Scaling',
+      'Volumes',
+      'MaxClientDisconnect',
+      'ShutdownDelay',
+      'StopAfterClientDisconnect',
+      'Disconnect',
+    ])
+      set(g, k, null);
     g.RestartPolicy = merge(restartDefaults(type), g.RestartPolicy);
     const resched = rescheduleDefaults(type);
     g.ReschedulePolicy = resched ? merge(resched, g.ReschedulePolicy ?? job.Reschedule) : null;
     g.EphemeralDisk = merge({ Sticky: false, SizeMB: 300, Migrate: false }, g.EphemeralDisk);
-    g.Migrate = type === 'service' ? merge({ MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10 * SECOND, HealthyDeadline: 5 * MINUTE }, g.Migrate ?? job.Migrate) : null;
+    g.Migrate =
+      type === 'service'
+        ? merge(
+            { MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10 * SECOND, HealthyDeadline: 5 * MINUTE },
+            g.Migrate ?? job.Migrate,
+          )
+        : null;
     const groupUpdate = isObj(g.Update) ? g.Update : null;
     if ((type === 'service' || type === 'system') && (jobUpdate || groupUpdate)) {
       const u = merge(merge(UPDATE_DEFAULTS, jobUpdate), groupUpdate);
@@ -149,7 +217,24 @@ export function canonicalize(job: Job): Job {
       if (!isObj(t)) continue;
       set(t, 'Driver', '');
       set(t, 'User', '');
-      for (const k of ['Config', 'Env', 'Services', 'Templates', 'Constraints', 'Affinities', 'DispatchPayload', 'Meta', 'Artifacts', 'Lifecycle', 'Vault', 'CSIPluginConfig', 'ScalingPolicies', 'VolumeMounts', 'Actions']) set(t, k, null);
+      for (const k of [
+        'Config',
+        'Env',
+        'Services',
+        'Templates',
+        'Constraints',
+        'Affinities',
+        'DispatchPayload',
+        'Meta',
+        'Artifacts',
+        'Lifecycle',
+        'Vault',
+        'CSIPluginConfig',
+        'ScalingPolicies',
+        'VolumeMounts',
+        'Actions',
+      ])
+        set(t, k, null);
       set(t, 'KillTimeout', 5 * SECOND);
       set(t, 'KillSignal', '');
       set(t, 'Leader', false);
@@ -160,8 +245,13 @@ export function canonicalize(job: Job): Job {
       t.RestartPolicy = merge(g.RestartPolicy as Job, t.RestartPolicy);
       for (const tpl of Array.isArray(t.Templates) ? t.Templates : []) {
         if (!isObj(tpl)) continue;
-        set(tpl, 'SourcePath', ''); set(tpl, 'DestPath', ''); set(tpl, 'EmbeddedTmpl', '');
-        set(tpl, 'ChangeMode', 'restart'); set(tpl, 'ChangeSignal', ''); set(tpl, 'Splay', 5 * SECOND); set(tpl, 'Perms', '0644');
+        set(tpl, 'SourcePath', '');
+        set(tpl, 'DestPath', '');
+        set(tpl, 'EmbeddedTmpl', '');
+        set(tpl, 'ChangeMode', 'restart');
+        set(tpl, 'ChangeSignal', '');
+        set(tpl, 'Splay', 5 * SECOND);
+        set(tpl, 'Perms', '0644');
       }
     }
   }
@@ -189,8 +279,15 @@ export function withDefaultUpdate(job: Job): Job {
   for (const g of Array.isArray(job.TaskGroups) ? job.TaskGroups : []) {
     if (!isObj(g) || isObj(g.Update)) continue;
     g.Update = {
-      Stagger: 30 * SECOND, MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10 * SECOND, HealthyDeadline: 300 * SECOND,
-      ProgressDeadline: 600 * SECOND, AutoRevert: false, AutoPromote: false, Canary: 0,
+      Stagger: 30 * SECOND,
+      MaxParallel: 1,
+      HealthCheck: 'checks',
+      MinHealthyTime: 10 * SECOND,
+      HealthyDeadline: 300 * SECOND,
+      ProgressDeadline: 600 * SECOND,
+      AutoRevert: false,
+      AutoPromote: false,
+      Canary: 0,
     };
   }
   return job;
@@ -207,10 +304,16 @@ function restartPolicyErrors(r: Job, group: string): string[] {
   const attempts = typeof r.Attempts === 'number' ? r.Attempts : 0;
   const interval = typeof r.Interval === 'number' ? r.Interval : 0;
   const delay = typeof r.Delay === 'number' ? r.Delay : 0;
-  if (r.Mode !== 'delay' && r.Mode !== 'fail') errs.push(`Task group ${group}: Unsupported restart mode: ${JSON.stringify(r.Mode)}`);
-  else if (attempts === 0 && r.Mode !== 'fail') errs.push(`Task group ${group}: Restart policy "${r.Mode}" with ${attempts} attempts is ambiguous`);
-  if (interval < MIN_RESTART_INTERVAL_NS) errs.push(`Task group ${group}: Interval can not be less than 5s (got ${interval} ns)`);
-  else if (attempts * delay > interval) errs.push(`Task group ${group}: cannot restart ${attempts} times in an interval of ${interval} ns with a delay of ${delay} ns`);
+  if (r.Mode !== 'delay' && r.Mode !== 'fail')
+    errs.push(`Task group ${group}: Unsupported restart mode: ${JSON.stringify(r.Mode)}`);
+  else if (attempts === 0 && r.Mode !== 'fail')
+    errs.push(`Task group ${group}: Restart policy "${r.Mode}" with ${attempts} attempts is ambiguous`);
+  if (interval < MIN_RESTART_INTERVAL_NS)
+    errs.push(`Task group ${group}: Interval can not be less than 5s (got ${interval} ns)`);
+  else if (attempts * delay > interval)
+    errs.push(
+      `Task group ${group}: cannot restart ${attempts} times in an interval of ${interval} ns with a delay of ${delay} ns`,
+    );
   return errs;
 }
 
@@ -221,56 +324,90 @@ export function validateJob(job: Job): void {
   else if (job.ID.includes('\u0000')) errs.push('Job ID contains a null character');
   if (typeof job.Name !== 'string' || job.Name === '') errs.push('Missing job name');
   if (!JOB_TYPES.includes(job.Type)) errs.push(`Invalid job type: ${JSON.stringify(job.Type)}`);
-  if (typeof job.Priority !== 'number' || !Number.isInteger(job.Priority) || job.Priority < 1 || job.Priority > 100) errs.push('Job priority must be between [1, 100]');
-  if (typeof job.Namespace !== 'string' || !/^[a-zA-Z0-9-]{1,128}$/.test(job.Namespace)) errs.push(`Invalid namespace ${JSON.stringify(job.Namespace)}`);
-  if (job.Meta !== null && (!isObj(job.Meta) || Object.values(job.Meta).some((v) => typeof v !== 'string'))) errs.push('Job Meta must be a map of strings');
+  if (typeof job.Priority !== 'number' || !Number.isInteger(job.Priority) || job.Priority < 1 || job.Priority > 100)
+    errs.push('Job priority must be between [1, 100]');
+  if (typeof job.Namespace !== 'string' || !/^[a-zA-Z0-9-]{1,128}$/.test(job.Namespace))
+    errs.push(`Invalid namespace ${JSON.stringify(job.Namespace)}`);
+  if (job.Meta !== null && (!isObj(job.Meta) || Object.values(job.Meta).some((v) => typeof v !== 'string')))
+    errs.push('Job Meta must be a map of strings');
   const groups = Array.isArray(job.TaskGroups) ? job.TaskGroups : [];
   if (groups.length === 0) errs.push('Missing job task groups');
   const seen = new Map<string, number>();
   groups.forEach((g: unknown, i: number) => {
-    if (!isObj(g)) { errs.push(`Task group ${i + 1} is not an object`); return; }
+    if (!isObj(g)) {
+      errs.push(`Task group ${i + 1} is not an object`);
+      return;
+    }
     const name = g.Name;
     if (typeof name !== 'string' || name === '') errs.push(`Job task group ${i + 1} missing name`);
     else if (seen.has(name)) errs.push(`Job task group ${i + 1} redefines '${name}' from group ${seen.get(name)! + 1}`);
     else seen.set(name, i);
-    if (typeof g.Count !== 'number' || !Number.isInteger(g.Count) || g.Count < 0) errs.push(`Task group ${String(name)} count can't be negative`);
+    if (typeof g.Count !== 'number' || !Number.isInteger(g.Count) || g.Count < 0)
+      errs.push(`Task group ${String(name)} count can't be negative`);
     if (isObj(g.RestartPolicy)) errs.push(...restartPolicyErrors(g.RestartPolicy, String(name)));
     const tasks = Array.isArray(g.Tasks) ? g.Tasks : [];
     if (tasks.length === 0) errs.push(`Task group ${String(name)}: Missing tasks for task group`);
     const taskNames = new Set<string>();
     tasks.forEach((t: unknown, ti: number) => {
-      if (!isObj(t)) { errs.push(`Task ${ti + 1} is not an object`); return; }
-      if (typeof t.Name !== 'string' || t.Name === '') errs.push(`Task ${ti + 1} in group ${String(name)} missing name`);
+      if (!isObj(t)) {
+        errs.push(`Task ${ti + 1} is not an object`);
+        return;
+      }
+      if (typeof t.Name !== 'string' || t.Name === '')
+        errs.push(`Task ${ti + 1} in group ${String(name)} missing name`);
       else if (taskNames.has(t.Name)) errs.push(`Task ${ti + 1} redefines '${t.Name}'`);
       else taskNames.add(t.Name);
       if (typeof t.Driver !== 'string' || t.Driver === '') errs.push(`Task ${String(t.Name)}: Missing task driver`);
       for (const a of Array.isArray(t.Actions) ? t.Actions : []) {
-        if (!isObj(a) || typeof a.Name !== 'string' || !a.Name || typeof a.Command !== 'string' || !a.Command) errs.push(`Task ${String(t.Name)}: actions need a Name and a Command`);
+        if (!isObj(a) || typeof a.Name !== 'string' || !a.Name || typeof a.Command !== 'string' || !a.Command)
+          errs.push(`Task ${String(t.Name)}: actions need a Name and a Command`);
       }
     });
   });
   if (isObj(job.Periodic) && job.Periodic.Enabled) {
-    if (job.Type !== 'batch' && job.Type !== 'sysbatch') errs.push(`Periodic can only be used with "batch" or "sysbatch" scheduler`);
-    if (job.Periodic.SpecType !== 'cron') errs.push(`Unknown periodic specification type ${JSON.stringify(job.Periodic.SpecType)}`);
-    else if (typeof job.Periodic.Spec !== 'string' || !validCron(job.Periodic.Spec, job.Periodic.TimeZone)) errs.push(`Invalid cron spec ${JSON.stringify(job.Periodic.Spec)}`);
+    if (job.Type !== 'batch' && job.Type !== 'sysbatch')
+      errs.push(`Periodic can only be used with "batch" or "sysbatch" scheduler`);
+    if (job.Periodic.SpecType !== 'cron')
+      errs.push(`Unknown periodic specification type ${JSON.stringify(job.Periodic.SpecType)}`);
+    else if (typeof job.Periodic.Spec !== 'string' || !validCron(job.Periodic.Spec, job.Periodic.TimeZone))
+      errs.push(`Invalid cron spec ${JSON.stringify(job.Periodic.Spec)}`);
   }
   if (isObj(job.ParameterizedJob) && !job.Dispatched) {
-    if (job.Type !== 'batch' && job.Type !== 'sysbatch') errs.push(`Parameterized job can only be used with "batch" or "sysbatch" scheduler`);
+    if (job.Type !== 'batch' && job.Type !== 'sysbatch')
+      errs.push(`Parameterized job can only be used with "batch" or "sysbatch" scheduler`);
     const p = job.ParameterizedJob;
-    if (!['optional', 'required', 'forbidden'].includes(p.Payload)) errs.push(`Unknown payload requirement: ${JSON.stringify(p.Payload)}`);
+    if (!['optional', 'required', 'forbidden'].includes(p.Payload))
+      errs.push(`Unknown payload requirement: ${JSON.stringify(p.Payload)}`);
     const req: unknown[] = Array.isArray(p.MetaRequired) ? p.MetaRequired : [];
     const opt: unknown[] = Array.isArray(p.MetaOptional) ? p.MetaOptional : [];
     const both = req.filter((k) => opt.includes(k));
-    if (both.length) errs.push(`Required and optional meta keys should be disjoint. Following keys exist in both: ${both.join(', ')}`);
+    if (both.length)
+      errs.push(`Required and optional meta keys should be disjoint. Following keys exist in both: ${both.join(', ')}`);
   }
-  if (errs.length) throw badRequest(errs.length === 1 ? errs[0]! : `${errs.length} errors occurred:\n${errs.map((e) => `\t* ${e}`).join('\n')}`);
+  if (errs.length)
+    throw badRequest(
+      errs.length === 1 ? errs[0]! : `${errs.length} errors occurred:\n${errs.map((e) => `\t* ${e}`).join('\n')}`,
+    );
 }
 
 export const isPeriodic = (job: Job) => isObj(job.Periodic) && job.ParentID === '';
 export const isParameterized = (job: Job) => isObj(job.ParameterizedJob) && !job.Dispatched;
 
 /** Fields that do not make a new version when they alone differ. */
-const NOT_SPEC = ['Status', 'StatusDescription', 'Stable', 'Version', 'CreateIndex', 'ModifyIndex', 'JobModifyIndex', 'SubmitTime', 'VersionTag', 'SchedTokenID', 'SecretsToken', 'DiscoveryToken'];
+const NOT_SPEC = [
+  'Status',
+  'StatusDescription',
+  'Stable',
+  'Version',
+  'CreateIndex',
+  'ModifyIndex',
+  'JobModifyIndex',
+  'SubmitTime',
+  'VersionTag',
+  'SchedTokenID',
+  'SecretsToken',
+  'DiscoveryToken',
+];
 
 export function specOf(job: Job): string {
   const c = clone(job);
@@ -279,8 +416,13 @@ export function specOf(job: Job): string {
 }
 
 function flattenKeys(o: unknown, acc: Record<string, true> = {}): Record<string, true> {
-  if (Array.isArray(o)) o.forEach((v) => flattenKeys(v, acc));
-  else if (isObj(o)) for (const [k, v] of Object.entries(o)) { acc[k] = true; flattenKeys(v, acc); }
+  if (Array.isArray(o)) {
+    for (const v of o) flattenKeys(v, acc);
+  } else if (isObj(o))
+    for (const [k, v] of Object.entries(o)) {
+      acc[k] = true;
+      flattenKeys(v, acc);
+    }
   return acc;
 }
 
@@ -289,18 +431,30 @@ function flattenKeys(o: unknown, acc: Record<string, true> = {}): Record<string,
  * decoder answers those with 400). Unknown fields stay allowed.
  */
 export function checkJobTypes(job: Job): void {
-  const fail = (where: string, want: string) => { throw badRequest(`${where}: expected ${want}`); };
-  const str = (o: Job, k: string, w: string) => { if (o[k] !== undefined && o[k] !== null && typeof o[k] !== 'string') fail(`${w}.${k}`, 'a string'); };
-  const int = (o: Job, k: string, w: string) => { if (o[k] !== undefined && o[k] !== null && !(typeof o[k] === 'number' && Number.isInteger(o[k]))) fail(`${w}.${k}`, 'an integer'); };
-  const bool = (o: Job, k: string, w: string) => { if (o[k] !== undefined && o[k] !== null && typeof o[k] !== 'boolean') fail(`${w}.${k}`, 'a boolean'); };
-  const obj = (o: Job, k: string, w: string) => { if (o[k] !== undefined && o[k] !== null && !isObj(o[k])) fail(`${w}.${k}`, 'an object'); };
+  const fail = (where: string, want: string) => {
+    throw badRequest(`${where}: expected ${want}`);
+  };
+  const str = (o: Job, k: string, w: string) => {
+    if (o[k] !== undefined && o[k] !== null && typeof o[k] !== 'string') fail(`${w}.${k}`, 'a string');
+  };
+  const int = (o: Job, k: string, w: string) => {
+    if (o[k] !== undefined && o[k] !== null && !(typeof o[k] === 'number' && Number.isInteger(o[k])))
+      fail(`${w}.${k}`, 'an integer');
+  };
+  const bool = (o: Job, k: string, w: string) => {
+    if (o[k] !== undefined && o[k] !== null && typeof o[k] !== 'boolean') fail(`${w}.${k}`, 'a boolean');
+  };
+  const obj = (o: Job, k: string, w: string) => {
+    if (o[k] !== undefined && o[k] !== null && !isObj(o[k])) fail(`${w}.${k}`, 'an object');
+  };
   const strMap = (o: Job, k: string, w: string) => {
     obj(o, k, w);
     if (isObj(o[k]) && Object.values(o[k]).some((v) => typeof v !== 'string')) fail(`${w}.${k}`, 'a map of strings');
   };
   const strList = (o: Job, k: string, w: string) => {
     if (o[k] === undefined || o[k] === null) return;
-    if (!Array.isArray(o[k]) || o[k].some((v: unknown) => typeof v !== 'string')) fail(`${w}.${k}`, 'a list of strings');
+    if (!Array.isArray(o[k]) || o[k].some((v: unknown) => typeof v !== 'string'))
+      fail(`${w}.${k}`, 'a list of strings');
   };
   const objList = (o: Job, k: string, w: string): Job[] => {
     if (o[k] === undefined || o[k] === null) return [];
@@ -310,26 +464,54 @@ export function checkJobTypes(job: Job): void {
   for (const k of ['Region', 'Namespace', 'ID', 'ParentID', 'Name', 'Type', 'NodePool']) str(job, k, 'Job');
   int(job, 'Priority', 'Job');
   // Indexes and the version are unsigned in the real scheduler: a negative one does not decode.
-  const uint = (o: Job, k: string, w: string) => { int(o, k, w); if (typeof o[k] === 'number' && o[k] < 0) fail(`${w}.${k}`, 'a non-negative integer'); };
+  const uint = (o: Job, k: string, w: string) => {
+    int(o, k, w);
+    if (typeof o[k] === 'number' && o[k] < 0) fail(`${w}.${k}`, 'a non-negative integer');
+  };
   for (const k of ['Version', 'CreateIndex', 'ModifyIndex', 'JobModifyIndex']) uint(job, k, 'Job');
   int(job, 'SubmitTime', 'Job');
-  for (const k of ['Payload', 'Status', 'StatusDescription', 'SecretsToken', 'SecretsNamespace', 'DiscoveryToken', 'SchedTokenID']) str(job, k, 'Job');
+  for (const k of [
+    'Payload',
+    'Status',
+    'StatusDescription',
+    'SecretsToken',
+    'SecretsNamespace',
+    'DiscoveryToken',
+    'SchedTokenID',
+  ])
+    str(job, k, 'Job');
   for (const k of ['Stable', 'AllAtOnce', 'Stop', 'Dispatched']) bool(job, k, 'Job');
   strList(job, 'Datacenters', 'Job');
   strMap(job, 'Meta', 'Job');
-  for (const k of ['Update', 'Periodic', 'ParameterizedJob', 'Reschedule', 'Migrate', 'Multiregion']) obj(job, k, 'Job');
+  for (const k of ['Update', 'Periodic', 'ParameterizedJob', 'Reschedule', 'Migrate', 'Multiregion'])
+    obj(job, k, 'Job');
   for (const k of ['Constraints', 'Affinities', 'Spreads']) objList(job, k, 'Job');
-  if (isObj(job.Periodic)) { str(job.Periodic, 'Spec', 'Job.Periodic'); str(job.Periodic, 'SpecType', 'Job.Periodic'); bool(job.Periodic, 'Enabled', 'Job.Periodic'); bool(job.Periodic, 'ProhibitOverlap', 'Job.Periodic'); }
-  if (isObj(job.ParameterizedJob)) { str(job.ParameterizedJob, 'Payload', 'Job.ParameterizedJob'); strList(job.ParameterizedJob, 'MetaRequired', 'Job.ParameterizedJob'); strList(job.ParameterizedJob, 'MetaOptional', 'Job.ParameterizedJob'); }
-  if (isObj(job.Update)) { int(job.Update, 'MaxParallel', 'Job.Update'); }
+  if (isObj(job.Periodic)) {
+    str(job.Periodic, 'Spec', 'Job.Periodic');
+    str(job.Periodic, 'SpecType', 'Job.Periodic');
+    bool(job.Periodic, 'Enabled', 'Job.Periodic');
+    bool(job.Periodic, 'ProhibitOverlap', 'Job.Periodic');
+  }
+  if (isObj(job.ParameterizedJob)) {
+    str(job.ParameterizedJob, 'Payload', 'Job.ParameterizedJob');
+    strList(job.ParameterizedJob, 'MetaRequired', 'Job.ParameterizedJob');
+    strList(job.ParameterizedJob, 'MetaOptional', 'Job.ParameterizedJob');
+  }
+  if (isObj(job.Update)) {
+    int(job.Update, 'MaxParallel', 'Job.Update');
+  }
   objList(job, 'TaskGroups', 'Job').forEach((g, gi) => {
     const gw = `Job.TaskGroups[${gi}]`;
     str(g, 'Name', gw);
     int(g, 'Count', gw);
     strMap(g, 'Meta', gw);
-    for (const k of ['Update', 'RestartPolicy', 'ReschedulePolicy', 'EphemeralDisk', 'Migrate', 'Scaling', 'Volumes']) obj(g, k, gw);
+    for (const k of ['Update', 'RestartPolicy', 'ReschedulePolicy', 'EphemeralDisk', 'Migrate', 'Scaling', 'Volumes'])
+      obj(g, k, gw);
     for (const k of ['Constraints', 'Affinities', 'Spreads', 'Networks']) objList(g, k, gw);
-    objList(g, 'Services', gw).forEach((s, si) => { str(s, 'Name', `${gw}.Services[${si}]`); strList(s, 'Tags', `${gw}.Services[${si}]`); });
+    objList(g, 'Services', gw).forEach((s, si) => {
+      str(s, 'Name', `${gw}.Services[${si}]`);
+      strList(s, 'Tags', `${gw}.Services[${si}]`);
+    });
     if (isObj(g.Update)) int(g.Update, 'MaxParallel', `${gw}.Update`);
     objList(g, 'Tasks', gw).forEach((t, ti) => {
       const tw = `${gw}.Tasks[${ti}]`;
@@ -337,11 +519,20 @@ export function checkJobTypes(job: Job): void {
       obj(t, 'Config', tw);
       strMap(t, 'Env', tw);
       strMap(t, 'Meta', tw);
-      for (const k of ['Resources', 'RestartPolicy', 'LogConfig', 'Lifecycle', 'DispatchPayload', 'Vault']) obj(t, k, tw);
-      if (isObj(t.Resources)) for (const k of ['CPU', 'MemoryMB', 'MemoryMaxMB', 'Cores', 'DiskMB']) int(t.Resources, k, `${tw}.Resources`);
+      for (const k of ['Resources', 'RestartPolicy', 'LogConfig', 'Lifecycle', 'DispatchPayload', 'Vault'])
+        obj(t, k, tw);
+      if (isObj(t.Resources))
+        for (const k of ['CPU', 'MemoryMB', 'MemoryMaxMB', 'Cores', 'DiskMB']) int(t.Resources, k, `${tw}.Resources`);
       for (const k of ['Templates', 'Artifacts', 'Constraints', 'Affinities', 'VolumeMounts']) objList(t, k, tw);
-      objList(t, 'Services', tw).forEach((s, si) => { str(s, 'Name', `${tw}.Services[${si}]`); strList(s, 'Tags', `${tw}.Services[${si}]`); });
-      objList(t, 'Actions', tw).forEach((a, ai) => { str(a, 'Name', `${tw}.Actions[${ai}]`); str(a, 'Command', `${tw}.Actions[${ai}]`); strList(a, 'Args', `${tw}.Actions[${ai}]`); });
+      objList(t, 'Services', tw).forEach((s, si) => {
+        str(s, 'Name', `${tw}.Services[${si}]`);
+        strList(s, 'Tags', `${tw}.Services[${si}]`);
+      });
+      objList(t, 'Actions', tw).forEach((a, ai) => {
+        str(a, 'Name', `${tw}.Actions[${ai}]`);
+        str(a, 'Command', `${tw}.Actions[${ai}]`);
+        strList(a, 'Args', `${tw}.Actions[${ai}]`);
+      });
     });
   });
 }

@@ -35,7 +35,11 @@ describe('paginate', () => {
   });
 
   it('jobs order by namespace then ID', () => {
-    const mixed = [{ Namespace: 'prod', ID: 'a' }, { Namespace: 'default', ID: 'z' }, { Namespace: 'default', ID: 'b' }];
+    const mixed = [
+      { Namespace: 'prod', ID: 'a' },
+      { Namespace: 'default', ID: 'z' },
+      { Namespace: 'default', ID: 'b' },
+    ];
     expect([...mixed].sort(compareJobs).map(jobToken)).toEqual(['default.b', 'default.z', 'prod.a']);
   });
 });

@@ -34,7 +34,18 @@ import { badRequest, documented, forbidden, methodNotAllowed, notFound, SchedErr
 import { QUEUED_GC, REFUSALS_500, DEFAULT_DEPLOYMENTS } from './variants.js';
 import { compileFilter, FilterError } from './filter.js';
 import { parseJobHcl } from './hcl.js';
-import { canonicalize, checkJobDurations, withDefaultUpdate, checkJobTypes, clone, isObj, isParameterized, isPeriodic, type Job, validateJob } from './job.js';
+import {
+  canonicalize,
+  checkJobDurations,
+  withDefaultUpdate,
+  checkJobTypes,
+  clone,
+  isObj,
+  isParameterized,
+  isPeriodic,
+  type Job,
+  validateJob,
+} from './job.js';
 import { compareJobs, compareJobToToken, jobToken, paginate } from './paginate.js';
 import { Cluster, isTerminal } from './sim.js';
 import { type Entry, keyOf, Store, type WriteResult } from './store.js';
@@ -52,7 +63,11 @@ export interface SchedulerControl {
   acl: AclStore;
   /** Moves the scheduler's clock forward (milliseconds). */
   advance(ms: number): Promise<void>;
-  createToken(input: { Name?: string; Type?: 'client' | 'management'; Namespaces?: Record<string, { Policy?: string; Capabilities?: string[] }> }): AclToken;
+  createToken(input: {
+    Name?: string;
+    Type?: 'client' | 'management';
+    Namespaces?: Record<string, { Policy?: string; Capabilities?: string[] }>;
+  }): AclToken;
   gc(): number;
 }
 
@@ -81,7 +96,8 @@ function parseBoolParam(q: URLSearchParams, name: string): boolean | undefined {
 function parseIntParam(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);
   if (v === null || v === '') return undefined;
-  if (!/^-?[0-9]+$/.test(v) || !Number.isSafeInteger(Number(v))) throw badRequest(`Failed to parse value of "${name}" (${v}) as an integer`);
+  if (!/^-?[0-9]+$/.test(v) || !Number.isSafeInteger(Number(v)))
+    throw badRequest(`Failed to parse value of "${name}" (${v}) as an integer`);
   return Number(v);
 }
 
@@ -126,7 +142,8 @@ const optString = (b: Job, k: string): string | undefined => {
 };
 const stringMap = (v: unknown, what: string): Record<string, string> | null => {
   if (v === undefined || v === null) return null;
-  if (!isObj(v) || Object.values(v).some((x) => typeof x !== 'string')) throw badRequest(`${what} must be an object of strings`);
+  if (!isObj(v) || Object.values(v).some((x) => typeof x !== 'string'))
+    throw badRequest(`${what} must be an object of strings`);
   return v as Record<string, string>;
 };
 
@@ -138,15 +155,31 @@ function evalPriorityOk(p: number | undefined): number {
 
 function writeResponse(r: WriteResult | Job): Job {
   const out: Job = { ...r, Warnings: r.Warnings ?? '', LastContact: 0, KnownLeader: true };
-  if (!out.EvalID) { delete out.EvalID; delete out.EvalCreateIndex; }
+  if (!out.EvalID) {
+    delete out.EvalID;
+    delete out.EvalCreateIndex;
+  }
   return out;
 }
 
-const stripEval = (ev: Job): Job => { const o = clone(ev); delete o.jobKey; delete o.JobCreateIndex; return o; };
+const stripEval = (ev: Job): Job => {
+  const o = clone(ev);
+  delete o.jobKey;
+  delete o.JobCreateIndex;
+  return o;
+};
 
 // ---- the server --------------------------------------------------------------------------------------
 
-export async function startScheduler(opts: { port?: number; host?: string; clock: Clock; faults: Faults; variants?: Variants; aclEnabled?: boolean; managementToken?: string }): Promise<{ addr: string; close(): Promise<void>; control: SchedulerControl }> {
+export async function startScheduler(opts: {
+  port?: number;
+  host?: string;
+  clock: Clock;
+  faults: Faults;
+  variants?: Variants;
+  aclEnabled?: boolean;
+  managementToken?: string;
+}): Promise<{ addr: string; close(): Promise<void>; control: SchedulerControl }> {
   const { clock, faults } = opts;
   const variants = opts.variants ?? new Variants();
   const aclEnabled = opts.aclEnabled ?? false;
@@ -171,17 +204,35 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const ns = faults.has('jobs.acl-namespace-unchecked') ? 'default' : namespace;
     if (!caps.some((c) => acl.allows(ctx.token, ns, c))) throw forbidden();
   };
-  const needOverride = (ctx: Ctx, policyOverride: boolean) => { if (policyOverride) need(ctx, ['policy-override'], ctx.namespace, 'jobs.acl-policy-override-unchecked'); };
+  const needOverride = (ctx: Ctx, policyOverride: boolean) => {
+    if (policyOverride) need(ctx, ['policy-override'], ctx.namespace, 'jobs.acl-policy-override-unchecked');
+  };
 
   // ---- jobs list ------------------------------------------------------------------------------------
 
   const listItem = (e: Entry, withMeta: boolean): Job => {
     const j = e.job;
     const item: Job = {
-      ID: j.ID, ParentID: j.ParentID, Name: j.Name, Namespace: j.Namespace, Datacenters: j.Datacenters, NodePool: j.NodePool, Multiregion: j.Multiregion,
-      Type: j.Type, Priority: j.Priority, Periodic: isPeriodic(j), ParameterizedJob: isParameterized(j), Stop: j.Stop, Status: store.status(e),
-      StatusDescription: j.StatusDescription, JobSummary: store.summary(e), CreateIndex: j.CreateIndex, ModifyIndex: j.ModifyIndex,
-      JobModifyIndex: j.JobModifyIndex, SubmitTime: j.SubmitTime, Version: j.Version,
+      ID: j.ID,
+      ParentID: j.ParentID,
+      Name: j.Name,
+      Namespace: j.Namespace,
+      Datacenters: j.Datacenters,
+      NodePool: j.NodePool,
+      Multiregion: j.Multiregion,
+      Type: j.Type,
+      Priority: j.Priority,
+      Periodic: isPeriodic(j),
+      ParameterizedJob: isParameterized(j),
+      Stop: j.Stop,
+      Status: store.status(e),
+      StatusDescription: j.StatusDescription,
+      JobSummary: store.summary(e),
+      CreateIndex: j.CreateIndex,
+      ModifyIndex: j.ModifyIndex,
+      JobModifyIndex: j.JobModifyIndex,
+      SubmitTime: j.SubmitTime,
+      Version: j.Version,
     };
     if (withMeta && !faults.has('jobs.list-meta-missing')) item.Meta = j.Meta;
     return item;
@@ -191,7 +242,14 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const ns = ctx.namespace;
     let namespaces: Set<string>;
     if (ns === '*') {
-      namespaces = new Set([...store.namespaces].filter((n) => !aclEnabled || faults.has('jobs.acl-list-unchecked') || acl.allows(ctx.token, faults.has('jobs.acl-namespace-unchecked') ? 'default' : n, 'list-jobs')));
+      namespaces = new Set(
+        [...store.namespaces].filter(
+          (n) =>
+            !aclEnabled ||
+            faults.has('jobs.acl-list-unchecked') ||
+            acl.allows(ctx.token, faults.has('jobs.acl-namespace-unchecked') ? 'default' : n, 'list-jobs'),
+        ),
+      );
       if (faults.has('jobs.list-wildcard-default-only')) namespaces = new Set(['default']);
     } else {
       need(ctx, ['list-jobs'], ns, 'jobs.acl-list-unchecked');
@@ -206,16 +264,25 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     let keep: ((e: Entry) => boolean) | undefined;
     if (filterText) {
       let pred: (d: unknown) => boolean;
-      try { pred = compileFilter(filterText); } catch (err) { throw badRequest(`failed to read filter expression: ${(err as Error).message}`); }
+      try {
+        pred = compileFilter(filterText);
+      } catch (err) {
+        throw badRequest(`failed to read filter expression: ${(err as Error).message}`);
+      }
       keep = (e) => pred(store.view(e));
     }
     const entries = [...store.jobs.values()]
       .filter((e) => namespaces.has(e.job.Namespace) && e.job.ID.startsWith(prefix))
-      .sort((a, b) => compareJobs(a.job as { Namespace: string; ID: string }, b.job as { Namespace: string; ID: string }));
-    let page;
+      .sort((a, b) =>
+        compareJobs(a.job as { Namespace: string; ID: string }, b.job as { Namespace: string; ID: string }),
+      );
+    let page: ReturnType<typeof paginate<(typeof entries)[number]>>;
     try {
       page = paginate(entries, {
-        perPage, nextToken, keep, overfill: faults.has('jobs.list-page-overfill'),
+        perPage,
+        nextToken,
+        keep,
+        overfill: faults.has('jobs.list-page-overfill'),
         compareToToken: (e, t) => compareJobToToken(e.job as { Namespace: string; ID: string }, t),
         tokenOf: (e) => jobToken(e.job as { Namespace: string; ID: string }),
       });
@@ -239,7 +306,14 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   };
 
   /** Copies, namespaces, canonicalizes and validates a job from a request body. */
-  const jobFromBody = (ctx: Ctx, body: Job, pathId: string, missingJob: string, missingId: string, mismatch: string): Job => {
+  const jobFromBody = (
+    ctx: Ctx,
+    body: Job,
+    pathId: string,
+    missingJob: string,
+    missingId: string,
+    mismatch: string,
+  ): Job => {
     if (!isObj(body.Job)) throw badRequest(missingJob);
     if (typeof body.Job.ID !== 'string' || body.Job.ID === '') throw badRequest(missingId);
     if (pathId && body.Job.ID !== pathId) throw badRequest(mismatch);
@@ -255,26 +329,38 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
 
   const register = (ctx: Ctx, pathId: string): Reply => {
     const body = jsonBody(ctx);
-    const job = jobFromBody(ctx, body, pathId, 'Job must be specified', "Job ID hasn't been provided", 'Job ID does not match name');
+    const job = jobFromBody(
+      ctx,
+      body,
+      pathId,
+      'Job must be specified',
+      "Job ID hasn't been provided",
+      'Job ID does not match name',
+    );
     ctx.namespace = job.Namespace;
     need(ctx, ['submit-job'], job.Namespace, 'jobs.acl-submit-unchecked');
     const policyOverride = optBool(body, 'PolicyOverride');
     needOverride(ctx, policyOverride);
-    if (job.Dispatched === true && !store.get(job.Namespace, job.ID)) throw badRequest("job can't be submitted with 'Dispatched' set");
+    if (job.Dispatched === true && !store.get(job.Namespace, job.ID))
+      throw badRequest("job can't be submitted with 'Dispatched' set");
     let submission = null;
     if (body.Submission !== undefined && body.Submission !== null) {
       const s = body.Submission;
       if (!isObj(s)) throw badRequest('Submission must be an object');
       const source = optString(s, 'Source') ?? '';
       const format = optString(s, 'Format') ?? 'hcl2';
-      if (!['hcl2', 'json', 'hcl1'].includes(format)) throw badRequest(`Submission Format must be "hcl2" or "json", got ${JSON.stringify(format)}`);
+      if (!['hcl2', 'json', 'hcl1'].includes(format))
+        throw badRequest(`Submission Format must be "hcl2" or "json", got ${JSON.stringify(format)}`);
       const variables = optString(s, 'Variables') ?? '';
       const flags = stringMap(s.VariableFlags, 'Submission.VariableFlags');
       if (source) submission = { Source: source, Format: format, VariableFlags: flags, Variables: variables };
     }
     const result = store.register(job, {
-      enforceIndex: optBool(body, 'EnforceIndex'), jobModifyIndex: optUint(body, 'JobModifyIndex') ?? 0,
-      preserveCounts: optBool(body, 'PreserveCounts'), evalPriority: evalPriorityOk(optInt(body, 'EvalPriority')), submission,
+      enforceIndex: optBool(body, 'EnforceIndex'),
+      jobModifyIndex: optUint(body, 'JobModifyIndex') ?? 0,
+      preserveCounts: optBool(body, 'PreserveCounts'),
+      evalPriority: evalPriorityOk(optInt(body, 'EvalPriority')),
+      submission,
     });
     return { body: writeResponse(result) };
   };
@@ -303,7 +389,8 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     }
     const view = store.view(e);
     if (faults.has('jobs.durations-in-seconds')) {
-      for (const g of view.TaskGroups ?? []) for (const t of g.Tasks ?? []) if (typeof t.KillTimeout === 'number') t.KillTimeout = t.KillTimeout / 1e9;
+      for (const g of view.TaskGroups ?? [])
+        for (const t of g.Tasks ?? []) if (typeof t.KillTimeout === 'number') t.KillTimeout = t.KillTimeout / 1e9;
     }
     return { body: view };
   };
@@ -314,7 +401,8 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     let version: number;
     if (raw === null || !/^[0-9]+$/.test(raw)) {
       const e = store.get(ctx.namespace, id);
-      if (!(raw === null && faults.has('jobs.submission-version-optional') && e)) throw badRequest('Unable to parse job submission version parameter');
+      if (!(raw === null && faults.has('jobs.submission-version-optional') && e))
+        throw badRequest('Unable to parse job submission version parameter');
       version = e.job.Version;
     } else {
       version = Number(raw);
@@ -356,7 +444,9 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
         for (let i = 0; i < versions.length - 1; i++) out.push(jobDiff(versions[i + 1]!, versions[i]!));
       }
     }
-    return { body: { Diffs: out, Versions: versions, Index: store.index, KnownLeader: true, LastContact: 0, NextToken: '' } };
+    return {
+      body: { Diffs: out, Versions: versions, Index: store.index, KnownLeader: true, LastContact: 0, NextToken: '' },
+    };
   };
 
   const listAllocations = (ctx: Ctx, id: string): Reply => {
@@ -364,7 +454,9 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const all = (parseBoolParam(ctx.query, 'all') ?? false) && !faults.has('jobs.allocations-all-ignored');
     const e = store.get(ctx.namespace, id);
     const key = keyOf(ctx.namespace, id);
-    const allocs = store.cluster.allocs.filter((a) => a.jobKey === key && (all || !e || a.JobCreateIndex === e.job.CreateIndex));
+    const allocs = store.cluster.allocs.filter(
+      (a) => a.jobKey === key && (all || !e || a.JobCreateIndex === e.job.CreateIndex),
+    );
     return { body: allocs.map(Cluster.view) };
   };
 
@@ -377,13 +469,19 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   const deploymentsOf = (ctx: Ctx, id: string, all: boolean): Job[] => {
     const e = store.get(ctx.namespace, id);
     const key = keyOf(ctx.namespace, id);
-    return store.cluster.deployments.filter((d) => d.jobKey === key && (all || (e !== undefined && d.JobCreateIndex === e.job.CreateIndex)));
+    return store.cluster.deployments.filter(
+      (d) => d.jobKey === key && (all || (e !== undefined && d.JobCreateIndex === e.job.CreateIndex)),
+    );
   };
 
   const listDeployments = (ctx: Ctx, id: string): Reply => {
     need(ctx, ['read-job'], ctx.namespace, 'jobs.acl-read-unchecked');
     const all = (parseBoolParam(ctx.query, 'all') ?? false) && !faults.has('jobs.deployments-all-ignored');
-    return { body: deploymentsOf(ctx, id, all).sort((a, b) => b.CreateIndex - a.CreateIndex).map(Cluster.viewDeployment) };
+    return {
+      body: deploymentsOf(ctx, id, all)
+        .sort((a, b) => b.CreateIndex - a.CreateIndex)
+        .map(Cluster.viewDeployment),
+    };
   };
 
   const latestDeployment = (ctx: Ctx, id: string): Reply => {
@@ -403,7 +501,14 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const groups: Record<string, Job> = {};
     for (const g of e.job.TaskGroups ?? []) {
       const events = e.scaling[g.Name];
-      groups[g.Name] = { Desired: g.Count, Events: events?.length ? clone(events) : null, Healthy: 0, Placed: 0, Running: 0, Unhealthy: 0 };
+      groups[g.Name] = {
+        Desired: g.Count,
+        Events: events?.length ? clone(events) : null,
+        Healthy: 0,
+        Placed: 0,
+        Running: 0,
+        Unhealthy: 0,
+      };
     }
     for (const a of store.allocsOf(e)) {
       const s = groups[a.TaskGroup];
@@ -412,7 +517,16 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       if (a.ClientStatus === 'running') s.Running += 1;
       if (a.healthy) s.Healthy += 1;
     }
-    return { body: { JobCreateIndex: e.job.CreateIndex, JobID: e.job.ID, Namespace: e.job.Namespace, JobModifyIndex: e.job.JobModifyIndex, JobStopped: e.job.Stop, TaskGroups: groups } };
+    return {
+      body: {
+        JobCreateIndex: e.job.CreateIndex,
+        JobID: e.job.ID,
+        Namespace: e.job.Namespace,
+        JobModifyIndex: e.job.JobModifyIndex,
+        JobStopped: e.job.Stop,
+        TaskGroups: groups,
+      },
+    };
   };
 
   const services = (ctx: Ctx, id: string): Reply => {
@@ -425,15 +539,26 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       const g = (version.TaskGroups ?? []).find((x: Job) => x.Name === a.TaskGroup);
       if (!g) continue;
       const node = store.cluster.nodes.find((n) => n.ID === a.NodeID);
-      const regs: Array<[string, Job]> = [...(g.Services ?? []).map((s: Job) => [`group-${g.Name}`, s] as [string, Job])];
+      const regs: Array<[string, Job]> = [
+        ...(g.Services ?? []).map((s: Job) => [`group-${g.Name}`, s] as [string, Job]),
+      ];
       for (const t of g.Tasks ?? []) for (const s of t.Services ?? []) regs.push([t.Name, s]);
       for (const [owner, s] of regs) {
         const label = String(s.PortLabel ?? '');
         const port = /^[0-9]+$/.test(label) ? Number(label) : (a.ports[label] ?? 0);
         out.push({
-          ID: `_sched-task-${a.ID}-${owner}-${String(s.Name)}-${label}`, ServiceName: s.Name, Namespace: e.job.Namespace, NodeID: a.NodeID,
-          Datacenter: node?.Datacenter ?? 'dc1', JobID: e.job.ID, AllocID: a.ID, Tags: s.Tags ?? null, Address: '127.0.0.1', Port: port,
-          CreateIndex: a.ModifyIndex, ModifyIndex: a.ModifyIndex,
+          ID: `_sched-task-${a.ID}-${owner}-${String(s.Name)}-${label}`,
+          ServiceName: s.Name,
+          Namespace: e.job.Namespace,
+          NodeID: a.NodeID,
+          Datacenter: node?.Datacenter ?? 'dc1',
+          JobID: e.job.ID,
+          AllocID: a.ID,
+          Tags: s.Tags ?? null,
+          Address: '127.0.0.1',
+          Port: port,
+          CreateIndex: a.ModifyIndex,
+          ModifyIndex: a.ModifyIndex,
         });
       }
     }
@@ -442,9 +567,11 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
 
   const actionsOf = (job: Job): Job[] => {
     const out: Job[] = [];
-    for (const g of job.TaskGroups ?? []) for (const t of g.Tasks ?? []) for (const a of t.Actions ?? []) {
-      out.push({ Name: a.Name, Command: a.Command, Args: a.Args ?? null, TaskGroupName: g.Name, TaskName: t.Name });
-    }
+    for (const g of job.TaskGroups ?? [])
+      for (const t of g.Tasks ?? [])
+        for (const a of t.Actions ?? []) {
+          out.push({ Name: a.Name, Command: a.Command, Args: a.Args ?? null, TaskGroupName: g.Name, TaskName: t.Name });
+        }
     return out;
   };
 
@@ -459,7 +586,8 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     need(ctx, ['submit-job'], ctx.namespace, 'jobs.acl-submit-unchecked');
     const purge = parseBoolParam(ctx.query, 'purge') ?? false;
     // Single region: a global stop is an ordinary stop.
-    if (parseBoolParam(ctx.query, 'global') && faults.has('jobs.stop-global-rejected')) throw badRequest('multiregion jobs are not supported');
+    if (parseBoolParam(ctx.query, 'global') && faults.has('jobs.stop-global-rejected'))
+      throw badRequest('multiregion jobs are not supported');
     const noShutdownDelay = parseBoolParam(ctx.query, 'no_shutdown_delay') ?? false;
     const evalPriority = evalPriorityOk(parseIntParam(ctx.query, 'eval_priority'));
     return { body: writeResponse(store.stop(ctx.namespace, id, { purge, noShutdownDelay, evalPriority })) };
@@ -467,32 +595,56 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
 
   const decodePayload = (v: unknown): Buffer => {
     if (v === undefined || v === null || v === '') return Buffer.alloc(0);
-    if (typeof v !== 'string' || !/^[A-Za-z0-9+/\r\n]*={0,2}$/.test(v)) throw badRequest('Payload must be a base64 string');
+    if (typeof v !== 'string' || !/^[A-Za-z0-9+/\r\n]*={0,2}$/.test(v))
+      throw badRequest('Payload must be a base64 string');
     return Buffer.from(v, 'base64');
   };
 
-  const dispatch = (ctx: Ctx, id: string, payload: Buffer, meta: Record<string, string> | null, prefixTemplate: string): Reply => {
+  const dispatch = (
+    ctx: Ctx,
+    id: string,
+    payload: Buffer,
+    meta: Record<string, string> | null,
+    prefixTemplate: string,
+  ): Reply => {
     need(ctx, ['dispatch-job'], ctx.namespace, 'jobs.acl-dispatch-unchecked');
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound('parameterized job not found');
     const parent = e.job;
-    if (!isParameterized(parent) && !faults.has('jobs.dispatch-not-parameterized-accepted')) throw badRequest(`Specified job "${id}" is not a parameterized job`);
+    if (!isParameterized(parent) && !faults.has('jobs.dispatch-not-parameterized-accepted'))
+      throw badRequest(`Specified job "${id}" is not a parameterized job`);
     if (parent.Stop) throw badRequest(`Specified job "${id}" is stopped`);
     const cfg: Job = parent.ParameterizedJob ?? { Payload: 'optional', MetaRequired: null, MetaOptional: null };
-    if (cfg.Payload === 'required' && payload.length === 0 && !faults.has('jobs.dispatch-payload-required-ignored')) throw badRequest('Payload is not provided but required by parameterized job');
-    if (cfg.Payload === 'forbidden' && payload.length > 0) throw badRequest('Payload provided but forbidden by parameterized job');
-    if (payload.length > DISPATCH_PAYLOAD_LIMIT && !faults.has('jobs.dispatch-payload-unlimited')) throw badRequest(`Payload exceeds maximum size; ${payload.length} > ${DISPATCH_PAYLOAD_LIMIT}`);
+    if (cfg.Payload === 'required' && payload.length === 0 && !faults.has('jobs.dispatch-payload-required-ignored'))
+      throw badRequest('Payload is not provided but required by parameterized job');
+    if (cfg.Payload === 'forbidden' && payload.length > 0)
+      throw badRequest('Payload provided but forbidden by parameterized job');
+    if (payload.length > DISPATCH_PAYLOAD_LIMIT && !faults.has('jobs.dispatch-payload-unlimited'))
+      throw badRequest(`Payload exceeds maximum size; ${payload.length} > ${DISPATCH_PAYLOAD_LIMIT}`);
     const required: string[] = cfg.MetaRequired ?? [];
     const optional: string[] = cfg.MetaOptional ?? [];
     const given = Object.keys(meta ?? {});
     const unpermitted = given.filter((k) => !required.includes(k) && !optional.includes(k));
-    if (unpermitted.length && !faults.has('jobs.dispatch-meta-unpermitted-accepted')) throw badRequest(`Dispatch request included unpermitted metadata keys: [${unpermitted.join(' ')}]`);
+    if (unpermitted.length && !faults.has('jobs.dispatch-meta-unpermitted-accepted'))
+      throw badRequest(`Dispatch request included unpermitted metadata keys: [${unpermitted.join(' ')}]`);
     const missing = required.filter((k) => !given.includes(k));
-    if (missing.length && !faults.has('jobs.dispatch-meta-required-ignored')) throw badRequest(`Dispatch did not provide required meta keys: [${missing.join(' ')}]`);
+    if (missing.length && !faults.has('jobs.dispatch-meta-required-ignored'))
+      throw badRequest(`Dispatch did not provide required meta keys: [${missing.join(' ')}]`);
     const token = ctx.query.get('idempotency_token') ?? '';
     if (token && !faults.has('jobs.dispatch-idempotency-ignored')) {
       const existing = store.children(e).find((c) => c.idempotencyToken === token);
-      if (existing) return { body: { Index: existing.job.ModifyIndex, JobCreateIndex: existing.job.CreateIndex, EvalCreateIndex: 0, EvalID: '', DispatchedJobID: existing.job.ID, KnownLeader: true, LastContact: 0 } };
+      if (existing)
+        return {
+          body: {
+            Index: existing.job.ModifyIndex,
+            JobCreateIndex: existing.job.CreateIndex,
+            EvalCreateIndex: 0,
+            EvalID: '',
+            DispatchedJobID: existing.job.ID,
+            KnownLeader: true,
+            LastContact: 0,
+          },
+        };
     }
     const child = clone(parent);
     const secs = Math.floor(clock.now() / 1000);
@@ -508,7 +660,17 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const r = store.register(child, { idempotencyToken: token || undefined });
     const created = store.get(ctx.namespace, child.ID)!;
     if (token) created.idempotencyToken = token;
-    return { body: { Index: r.Index, JobCreateIndex: created.job.CreateIndex, EvalCreateIndex: r.EvalCreateIndex ?? 0, EvalID: r.EvalID ?? '', DispatchedJobID: child.ID, KnownLeader: true, LastContact: 0 } };
+    return {
+      body: {
+        Index: r.Index,
+        JobCreateIndex: created.job.CreateIndex,
+        EvalCreateIndex: r.EvalCreateIndex ?? 0,
+        EvalID: r.EvalID ?? '',
+        DispatchedJobID: child.ID,
+        KnownLeader: true,
+        LastContact: 0,
+      },
+    };
   };
 
   const dispatchJson = (ctx: Ctx, id: string): Reply => {
@@ -516,7 +678,13 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const body = jsonBody(ctx, { optional: true });
     const jobId = optString(body, 'JobID');
     if (jobId && jobId !== id) throw badRequest('Job ID does not match');
-    return dispatch(ctx, id, decodePayload(body.Payload), stringMap(body.Meta, 'Meta'), optString(body, 'IdPrefixTemplate') ?? '');
+    return dispatch(
+      ctx,
+      id,
+      decodePayload(body.Payload),
+      stringMap(body.Meta, 'Meta'),
+      optString(body, 'IdPrefixTemplate') ?? '',
+    );
   };
 
   const revert = (ctx: Ctx, id: string): Reply => {
@@ -527,7 +695,8 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     if (jobId !== id) throw badRequest('Job ID does not match');
     const jobVersion = optUint(body, 'JobVersion');
     const tagged = optString(body, 'TaggedVersion') ?? '';
-    if (jobVersion !== undefined && tagged && !faults.has('jobs.revert-both-accepted')) throw badRequest('use only one of JobVersion or TaggedVersion');
+    if (jobVersion !== undefined && tagged && !faults.has('jobs.revert-both-accepted'))
+      throw badRequest('use only one of JobVersion or TaggedVersion');
     const enforce = optInt(body, 'EnforcePriorVersion');
     optString(body, 'DiscoveryToken');
     optString(body, 'SecretsToken');
@@ -590,14 +759,30 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const e = store.mustGet(ctx.namespace, id);
     if (isPeriodic(e.job)) throw badRequest("can't evaluate periodic job");
     if (isParameterized(e.job)) throw badRequest("can't evaluate parameterized job");
-    if (faults.has('jobs.evaluate-no-eval')) return { body: writeResponse({ JobModifyIndex: e.job.JobModifyIndex, Index: store.index, Warnings: '' }) };
+    if (faults.has('jobs.evaluate-no-eval'))
+      return { body: writeResponse({ JobModifyIndex: e.job.JobModifyIndex, Index: store.index, Warnings: '' }) };
     const ev = store.createEval(e, 'job-register', e.job.Priority);
-    return { body: writeResponse({ EvalID: ev.ID, EvalCreateIndex: ev.CreateIndex, JobModifyIndex: e.job.JobModifyIndex, Index: store.index, Warnings: '' }) };
+    return {
+      body: writeResponse({
+        EvalID: ev.ID,
+        EvalCreateIndex: ev.CreateIndex,
+        JobModifyIndex: e.job.JobModifyIndex,
+        Index: store.index,
+        Warnings: '',
+      }),
+    };
   };
 
   const plan = (ctx: Ctx, id: string): Reply => {
     const body = jsonBody(ctx);
-    const job = jobFromBody(ctx, body, id, 'Job must be specified', 'Job must have a valid ID', 'Job ID does not match');
+    const job = jobFromBody(
+      ctx,
+      body,
+      id,
+      'Job must be specified',
+      'Job must have a valid ID',
+      'Job ID does not match',
+    );
     ctx.namespace = job.Namespace;
     need(ctx, ['submit-job'], job.Namespace, 'jobs.acl-submit-unchecked');
     const policyOverride = optBool(body, 'PolicyOverride');
@@ -606,7 +791,9 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const e = store.get(job.Namespace, job.ID);
     const old = e ? e.job : null;
     const live: Record<string, number> = {};
-    if (e) for (const a of store.allocsOf(e)) if (!isTerminal(a) && a.DesiredStatus === 'run') live[a.TaskGroup] = (live[a.TaskGroup] ?? 0) + 1;
+    if (e)
+      for (const a of store.allocsOf(e))
+        if (!isTerminal(a) && a.DesiredStatus === 'run') live[a.TaskGroup] = (live[a.TaskGroup] ?? 0) + 1;
     const updates = desiredUpdates(old, job, live);
     let diff = null;
     if (wantDiff && !faults.has('jobs.plan-no-diff')) {
@@ -618,7 +805,20 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     if (nodes.length === 0) {
       failed = {};
       for (const g of job.TaskGroups ?? []) {
-        failed[g.Name] = { CoalescedFailures: Math.max(0, g.Count - 1), AllocationTime: 1000, Scores: null, NodesEvaluated: 0, NodesFiltered: store.cluster.nodes.length, NodesAvailable: {}, NodesInPool: store.cluster.nodes.length, ClassFiltered: null, ConstraintFiltered: null, NodesExhausted: 0, ClassExhausted: null, DimensionExhausted: null };
+        failed[g.Name] = {
+          CoalescedFailures: Math.max(0, g.Count - 1),
+          AllocationTime: 1000,
+          Scores: null,
+          NodesEvaluated: 0,
+          NodesFiltered: store.cluster.nodes.length,
+          NodesAvailable: {},
+          NodesInPool: store.cluster.nodes.length,
+          ClassFiltered: null,
+          ConstraintFiltered: null,
+          NodesExhausted: 0,
+          ClassExhausted: null,
+          DimensionExhausted: null,
+        };
       }
     }
     let next = ZERO_TIME;
@@ -630,8 +830,16 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const index = old ? old.JobModifyIndex : 0;
     return {
       body: {
-        Index: index, NextPeriodicLaunch: next, Warnings: '', Diff: diff, CreatedEvals: [], JobModifyIndex: index, FailedTGAllocs: failed,
-        Annotations: faults.has('jobs.plan-no-annotations') ? null : { DesiredTGUpdates: updates, PreemptedAllocs: null },
+        Index: index,
+        NextPeriodicLaunch: next,
+        Warnings: '',
+        Diff: diff,
+        CreatedEvals: [],
+        JobModifyIndex: index,
+        FailedTGAllocs: failed,
+        Annotations: faults.has('jobs.plan-no-annotations')
+          ? null
+          : { DesiredTGUpdates: updates, PreemptedAllocs: null },
       },
     };
   };
@@ -639,31 +847,56 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   const periodicForce = (ctx: Ctx, id: string): Reply => {
     need(ctx, ['dispatch-job', 'submit-job']);
     const e = store.mustGet(ctx.namespace, id);
-    if (!isPeriodic(e.job) && !faults.has('jobs.periodic-force-any-job')) throw badRequest("can't force launch non-periodic job");
+    if (!isPeriodic(e.job) && !faults.has('jobs.periodic-force-any-job'))
+      throw badRequest("can't force launch non-periodic job");
     if (e.job.Stop) throw badRequest("can't force launch a stopped job");
-    if (faults.has('jobs.periodic-force-respects-overlap') && e.job.Periodic?.ProhibitOverlap && store.children(e).some((c) => store.status(c) !== 'dead')) {
+    if (
+      faults.has('jobs.periodic-force-respects-overlap') &&
+      e.job.Periodic?.ProhibitOverlap &&
+      store.children(e).some((c) => store.status(c) !== 'dead')
+    ) {
       throw badRequest('periodic job has a running instance and prohibits overlap');
     }
     const r = store.launchChild(e, clock.now());
-    return { body: { EvalID: r.EvalID ?? '', EvalCreateIndex: r.EvalCreateIndex ?? 0, Index: r.Index, KnownLeader: true, LastContact: 0 } };
+    return {
+      body: {
+        EvalID: r.EvalID ?? '',
+        EvalCreateIndex: r.EvalCreateIndex ?? 0,
+        Index: r.Index,
+        KnownLeader: true,
+        LastContact: 0,
+      },
+    };
   };
 
   const scale = (ctx: Ctx, id: string): Reply => {
     need(ctx, ['scale-job', 'submit-job'], ctx.namespace, 'jobs.acl-scale-unchecked');
     const body = jsonBody(ctx);
     if (faults.has('jobs.scale-target-group-optional') && !(isObj(body.Target) && body.Target.Group)) {
-      body.Target = { ...(isObj(body.Target) ? body.Target : {}), Group: store.get(ctx.namespace, id)?.job.TaskGroups?.[0]?.Name };
+      body.Target = {
+        ...(isObj(body.Target) ? body.Target : {}),
+        Group: store.get(ctx.namespace, id)?.job.TaskGroups?.[0]?.Name,
+      };
     }
     if (!isObj(body.Target)) throw badRequest('missing task group name for scaling action');
     const group = body.Target.Group;
     if (typeof group !== 'string' || group === '') throw badRequest('missing task group name for scaling action');
-    if (body.Target.Job !== undefined && body.Target.Job !== id) throw badRequest('job ID in payload did not match URL');
+    if (body.Target.Job !== undefined && body.Target.Job !== id)
+      throw badRequest('job ID in payload did not match URL');
     const count = optInt(body, 'Count');
     if (count !== undefined && count < 0) throw badRequest("scaling action count can't be negative");
     const supplied = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== false;
-    if (body.Message !== undefined && body.Message !== null && typeof body.Message !== 'string') throw badRequest('Message must be a string');
-    if (body.Error !== undefined && body.Error !== null && typeof body.Error !== 'string' && typeof body.Error !== 'boolean') throw badRequest('Error must be a string');
-    if (supplied(body.Message) === supplied(body.Error) && !faults.has('jobs.scale-message-and-error')) throw badRequest('exactly one of Message or Error must be supplied');
+    if (body.Message !== undefined && body.Message !== null && typeof body.Message !== 'string')
+      throw badRequest('Message must be a string');
+    if (
+      body.Error !== undefined &&
+      body.Error !== null &&
+      typeof body.Error !== 'string' &&
+      typeof body.Error !== 'boolean'
+    )
+      throw badRequest('Error must be a string');
+    if (supplied(body.Message) === supplied(body.Error) && !faults.has('jobs.scale-message-and-error'))
+      throw badRequest('exactly one of Message or Error must be supplied');
     if (body.Meta !== undefined && body.Meta !== null && !isObj(body.Meta)) throw badRequest('Meta must be an object');
     const policyOverride = optBool(body, 'PolicyOverride');
     needOverride(ctx, policyOverride);
@@ -675,15 +908,23 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const g = (e.job.TaskGroups ?? []).find((x: Job) => x.Name === group);
     if (!g) throw badRequest(`task group "${group}" specified for scaling does not exist in job`);
     if (isObj(g.Scaling) && count !== undefined) {
-      if (typeof g.Scaling.Min === 'number' && count < g.Scaling.Min) throw badRequest(`group count was less than scaling policy minimum: ${count} < ${g.Scaling.Min}`);
-      if (typeof g.Scaling.Max === 'number' && count > g.Scaling.Max) throw badRequest(`group count was greater than scaling policy maximum: ${count} > ${g.Scaling.Max}`);
+      if (typeof g.Scaling.Min === 'number' && count < g.Scaling.Min)
+        throw badRequest(`group count was less than scaling policy minimum: ${count} < ${g.Scaling.Min}`);
+      if (typeof g.Scaling.Max === 'number' && count > g.Scaling.Max)
+        throw badRequest(`group count was greater than scaling policy maximum: ${count} > ${g.Scaling.Max}`);
     }
     const prev = g.Count;
     let result: WriteResult = { JobModifyIndex: e.job.JobModifyIndex, Index: store.index, Warnings: '' };
     if (count !== undefined) {
-      const active = store.cluster.deployments.some((d) => d.jobKey === e.key && d.Status === 'running' && d.JobCreateIndex === e.job.CreateIndex);
-      if (active && !faults.has('jobs.scale-ignores-deployment')) throw documented(badRequest('job scaling blocked due to active deployment'));
-      if (enforceIndex && jobModifyIndex !== e.job.JobModifyIndex) throw badRequest(`Enforcing job modify index ${jobModifyIndex}: job exists with conflicting job modify index: ${e.job.JobModifyIndex}`);
+      const active = store.cluster.deployments.some(
+        (d) => d.jobKey === e.key && d.Status === 'running' && d.JobCreateIndex === e.job.CreateIndex,
+      );
+      if (active && !faults.has('jobs.scale-ignores-deployment'))
+        throw documented(badRequest('job scaling blocked due to active deployment'));
+      if (enforceIndex && jobModifyIndex !== e.job.JobModifyIndex)
+        throw badRequest(
+          `Enforcing job modify index ${jobModifyIndex}: job exists with conflicting job modify index: ${e.job.JobModifyIndex}`,
+        );
       const next = clone(e.job);
       if (!faults.has('jobs.scale-count-ignored')) next.TaskGroups.find((x: Job) => x.Name === group).Count = count;
       result = store.register(next, { triggeredBy: 'scaling' });
@@ -691,8 +932,14 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const index = store.nextIndex();
     const events = faults.has('jobs.scale-event-dropped') ? [] : (e.scaling[group] ??= []);
     events.unshift({
-      Time: store.nowNs(), PreviousCount: prev, Count: count ?? null, Message: body.Message ?? '', Error: supplied(body.Error), Meta: body.Meta ?? null,
-      EvalID: result.EvalID ?? null, CreateIndex: index,
+      Time: store.nowNs(),
+      PreviousCount: prev,
+      Count: count ?? null,
+      Message: body.Message ?? '',
+      Error: supplied(body.Error),
+      Meta: body.Meta ?? null,
+      EvalID: result.EvalID ?? null,
+      CreateIndex: index,
     });
     events.splice(20);
     result.Index = index;
@@ -710,7 +957,8 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     const v = e.versions.find((x) => x.Version === version);
     if (!v) throw notFound(`job "${id}" version ${version} not found`);
     const other = e.versions.find((x) => x.VersionTag?.Name === name && x.Version !== version);
-    if (other && !faults.has('jobs.tag-not-unique')) throw badRequest(`tag "${name}" already exists on a different version of job "${id}"`);
+    if (other && !faults.has('jobs.tag-not-unique'))
+      throw badRequest(`tag "${name}" already exists on a different version of job "${id}"`);
     const tag = { Name: name, Description: description, TaggedTime: store.nowNs() };
     v.VersionTag = tag;
     if (e.job.Version === version) e.job.VersionTag = clone(tag);
@@ -729,7 +977,19 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       if (e.job.Version === v.Version) e.job.VersionTag = null;
     }
     const index = store.nextIndex();
-    return { body: { EvalID: '', EvalCreateIndex: 0, JobModifyIndex: 0, VolumeEvalID: '', VolumeEvalIndex: 0, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' } };
+    return {
+      body: {
+        EvalID: '',
+        EvalCreateIndex: 0,
+        JobModifyIndex: 0,
+        VolumeEvalID: '',
+        VolumeEvalIndex: 0,
+        Index: index,
+        LastContact: 0,
+        KnownLeader: true,
+        NextToken: '',
+      },
+    };
   };
 
   // ---- routing -----------------------------------------------------------------------------------
@@ -746,7 +1006,12 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       throw methodNotAllowed();
     }
     const suffixes: Array<[string, (m: string) => boolean, (ctx: Ctx, id: string) => Reply | Promise<Reply>]> = [
-      ['/dispatch/payload', WRITE, (c, id) => dispatch(c, id, faults.has('jobs.dispatch-raw-payload-dropped') ? Buffer.alloc(0) : c.rawBody, null, '')],
+      [
+        '/dispatch/payload',
+        WRITE,
+        (c, id) =>
+          dispatch(c, id, faults.has('jobs.dispatch-raw-payload-dropped') ? Buffer.alloc(0) : c.rawBody, null, ''),
+      ],
       ['/evaluate', WRITE, evaluate],
       ['/allocations', GET, listAllocations],
       ['/evaluations', GET, listEvaluations],
@@ -785,14 +1050,16 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   const control = async (ctx: Ctx, path: string): Promise<Reply> => {
     if (ctx.method === 'DELETE' && path.startsWith('/v1/reference/acl/tokens/')) {
       if (aclEnabled && ctx.token?.Type !== 'management') throw forbidden();
-      if (!acl.revoke(decodeURIComponent(path.slice('/v1/reference/acl/tokens/'.length)))) throw notFound('token not found');
+      if (!acl.revoke(decodeURIComponent(path.slice('/v1/reference/acl/tokens/'.length))))
+        throw notFound('token not found');
       return { body: {} };
     }
     if (!WRITE(ctx.method)) throw methodNotAllowed();
     if (path === '/v1/reference/clock') {
       const body = jsonBody(ctx);
       const s = body.advance;
-      if (typeof s !== 'number' || !Number.isFinite(s) || s < 0) throw badRequest('advance must be a non-negative number of seconds');
+      if (typeof s !== 'number' || !Number.isFinite(s) || s < 0)
+        throw badRequest('advance must be a non-negative number of seconds');
       // Checked before moving: a refused move leaves the time as it was.
       const problem = advanceProblem(clock.now(), s * 1000);
       if (problem) throw badRequest(problem);
@@ -804,7 +1071,9 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     if (path === '/v1/reference/gc' || path === '/v1/system/gc') {
       // Variant: the real scheduler only queues a forced collection; it happens after the answer.
       if (variants.has(QUEUED_GC)) {
-        clock.at(clock.now() + QUEUED_GC_DELAY_MS, () => { store.gc(); });
+        clock.at(clock.now() + QUEUED_GC_DELAY_MS, () => {
+          store.gc();
+        });
         return { body: {} };
       }
       return { body: { Removed: store.gc() } };
@@ -824,34 +1093,59 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       if (!WRITE(ctx.method)) throw methodNotAllowed();
       const body = jsonBody(ctx);
       try {
-        jobFromBody(ctx, body, '', 'Job must be specified', "Job ID hasn't been provided", 'Job ID does not match name');
+        jobFromBody(
+          ctx,
+          body,
+          '',
+          'Job must be specified',
+          "Job ID hasn't been provided",
+          'Job ID does not match name',
+        );
         return { body: { DriverConfigValidated: false, ValidationErrors: [], Error: '', Warnings: '' } };
       } catch (err) {
         if (!(err instanceof SchedError) || err.status !== 400) throw err;
-        return { body: { DriverConfigValidated: false, ValidationErrors: [err.message], Error: err.message, Warnings: '' } };
+        return {
+          body: { DriverConfigValidated: false, ValidationErrors: [err.message], Error: err.message, Warnings: '' },
+        };
       }
     }
     if (path === '/v1/jobs/parse') {
       if (!WRITE(ctx.method)) throw methodNotAllowed();
       return parseHcl(ctx);
     }
-    if (path.startsWith('/v1/job/') && path.length > '/v1/job/'.length) return routeJob(ctx, path.slice('/v1/job/'.length));
+    if (path.startsWith('/v1/job/') && path.length > '/v1/job/'.length)
+      return routeJob(ctx, path.slice('/v1/job/'.length));
     if (path.startsWith('/v1/reference/') || path === '/v1/system/gc') return control(ctx, path);
     throw notFound('Invalid URL');
   };
 
-  const readBody = (req: IncomingMessage): Promise<Buffer> => new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const timer = setTimeout(() => { reject(new SchedError(408, 'request body timed out')); req.destroy(); }, BODY_TIMEOUT_MS);
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) { clearTimeout(timer); reject(new SchedError(413, 'request body too large')); req.destroy(); return; }
-      chunks.push(c);
+  const readBody = (req: IncomingMessage): Promise<Buffer> =>
+    new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const timer = setTimeout(() => {
+        reject(new SchedError(408, 'request body timed out'));
+        req.destroy();
+      }, BODY_TIMEOUT_MS);
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_BODY) {
+          clearTimeout(timer);
+          reject(new SchedError(413, 'request body too large'));
+          req.destroy();
+          return;
+        }
+        chunks.push(c);
+      });
+      req.on('end', () => {
+        clearTimeout(timer);
+        resolve(Buffer.concat(chunks));
+      });
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
     });
-    req.on('end', () => { clearTimeout(timer); resolve(Buffer.concat(chunks)); });
-    req.on('error', (err) => { clearTimeout(timer); reject(err); });
-  });
 
   /** Blocking query: with ?index=N wait (at most `wait`, capped) until the state index passes N. */
   const block = async (query: URLSearchParams): Promise<void> => {
@@ -868,16 +1162,35 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     }
     waitMs = Math.min(waitMs, MAX_BLOCK_MS);
     await new Promise<void>((resolve) => {
-      const done = () => { if (store.index > target) finish(); };
-      const finish = () => { clearTimeout(timer); store.events.off('change', done); resolve(); };
+      const done = () => {
+        if (store.index > target) finish();
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        store.events.off('change', done);
+        resolve();
+      };
       const timer = setTimeout(finish, waitMs);
       store.events.on('change', done);
     });
   };
 
-  const send = (res: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string> = {}) => {
+  const send = (
+    res: ServerResponse,
+    status: number,
+    body: string,
+    contentType: string,
+    headers: Record<string, string> = {},
+  ) => {
     if (res.headersSent) return;
-    res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'X-Sched-Index': String(store.index), 'X-Sched-KnownLeader': 'true', 'X-Sched-LastContact': '0', ...headers });
+    res.writeHead(status, {
+      'Content-Type': contentType,
+      'Content-Length': Buffer.byteLength(body),
+      'X-Sched-Index': String(store.index),
+      'X-Sched-KnownLeader': 'true',
+      'X-Sched-LastContact': '0',
+      ...headers,
+    });
     res.end(body);
   };
 
@@ -885,13 +1198,31 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     try {
       const url = new URL(req.url ?? '/', 'http://scheduler');
       let path: string;
-      try { path = decodeURIComponent(url.pathname); } catch { throw badRequest('malformed URL path'); }
+      try {
+        path = decodeURIComponent(url.pathname);
+      } catch {
+        throw badRequest('malformed URL path');
+      }
       const rawBody = await readBody(req);
       const namespace = url.searchParams.get('namespace') || 'default';
-      const ctx: Ctx = { req, res, method: req.method ?? 'GET', query: url.searchParams, namespace, token: resolveToken(req.headers), rawBody };
+      const ctx: Ctx = {
+        req,
+        res,
+        method: req.method ?? 'GET',
+        query: url.searchParams,
+        namespace,
+        token: resolveToken(req.headers),
+        rawBody,
+      };
       if (ctx.method === 'GET') await block(url.searchParams);
       const reply = await route(ctx, path);
-      send(res, reply.status ?? 200, JSON.stringify(reply.body ?? null), faults.has('jobs.json-content-type-missing') ? 'text/plain; charset=utf-8' : 'application/json', reply.headers);
+      send(
+        res,
+        reply.status ?? 200,
+        JSON.stringify(reply.body ?? null),
+        faults.has('jobs.json-content-type-missing') ? 'text/plain; charset=utf-8' : 'application/json',
+        reply.headers,
+      );
     } catch (err) {
       if (err instanceof SchedError) {
         let status = err.status === 403 && faults.has('jobs.acl-denied-401') ? 401 : err.status;
@@ -908,8 +1239,13 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   // ---- the action WebSocket ------------------------------------------------------------------------
 
   const rejectUpgrade = (socket: Duplex, status: number, message: string) => {
-    const reason = ({ 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' } as Record<number, string>)[status] ?? 'Error';
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`);
+    const reason =
+      ({ 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' } as Record<number, string>)[
+        status
+      ] ?? 'Error';
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`,
+    );
   };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -917,7 +1253,11 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
     try {
       const url = new URL(req.url ?? '/', 'http://scheduler');
       let path: string;
-      try { path = decodeURIComponent(url.pathname); } catch { throw badRequest('malformed URL path'); }
+      try {
+        path = decodeURIComponent(url.pathname);
+      } catch {
+        throw badRequest('malformed URL path');
+      }
       if (!path.startsWith('/v1/job/') || !path.endsWith('/action')) throw notFound('Invalid URL');
       const id = path.slice('/v1/job/'.length, -'/action'.length);
       const q = url.searchParams;
@@ -943,14 +1283,22 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       if (!alloc) throw notFound(`allocation ${allocId} not found for job "${id}"`);
       if (alloc.ClientStatus !== 'running') throw badRequest(`allocation ${allocId} is not running`);
       const version = e.versions.find((v) => v.Version === alloc.JobVersion) ?? e.job;
-      if (!taskName && faults.has('jobs.action-task-optional')) taskName = actionsOf(version).find((a) => a.Name === actionName)?.TaskName ?? '';
-      const action = actionsOf(version).find((a) => a.Name === actionName && a.TaskName === taskName && a.TaskGroupName === alloc.TaskGroup);
+      if (!taskName && faults.has('jobs.action-task-optional'))
+        taskName = actionsOf(version).find((a) => a.Name === actionName)?.TaskName ?? '';
+      const action = actionsOf(version).find(
+        (a) => a.Name === actionName && a.TaskName === taskName && a.TaskGroupName === alloc.TaskGroup,
+      );
       if (!action) throw notFound(`action "${actionName}" not found in task "${taskName}"`);
-      const driver = (version.TaskGroups ?? []).find((g: Job) => g.Name === alloc.TaskGroup)?.Tasks?.find((t: Job) => t.Name === taskName)?.Driver;
+      const driver = (version.TaskGroups ?? [])
+        .find((g: Job) => g.Name === alloc.TaskGroup)
+        ?.Tasks?.find((t: Job) => t.Name === taskName)?.Driver;
       unisolated = driver === 'raw_exec';
       if (!handshake) authorize(resolveToken(req.headers));
       streams.upgrade(req, socket, head, {
-        command: action.Command, args: action.Args ?? [], tty, handshake,
+        command: action.Command,
+        args: action.Args ?? [],
+        tty,
+        handshake,
         authorize: (secret) => {
           if (!aclEnabled) return;
           const t = acl.lookup(secret);
@@ -960,7 +1308,10 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
       });
     } catch (err) {
       if (err instanceof SchedError) rejectUpgrade(socket, err.status, err.message);
-      else { console.error('[scheduler] upgrade failed:', (err as Error).message); rejectUpgrade(socket, 500, 'internal error'); }
+      else {
+        console.error('[scheduler] upgrade failed:', (err as Error).message);
+        rejectUpgrade(socket, 500, 'internal error');
+      }
     }
   };
 
@@ -969,10 +1320,16 @@ export async function startScheduler(opts: { port?: number; host?: string; clock
   server.headersTimeout = 15_000;
   server.keepAliveTimeout = 5_000;
   server.on('upgrade', onUpgrade);
-  server.on('clientError', (_err, socket) => { if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'); else socket.destroy(); });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => { server.off('error', reject); resolve(); });
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

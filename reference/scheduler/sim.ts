@@ -16,19 +16,46 @@ export const START_MS = 1000;
 /** Milliseconds a batch task runs before it exits successfully. */
 export const BATCH_RUN_MS = 5000;
 
-export interface SimNode { ID: string; Name: string; Datacenter: string; NodePool: string }
+export interface SimNode {
+  ID: string;
+  Name: string;
+  Datacenter: string;
+  NodePool: string;
+}
 
 export type Alloc = Job;
 export type Deployment = Job;
 
 const TERMINAL = new Set(['complete', 'failed', 'lost']);
-export const isTerminal = (a: Alloc) => TERMINAL.has(a.ClientStatus) || (a.DesiredStatus !== 'run' && a.ClientStatus !== 'running' && a.ClientStatus !== 'pending');
+export const isTerminal = (a: Alloc) =>
+  TERMINAL.has(a.ClientStatus) ||
+  (a.DesiredStatus !== 'run' && a.ClientStatus !== 'running' && a.ClientStatus !== 'pending');
 
 function event(type: string, nowNs: number, extra: Job = {}): Job {
   return {
-    Type: type, Time: nowNs, FailsTask: false, RestartReason: '', SetupError: '', DriverError: '', ExitCode: 0, Signal: 0,
-    Message: '', KillTimeout: 0, KillError: '', KillReason: '', StartDelay: 0, DownloadError: '', ValidationError: '',
-    DiskLimit: 0, FailedSibling: '', VaultError: '', TaskSignalReason: '', TaskSignal: '', DriverMessage: '', DisplayMessage: '', ...extra,
+    Type: type,
+    Time: nowNs,
+    FailsTask: false,
+    RestartReason: '',
+    SetupError: '',
+    DriverError: '',
+    ExitCode: 0,
+    Signal: 0,
+    Message: '',
+    KillTimeout: 0,
+    KillError: '',
+    KillReason: '',
+    StartDelay: 0,
+    DownloadError: '',
+    ValidationError: '',
+    DiskLimit: 0,
+    FailedSibling: '',
+    VaultError: '',
+    TaskSignalReason: '',
+    TaskSignal: '',
+    DriverMessage: '',
+    DisplayMessage: '',
+    ...extra,
   };
 }
 
@@ -36,7 +63,12 @@ const rfc3339 = (ms: number) => new Date(ms).toISOString();
 const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 function globMatch(pattern: string, value: string): boolean {
-  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(value);
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(value);
 }
 
 export interface SimHooks {
@@ -57,7 +89,10 @@ export class Cluster {
   readonly deployments: Deployment[] = [];
   private nextPort = 20000 + Math.floor(Math.random() * 5000);
 
-  constructor(private readonly clock: Clock, private readonly hooks: SimHooks) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly hooks: SimHooks,
+  ) {}
 
   nowNs(): number {
     return this.clock.now() * 1_000_000;
@@ -82,21 +117,58 @@ export class Cluster {
     const index = this.hooks.nextIndex();
     const now = this.nowNs();
     const ports: Record<string, number> = {};
-    for (const net of [...(group.Networks ?? []), ...(group.Tasks ?? []).flatMap((t: Job) => t.Resources?.Networks ?? [])]) {
+    for (const net of [
+      ...(group.Networks ?? []),
+      ...(group.Tasks ?? []).flatMap((t: Job) => t.Resources?.Networks ?? []),
+    ]) {
       for (const p of net?.DynamicPorts ?? []) ports[p.Label] = this.nextPort++;
       for (const p of net?.ReservedPorts ?? []) ports[p.Label] = p.Value;
     }
     const alloc: Alloc = {
-      ID: randomUUID(), EvalID: evalID, Name: `${job.ID}.${group.Name}[${idx}]`, Namespace: job.Namespace, NodeID: node.ID,
-      NodeName: node.Name, JobID: job.ID, JobType: job.Type, JobVersion: job.Version, TaskGroup: group.Name, DesiredStatus: 'run',
-      DesiredDescription: '', ClientStatus: 'pending', ClientDescription: 'No tasks have started', DeploymentID: deploymentID,
-      DeploymentStatus: null, FollowupEvalID: '', PreviousAllocation: '', NextAllocation: '', RescheduleTracker: null,
-      TaskStates: Object.fromEntries((group.Tasks ?? []).map((t: Job) => [t.Name, {
-        State: 'pending', Failed: false, Restarts: 0, LastRestart: ZERO_TIME, StartedAt: ZERO_TIME, FinishedAt: ZERO_TIME,
-        Events: [event('Received', now, { DisplayMessage: 'Task received by client' })],
-      }])),
-      CreateIndex: index, ModifyIndex: index, AllocModifyIndex: index, CreateTime: now, ModifyTime: now,
-      JobCreateIndex: job.CreateIndex, jobKey, ports, runningSinceMs: 0, healthy: false,
+      ID: randomUUID(),
+      EvalID: evalID,
+      Name: `${job.ID}.${group.Name}[${idx}]`,
+      Namespace: job.Namespace,
+      NodeID: node.ID,
+      NodeName: node.Name,
+      JobID: job.ID,
+      JobType: job.Type,
+      JobVersion: job.Version,
+      TaskGroup: group.Name,
+      DesiredStatus: 'run',
+      DesiredDescription: '',
+      ClientStatus: 'pending',
+      ClientDescription: 'No tasks have started',
+      DeploymentID: deploymentID,
+      DeploymentStatus: null,
+      FollowupEvalID: '',
+      PreviousAllocation: '',
+      NextAllocation: '',
+      RescheduleTracker: null,
+      TaskStates: Object.fromEntries(
+        (group.Tasks ?? []).map((t: Job) => [
+          t.Name,
+          {
+            State: 'pending',
+            Failed: false,
+            Restarts: 0,
+            LastRestart: ZERO_TIME,
+            StartedAt: ZERO_TIME,
+            FinishedAt: ZERO_TIME,
+            Events: [event('Received', now, { DisplayMessage: 'Task received by client' })],
+          },
+        ]),
+      ),
+      CreateIndex: index,
+      ModifyIndex: index,
+      AllocModifyIndex: index,
+      CreateTime: now,
+      ModifyTime: now,
+      JobCreateIndex: job.CreateIndex,
+      jobKey,
+      ports,
+      runningSinceMs: 0,
+      healthy: false,
     };
     this.allocs.push(alloc);
     this.at(this.clock.now() + START_MS, (due) => this.start(alloc, due));
@@ -115,12 +187,18 @@ export class Cluster {
     const now = this.nowNs();
     const startedAt = rfc3339(dueMs);
     for (const [name, st] of Object.entries(alloc.TaskStates as Record<string, Job>)) {
-      const image = this.hooks.jobFor(alloc)?.TaskGroups?.find((g: Job) => g.Name === alloc.TaskGroup)?.Tasks?.find((t: Job) => t.Name === name)?.Config?.image;
+      const image = this.hooks
+        .jobFor(alloc)
+        ?.TaskGroups?.find((g: Job) => g.Name === alloc.TaskGroup)
+        ?.Tasks?.find((t: Job) => t.Name === name)?.Config?.image;
       st.State = 'running';
       st.StartedAt = startedAt;
       st.Events.push(
         event('Task Setup', now, { Message: 'Building Task Directory', DisplayMessage: 'Building Task Directory' }),
-        event('Driver', now, { DriverMessage: image ? `Downloading image ${String(image)}` : '', DisplayMessage: image ? `Downloading image ${String(image)}` : '' }),
+        event('Driver', now, {
+          DriverMessage: image ? `Downloading image ${String(image)}` : '',
+          DisplayMessage: image ? `Downloading image ${String(image)}` : '',
+        }),
         event('Started', now, { DisplayMessage: 'Task started by client' }),
       );
     }
@@ -176,23 +254,51 @@ export class Cluster {
   /** Whether the group spec is the same apart from its count (an in-place update). */
   tasksChanged(oldGroup: Job | undefined, newGroup: Job): boolean {
     if (!oldGroup) return true;
-    return JSON.stringify(oldGroup.Tasks) !== JSON.stringify(newGroup.Tasks) || JSON.stringify(oldGroup.Networks) !== JSON.stringify(newGroup.Networks);
+    return (
+      JSON.stringify(oldGroup.Tasks) !== JSON.stringify(newGroup.Tasks) ||
+      JSON.stringify(oldGroup.Networks) !== JSON.stringify(newGroup.Networks)
+    );
   }
 
   createDeployment(job: Job, evalPriority: number): Deployment {
     const index = this.hooks.nextIndex();
     const now = this.nowNs();
     const d: Deployment = {
-      ID: randomUUID(), Namespace: job.Namespace, JobID: job.ID, JobVersion: job.Version, JobModifyIndex: job.JobModifyIndex,
-      JobSpecModifyIndex: job.JobModifyIndex, JobCreateIndex: job.CreateIndex, IsMultiregion: false,
-      TaskGroups: Object.fromEntries((job.TaskGroups ?? []).map((g: Job) => [g.Name, {
-        AutoRevert: g.Update?.AutoRevert ?? false, AutoPromote: g.Update?.AutoPromote ?? false, ProgressDeadline: g.Update?.ProgressDeadline ?? 0,
-        RequireProgressBy: rfc3339(this.clock.now() + Number(g.Update?.ProgressDeadline ?? 0) / 1e6), Promoted: false, PlacedCanaries: null,
-        DesiredCanaries: 0, DesiredTotal: g.Count, PlacedAllocs: 0, HealthyAllocs: 0, UnhealthyAllocs: 0,
-      }])),
-      Status: 'running', StatusDescription: 'Deployment is running', EvalPriority: evalPriority,
-      CreateIndex: index, ModifyIndex: index, CreateTime: now, ModifyTime: now,
-      hold: isObj(job.Meta) && job.Meta[HOLD_DEPLOYMENT_META] === 'true', jobKey: '',
+      ID: randomUUID(),
+      Namespace: job.Namespace,
+      JobID: job.ID,
+      JobVersion: job.Version,
+      JobModifyIndex: job.JobModifyIndex,
+      JobSpecModifyIndex: job.JobModifyIndex,
+      JobCreateIndex: job.CreateIndex,
+      IsMultiregion: false,
+      TaskGroups: Object.fromEntries(
+        (job.TaskGroups ?? []).map((g: Job) => [
+          g.Name,
+          {
+            AutoRevert: g.Update?.AutoRevert ?? false,
+            AutoPromote: g.Update?.AutoPromote ?? false,
+            ProgressDeadline: g.Update?.ProgressDeadline ?? 0,
+            RequireProgressBy: rfc3339(this.clock.now() + Number(g.Update?.ProgressDeadline ?? 0) / 1e6),
+            Promoted: false,
+            PlacedCanaries: null,
+            DesiredCanaries: 0,
+            DesiredTotal: g.Count,
+            PlacedAllocs: 0,
+            HealthyAllocs: 0,
+            UnhealthyAllocs: 0,
+          },
+        ]),
+      ),
+      Status: 'running',
+      StatusDescription: 'Deployment is running',
+      EvalPriority: evalPriority,
+      CreateIndex: index,
+      ModifyIndex: index,
+      CreateTime: now,
+      ModifyTime: now,
+      hold: isObj(job.Meta) && job.Meta[HOLD_DEPLOYMENT_META] === 'true',
+      jobKey: '',
     };
     this.deployments.push(d);
     return d;
@@ -232,12 +338,20 @@ export class Cluster {
 
   private scheduleHealth(alloc: Alloc): void {
     const d = this.deployments.find((x) => x.ID === alloc.DeploymentID);
-    if (!d || d.Status !== 'running') return;
-    const minHealthyNs = Number(this.hooks.jobFor(alloc)?.TaskGroups?.find((g: Job) => g.Name === alloc.TaskGroup)?.Update?.MinHealthyTime ?? 10 * SECOND);
+    if (d?.Status !== 'running') return;
+    const minHealthyNs = Number(
+      this.hooks.jobFor(alloc)?.TaskGroups?.find((g: Job) => g.Name === alloc.TaskGroup)?.Update?.MinHealthyTime ??
+        10 * SECOND,
+    );
     this.at(alloc.runningSinceMs + Math.ceil(minHealthyNs / 1e6), (due) => {
       if (alloc.ClientStatus !== 'running' || alloc.DesiredStatus !== 'run') return;
       alloc.healthy = true;
-      alloc.DeploymentStatus = { Healthy: true, Timestamp: rfc3339(due), Canary: false, ModifyIndex: this.hooks.nextIndex() };
+      alloc.DeploymentStatus = {
+        Healthy: true,
+        Timestamp: rfc3339(due),
+        Canary: false,
+        ModifyIndex: this.hooks.nextIndex(),
+      };
       this.touch(alloc);
       this.checkDeployments();
       this.hooks.changed(alloc.jobKey);

@@ -10,7 +10,11 @@ import { startScheduler } from './server.js';
 const clock = new ControllableClock();
 const sched = await startScheduler({ clock, faults: new Faults() });
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; headers: Headers }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown; headers: Headers }> {
   const res = await fetch(`${sched.addr}${path}`, {
     method,
     headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -19,7 +23,11 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
   });
   const text = await res.text();
   let parsed: unknown = text;
-  try { parsed = JSON.parse(text); } catch { /* plain-text error body */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* plain-text error body */
+  }
   console.log(`${method} ${path} -> ${res.status}`);
   return { status: res.status, body: parsed, headers: res.headers };
 }
@@ -31,7 +39,10 @@ function expect(cond: boolean, what: string): void {
 try {
   const job = {
     Job: {
-      ID: 'smoke-web', Type: 'service', Datacenters: ['dc1'], Meta: { team: 'smoke' },
+      ID: 'smoke-web',
+      Type: 'service',
+      Datacenters: ['dc1'],
+      Meta: { team: 'smoke' },
       TaskGroups: [{ Name: 'web', Count: 1, Tasks: [{ Name: 'srv', Driver: 'docker', Config: { image: 'nginx:1' } }] }],
     },
   };
@@ -48,7 +59,10 @@ try {
 
   await clock.advance(2000);
   const allocs = await call('GET', '/v1/job/smoke-web/allocations');
-  expect((allocs.body as Array<{ ClientStatus: string }>)[0]?.ClientStatus === 'running', 'the allocation runs after the clock moves');
+  expect(
+    (allocs.body as Array<{ ClientStatus: string }>)[0]?.ClientStatus === 'running',
+    'the allocation runs after the clock moves',
+  );
 
   const missing = await call('GET', '/v1/job/nope');
   expect(missing.status === 404, 'an unknown job is 404');

@@ -12,13 +12,22 @@ import type { Faults } from '../faults.js';
 import { Variants } from '../variants.js';
 import { ASYNC_EVALUATIONS, PERIODIC_CHILD_PER_SECOND, PURGE_COLLECTS_ALLOCATIONS } from './variants.js';
 import { badRequest, notFound } from './errors.js';
-import { clone, isObj, isParameterized, isPeriodic, type Job, SECOND, specOf } from './job.js';
+import { clone, isObj, isParameterized, isPeriodic, type Job, specOf } from './job.js';
 import { Cluster, isTerminal, type Alloc } from './sim.js';
 
 export const SUBMISSIONS_KEPT = 6;
 export const UNTAGGED_VERSIONS_KEPT = 6;
 
-export interface Submission { Source: string; Format: string; VariableFlags: Record<string, string> | null; Variables: string; Namespace: string; JobID: string; Version: number; JobIndex: number }
+export interface Submission {
+  Source: string;
+  Format: string;
+  VariableFlags: Record<string, string> | null;
+  Variables: string;
+  Namespace: string;
+  JobID: string;
+  Version: number;
+  JobIndex: number;
+}
 
 export interface Entry {
   key: string;
@@ -32,7 +41,13 @@ export interface Entry {
   cancelPeriodic?: () => void;
 }
 
-export interface WriteResult { EvalID?: string; EvalCreateIndex?: number; JobModifyIndex: number; Index: number; Warnings: string }
+export interface WriteResult {
+  EvalID?: string;
+  EvalCreateIndex?: number;
+  JobModifyIndex: number;
+  Index: number;
+  Warnings: string;
+}
 
 /** Variant jobs.async-evaluations: how long after the write an evaluation is processed (clock ms). */
 const ASYNC_EVAL_DELAY_MS = 300;
@@ -48,12 +63,20 @@ export class Store {
   /** Emits 'change' after every write (blocking queries wait on it). */
   readonly events = new EventEmitter();
 
-  constructor(readonly clock: Clock, readonly faults: Faults, readonly variants: Variants = new Variants()) {
+  constructor(
+    readonly clock: Clock,
+    readonly faults: Faults,
+    readonly variants: Variants = new Variants(),
+  ) {
     this.events.setMaxListeners(0);
     this.cluster = new Cluster(clock, {
       nextIndex: () => this.nextIndex(),
       jobFor: (a) => this.jobVersionFor(a),
-      changed: (key) => { const e = this.jobs.get(key); if (e) e.summaryIndex = this.index; this.events.emit('change'); },
+      changed: (key) => {
+        const e = this.jobs.get(key);
+        if (e) e.summaryIndex = this.index;
+        this.events.emit('change');
+      },
     });
   }
 
@@ -110,7 +133,8 @@ export class Store {
 
   summary(e: Entry): Job {
     const groups: Record<string, Job> = {};
-    for (const g of e.job.TaskGroups ?? []) groups[g.Name] = { Queued: 0, Complete: 0, Failed: 0, Running: 0, Starting: 0, Lost: 0, Unknown: 0 };
+    for (const g of e.job.TaskGroups ?? [])
+      groups[g.Name] = { Queued: 0, Complete: 0, Failed: 0, Running: 0, Starting: 0, Lost: 0, Unknown: 0 };
     for (const a of this.allocsOf(e)) {
       const s = groups[a.TaskGroup];
       if (!s) continue;
@@ -131,7 +155,14 @@ export class Store {
       else if (st === 'dead') children.Dead += 1;
       else children.Pending += 1;
     }
-    return { JobID: e.job.ID, Namespace: e.job.Namespace, Summary: groups, Children: children, CreateIndex: e.job.CreateIndex, ModifyIndex: Math.max(e.summaryIndex, e.job.ModifyIndex) };
+    return {
+      JobID: e.job.ID,
+      Namespace: e.job.Namespace,
+      Summary: groups,
+      Children: children,
+      CreateIndex: e.job.CreateIndex,
+      ModifyIndex: Math.max(e.summaryIndex, e.job.ModifyIndex),
+    };
   }
 
   // ---- evaluations and placement -------------------------------------------------------------
@@ -142,7 +173,10 @@ export class Store {
    * only wound down, never placed.
    */
   private process(e: Entry, ev: Job, work: () => void): void {
-    if (!this.variants.has(ASYNC_EVALUATIONS)) return work();
+    if (!this.variants.has(ASYNC_EVALUATIONS)) {
+      work();
+      return;
+    }
     this.clock.at(this.clock.now() + ASYNC_EVAL_DELAY_MS, () => {
       if (this.jobs.get(e.key) !== e && !e.job.Stop) {
         ev.Status = 'canceled';
@@ -169,11 +203,37 @@ export class Store {
     const index = this.nextIndex();
     const now = this.nowNs();
     const ev: Job = {
-      ID: randomUUID(), Namespace: e.job.Namespace, Priority: priority, Type: e.job.Type, TriggeredBy: triggeredBy, JobID: e.job.ID,
-      JobModifyIndex: e.job.JobModifyIndex, NodeID: '', NodeModifyIndex: 0, DeploymentID: deploymentID, Status: 'pending', StatusDescription: '',
-      Wait: 0, WaitUntil: null, NextEval: '', PreviousEval: '', BlockedEval: '', RelatedEvals: null, FailedTGAllocs: null, ClassEligibility: null,
-      EscapedComputedClass: false, AnnotatePlan: false, QueuedAllocations: null, LeaderACL: '', SnapshotIndex: index,
-      CreateIndex: index, ModifyIndex: index, CreateTime: now, ModifyTime: now, jobKey: e.key, JobCreateIndex: e.job.CreateIndex,
+      ID: randomUUID(),
+      Namespace: e.job.Namespace,
+      Priority: priority,
+      Type: e.job.Type,
+      TriggeredBy: triggeredBy,
+      JobID: e.job.ID,
+      JobModifyIndex: e.job.JobModifyIndex,
+      NodeID: '',
+      NodeModifyIndex: 0,
+      DeploymentID: deploymentID,
+      Status: 'pending',
+      StatusDescription: '',
+      Wait: 0,
+      WaitUntil: null,
+      NextEval: '',
+      PreviousEval: '',
+      BlockedEval: '',
+      RelatedEvals: null,
+      FailedTGAllocs: null,
+      ClassEligibility: null,
+      EscapedComputedClass: false,
+      AnnotatePlan: false,
+      QueuedAllocations: null,
+      LeaderACL: '',
+      SnapshotIndex: index,
+      CreateIndex: index,
+      ModifyIndex: index,
+      CreateTime: now,
+      ModifyTime: now,
+      jobKey: e.key,
+      JobCreateIndex: e.job.CreateIndex,
     };
     this.evals.push(ev);
     this.process(e, ev, () => {
@@ -191,21 +251,30 @@ export class Store {
     const queued: Record<string, number> = {};
     const failed: Record<string, Job> = {};
     if (job.Stop || isPeriodic(job) || isParameterized(job)) {
-      for (const a of live) this.cluster.stop(a, 'alloc is being stopped by the job', shutdownDelayMs ?? this.shutdownDelayMs(job, a.TaskGroup));
+      for (const a of live)
+        this.cluster.stop(
+          a,
+          'alloc is being stopped by the job',
+          shutdownDelayMs ?? this.shutdownDelayMs(job, a.TaskGroup),
+        );
     } else {
       const nodes = this.cluster.eligibleNodes(job);
       const batch = job.Type === 'batch' || job.Type === 'sysbatch';
       for (const g of job.TaskGroups ?? []) {
         const system = job.Type === 'system' || job.Type === 'sysbatch';
         const desired = system ? nodes.length : Number(g.Count);
-        let mine = live.filter((a) => a.TaskGroup === g.Name && (!isTerminal(a) || (batch && a.ClientStatus === 'complete')));
+        let mine = live.filter(
+          (a) => a.TaskGroup === g.Name && (!isTerminal(a) || (batch && a.ClientStatus === 'complete')),
+        );
         for (const a of [...mine]) {
           if (a.JobVersion === job.Version) {
             // A later evaluation of the same version may own the deployment now: its allocations join it.
             if (deploymentID && !isTerminal(a)) this.cluster.adopt(a, deploymentID);
             continue;
           }
-          const oldGroup = e.versions.find((v) => v.Version === a.JobVersion)?.TaskGroups?.find((x: Job) => x.Name === g.Name);
+          const oldGroup = e.versions
+            .find((v) => v.Version === a.JobVersion)
+            ?.TaskGroups?.find((x: Job) => x.Name === g.Name);
           if (this.cluster.tasksChanged(oldGroup, g) && !(batch && a.ClientStatus === 'complete')) {
             this.cluster.stop(a, 'alloc is being updated due to job update', this.shutdownDelayMs(job, g.Name));
             mine = mine.filter((x) => x !== a);
@@ -215,17 +284,31 @@ export class Store {
           }
         }
         if (mine.length > desired) {
-          const extra = [...mine].sort((x, y) => y.Name.localeCompare(x.Name, undefined, { numeric: true })).slice(0, mine.length - desired);
-          for (const a of extra) this.cluster.stop(a, 'alloc not needed due to job update', this.shutdownDelayMs(job, g.Name));
+          const extra = [...mine]
+            .sort((x, y) => y.Name.localeCompare(x.Name, undefined, { numeric: true }))
+            .slice(0, mine.length - desired);
+          for (const a of extra)
+            this.cluster.stop(a, 'alloc not needed due to job update', this.shutdownDelayMs(job, g.Name));
           mine = mine.filter((a) => !extra.includes(a));
         }
         const missing = desired - mine.length;
         if (missing > 0 && nodes.length === 0) {
           queued[g.Name] = missing;
           failed[g.Name] = {
-            CoalescedFailures: missing - 1, AllocationTime: 1000, Scores: null, NodesEvaluated: 0, NodesFiltered: this.cluster.nodes.length,
-            NodesAvailable: {}, NodesInPool: this.cluster.nodes.length, ClassFiltered: null, ConstraintFiltered: { '${node.datacenter}': this.cluster.nodes.length },
-            NodesExhausted: 0, ClassExhausted: null, DimensionExhausted: null, QuotaExhausted: null, ResourcesExhausted: null,
+            CoalescedFailures: missing - 1,
+            AllocationTime: 1000,
+            Scores: null,
+            NodesEvaluated: 0,
+            NodesFiltered: this.cluster.nodes.length,
+            NodesAvailable: {},
+            NodesInPool: this.cluster.nodes.length,
+            ClassFiltered: null,
+            ConstraintFiltered: { '${node.datacenter}': this.cluster.nodes.length },
+            NodesExhausted: 0,
+            ClassExhausted: null,
+            DimensionExhausted: null,
+            QuotaExhausted: null,
+            ResourcesExhausted: null,
           };
         } else if (missing > 0) {
           const used = new Set(mine.map((a) => Number(/\[(\d+)\]$/.exec(a.Name)?.[1] ?? -1)));
@@ -242,7 +325,8 @@ export class Store {
         }
       }
       for (const a of live) {
-        if (!(job.TaskGroups ?? []).some((g: Job) => g.Name === a.TaskGroup)) this.cluster.stop(a, 'alloc not needed as task group was removed', 0);
+        if (!(job.TaskGroups ?? []).some((g: Job) => g.Name === a.TaskGroup))
+          this.cluster.stop(a, 'alloc not needed as task group was removed', 0);
       }
     }
     ev.QueuedAllocations = queued;
@@ -253,8 +337,17 @@ export class Store {
       ev.FailedTGAllocs = failed;
       const blockedIndex = this.nextIndex();
       const blocked: Job = {
-        ...clone(ev), ID: randomUUID(), Status: 'blocked', StatusDescription: 'created to place remaining allocations', TriggeredBy: 'queued-allocs',
-        PreviousEval: ev.ID, FailedTGAllocs: null, ClassEligibility: {}, QueuedAllocations: queued, CreateIndex: blockedIndex, ModifyIndex: blockedIndex,
+        ...clone(ev),
+        ID: randomUUID(),
+        Status: 'blocked',
+        StatusDescription: 'created to place remaining allocations',
+        TriggeredBy: 'queued-allocs',
+        PreviousEval: ev.ID,
+        FailedTGAllocs: null,
+        ClassEligibility: {},
+        QueuedAllocations: queued,
+        CreateIndex: blockedIndex,
+        ModifyIndex: blockedIndex,
       };
       ev.BlockedEval = blocked.ID;
       this.evals.push(blocked);
@@ -277,16 +370,27 @@ export class Store {
    * new JobModifyIndex); an identical one keeps both. Periodic and parameterized parents get no
    * evaluation.
    */
-  register(job: Job, opts: {
-    enforceIndex?: boolean; jobModifyIndex?: number; preserveCounts?: boolean; evalPriority?: number;
-    submission?: Omit<Submission, 'Namespace' | 'JobID' | 'Version' | 'JobIndex'> | null; triggeredBy?: string; idempotencyToken?: string;
-  } = {}): WriteResult {
+  register(
+    job: Job,
+    opts: {
+      enforceIndex?: boolean;
+      jobModifyIndex?: number;
+      preserveCounts?: boolean;
+      evalPriority?: number;
+      submission?: Omit<Submission, 'Namespace' | 'JobID' | 'Version' | 'JobIndex'> | null;
+      triggeredBy?: string;
+      idempotencyToken?: string;
+    } = {},
+  ): WriteResult {
     const key = keyOf(job.Namespace, job.ID);
     const existing = this.jobs.get(key);
     if (opts.enforceIndex && !this.faults.has('jobs.enforce-index-ignored')) {
       const jmi = opts.jobModifyIndex ?? 0;
       if (existing && jmi === 0) throw badRequest('Enforcing job modify index 0: job already exists');
-      if (existing && jmi !== existing.job.JobModifyIndex) throw badRequest(`Enforcing job modify index ${jmi}: job exists with conflicting job modify index: ${existing.job.JobModifyIndex}`);
+      if (existing && jmi !== existing.job.JobModifyIndex)
+        throw badRequest(
+          `Enforcing job modify index ${jmi}: job exists with conflicting job modify index: ${existing.job.JobModifyIndex}`,
+        );
       if (!existing && jmi !== 0) throw badRequest(`Enforcing job modify index ${jmi}: job does not exist`);
     }
     if (existing) this.validateUpdate(existing.job, job);
@@ -317,7 +421,15 @@ export class Store {
       job.ModifyIndex = index;
       job.JobModifyIndex = index;
       if (!entry) {
-        entry = { key, job, versions: [], submissions: new Map(), scaling: {}, idempotencyToken: opts.idempotencyToken ?? '', summaryIndex: index };
+        entry = {
+          key,
+          job,
+          versions: [],
+          submissions: new Map(),
+          scaling: {},
+          idempotencyToken: opts.idempotencyToken ?? '',
+          summaryIndex: index,
+        };
         this.jobs.set(key, entry);
       }
       entry.job = job;
@@ -351,11 +463,16 @@ export class Store {
   }
 
   private reconcileStopped(e: Entry): void {
-    for (const a of this.allocsOf(e)) if (a.DesiredStatus === 'run') this.cluster.stop(a, 'alloc is being stopped by the job', 0);
+    for (const a of this.allocsOf(e))
+      if (a.DesiredStatus === 'run') this.cluster.stop(a, 'alloc is being stopped by the job', 0);
   }
 
   needsDeployment(job: Job): boolean {
-    return job.Type === 'service' && !job.Stop && (job.TaskGroups ?? []).some((g: Job) => isObj(g.Update) && Number(g.Update.MaxParallel) > 0);
+    return (
+      job.Type === 'service' &&
+      !job.Stop &&
+      (job.TaskGroups ?? []).some((g: Job) => isObj(g.Update) && Number(g.Update.MaxParallel) > 0)
+    );
   }
 
   private validateUpdate(old: Job, next: Job): void {
@@ -363,7 +480,11 @@ export class Store {
     if (isPeriodic(old) && !isPeriodic(next)) throw badRequest('cannot update periodic job to being non-periodic');
     if (!isPeriodic(old) && isPeriodic(next)) throw badRequest('cannot update non-periodic job to being periodic');
     if (isParameterized(old) !== isParameterized(next)) {
-      throw badRequest(isParameterized(old) ? 'cannot update parameterized job to being non-parameterized' : 'cannot update non-parameterized job to being parameterized');
+      throw badRequest(
+        isParameterized(old)
+          ? 'cannot update parameterized job to being non-parameterized'
+          : 'cannot update non-parameterized job to being parameterized',
+      );
     }
     if (Boolean(old.Dispatched) !== Boolean(next.Dispatched)) throw badRequest("field 'Dispatched' is read-only");
   }
@@ -378,7 +499,13 @@ export class Store {
   }
 
   private addSubmission(e: Entry, s: Omit<Submission, 'Namespace' | 'JobID' | 'Version' | 'JobIndex'>): void {
-    e.submissions.set(e.job.Version, { ...s, Namespace: e.job.Namespace, JobID: e.job.ID, Version: e.job.Version, JobIndex: e.job.JobModifyIndex });
+    e.submissions.set(e.job.Version, {
+      ...s,
+      Namespace: e.job.Namespace,
+      JobID: e.job.ID,
+      Version: e.job.Version,
+      JobIndex: e.job.JobModifyIndex,
+    });
     if (this.faults.has('jobs.submission-keeps-all')) return;
     const versions = [...e.submissions.keys()].sort((a, b) => b - a);
     for (const v of versions.slice(SUBMISSIONS_KEPT)) e.submissions.delete(v);
@@ -416,7 +543,8 @@ export class Store {
   launchChild(e: Entry, atMs: number): WriteResult {
     let secs = Math.floor(atMs / 1000);
     // Variant: an instance is named after its launch second, so two launches in one second share it.
-    if (!this.variants.has(PERIODIC_CHILD_PER_SECOND)) while (this.get(e.job.Namespace, `${e.job.ID}/periodic-${secs}`)) secs += 1;
+    if (!this.variants.has(PERIODIC_CHILD_PER_SECOND))
+      while (this.get(e.job.Namespace, `${e.job.ID}/periodic-${secs}`)) secs += 1;
     const child = clone(e.job);
     child.ID = `${e.job.ID}/periodic-${secs}`;
     child.Name = child.ID;
@@ -455,11 +583,34 @@ export class Store {
       const index = this.nextIndex();
       const now = this.nowNs();
       const ev: Job = {
-        ID: randomUUID(), Namespace: namespace, Priority: opts.evalPriority || e.job.Priority, Type: e.job.Type, TriggeredBy: 'job-deregister',
-        JobID: id, JobModifyIndex: e.job.JobModifyIndex, NodeID: '', NodeModifyIndex: 0, DeploymentID: '', Status: 'pending', StatusDescription: '',
-        Wait: 0, NextEval: '', PreviousEval: '', BlockedEval: '', FailedTGAllocs: null, ClassEligibility: null, EscapedComputedClass: false,
-        AnnotatePlan: false, QueuedAllocations: null, SnapshotIndex: index, CreateIndex: index, ModifyIndex: index, CreateTime: now, ModifyTime: now,
-        jobKey: e.key, JobCreateIndex: e.job.CreateIndex,
+        ID: randomUUID(),
+        Namespace: namespace,
+        Priority: opts.evalPriority || e.job.Priority,
+        Type: e.job.Type,
+        TriggeredBy: 'job-deregister',
+        JobID: id,
+        JobModifyIndex: e.job.JobModifyIndex,
+        NodeID: '',
+        NodeModifyIndex: 0,
+        DeploymentID: '',
+        Status: 'pending',
+        StatusDescription: '',
+        Wait: 0,
+        NextEval: '',
+        PreviousEval: '',
+        BlockedEval: '',
+        FailedTGAllocs: null,
+        ClassEligibility: null,
+        EscapedComputedClass: false,
+        AnnotatePlan: false,
+        QueuedAllocations: null,
+        SnapshotIndex: index,
+        CreateIndex: index,
+        ModifyIndex: index,
+        CreateTime: now,
+        ModifyTime: now,
+        jobKey: e.key,
+        JobCreateIndex: e.job.CreateIndex,
       };
       this.evals.push(ev);
       this.process(e, ev, () => this.reconcile(e, ev, '', ignoreDelay ? 0 : undefined));

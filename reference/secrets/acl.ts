@@ -47,7 +47,8 @@ export async function parsePolicy(name: string, source: string): Promise<Policy>
       const list = (body as { capabilities?: unknown }).capabilities;
       if (!Array.isArray(list)) throw new Error(`path "${pattern}" needs a capabilities list`);
       for (const c of list) {
-        if (typeof c !== 'string' || !CAPABILITIES.has(c as Capability)) throw new Error(`path "${pattern}": unknown capability ${JSON.stringify(c)}`);
+        if (typeof c !== 'string' || !CAPABILITIES.has(c as Capability))
+          throw new Error(`path "${pattern}": unknown capability ${JSON.stringify(c)}`);
         caps.add(c as Capability);
       }
     }
@@ -77,7 +78,7 @@ function segmentsMatch(pattern: string, path: string): boolean {
 /** Higher is more specific. */
 function specificity(pattern: string): number[] {
   const glob = pattern.endsWith('*') ? 0 : 1;
-  const plus = -(pattern.split('/').filter((s) => s === '+').length);
+  const plus = -pattern.split('/').filter((s) => s === '+').length;
   return [glob, pattern.length, plus];
 }
 

@@ -25,10 +25,19 @@ export function shapeEnvelope(body: Record<string, unknown>, variants: Variants)
 /** The answer to an operation without a payload: 204, or 200 with a warning (the documents allow it). */
 export function noContentBody(variants: Variants): Record<string, unknown> | undefined {
   if (!variants.has('core.no-content-as-200-with-warnings')) return undefined;
-  return shapeEnvelope({
-    request_id: randomUUID(), lease_id: '', renewable: false, lease_duration: 0, data: null, wrap_info: null,
-    warnings: ['the operation succeeded; this reference variant answers 200 with a warning where 204 is documented'], auth: null,
-  }, variants);
+  return shapeEnvelope(
+    {
+      request_id: randomUUID(),
+      lease_id: '',
+      renewable: false,
+      lease_duration: 0,
+      data: null,
+      wrap_info: null,
+      warnings: ['the operation succeeded; this reference variant answers 200 with a warning where 204 is documented'],
+      auth: null,
+    },
+    variants,
+  );
 }
 
 /** The status an error is written with: an ACL refusal may answer 404 to hide the path. */

@@ -1,10 +1,11 @@
 /** Durations as the secrets service takes them: integer seconds or Go-style strings (`90s`, `1h30m`, `182d`). */
-const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, 'µs': 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600, d: 86400 };
+const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600, d: 86400 };
 
 /** Seconds (integer, rounded down). Throws on anything else. */
 export function parseDuration(value: unknown): number {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value < 0 || !Number.isInteger(value)) throw new Error(`invalid duration ${JSON.stringify(value)}`);
+    if (!Number.isFinite(value) || value < 0 || !Number.isInteger(value))
+      throw new Error(`invalid duration ${JSON.stringify(value)}`);
     return value;
   }
   if (typeof value !== 'string') throw new Error(`invalid duration ${JSON.stringify(value)}`);

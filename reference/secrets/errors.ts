@@ -9,7 +9,8 @@ export class SvcError extends Error {
 }
 
 export const badRequest = (...messages: string[]) => new SvcError(400, messages);
-export const forbidden = (...messages: string[]) => new SvcError(403, messages.length ? messages : ['permission denied']);
+export const forbidden = (...messages: string[]) =>
+  new SvcError(403, messages.length ? messages : ['permission denied']);
 export const notFound = (...messages: string[]) => new SvcError(404, messages);
 export const unsupportedPath = () => new SvcError(404, ['unsupported path']);
 export const methodNotAllowed = () => new SvcError(405, ['unsupported operation']);

@@ -15,8 +15,11 @@ const LIST_LINE = /(^|\r\n\r\n)LIST (\S+) HTTP\/(1\.[01])\r\n/g;
 export function rewriteListVerb(chunk: Buffer): Buffer {
   const text = chunk.toString('latin1');
   if (!text.includes('LIST ')) return chunk;
-  const rewritten = text.replace(LIST_LINE, (_m, lead: string, target: string, version: string) =>
-    `${lead}GET ${target} HTTP/${version}\r\n${LIST_MARKER_HEADER}: LIST\r\n`);
+  const rewritten = text.replace(
+    LIST_LINE,
+    (_m, lead: string, target: string, version: string) =>
+      `${lead}GET ${target} HTTP/${version}\r\n${LIST_MARKER_HEADER}: LIST\r\n`,
+  );
   return rewritten === text ? chunk : Buffer.from(rewritten, 'latin1');
 }
 

@@ -42,7 +42,9 @@ export function generateFromPolicy(policy: PasswordPolicy): string {
   for (const rule of policy.rules) {
     for (let i = 0; i < rule.minChars; i++) chars.push(rule.charset[randomInt(rule.charset.length)]!);
   }
-  const all = policy.rules.length ? [...new Set(policy.rules.map((r) => r.charset).join(''))].join('') : DEFAULT_CHARSET;
+  const all = policy.rules.length
+    ? [...new Set(policy.rules.map((r) => r.charset).join(''))].join('')
+    : DEFAULT_CHARSET;
   while (chars.length < policy.length) chars.push(all[randomInt(all.length)]!);
   for (let i = chars.length - 1; i > 0; i--) {
     const j = randomInt(i + 1);
@@ -73,16 +75,22 @@ export async function parsePasswordPolicy(source: string): Promise<PasswordPolic
   if (length < 4 || length > 100) throw new Error('length must be between 4 and 100');
   const rules: PasswordPolicy['rules'] = [];
   const ruleBlock = doc.rule;
-  const charsetRules = ruleBlock && typeof ruleBlock === 'object' ? (ruleBlock as Record<string, unknown>).charset : undefined;
+  const charsetRules =
+    ruleBlock && typeof ruleBlock === 'object' ? (ruleBlock as Record<string, unknown>).charset : undefined;
   for (const raw of Array.isArray(charsetRules) ? charsetRules : charsetRules ? [charsetRules] : []) {
     const r = raw as Record<string, unknown>;
     if (typeof r.charset !== 'string' || r.charset === '') throw new Error('charset rule needs "charset"');
     const min = r['min-chars'] ?? 0;
-    if (typeof min !== 'number' || !Number.isInteger(min) || min < 0) throw new Error('min-chars must be a non-negative integer');
+    if (typeof min !== 'number' || !Number.isInteger(min) || min < 0)
+      throw new Error('min-chars must be a non-negative integer');
     rules.push({ charset: r.charset, minChars: min });
   }
   if (ruleBlock && typeof ruleBlock === 'object' && Object.keys(ruleBlock).some((k) => k !== 'charset')) {
-    throw new Error(`unknown rule type ${Object.keys(ruleBlock).filter((k) => k !== 'charset').join(', ')}`);
+    throw new Error(
+      `unknown rule type ${Object.keys(ruleBlock)
+        .filter((k) => k !== 'charset')
+        .join(', ')}`,
+    );
   }
   if (rules.reduce((n, r) => n + r.minChars, 0) > length) throw new Error('min-chars of all rules exceed length');
   return { length, rules, source };

@@ -10,7 +10,15 @@ import type { Method, SecretsCore } from './server.js';
 import type { TokenEntry } from './tokens.js';
 import { parsePolicy, type Capability } from './acl.js';
 import { advanceProblem, MAX_ADVANCE_SECONDS } from '../clock.js';
-import { SvcError, badRequest, forbidden, methodNotAllowed, notFound, permissionDenied, unsupportedPath } from './errors.js';
+import {
+  SvcError,
+  badRequest,
+  forbidden,
+  methodNotAllowed,
+  notFound,
+  permissionDenied,
+  unsupportedPath,
+} from './errors.js';
 import { rfc3339 } from './timestamps.js';
 import { generateFromPolicy, parsePasswordPolicy } from './password-policies.js';
 import { parseDuration } from './duration.js';
@@ -52,10 +60,14 @@ const timestamp = (ctx: SysContext, ms: number) => rfc3339(ms, ctx.core.variants
 
 function capFor(method: Method): Capability {
   switch (method) {
-    case 'GET': return 'read';
-    case 'LIST': return 'list';
-    case 'DELETE': return 'delete';
-    default: return 'update';
+    case 'GET':
+      return 'read';
+    case 'LIST':
+      return 'list';
+    case 'DELETE':
+      return 'delete';
+    default:
+      return 'update';
   }
 }
 
@@ -65,7 +77,8 @@ const nsPrefix = (ctx: SysContext) => (ctx.namespace ? `${ctx.namespace}/` : '')
 function objects(body: Record<string, unknown>, ...keys: string[]): void {
   for (const key of keys) {
     const v = body[key];
-    if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) throw badRequest(`field "${key}" must be an object`);
+    if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v)))
+      throw badRequest(`field "${key}" must be an object`);
   }
 }
 
@@ -74,7 +87,8 @@ function stringMaps(body: Record<string, unknown>, ...keys: string[]): void {
   objects(body, ...keys);
   for (const key of keys) {
     const v = body[key] as Record<string, unknown> | undefined | null;
-    if (v && Object.values(v).some((x) => x !== null && typeof x === 'object')) throw badRequest(`field "${key}" must map names to strings`);
+    if (v && Object.values(v).some((x) => x !== null && typeof x === 'object'))
+      throw badRequest(`field "${key}" must map names to strings`);
   }
 }
 
@@ -95,7 +109,13 @@ function mountInfo(core: SecretsCore, ns: string, kind: 'secret' | 'auth'): Reco
     const rel = m.path.slice(ns.length);
     if (core.splitNamespace(m.path.replace(/\/$/, '')).namespace !== ns.replace(/\/$/, '')) continue;
     const name = kind === 'auth' ? rel.replace(/^auth\//, '') : rel;
-    out[core.faults.has('core.mounts-list-no-slash') ? name.replace(/\/$/, '') : name] = { type: m.type, accessor: m.accessor, description: m.description, options: m.options, config: { default_lease_ttl: 0, max_lease_ttl: 0 } };
+    out[core.faults.has('core.mounts-list-no-slash') ? name.replace(/\/$/, '') : name] = {
+      type: m.type,
+      accessor: m.accessor,
+      description: m.description,
+      options: m.options,
+      config: { default_lease_ttl: 0, max_lease_ttl: 0 },
+    };
   }
   return core.variants.has('core.mounts-list-extras') ? withSystemMounts(out, kind) : out;
 }
@@ -111,12 +131,30 @@ function stableUuid(path: string): string {
 }
 
 function withSystemMounts(listed: Record<string, unknown>, kind: 'secret' | 'auth'): Record<string, unknown> {
-  const system: Record<string, unknown> = kind === 'secret'
-    ? { 'cubbyhole/': { type: 'cubbyhole', description: 'per-token private secret storage' }, 'identity/': { type: 'identity', description: 'identity store' }, 'sys/': { type: 'system', description: 'system endpoints used for control, policy and debugging' } }
-    : {};
+  const system: Record<string, unknown> =
+    kind === 'secret'
+      ? {
+          'cubbyhole/': { type: 'cubbyhole', description: 'per-token private secret storage' },
+          'identity/': { type: 'identity', description: 'identity store' },
+          'sys/': { type: 'system', description: 'system endpoints used for control, policy and debugging' },
+        }
+      : {};
   const out: Record<string, unknown> = {};
   for (const [path, entry] of Object.entries({ ...system, ...listed })) {
-    out[path] = { accessor: `${(entry as { type: string }).type}_00000000`, options: null, config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false }, ...(entry as object), uuid: stableUuid(path), local: false, seal_wrap: false, external_entropy_access: false, plugin_version: '', running_plugin_version: `v1.13.10+builtin`, running_sha256: '', deprecation_status: 'supported' };
+    out[path] = {
+      accessor: `${(entry as { type: string }).type}_00000000`,
+      options: null,
+      config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false },
+      ...(entry as object),
+      uuid: stableUuid(path),
+      local: false,
+      seal_wrap: false,
+      external_entropy_access: false,
+      plugin_version: '',
+      running_plugin_version: `v1.13.10+builtin`,
+      running_sha256: '',
+      deprecation_status: 'supported',
+    };
   }
   return out;
 }
@@ -124,11 +162,24 @@ function withSystemMounts(listed: Record<string, unknown>, kind: 'secret' | 'aut
 /** The health answer: the plain fields, and what the release variants (release/variants.ts) add. */
 function healthBody(ctx: SysContext, version: string): Record<string, unknown> {
   const v = ctx.core.variants;
-  const body: Record<string, unknown> = { initialized: true, sealed: false, standby: false, version: v.has('release.version-build-metadata') ? `${version}+ent` : version };
+  const body: Record<string, unknown> = {
+    initialized: true,
+    sealed: false,
+    standby: false,
+    version: v.has('release.version-build-metadata') ? `${version}+ent` : version,
+  };
   if (!v.has('release.health-extra-fields')) return body;
   return {
-    ...body, performance_standby: false, replication_performance_mode: 'disabled', replication_dr_mode: 'disabled',
-    server_time_utc: Math.floor(ctx.core.options.clock.now() / 1000), enterprise: false, cluster_name: 'reference-cluster', cluster_id: '00000000-0000-4000-8000-000000000000', echo_duration_ms: 0, clock_skew_ms: 0,
+    ...body,
+    performance_standby: false,
+    replication_performance_mode: 'disabled',
+    replication_dr_mode: 'disabled',
+    server_time_utc: Math.floor(ctx.core.options.clock.now() / 1000),
+    enterprise: false,
+    cluster_name: 'reference-cluster',
+    cluster_id: '00000000-0000-4000-8000-000000000000',
+    echo_duration_ms: 0,
+    clock_skew_ms: 0,
   };
 }
 
@@ -137,7 +188,9 @@ const routes: SysRoute[] = [
     pattern: /^sys\/health$/,
     async handle(ctx) {
       // The version the reference was started at (--version): release-gated behaviour follows it.
-      const version = ctx.core.faults.has('release.health-version-wrong') ? '1.12.0' : String(ctx.core.options.settings.version ?? '1.13.10');
+      const version = ctx.core.faults.has('release.health-version-wrong')
+        ? '1.12.0'
+        : String(ctx.core.options.settings.version ?? '1.13.10');
       return { rawBody: healthBody(ctx, version) };
     },
   },
@@ -162,7 +215,8 @@ const routes: SysRoute[] = [
         if (typeof options !== 'object' || Array.isArray(options)) throw badRequest('options must be an object');
         const opts: Record<string, string> = {};
         for (const [k, v] of Object.entries(options)) opts[k] = String(v);
-        if (['sys', 'auth', 'cubbyhole', 'identity'].includes(m[1]!.split('/')[0]!)) throw badRequest(`cannot mount at reserved path ${m[1]}`);
+        if (['sys', 'auth', 'cubbyhole', 'identity'].includes(m[1]!.split('/')[0]!))
+          throw badRequest(`cannot mount at reserved path ${m[1]}`);
         if (ctx.core.faults.has('core.mount-enable-no-op')) return {};
         await ctx.core.mount(path, type, 'secret', opts, str(ctx.body, 'description') ?? '');
         return {};
@@ -176,7 +230,14 @@ const routes: SysRoute[] = [
         requireCap(ctx, 'read');
         const mount = ctx.core.mounts.get(path.replace(/\/*$/, '/'));
         if (!mount) throw badRequest(`no mount at ${m[1]}`);
-        return { data: { type: mount.type, options: ctx.core.faults.has('core.mount-read-options-missing') ? null : mount.options, accessor: mount.accessor, description: mount.description } };
+        return {
+          data: {
+            type: mount.type,
+            options: ctx.core.faults.has('core.mount-read-options-missing') ? null : mount.options,
+            accessor: mount.accessor,
+            description: mount.description,
+          },
+        };
       }
       throw methodNotAllowed();
     },
@@ -230,7 +291,7 @@ const routes: SysRoute[] = [
       if (ctx.method === 'POST' || ctx.method === 'PUT') {
         if (name === 'root' || name === 'default') throw badRequest(`cannot update "${name}" policy`);
         const lax = ctx.core.faults.has('core.policy-missing-accepted');
-        const source = lax ? str(ctx.body, 'policy') ?? '' : str(ctx.body, 'policy', true)!;
+        const source = lax ? (str(ctx.body, 'policy') ?? '') : str(ctx.body, 'policy', true)!;
         try {
           ctx.core.policies.set(name, lax && !source ? { name, source, rules: [] } : await parsePolicy(name, source));
         } catch (err) {
@@ -294,7 +355,9 @@ const routes: SysRoute[] = [
       requireCap(ctx, 'list');
       listOnly(ctx);
       const prefix = nsPrefix(ctx);
-      const keys = [...ctx.core.namespaces].filter((n) => n && n.startsWith(prefix) && !n.slice(prefix.length).includes('/')).map((n) => `${n.slice(prefix.length)}/`);
+      const keys = [...ctx.core.namespaces]
+        .filter((n) => n?.startsWith(prefix) && !n.slice(prefix.length).includes('/'))
+        .map((n) => `${n.slice(prefix.length)}/`);
       return { data: { keys } };
     },
   },
@@ -304,7 +367,8 @@ const routes: SysRoute[] = [
       const name = nsPrefix(ctx) + m[1]!.replace(/\/+$/, '');
       requireCap(ctx, capFor(ctx.method));
       if (ctx.method === 'POST' || ctx.method === 'PUT') {
-        if (!/^[A-Za-z0-9_-]+$/.test(m[1]!.replace(/\/+$/, ''))) throw badRequest('namespace name must be one path segment of letters, digits, - and _');
+        if (!/^[A-Za-z0-9_-]+$/.test(m[1]!.replace(/\/+$/, '')))
+          throw badRequest('namespace name must be one path segment of letters, digits, - and _');
         stringMaps(ctx.body, 'custom_metadata');
         if (!ctx.core.namespaces.has(name)) {
           ctx.core.namespaces.add(name);
@@ -317,7 +381,8 @@ const routes: SysRoute[] = [
         return { data: { path: `${name}/`, id: name } };
       }
       if (ctx.method === 'DELETE') {
-        for (const mount of [...ctx.core.mounts.keys()]) if (mount.startsWith(`${name}/`)) await ctx.core.unmount(mount);
+        for (const mount of [...ctx.core.mounts.keys()])
+          if (mount.startsWith(`${name}/`)) await ctx.core.unmount(mount);
         ctx.core.namespaces.delete(name);
         return {};
       }
@@ -350,7 +415,18 @@ const routes: SysRoute[] = [
       const lease = await ctx.core.leases.renew(id, inc);
       if (!lease) throw badRequest('lease not found');
       if (!lease.spec.renewable) throw badRequest('lease is not renewable');
-      return { rawBody: { request_id: crypto.randomUUID(), lease_id: lease.id, renewable: lease.spec.renewable, lease_duration: ctx.core.leases.remaining(lease), data: null, wrap_info: null, warnings: null, auth: null } };
+      return {
+        rawBody: {
+          request_id: crypto.randomUUID(),
+          lease_id: lease.id,
+          renewable: lease.spec.renewable,
+          lease_duration: ctx.core.leases.remaining(lease),
+          data: null,
+          wrap_info: null,
+          warnings: null,
+          auth: null,
+        },
+      };
     },
   },
   {
@@ -374,17 +450,37 @@ const routes: SysRoute[] = [
     pattern: /^sys\/reference\/clock$/,
     async handle(ctx) {
       if (!ctx.token?.root) throw forbidden();
-      if (ctx.method === 'GET') return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now(), offset_ms: ctx.core.options.clock.offset() } };
+      if (ctx.method === 'GET')
+        return {
+          data: {
+            now: new Date(ctx.core.options.clock.now()).toISOString(),
+            now_ms: ctx.core.options.clock.now(),
+            offset_ms: ctx.core.options.clock.offset(),
+          },
+        };
       const seconds = Number(ctx.body.advance);
-      if (!Number.isFinite(seconds) || seconds < 0) throw badRequest('advance must be a non-negative number of seconds');
+      if (!Number.isFinite(seconds) || seconds < 0)
+        throw badRequest('advance must be a non-negative number of seconds');
       if (seconds > MAX_ADVANCE_SECONDS) throw badRequest(`advance must be at most ${MAX_ADVANCE_SECONDS} seconds`);
       // Checked before moving: a refused move leaves the time as it was.
       const problem = advanceProblem(ctx.core.options.clock.now(), seconds * 1000);
-      if (problem) throw badRequest(problem.replace('advance needs a non-negative, finite number', 'advance must be a non-negative number of seconds'));
+      if (problem)
+        throw badRequest(
+          problem.replace(
+            'advance needs a non-negative, finite number',
+            'advance must be a non-negative number of seconds',
+          ),
+        );
       await ctx.core.options.clock.advance(seconds * 1000);
       // Let engine timers that awaited I/O settle before answering.
       await new Promise((r) => setTimeout(r, 20));
-      return { data: { now: new Date(ctx.core.options.clock.now()).toISOString(), now_ms: ctx.core.options.clock.now(), offset_ms: ctx.core.options.clock.offset() } };
+      return {
+        data: {
+          now: new Date(ctx.core.options.clock.now()).toISOString(),
+          now_ms: ctx.core.options.clock.now(),
+          offset_ms: ctx.core.options.clock.offset(),
+        },
+      };
     },
   },
   {
@@ -398,7 +494,9 @@ const routes: SysRoute[] = [
         if (v !== undefined && typeof v !== 'boolean') throw badRequest('require_request_header must be a boolean');
         if (v !== undefined) opts.requireRequestHeader = v;
       }
-      return { data: { require_request_header: !!opts.requireRequestHeader, version: String(opts.settings.version ?? '') } };
+      return {
+        data: { require_request_header: !!opts.requireRequestHeader, version: String(opts.settings.version ?? '') },
+      };
     },
   },
   {
@@ -407,9 +505,12 @@ const routes: SysRoute[] = [
       const caller = ctx.token!;
       requireCap(ctx, 'update', `${nsPrefix(ctx)}auth/token/create`);
       stringMaps(ctx.body, 'meta');
-      const policies = ctx.body.policies === undefined ? caller.policies.filter((p) => p !== 'root') : ctx.body.policies;
-      if (!Array.isArray(policies) || policies.some((p) => typeof p !== 'string')) throw badRequest('policies must be a list of strings');
-      if (!caller.root && policies.some((p) => !caller.policies.includes(p as string))) throw badRequest('child policies must be subset of parent');
+      const policies =
+        ctx.body.policies === undefined ? caller.policies.filter((p) => p !== 'root') : ctx.body.policies;
+      if (!Array.isArray(policies) || policies.some((p) => typeof p !== 'string'))
+        throw badRequest('policies must be a list of strings');
+      if (!caller.root && policies.some((p) => !caller.policies.includes(p as string)))
+        throw badRequest('child policies must be subset of parent');
       const ttl = ctx.body.ttl === undefined ? 0 : parseDuration(ctx.body.ttl as string | number);
       const displayName = str(ctx.body, 'display_name') ?? '';
       const entry = ctx.core.tokens.create({

@@ -32,7 +32,10 @@ export interface CreateTokenInput {
 export class TokenStore {
   private readonly byId = new Map<string, TokenEntry>();
 
-  constructor(private readonly clock: Clock, private readonly variants: Variants = new Variants()) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly variants: Variants = new Variants(),
+  ) {}
 
   create(input: CreateTokenInput): TokenEntry {
     const id = input.id ?? `hvs.${randomBytes(18).toString('base64url')}`;
@@ -74,25 +77,35 @@ export class TokenStore {
 
   /** The `auth` block of a response that issued `entry`. */
   authBlock(entry: TokenEntry): Record<string, unknown> {
-    return this.shape(entry, {
-      client_token: entry.id,
-      accessor: entry.accessor,
-      policies: entry.policies,
-      token_policies: entry.policies,
-      metadata: entry.meta,
-      lease_duration: entry.ttl,
-      renewable: entry.ttl > 0,
-      entity_id: entry.entityId,
-      token_type: 'service',
-      orphan: false,
-    }, { num_uses: 0, mfa_requirement: null, identity_policies: null });
+    return this.shape(
+      entry,
+      {
+        client_token: entry.id,
+        accessor: entry.accessor,
+        policies: entry.policies,
+        token_policies: entry.policies,
+        metadata: entry.meta,
+        lease_duration: entry.ttl,
+        renewable: entry.ttl > 0,
+        entity_id: entry.entityId,
+        token_type: 'service',
+        orphan: false,
+      },
+      { num_uses: 0, mfa_requirement: null, identity_policies: null },
+    );
   }
 
   /** The data of a token lookup, as the enabled variants shape it. */
   shapeLookup(entry: TokenEntry, data: Record<string, unknown>): Record<string, unknown> {
     return this.shape(entry, data, {
-      explicit_max_ttl: 0, num_uses: 0, orphan: entry.path !== 'auth/token/create', renewable: entry.ttl > 0,
-      issue_time: new Date(entry.createdAt).toISOString(), entity_id: entry.entityId, identity_policies: null, external_namespace_policies: {},
+      explicit_max_ttl: 0,
+      num_uses: 0,
+      orphan: entry.path !== 'auth/token/create',
+      renewable: entry.ttl > 0,
+      issue_time: new Date(entry.createdAt).toISOString(),
+      entity_id: entry.entityId,
+      identity_policies: null,
+      external_namespace_policies: {},
     });
   }
 
@@ -100,7 +113,11 @@ export class TokenStore {
    * Legal variants of what a token answer carries (userpass/variants.ts): the upstream product's
    * further fields, and no `entity_id` at all for a token without an entity.
    */
-  private shape(entry: TokenEntry, fields: Record<string, unknown>, upstreamExtras: Record<string, unknown>): Record<string, unknown> {
+  private shape(
+    entry: TokenEntry,
+    fields: Record<string, unknown>,
+    upstreamExtras: Record<string, unknown>,
+  ): Record<string, unknown> {
     const out = this.variants.has('auth.token-fields-extra') ? { ...upstreamExtras, ...fields } : { ...fields };
     if (this.variants.has('auth.token-entity-absent') && !entry.entityId) delete out.entity_id;
     return out;

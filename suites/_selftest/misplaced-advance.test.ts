@@ -8,10 +8,16 @@ import { suite, conformance } from '../../harness/index.js';
 
 suite('core');
 
-conformance({ id: 'core.routes.v1-prefix', level: 'MUST', title: 'selftest: t.advance in a concurrent file fails' }, async (t) => {
-  await t.advance(1);
-});
+conformance(
+  { id: 'core.routes.v1-prefix', level: 'MUST', title: 'selftest: t.advance in a concurrent file fails' },
+  async (t) => {
+    await t.advance(1);
+  },
+);
 
-conformance({ id: 'core.routes.v1-prefix', level: 'MUST', title: 'selftest: a direct clock request in a concurrent file fails' }, async (t) => {
-  await t.svc.post('sys/reference/clock', { body: { advance: 1 } });
-});
+conformance(
+  { id: 'core.routes.v1-prefix', level: 'MUST', title: 'selftest: a direct clock request in a concurrent file fails' },
+  async (t) => {
+    await t.svc.post('sys/reference/clock', { body: { advance: 1 } });
+  },
+);

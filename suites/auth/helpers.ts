@@ -9,12 +9,19 @@ export function password(): string {
 }
 
 /** Creates a user with a fresh password; returns name and password (registered as secret). */
-export async function createUser(t: T, mount: MountRef, policies: string[] = ['default']): Promise<{ name: string; password: string }> {
+export async function createUser(
+  t: T,
+  mount: MountRef,
+  policies: string[] = ['default'],
+): Promise<{ name: string; password: string }> {
   const name = t.unique('user');
   const pw = password();
   t.secret(pw);
   // A precondition: a target refusing the user makes the lockout/login rule untestable, not broken.
-  t.precondition(await t.svc.post(`${mount.path}/users/${name}`, { body: { password: pw, token_policies: policies } }), success);
+  t.precondition(
+    await t.svc.post(`${mount.path}/users/${name}`, { body: { password: pw, token_policies: policies } }),
+    success,
+  );
   t.track(`user ${name}`, () => t.svc.delete(`${mount.path}/users/${name}`));
   return { name, password: pw };
 }
@@ -35,7 +42,10 @@ export function clientToken(ex: Exchange): string | undefined {
 export function loggedIn(ex: Exchange, what: string): string {
   const token = clientToken(ex);
   if (ex.response.status !== 200 || !token) {
-    throw new CheckFailure('login', `${what}: POST ${ex.request.path} did not log in`, '200 with auth.client_token', { status: ex.response.status, errors: (ex.response.body as { errors?: unknown })?.errors });
+    throw new CheckFailure('login', `${what}: POST ${ex.request.path} did not log in`, '200 with auth.client_token', {
+      status: ex.response.status,
+      errors: (ex.response.body as { errors?: unknown })?.errors,
+    });
   }
   return token;
 }
@@ -43,13 +53,19 @@ export function loggedIn(ex: Exchange, what: string): string {
 /** The login was refused: an error status and no token. */
 export function refused(ex: Exchange, what: string): void {
   if (ex.response.status < 400 || clientToken(ex)) {
-    throw new CheckFailure('login-refused', `${what}: POST ${ex.request.path} was not refused`, '>= 400 without a token', { status: ex.response.status, token: clientToken(ex) ? '[issued]' : undefined });
+    throw new CheckFailure(
+      'login-refused',
+      `${what}: POST ${ex.request.path} was not refused`,
+      '>= 400 without a token',
+      { status: ex.response.status, token: clientToken(ex) ? '[issued]' : undefined },
+    );
   }
 }
 
 /** `n` logins with a wrong password, each refused. */
 export async function failLogins(t: T, mount: MountRef, name: string, n: number): Promise<void> {
-  for (let i = 0; i < n; i++) refused(await login(t, mount, name, `wrong-${i}-${password()}`), `wrong password attempt ${i + 1}`);
+  for (let i = 0; i < n; i++)
+    refused(await login(t, mount, name, `wrong-${i}-${password()}`), `wrong password attempt ${i + 1}`);
 }
 
 /** The accessor of an auth mount, from sys/auth. */
@@ -59,7 +75,13 @@ export async function accessorOf(t: T, mount: MountRef): Promise<string> {
   const key = `${mount.path.replace(/^auth\//, '')}/`;
   const data = (ex.response.body as { data?: Record<string, { accessor?: string }> }).data ?? {};
   const accessor = data[key]?.accessor;
-  if (!accessor) throw new CheckFailure('accessor', `sys/auth does not list ${key} with an accessor`, 'an accessor', Object.keys(data));
+  if (!accessor)
+    throw new CheckFailure(
+      'accessor',
+      `sys/auth does not list ${key} with an accessor`,
+      'an accessor',
+      Object.keys(data),
+    );
   return accessor;
 }
 
@@ -69,7 +91,8 @@ export async function accessorOf(t: T, mount: MountRef): Promise<string> {
  */
 export async function waitLockout(t: T, seconds: number): Promise<void> {
   if (t.config.capabilities.clock || seconds <= t.config.timing.maxRealWaitSeconds) return t.advance(seconds);
-  if (!t.config.lockout.allowLongWaits) t.skip(`needs ${seconds}s of real time to pass for the lockout window`, 'lockout.allowLongWaits');
+  if (!t.config.lockout.allowLongWaits)
+    t.skip(`needs ${seconds}s of real time to pass for the lockout window`, 'lockout.allowLongWaits');
   await new Promise((r) => setTimeout(r, seconds * 1000 + 500));
 }
 

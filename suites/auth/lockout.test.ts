@@ -9,84 +9,180 @@ const L = targetConfig().lockout;
 const atDefaults = L.threshold === 5 && L.durationSeconds === 900 && L.resetSeconds === 900;
 const timeoutMs = longTimeout(L);
 
-conformance({ id: 'auth.lockout.threshold', also: ['auth.lockout.locked-refused', 'auth.lockout.on-by-default', ...(atDefaults ? ['auth.lockout.defaults'] : [])], level: 'MUST', title: `POST /auth/userpass/login/:name refuses the right password after ${L.threshold} invalid attempts` }, async (t) => {
-  const u = await createUser(t, userpass);
-  await failLogins(t, userpass, u.name, L.threshold);
-  refused(await login(t, userpass, u.name, u.password), 'right password after the threshold of invalid attempts');
-});
+conformance(
+  {
+    id: 'auth.lockout.threshold',
+    also: [
+      'auth.lockout.locked-refused',
+      'auth.lockout.on-by-default',
+      ...(atDefaults ? ['auth.lockout.defaults'] : []),
+    ],
+    level: 'MUST',
+    title: `POST /auth/userpass/login/:name refuses the right password after ${L.threshold} invalid attempts`,
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    await failLogins(t, userpass, u.name, L.threshold);
+    refused(await login(t, userpass, u.name, u.password), 'right password after the threshold of invalid attempts');
+  },
+);
 
-conformance({ id: 'auth.lockout.below-threshold', level: 'MUST', title: `POST /auth/userpass/login/:name accepts the right password after ${L.threshold - 1} invalid attempts` }, async (t) => {
-  const u = await createUser(t, userpass);
-  await failLogins(t, userpass, u.name, L.threshold - 1);
-  loggedIn(await login(t, userpass, u.name, u.password), 'right password below the threshold');
-});
+conformance(
+  {
+    id: 'auth.lockout.below-threshold',
+    level: 'MUST',
+    title: `POST /auth/userpass/login/:name accepts the right password after ${L.threshold - 1} invalid attempts`,
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    await failLogins(t, userpass, u.name, L.threshold - 1);
+    loggedIn(await login(t, userpass, u.name, u.password), 'right password below the threshold');
+  },
+);
 
-conformance({ id: 'auth.lockout.locked-refused', level: 'MUST', title: 'a locked user is refused with the right password until the lockout duration ends', timeoutMs }, async (t) => {
-  const u = await createUser(t, userpass);
-  await failLogins(t, userpass, u.name, L.threshold);
-  await waitLockout(t, Math.max(0, L.durationSeconds - 30));
-  refused(await login(t, userpass, u.name, u.password), 'right password 30 seconds before the lock ends');
-});
+conformance(
+  {
+    id: 'auth.lockout.locked-refused',
+    level: 'MUST',
+    title: 'a locked user is refused with the right password until the lockout duration ends',
+    timeoutMs,
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    await failLogins(t, userpass, u.name, L.threshold);
+    await waitLockout(t, Math.max(0, L.durationSeconds - 30));
+    refused(await login(t, userpass, u.name, u.password), 'right password 30 seconds before the lock ends');
+  },
+);
 
-conformance({ id: 'auth.lockout.duration', also: atDefaults ? ['auth.lockout.defaults'] : [], level: 'MUST', title: `a locked user logs in again ${L.durationSeconds}s after the lock began`, timeoutMs }, async (t) => {
-  const u = await createUser(t, userpass);
-  await failLogins(t, userpass, u.name, L.threshold);
-  refused(await login(t, userpass, u.name, u.password), 'right password while locked');
-  await waitLockout(t, L.durationSeconds + 1);
-  loggedIn(await login(t, userpass, u.name, u.password), 'right password after the lockout duration');
-});
+conformance(
+  {
+    id: 'auth.lockout.duration',
+    also: atDefaults ? ['auth.lockout.defaults'] : [],
+    level: 'MUST',
+    title: `a locked user logs in again ${L.durationSeconds}s after the lock began`,
+    timeoutMs,
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    await failLogins(t, userpass, u.name, L.threshold);
+    refused(await login(t, userpass, u.name, u.password), 'right password while locked');
+    await waitLockout(t, L.durationSeconds + 1);
+    loggedIn(await login(t, userpass, u.name, u.password), 'right password after the lockout duration');
+  },
+);
 
-conformance({ id: 'auth.lockout.reset-window', also: atDefaults ? ['auth.lockout.defaults'] : [], level: 'MUST', title: `invalid attempts older than the ${L.resetSeconds}s counter reset window do not count towards the threshold`, timeoutMs }, async (t) => {
-  const u = await createUser(t, userpass);
-  await failLogins(t, userpass, u.name, L.threshold - 1);
-  await waitLockout(t, L.resetSeconds + 1);
-  await failLogins(t, userpass, u.name, L.threshold - 1);
-  loggedIn(await login(t, userpass, u.name, u.password), 'right password after two bursts separated by the reset window');
-});
+conformance(
+  {
+    id: 'auth.lockout.reset-window',
+    also: atDefaults ? ['auth.lockout.defaults'] : [],
+    level: 'MUST',
+    title: `invalid attempts older than the ${L.resetSeconds}s counter reset window do not count towards the threshold`,
+    timeoutMs,
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    await failLogins(t, userpass, u.name, L.threshold - 1);
+    await waitLockout(t, L.resetSeconds + 1);
+    await failLogins(t, userpass, u.name, L.threshold - 1);
+    loggedIn(
+      await login(t, userpass, u.name, u.password),
+      'right password after two bursts separated by the reset window',
+    );
+  },
+);
 
-conformance({ id: 'auth.lockout.per-user', level: 'MUST', title: 'a locked user does not lock other users of the same mount' }, async (t) => {
-  const locked = await createUser(t, userpass);
-  const other = await createUser(t, userpass);
-  await failLogins(t, userpass, locked.name, L.threshold);
-  refused(await login(t, userpass, locked.name, locked.password), 'the locked user');
-  loggedIn(await login(t, userpass, other.name, other.password), 'another user of the mount');
-});
+conformance(
+  { id: 'auth.lockout.per-user', level: 'MUST', title: 'a locked user does not lock other users of the same mount' },
+  async (t) => {
+    const locked = await createUser(t, userpass);
+    const other = await createUser(t, userpass);
+    await failLogins(t, userpass, locked.name, L.threshold);
+    refused(await login(t, userpass, locked.name, locked.password), 'the locked user');
+    loggedIn(await login(t, userpass, other.name, other.password), 'another user of the mount');
+  },
+);
 
-conformance({ id: 'auth.lockout.success-resets-counter', level: 'SHOULD', title: 'a successful login resets the invalid-attempt counter' }, async (t) => {
-  const u = await createUser(t, userpass);
-  await failLogins(t, userpass, u.name, L.threshold - 1);
-  loggedIn(await login(t, userpass, u.name, u.password), 'right password below the threshold');
-  await failLogins(t, userpass, u.name, L.threshold - 1);
-  loggedIn(await login(t, userpass, u.name, u.password), 'right password after a success and more invalid attempts');
-});
+conformance(
+  {
+    id: 'auth.lockout.success-resets-counter',
+    level: 'SHOULD',
+    title: 'a successful login resets the invalid-attempt counter',
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    await failLogins(t, userpass, u.name, L.threshold - 1);
+    loggedIn(await login(t, userpass, u.name, u.password), 'right password below the threshold');
+    await failLogins(t, userpass, u.name, L.threshold - 1);
+    loggedIn(await login(t, userpass, u.name, u.password), 'right password after a success and more invalid attempts');
+  },
+);
 
-conformance({ id: 'auth.lockout.list-locked-users', level: 'SHOULD', title: 'GET /sys/locked-users lists a locked user under its auth mount accessor' }, async (t) => {
-  const u = await createUser(t, userpass);
-  const free = await createUser(t, userpass);
-  await failLogins(t, userpass, u.name, L.threshold);
-  const accessor = await accessorOf(t, userpass);
-  const ex = await t.svc.get('sys/locked-users');
-  t.check(ex, statusIs(200));
-  const data = (ex.response.body as { data?: { by_namespace?: { mount_accessors?: { mount_accessor: string; alias_identifiers?: string[] }[] }[] } }).data;
-  const ids = (data?.by_namespace ?? []).flatMap((n) => n.mount_accessors ?? []).filter((m) => m.mount_accessor === accessor).flatMap((m) => m.alias_identifiers ?? []);
-  t.check(ex, bodyAt('/data/by_namespace', () => ids.includes(u.name), `lists ${u.name} under ${accessor}`));
-  t.check(ex, bodyAt('/data/by_namespace', () => !ids.includes(free.name), `does not list the unlocked ${free.name}`));
-  const filtered = await t.svc.get('sys/locked-users', { query: { mount_accessor: accessor } });
-  t.check(filtered, statusIs(200), bodyAt('/data/total', (v: unknown) => typeof v === 'number' && v >= 1, 'counts the locked user'));
-});
+conformance(
+  {
+    id: 'auth.lockout.list-locked-users',
+    level: 'SHOULD',
+    title: 'GET /sys/locked-users lists a locked user under its auth mount accessor',
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    const free = await createUser(t, userpass);
+    await failLogins(t, userpass, u.name, L.threshold);
+    const accessor = await accessorOf(t, userpass);
+    const ex = await t.svc.get('sys/locked-users');
+    t.check(ex, statusIs(200));
+    const data = (
+      ex.response.body as {
+        data?: { by_namespace?: { mount_accessors?: { mount_accessor: string; alias_identifiers?: string[] }[] }[] };
+      }
+    ).data;
+    const ids = (data?.by_namespace ?? [])
+      .flatMap((n) => n.mount_accessors ?? [])
+      .filter((m) => m.mount_accessor === accessor)
+      .flatMap((m) => m.alias_identifiers ?? []);
+    t.check(
+      ex,
+      bodyAt('/data/by_namespace', () => ids.includes(u.name), `lists ${u.name} under ${accessor}`),
+    );
+    t.check(
+      ex,
+      bodyAt('/data/by_namespace', () => !ids.includes(free.name), `does not list the unlocked ${free.name}`),
+    );
+    const filtered = await t.svc.get('sys/locked-users', { query: { mount_accessor: accessor } });
+    t.check(
+      filtered,
+      statusIs(200),
+      bodyAt('/data/total', (v: unknown) => typeof v === 'number' && v >= 1, 'counts the locked user'),
+    );
+  },
+);
 
-conformance({ id: 'auth.lockout.unlock-endpoint', level: 'SHOULD', title: 'POST /sys/locked-users/:mount_accessor/unlock/:alias_identifier unlocks a locked user at once' }, async (t) => {
-  const u = await createUser(t, userpass);
-  await failLogins(t, userpass, u.name, L.threshold);
-  refused(await login(t, userpass, u.name, u.password), 'right password while locked');
-  const accessor = await accessorOf(t, userpass);
-  t.check(await t.svc.post(`sys/locked-users/${accessor}/unlock/${u.name}`), success);
-  loggedIn(await login(t, userpass, u.name, u.password), 'right password after the unlock');
-});
+conformance(
+  {
+    id: 'auth.lockout.unlock-endpoint',
+    level: 'SHOULD',
+    title: 'POST /sys/locked-users/:mount_accessor/unlock/:alias_identifier unlocks a locked user at once',
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    await failLogins(t, userpass, u.name, L.threshold);
+    refused(await login(t, userpass, u.name, u.password), 'right password while locked');
+    const accessor = await accessorOf(t, userpass);
+    t.check(await t.svc.post(`sys/locked-users/${accessor}/unlock/${u.name}`), success);
+    loggedIn(await login(t, userpass, u.name, u.password), 'right password after the unlock');
+  },
+);
 
-conformance({ id: 'auth.lockout.unlock-endpoint', level: 'SHOULD', title: 'POST /sys/locked-users/:mount_accessor/unlock/:alias_identifier succeeds for a user that is not locked' }, async (t) => {
-  const u = await createUser(t, userpass);
-  const accessor = await accessorOf(t, userpass);
-  t.check(await t.svc.post(`sys/locked-users/${accessor}/unlock/${u.name}`), success);
-  loggedIn(await login(t, userpass, u.name, u.password), 'right password after a no-op unlock');
-});
+conformance(
+  {
+    id: 'auth.lockout.unlock-endpoint',
+    level: 'SHOULD',
+    title: 'POST /sys/locked-users/:mount_accessor/unlock/:alias_identifier succeeds for a user that is not locked',
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    const accessor = await accessorOf(t, userpass);
+    t.check(await t.svc.post(`sys/locked-users/${accessor}/unlock/${u.name}`), success);
+    loggedIn(await login(t, userpass, u.name, u.password), 'right password after a no-op unlock');
+  },
+);

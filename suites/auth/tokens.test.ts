@@ -1,5 +1,13 @@
 import { suite, conformance, type T } from '../../harness/index.js';
-import { bodyAt, errorMessage, expectThat, lacksField, statusBetween, statusIs, success } from '../../harness/checks/index.js';
+import {
+  bodyAt,
+  errorMessage,
+  expectThat,
+  lacksField,
+  statusBetween,
+  statusIs,
+  success,
+} from '../../harness/checks/index.js';
 import { createUser, loggedIn, login, refused } from './helpers.js';
 
 const s = suite('auth');
@@ -15,50 +23,112 @@ async function childToken(t: T): Promise<{ token: string; accessor: string }> {
   return { token: auth.client_token, accessor: auth.accessor };
 }
 
-conformance({ id: 'auth.token.header', level: 'MUST', title: 'a client token in the token header authenticates GET /auth/token/lookup-self' }, async (t) => {
-  const child = await childToken(t);
-  const ex = await t.svc.get('auth/token/lookup-self', { token: child.token });
-  t.check(ex, statusIs(200), bodyAt('/data/accessor', child.accessor, `is the accessor of the token sent in ${t.config.dialect.tokenHeader}`));
-});
+conformance(
+  {
+    id: 'auth.token.header',
+    level: 'MUST',
+    title: 'a client token in the token header authenticates GET /auth/token/lookup-self',
+  },
+  async (t) => {
+    const child = await childToken(t);
+    const ex = await t.svc.get('auth/token/lookup-self', { token: child.token });
+    t.check(
+      ex,
+      statusIs(200),
+      bodyAt('/data/accessor', child.accessor, `is the accessor of the token sent in ${t.config.dialect.tokenHeader}`),
+    );
+  },
+);
 
-conformance({ id: 'auth.token.bearer', level: 'MUST', title: 'a client token as Authorization: Bearer authenticates GET /auth/token/lookup-self' }, async (t) => {
-  const child = await childToken(t);
-  const ex = await t.svc.get('auth/token/lookup-self', { token: child.token, bearer: true });
-  t.check(ex, statusIs(200), bodyAt('/data/accessor', child.accessor, 'is the accessor of the bearer token'));
-});
+conformance(
+  {
+    id: 'auth.token.bearer',
+    level: 'MUST',
+    title: 'a client token as Authorization: Bearer authenticates GET /auth/token/lookup-self',
+  },
+  async (t) => {
+    const child = await childToken(t);
+    const ex = await t.svc.get('auth/token/lookup-self', { token: child.token, bearer: true });
+    t.check(ex, statusIs(200), bodyAt('/data/accessor', child.accessor, 'is the accessor of the bearer token'));
+  },
+);
 
-conformance({ id: 'auth.token.required', level: 'MUST', title: 'GET /auth/token/lookup-self without a client token answers 403' }, async (t) => {
-  t.check(await t.svc.get('auth/token/lookup-self', { token: null }), statusIs(403), errorMessage);
-});
+conformance(
+  { id: 'auth.token.required', level: 'MUST', title: 'GET /auth/token/lookup-self without a client token answers 403' },
+  async (t) => {
+    t.check(await t.svc.get('auth/token/lookup-self', { token: null }), statusIs(403), errorMessage);
+  },
+);
 
-conformance({ id: 'auth.token.invalid-refused', level: 'MUST', title: 'GET /auth/token/lookup-self with an unknown client token answers 403, in the header or as Bearer' }, async (t) => {
-  const bogus = `hvs.${'x'.repeat(24)}`;
-  t.check(await t.svc.get('auth/token/lookup-self', { token: bogus }), statusIs(403), errorMessage);
-  t.check(await t.svc.get('auth/token/lookup-self', { token: bogus, bearer: true }), statusIs(403), errorMessage);
-});
+conformance(
+  {
+    id: 'auth.token.invalid-refused',
+    level: 'MUST',
+    title: 'GET /auth/token/lookup-self with an unknown client token answers 403, in the header or as Bearer',
+  },
+  async (t) => {
+    const bogus = `hvs.${'x'.repeat(24)}`;
+    t.check(await t.svc.get('auth/token/lookup-self', { token: bogus }), statusIs(403), errorMessage);
+    t.check(await t.svc.get('auth/token/lookup-self', { token: bogus, bearer: true }), statusIs(403), errorMessage);
+  },
+);
 
-conformance({ id: 'auth.login.unauthenticated', level: 'MUST', title: 'POST /auth/userpass/login/:name needs no client token' }, async (t) => {
-  const u = await createUser(t, userpass);
-  loggedIn(await login(t, userpass, u.name, u.password), 'login without a client token');
-});
+conformance(
+  { id: 'auth.login.unauthenticated', level: 'MUST', title: 'POST /auth/userpass/login/:name needs no client token' },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    loggedIn(await login(t, userpass, u.name, u.password), 'login without a client token');
+  },
+);
 
-conformance({ id: 'auth.login.returns-token', level: 'MUST', title: 'POST /auth/userpass/login/:name returns auth.client_token, which works on later requests' }, async (t) => {
-  const u = await createUser(t, userpass, ['default']);
-  const token = loggedIn(await login(t, userpass, u.name, u.password), 'login');
-  const self = await t.svc.get('auth/token/lookup-self', { token });
-  t.check(self, statusIs(200), bodyAt('/data/policies', (v: unknown) => Array.isArray(v) && v.includes('default'), 'carries the user policies'));
-});
+conformance(
+  {
+    id: 'auth.login.returns-token',
+    level: 'MUST',
+    title: 'POST /auth/userpass/login/:name returns auth.client_token, which works on later requests',
+  },
+  async (t) => {
+    const u = await createUser(t, userpass, ['default']);
+    const token = loggedIn(await login(t, userpass, u.name, u.password), 'login');
+    const self = await t.svc.get('auth/token/lookup-self', { token });
+    t.check(
+      self,
+      statusIs(200),
+      bodyAt('/data/policies', (v: unknown) => Array.isArray(v) && v.includes('default'), 'carries the user policies'),
+    );
+  },
+);
 
-conformance({ id: 'auth.login.invalid-credentials', level: 'MUST', title: 'POST /auth/userpass/login/:name with a wrong password answers 4xx without a token' }, async (t) => {
-  const u = await createUser(t, userpass);
-  const ex = await login(t, userpass, u.name, `${u.password}-wrong`);
-  t.check(ex, statusBetween(400, 403), errorMessage);
-  refused(ex, 'wrong password');
-});
+conformance(
+  {
+    id: 'auth.login.invalid-credentials',
+    level: 'MUST',
+    title: 'POST /auth/userpass/login/:name with a wrong password answers 4xx without a token',
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    const ex = await login(t, userpass, u.name, `${u.password}-wrong`);
+    t.check(ex, statusBetween(400, 403), errorMessage);
+    refused(ex, 'wrong password');
+  },
+);
 
-conformance({ id: 'auth.write-only.user-password', level: 'SHOULD', title: 'GET /auth/userpass/users/:name does not return the password' }, async (t) => {
-  const u = await createUser(t, userpass);
-  const ex = await t.svc.get(`${userpass.path}/users/${u.name}`);
-  t.check(ex, success, lacksField('/data/password'));
-  expectThat(!ex.response.text.includes(u.password), 'write-only', 'the user read contains the password', 'absent', '[present]');
-});
+conformance(
+  {
+    id: 'auth.write-only.user-password',
+    level: 'SHOULD',
+    title: 'GET /auth/userpass/users/:name does not return the password',
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    const ex = await t.svc.get(`${userpass.path}/users/${u.name}`);
+    t.check(ex, success, lacksField('/data/password'));
+    expectThat(
+      !ex.response.text.includes(u.password),
+      'write-only',
+      'the user read contains the password',
+      'absent',
+      '[present]',
+    );
+  },
+);

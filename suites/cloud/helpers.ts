@@ -24,10 +24,29 @@ export function need<K extends Need>(t: T, ...keys: K[]): Required<Pick<CloudCon
   return c as Required<Pick<CloudConfig, K>>;
 }
 
-export interface App { id: string; appId: string; displayName: string; signInAudience: string; tags: string[]; passwordCredentials: { keyId: string; endDateTime: string; displayName: string }[] }
-export interface Sp { id: string; appId: string }
-export interface Assignment { name: string; roleDefinitionId: string; principalId: string; scope: string }
-export interface RoleDef { id: string; name: string; roleName: string }
+export interface App {
+  id: string;
+  appId: string;
+  displayName: string;
+  signInAudience: string;
+  tags: string[];
+  passwordCredentials: { keyId: string; endDateTime: string; displayName: string }[];
+}
+export interface Sp {
+  id: string;
+  appId: string;
+}
+export interface Assignment {
+  name: string;
+  roleDefinitionId: string;
+  principalId: string;
+  scope: string;
+}
+export interface RoleDef {
+  id: string;
+  name: string;
+  roleName: string;
+}
 
 const TIMEOUT_MS = 10_000;
 
@@ -35,7 +54,11 @@ const TIMEOUT_MS = 10_000;
 export class DirectoryProbe {
   private token = '';
 
-  constructor(private readonly cfg: Required<Pick<CloudConfig, 'directoryAddr' | 'rootClientId' | 'rootClientSecret' | 'tenantId'>>) {}
+  constructor(
+    private readonly cfg: Required<
+      Pick<CloudConfig, 'directoryAddr' | 'rootClientId' | 'rootClientSecret' | 'tenantId'>
+    >,
+  ) {}
 
   /** Client-credentials login; returns the HTTP status (200 when the secret works). */
   async loginStatus(clientId: string, clientSecret: string, tenantId = this.cfg.tenantId): Promise<number> {
@@ -53,23 +76,32 @@ export class DirectoryProbe {
     const res = await fetch(`${this.cfg.directoryAddr}/${encodeURIComponent(this.cfg.tenantId)}/oauth2/v2.0/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: this.cfg.rootClientId, client_secret: this.cfg.rootClientSecret }),
+      body: JSON.stringify({
+        grant_type: 'client_credentials',
+        client_id: this.cfg.rootClientId,
+        client_secret: this.cfg.rootClientSecret,
+      }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
     const body = (await res.json()) as { access_token?: string };
-    if (res.status !== 200 || !body.access_token) throw new Error(`the cloud directory refused the root credentials (status ${res.status})`);
+    if (res.status !== 200 || !body.access_token)
+      throw new Error(`the cloud directory refused the root credentials (status ${res.status})`);
     this.token = body.access_token;
   }
 
   /** One directory call; 404 gives undefined. */
   async call<R>(method: string, path: string, body?: unknown): Promise<R | undefined> {
     if (!this.token) await this.login();
-    const send = () => fetch(`${this.cfg.directoryAddr}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    const send = () =>
+      fetch(`${this.cfg.directoryAddr}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
     let res = await send();
     if (res.status === 401) {
       await res.arrayBuffer();
@@ -81,7 +113,8 @@ export class DirectoryProbe {
       return undefined;
     }
     const text = await res.text();
-    if (res.status >= 400) throw new Error(`cloud directory ${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
+    if (res.status >= 400)
+      throw new Error(`cloud directory ${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
     return (text ? JSON.parse(text) : {}) as R;
   }
 
@@ -135,11 +168,17 @@ export class DirectoryProbe {
   }
 
   /** A fresh application with a principal, for application_object_id roles and rotate-root. */
-  async createApp(displayName: string, opts: { admin?: boolean; withSecret?: boolean } = {}): Promise<{ app: App; secret?: string }> {
+  async createApp(
+    displayName: string,
+    opts: { admin?: boolean; withSecret?: boolean } = {},
+  ): Promise<{ app: App; secret?: string }> {
     const app = (await this.call<App>('POST', '/applications', { displayName, directoryAdmin: opts.admin ?? false }))!;
     await this.call('POST', '/servicePrincipals', { appId: app.appId });
     let secret: string | undefined;
-    if (opts.withSecret) secret = (await this.call<{ secretText: string }>('POST', `/applications/${app.id}/addPassword`, { displayName: 'suite' }))!.secretText;
+    if (opts.withSecret)
+      secret = (await this.call<{ secretText: string }>('POST', `/applications/${app.id}/addPassword`, {
+        displayName: 'suite',
+      }))!.secretText;
     return { app: (await this.call<App>('GET', `/applications/${app.id}`))!, secret };
   }
 
@@ -194,15 +233,29 @@ export function cloudMount(s: Suite): MountRef & { configured(): boolean } {
     const c = cloudConfig(ctx);
     if (!c.rootClientId || !c.rootClientSecret || !c.tenantId || !c.subscriptionId) return;
     const ex = await ctx.svc.post(`${mount.path}/config`, {
-      body: { subscription_id: c.subscriptionId, tenant_id: c.tenantId, client_id: c.rootClientId, client_secret: c.rootClientSecret },
+      body: {
+        subscription_id: c.subscriptionId,
+        tenant_id: c.tenantId,
+        client_id: c.rootClientId,
+        client_secret: c.rootClientSecret,
+      },
     });
     configured = ex.response.status === 200 || ex.response.status === 204;
   });
-  return { get path() { return mount.path; }, configured: () => configured };
+  return {
+    get path() {
+      return mount.path;
+    },
+    configured: () => configured,
+  };
 }
 
 export function requireConfigured(t: T, mount: { configured(): boolean }): void {
-  if (!mount.configured()) t.skip('the cloud mount could not be configured with root credentials', 'cloud.rootClientId, cloud.rootClientSecret, cloud.tenantId, cloud.subscriptionId');
+  if (!mount.configured())
+    t.skip(
+      'the cloud mount could not be configured with root credentials',
+      'cloud.rootClientId, cloud.rootClientSecret, cloud.tenantId, cloud.subscriptionId',
+    );
 }
 
 /** Revokes a lease through sys/leases/revoke (cleanup and the revoke tests). */
@@ -216,7 +269,13 @@ export function propagation(t: { config: T['config'] }): number {
 }
 
 /** Polls until the directory accepts (or, with `want: false`, refuses) a client secret, within the propagation bound. */
-export async function loginsEventually(t: T, p: DirectoryProbe, clientId: string, secret: string, want: boolean): Promise<boolean> {
+export async function loginsEventually(
+  t: T,
+  p: DirectoryProbe,
+  clientId: string,
+  secret: string,
+  want: boolean,
+): Promise<boolean> {
   return eventually(propagation(t), async () => ((await p.loginStatus(clientId, secret)) === 200) === want);
 }
 

@@ -1,13 +1,27 @@
 import { suite, conformance, namesOf } from '../../harness/index.js';
 import { bodyAt, statusBetween, statusIs, success, errorMessage } from '../../harness/checks/index.js';
 import { fill, roleRuleCases } from '../../fixtures/cloud/index.js';
-import { cloudConfig, cloudMount, fail, fixtureGroupName, fixtureRoleName, probe, requireConfigured, revokeLease, scopeFor } from './helpers.js';
+import {
+  cloudConfig,
+  cloudMount,
+  fail,
+  fixtureGroupName,
+  fixtureRoleName,
+  probe,
+  requireConfigured,
+  revokeLease,
+  scopeFor,
+} from './helpers.js';
 
 const s = suite('cloud');
 const cloud = cloudMount(s);
 
 for (const c of roleRuleCases()) {
-  const outcome = { invalid: 'answers 400 and stores no role', fails: 'fails and stores no role', 'refused-or-unusable': 'is refused, or the role cannot issue credentials' }[c.expect.outcome];
+  const outcome = {
+    invalid: 'answers 400 and stores no role',
+    fails: 'fails and stores no role',
+    'refused-or-unusable': 'is refused, or the role cannot issue credentials',
+  }[c.expect.outcome];
   const title = `POST /cloud/roles/:name with ${c.description} ${outcome}`;
   conformance({ id: c.ids[0]!, also: c.ids.slice(1), level: c.level ?? 'MUST', title }, async (t) => {
     requireConfigured(t, cloud);
@@ -25,7 +39,9 @@ for (const c of roleRuleCases()) {
       }
     }
     const name = t.unique('role');
-    const ex = await t.svc.post(`${cloud.path}/roles/${name}`, { body: fill(c.request.body, vars) as Record<string, unknown> });
+    const ex = await t.svc.post(`${cloud.path}/roles/${name}`, {
+      body: fill(c.request.body, vars) as Record<string, unknown>,
+    });
     t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
     if (c.expect.outcome === 'refused-or-unusable' && ex.response.status < 400) {
       // The document describes the item's shape without saying the write checks it: a role the
@@ -40,31 +56,50 @@ for (const c of roleRuleCases()) {
     const list = await t.svc.list(`${cloud.path}/roles`);
     t.check(list, statusIs(200, 404));
     const keys = (list.response.body as { data?: { keys?: string[] } } | undefined)?.data?.keys ?? [];
-    if (keys.includes(name)) fail('role-not-stored', `the refused role ${name} is listed by LIST /cloud/roles`, 'absent', 'listed');
+    if (keys.includes(name))
+      fail('role-not-stored', `the refused role ${name} is listed by LIST /cloud/roles`, 'absent', 'listed');
   });
 }
 
-conformance({ id: 'cloud.roles.write-list', level: 'MUST', title: 'POST /cloud/roles/:name creates a role that LIST /cloud/roles returns in data.keys' }, async (t) => {
-  requireConfigured(t, cloud);
-  const name = t.unique('role');
-  const roleName = await fixtureRoleName(t);
-  const body = { cloud_roles: JSON.stringify([{ role_name: roleName, scope: scopeFor(t) }]) };
-  t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body }), success);
-  t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
-  const list = await t.svc.list(`${cloud.path}/roles`);
-  t.check(list, statusIs(200), bodyAt('/data/keys', (v: unknown) => Array.isArray(v) && v.includes(name), `includes ${name}`));
-});
+conformance(
+  {
+    id: 'cloud.roles.write-list',
+    level: 'MUST',
+    title: 'POST /cloud/roles/:name creates a role that LIST /cloud/roles returns in data.keys',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const name = t.unique('role');
+    const roleName = await fixtureRoleName(t);
+    const body = { cloud_roles: JSON.stringify([{ role_name: roleName, scope: scopeFor(t) }]) };
+    t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body }), success);
+    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+    const list = await t.svc.list(`${cloud.path}/roles`);
+    t.check(
+      list,
+      statusIs(200),
+      bodyAt('/data/keys', (v: unknown) => Array.isArray(v) && v.includes(name), `includes ${name}`),
+    );
+  },
+);
 
-conformance({ id: 'cloud.roles.cloud-roles-json-string', level: 'MUST', title: 'POST /cloud/roles/:name accepts cloud_roles and cloud_groups as escaped JSON array strings' }, async (t) => {
-  requireConfigured(t, cloud);
-  const name = t.unique('role');
-  const body = {
-    cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]),
-    cloud_groups: JSON.stringify([{ group_name: await fixtureGroupName(t) }]),
-  };
-  t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body }), success);
-  t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
-});
+conformance(
+  {
+    id: 'cloud.roles.cloud-roles-json-string',
+    level: 'MUST',
+    title: 'POST /cloud/roles/:name accepts cloud_roles and cloud_groups as escaped JSON array strings',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const name = t.unique('role');
+    const body = {
+      cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]),
+      cloud_groups: JSON.stringify([{ group_name: await fixtureGroupName(t) }]),
+    };
+    t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body }), success);
+    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+  },
+);
 
 /** Writes a role, reads credentials and returns the created application as the directory shows it. */
 async function appOfRole(t: Parameters<Parameters<typeof conformance>[1]>[0], extra: Record<string, unknown>) {
@@ -78,21 +113,48 @@ async function appOfRole(t: Parameters<Parameters<typeof conformance>[1]>[0], ex
   const { data, lease_id: leaseId } = creds.response.body as { data: { client_id: string }; lease_id: string };
   t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
   const app = await p.appByClientId(data.client_id);
-  if (!app) fail('directory-app', `no application with the returned client_id ${data.client_id} exists in the directory`, 'an application', undefined);
+  if (!app)
+    fail(
+      'directory-app',
+      `no application with the returned client_id ${data.client_id} exists in the directory`,
+      'an application',
+      undefined,
+    );
   return app;
 }
 
-conformance({ id: 'cloud.roles.sign-in-audience', level: 'MUST', title: 'GET /cloud/creds/:name creates the application with the role sign_in_audience' }, async (t) => {
-  requireConfigured(t, cloud);
-  const app = await appOfRole(t, { sign_in_audience: 'CloudADMultipleOrgs' });
-  // The directory is read directly, so it shows the target's own value (dialect.names).
-  const want = namesOf('svc', t.config).value('cloud', 'sign_in_audience', 'CloudADMultipleOrgs');
-  if (app.signInAudience !== want) fail('sign-in-audience', 'the created application has another sign-in audience than the role names', want, app.signInAudience);
-});
+conformance(
+  {
+    id: 'cloud.roles.sign-in-audience',
+    level: 'MUST',
+    title: 'GET /cloud/creds/:name creates the application with the role sign_in_audience',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const app = await appOfRole(t, { sign_in_audience: 'CloudADMultipleOrgs' });
+    // The directory is read directly, so it shows the target's own value (dialect.names).
+    const want = namesOf('svc', t.config).value('cloud', 'sign_in_audience', 'CloudADMultipleOrgs');
+    if (app.signInAudience !== want)
+      fail(
+        'sign-in-audience',
+        'the created application has another sign-in audience than the role names',
+        want,
+        app.signInAudience,
+      );
+  },
+);
 
-conformance({ id: 'cloud.roles.tags', level: 'MUST', title: 'GET /cloud/creds/:name attaches the role comma-separated tags to the application' }, async (t) => {
-  requireConfigured(t, cloud);
-  const app = await appOfRole(t, { tags: 'team:platform,env:test' });
-  const tags = [...app.tags].sort();
-  if (tags.join(',') !== 'env:test,team:platform') fail('tags', 'the created application does not carry the role tags', ['env:test', 'team:platform'], tags);
-});
+conformance(
+  {
+    id: 'cloud.roles.tags',
+    level: 'MUST',
+    title: 'GET /cloud/creds/:name attaches the role comma-separated tags to the application',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const app = await appOfRole(t, { tags: 'team:platform,env:test' });
+    const tags = [...app.tags].sort();
+    if (tags.join(',') !== 'env:test,team:platform')
+      fail('tags', 'the created application does not carry the role tags', ['env:test', 'team:platform'], tags);
+  },
+);

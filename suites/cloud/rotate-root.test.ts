@@ -1,7 +1,19 @@
 import { suite, conformance, type T } from '../../harness/index.js';
 import { targetConfig } from '../../harness/context.js';
 import { lacksField, statusIs, success } from '../../harness/checks/index.js';
-import { cloudConfig, eventually, fail, fixtureRoleName, need, probe, propagation, revokeLease, scopeFor, type App, type DirectoryProbe } from './helpers.js';
+import {
+  cloudConfig,
+  eventually,
+  fail,
+  fixtureRoleName,
+  need,
+  probe,
+  propagation,
+  revokeLease,
+  scopeFor,
+  type App,
+  type DirectoryProbe,
+} from './helpers.js';
 import { freshCloudMount } from './mounts.js';
 
 suite('cloud');
@@ -10,14 +22,28 @@ suite('cloud');
  * A mount configured with an application of its own (created in the directory for this test), so
  * rotating its secret never touches the credentials the rest of the run uses.
  */
-async function rotatable(t: T, extraConfig: Record<string, unknown> = {}): Promise<{ mount: string; p: DirectoryProbe; app: App; secret: string }> {
+async function rotatable(
+  t: T,
+  extraConfig: Record<string, unknown> = {},
+): Promise<{ mount: string; p: DirectoryProbe; app: App; secret: string }> {
   const p = probe(t);
   const c = need(t, 'tenantId', 'subscriptionId');
   const { app, secret } = await p.createApp(t.unique('engine-root'), { admin: true, withSecret: true });
   t.secret(secret);
   t.track(`application ${app.displayName}`, () => p.deleteApp(app));
   const mount = await freshCloudMount(t);
-  t.check(await t.svc.post(`${mount}/config`, { body: { subscription_id: c.subscriptionId, tenant_id: c.tenantId, client_id: app.appId, client_secret: secret!, ...extraConfig } }), success);
+  t.check(
+    await t.svc.post(`${mount}/config`, {
+      body: {
+        subscription_id: c.subscriptionId,
+        tenant_id: c.tenantId,
+        client_id: app.appId,
+        client_secret: secret!,
+        ...extraConfig,
+      },
+    }),
+    success,
+  );
   return { mount, p, app, secret: secret! };
 }
 
@@ -30,8 +56,10 @@ async function rotate(t: T, mount: string) {
 /** The one secret of `app` that was not there before, as the directory lists it. */
 async function newCredential(p: DirectoryProbe, before: App): Promise<{ keyId: string; endDateTime: string }> {
   const after = await p.appByClientId(before.appId);
-  const added = after?.passwordCredentials.filter((c) => !before.passwordCredentials.some((b) => b.keyId === c.keyId)) ?? [];
-  if (added.length !== 1) fail('new-secret', 'rotate-root did not add exactly one secret to the configured application', 1, added.length);
+  const added =
+    after?.passwordCredentials.filter((c) => !before.passwordCredentials.some((b) => b.keyId === c.keyId)) ?? [];
+  if (added.length !== 1)
+    fail('new-secret', 'rotate-root did not add exactly one secret to the configured application', 1, added.length);
   return added[0]!;
 }
 
@@ -40,36 +68,64 @@ const swap = (t: { config: T['config'] }) => cloudConfig(t).rotationSwapSeconds 
 /** The replace test may wait for the swap and then for propagation: its timeout covers both. */
 const replaceTimeoutMs = (swap({ config: targetConfig() }) + propagation({ config: targetConfig() }) + 60) * 1000;
 
-conformance({ id: 'cloud.rotate-root.replaces-secret', level: 'MUST', timeoutMs: replaceTimeoutMs, title: 'POST /cloud/rotate-root replaces the client secret: the old one stops authenticating and the engine keeps working' }, async (t) => {
-  const { mount, p, app, secret } = await rotatable(t);
-  await rotate(t, mount);
-  // When the old secret goes is not shown: a product may swap it in a background task later.
-  const oldRefused = await eventually(swap(t), async () => (await p.loginStatus(app.appId, secret)) !== 200);
-  if (!oldRefused) fail('old-secret-refused', `the client secret from before rotate-root still authenticates after ${swap(t)} s (setting cloud.rotationSwapSeconds)`, 'refused', 200);
-  const name = t.unique('role');
-  t.check(await t.svc.post(`${mount}/roles/${name}`, { body: { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) } }), success);
-  t.track(`role ${name}`, () => t.svc.delete(`${mount}/roles/${name}`));
-  // The document allows a brief failure while the new secret propagates.
-  let status = 0;
-  const works = await eventually(propagation(t), async () => {
-    const creds = await t.svc.get(`${mount}/creds/${name}`);
-    status = creds.response.status;
-    const b = creds.response.body as { lease_id?: string; data?: { client_secret?: string } } | undefined;
-    if (status === 200 && b?.lease_id) {
-      t.secret(b.data?.client_secret);
-      t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!), 'revoke');
-    }
-    return status === 200;
-  });
-  if (!works) fail('engine-works', 'the engine could not issue credentials with its rotated secret', 200, status);
-});
+conformance(
+  {
+    id: 'cloud.rotate-root.replaces-secret',
+    level: 'MUST',
+    timeoutMs: replaceTimeoutMs,
+    title:
+      'POST /cloud/rotate-root replaces the client secret: the old one stops authenticating and the engine keeps working',
+  },
+  async (t) => {
+    const { mount, p, app, secret } = await rotatable(t);
+    await rotate(t, mount);
+    // When the old secret goes is not shown: a product may swap it in a background task later.
+    const oldRefused = await eventually(swap(t), async () => (await p.loginStatus(app.appId, secret)) !== 200);
+    if (!oldRefused)
+      fail(
+        'old-secret-refused',
+        `the client secret from before rotate-root still authenticates after ${swap(t)} s (setting cloud.rotationSwapSeconds)`,
+        'refused',
+        200,
+      );
+    const name = t.unique('role');
+    t.check(
+      await t.svc.post(`${mount}/roles/${name}`, {
+        body: { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) },
+      }),
+      success,
+    );
+    t.track(`role ${name}`, () => t.svc.delete(`${mount}/roles/${name}`));
+    // The document allows a brief failure while the new secret propagates.
+    let status = 0;
+    const works = await eventually(propagation(t), async () => {
+      const creds = await t.svc.get(`${mount}/creds/${name}`);
+      status = creds.response.status;
+      const b = creds.response.body as { lease_id?: string; data?: { client_secret?: string } } | undefined;
+      if (status === 200 && b?.lease_id) {
+        t.secret(b.data?.client_secret);
+        t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!), 'revoke');
+      }
+      return status === 200;
+    });
+    if (!works) fail('engine-works', 'the engine could not issue credentials with its rotated secret', 200, status);
+  },
+);
 
-conformance({ id: 'cloud.rotate-root.secret-not-returned', also: ['auth.write-only.root-password'], level: 'MUST', title: 'POST /cloud/rotate-root and GET /cloud/config do not return the new client secret' }, async (t) => {
-  const { mount } = await rotatable(t);
-  const ex = await rotate(t, mount);
-  if (ex.response.status === 200) t.check(ex, lacksField('/data/client_secret'));
-  t.check(await t.svc.get(`${mount}/config`), statusIs(200), lacksField('/data/client_secret'));
-});
+conformance(
+  {
+    id: 'cloud.rotate-root.secret-not-returned',
+    also: ['auth.write-only.root-password'],
+    level: 'MUST',
+    title: 'POST /cloud/rotate-root and GET /cloud/config do not return the new client secret',
+  },
+  async (t) => {
+    const { mount } = await rotatable(t);
+    const ex = await rotate(t, mount);
+    if (ex.response.status === 200) t.check(ex, lacksField('/data/client_secret'));
+    t.check(await t.svc.get(`${mount}/config`), statusIs(200), lacksField('/data/client_secret'));
+  },
+);
 
 async function expiryAfterRotation(t: T, config: Record<string, unknown>): Promise<number> {
   const { mount, p, app } = await rotatable(t, config);
@@ -80,12 +136,28 @@ async function expiryAfterRotation(t: T, config: Record<string, unknown>): Promi
   return Math.round((Date.parse(cred.endDateTime) - now) / 1000);
 }
 
-conformance({ id: 'cloud.rotate-root.expiry', level: 'MUST', title: 'the client secret from POST /cloud/rotate-root is valid for root_password_ttl' }, async (t) => {
-  const seconds = await expiryAfterRotation(t, { root_password_ttl: '48h' });
-  if (Math.abs(seconds - 48 * 3600) > 120) fail('root-password-ttl', 'the new secret does not expire after root_password_ttl (48h)', 48 * 3600, seconds);
-});
+conformance(
+  {
+    id: 'cloud.rotate-root.expiry',
+    level: 'MUST',
+    title: 'the client secret from POST /cloud/rotate-root is valid for root_password_ttl',
+  },
+  async (t) => {
+    const seconds = await expiryAfterRotation(t, { root_password_ttl: '48h' });
+    if (Math.abs(seconds - 48 * 3600) > 120)
+      fail('root-password-ttl', 'the new secret does not expire after root_password_ttl (48h)', 48 * 3600, seconds);
+  },
+);
 
-conformance({ id: 'cloud.config.root-password-ttl-default', level: 'MUST', title: 'without root_password_ttl the client secret from POST /cloud/rotate-root is valid for 182 days' }, async (t) => {
-  const seconds = await expiryAfterRotation(t, {});
-  if (Math.abs(seconds - 182 * 86400) > 120) fail('root-password-ttl-default', 'the new secret does not expire after the 182d default', 182 * 86400, seconds);
-});
+conformance(
+  {
+    id: 'cloud.config.root-password-ttl-default',
+    level: 'MUST',
+    title: 'without root_password_ttl the client secret from POST /cloud/rotate-root is valid for 182 days',
+  },
+  async (t) => {
+    const seconds = await expiryAfterRotation(t, {});
+    if (Math.abs(seconds - 182 * 86400) > 120)
+      fail('root-password-ttl-default', 'the new secret does not expire after the 182d default', 182 * 86400, seconds);
+  },
+);

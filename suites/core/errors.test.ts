@@ -8,94 +8,198 @@ const s = suite('core');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });
 const kv2 = s.mount('secret', { type: 'kv', options: { version: '2' }, configKey: 'kv' });
 
-conformance({ id: 'core.errors.body-errors-array', level: 'MUST', title: 'GET of an unknown path answers 404 with {errors: [string]}' }, async (t) => {
-  const ex = await t.svc.get(`${t.unique('nomount')}/anything`);
-  t.check(ex, statusIs(404), errorsArray);
-});
+conformance(
+  {
+    id: 'core.errors.body-errors-array',
+    level: 'MUST',
+    title: 'GET of an unknown path answers 404 with {errors: [string]}',
+  },
+  async (t) => {
+    const ex = await t.svc.get(`${t.unique('nomount')}/anything`);
+    t.check(ex, statusIs(404), errorsArray);
+  },
+);
 
-conformance({ id: 'core.errors.body-errors-array', level: 'MUST', title: 'a request with an unknown token answers 403 with {errors: [string]}' }, async (t) => {
-  const ex = await t.svc.get('sys/mounts', { token: `bogus-${t.unique('tok')}` });
-  t.check(ex, statusIs(403), errorsArray, jsonContentType);
-});
+conformance(
+  {
+    id: 'core.errors.body-errors-array',
+    level: 'MUST',
+    title: 'a request with an unknown token answers 403 with {errors: [string]}',
+  },
+  async (t) => {
+    const ex = await t.svc.get('sys/mounts', { token: `bogus-${t.unique('tok')}` });
+    t.check(ex, statusIs(403), errorsArray, jsonContentType);
+  },
+);
 
-conformance({ id: 'core.errors.status-400', level: 'MUST', title: 'POST /secret/:path with malformed JSON answers 400' }, async (t) => {
-  const ex = await t.svc.post(`${kv1.path}/${t.unique('bad')}`, { rawBody: '{"a": ', contentType: 'application/json', validate: false });
-  t.check(ex, statusIs(400), errorsArray);
-});
+conformance(
+  { id: 'core.errors.status-400', level: 'MUST', title: 'POST /secret/:path with malformed JSON answers 400' },
+  async (t) => {
+    const ex = await t.svc.post(`${kv1.path}/${t.unique('bad')}`, {
+      rawBody: '{"a": ',
+      contentType: 'application/json',
+      validate: false,
+    });
+    t.check(ex, statusIs(400), errorsArray);
+  },
+);
 
-conformance({ id: 'core.errors.status-403', level: 'MUST', title: 'GET /sys/mounts without a token answers 403' }, async (t) => {
-  const ex = await t.svc.get('sys/mounts', { token: null });
-  t.check(ex, statusIs(403), errorsArray);
-});
+conformance(
+  { id: 'core.errors.status-403', level: 'MUST', title: 'GET /sys/mounts without a token answers 403' },
+  async (t) => {
+    const ex = await t.svc.get('sys/mounts', { token: null });
+    t.check(ex, statusIs(403), errorsArray);
+  },
+);
 
-conformance({ id: 'core.errors.status-404-hides-forbidden', level: 'MAY', title: 'GET /secret/data/:path with a token whose policy does not grant the path answers 403 or 404' }, async (t) => {
-  const token = await policyToken(t, `path "${kv2.path}/data/elsewhere" { capabilities = ["read"] }`);
-  const ex = await t.svc.get(`${kv2.path}/data/${t.unique('hidden')}`, { token });
-  t.check(ex, statusIs(403, 404), errorsArray);
-});
+conformance(
+  {
+    id: 'core.errors.status-404-hides-forbidden',
+    level: 'MAY',
+    title: 'GET /secret/data/:path with a token whose policy does not grant the path answers 403 or 404',
+  },
+  async (t) => {
+    const token = await policyToken(t, `path "${kv2.path}/data/elsewhere" { capabilities = ["read"] }`);
+    const ex = await t.svc.get(`${kv2.path}/data/${t.unique('hidden')}`, { token });
+    t.check(ex, statusIs(403, 404), errorsArray);
+  },
+);
 
-conformance({ id: 'core.path.unknown-404', level: 'MUST', also: ['core.errors.status-404'], title: 'GET of a path no mount serves answers 404' }, async (t) => {
-  const ex = await t.svc.get(`${t.unique('nomount')}/data/x`);
-  t.check(ex, statusIs(404), errorsArray);
-});
+conformance(
+  {
+    id: 'core.path.unknown-404',
+    level: 'MUST',
+    also: ['core.errors.status-404'],
+    title: 'GET of a path no mount serves answers 404',
+  },
+  async (t) => {
+    const ex = await t.svc.get(`${t.unique('nomount')}/data/x`);
+    t.check(ex, statusIs(404), errorsArray);
+  },
+);
 
-conformance({ id: 'core.path.trailing-period-404', level: 'MUST', title: 'POST /secret/:path with a path ending in a period answers 404 and stores nothing' }, async (t) => {
-  const key = `${t.unique('dot')}.`;
-  const ex = await t.svc.post(`${kv1.path}/${key}`, { body: { a: '1' }, validate: false });
-  t.check(ex, statusIs(404), errorsArray);
-});
+conformance(
+  {
+    id: 'core.path.trailing-period-404',
+    level: 'MUST',
+    title: 'POST /secret/:path with a path ending in a period answers 404 and stores nothing',
+  },
+  async (t) => {
+    const key = `${t.unique('dot')}.`;
+    const ex = await t.svc.post(`${kv1.path}/${key}`, { body: { a: '1' }, validate: false });
+    t.check(ex, statusIs(404), errorsArray);
+  },
+);
 
-conformance({ id: 'core.path.trailing-period-404', level: 'MUST', title: 'POST /secret/data/:path ending in a period answers 404 and creates no key' }, async (t) => {
-  const dir = t.unique('dot');
-  const ex = await t.svc.post(`${kv2.path}/data/${dir}/key.`, { body: { data: { a: '1' } }, validate: false });
-  t.check(ex, statusIs(404), errorsArray);
-  t.check(await t.svc.list(`${kv2.path}/metadata/${dir}`), statusIs(404));
-});
+conformance(
+  {
+    id: 'core.path.trailing-period-404',
+    level: 'MUST',
+    title: 'POST /secret/data/:path ending in a period answers 404 and creates no key',
+  },
+  async (t) => {
+    const dir = t.unique('dot');
+    const ex = await t.svc.post(`${kv2.path}/data/${dir}/key.`, { body: { data: { a: '1' } }, validate: false });
+    t.check(ex, statusIs(404), errorsArray);
+    t.check(await t.svc.list(`${kv2.path}/metadata/${dir}`), statusIs(404));
+  },
+);
 
-conformance({ id: 'core.method.unsupported-405', level: 'MUST', title: 'DELETE /secret/config on a version 2 mount answers 405 with an errors array' }, async (t) => {
-  const ex = await t.svc.delete(`${kv2.path}/config`, { validate: false });
-  t.check(ex, statusIs(405), errorsArray);
-});
+conformance(
+  {
+    id: 'core.method.unsupported-405',
+    level: 'MUST',
+    title: 'DELETE /secret/config on a version 2 mount answers 405 with an errors array',
+  },
+  async (t) => {
+    const ex = await t.svc.delete(`${kv2.path}/config`, { validate: false });
+    t.check(ex, statusIs(405), errorsArray);
+  },
+);
 
-conformance({ id: 'core.method.unsupported-405', level: 'MUST', title: 'POST /sys/mounts (list-only path) answers 405' }, async (t) => {
-  const ex = await t.svc.post('sys/mounts', { body: {}, validate: false });
-  t.check(ex, statusIs(405), errorsArray);
-});
+conformance(
+  { id: 'core.method.unsupported-405', level: 'MUST', title: 'POST /sys/mounts (list-only path) answers 405' },
+  async (t) => {
+    const ex = await t.svc.post('sys/mounts', { body: {}, validate: false });
+    t.check(ex, statusIs(405), errorsArray);
+  },
+);
 
-conformance({ id: 'core.content-type.set-on-responses', level: 'MUST', title: 'a JSON success and a JSON error both carry Content-Type application/json' }, async (t) => {
-  t.check(await t.svc.get('sys/mounts'), statusIs(200), jsonContentType);
-  t.check(await t.svc.get(`${t.unique('nomount')}/x`), statusIs(404), jsonContentType);
-});
+conformance(
+  {
+    id: 'core.content-type.set-on-responses',
+    level: 'MUST',
+    title: 'a JSON success and a JSON error both carry Content-Type application/json',
+  },
+  async (t) => {
+    t.check(await t.svc.get('sys/mounts'), statusIs(200), jsonContentType);
+    t.check(await t.svc.get(`${t.unique('nomount')}/x`), statusIs(404), jsonContentType);
+  },
+);
 
-conformance({ id: 'core.content-type.not-required', level: 'MUST', title: 'POST /secret/:path with a JSON body and no Content-Type is accepted' }, async (t) => {
-  const key = t.unique('noct');
-  const ex = await t.svc.post(`${kv1.path}/${key}`, { rawBody: JSON.stringify({ colour: 'teal' }) });
-  t.check(ex, success);
-  t.check(await t.svc.get(`${kv1.path}/${key}`), statusIs(200), bodyAt('/data/colour', 'teal', 'is the field sent without Content-Type'));
-});
+conformance(
+  {
+    id: 'core.content-type.not-required',
+    level: 'MUST',
+    title: 'POST /secret/:path with a JSON body and no Content-Type is accepted',
+  },
+  async (t) => {
+    const key = t.unique('noct');
+    const ex = await t.svc.post(`${kv1.path}/${key}`, { rawBody: JSON.stringify({ colour: 'teal' }) });
+    t.check(ex, success);
+    t.check(
+      await t.svc.get(`${kv1.path}/${key}`),
+      statusIs(200),
+      bodyAt('/data/colour', 'teal', 'is the field sent without Content-Type'),
+    );
+  },
+);
 
-conformance({ id: 'core.routes.v1-prefix', level: 'MUST', title: 'GET /v2/sys/mounts (a version other than v1) is not served' }, async (t) => {
-  const headers: Record<string, string> = { [t.config.dialect.tokenHeader]: t.config.svc.token, [t.config.dialect.requestHeader]: 'true' };
-  if (t.config.svc.namespace) headers[t.config.dialect.namespaceHeader] = t.config.svc.namespace;
-  const res = await fetch(`${t.config.svc.addr.replace(/\/+$/, '')}/v2/sys/mounts`, { headers, signal: AbortSignal.timeout(t.config.timeouts.requestMs) });
-  const text = await res.text();
-  t.note(`GET /v2/sys/mounts answered ${res.status}`);
-  if (res.status < 400) {
-    throw new CheckFailure('status', 'GET /v2/sys/mounts was served', '>= 400', `${res.status} ${text.slice(0, 80)}`);
-  }
-});
+conformance(
+  { id: 'core.routes.v1-prefix', level: 'MUST', title: 'GET /v2/sys/mounts (a version other than v1) is not served' },
+  async (t) => {
+    const headers: Record<string, string> = {
+      [t.config.dialect.tokenHeader]: t.config.svc.token,
+      [t.config.dialect.requestHeader]: 'true',
+    };
+    if (t.config.svc.namespace) headers[t.config.dialect.namespaceHeader] = t.config.svc.namespace;
+    const res = await fetch(`${t.config.svc.addr.replace(/\/+$/, '')}/v2/sys/mounts`, {
+      headers,
+      signal: AbortSignal.timeout(t.config.timeouts.requestMs),
+    });
+    const text = await res.text();
+    t.note(`GET /v2/sys/mounts answered ${res.status}`);
+    if (res.status < 400) {
+      throw new CheckFailure('status', 'GET /v2/sys/mounts was served', '>= 400', `${res.status} ${text.slice(0, 80)}`);
+    }
+  },
+);
 
 for (const name of ['malformed-bodies']) {
   const cf = caseFile(name);
   for (const c of cf.cases) {
     const id = c.id ?? cf.rule;
-    conformance({ id, level: 'MUST', also: ['core.errors.status-400'], title: `${c.request.method} ${c.request.path.replace(/\{(kv1|kv2)\}/, '/secret').replace('{key}', ':path')}: ${c.description}` }, async (t) => {
-      await runCase(t, c, { kv1, kv2 });
-    });
+    conformance(
+      {
+        id,
+        level: 'MUST',
+        also: ['core.errors.status-400'],
+        title: `${c.request.method} ${c.request.path.replace(/\{(kv1|kv2)\}/, '/secret').replace('{key}', ':path')}: ${c.description}`,
+      },
+      async (t) => {
+        await runCase(t, c, { kv1, kv2 });
+      },
+    );
   }
 }
 
-conformance({ id: 'core.errors.status-400', level: 'MUST', title: 'PUT /sys/mounts/:path without a type answers 400' }, async (t) => {
-  const ex = await t.svc.put(`sys/mounts/${t.unique('notype')}`, { body: { options: { version: '2' } }, validate: false });
-  t.check(ex, statusIs(400), errorsArray);
-});
+conformance(
+  { id: 'core.errors.status-400', level: 'MUST', title: 'PUT /sys/mounts/:path without a type answers 400' },
+  async (t) => {
+    const ex = await t.svc.put(`sys/mounts/${t.unique('notype')}`, {
+      body: { options: { version: '2' } },
+      validate: false,
+    });
+    t.check(ex, statusIs(400), errorsArray);
+  },
+);

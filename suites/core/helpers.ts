@@ -6,6 +6,7 @@ import type { T, Exchange, MountRef } from '../../harness/index.js';
 import { CheckFailure, errorsArray, statusBetween, statusIs, success, type Check } from '../../harness/checks/index.js';
 import { resolveCasePath, type Case } from '../../fixtures/core/index.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are open-ended (the documents' "other fields: not shown")
 export type Obj = Record<string, any>;
 
 export function body<R = Obj>(ex: Exchange): R {
@@ -21,7 +22,13 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export { policyToken } from '../../harness/identity.js';
 
 /** Writes a version 2 secret and returns the version written (when the target reports it). */
-export async function writeV2(t: T, mount: MountRef, key: string, data: Obj, options?: Obj): Promise<number | undefined> {
+export async function writeV2(
+  t: T,
+  mount: MountRef,
+  key: string,
+  data: Obj,
+  options?: Obj,
+): Promise<number | undefined> {
   const ex = await t.svc.post(`${mount.path}/data/${key}`, { body: options ? { data, options } : { data } });
   t.check(ex, statusIs(200, 204));
   const v = body(ex)?.data?.version;
@@ -44,9 +51,13 @@ export async function runCase(t: T, c: Case, mounts: { kv1: MountRef; kv2: Mount
   const paths = { kv1: mounts.kv1.path, kv2: mounts.kv2.path };
   if (c.seed) await writeV2(t, mounts.kv2, key, c.seed);
   const path = resolveCasePath(c.request.path, paths, key);
-  const opts = c.request.raw !== undefined
-    ? { rawBody: c.request.raw, contentType: c.request.contentType, validate: false }
-    : { body: c.request.body, validate: c.expect.status === '2xx' || (typeof c.expect.status === 'number' && c.expect.status < 400) };
+  const opts =
+    c.request.raw !== undefined
+      ? { rawBody: c.request.raw, contentType: c.request.contentType, validate: false }
+      : {
+          body: c.request.body,
+          validate: c.expect.status === '2xx' || (typeof c.expect.status === 'number' && c.expect.status < 400),
+        };
   const method = c.request.method;
   const ex = method === 'LIST' ? await t.svc.list(path, opts) : await t.svc.request(method, path, opts);
   t.check(ex, statusCheck(c.expect.status));

@@ -10,8 +10,11 @@ suite('jobs');
 async function runningJob(t: T, base: string): Promise<{ id: string; allocId: string }> {
   const { id } = await registered(t, 'service', base);
   await t.advance(3);
-  const allocs = await waitFor('an allocation runs', async () => body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)),
-    (a) => a.some((x) => x.ClientStatus === 'running'));
+  const allocs = await waitFor(
+    'an allocation runs',
+    async () => body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)),
+    (a) => a.some((x) => x.ClientStatus === 'running'),
+  );
   return { id, allocId: allocs.find((x) => x.ClientStatus === 'running')!.ID as string };
 }
 
@@ -21,62 +24,143 @@ async function runningJob(t: T, base: string): Promise<{ id: string; allocId: st
  */
 function checkOrder(run: ActionRun): void {
   expectEqual(run.invalid, [], 'every frame is JSON');
-  const kinds = run.frames.map((f) => (f.exited === true ? 'exited' : f.stdout?.close === true ? 'close' : typeof f.stdout?.data === 'string' ? 'data' : 'other'));
+  const kinds = run.frames.map((f) =>
+    f.exited === true
+      ? 'exited'
+      : f.stdout?.close === true
+        ? 'close'
+        : typeof f.stdout?.data === 'string'
+          ? 'data'
+          : 'other',
+  );
   const shape = kinds.filter((k) => k !== 'other').join(',');
-  expectThat(/^(data,)+close,exited$/.test(shape), 'frames', 'stdout data frames, then {stdout: {close: true}}, then {exited: true, result}', 'data+,close,exited', shape);
+  expectThat(
+    /^(data,)+close,exited$/.test(shape),
+    'frames',
+    'stdout data frames, then {stdout: {close: true}}, then {exited: true, result}',
+    'data+,close,exited',
+    shape,
+  );
   const exited = run.frames.find((f) => f.exited === true)!;
-  expectThat(typeof exited.result === 'object' && exited.result !== null, 'frames', 'the exited frame has a result object', 'object', exited.result);
+  expectThat(
+    typeof exited.result === 'object' && exited.result !== null,
+    'frames',
+    'the exited frame has a result object',
+    'object',
+    exited.result,
+  );
 }
 
-conformance({ id: 'jobs.actions.list', level: 'MUST',
-  title: 'GET /v1/job/:job_id/actions lists the actions of the job\'s tasks' }, async (t) => {
-  const { id } = await registered(t, 'service', 'alist');
-  const ex = await t.sched.get(`job/${enc(id)}/actions`);
-  t.check(ex, statusIs(200));
-  const byName = Object.fromEntries(body<Obj[]>(ex).map((a) => [a.Name, a]));
-  expectEqual(Object.keys(byName).sort(), ['echo-hello', 'show-date'], 'action names');
-  const a = byName['echo-hello']!;
-  expectEqual([a.Command, a.Args, a.TaskGroupName, a.TaskName], ['/bin/echo', ['hello', 'world'], 'cache', 'redis'], 'command, args, group and task of echo-hello');
-});
+conformance(
+  { id: 'jobs.actions.list', level: 'MUST', title: "GET /v1/job/:job_id/actions lists the actions of the job's tasks" },
+  async (t) => {
+    const { id } = await registered(t, 'service', 'alist');
+    const ex = await t.sched.get(`job/${enc(id)}/actions`);
+    t.check(ex, statusIs(200));
+    const byName = Object.fromEntries(body<Obj[]>(ex).map((a) => [a.Name, a]));
+    expectEqual(Object.keys(byName).sort(), ['echo-hello', 'show-date'], 'action names');
+    const a = byName['echo-hello']!;
+    expectEqual(
+      [a.Command, a.Args, a.TaskGroupName, a.TaskName],
+      ['/bin/echo', ['hello', 'world'], 'cache', 'redis'],
+      'command, args, group and task of echo-hello',
+    );
+  },
+);
 
-conformance({ id: 'jobs.action.ws-frames-order', level: 'MUST',
-  title: 'WebSocket /v1/job/:job_id/action streams stdout data, then close, then exited' }, async (t) => {
-  const { id, allocId } = await runningJob(t, 'aws');
-  const run = await runAction(t, id, { query: { action: 'echo-hello', alloc_id: allocId, task: 'redis' } });
-  expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted');
-  checkOrder(run);
-  expectThat(stdoutText(run).includes('hello world'), 'stdout', 'the output is the action\'s (echo hello world)', 'contains "hello world"', stdoutText(run));
-});
+conformance(
+  {
+    id: 'jobs.action.ws-frames-order',
+    level: 'MUST',
+    title: 'WebSocket /v1/job/:job_id/action streams stdout data, then close, then exited',
+  },
+  async (t) => {
+    const { id, allocId } = await runningJob(t, 'aws');
+    const run = await runAction(t, id, { query: { action: 'echo-hello', alloc_id: allocId, task: 'redis' } });
+    expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted');
+    checkOrder(run);
+    expectThat(
+      stdoutText(run).includes('hello world'),
+      'stdout',
+      "the output is the action's (echo hello world)",
+      'contains "hello world"',
+      stdoutText(run),
+    );
+  },
+);
 
-conformance({ id: 'jobs.action.ws-handshake-auth', level: 'MUST',
-  title: 'WebSocket /v1/job/:job_id/action?ws_handshake=true runs after an auth_token first frame, and not with a wrong token' }, async (t) => {
-  const { id, allocId } = await runningJob(t, 'ahs');
-  const query = { action: 'echo-hello', alloc_id: allocId, task: 'redis', ws_handshake: true };
-  const ok = await runAction(t, id, { query, tokenHeader: false, send: [{ version: 1, auth_token: t.config.sched.token }] });
-  expectEqual(ok.refusedStatus, undefined, 'the upgrade is accepted');
-  checkOrder(ok);
-  if (!t.config.capabilities.schedAcl) return;
-  const bad = await runAction(t, id, { query, tokenHeader: false, send: [{ version: 1, auth_token: 'not-a-token' }] });
-  expectThat(!bad.frames.some((f) => f.exited === true || typeof f.stdout?.data === 'string'), 'auth', 'a wrong auth_token runs nothing', 'no output frames', bad.frames);
-});
+conformance(
+  {
+    id: 'jobs.action.ws-handshake-auth',
+    level: 'MUST',
+    title:
+      'WebSocket /v1/job/:job_id/action?ws_handshake=true runs after an auth_token first frame, and not with a wrong token',
+  },
+  async (t) => {
+    const { id, allocId } = await runningJob(t, 'ahs');
+    const query = { action: 'echo-hello', alloc_id: allocId, task: 'redis', ws_handshake: true };
+    const ok = await runAction(t, id, {
+      query,
+      tokenHeader: false,
+      send: [{ version: 1, auth_token: t.config.sched.token }],
+    });
+    expectEqual(ok.refusedStatus, undefined, 'the upgrade is accepted');
+    checkOrder(ok);
+    if (!t.config.capabilities.schedAcl) return;
+    const bad = await runAction(t, id, {
+      query,
+      tokenHeader: false,
+      send: [{ version: 1, auth_token: 'not-a-token' }],
+    });
+    expectThat(
+      !bad.frames.some((f) => f.exited === true || typeof f.stdout?.data === 'string'),
+      'auth',
+      'a wrong auth_token runs nothing',
+      'no output frames',
+      bad.frames,
+    );
+  },
+);
 
-conformance({ id: 'jobs.action.tty-size', level: 'MUST',
-  title: 'WebSocket /v1/job/:job_id/action?tty=true accepts tty_size frames and completes' }, async (t) => {
-  const { id, allocId } = await runningJob(t, 'atty');
-  const run = await runAction(t, id, { query: { action: 'echo-hello', alloc_id: allocId, task: 'redis', tty: true }, send: [{ tty_size: { height: 24, width: 80 } }] });
-  expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted');
-  checkOrder(run);
-});
+conformance(
+  {
+    id: 'jobs.action.tty-size',
+    level: 'MUST',
+    title: 'WebSocket /v1/job/:job_id/action?tty=true accepts tty_size frames and completes',
+  },
+  async (t) => {
+    const { id, allocId } = await runningJob(t, 'atty');
+    const run = await runAction(t, id, {
+      query: { action: 'echo-hello', alloc_id: allocId, task: 'redis', tty: true },
+      send: [{ tty_size: { height: 24, width: 80 } }],
+    });
+    expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted');
+    checkOrder(run);
+  },
+);
 
-conformance({ id: 'jobs.action.query-required', level: 'MUST',
-  title: 'WebSocket /v1/job/:job_id/action without action, alloc_id or task runs nothing' }, async (t) => {
-  const { id, allocId } = await runningJob(t, 'aq');
-  const full = { action: 'echo-hello', alloc_id: allocId, task: 'redis' };
-  for (const missing of ['action', 'alloc_id', 'task'] as const) {
-    const run = await runAction(t, id, { query: { ...full, [missing]: undefined } });
-    const strict = t.config.assumptions['jobs.errors.rejections-4xx'] !== false;
-    const refusedStatus = (s: number) => s >= 400 && (!strict || s < 500);
-    const refused = run.refusedStatus !== undefined ? refusedStatus(run.refusedStatus) : !run.frames.some((f) => f.exited === true);
-    expectThat(refused, 'query', `without ${missing} the action does not run`, strict ? 'a 4xx upgrade answer or no exited frame' : 'an error upgrade answer or no exited frame', { status: run.refusedStatus, frames: run.frames });
-  }
-});
+conformance(
+  {
+    id: 'jobs.action.query-required',
+    level: 'MUST',
+    title: 'WebSocket /v1/job/:job_id/action without action, alloc_id or task runs nothing',
+  },
+  async (t) => {
+    const { id, allocId } = await runningJob(t, 'aq');
+    const full = { action: 'echo-hello', alloc_id: allocId, task: 'redis' };
+    for (const missing of ['action', 'alloc_id', 'task'] as const) {
+      const run = await runAction(t, id, { query: { ...full, [missing]: undefined } });
+      const strict = t.config.assumptions['jobs.errors.rejections-4xx'] !== false;
+      const refusedStatus = (s: number) => s >= 400 && (!strict || s < 500);
+      const refused =
+        run.refusedStatus !== undefined ? refusedStatus(run.refusedStatus) : !run.frames.some((f) => f.exited === true);
+      expectThat(
+        refused,
+        'query',
+        `without ${missing} the action does not run`,
+        strict ? 'a 4xx upgrade answer or no exited frame' : 'an error upgrade answer or no exited frame',
+        { status: run.refusedStatus, frames: run.frames },
+      );
+    }
+  },
+);

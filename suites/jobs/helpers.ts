@@ -3,8 +3,23 @@
  * bodies, bounded polling for the scheduler's asynchronous state, and the data-driven case runner.
  */
 import type { T, Exchange } from '../../harness/index.js';
-import { statusIs, statusBetween, expectThat, expectEqual, bodyAt, CheckFailure, type Check } from '../../harness/checks/index.js';
-import { jobDefinition, resolvePath, useRunningTask, type Case, type CaseFile, type JobDefinition } from '../../fixtures/jobs/index.js';
+import {
+  statusIs,
+  statusBetween,
+  expectThat,
+  expectEqual,
+  bodyAt,
+  CheckFailure,
+  type Check,
+} from '../../harness/checks/index.js';
+import {
+  jobDefinition,
+  resolvePath,
+  useRunningTask,
+  type Case,
+  type CaseFile,
+  type JobDefinition,
+} from '../../fixtures/jobs/index.js';
 import { targetConfig } from '../../harness/context.js';
 
 // Every jobs file imports these helpers: service fixtures get the target's running-task driver.
@@ -12,6 +27,7 @@ useRunningTask(targetConfig().sched.runningTask);
 
 export const enc = encodeURIComponent;
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are open-ended (the documents' "other fields: not shown")
 export type Obj = Record<string, any>;
 
 export function body<R = Obj>(ex: Exchange): R {
@@ -45,7 +61,12 @@ export async function register(t: T, job: JobDefinition, opts: RegisterOptions =
 }
 
 /** A run-unique job from a fixture definition, registered. */
-export async function registered(t: T, definition: string, base = definition, overrides: Record<string, unknown> = {}): Promise<{ id: string; job: JobDefinition; ex: Exchange }> {
+export async function registered(
+  t: T,
+  definition: string,
+  base = definition,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string; job: JobDefinition; ex: Exchange }> {
   const id = t.unique(base);
   const job = jobDefinition(definition, id, overrides);
   const ex = await register(t, job);
@@ -68,13 +89,19 @@ export async function readJob(t: T, id: string, namespace?: string): Promise<Obj
  * allocations, deployments, garbage collection); the bound (timing.settleSeconds, read every
  * timing.pollMs) keeps a broken target from hanging the run.
  */
-export async function waitFor<R>(what: string, read: () => Promise<R>, ok: (r: R) => boolean, timeoutMs?: number): Promise<R> {
+export async function waitFor<R>(
+  what: string,
+  read: () => Promise<R>,
+  ok: (r: R) => boolean,
+  timeoutMs?: number,
+): Promise<R> {
   const timing = targetConfig().timing;
   const bound = timeoutMs ?? timing.settleSeconds * 1000;
   const deadline = Date.now() + bound;
   let last = await read();
   while (!ok(last)) {
-    if (Date.now() > deadline) throw new CheckFailure('eventually', `${what} did not happen within ${bound} ms`, what, last);
+    if (Date.now() > deadline)
+      throw new CheckFailure('eventually', `${what} did not happen within ${bound} ms`, what, last);
     await new Promise((r) => setTimeout(r, timing.pollMs));
     last = await read();
   }
@@ -90,9 +117,21 @@ export function refused(t: T, ex: Exchange, what: string): Exchange {
   const status = ex.response.status;
   expectThat(status < 200 || status > 299, 'status', `${what} is refused`, 'a non-2xx status', status);
   const text = (ex.response.text ?? '').trim();
-  expectThat(text.length > 0 && text !== '{}' && text !== 'null', 'message', `${what}: the refusal carries an error message`, 'a non-empty error body', ex.response.text);
+  expectThat(
+    text.length > 0 && text !== '{}' && text !== 'null',
+    'message',
+    `${what}: the refusal carries an error message`,
+    'a non-empty error body',
+    ex.response.text,
+  );
   if (t.config.assumptions['jobs.errors.rejections-4xx'] !== false) {
-    expectThat(status >= 400 && status < 500, 'status', `${what}: refused with a 4xx (assumption jobs.errors.rejections-4xx)`, '4xx', status);
+    expectThat(
+      status >= 400 && status < 500,
+      'status',
+      `${what}: refused with a 4xx (assumption jobs.errors.rejections-4xx)`,
+      '4xx',
+      status,
+    );
   }
   return ex;
 }
@@ -109,17 +148,38 @@ export async function jobsState(t: T, prefix: string, namespace?: string): Promi
   const out: Obj[] = [];
   for (const j of items.filter((x) => !x.ParentID).sort((a, b) => String(a.ID).localeCompare(String(b.ID)))) {
     const job = await readJob(t, String(j.ID), namespace);
-    out.push({ ID: j.ID, Version: job.Version, JobModifyIndex: job.JobModifyIndex, Stop: job.Stop, TaskGroups: (job.TaskGroups as Obj[] | undefined)?.map((g) => [g.Name, g.Count]) });
+    out.push({
+      ID: j.ID,
+      Version: job.Version,
+      JobModifyIndex: job.JobModifyIndex,
+      Stop: job.Stop,
+      TaskGroups: (job.TaskGroups as Obj[] | undefined)?.map((g) => [g.Name, g.Count]),
+    });
   }
-  out.push({ children: items.filter((x) => x.ParentID).map((x) => x.ID).sort() });
+  out.push({
+    children: items
+      .filter((x) => x.ParentID)
+      .map((x) => x.ID)
+      .sort(),
+  });
   return out;
 }
 
 /** A refusal (see `refused`) after which the jobs under `prefix` read back unchanged. */
-export async function refusedUnchanged(t: T, prefix: string, what: string, send: () => Promise<Exchange>, namespace?: string): Promise<Exchange> {
+export async function refusedUnchanged(
+  t: T,
+  prefix: string,
+  what: string,
+  send: () => Promise<Exchange>,
+  namespace?: string,
+): Promise<Exchange> {
   const before = await jobsState(t, prefix, namespace);
   const ex = refused(t, await send(), what);
-  expectEqual(await jobsState(t, prefix, namespace), before, `${what}: nothing changed (jobs, versions, counts and children read back)`);
+  expectEqual(
+    await jobsState(t, prefix, namespace),
+    before,
+    `${what}: nothing changed (jobs, versions, counts and children read back)`,
+  );
   return ex;
 }
 
@@ -160,7 +220,12 @@ export async function runCase(t: T, c: Case, ids: Record<string, string>, listPr
   const before = stateOf ? await jobsState(t, stateOf) : undefined;
   let ex: Exchange;
   if (r.rawBytes !== undefined) {
-    ex = await t.sched.request(method, path, { query, rawBody: Buffer.from(payloadOf(r.rawBytes), 'base64'), contentType: 'application/octet-stream', validate: r.validate });
+    ex = await t.sched.request(method, path, {
+      query,
+      rawBody: Buffer.from(payloadOf(r.rawBytes), 'base64'),
+      contentType: 'application/octet-stream',
+      validate: r.validate,
+    });
   } else {
     let reqBody = r.body;
     if (r.payloadBytes !== undefined) reqBody = { ...(reqBody as Obj), Payload: payloadOf(r.payloadBytes) };
@@ -171,7 +236,12 @@ export async function runCase(t: T, c: Case, ids: Record<string, string>, listPr
   if (c.expect.status === '4xx' || c.expect.status === 'refused') {
     // The case files' refusals: the documents give no status (see `refused`); nothing may change.
     refused(t, ex, c.description);
-    if (before) expectEqual(await jobsState(t, stateOf!), before, `${c.description}: nothing changed (jobs, versions, counts and children read back)`);
+    if (before)
+      expectEqual(
+        await jobsState(t, stateOf!),
+        before,
+        `${c.description}: nothing changed (jobs, versions, counts and children read back)`,
+      );
     return ex;
   }
   t.check(ex, statusCheck(c.expect.status));
@@ -211,7 +281,13 @@ export async function scalable(t: T, id: string, namespace?: string): Promise<vo
     t.check(ex, statusIs(200));
     const d = body<Obj | null>(ex);
     if (!pending && (!d || !ACTIVE_DEPLOYMENT.has(String(d.Status)))) return;
-    if (Date.now() > deadline) throw new CheckFailure('eventually', `the evaluations and deployment of ${id} did not finish within ${settle} s, so the job cannot be scaled`, 'no pending evaluation, no active deployment', { pending, deployment: d?.Status });
+    if (Date.now() > deadline)
+      throw new CheckFailure(
+        'eventually',
+        `the evaluations and deployment of ${id} did not finish within ${settle} s, so the job cannot be scaled`,
+        'no pending evaluation, no active deployment',
+        { pending, deployment: d?.Status },
+      );
     await t.advance(5);
     await new Promise((r) => setTimeout(r, targetConfig().timing.pollMs));
   }

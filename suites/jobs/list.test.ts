@@ -10,79 +10,134 @@ import { schedNamespace } from '../../harness/provision/scheduler.js';
 
 const s = suite('jobs');
 
-conformance({ id: 'jobs.list.returns-items', level: 'MUST',
-  title: 'GET /v1/jobs returns list items with ID, Type, Status, JobSummary and indexes' }, async (t) => {
-  const id = t.unique('item');
-  await register(t, jobDefinition('service', id));
-  const ex = await t.sched.get('jobs', { query: { prefix: id } });
-  t.check(ex, statusIs(200), bodyAt('/0/ID', id), bodyAt('/0/Name', id), bodyAt('/0/Type', 'service'), bodyAt('/0/Priority', 50),
-    bodyAt('/0/ParentID', ''), bodyAt('/0/Status', (v: unknown) => typeof v === 'string' && v.length > 0, 'is a status'),
-    bodyAt('/0/JobSummary/JobID', id), bodyAt('/0/JobModifyIndex', Number.isInteger, 'is an integer'));
-  expectEqual(body<Obj[]>(ex).length, 1, 'one job matches the run-unique prefix');
-});
+conformance(
+  {
+    id: 'jobs.list.returns-items',
+    level: 'MUST',
+    title: 'GET /v1/jobs returns list items with ID, Type, Status, JobSummary and indexes',
+  },
+  async (t) => {
+    const id = t.unique('item');
+    await register(t, jobDefinition('service', id));
+    const ex = await t.sched.get('jobs', { query: { prefix: id } });
+    t.check(
+      ex,
+      statusIs(200),
+      bodyAt('/0/ID', id),
+      bodyAt('/0/Name', id),
+      bodyAt('/0/Type', 'service'),
+      bodyAt('/0/Priority', 50),
+      bodyAt('/0/ParentID', ''),
+      bodyAt('/0/Status', (v: unknown) => typeof v === 'string' && v.length > 0, 'is a status'),
+      bodyAt('/0/JobSummary/JobID', id),
+      bodyAt('/0/JobModifyIndex', Number.isInteger, 'is an integer'),
+    );
+    expectEqual(body<Obj[]>(ex).length, 1, 'one job matches the run-unique prefix');
+  },
+);
 
-conformance({ id: 'jobs.list.prefix', level: 'MUST',
-  title: 'GET /v1/jobs?prefix= keeps only jobs whose ID starts with the prefix' }, async (t) => {
-  const base = t.unique('pfx');
-  for (const s of ['a-one', 'a-two', 'b-three']) await register(t, jobDefinition('batch', `${base}-${s}`));
-  const ex = await t.sched.get('jobs', { query: { prefix: `${base}-a` } });
-  t.check(ex, statusIs(200));
-  expectEqual(body<Obj[]>(ex).map((j) => j.ID).sort(), [`${base}-a-one`, `${base}-a-two`], 'IDs listed for the prefix');
-});
-
-conformance({ id: 'jobs.list.pagination-next-token', also: ['jobs.list.per-page-limit', 'jobs.list.next-token-header-name', 'jobs.list.per-page-default-unpaginated'], level: 'MUST',
-  title: 'GET /v1/jobs?per_page=5 walks 23 jobs exactly once following X-Sched-NextToken' }, async (t) => {
-  const base = t.unique('page');
-  const generate = jobGenerator(20_250_101);
-  const ids: string[] = [];
-  for (let i = 0; i < 23; i++) {
-    const id = `${base}-${String(i).padStart(2, '0')}`;
-    ids.push(id);
-    await register(t, generate({ id }));
-  }
-  const seen: string[] = [];
-  const sizes: number[] = [];
-  let token = '';
-  for (let page = 0; page < 10; page++) {
-    const ex = await t.sched.get('jobs', { query: { prefix: base, per_page: 5, next_token: token || undefined } });
+conformance(
+  {
+    id: 'jobs.list.prefix',
+    level: 'MUST',
+    title: 'GET /v1/jobs?prefix= keeps only jobs whose ID starts with the prefix',
+  },
+  async (t) => {
+    const base = t.unique('pfx');
+    for (const s of ['a-one', 'a-two', 'b-three']) await register(t, jobDefinition('batch', `${base}-${s}`));
+    const ex = await t.sched.get('jobs', { query: { prefix: `${base}-a` } });
     t.check(ex, statusIs(200));
-    const items = body<Obj[]>(ex);
-    sizes.push(items.length);
-    expectThat(items.length <= 5, 'per_page', 'a page holds at most per_page items', '<= 5', items.length);
-    seen.push(...items.map((j) => j.ID as string));
-    token = nextToken(t, ex);
-    if (!token) break;
-  }
-  expectEqual(sizes, [5, 5, 5, 5, 3], 'page sizes of 23 jobs at per_page=5 (the last page has no next token)');
-  expectEqual(seen, [...ids].sort(), 'every job once, in ID order, across the pages');
-  const all = await t.sched.get('jobs', { query: { prefix: base } });
-  t.check(all, statusIs(200));
-  expectEqual(body<Obj[]>(all).length, 23, 'without per_page the list is not paginated');
-  expectEqual(nextToken(t, all), '', 'no next token without per_page');
-});
+    expectEqual(
+      body<Obj[]>(ex)
+        .map((j) => j.ID)
+        .sort(),
+      [`${base}-a-one`, `${base}-a-two`],
+      'IDs listed for the prefix',
+    );
+  },
+);
 
-conformance({ id: 'jobs.list.meta', level: 'MUST',
-  title: 'GET /v1/jobs?meta=true adds the job meta to list items' }, async (t) => {
-  const id = t.unique('meta');
-  await register(t, jobDefinition('service', id));
-  const ex = await t.sched.get('jobs', { query: { prefix: id, meta: true } });
-  t.check(ex, statusIs(200), bodyAt('/0/ID', id), bodyAt('/0/Meta', { team: 'cache' }));
-});
+conformance(
+  {
+    id: 'jobs.list.pagination-next-token',
+    also: ['jobs.list.per-page-limit', 'jobs.list.next-token-header-name', 'jobs.list.per-page-default-unpaginated'],
+    level: 'MUST',
+    title: 'GET /v1/jobs?per_page=5 walks 23 jobs exactly once following X-Sched-NextToken',
+  },
+  async (t) => {
+    const base = t.unique('page');
+    const generate = jobGenerator(20_250_101);
+    const ids: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      const id = `${base}-${String(i).padStart(2, '0')}`;
+      ids.push(id);
+      await register(t, generate({ id }));
+    }
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let token = '';
+    for (let page = 0; page < 10; page++) {
+      const ex = await t.sched.get('jobs', { query: { prefix: base, per_page: 5, next_token: token || undefined } });
+      t.check(ex, statusIs(200));
+      const items = body<Obj[]>(ex);
+      sizes.push(items.length);
+      expectThat(items.length <= 5, 'per_page', 'a page holds at most per_page items', '<= 5', items.length);
+      seen.push(...items.map((j) => j.ID as string));
+      token = nextToken(t, ex);
+      if (!token) break;
+    }
+    expectEqual(sizes, [5, 5, 5, 5, 3], 'page sizes of 23 jobs at per_page=5 (the last page has no next token)');
+    expectEqual(seen, [...ids].sort(), 'every job once, in ID order, across the pages');
+    const all = await t.sched.get('jobs', { query: { prefix: base } });
+    t.check(all, statusIs(200));
+    expectEqual(body<Obj[]>(all).length, 23, 'without per_page the list is not paginated');
+    expectEqual(nextToken(t, all), '', 'no next token without per_page');
+  },
+);
 
-conformance({ id: 'jobs.list.namespace-wildcard', level: 'MUST',
-  title: 'GET /v1/jobs?namespace=* lists the jobs of every namespace; without it only default' }, async (t) => {
-  const base = t.unique('nsw');
-  const ns = await schedNamespace(t);
-  await register(t, jobDefinition('batch', `${base}-a`));
-  trackJob(t, `${base}-b`, ns);
-  const other = await t.sched.post('jobs', { body: { Job: jobDefinition('batch', `${base}-b`, { Namespace: ns }) }, query: { namespace: ns } });
-  t.check(other, statusIs(200));
-  const all = await t.sched.get('jobs', { query: { prefix: base, namespace: '*' } });
-  t.check(all, statusIs(200));
-  expectEqual(body<Obj[]>(all).map((j) => j.ID).sort(), [`${base}-a`, `${base}-b`], 'namespace=* lists both namespaces');
-  const def = await t.sched.get('jobs', { query: { prefix: base } });
-  expectEqual(body<Obj[]>(def).map((j) => j.ID), [`${base}-a`], 'the default namespace alone');
-});
+conformance(
+  { id: 'jobs.list.meta', level: 'MUST', title: 'GET /v1/jobs?meta=true adds the job meta to list items' },
+  async (t) => {
+    const id = t.unique('meta');
+    await register(t, jobDefinition('service', id));
+    const ex = await t.sched.get('jobs', { query: { prefix: id, meta: true } });
+    t.check(ex, statusIs(200), bodyAt('/0/ID', id), bodyAt('/0/Meta', { team: 'cache' }));
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.list.namespace-wildcard',
+    level: 'MUST',
+    title: 'GET /v1/jobs?namespace=* lists the jobs of every namespace; without it only default',
+  },
+  async (t) => {
+    const base = t.unique('nsw');
+    const ns = await schedNamespace(t);
+    await register(t, jobDefinition('batch', `${base}-a`));
+    trackJob(t, `${base}-b`, ns);
+    const other = await t.sched.post('jobs', {
+      body: { Job: jobDefinition('batch', `${base}-b`, { Namespace: ns }) },
+      query: { namespace: ns },
+    });
+    t.check(other, statusIs(200));
+    const all = await t.sched.get('jobs', { query: { prefix: base, namespace: '*' } });
+    t.check(all, statusIs(200));
+    expectEqual(
+      body<Obj[]>(all)
+        .map((j) => j.ID)
+        .sort(),
+      [`${base}-a`, `${base}-b`],
+      'namespace=* lists both namespaces',
+    );
+    const def = await t.sched.get('jobs', { query: { prefix: base } });
+    expectEqual(
+      body<Obj[]>(def).map((j) => j.ID),
+      [`${base}-a`],
+      'the default namespace alone',
+    );
+  },
+);
 
 const filters = caseFile('filter');
 const catalogue = loadCatalogue();
@@ -96,15 +151,22 @@ s.setup(async (ctx) => {
     const id = `${filterPrefix}-${name}`;
     ctx.track(`job ${id}`, () => ctx.sched.delete(`job/${enc(id)}`, { query: { purge: true }, validate: false }));
     const ex = await ctx.sched.post('jobs', { body: { Job: jobDefinition(spec.definition, id, spec.overrides) } });
-    if (ex.response.status !== 200) throw new Error(`could not register filter fixture job ${id}: status ${ex.response.status}`);
+    if (ex.response.status !== 200)
+      throw new Error(`could not register filter fixture job ${id}: status ${ex.response.status}`);
     filterIds[name] = id;
   }
 });
 
 for (const c of filters.cases) {
   const id = c.id ?? filters.rule;
-  conformance({ id, level: catalogue.get(id)?.level ?? 'MUST',
-    title: `GET /v1/jobs?filter=${c.request.query?.filter ?? ''}: ${c.description}` }, async (t) => {
-    await runCase(t, c, filterIds, `${filterPrefix}-`);
-  });
+  conformance(
+    {
+      id,
+      level: catalogue.get(id)?.level ?? 'MUST',
+      title: `GET /v1/jobs?filter=${c.request.query?.filter ?? ''}: ${c.description}`,
+    },
+    async (t) => {
+      await runCase(t, c, filterIds, `${filterPrefix}-`);
+    },
+  );
 }

@@ -6,30 +6,44 @@ import { body, enc, readJob, register, registered, waitFor, type Obj } from './h
 
 suite('jobs');
 
-conformance({ id: 'jobs.stop.marks-stopped', level: 'MUST',
-  title: 'DELETE /v1/job/:job_id stops the job, which stays readable with Stop true' }, async (t) => {
-  const { id } = await registered(t, 'service', 'stop');
-  const ex = await t.sched.delete(`job/${enc(id)}`);
-  t.check(ex, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
-  const job = await readJob(t, id);
-  expectEqual(job.Stop, true, 'Stop of the stopped job');
-  t.check(await t.sched.get(`job/${enc(id)}/scale`), statusIs(200), bodyAt('/JobStopped', true));
-});
+conformance(
+  {
+    id: 'jobs.stop.marks-stopped',
+    level: 'MUST',
+    title: 'DELETE /v1/job/:job_id stops the job, which stays readable with Stop true',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'service', 'stop');
+    const ex = await t.sched.delete(`job/${enc(id)}`);
+    t.check(ex, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    const job = await readJob(t, id);
+    expectEqual(job.Stop, true, 'Stop of the stopped job');
+    t.check(await t.sched.get(`job/${enc(id)}/scale`), statusIs(200), bodyAt('/JobStopped', true));
+  },
+);
 
-conformance({ id: 'jobs.stop.purge', level: 'MUST',
-  title: 'DELETE /v1/job/:job_id?purge=true removes the job at once' }, async (t) => {
-  const { id } = await registered(t, 'service', 'purge');
-  t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), statusIs(200));
-  t.check(await t.sched.get(`job/${enc(id)}`), clientError);
-  expectEqual(body<Obj[]>(await t.sched.get('jobs', { query: { prefix: id } })).length, 0, 'the purged job is not listed');
-});
+conformance(
+  { id: 'jobs.stop.purge', level: 'MUST', title: 'DELETE /v1/job/:job_id?purge=true removes the job at once' },
+  async (t) => {
+    const { id } = await registered(t, 'service', 'purge');
+    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), statusIs(200));
+    t.check(await t.sched.get(`job/${enc(id)}`), clientError);
+    expectEqual(
+      body<Obj[]>(await t.sched.get('jobs', { query: { prefix: id } })).length,
+      0,
+      'the purged job is not listed',
+    );
+  },
+);
 
-conformance({ id: 'jobs.stop.global', level: 'MUST',
-  title: 'DELETE /v1/job/:job_id?global=true stops a single-region job' }, async (t) => {
-  const { id } = await registered(t, 'service', 'glob');
-  t.check(await t.sched.delete(`job/${enc(id)}`, { query: { global: true } }), statusIs(200));
-  expectEqual((await readJob(t, id)).Stop, true, 'Stop after a global stop');
-});
+conformance(
+  { id: 'jobs.stop.global', level: 'MUST', title: 'DELETE /v1/job/:job_id?global=true stops a single-region job' },
+  async (t) => {
+    const { id } = await registered(t, 'service', 'glob');
+    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { global: true } }), statusIs(200));
+    expectEqual((await readJob(t, id)).Stop, true, 'Stop after a global stop');
+  },
+);
 
 /** A service job whose group waits 60 s before its allocations stop, running. */
 async function delayedJob(t: T, base: string): Promise<string> {
@@ -38,21 +52,44 @@ async function delayedJob(t: T, base: string): Promise<string> {
   job.TaskGroups![0]!.ShutdownDelay = 60_000_000_000;
   await register(t, job);
   await t.advance(3);
-  await waitFor('an allocation runs', () => runningAllocs(t, id), (a) => a.length > 0);
+  await waitFor(
+    'an allocation runs',
+    () => runningAllocs(t, id),
+    (a) => a.length > 0,
+  );
   return id;
 }
 
 const runningAllocs = async (t: T, id: string) =>
   body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)).filter((a) => a.ClientStatus === 'running');
 
-conformance({ id: 'jobs.stop.no-shutdown-delay', level: 'MUST',
-  title: 'DELETE /v1/job/:job_id?no_shutdown_delay=true stops allocations without waiting the group shutdown_delay' }, async (t) => {
-  const quick = await delayedJob(t, 'nsd');
-  const slow = await delayedJob(t, 'sd');
-  t.check(await t.sched.delete(`job/${enc(quick)}`, { query: { no_shutdown_delay: true, eval_priority: 70 } }), statusIs(200));
-  t.check(await t.sched.delete(`job/${enc(slow)}`), statusIs(200));
-  expectEqual((await readJob(t, quick)).Stop, true, 'Stop after a stop without shutdown delay');
-  await t.advance(5);
-  await waitFor('allocations stopped without the shutdown delay', () => runningAllocs(t, quick), (a) => a.length === 0);
-  expectThat((await runningAllocs(t, slow)).length > 0, 'shutdown-delay', 'a plain stop still waits the 60 s shutdown_delay (control)', 'running allocations', 0);
-});
+conformance(
+  {
+    id: 'jobs.stop.no-shutdown-delay',
+    level: 'MUST',
+    title: 'DELETE /v1/job/:job_id?no_shutdown_delay=true stops allocations without waiting the group shutdown_delay',
+  },
+  async (t) => {
+    const quick = await delayedJob(t, 'nsd');
+    const slow = await delayedJob(t, 'sd');
+    t.check(
+      await t.sched.delete(`job/${enc(quick)}`, { query: { no_shutdown_delay: true, eval_priority: 70 } }),
+      statusIs(200),
+    );
+    t.check(await t.sched.delete(`job/${enc(slow)}`), statusIs(200));
+    expectEqual((await readJob(t, quick)).Stop, true, 'Stop after a stop without shutdown delay');
+    await t.advance(5);
+    await waitFor(
+      'allocations stopped without the shutdown delay',
+      () => runningAllocs(t, quick),
+      (a) => a.length === 0,
+    );
+    expectThat(
+      (await runningAllocs(t, slow)).length > 0,
+      'shutdown-delay',
+      'a plain stop still waits the 60 s shutdown_delay (control)',
+      'running allocations',
+      0,
+    );
+  },
+);

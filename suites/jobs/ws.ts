@@ -8,6 +8,7 @@ import type { T } from '../../harness/index.js';
 export interface ActionRun {
   /** HTTP status when the upgrade was refused. */
   refusedStatus?: number;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are open-ended (the documents' "other fields: not shown")
   frames: Record<string, any>[];
   /** Frames that were not JSON. */
   invalid: string[];
@@ -47,7 +48,11 @@ export function runAction(t: T, jobId: string, opts: ActionOptions): Promise<Act
     const ws = new WebSocket(url, { headers, handshakeTimeout: opts.timeoutMs ?? 5000 });
     const timer = setTimeout(() => {
       ws.terminate();
-      reject(new Error(`the action stream did not close within ${opts.timeoutMs ?? 5000} ms; frames so far: ${JSON.stringify(run.frames).slice(0, 500)}`));
+      reject(
+        new Error(
+          `the action stream did not close within ${opts.timeoutMs ?? 5000} ms; frames so far: ${JSON.stringify(run.frames).slice(0, 500)}`,
+        ),
+      );
     }, opts.timeoutMs ?? 5000);
     ws.on('unexpected-response', (_req, res) => {
       run.refusedStatus = res.statusCode;
@@ -56,10 +61,16 @@ export function runAction(t: T, jobId: string, opts: ActionOptions): Promise<Act
       ws.terminate();
       resolve(run);
     });
-    ws.on('open', () => { for (const f of opts.send ?? []) ws.send(JSON.stringify(f)); });
+    ws.on('open', () => {
+      for (const f of opts.send ?? []) ws.send(JSON.stringify(f));
+    });
     ws.on('message', (data) => {
       const text = data.toString();
-      try { run.frames.push(JSON.parse(text) as Record<string, any>); } catch { run.invalid.push(text); }
+      try {
+        run.frames.push(JSON.parse(text) as (typeof run.frames)[number]);
+      } catch {
+        run.invalid.push(text);
+      }
     });
     ws.on('close', (code) => {
       clearTimeout(timer);
@@ -76,5 +87,8 @@ export function runAction(t: T, jobId: string, opts: ActionOptions): Promise<Act
 
 /** The bytes of every stdout data frame, decoded and joined. */
 export function stdoutText(run: ActionRun): string {
-  return run.frames.filter((f) => typeof f.stdout?.data === 'string').map((f) => Buffer.from(f.stdout.data, 'base64').toString('utf8')).join('');
+  return run.frames
+    .filter((f) => typeof f.stdout?.data === 'string')
+    .map((f) => Buffer.from(f.stdout.data, 'base64').toString('utf8'))
+    .join('');
 }

@@ -6,50 +6,115 @@ import { body, writeV1 } from '../core/helpers.js';
 const s = suite('kv');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });
 
-conformance({ id: 'kv.v1.write-read', level: 'MUST', title: 'POST /secret/:path then GET /secret/:path returns the fields in data' }, async (t) => {
-  const key = t.unique('app');
-  await writeV1(t, kv1, key, { username: 'svc-app', colour: 'teal' });
-  const ex = await t.svc.get(`${kv1.path}/${key}`);
-  t.check(ex, statusIs(200), bodyAt('/data', { username: 'svc-app', colour: 'teal' }, 'holds exactly the fields written'));
-});
+conformance(
+  {
+    id: 'kv.v1.write-read',
+    level: 'MUST',
+    title: 'POST /secret/:path then GET /secret/:path returns the fields in data',
+  },
+  async (t) => {
+    const key = t.unique('app');
+    await writeV1(t, kv1, key, { username: 'svc-app', colour: 'teal' });
+    const ex = await t.svc.get(`${kv1.path}/${key}`);
+    t.check(
+      ex,
+      statusIs(200),
+      bodyAt('/data', { username: 'svc-app', colour: 'teal' }, 'holds exactly the fields written'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v1.body-fields', level: 'MUST', title: 'POST /secret/:path round-trips strings, numbers, booleans, nested objects and arrays' }, async (t) => {
-  const key = t.unique('types');
-  const fields = { s: 'text', n: 42, f: 1.5, b: true, o: { inner: { deep: 'x' } }, a: [1, 'two', { three: 3 }], empty: '' };
-  await writeV1(t, kv1, key, fields);
-  t.check(await t.svc.get(`${kv1.path}/${key}`), statusIs(200), bodyAt('/data', fields, 'round-trips every JSON type unchanged'));
-});
+conformance(
+  {
+    id: 'kv.v1.body-fields',
+    level: 'MUST',
+    title: 'POST /secret/:path round-trips strings, numbers, booleans, nested objects and arrays',
+  },
+  async (t) => {
+    const key = t.unique('types');
+    const fields = {
+      s: 'text',
+      n: 42,
+      f: 1.5,
+      b: true,
+      o: { inner: { deep: 'x' } },
+      a: [1, 'two', { three: 3 }],
+      empty: '',
+    };
+    await writeV1(t, kv1, key, fields);
+    t.check(
+      await t.svc.get(`${kv1.path}/${key}`),
+      statusIs(200),
+      bodyAt('/data', fields, 'round-trips every JSON type unchanged'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v1.overwrite', level: 'MUST', title: 'a second POST /secret/:path replaces every field of the secret' }, async (t) => {
-  const key = t.unique('over');
-  await writeV1(t, kv1, key, { old: '1', kept: 'no' });
-  await writeV1(t, kv1, key, { fresh: '2' });
-  t.check(await t.svc.get(`${kv1.path}/${key}`), statusIs(200), bodyAt('/data', { fresh: '2' }, 'holds only the fields of the last write'));
-});
+conformance(
+  { id: 'kv.v1.overwrite', level: 'MUST', title: 'a second POST /secret/:path replaces every field of the secret' },
+  async (t) => {
+    const key = t.unique('over');
+    await writeV1(t, kv1, key, { old: '1', kept: 'no' });
+    await writeV1(t, kv1, key, { fresh: '2' });
+    t.check(
+      await t.svc.get(`${kv1.path}/${key}`),
+      statusIs(200),
+      bodyAt('/data', { fresh: '2' }, 'holds only the fields of the last write'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v1.nested-keys', level: 'MUST', title: 'POST /secret/a/b/c stores under the full path, apart from a key with the same last segment' }, async (t) => {
-  const dir = t.unique('nest');
-  await writeV1(t, kv1, `${dir}/team/db`, { where: 'deep' });
-  await writeV1(t, kv1, `${dir}/db`, { where: 'shallow' });
-  t.check(await t.svc.get(`${kv1.path}/${dir}/team/db`), statusIs(200), bodyAt('/data/where', 'deep', 'is the value stored at the full path'));
-  t.check(await t.svc.get(`${kv1.path}/${dir}/db`), statusIs(200), bodyAt('/data/where', 'shallow', 'is the value of the other key'));
-});
+conformance(
+  {
+    id: 'kv.v1.nested-keys',
+    level: 'MUST',
+    title: 'POST /secret/a/b/c stores under the full path, apart from a key with the same last segment',
+  },
+  async (t) => {
+    const dir = t.unique('nest');
+    await writeV1(t, kv1, `${dir}/team/db`, { where: 'deep' });
+    await writeV1(t, kv1, `${dir}/db`, { where: 'shallow' });
+    t.check(
+      await t.svc.get(`${kv1.path}/${dir}/team/db`),
+      statusIs(200),
+      bodyAt('/data/where', 'deep', 'is the value stored at the full path'),
+    );
+    t.check(
+      await t.svc.get(`${kv1.path}/${dir}/db`),
+      statusIs(200),
+      bodyAt('/data/where', 'shallow', 'is the value of the other key'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v1.read-missing-404', level: 'MUST', title: 'GET /secret/:path of a key never written answers 404' }, async (t) => {
-  t.check(await t.svc.get(`${kv1.path}/${t.unique('never')}`), statusIs(404), errorsArray);
-});
+conformance(
+  { id: 'kv.v1.read-missing-404', level: 'MUST', title: 'GET /secret/:path of a key never written answers 404' },
+  async (t) => {
+    t.check(await t.svc.get(`${kv1.path}/${t.unique('never')}`), statusIs(404), errorsArray);
+  },
+);
 
-conformance({ id: 'kv.v1.delete', level: 'MUST', title: 'DELETE /secret/:path removes the secret; a later GET answers 404' }, async (t) => {
-  const key = t.unique('del');
-  await writeV1(t, kv1, key, { a: '1' });
-  t.check(await t.svc.delete(`${kv1.path}/${key}`), success);
-  t.check(await t.svc.get(`${kv1.path}/${key}`), statusIs(404), errorsArray);
-});
+conformance(
+  { id: 'kv.v1.delete', level: 'MUST', title: 'DELETE /secret/:path removes the secret; a later GET answers 404' },
+  async (t) => {
+    const key = t.unique('del');
+    await writeV1(t, kv1, key, { a: '1' });
+    t.check(await t.svc.delete(`${kv1.path}/${key}`), success);
+    t.check(await t.svc.get(`${kv1.path}/${key}`), statusIs(404), errorsArray);
+  },
+);
 
-conformance({ id: 'kv.v1.no-lease', level: 'MUST', title: 'GET /secret/:path answers without a lease (lease_id empty)' }, async (t) => {
-  const key = t.unique('lease');
-  await writeV1(t, kv1, key, { a: '1', ttl: '1h' });
-  const ex = await t.svc.get(`${kv1.path}/${key}`);
-  t.check(ex, statusIs(200), bodyAt('/lease_id', (v: unknown) => v === undefined || v === '', 'is empty: version 1 secrets carry no lease'));
-  expectEqual(body(ex).data?.a, '1', 'the read returns the stored field');
-});
+conformance(
+  { id: 'kv.v1.no-lease', level: 'MUST', title: 'GET /secret/:path answers without a lease (lease_id empty)' },
+  async (t) => {
+    const key = t.unique('lease');
+    await writeV1(t, kv1, key, { a: '1', ttl: '1h' });
+    const ex = await t.svc.get(`${kv1.path}/${key}`);
+    t.check(
+      ex,
+      statusIs(200),
+      bodyAt('/lease_id', (v: unknown) => v === undefined || v === '', 'is empty: version 1 secrets carry no lease'),
+    );
+    expectEqual(body(ex).data?.a, '1', 'the read returns the stored field');
+  },
+);

@@ -6,116 +6,235 @@ import { writeV2 } from '../core/helpers.js';
 const s = suite('kv');
 const kv2 = s.mount('secret', { type: 'kv', options: { version: '2' }, configKey: 'kv' });
 
-conformance({ id: 'kv.v2.delete-latest', level: 'MUST', title: 'DELETE /secret/data/:path hides the newest version while older versions stay readable' }, async (t) => {
-  const key = t.unique('dl');
-  await writeV2(t, kv2, key, { n: 1 });
-  await writeV2(t, kv2, key, { n: 2 });
-  t.check(await t.svc.delete(`${kv2.path}/data/${key}`), success);
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`), statusIs(404));
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(200), bodyAt('/data/data/n', 1, 'is version 1, untouched'));
-});
+conformance(
+  {
+    id: 'kv.v2.delete-latest',
+    level: 'MUST',
+    title: 'DELETE /secret/data/:path hides the newest version while older versions stay readable',
+  },
+  async (t) => {
+    const key = t.unique('dl');
+    await writeV2(t, kv2, key, { n: 1 });
+    await writeV2(t, kv2, key, { n: 2 });
+    t.check(await t.svc.delete(`${kv2.path}/data/${key}`), success);
+    t.check(await t.svc.get(`${kv2.path}/data/${key}`), statusIs(404));
+    t.check(
+      await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }),
+      statusIs(200),
+      bodyAt('/data/data/n', 1, 'is version 1, untouched'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v2.deleted-read-404', level: 'MUST', title: 'GET /secret/data/:path?version=N of a soft-deleted version answers 404' }, async (t) => {
-  const key = t.unique('gone');
-  await writeV2(t, kv2, key, { n: 1 });
-  t.check(await t.svc.post(`${kv2.path}/delete/${key}`, { body: { versions: [1] } }), success);
-  const ex = await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } });
-  t.check(ex, statusIs(404));
-  t.check(ex, bodyAt('/data/data', (v: unknown) => v === undefined || v === null, 'carries no secret data'));
-});
+conformance(
+  {
+    id: 'kv.v2.deleted-read-404',
+    level: 'MUST',
+    title: 'GET /secret/data/:path?version=N of a soft-deleted version answers 404',
+  },
+  async (t) => {
+    const key = t.unique('gone');
+    await writeV2(t, kv2, key, { n: 1 });
+    t.check(await t.svc.post(`${kv2.path}/delete/${key}`, { body: { versions: [1] } }), success);
+    const ex = await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } });
+    t.check(ex, statusIs(404));
+    t.check(
+      ex,
+      bodyAt('/data/data', (v: unknown) => v === undefined || v === null, 'carries no secret data'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v2.delete-versions', level: 'MUST', title: 'POST /secret/delete/:path with versions [1, 2] deletes exactly those versions' }, async (t) => {
-  const key = t.unique('dv');
-  for (const n of [1, 2, 3]) await writeV2(t, kv2, key, { n });
-  t.check(await t.svc.post(`${kv2.path}/delete/${key}`, { body: { versions: [1, 2] } }), success);
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 2 } }), statusIs(404));
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`), statusIs(200), bodyAt('/data/data/n', 3, 'is version 3, not deleted'));
-  t.check(
-    await t.svc.get(`${kv2.path}/metadata/${key}`),
-    statusIs(200),
-    bodyAt('/data/versions/1/deletion_time', (v: unknown) => typeof v === 'string' && v !== '', 'is set for a deleted version'),
-    bodyAt('/data/versions/3/deletion_time', '', 'is empty for the live version'),
-  );
-});
+conformance(
+  {
+    id: 'kv.v2.delete-versions',
+    level: 'MUST',
+    title: 'POST /secret/delete/:path with versions [1, 2] deletes exactly those versions',
+  },
+  async (t) => {
+    const key = t.unique('dv');
+    for (const n of [1, 2, 3]) await writeV2(t, kv2, key, { n });
+    t.check(await t.svc.post(`${kv2.path}/delete/${key}`, { body: { versions: [1, 2] } }), success);
+    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
+    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 2 } }), statusIs(404));
+    t.check(
+      await t.svc.get(`${kv2.path}/data/${key}`),
+      statusIs(200),
+      bodyAt('/data/data/n', 3, 'is version 3, not deleted'),
+    );
+    t.check(
+      await t.svc.get(`${kv2.path}/metadata/${key}`),
+      statusIs(200),
+      bodyAt(
+        '/data/versions/1/deletion_time',
+        (v: unknown) => typeof v === 'string' && v !== '',
+        'is set for a deleted version',
+      ),
+      bodyAt('/data/versions/3/deletion_time', '', 'is empty for the live version'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v2.undelete', level: 'MUST', title: 'POST /secret/undelete/:path restores a soft-deleted version' }, async (t) => {
-  const key = t.unique('ud');
-  await writeV2(t, kv2, key, { n: 1 });
-  await writeV2(t, kv2, key, { n: 2 });
-  t.check(await t.svc.post(`${kv2.path}/delete/${key}`, { body: { versions: [1] } }), success);
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
-  t.check(await t.svc.post(`${kv2.path}/undelete/${key}`, { body: { versions: [1] } }), success);
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(200), bodyAt('/data/data/n', 1, 'is version 1 again'));
-});
+conformance(
+  { id: 'kv.v2.undelete', level: 'MUST', title: 'POST /secret/undelete/:path restores a soft-deleted version' },
+  async (t) => {
+    const key = t.unique('ud');
+    await writeV2(t, kv2, key, { n: 1 });
+    await writeV2(t, kv2, key, { n: 2 });
+    t.check(await t.svc.post(`${kv2.path}/delete/${key}`, { body: { versions: [1] } }), success);
+    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
+    t.check(await t.svc.post(`${kv2.path}/undelete/${key}`, { body: { versions: [1] } }), success);
+    t.check(
+      await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }),
+      statusIs(200),
+      bodyAt('/data/data/n', 1, 'is version 1 again'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v2.destroy', level: 'MUST', title: 'POST /secret/destroy/:path removes a version for good: 404, destroyed true, undelete has no effect' }, async (t) => {
-  const key = t.unique('ds');
-  await writeV2(t, kv2, key, { n: 1 });
-  await writeV2(t, kv2, key, { n: 2 });
-  t.check(await t.svc.post(`${kv2.path}/destroy/${key}`, { body: { versions: [1] } }), success);
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
-  t.check(await t.svc.get(`${kv2.path}/metadata/${key}`), statusIs(200), bodyAt('/data/versions/1/destroyed', true, 'marks version 1 destroyed'));
-  t.check(await t.svc.post(`${kv2.path}/undelete/${key}`, { body: { versions: [1] } }), success);
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`), statusIs(200), bodyAt('/data/data/n', 2, 'is version 2, unaffected'));
-});
+conformance(
+  {
+    id: 'kv.v2.destroy',
+    level: 'MUST',
+    title: 'POST /secret/destroy/:path removes a version for good: 404, destroyed true, undelete has no effect',
+  },
+  async (t) => {
+    const key = t.unique('ds');
+    await writeV2(t, kv2, key, { n: 1 });
+    await writeV2(t, kv2, key, { n: 2 });
+    t.check(await t.svc.post(`${kv2.path}/destroy/${key}`, { body: { versions: [1] } }), success);
+    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
+    t.check(
+      await t.svc.get(`${kv2.path}/metadata/${key}`),
+      statusIs(200),
+      bodyAt('/data/versions/1/destroyed', true, 'marks version 1 destroyed'),
+    );
+    t.check(await t.svc.post(`${kv2.path}/undelete/${key}`, { body: { versions: [1] } }), success);
+    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
+    t.check(
+      await t.svc.get(`${kv2.path}/data/${key}`),
+      statusIs(200),
+      bodyAt('/data/data/n', 2, 'is version 2, unaffected'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v2.metadata-read', level: 'MUST', title: 'GET /secret/metadata/:path reports current_version and every version\'s created_time, deletion_time and destroyed' }, async (t) => {
-  const key = t.unique('mr');
-  await writeV2(t, kv2, key, { n: 1 });
-  await writeV2(t, kv2, key, { n: 2 });
-  const isTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
-  t.check(
-    await t.svc.get(`${kv2.path}/metadata/${key}`),
-    statusIs(200),
-    bodyAt('/data/current_version', 2, 'is 2 after two writes'),
-    bodyAt('/data/versions', (v: unknown) => !!v && typeof v === 'object' && Object.keys(v).sort().join(',') === '1,2', 'has versions "1" and "2"'),
-    bodyAt('/data/versions/1/created_time', isTime, 'is a timestamp'),
-    bodyAt('/data/versions/2/deletion_time', '', 'is empty for a live version'),
-    bodyAt('/data/versions/2/destroyed', false, 'is false for a live version'),
-  );
-});
+conformance(
+  {
+    id: 'kv.v2.metadata-read',
+    level: 'MUST',
+    title:
+      "GET /secret/metadata/:path reports current_version and every version's created_time, deletion_time and destroyed",
+  },
+  async (t) => {
+    const key = t.unique('mr');
+    await writeV2(t, kv2, key, { n: 1 });
+    await writeV2(t, kv2, key, { n: 2 });
+    const isTime = (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+    t.check(
+      await t.svc.get(`${kv2.path}/metadata/${key}`),
+      statusIs(200),
+      bodyAt('/data/current_version', 2, 'is 2 after two writes'),
+      bodyAt(
+        '/data/versions',
+        (v: unknown) => !!v && typeof v === 'object' && Object.keys(v).sort().join(',') === '1,2',
+        'has versions "1" and "2"',
+      ),
+      bodyAt('/data/versions/1/created_time', isTime, 'is a timestamp'),
+      bodyAt('/data/versions/2/deletion_time', '', 'is empty for a live version'),
+      bodyAt('/data/versions/2/destroyed', false, 'is false for a live version'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v2.metadata-write', level: 'MUST', title: 'POST /secret/metadata/:path sets max_versions and custom_metadata without creating a version' }, async (t) => {
-  const key = t.unique('mw');
-  await writeV2(t, kv2, key, { n: 1 });
-  t.check(await t.svc.post(`${kv2.path}/metadata/${key}`, { body: { max_versions: 5, custom_metadata: { owner: 'team-a' } } }), success);
-  t.check(
-    await t.svc.get(`${kv2.path}/metadata/${key}`),
-    statusIs(200),
-    bodyAt('/data/max_versions', 5, 'is the max_versions written'),
-    bodyAt('/data/custom_metadata/owner', 'team-a', 'is the custom metadata written'),
-    bodyAt('/data/current_version', 1, 'is still 1: a metadata write creates no version'),
-  );
-});
+conformance(
+  {
+    id: 'kv.v2.metadata-write',
+    level: 'MUST',
+    title: 'POST /secret/metadata/:path sets max_versions and custom_metadata without creating a version',
+  },
+  async (t) => {
+    const key = t.unique('mw');
+    await writeV2(t, kv2, key, { n: 1 });
+    t.check(
+      await t.svc.post(`${kv2.path}/metadata/${key}`, {
+        body: { max_versions: 5, custom_metadata: { owner: 'team-a' } },
+      }),
+      success,
+    );
+    t.check(
+      await t.svc.get(`${kv2.path}/metadata/${key}`),
+      statusIs(200),
+      bodyAt('/data/max_versions', 5, 'is the max_versions written'),
+      bodyAt('/data/custom_metadata/owner', 'team-a', 'is the custom metadata written'),
+      bodyAt('/data/current_version', 1, 'is still 1: a metadata write creates no version'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v2.metadata-delete', level: 'MUST', title: 'DELETE /secret/metadata/:path removes the key and all versions' }, async (t) => {
-  const key = t.unique('md');
-  await writeV2(t, kv2, key, { n: 1 });
-  await writeV2(t, kv2, key, { n: 2 });
-  t.check(await t.svc.delete(`${kv2.path}/metadata/${key}`), success);
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
-  t.check(await t.svc.get(`${kv2.path}/metadata/${key}`), statusIs(404), errorsArray);
-});
+conformance(
+  {
+    id: 'kv.v2.metadata-delete',
+    level: 'MUST',
+    title: 'DELETE /secret/metadata/:path removes the key and all versions',
+  },
+  async (t) => {
+    const key = t.unique('md');
+    await writeV2(t, kv2, key, { n: 1 });
+    await writeV2(t, kv2, key, { n: 2 });
+    t.check(await t.svc.delete(`${kv2.path}/metadata/${key}`), success);
+    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
+    t.check(await t.svc.get(`${kv2.path}/metadata/${key}`), statusIs(404), errorsArray);
+  },
+);
 
-conformance({ id: 'kv.v2.max-versions', level: 'MUST', title: 'with max_versions 2 on the key, a third write removes version 1' }, async (t) => {
-  const key = t.unique('mx');
-  await writeV2(t, kv2, key, { n: 1 });
-  t.check(await t.svc.post(`${kv2.path}/metadata/${key}`, { body: { max_versions: 2 } }), success);
-  await writeV2(t, kv2, key, { n: 2 });
-  await writeV2(t, kv2, key, { n: 3 });
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 2 } }), statusIs(200), bodyAt('/data/data/n', 2, 'is version 2, still kept'));
-  t.check(await t.svc.get(`${kv2.path}/metadata/${key}`), statusIs(200), bodyAt('/data/versions/1', undefined, 'no longer lists version 1'));
-});
+conformance(
+  { id: 'kv.v2.max-versions', level: 'MUST', title: 'with max_versions 2 on the key, a third write removes version 1' },
+  async (t) => {
+    const key = t.unique('mx');
+    await writeV2(t, kv2, key, { n: 1 });
+    t.check(await t.svc.post(`${kv2.path}/metadata/${key}`, { body: { max_versions: 2 } }), success);
+    await writeV2(t, kv2, key, { n: 2 });
+    await writeV2(t, kv2, key, { n: 3 });
+    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
+    t.check(
+      await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 2 } }),
+      statusIs(200),
+      bodyAt('/data/data/n', 2, 'is version 2, still kept'),
+    );
+    t.check(
+      await t.svc.get(`${kv2.path}/metadata/${key}`),
+      statusIs(200),
+      bodyAt('/data/versions/1', undefined, 'no longer lists version 1'),
+    );
+  },
+);
 
-conformance({ id: 'kv.v2.delete-version-after', level: 'MUST', title: 'with delete_version_after 10s, a new version reports a deletion_time and reads 404 once it passed' }, async (t) => {
-  const key = t.unique('dva');
-  t.check(await t.svc.post(`${kv2.path}/metadata/${key}`, { body: { delete_version_after: '10s' } }), success);
-  const ex = await t.svc.post(`${kv2.path}/data/${key}`, { body: { data: { n: 1 } } });
-  t.check(ex, statusIs(200), bodyAt('/data/deletion_time', (v: unknown) => typeof v === 'string' && v !== '', 'is the scheduled deletion time'));
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`), statusIs(200), bodyAt('/data/data/n', 1, 'is readable before the deletion time'));
-  await t.advance(11);
-  t.check(await t.svc.get(`${kv2.path}/data/${key}`), statusIs(404));
-});
+conformance(
+  {
+    id: 'kv.v2.delete-version-after',
+    level: 'MUST',
+    title: 'with delete_version_after 10s, a new version reports a deletion_time and reads 404 once it passed',
+  },
+  async (t) => {
+    const key = t.unique('dva');
+    t.check(await t.svc.post(`${kv2.path}/metadata/${key}`, { body: { delete_version_after: '10s' } }), success);
+    const ex = await t.svc.post(`${kv2.path}/data/${key}`, { body: { data: { n: 1 } } });
+    t.check(
+      ex,
+      statusIs(200),
+      bodyAt(
+        '/data/deletion_time',
+        (v: unknown) => typeof v === 'string' && v !== '',
+        'is the scheduled deletion time',
+      ),
+    );
+    t.check(
+      await t.svc.get(`${kv2.path}/data/${key}`),
+      statusIs(200),
+      bodyAt('/data/data/n', 1, 'is readable before the deletion time'),
+    );
+    await t.advance(11);
+    t.check(await t.svc.get(`${kv2.path}/data/${key}`), statusIs(404));
+  },
+);

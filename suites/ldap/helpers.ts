@@ -9,7 +9,17 @@ import type { Exchange } from '../../harness/index.js';
 import { expectThat, success } from '../../harness/checks/index.js';
 import type { LdapTarget } from '../../harness/config/types.js';
 import { freshMount as freshEngineMount } from '../../harness/fresh-mount.js';
-import { addMember, canBind, createAccount, deleteEntry, entryExists, findEntries, readAttribute, removeMember, type DirectoryAdmin } from '../../harness/directory/verify.js';
+import {
+  addMember,
+  canBind,
+  createAccount,
+  deleteEntry,
+  entryExists,
+  findEntries,
+  readAttribute,
+  removeMember,
+  type DirectoryAdmin,
+} from '../../harness/directory/verify.js';
 
 /** Long enough that other files moving the shared clock never rotate or expire our objects. */
 export const LONG = '8760h';
@@ -21,7 +31,10 @@ export interface LdapSuite {
 
 export function directory(t: { config: T['config'] }): LdapTarget {
   const d = t.config.ldap;
-  if (!d) throw new Error('no directory: set LDAP_URL (and LDAP_BIND_DN, LDAP_BIND_PASS, LDAP_USER_DN) or let the harness start slapd');
+  if (!d)
+    throw new Error(
+      'no directory: set LDAP_URL (and LDAP_BIND_DN, LDAP_BIND_PASS, LDAP_USER_DN) or let the harness start slapd',
+    );
   return d;
 }
 
@@ -42,7 +55,8 @@ export function ldapSuite(): LdapSuite {
   const mount = s.mount('ldap', { type: 'ldap', configKey: 'ldap' });
   s.setup(async (ctx) => {
     const ex = await ctx.svc.post(`${mount.path}/config`, { body: baseConfig(ctx) });
-    if (ex.response.status !== 200 && ex.response.status !== 204) throw new Error(`could not configure ${mount.path}/config: status ${ex.response.status}`);
+    if (ex.response.status !== 200 && ex.response.status !== 204)
+      throw new Error(`could not configure ${mount.path}/config: status ${ex.response.status}`);
   });
   return { s, mount };
 }
@@ -84,11 +98,23 @@ export async function binds(t: T, dn: string, password: unknown): Promise<boolea
 }
 
 export async function expectBinds(t: T, dn: string, password: unknown, what: string): Promise<void> {
-  expectThat(await binds(t, dn, password), 'directory-bind', `${what}: the password should open ${dn} in the directory`, 'bind succeeds', 'invalid credentials');
+  expectThat(
+    await binds(t, dn, password),
+    'directory-bind',
+    `${what}: the password should open ${dn} in the directory`,
+    'bind succeeds',
+    'invalid credentials',
+  );
 }
 
 export async function expectNoBind(t: T, dn: string, password: unknown, what: string): Promise<void> {
-  expectThat(!(await binds(t, dn, password)), 'directory-bind', `${what}: the password should no longer open ${dn}`, 'invalid credentials', 'bind succeeds');
+  expectThat(
+    !(await binds(t, dn, password)),
+    'directory-bind',
+    `${what}: the password should no longer open ${dn}`,
+    'invalid credentials',
+    'bind succeeds',
+  );
 }
 
 export async function exists(t: T, dn: string): Promise<boolean> {

@@ -1,5 +1,14 @@
 import { conformance } from '../../harness/index.js';
-import { bodyAt, clientError, errorMessage, expectThat, hasField, statusBetween, statusIs, success } from '../../harness/checks/index.js';
+import {
+  bodyAt,
+  clientError,
+  errorMessage,
+  expectThat,
+  hasField,
+  statusBetween,
+  statusIs,
+  success,
+} from '../../harness/checks/index.js';
 import { account, data, expectBinds, expectNoBind, freshMount, ldapSuite, LONG } from './helpers.js';
 import type { T } from '../../harness/index.js';
 
@@ -13,136 +22,317 @@ async function createRole(t: T, body: Record<string, unknown>, base = 'st'): Pro
   return name;
 }
 
-conformance({ id: 'ldap.static.create-read', level: 'MUST', title: 'POST /ldap/static-role/:name creates a role and GET returns dn, username, rotation_period and last_svc_rotation' }, async (t) => {
-  const acct = await account(t);
-  const name = await createRole(t, { username: acct.cn, rotation_period: '2h' });
-  const read = t.check(await t.svc.get(role(name)), statusIs(200));
-  t.check(read, bodyAt('/data/username', acct.cn, 'is the username written'), bodyAt('/data/rotation_period', 7200, 'is 2h in seconds'), hasField('/data/last_svc_rotation'));
-  // The role was written with username only: the read shows the dn written (empty) or the entry
-  // the search found; the document does not say which.
-  t.check(read, bodyAt('/data/dn', (v: unknown) => typeof v === 'string' && (v === '' || v.toLowerCase() === acct.dn.toLowerCase()), 'is empty (none written) or the entry DN'));
-});
+conformance(
+  {
+    id: 'ldap.static.create-read',
+    level: 'MUST',
+    title:
+      'POST /ldap/static-role/:name creates a role and GET returns dn, username, rotation_period and last_svc_rotation',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: acct.cn, rotation_period: '2h' });
+    const read = t.check(await t.svc.get(role(name)), statusIs(200));
+    t.check(
+      read,
+      bodyAt('/data/username', acct.cn, 'is the username written'),
+      bodyAt('/data/rotation_period', 7200, 'is 2h in seconds'),
+      hasField('/data/last_svc_rotation'),
+    );
+    // The role was written with username only: the read shows the dn written (empty) or the entry
+    // the search found; the document does not say which.
+    t.check(
+      read,
+      bodyAt(
+        '/data/dn',
+        (v: unknown) => typeof v === 'string' && (v === '' || v.toLowerCase() === acct.dn.toLowerCase()),
+        'is empty (none written) or the entry DN',
+      ),
+    );
+  },
+);
 
-conformance({ id: 'ldap.static.hierarchical-names', level: 'MUST', title: 'A static role name with slashes is stored and read back at its full path' }, async (t) => {
-  const acct = await account(t);
-  const name = `${t.unique('team')}/sub/${t.unique('svc')}`;
-  t.check(await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: LONG } }), success);
-  t.track(`static role ${name}`, () => t.svc.delete(role(name)));
-  t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/username', acct.cn, 'is the username written'));
-});
+conformance(
+  {
+    id: 'ldap.static.hierarchical-names',
+    level: 'MUST',
+    title: 'A static role name with slashes is stored and read back at its full path',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = `${t.unique('team')}/sub/${t.unique('svc')}`;
+    t.check(await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: LONG } }), success);
+    t.track(`static role ${name}`, () => t.svc.delete(role(name)));
+    t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/username', acct.cn, 'is the username written'));
+  },
+);
 
-conformance({ id: 'ldap.static.list', level: 'MUST', title: 'LIST /ldap/static-role returns the names of the roles' }, async (t) => {
-  const acct = await account(t);
-  const name = await createRole(t, { username: acct.cn });
-  const list = t.check(await t.svc.list(`${mount.path}/static-role`), statusIs(200));
-  t.check(list, bodyAt('/data/keys', (v: unknown) => Array.isArray(v) && v.includes(name), 'contains the new role'));
-});
+conformance(
+  { id: 'ldap.static.list', level: 'MUST', title: 'LIST /ldap/static-role returns the names of the roles' },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: acct.cn });
+    const list = t.check(await t.svc.list(`${mount.path}/static-role`), statusIs(200));
+    t.check(
+      list,
+      bodyAt('/data/keys', (v: unknown) => Array.isArray(v) && v.includes(name), 'contains the new role'),
+    );
+  },
+);
 
-conformance({ id: 'ldap.static.username-required', level: 'MUST', title: 'POST /ldap/static-role/:name without username returns 400' }, async (t) => {
-  t.check(await t.svc.post(role(t.unique('nouser')), { body: { rotation_period: LONG } }), statusIs(400), errorMessage);
-});
+conformance(
+  {
+    id: 'ldap.static.username-required',
+    level: 'MUST',
+    title: 'POST /ldap/static-role/:name without username returns 400',
+  },
+  async (t) => {
+    t.check(
+      await t.svc.post(role(t.unique('nouser')), { body: { rotation_period: LONG } }),
+      statusIs(400),
+      errorMessage,
+    );
+  },
+);
 
-conformance({ id: 'ldap.static.rotation-period-required', level: 'MUST', title: 'POST /ldap/static-role/:name without rotation_period returns 400' }, async (t) => {
-  const acct = await account(t);
-  t.check(await t.svc.post(role(t.unique('noperiod')), { body: { username: acct.cn } }), statusIs(400), errorMessage);
-});
+conformance(
+  {
+    id: 'ldap.static.rotation-period-required',
+    level: 'MUST',
+    title: 'POST /ldap/static-role/:name without rotation_period returns 400',
+  },
+  async (t) => {
+    const acct = await account(t);
+    t.check(await t.svc.post(role(t.unique('noperiod')), { body: { username: acct.cn } }), statusIs(400), errorMessage);
+  },
+);
 
-conformance({ id: 'ldap.static.username-must-exist', level: 'MUST', title: 'POST /ldap/static-role/:name for a user absent from the directory returns 400' }, async (t) => {
-  t.check(await t.svc.post(role(t.unique('ghost')), { body: { username: t.unique('nobody'), rotation_period: LONG } }), clientError, errorMessage);
-});
+conformance(
+  {
+    id: 'ldap.static.username-must-exist',
+    level: 'MUST',
+    title: 'POST /ldap/static-role/:name for a user absent from the directory returns 400',
+  },
+  async (t) => {
+    t.check(
+      await t.svc.post(role(t.unique('ghost')), { body: { username: t.unique('nobody'), rotation_period: LONG } }),
+      clientError,
+      errorMessage,
+    );
+  },
+);
 
-conformance({ id: 'ldap.static.dn-precedence', level: 'MUST', title: 'A static role with dn finds the entry by dn even when username names nothing' }, async (t) => {
-  const acct = await account(t);
-  const name = await createRole(t, { username: t.unique('other-name'), dn: acct.dn });
-  const cred = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
-  await expectBinds(t, acct.dn, data(cred).password, 'static-cred of a role found by dn');
-});
+conformance(
+  {
+    id: 'ldap.static.dn-precedence',
+    level: 'MUST',
+    title: 'A static role with dn finds the entry by dn even when username names nothing',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: t.unique('other-name'), dn: acct.dn });
+    const cred = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
+    await expectBinds(t, acct.dn, data(cred).password, 'static-cred of a role found by dn');
+  },
+);
 
-conformance({ id: 'ldap.static.immutable-identity', level: 'MUST', title: 'POST /ldap/static-role/:name changing username of an existing role is refused or ignored: the username stays' }, async (t) => {
-  const a = await account(t);
-  const b = await account(t);
-  const name = await createRole(t, { username: a.cn });
-  // "cannot change after creation": the document does not say whether the attempt is refused (4xx)
-  // or answered and ignored; what it says is that the username stays.
-  const attempt = await t.svc.post(role(name), { body: { username: b.cn, rotation_period: LONG } });
-  t.check(attempt, statusBetween(200, 499));
-  if (attempt.response.status >= 400) t.check(attempt, clientError, errorMessage);
-  t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/username', a.cn, 'is still the first username'));
-});
+conformance(
+  {
+    id: 'ldap.static.immutable-identity',
+    level: 'MUST',
+    title:
+      'POST /ldap/static-role/:name changing username of an existing role is refused or ignored: the username stays',
+  },
+  async (t) => {
+    const a = await account(t);
+    const b = await account(t);
+    const name = await createRole(t, { username: a.cn });
+    // "cannot change after creation": the document does not say whether the attempt is refused (4xx)
+    // or answered and ignored; what it says is that the username stays.
+    const attempt = await t.svc.post(role(name), { body: { username: b.cn, rotation_period: LONG } });
+    t.check(attempt, statusBetween(200, 499));
+    if (attempt.response.status >= 400) t.check(attempt, clientError, errorMessage);
+    t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/username', a.cn, 'is still the first username'));
+  },
+);
 
-conformance({ id: 'ldap.static.rotation-period-minimum', level: 'MUST', title: 'rotation_period 4s is rejected with 400 and 5s is accepted' }, async (t) => {
-  const acct = await account(t);
-  const name = t.unique('min');
-  t.check(await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: '4s', skip_import_rotation: true } }), statusIs(400), errorMessage);
-  // 5s is the minimum itself; created last-minute and removed at once so its schedule hardly matters.
-  t.check(await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: 5, skip_import_rotation: true } }), success);
-  t.track(`static role ${name}`, () => t.svc.delete(role(name)));
-  t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/rotation_period', 5, 'is 5 seconds'));
-});
+conformance(
+  {
+    id: 'ldap.static.rotation-period-minimum',
+    level: 'MUST',
+    title: 'rotation_period 4s is rejected with 400 and 5s is accepted',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = t.unique('min');
+    t.check(
+      await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: '4s', skip_import_rotation: true } }),
+      statusIs(400),
+      errorMessage,
+    );
+    // 5s is the minimum itself; created last-minute and removed at once so its schedule hardly matters.
+    t.check(
+      await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: 5, skip_import_rotation: true } }),
+      success,
+    );
+    t.track(`static role ${name}`, () => t.svc.delete(role(name)));
+    t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/rotation_period', 5, 'is 5 seconds'));
+  },
+);
 
-conformance({ id: 'ldap.static.rotation-period-formats', level: 'MUST', title: 'rotation_period given as seconds reads back as the same integer' }, async (t) => {
-  const acct = await account(t);
-  const name = await createRole(t, { username: acct.cn, rotation_period: 86400 });
-  t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/rotation_period', 86400, 'is the seconds written'));
-});
+conformance(
+  {
+    id: 'ldap.static.rotation-period-formats',
+    level: 'MUST',
+    title: 'rotation_period given as seconds reads back as the same integer',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: acct.cn, rotation_period: 86400 });
+    t.check(
+      await t.svc.get(role(name)),
+      statusIs(200),
+      bodyAt('/data/rotation_period', 86400, 'is the seconds written'),
+    );
+  },
+);
 
-conformance({ id: 'ldap.static.import-rotation', level: 'MUST', also: ['ldap.static.cred-binds'], title: 'Creating a static role rotates the existing password: the old one stops working, static-cred binds' }, async (t) => {
-  const acct = await account(t);
-  const name = await createRole(t, { username: acct.cn });
-  await expectNoBind(t, acct.dn, acct.password, 'the password from before the role');
-  const cred = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
-  await expectBinds(t, acct.dn, data(cred).password, 'static-cred password');
-});
+conformance(
+  {
+    id: 'ldap.static.import-rotation',
+    level: 'MUST',
+    also: ['ldap.static.cred-binds'],
+    title: 'Creating a static role rotates the existing password: the old one stops working, static-cred binds',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: acct.cn });
+    await expectNoBind(t, acct.dn, acct.password, 'the password from before the role');
+    const cred = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
+    await expectBinds(t, acct.dn, data(cred).password, 'static-cred password');
+  },
+);
 
-conformance({ id: 'ldap.static.skip-import-rotation', level: 'MUST', title: 'skip_import_rotation true keeps the existing password and static-cred does not supply one' }, async (t) => {
-  const acct = await account(t);
-  const name = await createRole(t, { username: acct.cn, skip_import_rotation: true });
-  await expectBinds(t, acct.dn, acct.password, 'the password from before the role');
-  const cred = await t.svc.get(`${mount.path}/static-cred/${name}`);
-  const pw = cred.response.status === 200 ? data(cred).password : undefined;
-  expectThat(cred.response.status >= 400 || pw === undefined || pw === '' || pw === null, 'no-password', 'static-cred supplies no password before the first rotation', 'no password or an error', '[a password]');
-});
+conformance(
+  {
+    id: 'ldap.static.skip-import-rotation',
+    level: 'MUST',
+    title: 'skip_import_rotation true keeps the existing password and static-cred does not supply one',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: acct.cn, skip_import_rotation: true });
+    await expectBinds(t, acct.dn, acct.password, 'the password from before the role');
+    const cred = await t.svc.get(`${mount.path}/static-cred/${name}`);
+    const pw = cred.response.status === 200 ? data(cred).password : undefined;
+    expectThat(
+      cred.response.status >= 400 || pw === undefined || pw === '' || pw === null,
+      'no-password',
+      'static-cred supplies no password before the first rotation',
+      'no password or an error',
+      '[a password]',
+    );
+  },
+);
 
-conformance({ id: 'ldap.static.skip-import-config-default', level: 'MUST', title: 'skip_static_role_import_rotation in the config applies to new roles and a role-level false overrides it' }, async (t) => {
-  const m = await freshMount(t, { skip_static_role_import_rotation: true });
-  const kept = await account(t);
-  const a = t.unique('cfgskip');
-  t.check(await t.svc.post(`${m}/static-role/${a}`, { body: { username: kept.cn, rotation_period: LONG } }), success);
-  await expectBinds(t, kept.dn, kept.password, 'config default skip: the original password');
-  const rotated = await account(t);
-  const b = t.unique('override');
-  t.check(await t.svc.post(`${m}/static-role/${b}`, { body: { username: rotated.cn, rotation_period: LONG, skip_import_rotation: false } }), success);
-  await expectNoBind(t, rotated.dn, rotated.password, 'role-level false overrides the config: the original password');
-});
+conformance(
+  {
+    id: 'ldap.static.skip-import-config-default',
+    level: 'MUST',
+    title: 'skip_static_role_import_rotation in the config applies to new roles and a role-level false overrides it',
+  },
+  async (t) => {
+    const m = await freshMount(t, { skip_static_role_import_rotation: true });
+    const kept = await account(t);
+    const a = t.unique('cfgskip');
+    t.check(await t.svc.post(`${m}/static-role/${a}`, { body: { username: kept.cn, rotation_period: LONG } }), success);
+    await expectBinds(t, kept.dn, kept.password, 'config default skip: the original password');
+    const rotated = await account(t);
+    const b = t.unique('override');
+    t.check(
+      await t.svc.post(`${m}/static-role/${b}`, {
+        body: { username: rotated.cn, rotation_period: LONG, skip_import_rotation: false },
+      }),
+      success,
+    );
+    await expectNoBind(t, rotated.dn, rotated.password, 'role-level false overrides the config: the original password');
+  },
+);
 
-conformance({ id: 'ldap.static.cred-fields', level: 'MUST', title: 'GET /ldap/static-cred/:name returns dn, username, password, rotation_period, ttl and last_svc_rotation' }, async (t) => {
-  const acct = await account(t);
-  const name = await createRole(t, { username: acct.cn, rotation_period: '1h' });
-  const cred = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
-  t.check(cred, bodyAt('/data/username', acct.cn, 'is the role username'), bodyAt('/data/rotation_period', 3600, 'is the period in seconds'), hasField('/data/password'), hasField('/data/ttl'), hasField('/data/last_svc_rotation'), hasField('/data/dn'));
-});
+conformance(
+  {
+    id: 'ldap.static.cred-fields',
+    level: 'MUST',
+    title: 'GET /ldap/static-cred/:name returns dn, username, password, rotation_period, ttl and last_svc_rotation',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: acct.cn, rotation_period: '1h' });
+    const cred = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
+    t.check(
+      cred,
+      bodyAt('/data/username', acct.cn, 'is the role username'),
+      bodyAt('/data/rotation_period', 3600, 'is the period in seconds'),
+      hasField('/data/password'),
+      hasField('/data/ttl'),
+      hasField('/data/last_svc_rotation'),
+      hasField('/data/dn'),
+    );
+  },
+);
 
-conformance({ id: 'ldap.static.rotate-role', level: 'MUST', title: 'POST /ldap/rotate-role/:name: the new password binds, the previous one does not and becomes last_password' }, async (t) => {
-  const acct = await account(t);
-  const name = await createRole(t, { username: acct.cn });
-  const before = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
-  t.check(await t.svc.post(`${mount.path}/rotate-role/${name}`), success);
-  const after = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
-  const pw = data(after).password;
-  expectThat(pw !== before, 'rotated', 'rotate-role gives a new password', 'a different password', 'the same password');
-  t.check(after, bodyAt('/data/last_password', before, 'is the password before the rotation'));
-  await expectBinds(t, acct.dn, pw, 'the rotated password');
-  await expectNoBind(t, acct.dn, before, 'the password before rotate-role');
-});
+conformance(
+  {
+    id: 'ldap.static.rotate-role',
+    level: 'MUST',
+    title: 'POST /ldap/rotate-role/:name: the new password binds, the previous one does not and becomes last_password',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: acct.cn });
+    const before = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
+    t.check(await t.svc.post(`${mount.path}/rotate-role/${name}`), success);
+    const after = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
+    const pw = data(after).password;
+    expectThat(
+      pw !== before,
+      'rotated',
+      'rotate-role gives a new password',
+      'a different password',
+      'the same password',
+    );
+    t.check(after, bodyAt('/data/last_password', before, 'is the password before the rotation'));
+    await expectBinds(t, acct.dn, pw, 'the rotated password');
+    await expectNoBind(t, acct.dn, before, 'the password before rotate-role');
+  },
+);
 
-conformance({ id: 'ldap.static.delete', level: 'MUST', title: 'DELETE /ldap/static-role/:name removes the role' }, async (t) => {
-  const acct = await account(t);
-  const name = await createRole(t, { username: acct.cn });
-  t.check(await t.svc.delete(role(name)), success);
-  const read = await t.svc.get(role(name));
-  expectThat(read.response.status === 404 || read.response.status === 400 || (read.response.status === 200 && !data(read).username), 'deleted', 'the role is gone after DELETE', '404 or 400 (a read of a missing object: status not named)', read.response.status);
-});
+conformance(
+  { id: 'ldap.static.delete', level: 'MUST', title: 'DELETE /ldap/static-role/:name removes the role' },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: acct.cn });
+    t.check(await t.svc.delete(role(name)), success);
+    const read = await t.svc.get(role(name));
+    expectThat(
+      read.response.status === 404 ||
+        read.response.status === 400 ||
+        (read.response.status === 200 && !data(read).username),
+      'deleted',
+      'the role is gone after DELETE',
+      '404 or 400 (a read of a missing object: status not named)',
+      read.response.status,
+    );
+  },
+);
 
-conformance({ id: 'ldap.static.unknown-404', level: 'SHOULD', title: 'GET /ldap/static-cred/:name of an unknown role returns 404 or 400' }, async (t) => {
-  t.check(await t.svc.get(`${mount.path}/static-cred/${t.unique('none')}`), statusIs(404, 400), errorMessage);
-});
+conformance(
+  {
+    id: 'ldap.static.unknown-404',
+    level: 'SHOULD',
+    title: 'GET /ldap/static-cred/:name of an unknown role returns 404 or 400',
+  },
+  async (t) => {
+    t.check(await t.svc.get(`${mount.path}/static-cred/${t.unique('none')}`), statusIs(404, 400), errorMessage);
+  },
+);

@@ -6,72 +6,152 @@ import { conformance } from '../../harness/index.js';
 import { expectThat, statusIs, success } from '../../harness/checks/index.js';
 import { creationLdif, deletionLdif } from '../../fixtures/ldap/roles.js';
 import { deleteEntry } from '../../harness/directory/verify.js';
-import { account, admin, data, directory, exists, expectBinds, expectNoBind, ldapSuite, leaseId, revokeLease } from './helpers.js';
+import {
+  account,
+  admin,
+  data,
+  directory,
+  exists,
+  expectBinds,
+  expectNoBind,
+  ldapSuite,
+  leaseId,
+  revokeLease,
+} from './helpers.js';
 
 const { mount } = ldapSuite();
 
-conformance({ id: 'ldap.static.scheduled-rotation', level: 'MUST', title: 'When rotation_period elapses the static password is rotated: the new one binds, the old one does not' }, async (t) => {
-  const acct = await account(t);
-  const name = t.unique('sched');
-  t.check(await t.svc.post(`${mount.path}/static-role/${name}`, { body: { username: acct.cn, rotation_period: '5s' } }), success);
-  t.track(`static role ${name}`, () => t.svc.delete(`${mount.path}/static-role/${name}`));
-  const before = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
-  await t.advance(7);
-  const after = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
-  expectThat(after !== before, 'rotated', 'the password changed after rotation_period', 'a new password', 'the same password');
-  await expectBinds(t, acct.dn, after, 'the password after scheduled rotation');
-  await expectNoBind(t, acct.dn, before, 'the password before scheduled rotation');
-});
+conformance(
+  {
+    id: 'ldap.static.scheduled-rotation',
+    level: 'MUST',
+    title: 'When rotation_period elapses the static password is rotated: the new one binds, the old one does not',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = t.unique('sched');
+    t.check(
+      await t.svc.post(`${mount.path}/static-role/${name}`, { body: { username: acct.cn, rotation_period: '5s' } }),
+      success,
+    );
+    t.track(`static role ${name}`, () => t.svc.delete(`${mount.path}/static-role/${name}`));
+    const before = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
+    await t.advance(7);
+    const after = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
+    expectThat(
+      after !== before,
+      'rotated',
+      'the password changed after rotation_period',
+      'a new password',
+      'the same password',
+    );
+    await expectBinds(t, acct.dn, after, 'the password after scheduled rotation');
+    await expectNoBind(t, acct.dn, before, 'the password before scheduled rotation');
+  },
+);
 
-conformance({ id: 'ldap.static.ttl-until-rotation', level: 'MUST', title: 'static-cred ttl counts down to the next rotation' }, async (t) => {
-  const acct = await account(t);
-  const name = t.unique('ttl');
-  t.check(await t.svc.post(`${mount.path}/static-role/${name}`, { body: { username: acct.cn, rotation_period: '1h' } }), success);
-  t.track(`static role ${name}`, () => t.svc.delete(`${mount.path}/static-role/${name}`));
-  await t.advance(20);
-  const ttl = Number(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).ttl);
-  expectThat(ttl > 0 && ttl <= 3600 - 20, 'ttl', 'ttl is the time left until the next rotation', '<= 3580', ttl);
-});
+conformance(
+  { id: 'ldap.static.ttl-until-rotation', level: 'MUST', title: 'static-cred ttl counts down to the next rotation' },
+  async (t) => {
+    const acct = await account(t);
+    const name = t.unique('ttl');
+    t.check(
+      await t.svc.post(`${mount.path}/static-role/${name}`, { body: { username: acct.cn, rotation_period: '1h' } }),
+      success,
+    );
+    t.track(`static role ${name}`, () => t.svc.delete(`${mount.path}/static-role/${name}`));
+    await t.advance(20);
+    const ttl = Number(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).ttl);
+    expectThat(ttl > 0 && ttl <= 3600 - 20, 'ttl', 'ttl is the time left until the next rotation', '<= 3580', ttl);
+  },
+);
 
-conformance({ id: 'ldap.dynamic.expiry-deletes', level: 'MUST', title: 'When the dynamic lease expires deletion_ldif runs and the account is gone' }, async (t) => {
-  const userDn = directory(t).userDn;
-  const role = t.unique('exp');
-  t.check(await t.svc.post(`${mount.path}/role/${role}`, { body: { creation_ldif: creationLdif(userDn), deletion_ldif: deletionLdif(userDn), default_ttl: 5, max_ttl: 10 } }), success);
-  t.track(`dynamic role ${role}`, () => t.svc.delete(`${mount.path}/role/${role}`));
-  const ex = t.check(await t.svc.get(`${mount.path}/creds/${role}`), statusIs(200));
-  const username = String(data(ex).username);
-  const dn = `cn=${username},${userDn}`;
-  t.track(`account ${username}`, () => deleteEntry(admin(t), dn));
-  t.track('lease', () => revokeLease(t, leaseId(ex)), 'revoke');
-  expectThat(await exists(t, dn), 'exists', 'the account exists while the lease lives', 'present', 'absent');
-  await t.advance(7);
-  expectThat(!(await exists(t, dn)), 'expired', 'the account is gone after the lease expired', 'absent', 'present');
-});
+conformance(
+  {
+    id: 'ldap.dynamic.expiry-deletes',
+    level: 'MUST',
+    title: 'When the dynamic lease expires deletion_ldif runs and the account is gone',
+  },
+  async (t) => {
+    const userDn = directory(t).userDn;
+    const role = t.unique('exp');
+    t.check(
+      await t.svc.post(`${mount.path}/role/${role}`, {
+        body: { creation_ldif: creationLdif(userDn), deletion_ldif: deletionLdif(userDn), default_ttl: 5, max_ttl: 10 },
+      }),
+      success,
+    );
+    t.track(`dynamic role ${role}`, () => t.svc.delete(`${mount.path}/role/${role}`));
+    const ex = t.check(await t.svc.get(`${mount.path}/creds/${role}`), statusIs(200));
+    const username = String(data(ex).username);
+    const dn = `cn=${username},${userDn}`;
+    t.track(`account ${username}`, () => deleteEntry(admin(t), dn));
+    t.track('lease', () => revokeLease(t, leaseId(ex)), 'revoke');
+    expectThat(await exists(t, dn), 'exists', 'the account exists while the lease lives', 'present', 'absent');
+    await t.advance(7);
+    expectThat(!(await exists(t, dn)), 'expired', 'the account is gone after the lease expired', 'absent', 'present');
+  },
+);
 
-conformance({ id: 'ldap.library.ttl-expiry-checkin', level: 'MUST', title: 'State checked out -> available: when the check-out ttl elapses the account is checked in automatically' }, async (t) => {
-  const a = await account(t);
-  const set = t.unique('expset');
-  t.check(await t.svc.post(`${mount.path}/library/${set}`, { body: { service_account_names: [a.cn], ttl: 5, max_ttl: 10 } }), success);
-  t.track(`library set ${set}`, () => t.svc.delete(`${mount.path}/library/${set}`));
-  const co = t.check(await t.svc.post(`${mount.path}/library/${set}/check-out`, { body: {} }), statusIs(200));
-  t.track('lease', () => revokeLease(t, leaseId(co)), 'revoke');
-  const password = data(co).password;
-  await t.advance(7);
-  const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as { available?: boolean } | undefined;
-  expectThat(st?.available === true, 'status', 'the account is available again after its ttl', true, st?.available);
-  await expectNoBind(t, a.dn, password, 'the password of the expired check-out');
-});
+conformance(
+  {
+    id: 'ldap.library.ttl-expiry-checkin',
+    level: 'MUST',
+    title: 'State checked out -> available: when the check-out ttl elapses the account is checked in automatically',
+  },
+  async (t) => {
+    const a = await account(t);
+    const set = t.unique('expset');
+    t.check(
+      await t.svc.post(`${mount.path}/library/${set}`, {
+        body: { service_account_names: [a.cn], ttl: 5, max_ttl: 10 },
+      }),
+      success,
+    );
+    t.track(`library set ${set}`, () => t.svc.delete(`${mount.path}/library/${set}`));
+    const co = t.check(await t.svc.post(`${mount.path}/library/${set}/check-out`, { body: {} }), statusIs(200));
+    t.track('lease', () => revokeLease(t, leaseId(co)), 'revoke');
+    const password = data(co).password;
+    await t.advance(7);
+    const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as
+      | { available?: boolean }
+      | undefined;
+    expectThat(st?.available === true, 'status', 'the account is available again after its ttl', true, st?.available);
+    await expectNoBind(t, a.dn, password, 'the password of the expired check-out');
+  },
+);
 
-conformance({ id: 'ldap.library.ttl-expiry-checkin', level: 'MUST', also: ['ldap.library.renew-max-ttl'], title: 'State checked out -> available: a renewed check-out is checked in when max_ttl is reached' }, async (t) => {
-  const a = await account(t);
-  const set = t.unique('maxset');
-  t.check(await t.svc.post(`${mount.path}/library/${set}`, { body: { service_account_names: [a.cn], ttl: 10, max_ttl: 15 } }), success);
-  t.track(`library set ${set}`, () => t.svc.delete(`${mount.path}/library/${set}`));
-  const co = t.check(await t.svc.post(`${mount.path}/library/${set}/check-out`, { body: {} }), statusIs(200));
-  t.track('lease', () => revokeLease(t, leaseId(co)), 'revoke');
-  await t.advance(8);
-  t.check(await t.svc.put('sys/leases/renew', { body: { lease_id: leaseId(co), increment: 10 } }), statusIs(200));
-  await t.advance(9);
-  const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as { available?: boolean } | undefined;
-  expectThat(st?.available === true, 'status', 'the account is available once max_ttl passed, despite the renewal', true, st?.available);
-});
+conformance(
+  {
+    id: 'ldap.library.ttl-expiry-checkin',
+    level: 'MUST',
+    also: ['ldap.library.renew-max-ttl'],
+    title: 'State checked out -> available: a renewed check-out is checked in when max_ttl is reached',
+  },
+  async (t) => {
+    const a = await account(t);
+    const set = t.unique('maxset');
+    t.check(
+      await t.svc.post(`${mount.path}/library/${set}`, {
+        body: { service_account_names: [a.cn], ttl: 10, max_ttl: 15 },
+      }),
+      success,
+    );
+    t.track(`library set ${set}`, () => t.svc.delete(`${mount.path}/library/${set}`));
+    const co = t.check(await t.svc.post(`${mount.path}/library/${set}/check-out`, { body: {} }), statusIs(200));
+    t.track('lease', () => revokeLease(t, leaseId(co)), 'revoke');
+    await t.advance(8);
+    t.check(await t.svc.put('sys/leases/renew', { body: { lease_id: leaseId(co), increment: 10 } }), statusIs(200));
+    await t.advance(9);
+    const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as
+      | { available?: boolean }
+      | undefined;
+    expectThat(
+      st?.available === true,
+      'status',
+      'the account is available once max_ttl passed, despite the renewal',
+      true,
+      st?.available,
+    );
+  },
+);

@@ -17,7 +17,11 @@ export function versionOf(t: T): string | undefined {
 /** Skips a change-table test on targets that predate the release introducing the change. */
 export function requireAtLeast(t: T, min: string, what: string): void {
   const v = versionOf(t);
-  if (!v) t.notApplicable(`${what} applies from ${min} and the target's version is ${t.config.svc.versionSource ?? 'unknown'}`, 'svc.version (SVC_VERSION) or dialect.versionProbe');
+  if (!v)
+    t.notApplicable(
+      `${what} applies from ${min} and the target's version is ${t.config.svc.versionSource ?? 'unknown'}`,
+      'svc.version (SVC_VERSION) or dialect.versionProbe',
+    );
   if (semver.lt(v, min)) t.skip(`${what} applies from ${min}; the target is ${v}`, 'svc.version (SVC_VERSION)');
 }
 
@@ -30,7 +34,12 @@ export function gate(t: T, id: string, symptom: string | undefined, correct: str
     t.knownIssue(`${id} on ${t.config.svc.version}: ${symptom}`);
     return;
   }
-  throw new CheckFailure('regression', `${id}: ${symptom} on ${t.config.svc.version}, which is outside the affected versions; expected ${correct}`, correct, symptom);
+  throw new CheckFailure(
+    'regression',
+    `${id}: ${symptom} on ${t.config.svc.version}, which is outside the affected versions; expected ${correct}`,
+    correct,
+    symptom,
+  );
 }
 
 /** One request whose transport failure (timeout, reset) is an observation, not a test error. */
@@ -55,11 +64,13 @@ export function explain(r: { ex?: Exchange; failure?: string }): string {
 export async function pool<I, R>(items: I[], size: number, fn: (item: I, index: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(size, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
   return out;
 }

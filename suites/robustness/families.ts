@@ -43,12 +43,22 @@ type Setup = (s: SuiteContext) => Promise<Family>;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 function ok(ex: Exchange, what: string): Exchange {
-  if (ex.response.status >= 300) throw new Error(`robustness fixture: ${what} answered ${ex.response.status}: ${redactor.text(ex.response.text).slice(0, 200)}`);
+  if (ex.response.status >= 300)
+    throw new Error(
+      `robustness fixture: ${what} answered ${ex.response.status}: ${redactor.text(ex.response.text).slice(0, 200)}`,
+    );
   return ex;
 }
 
 /** A run-unique mount; `alias` is the documents' default mount it stands for (spec and names). */
-async function mount(s: SuiteContext, base: string, type: string, alias: string | undefined, options: Record<string, string> = {}, path = 'sys/mounts'): Promise<string> {
+async function mount(
+  s: SuiteContext,
+  base: string,
+  type: string,
+  alias: string | undefined,
+  options: Record<string, string> = {},
+  path = 'sys/mounts',
+): Promise<string> {
   const name = s.unique(base);
   if (alias) mountAliases.set(path === 'sys/auth' ? `auth/${name}` : name, alias);
   ok(await s.svc.post(`${path}/${name}`, { validate: false, body: { type, options } }), `mounting ${type}`);
@@ -57,12 +67,19 @@ async function mount(s: SuiteContext, base: string, type: string, alias: string 
 }
 
 function needsMounts(s: SuiteContext, file: string): void {
-  if (!s.config.capabilities.mounts) throw new Unavailable(`the ${file} operations need run-unique mounts and the token may not mount engines`, 'capabilities.mounts');
+  if (!s.config.capabilities.mounts)
+    throw new Unavailable(
+      `the ${file} operations need run-unique mounts and the token may not mount engines`,
+      'capabilities.mounts',
+    );
 }
 
 /** A family that cannot be set up on this target: its operations are skipped with the reason. */
 export class Unavailable extends Error {
-  constructor(readonly reason: string, readonly setting?: string) {
+  constructor(
+    readonly reason: string,
+    readonly setting?: string,
+  ) {
     super(reason);
   }
 }
@@ -86,7 +103,16 @@ const kv: Setup = async (s) => {
       kv1WriteWithPut: { mount: v1, body: { a: 'x' } },
       kv2Write: { body: { data: { a: 'x' } } },
       kv2WriteWithPut: { body: { data: { a: 'x' } } },
-      ...Object.fromEntries(['kv2DeleteVersions', 'kv2DeleteVersionsWithPut', 'kv2UndeleteVersions', 'kv2UndeleteVersionsWithPut', 'kv2DestroyVersions', 'kv2DestroyVersionsWithPut'].map((id) => [id, { body: versions }])),
+      ...Object.fromEntries(
+        [
+          'kv2DeleteVersions',
+          'kv2DeleteVersionsWithPut',
+          'kv2UndeleteVersions',
+          'kv2UndeleteVersionsWithPut',
+          'kv2DestroyVersions',
+          'kv2DestroyVersionsWithPut',
+        ].map((id) => [id, { body: versions }]),
+      ),
     },
     skip: {},
   };
@@ -98,14 +124,20 @@ const transit: Setup = async (s) => {
   const key = s.unique('rb-key');
   const signing = s.unique('rb-sign');
   const rsa = s.unique('rb-rsa');
-  ok(await s.svc.post(`${m}/keys/${key}`, { validate: false, body: { type: 'aes256-gcm96', exportable: true } }), 'transit key');
+  ok(
+    await s.svc.post(`${m}/keys/${key}`, { validate: false, body: { type: 'aes256-gcm96', exportable: true } }),
+    'transit key',
+  );
   ok(await s.svc.post(`${m}/keys/${signing}`, { validate: false, body: { type: 'ed25519' } }), 'transit signing key');
   ok(await s.svc.post(`${m}/keys/${rsa}`, { validate: false, body: { type: 'rsa-2048' } }), 'transit rsa key');
   // The wrapping key is generated on first use (RSA-4096, seconds on a busy machine): once here,
   // with a long timeout, so the generated reads measure answers, not key generation.
   ok(await s.svc.get(`${m}/wrapping_key`, { validate: false, timeoutMs: 120_000 }), 'transit wrapping key');
   const input = b64('robustness');
-  const enc = ok(await s.svc.post(`${m}/encrypt/${key}`, { validate: false, body: { plaintext: input } }), 'transit encrypt');
+  const enc = ok(
+    await s.svc.post(`${m}/encrypt/${key}`, { validate: false, body: { plaintext: input } }),
+    'transit encrypt',
+  );
   const ciphertext = (enc.response.body as { data: { ciphertext: string } }).data.ciphertext;
   const sig = ok(await s.svc.post(`${m}/sign/${signing}`, { validate: false, body: { input } }), 'transit sign');
   const signature = (sig.response.body as { data: { signature: string } }).data.signature;
@@ -113,7 +145,18 @@ const transit: Setup = async (s) => {
   const verify = { params: { name: signing }, body: { input, signature } };
   return {
     mounts: { transit: m },
-    params: { name: key, type: 'plaintext', key_type: 'encryption-key', version: '1', algorithm: 'sha2-256', hash_algorithm: 'sha2-256', url_mac_length: '16', source_or_bytes: '32', source: 'platform', bytes: '32' },
+    params: {
+      name: key,
+      type: 'plaintext',
+      key_type: 'encryption-key',
+      version: '1',
+      algorithm: 'sha2-256',
+      hash_algorithm: 'sha2-256',
+      url_mac_length: '16',
+      source_or_bytes: '32',
+      source: 'platform',
+      bytes: '32',
+    },
     ops: {
       transitEncrypt: { body: { plaintext: input } },
       transitDecrypt: { body: { ciphertext } },
@@ -142,15 +185,30 @@ const ldap: Setup = async (s) => {
   // instead of changing a password some other suite binds with.
   const bindpass = randomBytes(12).toString('hex');
   redactor.add(bindpass);
-  ok(await s.svc.post(`${m}/config`, { validate: false, body: { binddn: 'cn=robustness,dc=example,dc=org', bindpass, url: 'ldap://127.0.0.1:1', userdn: 'ou=users,dc=example,dc=org' } }), 'ldap config');
+  ok(
+    await s.svc.post(`${m}/config`, {
+      validate: false,
+      body: {
+        binddn: 'cn=robustness,dc=example,dc=org',
+        bindpass,
+        url: 'ldap://127.0.0.1:1',
+        userdn: 'ou=users,dc=example,dc=org',
+      },
+    }),
+    'ldap config',
+  );
   const policy = s.unique('rb-pwpol');
   s.track(`password policy ${policy}`, () => s.svc.delete(`sys/policies/password/${policy}`, { validate: false }));
   return {
     mounts: { ldap: m },
     params: { role_name: s.unique('rb-role'), set_name: s.unique('rb-set'), name: policy },
     ops: {
-      sysPasswordPolicyWrite: { body: { policy: 'length = 20\nrule "charset" {\n  charset = "abcdefghijklmnopqrstuvwxyz"\n}\n' } },
-      sysPasswordPolicyWritePut: { body: { policy: 'length = 20\nrule "charset" {\n  charset = "abcdefghijklmnopqrstuvwxyz"\n}\n' } },
+      sysPasswordPolicyWrite: {
+        body: { policy: 'length = 20\nrule "charset" {\n  charset = "abcdefghijklmnopqrstuvwxyz"\n}\n' },
+      },
+      sysPasswordPolicyWritePut: {
+        body: { policy: 'length = 20\nrule "charset" {\n  charset = "abcdefghijklmnopqrstuvwxyz"\n}\n' },
+      },
     },
     skip: {},
   };
@@ -163,7 +221,18 @@ const cloud: Setup = async (s) => {
   // rotating the root secret the cloud suite logs in with.
   const secret = randomBytes(12).toString('hex');
   redactor.add(secret);
-  ok(await s.svc.post(`${m}/config`, { validate: false, body: { subscription_id: '00000000-0000-0000-0000-000000000000', tenant_id: '00000000-0000-0000-0000-000000000001', client_id: 'robustness', client_secret: secret } }), 'cloud config');
+  ok(
+    await s.svc.post(`${m}/config`, {
+      validate: false,
+      body: {
+        subscription_id: '00000000-0000-0000-0000-000000000000',
+        tenant_id: '00000000-0000-0000-0000-000000000001',
+        client_id: 'robustness',
+        client_secret: secret,
+      },
+    }),
+    'cloud config',
+  );
   return { mounts: { cloud: m }, params: { name: s.unique('rb-role') }, ops: {}, skip: {} };
 };
 
@@ -174,12 +243,23 @@ const core: Setup = async (s) => {
   s.track(`policy ${name}`, () => s.svc.delete(`sys/policies/acl/${name}`, { validate: false }));
   const skip: Family['skip'] = {};
   if (!s.config.capabilities.namespaces) {
-    for (const id of ['listNamespaces', 'readNamespace', 'createNamespace', 'createNamespaceWithPut', 'deleteNamespace']) skip[id] = { reason: 'the target has no namespaces', setting: 'capabilities.namespaces' };
+    for (const id of [
+      'listNamespaces',
+      'readNamespace',
+      'createNamespace',
+      'createNamespaceWithPut',
+      'deleteNamespace',
+    ])
+      skip[id] = { reason: 'the target has no namespaces', setting: 'capabilities.namespaces' };
   } else {
     s.track(`namespace ${name}`, () => s.svc.delete(`sys/namespaces/${name}`, { validate: false }));
   }
   if (!s.config.capabilities.clock || !s.config.capabilities.referenceControl) {
-    for (const id of ['readReferenceClock', 'advanceReferenceClock']) skip[id] = { reason: 'the reference\'s controllable clock is not available on this target', setting: 'capabilities.clock' };
+    for (const id of ['readReferenceClock', 'advanceReferenceClock'])
+      skip[id] = {
+        reason: "the reference's controllable clock is not available on this target",
+        setting: 'capabilities.clock',
+      };
   }
   const policy = 'path "robustness/*" {\n  capabilities = ["read"]\n}\n';
   return {
@@ -208,7 +288,9 @@ const auth: Setup = async (s) => {
   redactor.add(password);
   ok(await s.svc.post(`auth/${m}/users/${user}`, { validate: false, body: { password } }), 'userpass user');
   const auths = ok(await s.svc.get('sys/auth', { validate: false }), 'sys/auth');
-  const listing = auths.response.body as Record<string, { accessor?: string }> & { data?: Record<string, { accessor?: string }> };
+  const listing = auths.response.body as Record<string, { accessor?: string }> & {
+    data?: Record<string, { accessor?: string }>;
+  };
   const accessor = (listing.data ?? listing)[`${m}/`]?.accessor ?? 'robustness';
   return {
     mounts: { 'auth/userpass': `auth/${m}` },
@@ -236,7 +318,9 @@ const release: Setup = async (s) => {
   const aws = s.config.mounts.aws?.replace(/\/+$/, '');
   if (aws) mounts.aws = aws;
   else if (s.config.embedded && s.config.capabilities.mounts) mounts.aws = await mount(s, 'rbaws', 'aws', 'aws');
-  else for (const id of ['readAwsRole', 'writeAwsRole', 'deleteAwsRole', 'generateAwsStsCredentials']) skip[id] = { reason: 'needs a mount of the cloud provider\'s secrets engine', setting: 'mounts.aws' };
+  else
+    for (const id of ['readAwsRole', 'writeAwsRole', 'deleteAwsRole', 'generateAwsStsCredentials'])
+      skip[id] = { reason: "needs a mount of the cloud provider's secrets engine", setting: 'mounts.aws' };
   let from: string | undefined;
   if (s.config.capabilities.mounts) {
     from = await mount(s, 'rbremount', 'kv', undefined);
@@ -254,7 +338,8 @@ const release: Setup = async (s) => {
     async afterSend(id, ex) {
       await revoke(id, ex);
       const group = (ex.response.body as { data?: { id?: unknown } } | undefined)?.data?.id;
-      if (id === 'createIdentityGroup' && ex.response.status < 300 && typeof group === 'string') await s.svc.delete(`identity/group/id/${group}`, { validate: false });
+      if (id === 'createIdentityGroup' && ex.response.status < 300 && typeof group === 'string')
+        await s.svc.delete(`identity/group/id/${group}`, { validate: false });
       if (id === 'remountSecretsEngine' && ex.response.status < 300 && from) {
         // Moved: move it back so the next case finds it (the move may finish asynchronously).
         await s.svc.post('sys/remount', { validate: false, body: { from: `${from}-moved`, to: from } });
@@ -264,7 +349,10 @@ const release: Setup = async (s) => {
 };
 
 const jobs: Setup = async (s) => {
-  const purge = (id: string) => s.track(`job ${id}`, () => s.sched.delete(`job/${encodeURIComponent(id)}`, { validate: false, query: { purge: true } }));
+  const purge = (id: string) =>
+    s.track(`job ${id}`, () =>
+      s.sched.delete(`job/${encodeURIComponent(id)}`, { validate: false, query: { purge: true } }),
+    );
   const register = async (definition: string, base: string) => {
     const id = s.unique(base);
     purge(id);

@@ -18,8 +18,27 @@ import { ApiClient } from '../../harness/http/client.js';
 import type { Exchange } from '../../harness/http/exchange.js';
 import { redactor } from '../../harness/redact.js';
 import { specRegistry, type Operation } from '../../harness/spec/registry.js';
-import { baseBody, baseQuery, fullBody, boundaryMutations, casesOf, invalidMutations, planOperation, type Case, type OperationPlan, type Rule } from '../../harness/robustness/plan.js';
-import { describeFinding, runRule, send, type Finding, type RuleResult, type SentRequest, type Sender } from '../../harness/robustness/runner.js';
+import {
+  baseBody,
+  baseQuery,
+  fullBody,
+  boundaryMutations,
+  casesOf,
+  invalidMutations,
+  planOperation,
+  type Case,
+  type OperationPlan,
+  type Rule,
+} from '../../harness/robustness/plan.js';
+import {
+  describeFinding,
+  runRule,
+  send,
+  type Finding,
+  type RuleResult,
+  type SentRequest,
+  type Sender,
+} from '../../harness/robustness/runner.js';
 import { firstDifference, judgeBoundary, judgeInvalid, observed } from '../../harness/robustness/judge.js';
 import { groupOf, requirementId } from '../../harness/robustness/catalogue.js';
 import { FAMILIES, Unavailable, type Family, type OpTweak } from './families.js';
@@ -34,7 +53,9 @@ const counter = { requests: 0 };
 
 const families = new Map<string, Family | Error>();
 s.setup(async (ctx) => {
-  console.log(`[robustness] seed ${cfg.robustness.seed} (replay with --seed ${cfg.robustness.seed}), ${cfg.robustness.examplesPerOperation} example(s) per rule and operation, time cap ${cfg.robustness.timeCapSeconds}s`);
+  console.log(
+    `[robustness] seed ${cfg.robustness.seed} (replay with --seed ${cfg.robustness.seed}), ${cfg.robustness.examplesPerOperation} example(s) per rule and operation, time cap ${cfg.robustness.timeCapSeconds}s`,
+  );
   for (const [file, setup] of Object.entries(FAMILIES)) {
     try {
       families.set(file, await setup(ctx));
@@ -48,10 +69,17 @@ s.setup(async (ctx) => {
 // operations in a safe order: within each document reads and writes first, deletions last
 
 const byId = new Map(registry.operations.map((o) => [o.operationId, o]));
-const ordered = [...registry.operations].sort((a, b) =>
-  a.file.localeCompare(b.file) || Number(a.method === 'DELETE') - Number(b.method === 'DELETE') || (a.operationId ?? '').localeCompare(b.operationId ?? ''));
+const ordered = [...registry.operations].sort(
+  (a, b) =>
+    a.file.localeCompare(b.file) ||
+    Number(a.method === 'DELETE') - Number(b.method === 'DELETE') ||
+    (a.operationId ?? '').localeCompare(b.operationId ?? ''),
+);
 const unknownFamily = ordered.filter((o) => !FAMILIES[o.file]).map((o) => o.file);
-if (unknownFamily.length) throw new Error(`no robustness family for ${[...new Set(unknownFamily)].join(', ')}: add one to suites/robustness/families.ts`);
+if (unknownFamily.length)
+  throw new Error(
+    `no robustness family for ${[...new Set(unknownFamily)].join(', ')}: add one to suites/robustness/families.ts`,
+  );
 const rulesTotal = ordered.reduce((n, o) => n + planOperation(o).rules.length, 0);
 let rulesDone = 0;
 
@@ -61,11 +89,16 @@ let rulesDone = 0;
 function clientFor(api: 'svc' | 'sched'): ApiClient {
   // The profile's names (engine types, fields) apply to generated requests as to every suite's.
   const names = namesOf(api, cfg);
-  return new ApiClient(api, cfg, (ex) => {
-    counter.requests++;
-    // Remember what the target handed out as secret (tokens, passwords) so reports mask it.
-    if (api === 'svc') redactor.value(ex.response.body);
-  }, names.identity ? undefined : names);
+  return new ApiClient(
+    api,
+    cfg,
+    (ex) => {
+      counter.requests++;
+      // Remember what the target handed out as secret (tokens, passwords) so reports mask it.
+      if (api === 'svc') redactor.value(ex.response.body);
+    },
+    names.identity ? undefined : names,
+  );
 }
 const clients = { svc: clientFor('svc'), sched: clientFor('sched') };
 
@@ -77,9 +110,15 @@ function pathOf(op: Operation, fam: Family, tweak: OpTweak, unknownName: boolean
       break;
     }
   }
-  const slashy = new Set(((op.op.parameters ?? []) as { name: string; in: string; 'x-allow-slashes'?: boolean }[]).filter((p) => p['x-allow-slashes']).map((p) => p.name));
+  const slashy = new Set(
+    ((op.op.parameters ?? []) as { name: string; in: string; 'x-allow-slashes'?: boolean }[])
+      .filter((p) => p['x-allow-slashes'])
+      .map((p) => p.name),
+  );
   return tpl.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = unknownName ? `${cfg.prefix}-rb-none` : tweak.params?.[name] ?? fam.params[name] ?? `${cfg.prefix}-rb-${name}`;
+    const value = unknownName
+      ? `${cfg.prefix}-rb-none`
+      : (tweak.params?.[name] ?? fam.params[name] ?? `${cfg.prefix}-rb-${name}`);
     return slashy.has(name) ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
   });
 }
@@ -92,7 +131,9 @@ function senderFor(op: Operation, fam: Family, tweak: OpTweak): Sender {
       path: pathOf(op, fam, tweak, !!c.unknownName),
       query: c.query,
       ...(c.raw !== undefined ? { raw: c.raw, contentType: c.contentType } : {}),
-      ...(c.raw === undefined && c.body !== undefined ? { body: c.body, ...(c.contentType !== undefined ? { contentType: c.contentType } : {}) } : {}),
+      ...(c.raw === undefined && c.body !== undefined
+        ? { body: c.body, ...(c.contentType !== undefined ? { contentType: c.contentType } : {}) }
+        : {}),
     }),
   };
 }
@@ -100,9 +141,17 @@ function senderFor(op: Operation, fam: Family, tweak: OpTweak): Sender {
 /** 5xx statuses the spec documents for the operation or its PUT/POST twin on the same path. */
 function documented5xx(op: Operation): Set<number> {
   const twins = ['PUT', 'POST'].includes(op.method)
-    ? registry.operations.filter((o) => o.api === op.api && o.template === op.template && ['PUT', 'POST'].includes(o.method))
+    ? registry.operations.filter(
+        (o) => o.api === op.api && o.template === op.template && ['PUT', 'POST'].includes(o.method),
+      )
     : [op];
-  return new Set(twins.flatMap((o) => Object.keys(o.op.responses ?? {}).filter((k) => /^5\d\d$/.test(k)).map(Number)));
+  return new Set(
+    twins.flatMap((o) =>
+      Object.keys(o.op.responses ?? {})
+        .filter((k) => /^5\d\d$/.test(k))
+        .map(Number),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,7 +174,16 @@ function summaryOf(op: Operation): OperationSummary {
   const id = op.operationId!;
   let sum = summaries.get(id);
   if (!sum) {
-    sum = { operationId: id, file: op.file, method: op.method, template: op.template, exercised: false, requests: 0, rules: [], findings: [] };
+    sum = {
+      operationId: id,
+      file: op.file,
+      method: op.method,
+      template: op.template,
+      exercised: false,
+      requests: 0,
+      rules: [],
+      findings: [],
+    };
     summaries.set(id, sum);
   }
   return sum;
@@ -145,12 +203,16 @@ afterAll(() => {
     skipped: skipped.map((o) => ({ operationId: o.operationId, ...o.skipped })),
     requests: counter.requests,
     durationMs: Date.now() - started,
-    findings: all.filter((o) => o.findings.length).map((o) => ({ operationId: o.operationId, method: o.method, template: o.template, findings: o.findings })),
+    findings: all
+      .filter((o) => o.findings.length)
+      .map((o) => ({ operationId: o.operationId, method: o.method, template: o.template, findings: o.findings })),
     perOperation: all,
   };
   mkdirSync(cfg.run.reportDir, { recursive: true });
   writeFileSync(join(cfg.run.reportDir, 'robustness.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`[robustness] exercised ${exercised.length} of ${registry.operations.length} operations, skipped ${skipped.length}${skipped.length ? ` (${skipped.map((o) => `${o.operationId}: ${o.skipped!.reason}`).join('; ')})` : ''}; ${counter.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)}s; ${findings.length} finding(s); seed ${cfg.robustness.seed}; details in ${join(cfg.run.reportDir, 'robustness.json')}`);
+  console.log(
+    `[robustness] exercised ${exercised.length} of ${registry.operations.length} operations, skipped ${skipped.length}${skipped.length ? ` (${skipped.map((o) => `${o.operationId}: ${o.skipped!.reason}`).join('; ')})` : ''}; ${counter.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)}s; ${findings.length} finding(s); seed ${cfg.robustness.seed}; details in ${join(cfg.run.reportDir, 'robustness.json')}`,
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -168,7 +230,8 @@ function familyOf(t: T, op: Operation): Family {
     summaryOf(op).skipped = { reason: fam.reason, setting: fam.setting };
     t.skip(fam.reason, fam.setting);
   }
-  if (fam instanceof Error) throw new Error(`the ${op.file} fixtures could not be set up: ${redactor.text(fam.message)}`);
+  if (fam instanceof Error)
+    throw new Error(`the ${op.file} fixtures could not be set up: ${redactor.text(fam.message)}`);
   if (!fam) throw new Error(`the ${op.file} fixtures were not set up`);
   const skip = fam.skip[op.operationId!];
   if (skip) {
@@ -199,11 +262,13 @@ async function exercise(t: T, op: Operation, plan: OperationPlan, rule: Rule): P
     return ex;
   };
 
-  let mutations;
+  let mutations: ReturnType<typeof invalidMutations>;
   let judge: (c: Case) => Promise<ReturnType<typeof judgeBoundary>>;
   if (rule === 'boundary-no-5xx') {
     const properties = !tweak.noBoundaryProperties;
-    mutations = boundaryMutations(plan, base, query, { properties }).filter((m) => !tweak.pin?.some((p) => m.target === `/${p}`));
+    mutations = boundaryMutations(plan, base, query, { properties }).filter(
+      (m) => !tweak.pin?.some((p) => m.target === `/${p}`),
+    );
     judge = async (c) => judgeBoundary(documented, await sendCase(c));
   } else if (rule === 'invalid-4xx') {
     mutations = invalidMutations(plan, base, query);
@@ -218,26 +283,47 @@ async function exercise(t: T, op: Operation, plan: OperationPlan, rule: Rule): P
       const after = await observe(plan, fam, tweak);
       if (after instanceof Error) return { message: `the observing read failed: ${redactor.text(after.message)}` };
       if (after === before) return undefined;
-      return { status: ex.response.status, message: `refused with ${ex.response.status}, but ${plan.observer!.operationId} changed: ${firstDifference(before, after)}` };
+      return {
+        status: ex.response.status,
+        message: `refused with ${ex.response.status}, but ${plan.observer!.operationId} changed: ${firstDifference(before, after)}`,
+      };
     };
   }
   const kinds = casesOf(mutations);
-  if (!kinds.length) throw new Error(`${plan.operationId}: the generator has no ${rule} case (the catalogue and plan.ts disagree)`);
+  if (!kinds.length)
+    throw new Error(`${plan.operationId}: the generator has no ${rule} case (the catalogue and plan.ts disagree)`);
 
   const rulesLeft = Math.max(1, rulesTotal - rulesDone);
   const remaining = deadline - Date.now();
   const numRuns = remaining > 0 ? cfg.robustness.examplesPerOperation : 1;
   const timeLimitMs = Math.max(2000, Math.floor(remaining / rulesLeft) * 4);
   rulesDone++;
-  const result = await runRule({ operationId: plan.operationId, rule, kinds, sender, judge, seed: cfg.robustness.seed, numRuns, timeLimitMs, counter });
+  const result = await runRule({
+    operationId: plan.operationId,
+    rule,
+    kinds,
+    sender,
+    judge,
+    seed: cfg.robustness.seed,
+    numRuns,
+    timeLimitMs,
+    counter,
+  });
   const sum = summaryOf(op);
   sum.exercised ||= result.requests > 0;
   sum.requests += result.requests;
   sum.rules.push({ rule, runs: result.runs, requests: result.requests, interrupted: result.interrupted });
-  t.note(`${rule}: ${result.runs} generated case(s), ${result.requests} request(s), seed ${cfg.robustness.seed}${result.interrupted ? ' (interrupted by the time cap)' : ''}`);
+  t.note(
+    `${rule}: ${result.runs} generated case(s), ${result.requests} request(s), seed ${cfg.robustness.seed}${result.interrupted ? ' (interrupted by the time cap)' : ''}`,
+  );
   if (result.finding) {
     sum.findings.push(result.finding);
-    throw new CheckFailure(`robustness.${rule}`, describeFinding(result.finding), rule === 'boundary-no-5xx' ? 'no 5xx' : rule === 'invalid-4xx' ? '4xx with an error body' : 'unchanged', result.finding.status ?? result.finding.message);
+    throw new CheckFailure(
+      `robustness.${rule}`,
+      describeFinding(result.finding),
+      rule === 'boundary-no-5xx' ? 'no 5xx' : rule === 'invalid-4xx' ? '4xx with an error body' : 'unchanged',
+      result.finding.status ?? result.finding.message,
+    );
   }
 }
 
@@ -247,7 +333,12 @@ for (const op of ordered) {
     const id = requirementId(plan.operationId, rule);
     const group = groupOf(op.api, rule);
     conformance(
-      { id, also: group ? [group] : undefined, level: catalogue.get(id)?.level ?? 'MUST', title: `${op.method} ${op.template} (${plan.operationId}) ${TITLES[rule]}` },
+      {
+        id,
+        also: group ? [group] : undefined,
+        level: catalogue.get(id)?.level ?? 'MUST',
+        title: `${op.method} ${op.template} (${plan.operationId}) ${TITLES[rule]}`,
+      },
       (t) => exercise(t, op, plan, rule),
     );
   }

@@ -17,37 +17,94 @@ interface BatchOp {
 }
 
 const OPS: BatchOp[] = [
-  { op: 'encrypt', async prepare(t, m) {
-    const k = await createKey(t, m, 'b-enc');
-    return { path: `encrypt/${k}`, output: 'ciphertext', items: [{ plaintext: b64('one') }, { plaintext: NOT_BASE64 }, { plaintext: b64('three') }] };
-  } },
-  { op: 'decrypt', async prepare(t, m) {
-    const k = await createKey(t, m, 'b-dec');
-    const ct = (p: string) => t.svc.post(`${m.path}/encrypt/${k}`, { body: { plaintext: b64(p) } }).then((ex) => String(data(ex).ciphertext));
-    return { path: `decrypt/${k}`, output: 'plaintext', items: [{ ciphertext: await ct('one') }, { ciphertext: 'garbage' }, { ciphertext: await ct('three') }] };
-  } },
-  { op: 'rewrap', async prepare(t, m) {
-    const k = await createKey(t, m, 'b-rew');
-    const ct = (p: string) => t.svc.post(`${m.path}/encrypt/${k}`, { body: { plaintext: b64(p) } }).then((ex) => String(data(ex).ciphertext));
-    return { path: `rewrap/${k}`, output: 'ciphertext', items: [{ ciphertext: await ct('one') }, { ciphertext: 'garbage' }, { ciphertext: await ct('three') }] };
-  } },
-  { op: 'hmac', async prepare(t, m) {
-    const k = await createKey(t, m, 'b-hmac');
-    return { path: `hmac/${k}`, output: 'hmac', items: [{ input: b64('one') }, { input: NOT_BASE64 }, { input: b64('three') }] };
-  } },
-  { op: 'sign', async prepare(t, m) {
-    const k = await createKey(t, m, 'b-sign', { type: 'ed25519' });
-    return { path: `sign/${k}`, output: 'signature', items: [{ input: b64('one') }, { input: NOT_BASE64 }, { input: b64('three') }] };
-  } },
-  { op: 'verify', async prepare(t, m) {
-    const k = await createKey(t, m, 'b-verify', { type: 'ed25519' });
-    const sig = (p: string) => t.svc.post(`${m.path}/sign/${k}`, { body: { input: b64(p) } }).then((ex) => String(data(ex).signature));
-    return { path: `verify/${k}`, output: 'valid', items: [{ input: b64('one'), signature: await sig('one') }, { input: b64('two'), signature: 'garbage' }, { input: b64('three'), signature: await sig('three') }] };
-  } },
-  { op: 'cmac', requires: ['cmac'], async prepare(t, m) {
-    const k = await createKey(t, m, 'b-cmac', { type: 'aes256-cmac' });
-    return { path: `cmac/${k}`, output: 'cmac', items: [{ input: b64('one') }, { input: NOT_BASE64 }, { input: b64('three') }] };
-  } },
+  {
+    op: 'encrypt',
+    async prepare(t, m) {
+      const k = await createKey(t, m, 'b-enc');
+      return {
+        path: `encrypt/${k}`,
+        output: 'ciphertext',
+        items: [{ plaintext: b64('one') }, { plaintext: NOT_BASE64 }, { plaintext: b64('three') }],
+      };
+    },
+  },
+  {
+    op: 'decrypt',
+    async prepare(t, m) {
+      const k = await createKey(t, m, 'b-dec');
+      const ct = (p: string) =>
+        t.svc.post(`${m.path}/encrypt/${k}`, { body: { plaintext: b64(p) } }).then((ex) => String(data(ex).ciphertext));
+      return {
+        path: `decrypt/${k}`,
+        output: 'plaintext',
+        items: [{ ciphertext: await ct('one') }, { ciphertext: 'garbage' }, { ciphertext: await ct('three') }],
+      };
+    },
+  },
+  {
+    op: 'rewrap',
+    async prepare(t, m) {
+      const k = await createKey(t, m, 'b-rew');
+      const ct = (p: string) =>
+        t.svc.post(`${m.path}/encrypt/${k}`, { body: { plaintext: b64(p) } }).then((ex) => String(data(ex).ciphertext));
+      return {
+        path: `rewrap/${k}`,
+        output: 'ciphertext',
+        items: [{ ciphertext: await ct('one') }, { ciphertext: 'garbage' }, { ciphertext: await ct('three') }],
+      };
+    },
+  },
+  {
+    op: 'hmac',
+    async prepare(t, m) {
+      const k = await createKey(t, m, 'b-hmac');
+      return {
+        path: `hmac/${k}`,
+        output: 'hmac',
+        items: [{ input: b64('one') }, { input: NOT_BASE64 }, { input: b64('three') }],
+      };
+    },
+  },
+  {
+    op: 'sign',
+    async prepare(t, m) {
+      const k = await createKey(t, m, 'b-sign', { type: 'ed25519' });
+      return {
+        path: `sign/${k}`,
+        output: 'signature',
+        items: [{ input: b64('one') }, { input: NOT_BASE64 }, { input: b64('three') }],
+      };
+    },
+  },
+  {
+    op: 'verify',
+    async prepare(t, m) {
+      const k = await createKey(t, m, 'b-verify', { type: 'ed25519' });
+      const sig = (p: string) =>
+        t.svc.post(`${m.path}/sign/${k}`, { body: { input: b64(p) } }).then((ex) => String(data(ex).signature));
+      return {
+        path: `verify/${k}`,
+        output: 'valid',
+        items: [
+          { input: b64('one'), signature: await sig('one') },
+          { input: b64('two'), signature: 'garbage' },
+          { input: b64('three'), signature: await sig('three') },
+        ],
+      };
+    },
+  },
+  {
+    op: 'cmac',
+    requires: ['cmac'],
+    async prepare(t, m) {
+      const k = await createKey(t, m, 'b-cmac', { type: 'aes256-cmac' });
+      return {
+        path: `cmac/${k}`,
+        output: 'cmac',
+        items: [{ input: b64('one') }, { input: NOT_BASE64 }, { input: b64('three') }],
+      };
+    },
+  },
 ];
 
 function withRefs(items: Record<string, unknown>[]): Record<string, unknown>[] {
@@ -63,73 +120,185 @@ const PARTIAL_400 = new Set(['encrypt', 'decrypt']);
 
 for (const op of OPS) {
   const strict = PARTIAL_400.has(op.op);
-  conformance({ id: strict ? 'transit.batch.partial-failure-400' : 'transit.batch.item-error', level: 'MUST',
-    also: strict ? ['transit.batch.item-error', 'transit.batch.reference-echo', 'transit.batch.order'] : ['transit.batch.reference-echo', 'transit.batch.order'], requires: op.requires,
-    title: strict
-      ? `POST /transit/${op.op}/:name batch with one invalid item returns 400, the error in its position and every reference echoed`
-      : `POST /transit/${op.op}/:name batch with one invalid item returns 400 or 200, the error in its position and every reference echoed` }, async (t) => {
-    const { path, items, output } = await op.prepare(t, transit);
-    const ex = await t.svc.post(`${transit.path}/${path}`, { body: { batch_input: withRefs(items) } });
-    t.check(ex, strict ? statusIs(400) : statusIs(400, 200));
-    const results = batchResults(ex);
-    expectThat(results.length === 3, 'batch-length', `${op.op}: one result per item`, 3, results.length);
-    results.forEach((r, i) => {
-      expectThat(r.reference === `ref-${i}`, 'reference-echo', `${op.op}: result ${i} echoes reference ref-${i}`, `ref-${i}`, r.reference);
-    });
-    expectThat(typeof results[1]!.error === 'string' && results[1]!.error.length > 0, 'item-error', `${op.op}: the invalid item (position 1) has an error string`, 'an error string', results[1]!.error);
-    for (const i of [0, 2]) {
-      expectThat(results[i]![output] !== undefined && !results[i]!.error, 'item-ok', `${op.op}: valid item ${i} has ${output} and no error`, output, results[i]);
-    }
-  });
+  conformance(
+    {
+      id: strict ? 'transit.batch.partial-failure-400' : 'transit.batch.item-error',
+      level: 'MUST',
+      also: strict
+        ? ['transit.batch.item-error', 'transit.batch.reference-echo', 'transit.batch.order']
+        : ['transit.batch.reference-echo', 'transit.batch.order'],
+      requires: op.requires,
+      title: strict
+        ? `POST /transit/${op.op}/:name batch with one invalid item returns 400, the error in its position and every reference echoed`
+        : `POST /transit/${op.op}/:name batch with one invalid item returns 400 or 200, the error in its position and every reference echoed`,
+    },
+    async (t) => {
+      const { path, items, output } = await op.prepare(t, transit);
+      const ex = await t.svc.post(`${transit.path}/${path}`, { body: { batch_input: withRefs(items) } });
+      t.check(ex, strict ? statusIs(400) : statusIs(400, 200));
+      const results = batchResults(ex);
+      expectThat(results.length === 3, 'batch-length', `${op.op}: one result per item`, 3, results.length);
+      results.forEach((r, i) => {
+        expectThat(
+          r.reference === `ref-${i}`,
+          'reference-echo',
+          `${op.op}: result ${i} echoes reference ref-${i}`,
+          `ref-${i}`,
+          r.reference,
+        );
+      });
+      expectThat(
+        typeof results[1]!.error === 'string' && results[1]!.error.length > 0,
+        'item-error',
+        `${op.op}: the invalid item (position 1) has an error string`,
+        'an error string',
+        results[1]!.error,
+      );
+      for (const i of [0, 2]) {
+        expectThat(
+          results[i]![output] !== undefined && !results[i]!.error,
+          'item-ok',
+          `${op.op}: valid item ${i} has ${output} and no error`,
+          output,
+          results[i],
+        );
+      }
+    },
+  );
 }
 
-conformance({ id: 'transit.batch.order', level: 'MUST', title: 'POST /transit/decrypt/:name batch returns the plaintexts in the order of the encrypt batch' }, async (t) => {
-  const k = await createKey(t, transit, 'order');
-  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
-  const enc = await t.svc.post(`${transit.path}/encrypt/${k}`, { body: { batch_input: words.map((w) => ({ plaintext: b64(w) })) } });
-  t.check(enc, statusIs(200));
-  const cts = batchResults(enc).map((r) => r.ciphertext);
-  cts.forEach((c, i) => versioned(t, c, `batch ciphertext ${i}`));
-  const dec = await t.svc.post(`${transit.path}/decrypt/${k}`, { body: { batch_input: cts.map((c) => ({ ciphertext: c })) } });
-  t.check(dec, statusIs(200));
-  const plain = batchResults(dec).map((r) => Buffer.from(String(r.plaintext), 'base64').toString());
-  expectThat(plain.join(',') === words.join(','), 'batch-order', 'decrypting the batch gives the words in input order', words, plain);
-});
+conformance(
+  {
+    id: 'transit.batch.order',
+    level: 'MUST',
+    title: 'POST /transit/decrypt/:name batch returns the plaintexts in the order of the encrypt batch',
+  },
+  async (t) => {
+    const k = await createKey(t, transit, 'order');
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
+    const enc = await t.svc.post(`${transit.path}/encrypt/${k}`, {
+      body: { batch_input: words.map((w) => ({ plaintext: b64(w) })) },
+    });
+    t.check(enc, statusIs(200));
+    const cts = batchResults(enc).map((r) => r.ciphertext);
+    for (const [i, c] of cts.entries()) versioned(t, c, `batch ciphertext ${i}`);
+    const dec = await t.svc.post(`${transit.path}/decrypt/${k}`, {
+      body: { batch_input: cts.map((c) => ({ ciphertext: c })) },
+    });
+    t.check(dec, statusIs(200));
+    const plain = batchResults(dec).map((r) => Buffer.from(String(r.plaintext), 'base64').toString());
+    expectThat(
+      plain.join(',') === words.join(','),
+      'batch-order',
+      'decrypting the batch gives the words in input order',
+      words,
+      plain,
+    );
+  },
+);
 
 for (const op of ['encrypt', 'decrypt'] as const) {
-  conformance({ id: 'transit.batch.partial-failure-code', level: 'MUST', title: `POST /transit/${op}/:name partial batch failure with partial_failure_response_code 207 returns 207` }, async (t) => {
-    const prepared = await OPS.find((o) => o.op === op)!.prepare(t, transit);
-    const ex = await t.svc.post(`${transit.path}/${prepared.path}`, { body: { batch_input: prepared.items, partial_failure_response_code: 207 } });
-    t.check(ex, statusIs(207));
-    const results = batchResults(ex);
-    expectThat(!!results[1]?.error && !results[0]?.error, 'partial', `${op}: only the invalid item failed`, 'error at position 1 only', results.map((r) => !!r.error));
-  });
+  conformance(
+    {
+      id: 'transit.batch.partial-failure-code',
+      level: 'MUST',
+      title: `POST /transit/${op}/:name partial batch failure with partial_failure_response_code 207 returns 207`,
+    },
+    async (t) => {
+      const prepared = await OPS.find((o) => o.op === op)!.prepare(t, transit);
+      const ex = await t.svc.post(`${transit.path}/${prepared.path}`, {
+        body: { batch_input: prepared.items, partial_failure_response_code: 207 },
+      });
+      t.check(ex, statusIs(207));
+      const results = batchResults(ex);
+      expectThat(
+        !!results[1]?.error && !results[0]?.error,
+        'partial',
+        `${op}: only the invalid item failed`,
+        'error at position 1 only',
+        results.map((r) => !!r.error),
+      );
+    },
+  );
 
-  conformance({ id: 'transit.batch.total-failure-error', level: 'MUST', title: `POST /transit/${op}/:name batch where every item fails returns an error status despite partial_failure_response_code` }, async (t) => {
-    const k = await createKey(t, transit, `total-${op}`);
-    const bad = op === 'encrypt' ? { plaintext: NOT_BASE64 } : { ciphertext: 'garbage' };
-    const ex = await t.svc.post(`${transit.path}/${op}/${k}`, { body: { batch_input: [bad, bad], partial_failure_response_code: 207 } });
-    t.check(ex, statusBetween(400, 599));
-  });
+  conformance(
+    {
+      id: 'transit.batch.total-failure-error',
+      level: 'MUST',
+      title: `POST /transit/${op}/:name batch where every item fails returns an error status despite partial_failure_response_code`,
+    },
+    async (t) => {
+      const k = await createKey(t, transit, `total-${op}`);
+      const bad = op === 'encrypt' ? { plaintext: NOT_BASE64 } : { ciphertext: 'garbage' };
+      const ex = await t.svc.post(`${transit.path}/${op}/${k}`, {
+        body: { batch_input: [bad, bad], partial_failure_response_code: 207 },
+      });
+      t.check(ex, statusBetween(400, 599));
+    },
+  );
 }
 
-conformance({ id: 'transit.batch.single-fields-ignored', level: 'MUST', title: 'POST /transit/encrypt/:name with plaintext and batch_input returns only the batch results' }, async (t) => {
-  const k = await createKey(t, transit, 'ignored');
-  const ex = await t.svc.post(`${transit.path}/encrypt/${k}`, { body: { plaintext: b64('single'), batch_input: [{ plaintext: b64('batched') }] } });
-  t.check(ex, statusIs(200));
-  const results = batchResults(ex);
-  expectThat(results.length === 1 && data(ex).ciphertext === undefined, 'single-ignored', 'one batch result and no single ciphertext', { batch: 1, ciphertext: undefined }, { batch: results.length, ciphertext: data(ex).ciphertext });
-  const dec = await t.svc.post(`${transit.path}/decrypt/${k}`, { body: { ciphertext: results[0]!.ciphertext } });
-  t.check(dec, statusIs(200));
-  expectThat(data(dec).plaintext === b64('batched'), 'batched', 'the batch result encrypts the batch item, not the single field', b64('batched'), data(dec).plaintext);
-});
+conformance(
+  {
+    id: 'transit.batch.single-fields-ignored',
+    level: 'MUST',
+    title: 'POST /transit/encrypt/:name with plaintext and batch_input returns only the batch results',
+  },
+  async (t) => {
+    const k = await createKey(t, transit, 'ignored');
+    const ex = await t.svc.post(`${transit.path}/encrypt/${k}`, {
+      body: { plaintext: b64('single'), batch_input: [{ plaintext: b64('batched') }] },
+    });
+    t.check(ex, statusIs(200));
+    const results = batchResults(ex);
+    expectThat(
+      results.length === 1 && data(ex).ciphertext === undefined,
+      'single-ignored',
+      'one batch result and no single ciphertext',
+      { batch: 1, ciphertext: undefined },
+      { batch: results.length, ciphertext: data(ex).ciphertext },
+    );
+    const dec = await t.svc.post(`${transit.path}/decrypt/${k}`, { body: { ciphertext: results[0]!.ciphertext } });
+    t.check(dec, statusIs(200));
+    expectThat(
+      data(dec).plaintext === b64('batched'),
+      'batched',
+      'the batch result encrypts the batch item, not the single field',
+      b64('batched'),
+      data(dec).plaintext,
+    );
+  },
+);
 
-conformance({ id: 'transit.verify.mixed-batch', level: 'MUST', title: 'POST /transit/verify/:name batch mixing hmac and signature items fails' }, async (t) => {
-  const k = await createKey(t, transit, 'mixed', { type: 'ed25519' });
-  const sig = data(await t.svc.post(`${transit.path}/sign/${k}`, { body: { input: b64('m') } })).signature;
-  const mac = data(await t.svc.post(`${transit.path}/hmac/${k}`, { body: { input: b64('m') } })).hmac;
-  // Each kind alone verifies, so the failure below comes from mixing them.
-  t.check(await t.svc.post(`${transit.path}/verify/${k}`, { body: { batch_input: [{ input: b64('m'), signature: sig }] } }), statusIs(200));
-  t.check(await t.svc.post(`${transit.path}/verify/${k}`, { body: { batch_input: [{ input: b64('m'), hmac: mac }] } }), statusIs(200));
-  t.check(await t.svc.post(`${transit.path}/verify/${k}`, { body: { batch_input: [{ input: b64('m'), signature: sig }, { input: b64('m'), hmac: mac }] } }), clientError);
-});
+conformance(
+  {
+    id: 'transit.verify.mixed-batch',
+    level: 'MUST',
+    title: 'POST /transit/verify/:name batch mixing hmac and signature items fails',
+  },
+  async (t) => {
+    const k = await createKey(t, transit, 'mixed', { type: 'ed25519' });
+    const sig = data(await t.svc.post(`${transit.path}/sign/${k}`, { body: { input: b64('m') } })).signature;
+    const mac = data(await t.svc.post(`${transit.path}/hmac/${k}`, { body: { input: b64('m') } })).hmac;
+    // Each kind alone verifies, so the failure below comes from mixing them.
+    t.check(
+      await t.svc.post(`${transit.path}/verify/${k}`, { body: { batch_input: [{ input: b64('m'), signature: sig }] } }),
+      statusIs(200),
+    );
+    t.check(
+      await t.svc.post(`${transit.path}/verify/${k}`, { body: { batch_input: [{ input: b64('m'), hmac: mac }] } }),
+      statusIs(200),
+    );
+    t.check(
+      await t.svc.post(`${transit.path}/verify/${k}`, {
+        body: {
+          batch_input: [
+            { input: b64('m'), signature: sig },
+            { input: b64('m'), hmac: mac },
+          ],
+        },
+      }),
+      clientError,
+    );
+  },
+);

@@ -5,7 +5,18 @@
 import { constants, createHash, publicDecrypt, randomBytes } from 'node:crypto';
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, denied, expectThat, statusIs, statusBetween } from '../../harness/checks/index.js';
-import { b64, batchResults, createKey, data, expectVersion, keygenTimeout, readKey, rotate, tokenWith, versioned } from './lib/api.js';
+import {
+  b64,
+  batchResults,
+  createKey,
+  data,
+  expectVersion,
+  keygenTimeout,
+  readKey,
+  rotate,
+  tokenWith,
+  versioned,
+} from './lib/api.js';
 import { publicKeyFrom, verifyLocally, type SigOptions } from './lib/local-crypto.js';
 import { chainDer, issue, localCa, templateCsr, x509 } from './lib/x509.js';
 
@@ -18,15 +29,19 @@ let derivedEd = '';
 
 s.setup(async (c) => {
   // Generated concurrently once per file: RSA-4096 takes seconds.
-  await Promise.all(TYPES.map(async (type) => {
-    const name = c.unique(type);
-    const ex = await c.svc.post(`${transit.path}/keys/${name}`, { body: { type }, timeoutMs: keygenTimeout(type) });
-    if (ex.response.status !== 200 && ex.response.status !== 204) throw new Error(`could not create the ${type} key: status ${ex.response.status}`);
-    keys[type] = name;
-  }));
+  await Promise.all(
+    TYPES.map(async (type) => {
+      const name = c.unique(type);
+      const ex = await c.svc.post(`${transit.path}/keys/${name}`, { body: { type }, timeoutMs: keygenTimeout(type) });
+      if (ex.response.status !== 200 && ex.response.status !== 204)
+        throw new Error(`could not create the ${type} key: status ${ex.response.status}`);
+      keys[type] = name;
+    }),
+  );
   derivedEd = c.unique('ed25519-derived');
   const ex = await c.svc.post(`${transit.path}/keys/${derivedEd}`, { body: { type: 'ed25519', derived: true } });
-  if (ex.response.status !== 200 && ex.response.status !== 204) throw new Error(`could not create the derived ed25519 key: status ${ex.response.status}`);
+  if (ex.response.status !== 200 && ex.response.status !== 204)
+    throw new Error(`could not create the derived ed25519 key: status ${ex.response.status}`);
 });
 
 const MESSAGE = Buffer.from('the quick brown fox signs the lazy dog');
@@ -34,7 +49,13 @@ const MESSAGE = Buffer.from('the quick brown fox signs the lazy dog');
 async function publicKey(t: T, name: string, version = 1) {
   const key = await readKey(t, transit, name);
   const info = key.keys?.[String(version)];
-  expectThat(typeof info?.public_key === 'string', 'public-key', `the key read of ${name} has keys.${version}.public_key`, 'a public key', info);
+  expectThat(
+    typeof info?.public_key === 'string',
+    'public-key',
+    `the key read of ${name} has keys.${version}.public_key`,
+    'a public key',
+    info,
+  );
   return publicKeyFrom(info.public_key);
 }
 
@@ -45,157 +66,402 @@ async function signed(t: T, name: string, body: Record<string, unknown>, path = 
 }
 
 for (const type of TYPES) {
-  conformance({ id: 'transit.sign.verifiable', level: 'MUST', also: ['transit.params.hash-default', 'transit.params.marshaling-default', 'transit.params.salt-length-default', 'transit.key.types'],
-    title: `POST /transit/sign/:name with a ${type} key and default options gives a signature that verifies locally with the read public key` }, async (t) => {
-    const sig = await signed(t, keys[type]!, {});
-    expectThat(sig.version === 1, 'version', 'the signature carries v1', 1, sig.version);
-    const ok = verifyLocally(await publicKey(t, keys[type]!), MESSAGE, sig.bytes, {});
-    expectThat(ok, 'local-verify', `the ${type} signature verifies locally (sha2-256, PSS for RSA, DER for ECDSA)`, true, ok);
-    t.check(await t.svc.post(`${transit.path}/verify/${keys[type]}`, { body: { input: b64(MESSAGE), signature: `${t.config.dialect.outputPrefix}:v1:${sig.bytes.toString('base64')}` } }),
-      statusIs(200), bodyAt('/data/valid', true, 'is true for the signature it made'));
-  });
+  conformance(
+    {
+      id: 'transit.sign.verifiable',
+      level: 'MUST',
+      also: [
+        'transit.params.hash-default',
+        'transit.params.marshaling-default',
+        'transit.params.salt-length-default',
+        'transit.key.types',
+      ],
+      title: `POST /transit/sign/:name with a ${type} key and default options gives a signature that verifies locally with the read public key`,
+    },
+    async (t) => {
+      const sig = await signed(t, keys[type]!, {});
+      expectThat(sig.version === 1, 'version', 'the signature carries v1', 1, sig.version);
+      const ok = verifyLocally(await publicKey(t, keys[type]!), MESSAGE, sig.bytes, {});
+      expectThat(
+        ok,
+        'local-verify',
+        `the ${type} signature verifies locally (sha2-256, PSS for RSA, DER for ECDSA)`,
+        true,
+        ok,
+      );
+      t.check(
+        await t.svc.post(`${transit.path}/verify/${keys[type]}`, {
+          body: {
+            input: b64(MESSAGE),
+            signature: `${t.config.dialect.outputPrefix}:v1:${sig.bytes.toString('base64')}`,
+          },
+        }),
+        statusIs(200),
+        bodyAt('/data/valid', true, 'is true for the signature it made'),
+      );
+    },
+  );
 }
 
-conformance({ id: 'transit.params.signature-algorithm', level: 'MUST', title: 'POST /transit/sign/:name with an RSA key signs PSS by default and PKCS#1 v1.5 with signature_algorithm pkcs1v15' }, async (t) => {
-  const pub = await publicKey(t, keys['rsa-2048']!);
-  const pss = await signed(t, keys['rsa-2048']!, {});
-  expectThat(verifyLocally(pub, MESSAGE, pss.bytes, { pss: true }) && !verifyLocally(pub, MESSAGE, pss.bytes, { pss: false }), 'pss-default', 'the default RSA signature is PSS, not PKCS#1 v1.5', 'PSS', 'not PSS');
-  const pkcs = await signed(t, keys['rsa-2048']!, { signature_algorithm: 'pkcs1v15' });
-  expectThat(verifyLocally(pub, MESSAGE, pkcs.bytes, { pss: false }), 'pkcs1v15', 'signature_algorithm pkcs1v15 gives a PKCS#1 v1.5 signature', true, false);
-});
+conformance(
+  {
+    id: 'transit.params.signature-algorithm',
+    level: 'MUST',
+    title:
+      'POST /transit/sign/:name with an RSA key signs PSS by default and PKCS#1 v1.5 with signature_algorithm pkcs1v15',
+  },
+  async (t) => {
+    const pub = await publicKey(t, keys['rsa-2048']!);
+    const pss = await signed(t, keys['rsa-2048']!, {});
+    expectThat(
+      verifyLocally(pub, MESSAGE, pss.bytes, { pss: true }) && !verifyLocally(pub, MESSAGE, pss.bytes, { pss: false }),
+      'pss-default',
+      'the default RSA signature is PSS, not PKCS#1 v1.5',
+      'PSS',
+      'not PSS',
+    );
+    const pkcs = await signed(t, keys['rsa-2048']!, { signature_algorithm: 'pkcs1v15' });
+    expectThat(
+      verifyLocally(pub, MESSAGE, pkcs.bytes, { pss: false }),
+      'pkcs1v15',
+      'signature_algorithm pkcs1v15 gives a PKCS#1 v1.5 signature',
+      true,
+      false,
+    );
+  },
+);
 
-conformance({ id: 'transit.params.hash-algorithms', level: 'MUST', also: ['transit.params.hash-in-url'],
-  title: 'POST /transit/sign/:name/:hash_algorithm signs with each documented hash, in the body or the URL' }, async (t) => {
-  const pub = await publicKey(t, keys['rsa-2048']!);
-  for (const alg of ['sha1', 'sha2-256', 'sha2-512', 'sha3-224', 'sha3-256', 'sha3-384', 'sha3-512']) {
-    for (const via of ['body', 'url'] as const) {
-      const sig = via === 'url' ? await signed(t, keys['rsa-2048']!, {}, `sign/${keys['rsa-2048']}/${alg}`) : await signed(t, keys['rsa-2048']!, { hash_algorithm: alg });
-      const ok = verifyLocally(pub, MESSAGE, sig.bytes, { hash: alg });
-      expectThat(ok, 'hash-algorithm', `the signature with ${alg} in the ${via} verifies locally with ${alg}`, true, ok);
+conformance(
+  {
+    id: 'transit.params.hash-algorithms',
+    level: 'MUST',
+    also: ['transit.params.hash-in-url'],
+    title: 'POST /transit/sign/:name/:hash_algorithm signs with each documented hash, in the body or the URL',
+  },
+  async (t) => {
+    const pub = await publicKey(t, keys['rsa-2048']!);
+    for (const alg of ['sha1', 'sha2-256', 'sha2-512', 'sha3-224', 'sha3-256', 'sha3-384', 'sha3-512']) {
+      for (const via of ['body', 'url'] as const) {
+        const sig =
+          via === 'url'
+            ? await signed(t, keys['rsa-2048']!, {}, `sign/${keys['rsa-2048']}/${alg}`)
+            : await signed(t, keys['rsa-2048']!, { hash_algorithm: alg });
+        const ok = verifyLocally(pub, MESSAGE, sig.bytes, { hash: alg });
+        expectThat(
+          ok,
+          'hash-algorithm',
+          `the signature with ${alg} in the ${via} verifies locally with ${alg}`,
+          true,
+          ok,
+        );
+      }
     }
-  }
-});
+  },
+);
 
-conformance({ id: 'transit.sign.prehashed', level: 'MUST', title: 'POST /transit/sign/:name with prehashed true signs the given SHA-256 digest (RSA PSS, RSA PKCS#1 v1.5, ECDSA)' }, async (t) => {
-  const digest = createHash('sha256').update(MESSAGE).digest();
-  const cases: [string, Record<string, unknown>, SigOptions][] = [
-    ['rsa-2048', {}, { pss: true }],
-    ['rsa-2048', { signature_algorithm: 'pkcs1v15' }, { pss: false }],
-    ['ecdsa-p256', {}, {}],
-  ];
-  for (const [type, extra, opts] of cases) {
-    const ex = await t.svc.post(`${transit.path}/sign/${keys[type]}`, { body: { input: digest.toString('base64'), prehashed: true, hash_algorithm: 'sha2-256', ...extra } });
+conformance(
+  {
+    id: 'transit.sign.prehashed',
+    level: 'MUST',
+    title:
+      'POST /transit/sign/:name with prehashed true signs the given SHA-256 digest (RSA PSS, RSA PKCS#1 v1.5, ECDSA)',
+  },
+  async (t) => {
+    const digest = createHash('sha256').update(MESSAGE).digest();
+    const cases: [string, Record<string, unknown>, SigOptions][] = [
+      ['rsa-2048', {}, { pss: true }],
+      ['rsa-2048', { signature_algorithm: 'pkcs1v15' }, { pss: false }],
+      ['ecdsa-p256', {}, {}],
+    ];
+    for (const [type, extra, opts] of cases) {
+      const ex = await t.svc.post(`${transit.path}/sign/${keys[type]}`, {
+        body: { input: digest.toString('base64'), prehashed: true, hash_algorithm: 'sha2-256', ...extra },
+      });
+      t.check(ex, statusIs(200));
+      const sig = versioned(t, data(ex).signature, 'signature');
+      const ok = verifyLocally(await publicKey(t, keys[type]!), MESSAGE, sig.bytes, opts);
+      expectThat(
+        ok,
+        'prehashed',
+        `the ${type} ${JSON.stringify(extra)} signature of the digest verifies as a signature of the message`,
+        true,
+        ok,
+      );
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'transit.sign.hash-none',
+    level: 'MUST',
+    title:
+      'POST /transit/sign/:name with hash_algorithm none signs raw input as PKCS#1 v1.5 without OID and refuses it without prehashed or with PSS',
+  },
+  async (t) => {
+    const name = keys['rsa-2048']!;
+    const raw = randomBytes(32);
+    const ex = await t.svc.post(`${transit.path}/sign/${name}`, {
+      body: { input: raw.toString('base64'), hash_algorithm: 'none', prehashed: true, signature_algorithm: 'pkcs1v15' },
+    });
     t.check(ex, statusIs(200));
     const sig = versioned(t, data(ex).signature, 'signature');
-    const ok = verifyLocally(await publicKey(t, keys[type]!), MESSAGE, sig.bytes, opts);
-    expectThat(ok, 'prehashed', `the ${type} ${JSON.stringify(extra)} signature of the digest verifies as a signature of the message`, true, ok);
-  }
-});
+    const recovered = publicDecrypt({ key: await publicKey(t, name), padding: constants.RSA_PKCS1_PADDING }, sig.bytes);
+    expectThat(
+      recovered.equals(raw),
+      'no-oid',
+      'the signature opens to exactly the raw input (no DigestInfo)',
+      raw.toString('hex'),
+      recovered.toString('hex'),
+    );
+    t.check(
+      await t.svc.post(`${transit.path}/sign/${name}`, {
+        body: { input: raw.toString('base64'), hash_algorithm: 'none', signature_algorithm: 'pkcs1v15' },
+      }),
+      clientError,
+    );
+    t.check(
+      await t.svc.post(`${transit.path}/sign/${name}`, {
+        body: { input: raw.toString('base64'), hash_algorithm: 'none', prehashed: true, signature_algorithm: 'pss' },
+      }),
+      clientError,
+    );
+  },
+);
 
-conformance({ id: 'transit.sign.hash-none', level: 'MUST', title: 'POST /transit/sign/:name with hash_algorithm none signs raw input as PKCS#1 v1.5 without OID and refuses it without prehashed or with PSS' }, async (t) => {
-  const name = keys['rsa-2048']!;
-  const raw = randomBytes(32);
-  const ex = await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: raw.toString('base64'), hash_algorithm: 'none', prehashed: true, signature_algorithm: 'pkcs1v15' } });
-  t.check(ex, statusIs(200));
-  const sig = versioned(t, data(ex).signature, 'signature');
-  const recovered = publicDecrypt({ key: await publicKey(t, name), padding: constants.RSA_PKCS1_PADDING }, sig.bytes);
-  expectThat(recovered.equals(raw), 'no-oid', 'the signature opens to exactly the raw input (no DigestInfo)', raw.toString('hex'), recovered.toString('hex'));
-  t.check(await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: raw.toString('base64'), hash_algorithm: 'none', signature_algorithm: 'pkcs1v15' } }), clientError);
-  t.check(await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: raw.toString('base64'), hash_algorithm: 'none', prehashed: true, signature_algorithm: 'pss' } }), clientError);
-});
-
-conformance({ id: 'transit.sign.derived-publickey', level: 'MUST', also: ['transit.key.ed25519-derived-deterministic'],
-  title: 'POST /transit/sign/:name batch on a derived ed25519 key returns the derived publickey, the same for the same context' }, async (t) => {
-  const item = (ctx: string) => ({ input: b64(MESSAGE), context: b64(ctx) });
-  const ex = await t.svc.post(`${transit.path}/sign/${derivedEd}`, { body: { batch_input: [item('c1'), item('c1'), item('c2')] } });
-  t.check(ex, statusIs(200));
-  const [a, b, c] = batchResults(ex);
-  expectThat(typeof a?.publickey === 'string' && a.publickey.length > 0, 'publickey', 'the derived ed25519 batch result carries publickey', 'a public key', a?.publickey);
-  const sig = versioned(t, a!.signature, 'signature');
-  const ok = verifyLocally(publicKeyFrom(a!.publickey), MESSAGE, sig.bytes);
-  expectThat(ok, 'derived-verify', 'the signature verifies locally with the returned publickey', true, ok);
-  expectThat(a!.publickey === b!.publickey && a!.signature === b!.signature, 'deterministic', 'the same context gives the same derived key and signature', a, b);
-  expectThat(a!.publickey !== c!.publickey, 'per-context', 'another context gives another derived key', 'different', c!.publickey);
-});
-
-conformance({ id: 'transit.verify.valid', level: 'MUST', title: 'POST /transit/verify/:name returns valid false for a signature of other input and for a wrong HMAC' }, async (t) => {
-  const name = keys['ecdsa-p256']!;
-  const sig = (await signed(t, name, {})).bytes.toString('base64');
-  const prefix = t.config.dialect.outputPrefix;
-  t.check(await t.svc.post(`${transit.path}/verify/${name}`, { body: { input: b64('other input'), signature: `${prefix}:v1:${sig}` } }), statusIs(200), bodyAt('/data/valid', false, 'is false for other input'));
-  const mac = data(await t.svc.post(`${transit.path}/hmac/${name}`, { body: { input: b64(MESSAGE) } })).hmac;
-  t.check(await t.svc.post(`${transit.path}/verify/${name}`, { body: { input: b64(MESSAGE), hmac: mac } }), statusIs(200), bodyAt('/data/valid', true, 'is true for the HMAC'));
-  t.check(await t.svc.post(`${transit.path}/verify/${name}`, { body: { input: b64('other input'), hmac: mac } }), statusIs(200), bodyAt('/data/valid', false, 'is false for other input'));
-});
-
-conformance({ id: 'transit.versioning.follows-rotation', level: 'MUST', also: ['transit.config.min-decryption'],
-  title: 'POST /transit/sign/:name after rotation signs with v2, and a v1 signature no longer verifies under min_decryption_version 2' }, async (t) => {
-  const name = await createKey(t, transit, 'rot-sign', { type: 'ecdsa-p256' });
-  const v1 = await signed(t, name, {});
-  await rotate(t, transit, name);
-  const ex = await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: b64(MESSAGE) } });
-  t.check(ex, statusIs(200));
-  const v2 = expectVersion(t, data(ex).signature, 2, 'signature after rotation');
-  const ok = verifyLocally(await publicKey(t, name, 2), MESSAGE, v2.bytes);
-  expectThat(ok, 'v2-key', 'the v2 signature verifies with the version 2 public key', true, ok);
-  t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_decryption_version: 2 } }), statusBetween(200, 204));
-  const old = await t.svc.post(`${transit.path}/verify/${name}`, { body: { input: b64(MESSAGE), signature: `${t.config.dialect.outputPrefix}:v1:${v1.bytes.toString('base64')}` } });
-  const refused = old.response.status >= 400 || data(old).valid === false;
-  expectThat(refused, 'min-decryption', 'a v1 signature is not accepted once min_decryption_version is 2 (error or valid false)', 'error or valid false', { status: old.response.status, valid: data(old).valid });
-});
-
-conformance({ id: 'transit.auth.hash-path-deny', level: 'MUST', title: 'POST /transit/sign/:name/sha1 and /transit/verify/:name/sha1 are refused when a policy denies those paths' }, async (t) => {
-  const name = keys['ecdsa-p256']!;
-  const token = await tokenWith(t, {
-    [`${transit.path}/sign/*`]: ['update'], [`${transit.path}/verify/*`]: ['update'],
-    [`${transit.path}/sign/${name}/sha1`]: ['deny'], [`${transit.path}/verify/${name}/sha1`]: ['deny'],
-  });
-  const ok = await t.svc.post(`${transit.path}/sign/${name}/sha2-256`, { token, body: { input: b64(MESSAGE) } });
-  t.check(ok, statusIs(200));
-  t.check(await t.svc.post(`${transit.path}/sign/${name}/sha1`, { token, body: { input: b64(MESSAGE) } }), denied);
-  t.check(await t.svc.post(`${transit.path}/verify/${name}/sha1`, { token, body: { input: b64(MESSAGE), signature: data(ok).signature } }), denied);
-});
-
-conformance({ id: 'transit.csr.create', level: 'MUST', title: 'POST /transit/keys/:name/csr returns a PKCS#10 CSR for the key version, signed by it, with an empty subject' }, async (t) => {
-  for (const type of ['ecdsa-p256', 'rsa-2048'] as const) {
-    const name = keys[type]!;
-    const ex = await t.svc.post(`${transit.path}/keys/${name}/csr`);
-    t.check(ex, statusIs(200), bodyAt('/data/name', name, 'names the key'));
-    const csr = new x509.Pkcs10CertificateRequest(String(data(ex).csr));
-    const verified = await csr.verify();
-    expectThat(verified, 'csr-signature', `the ${type} CSR's signature verifies`, true, verified);
-    const spki = Buffer.from(csr.publicKey.rawData).toString('hex');
-    const own = (await publicKey(t, name)).export({ format: 'der', type: 'spki' }).toString('hex');
-    expectThat(spki === own, 'csr-key', `the ${type} CSR carries the key's public key`, own.slice(0, 40), spki.slice(0, 40));
-    expectThat(csr.subject === '', 'csr-subject', 'a CSR made without template has an empty subject', '', csr.subject);
-  }
-});
-
-conformance({ id: 'transit.csr.template', level: 'MUST', title: 'POST /transit/keys/:name/csr with a template keeps the template subject and uses the key' }, async (t) => {
-  const name = keys['ecdsa-p256']!;
-  const ex = await t.svc.post(`${transit.path}/keys/${name}/csr`, { body: { csr: await templateCsr('CN=conformance.example, O=Conformance') } });
-  t.check(ex, statusIs(200));
-  const csr = new x509.Pkcs10CertificateRequest(String(data(ex).csr));
-  expectThat(csr.subject.includes('CN=conformance.example'), 'template-subject', 'the CSR keeps the template subject', 'CN=conformance.example, O=Conformance', csr.subject);
-  const own = (await publicKey(t, name)).export({ format: 'der', type: 'spki' }).toString('hex');
-  expectThat(Buffer.from(csr.publicKey.rawData).toString('hex') === own, 'csr-key', 'the CSR carries the transit key, not the template key', 'the transit key', 'another key');
-});
-
-conformance({ id: 'transit.set-certificate.store', level: 'MUST', title: 'POST /transit/keys/:name/set-certificate stores the chain export returns, and a second call overwrites it' }, async (t) => {
-  const name = await createKey(t, transit, 'certkey', { type: 'ecdsa-p256' });
-  const csr = String(data(await t.svc.post(`${transit.path}/keys/${name}/csr`, { body: { csr: await templateCsr('CN=leaf.example') } })).csr);
-  const ca = await localCa();
-  for (const serial of ['1001', '1002']) {
-    const leaf = await issue(ca, csr, serial);
-    const chain = `${leaf.toString('pem')}\n${ca.cert.toString('pem')}\n`;
-    t.check(await t.svc.post(`${transit.path}/keys/${name}/set-certificate`, { body: { certificate_chain: chain } }), statusBetween(200, 204));
-    const ex = await t.svc.get(`${transit.path}/export/certificate-chain/${name}/1`);
+conformance(
+  {
+    id: 'transit.sign.derived-publickey',
+    level: 'MUST',
+    also: ['transit.key.ed25519-derived-deterministic'],
+    title:
+      'POST /transit/sign/:name batch on a derived ed25519 key returns the derived publickey, the same for the same context',
+  },
+  async (t) => {
+    const item = (ctx: string) => ({ input: b64(MESSAGE), context: b64(ctx) });
+    const ex = await t.svc.post(`${transit.path}/sign/${derivedEd}`, {
+      body: { batch_input: [item('c1'), item('c1'), item('c2')] },
+    });
     t.check(ex, statusIs(200));
-    const stored = chainDer(String(data(ex).keys?.['1'] ?? ''));
-    const sent = chainDer(chain);
-    expectThat(stored.join() === sent.join(), 'chain', `export certificate-chain returns the chain with leaf serial ${serial}, end-entity first`, sent.map((d) => d.slice(-16)), stored.map((d) => d.slice(-16)));
-  }
-});
+    const [a, b, c] = batchResults(ex);
+    expectThat(
+      typeof a?.publickey === 'string' && a.publickey.length > 0,
+      'publickey',
+      'the derived ed25519 batch result carries publickey',
+      'a public key',
+      a?.publickey,
+    );
+    const sig = versioned(t, a!.signature, 'signature');
+    const ok = verifyLocally(publicKeyFrom(a!.publickey), MESSAGE, sig.bytes);
+    expectThat(ok, 'derived-verify', 'the signature verifies locally with the returned publickey', true, ok);
+    expectThat(
+      a!.publickey === b!.publickey && a!.signature === b!.signature,
+      'deterministic',
+      'the same context gives the same derived key and signature',
+      a,
+      b,
+    );
+    expectThat(
+      a!.publickey !== c!.publickey,
+      'per-context',
+      'another context gives another derived key',
+      'different',
+      c!.publickey,
+    );
+  },
+);
 
+conformance(
+  {
+    id: 'transit.verify.valid',
+    level: 'MUST',
+    title: 'POST /transit/verify/:name returns valid false for a signature of other input and for a wrong HMAC',
+  },
+  async (t) => {
+    const name = keys['ecdsa-p256']!;
+    const sig = (await signed(t, name, {})).bytes.toString('base64');
+    const prefix = t.config.dialect.outputPrefix;
+    t.check(
+      await t.svc.post(`${transit.path}/verify/${name}`, {
+        body: { input: b64('other input'), signature: `${prefix}:v1:${sig}` },
+      }),
+      statusIs(200),
+      bodyAt('/data/valid', false, 'is false for other input'),
+    );
+    const mac = data(await t.svc.post(`${transit.path}/hmac/${name}`, { body: { input: b64(MESSAGE) } })).hmac;
+    t.check(
+      await t.svc.post(`${transit.path}/verify/${name}`, { body: { input: b64(MESSAGE), hmac: mac } }),
+      statusIs(200),
+      bodyAt('/data/valid', true, 'is true for the HMAC'),
+    );
+    t.check(
+      await t.svc.post(`${transit.path}/verify/${name}`, { body: { input: b64('other input'), hmac: mac } }),
+      statusIs(200),
+      bodyAt('/data/valid', false, 'is false for other input'),
+    );
+  },
+);
 
+conformance(
+  {
+    id: 'transit.versioning.follows-rotation',
+    level: 'MUST',
+    also: ['transit.config.min-decryption'],
+    title:
+      'POST /transit/sign/:name after rotation signs with v2, and a v1 signature no longer verifies under min_decryption_version 2',
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'rot-sign', { type: 'ecdsa-p256' });
+    const v1 = await signed(t, name, {});
+    await rotate(t, transit, name);
+    const ex = await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: b64(MESSAGE) } });
+    t.check(ex, statusIs(200));
+    const v2 = expectVersion(t, data(ex).signature, 2, 'signature after rotation');
+    const ok = verifyLocally(await publicKey(t, name, 2), MESSAGE, v2.bytes);
+    expectThat(ok, 'v2-key', 'the v2 signature verifies with the version 2 public key', true, ok);
+    t.check(
+      await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_decryption_version: 2 } }),
+      statusBetween(200, 204),
+    );
+    const old = await t.svc.post(`${transit.path}/verify/${name}`, {
+      body: { input: b64(MESSAGE), signature: `${t.config.dialect.outputPrefix}:v1:${v1.bytes.toString('base64')}` },
+    });
+    const refused = old.response.status >= 400 || data(old).valid === false;
+    expectThat(
+      refused,
+      'min-decryption',
+      'a v1 signature is not accepted once min_decryption_version is 2 (error or valid false)',
+      'error or valid false',
+      { status: old.response.status, valid: data(old).valid },
+    );
+  },
+);
 
+conformance(
+  {
+    id: 'transit.auth.hash-path-deny',
+    level: 'MUST',
+    title: 'POST /transit/sign/:name/sha1 and /transit/verify/:name/sha1 are refused when a policy denies those paths',
+  },
+  async (t) => {
+    const name = keys['ecdsa-p256']!;
+    const token = await tokenWith(t, {
+      [`${transit.path}/sign/*`]: ['update'],
+      [`${transit.path}/verify/*`]: ['update'],
+      [`${transit.path}/sign/${name}/sha1`]: ['deny'],
+      [`${transit.path}/verify/${name}/sha1`]: ['deny'],
+    });
+    const ok = await t.svc.post(`${transit.path}/sign/${name}/sha2-256`, { token, body: { input: b64(MESSAGE) } });
+    t.check(ok, statusIs(200));
+    t.check(await t.svc.post(`${transit.path}/sign/${name}/sha1`, { token, body: { input: b64(MESSAGE) } }), denied);
+    t.check(
+      await t.svc.post(`${transit.path}/verify/${name}/sha1`, {
+        token,
+        body: { input: b64(MESSAGE), signature: data(ok).signature },
+      }),
+      denied,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.csr.create',
+    level: 'MUST',
+    title:
+      'POST /transit/keys/:name/csr returns a PKCS#10 CSR for the key version, signed by it, with an empty subject',
+  },
+  async (t) => {
+    for (const type of ['ecdsa-p256', 'rsa-2048'] as const) {
+      const name = keys[type]!;
+      const ex = await t.svc.post(`${transit.path}/keys/${name}/csr`);
+      t.check(ex, statusIs(200), bodyAt('/data/name', name, 'names the key'));
+      const csr = new x509.Pkcs10CertificateRequest(String(data(ex).csr));
+      const verified = await csr.verify();
+      expectThat(verified, 'csr-signature', `the ${type} CSR's signature verifies`, true, verified);
+      const spki = Buffer.from(csr.publicKey.rawData).toString('hex');
+      const own = (await publicKey(t, name)).export({ format: 'der', type: 'spki' }).toString('hex');
+      expectThat(
+        spki === own,
+        'csr-key',
+        `the ${type} CSR carries the key's public key`,
+        own.slice(0, 40),
+        spki.slice(0, 40),
+      );
+      expectThat(
+        csr.subject === '',
+        'csr-subject',
+        'a CSR made without template has an empty subject',
+        '',
+        csr.subject,
+      );
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'transit.csr.template',
+    level: 'MUST',
+    title: 'POST /transit/keys/:name/csr with a template keeps the template subject and uses the key',
+  },
+  async (t) => {
+    const name = keys['ecdsa-p256']!;
+    const ex = await t.svc.post(`${transit.path}/keys/${name}/csr`, {
+      body: { csr: await templateCsr('CN=conformance.example, O=Conformance') },
+    });
+    t.check(ex, statusIs(200));
+    const csr = new x509.Pkcs10CertificateRequest(String(data(ex).csr));
+    expectThat(
+      csr.subject.includes('CN=conformance.example'),
+      'template-subject',
+      'the CSR keeps the template subject',
+      'CN=conformance.example, O=Conformance',
+      csr.subject,
+    );
+    const own = (await publicKey(t, name)).export({ format: 'der', type: 'spki' }).toString('hex');
+    expectThat(
+      Buffer.from(csr.publicKey.rawData).toString('hex') === own,
+      'csr-key',
+      'the CSR carries the transit key, not the template key',
+      'the transit key',
+      'another key',
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.set-certificate.store',
+    level: 'MUST',
+    title: 'POST /transit/keys/:name/set-certificate stores the chain export returns, and a second call overwrites it',
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'certkey', { type: 'ecdsa-p256' });
+    const csr = String(
+      data(
+        await t.svc.post(`${transit.path}/keys/${name}/csr`, { body: { csr: await templateCsr('CN=leaf.example') } }),
+      ).csr,
+    );
+    const ca = await localCa();
+    for (const serial of ['1001', '1002']) {
+      const leaf = await issue(ca, csr, serial);
+      const chain = `${leaf.toString('pem')}\n${ca.cert.toString('pem')}\n`;
+      t.check(
+        await t.svc.post(`${transit.path}/keys/${name}/set-certificate`, { body: { certificate_chain: chain } }),
+        statusBetween(200, 204),
+      );
+      const ex = await t.svc.get(`${transit.path}/export/certificate-chain/${name}/1`);
+      t.check(ex, statusIs(200));
+      const stored = chainDer(String(data(ex).keys?.['1'] ?? ''));
+      const sent = chainDer(chain);
+      expectThat(
+        stored.join() === sent.join(),
+        'chain',
+        `export certificate-chain returns the chain with leaf serial ${serial}, end-entity first`,
+        sent.map((d) => d.slice(-16)),
+        stored.map((d) => d.slice(-16)),
+      );
+    }
+  },
+);

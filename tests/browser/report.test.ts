@@ -15,9 +15,22 @@ import { results } from '../report/synthetic.js';
 import { prerequisite } from '../helpers/prerequisites.js';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
-const chromiumPart = prerequisite({ name: `Chromium (${executablePath}, or set CHROMIUM_PATH)`, present: existsSync(executablePath), install: 'apt-get install -y chromium' });
+const chromiumPart = prerequisite({
+  name: `Chromium (${executablePath}, or set CHROMIUM_PATH)`,
+  present: existsSync(executablePath),
+  install: 'apt-get install -y chromium',
+});
 
 describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPart.note}`, () => {
   const reportDir = mkdtempSync(join(tmpdir(), 'report-browser-'));
@@ -28,7 +41,13 @@ describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPa
     chromiumPart.assertPresent();
     writeReports(reportDir, results());
     // A persistent context is how playwright takes a fresh --user-data-dir.
-    context = await chromium.launchPersistentContext(profileDir, { executablePath, headless: true, args: FLAGS, timeout: 30_000, offline: true });
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath,
+      headless: true,
+      args: FLAGS,
+      timeout: 30_000,
+      offline: true,
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -50,15 +69,21 @@ describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPa
     const rows = page.locator('#matrix tbody tr');
     expect(await rows.count(), 'one matrix row per catalogued requirement of the area').toBe(4);
     const known = page.locator('#matrix tr[data-id="demo.known.crash"]');
-    expect(await known.innerText(), 'known issue row with status and gating').toMatch(/known-issue[\s\S]*affected: 1\.13\.9, 1\.14\.5/);
+    expect(await known.innerText(), 'known issue row with status and gating').toMatch(
+      /known-issue[\s\S]*affected: 1\.13\.9, 1\.14\.5/,
+    );
 
     const failure = page.locator('#failures .failure').first();
     expect(await failure.isVisible(), 'failure visible').toBe(true);
-    expect(await failure.locator('h3').innerText(), 'failing test title').toBe('GET /demo/:name returns the stored value');
+    expect(await failure.locator('h3').innerText(), 'failing test title').toBe(
+      'GET /demo/:name returns the stored value',
+    );
     expect(await failure.locator('pre.msg').innerText(), 'failure message').toContain('answered 500');
     const exchange = failure.locator('details.exchange').last();
     expect(await exchange.getAttribute('open'), 'last exchange opened').not.toBeNull();
-    expect(await exchange.locator('summary').innerText(), 'exchange line').toContain('GET http://127.0.0.1:8200/v1/demo/x → 500');
+    expect(await exchange.locator('summary').innerText(), 'exchange line').toContain(
+      'GET http://127.0.0.1:8200/v1/demo/x → 500',
+    );
     expect(await exchange.innerText(), 'response body rendered as text').toContain('internal error <boom>');
     expect(pageErrors, 'script errors on the page').toEqual([]);
     await page.close();

@@ -25,7 +25,11 @@ let prepared: PreparedTarget;
 beforeAll(async () => {
   await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
   const schedAddr = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-  const cfg = loadConfig({ file: 'fixtures/profiles/upstream-names.yaml', env: { SCHED_ADDR: schedAddr, SCHED_TOKEN: 'sched-secret-9d2a' }, cli: { suites: ['jobs'] } });
+  const cfg = loadConfig({
+    file: 'fixtures/profiles/upstream-names.yaml',
+    env: { SCHED_ADDR: schedAddr, SCHED_TOKEN: 'sched-secret-9d2a' },
+    cli: { suites: ['jobs'] },
+  });
   prepared = await prepareTarget(cfg, () => {});
 }, 60_000);
 afterAll(async () => {
@@ -34,24 +38,34 @@ afterAll(async () => {
 });
 
 describe('headers per API', () => {
-  it('the scheduler gets its own header only; the embedded secrets service the documents\' names', async () => {
+  it("the scheduler gets its own header only; the embedded secrets service the documents' names", async () => {
     const cfg = prepared.config;
     expect(cfg.dialect.schedTokenHeader).toBe('X-Nomad-Token');
-    expect(cfg.dialect.tokenHeader, 'the profile\'s secrets-service names are not applied to the embedded one').toBe('X-Svc-Token');
+    expect(cfg.dialect.tokenHeader, "the profile's secrets-service names are not applied to the embedded one").toBe(
+      'X-Svc-Token',
+    );
     const svc = new ApiClient('svc', cfg, () => {});
     const sched = new ApiClient('sched', cfg, () => {});
     const svcEx = await svc.get('sys/mounts');
-    expect(svcEx.response.status, 'the embedded secrets service accepts the documents\' header').toBe(200);
+    expect(svcEx.response.status, "the embedded secrets service accepts the documents' header").toBe(200);
     expect(Object.keys(svcEx.request.headers).map((h) => h.toLowerCase())).not.toContain('x-nomad-token');
     await sched.get('jobs');
     expect(cfg.capabilities.schedControl, 'probed on the fake scheduler').toBe(true);
-    const skip = (reason: string): never => { throw new Error(reason); };
+    const skip = (reason: string): never => {
+      throw new Error(reason);
+    };
     const before = seen.length;
     await moveTime(cfg, 'sched', { svc, sched }, 3, skip);
-    expect(seen.slice(before).map((s) => s.url), 'scheduler time moves through the scheduler').toEqual(['/v1/reference/clock']);
+    expect(
+      seen.slice(before).map((s) => s.url),
+      'scheduler time moves through the scheduler',
+    ).toEqual(['/v1/reference/clock']);
     for (const s of seen) {
       const names = Object.keys(s.headers);
-      expect(names.filter((h) => /^x-(svc|vault)-/.test(h)), `${s.method} ${s.url}`).toEqual([]);
+      expect(
+        names.filter((h) => /^x-(svc|vault)-/.test(h)),
+        `${s.method} ${s.url}`,
+      ).toEqual([]);
     }
     expect(seen.some((s) => s.headers['x-nomad-token'] === 'sched-secret-9d2a')).toBe(true);
   });

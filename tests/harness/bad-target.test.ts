@@ -26,7 +26,9 @@ const addr = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).por
 let hanging: Server;
 let garbage: Server;
 beforeAll(async () => {
-  hanging = await listen(() => { /* never answers */ });
+  hanging = await listen(() => {
+    /* never answers */
+  });
   garbage = await listen((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html' });
     res.end('<html>definitely not the secrets service</html>');
@@ -39,7 +41,10 @@ afterAll(() => {
 });
 
 // Asynchronous on purpose: the misbehaving servers live in this process and must keep answering.
-async function run(target: string, name: string): Promise<{ status: number | null; stderr: string; seconds: number; reportDir: string }> {
+async function run(
+  target: string,
+  name: string,
+): Promise<{ status: number | null; stderr: string; seconds: number; reportDir: string }> {
   const reportDir = join(tmp, name);
   const started = Date.now();
   const r = await runCli(['run', '--quiet', '--suite', 'kv', '--config', configFile, '--report-dir', reportDir], {
@@ -50,7 +55,8 @@ async function run(target: string, name: string): Promise<{ status: number | nul
 }
 
 function reports(dir: string) {
-  for (const f of ['junit.xml', 'results.json', 'index.html']) expect(existsSync(join(dir, f)), `${f} written`).toBe(true);
+  for (const f of ['junit.xml', 'results.json', 'index.html'])
+    expect(existsSync(join(dir, f)), `${f} written`).toBe(true);
   const all = ['junit.xml', 'results.json', 'index.html'].map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
   expect(all.includes(TOKEN), 'the token appears in no report').toBe(false);
   return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
@@ -61,7 +67,8 @@ describe('a misbehaving target', () => {
     const r = await run('http://127.0.0.1:9', 'down');
     expect(r.status, r.stderr.slice(-500)).toBe(1);
     const results = reports(r.reportDir);
-    const text = JSON.stringify(results.tests.map((t: { message?: string }) => t.message)) + JSON.stringify(results.errors);
+    const text =
+      JSON.stringify(results.tests.map((t: { message?: string }) => t.message)) + JSON.stringify(results.errors);
     expect(text).toMatch(/ECONNREFUSED/);
   }, 130_000);
 
@@ -79,6 +86,8 @@ describe('a misbehaving target', () => {
     expect(r.status, r.stderr.slice(-500)).toBe(1);
     const results = reports(r.reportDir);
     expect(results.summary.failed, 'tests fail rather than pass on garbage').toBeGreaterThan(0);
-    expect(JSON.stringify(results), 'the failure names the spec violation').toMatch(/content type \\"text\/html\\" is not documented|violates the schema/);
+    expect(JSON.stringify(results), 'the failure names the spec violation').toMatch(
+      /content type \\"text\/html\\" is not documented|violates the schema/,
+    );
   }, 130_000);
 });

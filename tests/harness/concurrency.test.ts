@@ -14,7 +14,14 @@ const tmp = mkdtempSync(join(tmpdir(), 'conc-'));
 const SUITES = 'core,kv,auth'; // auth/lockout.test.ts is a serial file, the rest concurrent
 
 async function cli(args: string[]): Promise<{ code: number; output: string }> {
-  const env = { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG: '', CONFORMANCE_CONFIG_JSON: '' };
+  const env = {
+    ...process.env,
+    SVC_ADDR: '',
+    SVC_TOKEN: '',
+    SCHED_ADDR: '',
+    CONFORMANCE_CONFIG: '',
+    CONFORMANCE_CONFIG_JSON: '',
+  };
   const r = await runCli(args, { env, timeoutMs: 300_000 });
   return { code: r.timedOut ? 99 : (r.code ?? 99), output: `${r.stdout}${r.stderr}` };
 }
@@ -24,11 +31,20 @@ const verdicts = (r: Results) => Object.fromEntries(r.tests.map((t) => [t.key, t
 const runs: Record<string, { code: number; output: string }> = {};
 
 beforeAll(async () => {
-  const run = (name: string, extra: string[]) => cli(['run', '--quiet', '--suite', SUITES, '--report-dir', join(tmp, name), ...extra]).then((r) => { runs[name] = r; });
+  const run = (name: string, extra: string[]) =>
+    cli(['run', '--quiet', '--suite', SUITES, '--report-dir', join(tmp, name), ...extra]).then((r) => {
+      runs[name] = r;
+    });
   // Two at a time: the machine has two cores.
   await Promise.all([run('one', ['--concurrency', '1']), run('three', ['--concurrency', '3'])]);
   await Promise.all([run('shard1', ['--shard', '1/2']), run('shard2', ['--shard', '2/2'])]);
-  runs.merged = await cli(['merge', '--report-dir', join(tmp, 'merged'), join(tmp, 'shard1', 'results.json'), join(tmp, 'shard2', 'results.json')]);
+  runs.merged = await cli([
+    'merge',
+    '--report-dir',
+    join(tmp, 'merged'),
+    join(tmp, 'shard1', 'results.json'),
+    join(tmp, 'shard2', 'results.json'),
+  ]);
 }, 900_000);
 
 describe('concurrency against one target', () => {
@@ -66,13 +82,24 @@ describe('shards', () => {
 
 describe('a file that moves the clock but is not declared serial', () => {
   it('fails each such test with the message naming suites/schedule.yaml', async () => {
-    const r = await cli(['run', '--quiet', '--files', 'suites/_selftest/misplaced-advance.test.ts', '--suite', 'core', '--report-dir', join(tmp, 'misuse')]);
+    const r = await cli([
+      'run',
+      '--quiet',
+      '--files',
+      'suites/_selftest/misplaced-advance.test.ts',
+      '--suite',
+      'core',
+      '--report-dir',
+      join(tmp, 'misuse'),
+    ]);
     expect(r.code).toBe(1);
     const tests = results('misuse').tests;
     expect(tests).toHaveLength(2);
     for (const t of tests) {
       expect(t.status, t.title).toBe('failed');
-      expect(t.message).toMatch(/suites\/_selftest\/misplaced-advance\.test\.ts (moves time|moves the clock).*suites\/schedule\.yaml/);
+      expect(t.message).toMatch(
+        /suites\/_selftest\/misplaced-advance\.test\.ts (moves time|moves the clock).*suites\/schedule\.yaml/,
+      );
     }
   }, 300_000);
 });

@@ -12,7 +12,7 @@ const file = (name: string, text: string) => {
 };
 
 describe('target config', () => {
-  it('defaults use the documents\' header names and no address (embedded reference)', () => {
+  it("defaults use the documents' header names and no address (embedded reference)", () => {
     const cfg = loadConfig({ env: {} });
     expect(cfg.svc.addr, 'no address by default').toBe('');
     expect(cfg.dialect.tokenHeader).toBe('X-Svc-Token');
@@ -21,7 +21,10 @@ describe('target config', () => {
   });
 
   it('precedence is defaults, then file, then environment, then CLI flags', () => {
-    const f = file('p.yaml', 'svc:\n  addr: http://file:1\n  token: t-file\n  namespace: fromfile\nrun:\n  reportDir: file-reports\n');
+    const f = file(
+      'p.yaml',
+      'svc:\n  addr: http://file:1\n  token: t-file\n  namespace: fromfile\nrun:\n  reportDir: file-reports\n',
+    );
     const cfg = loadConfig({ file: f, env: { SVC_ADDR: 'http://env:2' }, cli: { reportDir: 'cli-reports' } });
     expect(cfg.svc.addr, 'env wins over file').toBe('http://env:2');
     expect(cfg.svc.token, 'file wins over defaults').toBe('t-file');
@@ -30,7 +33,9 @@ describe('target config', () => {
   });
 
   it('a malformed SVC_ADDR names the setting and its source', () => {
-    expect(() => loadConfig({ env: { SVC_ADDR: 'not a url', SVC_TOKEN: 'x' } })).toThrowError(/svc\.addr \(SVC_ADDR\).*environment/);
+    expect(() => loadConfig({ env: { SVC_ADDR: 'not a url', SVC_TOKEN: 'x' } })).toThrowError(
+      /svc\.addr \(SVC_ADDR\).*environment/,
+    );
   });
 
   it('SVC_ADDR without SVC_TOKEN is a config error naming SVC_TOKEN', () => {
@@ -57,7 +62,10 @@ describe('target config', () => {
   });
 
   it('a dialect profile renames headers without touching suites', () => {
-    const f = file('d.yaml', 'dialect:\n  tokenHeader: X-Vault-Token\n  namespaceHeader: X-Vault-Namespace\n  requestHeader: X-Vault-Request\n  nextTokenHeader: X-Nomad-NextToken\n  schedTokenHeader: X-Nomad-Token\n  outputPrefix: vault\n');
+    const f = file(
+      'd.yaml',
+      'dialect:\n  tokenHeader: X-Vault-Token\n  namespaceHeader: X-Vault-Namespace\n  requestHeader: X-Vault-Request\n  nextTokenHeader: X-Nomad-NextToken\n  schedTokenHeader: X-Nomad-Token\n  outputPrefix: vault\n',
+    );
     const cfg = loadConfig({ file: f, env: {} });
     expect(cfg.dialect.outputPrefix).toBe('vault');
     expect(cfg.dialect.nextTokenHeader).toBe('X-Nomad-NextToken');
@@ -71,7 +79,9 @@ describe('assumption switches', () => {
   });
   it('a rule of the documents cannot be switched off as an assumption', () => {
     const f = file('r.yaml', 'assumptions:\n  core.list.empty-404: false\n');
-    expect(() => loadConfig({ file: f, env: {} })).toThrowError(/assumptions\.core\.list\.empty-404: .*not an assumption/);
+    expect(() => loadConfig({ file: f, env: {} })).toThrowError(
+      /assumptions\.core\.list\.empty-404: .*not an assumption/,
+    );
   });
   it('an unknown id is named', () => {
     const f = file('n.yaml', 'assumptions:\n  no.such.id: false\n');

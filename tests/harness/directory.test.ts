@@ -11,7 +11,11 @@ import { containerRuntimeAvailable } from '../../harness/directory/container.js'
 import { SLAPD_INSTALL, localSlapdFound } from '../../harness/directory/slapd.js';
 import { prerequisite } from '../helpers/prerequisites.js';
 
-const slapd = prerequisite({ name: 'slapd', present: localSlapdFound() || (await containerRuntimeAvailable()), install: SLAPD_INSTALL });
+const slapd = prerequisite({
+  name: 'slapd',
+  present: localSlapdFound() || (await containerRuntimeAvailable()),
+  install: SLAPD_INSTALL,
+});
 
 async function binds(url: string, dn: string, password: string): Promise<boolean> {
   const client = new Client({ url, timeout: 5000, connectTimeout: 5000 });

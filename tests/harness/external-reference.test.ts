@@ -15,7 +15,19 @@ let svcAddr = '';
 
 beforeAll(async () => {
   // node directly, in its own process group: stopping the group ends the reference itself.
-  child = spawnGroup(process.execPath, nodeTsArgs('reference/main.ts', ['--port', '0', '--sched-port', '0', '--cloud-port', '0', '--root-token', 'alone-root-7d1e']));
+  child = spawnGroup(
+    process.execPath,
+    nodeTsArgs('reference/main.ts', [
+      '--port',
+      '0',
+      '--sched-port',
+      '0',
+      '--cloud-port',
+      '0',
+      '--root-token',
+      'alone-root-7d1e',
+    ]),
+  );
   svcAddr = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`reference did not start: ${out}`)), 30_000);
@@ -33,7 +45,10 @@ afterAll(async () => {
   if (child) await stopGroup(child);
 });
 
-async function run(env: Record<string, string>, name: string): Promise<{ status: number; results: { tests: { key: string; status: string }[] } }> {
+async function run(
+  env: Record<string, string>,
+  name: string,
+): Promise<{ status: number; results: { tests: { key: string; status: string }[] } }> {
   const reportDir = join(tmp, name);
   const r = await runCli(['run', '--quiet', '--suite', 'core,kv', '--report-dir', reportDir], {
     env: { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', ...env },
@@ -51,7 +66,10 @@ describe('the reference started alone', () => {
   });
 
   it('gives the same verdicts as the embedded reference for core and kv', async () => {
-    const [embedded, alone] = await Promise.all([run({}, 'embedded'), run({ SVC_ADDR: svcAddr, SVC_TOKEN: 'alone-root-7d1e' }, 'alone')]);
+    const [embedded, alone] = await Promise.all([
+      run({}, 'embedded'),
+      run({ SVC_ADDR: svcAddr, SVC_TOKEN: 'alone-root-7d1e' }, 'alone'),
+    ]);
     expect(alone.status, 'exit code').toBe(embedded.status);
     const verdicts = (r: typeof embedded) => Object.fromEntries(r.results.tests.map((t) => [t.key, t.status]));
     expect(verdicts(alone), 'per-test verdicts').toEqual(verdicts(embedded));

@@ -19,12 +19,29 @@ const children: ChildProcess[] = [];
 // Each reference runs in its own process group (npx -> tsx -> node): the whole group is stopped.
 afterAll(() => {
   for (const c of children) {
-    try { if (c.pid) process.kill(-c.pid, 'SIGTERM'); } catch { /* already gone */ }
+    try {
+      if (c.pid) process.kill(-c.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
   }
 });
 
 async function startAlone(acl: boolean): Promise<string> {
-  const args = ['tsx', 'reference/main.ts', '--port', '0', '--sched-port', '0', '--cloud-port', '0', '--root-token', ROOT, '--variants', schedVariants.map((v) => v.name).join(',')];
+  const args = [
+    'tsx',
+    'reference/main.ts',
+    '--port',
+    '0',
+    '--sched-port',
+    '0',
+    '--cloud-port',
+    '0',
+    '--root-token',
+    ROOT,
+    '--variants',
+    schedVariants.map((v) => v.name).join(','),
+  ];
   if (!acl) args.push('--sched-no-acl');
   const child = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
@@ -47,8 +64,13 @@ async function userTokens(addr: string): Promise<{ secret: string; namespace: st
   const out = [];
   for (const g of SCHED_SUITE_GRANTS) {
     const res = await fetch(`${addr}/v1/reference/acl/tokens`, {
-      method: 'POST', headers: { 'X-Sched-Token': ROOT },
-      body: JSON.stringify({ Name: 'listed', Type: 'client', Namespaces: { [g.namespace]: { Capabilities: g.capabilities } } }),
+      method: 'POST',
+      headers: { 'X-Sched-Token': ROOT },
+      body: JSON.stringify({
+        Name: 'listed',
+        Type: 'client',
+        Namespaces: { [g.namespace]: { Capabilities: g.capabilities } },
+      }),
       signal: AbortSignal.timeout(5000),
     });
     expect(res.status).toBe(200);
@@ -57,34 +79,60 @@ async function userTokens(addr: string): Promise<{ secret: string; namespace: st
   return out;
 }
 
-interface Result { key: string; ids: string[]; status: string; skip?: { reason: string; setting?: string } }
+interface Result {
+  key: string;
+  ids: string[];
+  status: string;
+  skip?: { reason: string; setting?: string };
+}
 
 function run(name: string, schedAddr: string, config: object): Promise<{ status: number; tests: Result[] }> {
   const reportDir = join(tmp, name);
   const file = join(tmp, `${name}.json`);
   writeFileSync(file, JSON.stringify(config));
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', 'jobs', '--config', file, '--report-dir', reportDir], {
-      env: { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: schedAddr, SCHED_TOKEN: ROOT, REF_VARIANTS: '', REF_FAULTS: '', CONFORMANCE_CONFIG: '' },
-      timeout: 420_000,
-    }, (err) => resolve({
-      status: err ? (typeof err.code === 'number' ? err.code : 99) : 0,
-      tests: (JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as { tests: Result[] }).tests,
-    }));
+    execFile(
+      'npx',
+      ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', 'jobs', '--config', file, '--report-dir', reportDir],
+      {
+        env: {
+          ...process.env,
+          SVC_ADDR: '',
+          SVC_TOKEN: '',
+          SCHED_ADDR: schedAddr,
+          SCHED_TOKEN: ROOT,
+          REF_VARIANTS: '',
+          REF_FAULTS: '',
+          CONFORMANCE_CONFIG: '',
+        },
+        timeout: 420_000,
+      },
+      (err) =>
+        resolve({
+          status: err ? (typeof err.code === 'number' ? err.code : 99) : 0,
+          tests: (JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as { tests: Result[] }).tests,
+        }),
+    );
   });
 }
 
 /** Assumptions a scheduler with these variants does not meet: a user switches them off likewise. */
 const assumptions = Object.fromEntries(schedVariants.flatMap((v) => v.assumptions ?? []).map((id) => [id, false]));
-const provisioned = (r: Result) => r.ids.some((id) => /^jobs\.(acl|action|actions|namespace)\./.test(id) || id === 'jobs.list.namespace-wildcard');
+const provisioned = (r: Result) =>
+  r.ids.some((id) => /^jobs\.(acl|action|actions|namespace)\./.test(id) || id === 'jobs.list.namespace-wildcard');
 
 describe('the jobs suite against the reference scheduler started alone, variants on, provisioner config', () => {
   it('with ACLs: every ACL, namespace and action test runs, 0 failures', async () => {
     const addr = await startAlone(true);
-    const r = await run('acl', addr, { sched: { provisioner: 'config', tokens: await userTokens(addr), namespaces: ['listed-ns-a'] }, assumptions });
+    const r = await run('acl', addr, {
+      sched: { provisioner: 'config', tokens: await userTokens(addr), namespaces: ['listed-ns-a'] },
+      assumptions,
+    });
     const failed = r.tests.filter((x) => x.status === 'failed').map((x) => x.key);
     expect(failed, 'failures').toEqual([]);
-    const skipped = r.tests.filter((x) => provisioned(x) && x.status !== 'passed').map((x) => `${x.key}: ${x.skip?.reason}`);
+    const skipped = r.tests
+      .filter((x) => provisioned(x) && x.status !== 'passed')
+      .map((x) => `${x.key}: ${x.skip?.reason}`);
     expect(skipped, 'ACL, namespace and action tests that did not run').toEqual([]);
     expect(r.tests.filter(provisioned).length).toBeGreaterThan(15);
     expect(r.status, 'exit code').toBe(0);
@@ -93,9 +141,13 @@ describe('the jobs suite against the reference scheduler started alone, variants
   it('without ACLs: namespace and action tests run, ACL tests skip only for capabilities.schedAcl, 0 failures', async () => {
     const addr = await startAlone(false);
     const r = await run('noacl', addr, { sched: { provisioner: 'config', namespaces: ['listed-ns-b'] }, assumptions });
-    expect(r.tests.filter((x) => x.status === 'failed').map((x) => x.key), 'failures').toEqual([]);
+    expect(
+      r.tests.filter((x) => x.status === 'failed').map((x) => x.key),
+      'failures',
+    ).toEqual([]);
     for (const x of r.tests.filter(provisioned)) {
-      if (x.status === 'skipped') expect(x.skip?.setting, `${x.key} skipped: ${x.skip?.reason}`).toBe('capabilities.schedAcl');
+      if (x.status === 'skipped')
+        expect(x.skip?.setting, `${x.key} skipped: ${x.skip?.reason}`).toBe('capabilities.schedAcl');
       else expect(x.status, x.key).toBe('passed');
     }
     expect(r.tests.filter((x) => provisioned(x) && x.status === 'passed').length).toBeGreaterThan(5);

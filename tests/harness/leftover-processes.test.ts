@@ -16,19 +16,41 @@ import { MARK_VAR, describeSurvivors, killMarked, newMark, settle } from '../hel
 const root = resolve(import.meta.dirname, '../..');
 const tmp = mkdtempSync(join(tmpdir(), 'leftovers-'));
 const marks: string[] = [];
-afterAll(() => { for (const m of marks) killMarked(m); });
+afterAll(() => {
+  for (const m of marks) killMarked(m);
+});
 
 /** The environment of a fresh run: this run's vitest and target settings removed, the mark added. */
 function envWith(mark: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, [MARK_VAR]: mark };
-  for (const k of ['SVC_ADDR', 'SVC_TOKEN', 'SCHED_ADDR', 'REF_FAULTS', 'CONFORMANCE_CONFIG', 'CONFORMANCE_CONFIG_JSON', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'VITEST_MODE']) delete env[k];
+  for (const k of [
+    'SVC_ADDR',
+    'SVC_TOKEN',
+    'SCHED_ADDR',
+    'REF_FAULTS',
+    'CONFORMANCE_CONFIG',
+    'CONFORMANCE_CONFIG_JSON',
+    'VITEST',
+    'VITEST_POOL_ID',
+    'VITEST_WORKER_ID',
+    'VITEST_MODE',
+  ])
+    delete env[k];
   return env;
 }
 
-interface Plain { code: number | null; output: string }
+interface Plain {
+  code: number | null;
+  output: string;
+}
 
 /** Starts a command as a user would (same process group as nothing of ours), bounded in time. */
-function runPlain(command: string, args: string[], mark: string, opts: { timeoutMs: number; onOutput?: (text: string, pid: number) => void }): Promise<Plain> {
+function runPlain(
+  command: string,
+  args: string[],
+  mark: string,
+  opts: { timeoutMs: number; onOutput?: (text: string, pid: number) => void },
+): Promise<Plain> {
   marks.push(mark);
   return new Promise((done) => {
     const child = spawn(command, args, { cwd: root, env: envWith(mark), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -56,7 +78,22 @@ describe('no process outlives a run', () => {
   it('a test file that spawns the reference ends it in its afterAll (npm test-style run)', async () => {
     const mark = newMark();
     const vitest = join(root, 'node_modules/vitest/vitest.mjs');
-    const r = await runPlain(process.execPath, [vitest, 'run', '--project', 'unit', '--reporter', 'dot', 'tests/harness/external-reference.test.ts', '-t', 'answers on the address'], mark, { timeoutMs: 90_000 });
+    const r = await runPlain(
+      process.execPath,
+      [
+        vitest,
+        'run',
+        '--project',
+        'unit',
+        '--reporter',
+        'dot',
+        'tests/harness/external-reference.test.ts',
+        '-t',
+        'answers on the address',
+      ],
+      mark,
+      { timeoutMs: 90_000 },
+    );
     expect(r.code, r.output.slice(-1500)).toBe(0);
     expect(r.output, 'the spawning test ran').toMatch(/1 passed/);
     await expectNothingLeft(mark, 'a vitest run of external-reference.test.ts');
@@ -64,7 +101,24 @@ describe('no process outlives a run', () => {
 
   it('npm run conformance leaves nothing running', async () => {
     const mark = newMark();
-    const r = await runPlain('npm', ['run', '--silent', 'conformance', '--', '--suite', 'core', '--files', 'suites/core/listener.test.ts', '--quiet', '--report-dir', join(tmp, 'conformance')], mark, { timeoutMs: 180_000 });
+    const r = await runPlain(
+      'npm',
+      [
+        'run',
+        '--silent',
+        'conformance',
+        '--',
+        '--suite',
+        'core',
+        '--files',
+        'suites/core/listener.test.ts',
+        '--quiet',
+        '--report-dir',
+        join(tmp, 'conformance'),
+      ],
+      mark,
+      { timeoutMs: 180_000 },
+    );
     expect(r.code, r.output.slice(-1500)).toBe(0);
     await expectNothingLeft(mark, 'npm run conformance');
   }, 200_000);
@@ -73,16 +127,21 @@ describe('no process outlives a run', () => {
     const mark = newMark();
     let signalled = false;
     const cli = join(root, 'bin/svc-conformance.mjs');
-    const r = await runPlain(process.execPath, [cli, 'run', '--suite', 'core', '--report-dir', join(tmp, 'sigterm')], mark, {
-      timeoutMs: 120_000,
-      onOutput: (text, pid) => {
-        // The embedded reference is up and tests are running: the moment a user gives up.
-        if (!signalled && /embedded reference secrets service at/.test(text)) {
-          signalled = true;
-          setTimeout(() => process.kill(pid, 'SIGTERM'), 3000);
-        }
+    const r = await runPlain(
+      process.execPath,
+      [cli, 'run', '--suite', 'core', '--report-dir', join(tmp, 'sigterm')],
+      mark,
+      {
+        timeoutMs: 120_000,
+        onOutput: (text, pid) => {
+          // The embedded reference is up and tests are running: the moment a user gives up.
+          if (!signalled && /embedded reference secrets service at/.test(text)) {
+            signalled = true;
+            setTimeout(() => process.kill(pid, 'SIGTERM'), 3000);
+          }
+        },
       },
-    });
+    );
     expect(signalled, `the run reached the embedded reference:\n${r.output.slice(-1500)}`).toBe(true);
     await expectNothingLeft(mark, 'a conformance run ended with SIGTERM');
   }, 130_000);

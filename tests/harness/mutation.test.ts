@@ -13,17 +13,30 @@ import { MARK_VAR, describeSurvivors, killMarked, newMark, settle } from '../hel
 import { allVariants } from '../../reference/variant-registry.js';
 import type { Results } from '../../harness/report/model.js';
 
-const env = { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', REF_FAULTS: '', REF_VARIANTS: '' };
+const env = {
+  ...process.env,
+  SVC_ADDR: '',
+  SVC_TOKEN: '',
+  SCHED_ADDR: '',
+  CONFORMANCE_CONFIG_JSON: '',
+  REF_FAULTS: '',
+  REF_VARIANTS: '',
+};
 
 async function cli(args: string[], timeoutMs: number, mark = newMark()): Promise<{ status: number; stdout: string }> {
   const r = await runCli(args, { env: { ...env, [MARK_VAR]: mark }, timeoutMs });
   return { status: r.code ?? 99, stdout: r.stdout };
 }
 
-const mutation = (args: string[], reportDir: string, mark?: string) => cli(['mutation', '--report-dir', reportDir, ...args], 400_000, mark);
+const mutation = (args: string[], reportDir: string, mark?: string) =>
+  cli(['mutation', '--report-dir', reportDir, ...args], 400_000, mark);
 
 interface MutationReport {
-  faults: { killed: number; total: number; outcomes: { fault: string; verdict: string; byTarget: boolean; beyond: string[] }[] };
+  faults: {
+    killed: number;
+    total: number;
+    outcomes: { fault: string; verdict: string; byTarget: boolean; beyond: string[] }[];
+  };
   variants: { passed: number; total: number; falseFailures: number; outcomes: { variant: string; verdict: string }[] };
   blastRadius: { measured: number; faults: { fault: string; breaks: string; beyond: string[] }[] };
 }
@@ -32,7 +45,11 @@ describe('npm run mutation', () => {
   it('reports each selected fault killed with its blast radius, and a legal variant passed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mutation-'));
     const mark = newMark();
-    const r = await mutation(['--fault', 'core.empty-list-200,kv.cas-ignored', '--variant', 'core.content-type-charset', '--radius', 'files'], dir, mark);
+    const r = await mutation(
+      ['--fault', 'core.empty-list-200,kv.cas-ignored', '--variant', 'core.content-type-charset', '--radius', 'files'],
+      dir,
+      mark,
+    );
     expect(r.status, r.stdout.slice(-800)).toBe(0);
     // Its runs (clean, then one per fault and variant, each in its own process group) are all ended: issue 16.
     const left = await settle(mark);
@@ -62,7 +79,19 @@ describe('every legal variant on together', () => {
   it('a conformance run of their suites on the reference has no failure', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'variants-'));
     const suites = [...new Set(allVariants.flatMap((v) => v.suites))];
-    const r = await cli(['run', '--quiet', '--suite', suites.join(','), '--variants', allVariants.map((v) => v.name).join(','), '--report-dir', dir], 900_000);
+    const r = await cli(
+      [
+        'run',
+        '--quiet',
+        '--suite',
+        suites.join(','),
+        '--variants',
+        allVariants.map((v) => v.name).join(','),
+        '--report-dir',
+        dir,
+      ],
+      900_000,
+    );
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
     const failed = results.tests.filter((t) => t.status === 'failed').map((t) => `${t.ids.join('+')}: ${t.title}`);
     expect(failed, 'false failures with every variant on').toEqual([]);

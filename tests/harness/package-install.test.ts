@@ -30,20 +30,36 @@ describe('the packed package', () => {
   it('installs into an empty directory and its svc-conformance runs the core suite against the embedded reference', async () => {
     const env = userEnv();
     const packDir = mkdtempSync(join(tmpdir(), 'pack-'));
-    const pack = await runGroup('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: root, env, timeoutMs: 120_000 });
+    const pack = await runGroup('npm', ['pack', '--silent', '--pack-destination', packDir], {
+      cwd: root,
+      env,
+      timeoutMs: 120_000,
+    });
     expect(pack.code, `npm pack: ${pack.stderr.slice(-800)}`).toBe(0);
     const tarball = readdirSync(packDir).find((f) => f.endsWith('.tgz'));
     expect(tarball, 'a tarball').toBeDefined();
 
     const user = mkdtempSync(join(tmpdir(), 'fresh-user-'));
     writeFileSync(join(user, 'package.json'), JSON.stringify({ name: 'fresh-user', private: true }));
-    const install = await runGroup('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(packDir, tarball!)], { cwd: user, env, timeoutMs: 420_000 });
+    const install = await runGroup(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', join(packDir, tarball!)],
+      { cwd: user, env, timeoutMs: 420_000 },
+    );
     expect(install.code, `npm install: ${install.stderr.slice(-1500)}`).toBe(0);
-    expect(existsSync(join(user, 'node_modules/svc-conformance/tests')), 'the project\'s own tests are not shipped').toBe(false);
+    expect(
+      existsSync(join(user, 'node_modules/svc-conformance/tests')),
+      "the project's own tests are not shipped",
+    ).toBe(false);
 
-    const run = await runGroup('npx', ['--no', 'svc-conformance', 'run', '--suite', 'core', '--quiet', '--report-dir', 'out'], { cwd: user, env, timeoutMs: 240_000 });
+    const run = await runGroup(
+      'npx',
+      ['--no', 'svc-conformance', 'run', '--suite', 'core', '--quiet', '--report-dir', 'out'],
+      { cwd: user, env, timeoutMs: 240_000 },
+    );
     expect(run.code, `svc-conformance run: ${(run.stdout + run.stderr).slice(-1500)}`).toBe(0);
-    for (const f of ['results.json', 'junit.xml', 'index.html']) expect(existsSync(join(user, 'out', f)), `out/${f} written in the user's directory`).toBe(true);
+    for (const f of ['results.json', 'junit.xml', 'index.html'])
+      expect(existsSync(join(user, 'out', f)), `out/${f} written in the user's directory`).toBe(true);
     const results = JSON.parse(readFileSync(join(user, 'out/results.json'), 'utf8')) as Results;
     expect(results.summary.passed, 'core tests passed').toBeGreaterThan(10);
     expect(results.summary.failed).toBe(0);

@@ -7,7 +7,9 @@ describe('redaction', () => {
     const out = r.value({ data: { password: 'Sup3rSecret!', username: 'svc-app' } });
     expect(out.data.password).toBe(REDACTED);
     expect(out.data.username, 'non-secret fields stay').toBe('svc-app');
-    expect(r.text('bind failed for Sup3rSecret!'), 'remembered value masked in free text').toBe(`bind failed for ${REDACTED}`);
+    expect(r.text('bind failed for Sup3rSecret!'), 'remembered value masked in free text').toBe(
+      `bind failed for ${REDACTED}`,
+    );
   });
 
   it('keeps LIST key names but masks exported key material', () => {
@@ -26,7 +28,10 @@ describe('redaction', () => {
 
   it('masks client secrets nested in auth blocks and plaintexts', () => {
     const r = new Redactor();
-    const out = r.value({ auth: { client_token: 'tok-123456' }, data: { client_secret: 'cs-7890', plaintext: 'aGVsbG8=' } });
+    const out = r.value({
+      auth: { client_token: 'tok-123456' },
+      data: { client_secret: 'cs-7890', plaintext: 'aGVsbG8=' },
+    });
     expect(JSON.stringify(out)).not.toMatch(/tok-123456|cs-7890|aGVsbG8=/);
   });
 });
@@ -45,16 +50,21 @@ describe('redaction masks whole values only', () => {
       'suites/ldap/rotate-root.test.ts',
       'rootless',
       'the chroot path',
-    ]) expect(r.text(text), text).toBe(text);
+    ])
+      expect(r.text(text), text).toBe(text);
   });
 
   it('masks the secret where it stands as a whole value: JSON values, headers, words in free text', () => {
     const r = new Redactor(quiet);
     r.add('root', 'svc.token (SVC_TOKEN)');
-    expect(r.value({ data: { note: 'root', other: 'x' } }).data.note, 'a JSON string equal to the secret').toBe(REDACTED);
+    expect(r.value({ data: { note: 'root', other: 'x' } }).data.note, 'a JSON string equal to the secret').toBe(
+      REDACTED,
+    );
     expect(r.headers({ 'X-Custom': 'root' })['X-Custom'], 'a header value').toBe(REDACTED);
     expect(r.text('token root was refused'), 'a word in prose').toBe(`token ${REDACTED} was refused`);
-    expect(r.text('http://127.0.0.1:8200/v1/auth/token/lookup?token=root'), 'a query value').toBe(`http://127.0.0.1:8200/v1/auth/token/lookup?token=${REDACTED}`);
+    expect(r.text('http://127.0.0.1:8200/v1/auth/token/lookup?token=root'), 'a query value').toBe(
+      `http://127.0.0.1:8200/v1/auth/token/lookup?token=${REDACTED}`,
+    );
     expect(r.text('"root"'), 'a quoted value').toBe(`"${REDACTED}"`);
     expect(r.text('root'), 'the whole text').toBe(REDACTED);
     expect(r.text('failed: root.'), 'at the end of a sentence').toBe(`failed: ${REDACTED}.`);

@@ -8,7 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Operation } from '../../harness/spec/registry.js';
 import type { Exchange } from '../../harness/http/exchange.js';
-import { boundaryMutations, casesOf, fullBody, invalidMutations, planOperation } from '../../harness/robustness/plan.js';
+import {
+  boundaryMutations,
+  casesOf,
+  fullBody,
+  invalidMutations,
+  planOperation,
+} from '../../harness/robustness/plan.js';
 import { judgeBoundary, judgeInvalid, observed } from '../../harness/robustness/judge.js';
 import { ruleSeed } from '../../harness/robustness/runner.js';
 
@@ -25,15 +31,31 @@ const schema = {
 };
 
 const op = {
-  api: 'svc', file: 'x.yaml', method: 'POST', template: '/things/{id}', operationId: 'writeThing', regex: /x/, weight: 1,
-  op: { operationId: 'writeThing', 'x-observed-by': 'readThing', requestBody: { content: { 'application/json': { schema } } }, responses: {} },
+  api: 'svc',
+  file: 'x.yaml',
+  method: 'POST',
+  template: '/things/{id}',
+  operationId: 'writeThing',
+  regex: /x/,
+  weight: 1,
+  op: {
+    operationId: 'writeThing',
+    'x-observed-by': 'readThing',
+    requestBody: { content: { 'application/json': { schema } } },
+    responses: {},
+  },
 } as unknown as Operation;
 
 const validate = new Ajv2020({ strict: false }).compile(schema);
 const base = { name: 'n', size: 3 };
 
 function ex(status: number, body: unknown): Exchange {
-  return { api: 'svc', request: { method: 'POST', url: '', path: '', headers: {} }, response: { status, headers: {}, body, text: JSON.stringify(body), contentType: 'application/json' }, durationMs: 1 };
+  return {
+    api: 'svc',
+    request: { method: 'POST', url: '', path: '', headers: {} },
+    response: { status, headers: {}, body, text: JSON.stringify(body), contentType: 'application/json' },
+    durationMs: 1,
+  };
 }
 
 describe('robustness generator', () => {
@@ -54,14 +76,24 @@ describe('robustness generator', () => {
   });
 
   it('covers each kind of break the schema allows', () => {
-    const kinds = casesOf(invalidMutations(plan, base, {})).map((k) => k.kind).sort();
-    expect(kinds).toEqual(['bad-enum', 'malformed-json', 'missing-required', 'out-of-range', 'oversized', 'wrong-type']);
+    const kinds = casesOf(invalidMutations(plan, base, {}))
+      .map((k) => k.kind)
+      .sort();
+    expect(kinds).toEqual([
+      'bad-enum',
+      'malformed-json',
+      'missing-required',
+      'out-of-range',
+      'oversized',
+      'wrong-type',
+    ]);
   });
 
   it('boundary cases with a body stay inside the schema', () => {
     for (const { kind, arb } of casesOf(boundaryMutations(plan, base, {}, { properties: true }))) {
       if (kind === 'unknown-name') continue;
-      for (const c of fc.sample(arb, { seed: 7, numRuns: 20 })) expect(validate(c.body), `${kind} ${JSON.stringify(c.body)}`).toBe(true);
+      for (const c of fc.sample(arb, { seed: 7, numRuns: 20 }))
+        expect(validate(c.body), `${kind} ${JSON.stringify(c.body)}`).toBe(true);
     }
   });
 
@@ -85,8 +117,12 @@ describe('robustness judges', () => {
     expect(judgeInvalid('svc', ex(400, { message: 'bad' }))?.message).toMatch(/error body/);
     expect(judgeInvalid('svc', ex(500, { errors: ['boom'] }))?.status).toBe(500);
     expect(judgeInvalid('svc', ex(200, {}))?.status).toBe(200);
-    expect(judgeInvalid('sched', { ...ex(400, ''), response: { ...ex(400, '').response, text: 'bad job' } })).toBeUndefined();
-    expect(judgeInvalid('sched', { ...ex(400, ''), response: { ...ex(400, '').response, text: '' } })?.message).toMatch(/empty/);
+    expect(
+      judgeInvalid('sched', { ...ex(400, ''), response: { ...ex(400, '').response, text: 'bad job' } }),
+    ).toBeUndefined();
+    expect(judgeInvalid('sched', { ...ex(400, ''), response: { ...ex(400, '').response, text: '' } })?.message).toMatch(
+      /empty/,
+    );
     expect(judgeInvalid('svc', new Error('no response within 10 ms'))?.message).toMatch(/no answer/);
   });
 

@@ -5,7 +5,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultConcurrency, globalEffect, guardGlobal, ROOT, ScheduleError, serialFiles } from '../../harness/schedule.js';
+import {
+  defaultConcurrency,
+  globalEffect,
+  guardGlobal,
+  ROOT,
+  ScheduleError,
+  serialFiles,
+} from '../../harness/schedule.js';
 import { conformanceProjects, parseShard, selectedFiles } from '../../harness/cli/projects.js';
 import { ALL_SUITES } from '../../harness/config/load.js';
 
@@ -23,7 +30,9 @@ describe('suites/schedule.yaml', () => {
 
   it('lists every suite file that moves the clock (t.advance or the lockout wait)', () => {
     // A static cross-check; the runtime guard catches what a scan would miss (calls through helpers).
-    const moving = selectedFiles(ALL_SUITES).filter((f) => /\bt\.advance\(|\bwaitLockout\(|reference\/clock/.test(readFileSync(join(ROOT, f), 'utf8')));
+    const moving = selectedFiles(ALL_SUITES).filter((f) =>
+      /\bt\.advance\(|\bwaitLockout\(|reference\/clock/.test(readFileSync(join(ROOT, f), 'utf8')),
+    );
     expect(moving.length).toBeGreaterThan(3);
     expect(moving.filter((f) => !serial.has(f))).toEqual([]);
   });
@@ -41,8 +50,12 @@ describe('globalEffect and guardGlobal', () => {
   });
 
   it('throws in the concurrent group only, naming the file and the schedule', () => {
-    expect(() => guardGlobal('concurrent', join(ROOT, 'suites/kv/list.test.ts'), 'moves time (t.advance)')).toThrow(ScheduleError);
-    expect(() => guardGlobal('concurrent', join(ROOT, 'suites/kv/list.test.ts'), 'moves time (t.advance)')).toThrow(/suites\/kv\/list\.test\.ts moves time .*suites\/schedule\.yaml/);
+    expect(() => guardGlobal('concurrent', join(ROOT, 'suites/kv/list.test.ts'), 'moves time (t.advance)')).toThrow(
+      ScheduleError,
+    );
+    expect(() => guardGlobal('concurrent', join(ROOT, 'suites/kv/list.test.ts'), 'moves time (t.advance)')).toThrow(
+      /suites\/kv\/list\.test\.ts moves time .*suites\/schedule\.yaml/,
+    );
     expect(() => guardGlobal('serial', 'x', 'moves time')).not.toThrow();
     expect(() => guardGlobal(undefined, 'x', 'moves time')).not.toThrow();
   });

@@ -18,7 +18,11 @@ let stderr = '';
 let files: Record<string, string> = {};
 
 beforeAll(async () => {
-  child = spawn('npx', ['tsx', 'reference/main.ts', '--port', '0', '--sched-port', '0', '--cloud-port', '0', '--root-token', 'root'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(
+    'npx',
+    ['tsx', 'reference/main.ts', '--port', '0', '--sched-port', '0', '--cloud-port', '0', '--root-token', 'root'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const svcAddr = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`reference did not start: ${out}`)), 60_000);
@@ -32,16 +36,34 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => {
-    const run = execFile('npx', ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', 'auth', '--report-dir', dir], {
-      env: { ...process.env, SVC_ADDR: svcAddr, SVC_TOKEN: 'root', SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', SVC_VERSION: '' },
-      timeout: 400_000,
-    }, () => resolve());
-    run.stderr!.on('data', (d) => { stderr += d; });
+    const run = execFile(
+      'npx',
+      ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', 'auth', '--report-dir', dir],
+      {
+        env: {
+          ...process.env,
+          SVC_ADDR: svcAddr,
+          SVC_TOKEN: 'root',
+          SCHED_ADDR: '',
+          CONFORMANCE_CONFIG_JSON: '',
+          SVC_VERSION: '',
+        },
+        timeout: 400_000,
+      },
+      () => resolve(),
+    );
+    run.stderr!.on('data', (d) => {
+      stderr += d;
+    });
   });
   results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
-  files = Object.fromEntries(['results.json', 'junit.xml', 'index.html'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+  files = Object.fromEntries(
+    ['results.json', 'junit.xml', 'index.html'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
+  );
 }, 480_000);
-afterAll(() => { child?.kill('SIGTERM'); });
+afterAll(() => {
+  child?.kill('SIGTERM');
+});
 
 describe('SVC_TOKEN=root against the reference started alone', () => {
   it('no requirement id, title or catalogue text contains [REDACTED]', () => {
@@ -51,12 +73,18 @@ describe('SVC_TOKEN=root against the reference started alone', () => {
       ...results.requirements.flatMap((r) => [r.id, r.text, r.section]),
     ].filter((s) => s.includes('[REDACTED]'));
     expect(masked).toEqual([]);
-    expect(results.requirements.some((r) => r.id === 'auth.write-only.root-password'), 'the id survives intact').toBe(true);
-    for (const [name, text] of Object.entries(files)) expect(text.includes('auth.write-only.[REDACTED]'), name).toBe(false);
+    expect(
+      results.requirements.some((r) => r.id === 'auth.write-only.root-password'),
+      'the id survives intact',
+    ).toBe(true);
+    for (const [name, text] of Object.entries(files))
+      expect(text.includes('auth.write-only.[REDACTED]'), name).toBe(false);
   });
 
   it('the token itself is still masked in transcripts', () => {
-    const headers = results.tests.flatMap((t) => t.transcript ?? []).flatMap((e) => Object.entries(e.requestHeaders ?? {}));
+    const headers = results.tests
+      .flatMap((t) => t.transcript ?? [])
+      .flatMap((e) => Object.entries(e.requestHeaders ?? {}));
     const tokenHeaders = headers.filter(([k]) => k.toLowerCase() === 'x-svc-token');
     expect(tokenHeaders.length).toBeGreaterThan(0);
     expect(tokenHeaders.every(([, v]) => v === '[REDACTED]')).toBe(true);

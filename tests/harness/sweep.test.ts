@@ -6,7 +6,9 @@ import { ApiClient } from '../../harness/http/client.js';
 import { sweepLeftovers } from '../../harness/setup/sweep.js';
 
 let ref: RunningReference;
-beforeAll(async () => { ref = await startReference({ rootToken: 'sweep-root-token', quiet: true }); }, 30_000);
+beforeAll(async () => {
+  ref = await startReference({ rootToken: 'sweep-root-token', quiet: true });
+}, 30_000);
 afterAll(() => ref?.stop());
 
 describe('sweepLeftovers', () => {
@@ -14,7 +16,13 @@ describe('sweepLeftovers', () => {
     const cfg = loadConfig({ env: { SVC_ADDR: ref.svcAddr, SVC_TOKEN: 'sweep-root-token' }, cli: { suites: ['kv'] } });
     const svc = new ApiClient('svc', cfg, () => {});
     expect((await svc.post(`sys/mounts/${cfg.prefix}-forgotten`, { body: { type: 'kv' } })).response.status).toBe(204);
-    expect((await svc.put(`sys/policies/acl/${cfg.prefix}-pol`, { body: { policy: 'path "x/*" { capabilities = ["read"] }' } })).response.status).toBe(204);
+    expect(
+      (
+        await svc.put(`sys/policies/acl/${cfg.prefix}-pol`, {
+          body: { policy: 'path "x/*" { capabilities = ["read"] }' },
+        })
+      ).response.status,
+    ).toBe(204);
     expect((await svc.post('sys/mounts/not-ours', { body: { type: 'kv' } })).response.status).toBe(204);
     const swept = await sweepLeftovers(cfg);
     expect(swept.map((s) => s.label).sort()).toEqual([`mount ${cfg.prefix}-forgotten/`, `policy ${cfg.prefix}-pol`]);

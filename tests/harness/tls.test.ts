@@ -22,7 +22,14 @@ afterAll(() => ref?.stop());
 async function run(env: Record<string, string>, name: string): Promise<{ status: number; reportDir: string }> {
   const reportDir = join(tmp, name);
   const r = await runCli(['run', '--quiet', '--suite', 'kv', '--report-dir', reportDir], {
-    env: { ...process.env, SVC_ADDR: ref.svcAddr, SVC_TOKEN: TOKEN, SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', ...env },
+    env: {
+      ...process.env,
+      SVC_ADDR: ref.svcAddr,
+      SVC_TOKEN: TOKEN,
+      SCHED_ADDR: '',
+      CONFORMANCE_CONFIG_JSON: '',
+      ...env,
+    },
     timeoutMs: 120_000,
   });
   return { status: r.code ?? 99, reportDir };

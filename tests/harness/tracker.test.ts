@@ -2,13 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { Tracker, alreadyGone } from '../../harness/tracker.js';
 
-const answer = (status: number, body: unknown = {}) => async () => ({ response: { status, body } });
+const answer =
+  (status: number, body: unknown = {}) =>
+  async () => ({ response: { status, body } });
 
 describe('cleanup tracker', () => {
   it('revokes leases before deleting the account or role they belong to, and unmounts last', async () => {
     const t = new Tracker();
     const ran: string[] = [];
-    const step = (label: string) => async () => { ran.push(label); };
+    const step = (label: string) => async () => {
+      ran.push(label);
+    };
     // The order a dynamic-credentials test learns things in: mount, role, lease, account entry.
     t.add('mount ldap', step('mount ldap'), 'unmount');
     t.add('dynamic role r', step('dynamic role r'));
@@ -24,12 +28,18 @@ describe('cleanup tracker', () => {
     const t = new Tracker();
     t.add('gone (404)', answer(404, { errors: [] }));
     t.add('gone (400, the target says it does not exist)', answer(400, { errors: ['lease not found'] }));
-    t.add('gone (directory)', async () => { throw new Error('No Such Object'); });
+    t.add('gone (directory)', async () => {
+      throw new Error('No Such Object');
+    });
     t.add('still there (403)', answer(403, { errors: ['permission denied'] }));
     t.add('still there (400)', answer(400, { errors: ['role is in use'] }));
     t.add('still there (500)', answer(500, { errors: ['internal error'] }));
     const leftovers = await t.runAll();
-    expect(leftovers.map((l) => l.label).sort()).toEqual(['still there (400)', 'still there (403)', 'still there (500)']);
+    expect(leftovers.map((l) => l.label).sort()).toEqual([
+      'still there (400)',
+      'still there (403)',
+      'still there (500)',
+    ]);
   });
 
   it('knows the answers that mean "already gone"', () => {

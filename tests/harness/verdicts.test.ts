@@ -19,11 +19,35 @@ let code = -1;
 
 beforeAll(async () => {
   code = await new Promise<number>((resolve) => {
-    execFile('npx', ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', 'kv', '--faults', 'core.renewable-string', '--report-dir', dir,
-      '--files', 'tests/harness/fixtures/verdicts.suite.ts,tests/harness/fixtures/setup-fails.suite.ts'], {
-      env: { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', REF_FAULTS: '' },
-      timeout: 240_000,
-    }, (err) => resolve(err ? (typeof err.code === 'number' ? err.code : 99) : 0));
+    execFile(
+      'npx',
+      [
+        'tsx',
+        'harness/cli/main.ts',
+        'run',
+        '--quiet',
+        '--suite',
+        'kv',
+        '--faults',
+        'core.renewable-string',
+        '--report-dir',
+        dir,
+        '--files',
+        'tests/harness/fixtures/verdicts.suite.ts,tests/harness/fixtures/setup-fails.suite.ts',
+      ],
+      {
+        env: {
+          ...process.env,
+          SVC_ADDR: '',
+          SVC_TOKEN: '',
+          SCHED_ADDR: '',
+          CONFORMANCE_CONFIG_JSON: '',
+          REF_FAULTS: '',
+        },
+        timeout: 240_000,
+      },
+      (err) => resolve(err ? (typeof err.code === 'number' ? err.code : 99) : 0),
+    );
   });
   results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
   junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
@@ -38,13 +62,20 @@ describe('verdicts', () => {
     const read = schema.find((t) => t.ids[0] === 'schema.kv1-read-or-list');
     expect(read, `schema results: ${schema.map((t) => t.key).join(', ')}`).toBeDefined();
     expect(read!.level).toBe('MUST');
-    expect(read!.findings?.some((f) => f.pointer === '/renewable' && f.actual === 'false'), JSON.stringify(read!.findings)).toBe(true);
+    expect(
+      read!.findings?.some((f) => f.pointer === '/renewable' && f.actual === 'false'),
+      JSON.stringify(read!.findings),
+    ).toBe(true);
     expect(read!.message).toContain('/renewable');
     expect(read!.seenIn?.length, 'names the tests that saw it').toBeGreaterThan(0);
     const keys = results.tests.map((t) => t.key);
     expect(new Set(keys).size, 'one result per key').toBe(keys.length);
     const row = results.requirements.find((r) => r.id === read!.ids[0]);
-    expect(row, 'the catalogue knows the generated id').toMatchObject({ kind: 'schema', level: 'MUST', status: 'failed' });
+    expect(row, 'the catalogue knows the generated id').toMatchObject({
+      kind: 'schema',
+      level: 'MUST',
+      status: 'failed',
+    });
     expect(junit).toContain(`value="${read!.ids[0]}"`);
     expect(html).toContain(read!.ids[0]);
   });
@@ -56,7 +87,7 @@ describe('verdicts', () => {
     expect(shape?.message).toMatch(/\/renewable/);
   });
 
-  it('a refused precondition is not applicable, with the target\'s answer, counted apart', () => {
+  it("a refused precondition is not applicable, with the target's answer, counted apart", () => {
     const na = byTitle('refused precondition');
     expect(na?.status).toBe('not-applicable');
     expect(na?.ids).toEqual(['kv.v1.overwrite']);

@@ -24,7 +24,8 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const quiet = () => {};
-const external = (env: Record<string, string> = {}, file?: string) => loadConfig({ file, env: { SVC_ADDR: addr, SVC_TOKEN: 'a-long-enough-token', ...env } });
+const external = (env: Record<string, string> = {}, file?: string) =>
+  loadConfig({ file, env: { SVC_ADDR: addr, SVC_TOKEN: 'a-long-enough-token', ...env } });
 
 describe('target version', () => {
   it('has no default on an external target: unknown, naming the settings', async () => {
@@ -42,7 +43,7 @@ describe('target version', () => {
     expect(cfg.svc.versionSource).toBe('environment (SVC_VERSION)');
   });
 
-  it('comes from the profile\'s version probe (the upstream products answer sys/health with version)', async () => {
+  it("comes from the profile's version probe (the upstream products answer sys/health with version)", async () => {
     const profile = readConfigFile('fixtures/profiles/upstream-names.yaml') as { dialect: { versionProbe?: unknown } };
     expect(profile.dialect.versionProbe).toEqual({ path: 'sys/health', pointer: '/version' });
     const cfg = external({}, 'fixtures/profiles/upstream-names.yaml');

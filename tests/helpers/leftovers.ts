@@ -86,4 +86,9 @@ export function killMarked(mark: string): void {
 }
 
 export const describeSurvivors = (left: Survivor[]): string =>
-  left.map((s) => `pid ${s.pid}${s.listening.length ? ` listening on ${s.listening.join(',')}` : ''}: ${s.command.slice(0, 200)}`).join('\n');
+  left
+    .map(
+      (s) =>
+        `pid ${s.pid}${s.listening.length ? ` listening on ${s.listening.join(',')}` : ''}: ${s.command.slice(0, 200)}`,
+    )
+    .join('\n');

@@ -31,7 +31,8 @@ export function prerequisite(part: Part, env: NodeJS.ProcessEnv = process.env): 
     skip,
     note,
     assertPresent() {
-      if (!part.present) throw new Error(`${part.name} is missing and CI=true: a CI run must exercise it; install it: ${part.install}`);
+      if (!part.present)
+        throw new Error(`${part.name} is missing and CI=true: a CI run must exercise it; install it: ${part.install}`);
     },
   };
 }

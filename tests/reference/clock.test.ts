@@ -22,12 +22,18 @@ describe('controllable clock range', () => {
 
   describe('sys/reference/clock', () => {
     let ref: RunningReference | undefined;
-    afterAll(async () => { await ref?.stop(); });
+    afterAll(async () => {
+      await ref?.stop();
+    });
 
     it('answers 400 with an errors array to {"advance":1e13} and the service keeps working', async () => {
       ref = await startReference({ rootToken: 'clock-test-root-token', quiet: true, env: {} });
       const call = async (method: string, path: string, body?: unknown) => {
-        const res = await fetch(`${ref!.svcAddr}/v1/${path}`, { method, headers: { 'X-Svc-Token': 'clock-test-root-token', 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const res = await fetch(`${ref!.svcAddr}/v1/${path}`, {
+          method,
+          headers: { 'X-Svc-Token': 'clock-test-root-token', 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : undefined };
       };

@@ -8,7 +8,11 @@ let dir: RunningCloudDirectory;
 const clock = new ControllableClock();
 
 async function token(clientId: string, secret: string): Promise<Response> {
-  return fetch(`${dir.addr}/${dir.tenantId}/oauth2/v2.0/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: clientId, client_secret: secret }) });
+  return fetch(`${dir.addr}/${dir.tenantId}/oauth2/v2.0/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: clientId, client_secret: secret }),
+  });
 }
 
 beforeAll(async () => {
@@ -23,7 +27,10 @@ describe('simulated cloud directory', () => {
   it('authenticates the seeded root credentials and refuses a wrong secret or tenant', async () => {
     expect((await token(dir.rootClientId, dir.rootClientSecret)).status).toBe(200);
     expect((await token(dir.rootClientId, 'nope')).status).toBe(401);
-    const wrongTenant = await fetch(`${dir.addr}/other/oauth2/v2.0/token`, { method: 'POST', body: JSON.stringify({ client_id: dir.rootClientId, client_secret: dir.rootClientSecret }) });
+    const wrongTenant = await fetch(`${dir.addr}/other/oauth2/v2.0/token`, {
+      method: 'POST',
+      body: JSON.stringify({ client_id: dir.rootClientId, client_secret: dir.rootClientSecret }),
+    });
     expect(wrongTenant.status).toBe(400);
   });
 
@@ -34,8 +41,10 @@ describe('simulated cloud directory', () => {
     expect((await token(app.appId, secretText)).status).toBe(200);
     await clock.advance(61_000);
     expect((await token(app.appId, secretText)).status, 'after endDateTime').toBe(401);
-    const root = await (await token(dir.rootClientId, dir.rootClientSecret)).json() as { access_token: string };
-    const view = await (await fetch(`${dir.addr}/applications/${app.id}`, { headers: { authorization: `Bearer ${root.access_token}` } })).text();
+    const root = (await (await token(dir.rootClientId, dir.rootClientSecret)).json()) as { access_token: string };
+    const view = await (
+      await fetch(`${dir.addr}/applications/${app.id}`, { headers: { authorization: `Bearer ${root.access_token}` } })
+    ).text();
     expect(view).not.toContain('digest');
     expect(view).not.toContain(secretText);
   });
@@ -44,8 +53,20 @@ describe('simulated cloud directory', () => {
     const app = dir.store.createApplication({ displayName: 'y' });
     const sp = dir.store.createServicePrincipal(app.appId);
     const def = [...dir.store.roleDefinitions.values()][0]!;
-    expect(() => dir.store.createRoleAssignment('a1', { roleDefinitionId: def.id, principalId: sp.id, scope: '/subscriptions/other' })).toThrow(/scope/);
-    expect(dir.store.createRoleAssignment('a2', { roleDefinitionId: def.id, principalId: sp.id, scope: `/subscriptions/${dir.subscriptionId}/resourceGroups/rg` }).scope).toContain(dir.subscriptionId);
+    expect(() =>
+      dir.store.createRoleAssignment('a1', {
+        roleDefinitionId: def.id,
+        principalId: sp.id,
+        scope: '/subscriptions/other',
+      }),
+    ).toThrow(/scope/);
+    expect(
+      dir.store.createRoleAssignment('a2', {
+        roleDefinitionId: def.id,
+        principalId: sp.id,
+        scope: `/subscriptions/${dir.subscriptionId}/resourceGroups/rg`,
+      }).scope,
+    ).toContain(dir.subscriptionId);
   });
 });
 
@@ -56,7 +77,9 @@ describe('cloud role field parsing', () => {
     expect(() => parseJsonArray('cloud_roles', [{}])).toThrow();
     expect(() => parseRoleItems([{ role_name: 'Reader' }], true)).toThrow(/scope/);
     expect(() => parseRoleItems([{ scope: '/s' }], true)).toThrow(/role_name or role_id/);
-    expect(parseRoleItems(parseJsonArray('cloud_roles', '[{"role_name":"Reader","scope":"/s"}]'), true)).toEqual([{ role_name: 'Reader', scope: '/s' }]);
+    expect(parseRoleItems(parseJsonArray('cloud_roles', '[{"role_name":"Reader","scope":"/s"}]'), true)).toEqual([
+      { role_name: 'Reader', scope: '/s' },
+    ]);
   });
 
   it('splits tags on commas and refuses blanks inside a tag', () => {

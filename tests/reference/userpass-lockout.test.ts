@@ -31,6 +31,10 @@ describe('user lockout book', () => {
 
   it('reads the policy from settings with the documented defaults', () => {
     expect(lockoutPolicy({})).toEqual({ threshold: 5, durationMs: 900_000, resetMs: 900_000 });
-    expect(lockoutPolicy({ lockoutThreshold: 2, lockoutDurationSeconds: 10, lockoutResetSeconds: 5 })).toEqual({ threshold: 2, durationMs: 10_000, resetMs: 5_000 });
+    expect(lockoutPolicy({ lockoutThreshold: 2, lockoutDurationSeconds: 10, lockoutResetSeconds: 5 })).toEqual({
+      threshold: 2,
+      durationMs: 10_000,
+      resetMs: 5_000,
+    });
   });
 });

@@ -16,7 +16,9 @@ describe('variant declarations', () => {
     for (const v of allVariants) {
       expect(v.name, 'a variant name is <area>.<what-differs>').toMatch(/^[a-z0-9]+\.[a-z0-9-]+$/);
       expect(v.allows.trim().length, `${v.name}: allows names a document passage`).toBeGreaterThan(15);
-      expect(v.allows, `${v.name}: allows names one of the documents`).toMatch(/secrets-service-(core|transit)\.md|jobs-service\.md/);
+      expect(v.allows, `${v.name}: allows names one of the documents`).toMatch(
+        /secrets-service-(core|transit)\.md|jobs-service\.md/,
+      );
       expect(v.description.trim().length, `${v.name}: description`).toBeGreaterThan(10);
       expect(v.suites.length, `${v.name}: at least one suite must stay green with it`).toBeGreaterThan(0);
       for (const s of v.suites) expect(ALL_SUITES, `${v.name}: suite ${s}`).toContain(s);
@@ -33,7 +35,11 @@ describe('variant declarations', () => {
   it('names are unique across faults and variants', () => {
     const names = [...allFaults.map((f) => f.name), ...allVariants.map((v) => v.name)];
     const seen = new Set<string>();
-    const twice = names.filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
+    const twice: string[] = [];
+    for (const n of names) {
+      if (seen.has(n)) twice.push(n);
+      seen.add(n);
+    }
     expect(twice).toEqual([]);
   });
 

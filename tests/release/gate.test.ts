@@ -16,24 +16,55 @@ import type { Results } from '../../harness/report/model.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const base = mkdtempSync(join(tmpdir(), 'release-gate-'));
-const KNOWN = ['release.known.expiration-metrics-crash', 'release.known.many-mounts-deadlock', 'release.known.login-missing-group-policy'];
+const KNOWN = [
+  'release.known.expiration-metrics-crash',
+  'release.known.many-mounts-deadlock',
+  'release.known.login-missing-group-policy',
+];
 const METRICS = 'release.known.expiration-metrics-crash';
 
-interface Run { code: number; results: Results; output: string; dir: string }
+interface Run {
+  code: number;
+  results: Results;
+  output: string;
+  dir: string;
+}
 
 async function runRelease(name: string, args: string[]): Promise<Run> {
   const dir = join(base, name);
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ['SVC_ADDR', 'SCHED_ADDR', 'REF_FAULTS', 'CONFORMANCE_CONFIG', 'CONFORMANCE_CONFIG_JSON', 'SVC_VERSION', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID']) delete env[k];
-  const r = await runCli(['run', '--suite', 'release', '--quiet', '--report-dir', dir, ...args], { cwd: root, env, timeoutMs: 240_000 });
+  for (const k of [
+    'SVC_ADDR',
+    'SCHED_ADDR',
+    'REF_FAULTS',
+    'CONFORMANCE_CONFIG',
+    'CONFORMANCE_CONFIG_JSON',
+    'SVC_VERSION',
+    'VITEST',
+    'VITEST_POOL_ID',
+    'VITEST_WORKER_ID',
+  ])
+    delete env[k];
+  const r = await runCli(['run', '--suite', 'release', '--quiet', '--report-dir', dir, ...args], {
+    cwd: root,
+    env,
+    timeoutMs: 240_000,
+  });
   const output = r.stdout + r.stderr;
   const file = join(dir, 'results.json');
-  if (!existsSync(file)) throw new Error(`run ${name} wrote no results (exit ${r.code}${r.timedOut ? ', timed out' : ''}):\n${output.slice(-2000)}`);
+  if (!existsSync(file))
+    throw new Error(
+      `run ${name} wrote no results (exit ${r.code}${r.timedOut ? ', timed out' : ''}):\n${output.slice(-2000)}`,
+    );
   return { code: r.code ?? -1, results: JSON.parse(readFileSync(file, 'utf8')) as Results, output, dir };
 }
 
 const statusOf = (r: Results, id: string) => r.tests.find((t) => t.ids[0] === id)?.status;
-const withStatus = (r: Results, status: string) => r.tests.filter((t) => t.status === status).map((t) => t.ids[0]).sort();
+const withStatus = (r: Results, status: string) =>
+  r.tests
+    .filter((t) => t.status === status)
+    .map((t) => t.ids[0])
+    .sort();
 
 describe('release gate, end to end', () => {
   let affected: Run;
@@ -62,8 +93,14 @@ describe('release gate, end to end', () => {
     const rows = affected.results.requirements.filter((r) => r.area === 'release');
     expect(rows.filter((r) => r.kind === 'change').length, 'change rows').toBe(7);
     expect(rows.filter((r) => r.kind === 'known-issue').length, 'known-issue rows').toBe(18);
-    expect(rows.filter((r) => !r.testability && r.kind !== 'assumption').map((r) => r.id), 'rows without a classification').toEqual([]);
-    expect(rows.filter((r) => r.testability === 'not-observable').every((r) => r.status === 'not-observable' && !!r.note), 'not-observable rows carry their reason').toBe(true);
+    expect(
+      rows.filter((r) => !r.testability && r.kind !== 'assumption').map((r) => r.id),
+      'rows without a classification',
+    ).toEqual([]);
+    expect(
+      rows.filter((r) => r.testability === 'not-observable').every((r) => r.status === 'not-observable' && !!r.note),
+      'not-observable rows carry their reason',
+    ).toBe(true);
   });
 
   describe('a regressed fix on a fixed version, and the first 1.13 release', () => {
@@ -73,9 +110,21 @@ describe('release gate, end to end', () => {
 
     beforeAll(async () => {
       const baseline = join(base, 'expectations.yaml');
-      writeFileSync(baseline, `known-failures:\n  - id: ${LOGIN}\n    reason: failed on an earlier build\n    ticket: REL-1\n    expires: 2999-12-31\n`);
+      writeFileSync(
+        baseline,
+        `known-failures:\n  - id: ${LOGIN}\n    reason: failed on an earlier build\n    ticket: REL-1\n    expires: 2999-12-31\n`,
+      );
       [regressed, first] = await Promise.all([
-        runRelease('regressed', ['--reference-version', '1.13.14', '--faults', 'release.metrics-crash-when-fixed', '--previous', join(fixed.dir, 'results.json'), '--expectations', baseline]),
+        runRelease('regressed', [
+          '--reference-version',
+          '1.13.14',
+          '--faults',
+          'release.metrics-crash-when-fixed',
+          '--previous',
+          join(fixed.dir, 'results.json'),
+          '--expectations',
+          baseline,
+        ]),
         runRelease('1.13.0', ['--reference-version', '1.13.0']),
       ]);
     }, 300_000);
@@ -88,11 +137,15 @@ describe('release gate, end to end', () => {
     it('shows up as a new failure against the previous run, in results.json and index.html', () => {
       const key = regressed.results.tests.find((t) => t.ids[0] === METRICS)!.key;
       expect(regressed.results.comparison?.newFailures, 'new failures').toEqual([key]);
-      expect(readFileSync(join(regressed.dir, 'index.html'), 'utf8'), 'comparison in the HTML report').toContain('<h3>New failures (1)</h3>');
+      expect(readFileSync(join(regressed.dir, 'index.html'), 'utf8'), 'comparison in the HTML report').toContain(
+        '<h3>New failures (1)</h3>',
+      );
     });
 
     it('at 1.13.0 only the STS lease_duration issue is a known issue and the run passes', () => {
-      expect(withStatus(first.results, 'known-issue'), 'known issues observed at 1.13.0').toEqual(['release.known.sts-lease-duration-zero']);
+      expect(withStatus(first.results, 'known-issue'), 'known issues observed at 1.13.0').toEqual([
+        'release.known.sts-lease-duration-zero',
+      ]);
       expect(first.results.summary.failed, `failures at 1.13.0\n${first.output.slice(-1500)}`).toBe(0);
       expect(first.code, 'exit code').toBe(0);
     });

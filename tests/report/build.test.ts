@@ -15,7 +15,14 @@ describe('buildResults', () => {
 
   it('carries affected ranges, fixed versions and testability into the requirement matrix', () => {
     const row = r.requirements.find((x) => x.id === 'demo.known.crash')!;
-    expect(row, 'row of the known issue').toMatchObject({ kind: 'known-issue', affected: ['1.13.9', '1.14.5'], fixedIn: ['1.13.10', '1.14.6'], testability: 'capability', capability: 'metrics', status: 'known-issue' });
+    expect(row, 'row of the known issue').toMatchObject({
+      kind: 'known-issue',
+      affected: ['1.13.9', '1.14.5'],
+      fixedIn: ['1.13.10', '1.14.6'],
+      testability: 'capability',
+      capability: 'metrics',
+      status: 'known-issue',
+    });
   });
 
   it('marks untested not-observable rows as not-observable with the reason', () => {

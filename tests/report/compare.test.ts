@@ -12,7 +12,15 @@ import { results } from './synthetic.js';
 function run(statuses: Record<string, Status>): Results {
   const base = results();
   const template = base.tests[0]!;
-  return { ...base, tests: Object.entries(statuses).map(([title, status]) => ({ ...template, key: `suites/demo/demo.test.ts > ${title}`, title, status })) };
+  return {
+    ...base,
+    tests: Object.entries(statuses).map(([title, status]) => ({
+      ...template,
+      key: `suites/demo/demo.test.ts > ${title}`,
+      title,
+      status,
+    })),
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'compare-'));
@@ -23,7 +31,15 @@ function save(name: string, r: Results | string): string {
 }
 
 describe('compareResults', () => {
-  const before = run({ a: 'passed', b: 'failed', c: 'known-failure', d: 'failed', e: 'known-failure', gone: 'passed', ki: 'known-issue' });
+  const before = run({
+    a: 'passed',
+    b: 'failed',
+    c: 'known-failure',
+    d: 'failed',
+    e: 'known-failure',
+    gone: 'passed',
+    ki: 'known-issue',
+  });
   const after = run({ a: 'failed', b: 'passed', c: 'fixed', d: 'failed', e: 'failed', fresh: 'failed', ki: 'failed' });
   const c = compareResults(before, after, 'old.json');
   const keys = (ts: string[]) => ts.map((k) => k.split(' > ')[1]);
@@ -47,7 +63,14 @@ describe('compareResults', () => {
 
   it('prints every section with counts', () => {
     const text = formatComparison(c);
-    for (const title of ['compared with old.json', 'new failures (4)', 'fixed (2)', 'new tests (1)', 'removed tests (1)']) expect(text, `printed section ${title}`).toContain(title);
+    for (const title of [
+      'compared with old.json',
+      'new failures (4)',
+      'fixed (2)',
+      'new tests (1)',
+      'removed tests (1)',
+    ])
+      expect(text, `printed section ${title}`).toContain(title);
   });
 });
 
@@ -73,7 +96,11 @@ describe('compareFiles (the CI gate)', () => {
     const ok = save('cli-ok.json', run({ a: 'passed' }));
     const bad = save('cli-bad.json', run({ a: 'failed' }));
     const root = resolve(import.meta.dirname, '../..');
-    const p = spawnSync(process.execPath, ['--import', 'tsx', 'harness/cli/main.ts', 'compare', ok, bad], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const p = spawnSync(process.execPath, ['--import', 'tsx', 'harness/cli/main.ts', 'compare', ok, bad], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(p.status, `exit code (stderr: ${p.stderr})`).toBe(1);
     expect(p.stdout, 'the new failure is printed').toContain('new failures (1)');
   }, 60_000);
@@ -85,7 +112,9 @@ describe('keepPrevious', () => {
     const prev = join(reportDir, 'results.json');
     writeFileSync(prev, '{"tests":[]}');
     expect(keepPrevious(prev, reportDir), 'path read by the comparison').toBe(join(reportDir, 'previous-results.json'));
-    expect(keepPrevious(join(dir, 'ok.json'), reportDir), 'a file elsewhere is read in place').toBe(join(dir, 'ok.json'));
+    expect(keepPrevious(join(dir, 'ok.json'), reportDir), 'a file elsewhere is read in place').toBe(
+      join(dir, 'ok.json'),
+    );
     expect(keepPrevious(undefined, reportDir), 'no previous run').toBeUndefined();
   });
 });

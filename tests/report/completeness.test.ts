@@ -26,37 +26,74 @@ function config(suites: string[], unavailable?: TargetConfig['unavailable']): Ta
 }
 
 function outcome(suite: string, title: string, state: RawOutcome['state'], skip?: Record<string, unknown>): RawOutcome {
-  return { title, file: `/x/suites/${suite}/a.test.ts`, state, durationMs: 1, errors: [], moduleErrors: [], meta: { conformance: { ids: ['demo.read.ok'], level: 'MUST', area: 'demo' }, ...(skip ? { skip } : {}) } };
+  return {
+    title,
+    file: `/x/suites/${suite}/a.test.ts`,
+    state,
+    durationMs: 1,
+    errors: [],
+    moduleErrors: [],
+    meta: { conformance: { ids: ['demo.read.ok'], level: 'MUST', area: 'demo' }, ...(skip ? { skip } : {}) },
+  };
 }
 
 function build(outcomes: RawOutcome[], cfg: TargetConfig) {
-  return buildResults({ outcomes, catalogue, expectations: new Map(), config: cfg, startedAt: new Date(0), finishedAt: new Date(1000), leftovers: [], errors: [] });
+  return buildResults({
+    outcomes,
+    catalogue,
+    expectations: new Map(),
+    config: cfg,
+    startedAt: new Date(0),
+    finishedAt: new Date(1000),
+    leftovers: [],
+    errors: [],
+  });
 }
 
 describe('completeness of a run', () => {
   it('a suite whose prerequisite was missing is not run, with the reason', () => {
-    const r = build([
-      outcome('core', 'one', 'passed'),
-      outcome('ldap', 'two', 'skipped', { reason: NO_DIRECTORY, setting: 'ldap.url', prerequisite: true }),
-    ], config(['core', 'ldap'], { ldap: { reason: NO_DIRECTORY, setting: 'ldap.url' } }));
+    const r = build(
+      [
+        outcome('core', 'one', 'passed'),
+        outcome('ldap', 'two', 'skipped', { reason: NO_DIRECTORY, setting: 'ldap.url', prerequisite: true }),
+      ],
+      config(['core', 'ldap'], { ldap: { reason: NO_DIRECTORY, setting: 'ldap.url' } }),
+    );
     expect(r.complete).toBe(false);
     expect(r.incomplete).toEqual([{ suite: 'ldap', kind: 'not-run', reason: NO_DIRECTORY, setting: 'ldap.url' }]);
     expect(incompleteLine(r)).toBe(`incomplete: ldap not run (${NO_DIRECTORY})`);
     const html = toHtml(r);
-    expect(html, 'headline').toContain(`<p id="incomplete" class="incomplete">incomplete: ldap not run (${NO_DIRECTORY})</p>`);
+    expect(html, 'headline').toContain(
+      `<p id="incomplete" class="incomplete">incomplete: ldap not run (${NO_DIRECTORY})</p>`,
+    );
     expect(html, 'no pass verdict').not.toContain('CONFORMS');
     expect(html).toContain('INCOMPLETE');
   });
 
   it('a share of tests skipped for a missing prerequisite is partial, with the share', () => {
-    const r = build([
-      outcome('cloud', 'one', 'passed'),
-      outcome('cloud', 'two', 'skipped', { reason: 'the cloud settings lack tenantId', setting: 'cloud.tenantId', prerequisite: true }),
-      outcome('cloud', 'three', 'passed'),
-    ], config(['cloud']));
+    const r = build(
+      [
+        outcome('cloud', 'one', 'passed'),
+        outcome('cloud', 'two', 'skipped', {
+          reason: 'the cloud settings lack tenantId',
+          setting: 'cloud.tenantId',
+          prerequisite: true,
+        }),
+        outcome('cloud', 'three', 'passed'),
+      ],
+      config(['cloud']),
+    );
     expect(r.complete).toBe(false);
-    expect(r.incomplete[0]).toMatchObject({ suite: 'cloud', kind: 'partial', skipped: 1, total: 3, setting: 'cloud.tenantId' });
-    expect(incompleteLine(r)).toBe('incomplete: cloud: 1 of 3 tests skipped for a missing prerequisite (the cloud settings lack tenantId)');
+    expect(r.incomplete[0]).toMatchObject({
+      suite: 'cloud',
+      kind: 'partial',
+      skipped: 1,
+      total: 3,
+      setting: 'cloud.tenantId',
+    });
+    expect(incompleteLine(r)).toBe(
+      'incomplete: cloud: 1 of 3 tests skipped for a missing prerequisite (the cloud settings lack tenantId)',
+    );
   });
 
   it('a selected suite without any test is not run', () => {
@@ -64,11 +101,17 @@ describe('completeness of a run', () => {
     expect(r.incomplete.map((i) => [i.suite, i.kind])).toEqual([['kv', 'not-run']]);
   });
 
-  it('skips for the target\'s own properties leave the run complete', () => {
-    const r = build([
-      outcome('core', 'one', 'passed'),
-      outcome('core', 'two', 'skipped', { reason: 'target lacks capability "namespaces"', setting: 'capabilities.namespaces' }),
-    ], config(['core']));
+  it("skips for the target's own properties leave the run complete", () => {
+    const r = build(
+      [
+        outcome('core', 'one', 'passed'),
+        outcome('core', 'two', 'skipped', {
+          reason: 'target lacks capability "namespaces"',
+          setting: 'capabilities.namespaces',
+        }),
+      ],
+      config(['core']),
+    );
     expect(r.complete).toBe(true);
     expect(r.incomplete).toEqual([]);
     expect(incompleteLine(r)).toBeUndefined();
@@ -101,6 +144,9 @@ describe('the report of npm test', () => {
     const opts = (ours as unknown as { opts: { reportDir?: string; project?: string } }).opts;
     expect(opts.project, 'only the conformance project is reported').toBe('conformance');
     expect(opts.reportDir, 'report directory').toBeDefined();
-    expect(opts.reportDir!.startsWith(tmpdir()) || !!process.env.CONFORMANCE_TEST_REPORT_DIR, `${opts.reportDir} is a temporary directory`).toBe(true);
+    expect(
+      opts.reportDir!.startsWith(tmpdir()) || !!process.env.CONFORMANCE_TEST_REPORT_DIR,
+      `${opts.reportDir} is a temporary directory`,
+    ).toBe(true);
   });
 });

@@ -39,7 +39,9 @@ describe('toHtml', () => {
     const prev = results({ outcomes: [] });
     const withCmp = toHtml({ ...r, comparison: compareResults(prev, r, 'reports/previous.json') });
     expect(withCmp, 'comparison section').toContain('<h2>Compared with reports/previous.json</h2>');
-    expect(withCmp, 'new failures listed').toContain('<h3>New failures (1)</h3><ul><li>suites/demo/demo.test.ts &gt; GET /demo/:name returns the stored value</li></ul>');
+    expect(withCmp, 'new failures listed').toContain(
+      '<h3>New failures (1)</h3><ul><li>suites/demo/demo.test.ts &gt; GET /demo/:name returns the stored value</li></ul>',
+    );
   });
 
   it('says CONFORMS only when no MUST failed and the run had no errors', () => {
@@ -62,6 +64,8 @@ describe('writeReports', () => {
       expect(text.length, `${f} written`).toBeGreaterThan(100);
       expect(text, `${f} masks the secret`).not.toContain(secret);
     }
-    expect(readFileSync(join(dir, 'junit.xml'), 'utf8'), 'known issue as a JUnit property').toContain('<property name="known-issue"');
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8'), 'known issue as a JUnit property').toContain(
+      '<property name="known-issue"',
+    );
   });
 });

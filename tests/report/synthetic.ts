@@ -8,16 +8,65 @@ import type { Expectation } from '../../harness/report/expectations.js';
 import type { Results } from '../../harness/report/model.js';
 
 export const catalogue = new Map<string, Requirement>([
-  ['demo.read.ok', { id: 'demo.read.ok', level: 'MUST', section: 'Endpoints', text: 'GET /demo/:name returns the stored value.', area: 'demo', document: 'demo.md' }],
-  ['demo.list.empty-404', { id: 'demo.list.empty-404', level: 'MUST', section: 'Errors', text: 'An empty LIST answers 404.', area: 'demo', document: 'demo.md' }],
-  ['demo.known.crash', {
-    id: 'demo.known.crash', level: 'MUST', section: 'Versioning > Known issues', text: 'Reading metrics under load must not crash the node.',
-    kind: 'known-issue', affected: ['1.13.9', '1.14.5'], fixedIn: ['1.13.10', '1.14.6'], testability: { class: 'capability', capability: 'metrics', reason: 'needs sys/metrics' }, area: 'demo', document: 'demo.md',
-  }],
-  ['demo.logs', { id: 'demo.logs', level: 'MUST', section: 'Versioning > Known issues', text: 'Sub-loggers follow log_level.', kind: 'known-issue', affected: ['*'], testability: { class: 'not-observable', reason: 'a process signal and server logs' }, area: 'demo', document: 'demo.md' }],
+  [
+    'demo.read.ok',
+    {
+      id: 'demo.read.ok',
+      level: 'MUST',
+      section: 'Endpoints',
+      text: 'GET /demo/:name returns the stored value.',
+      area: 'demo',
+      document: 'demo.md',
+    },
+  ],
+  [
+    'demo.list.empty-404',
+    {
+      id: 'demo.list.empty-404',
+      level: 'MUST',
+      section: 'Errors',
+      text: 'An empty LIST answers 404.',
+      area: 'demo',
+      document: 'demo.md',
+    },
+  ],
+  [
+    'demo.known.crash',
+    {
+      id: 'demo.known.crash',
+      level: 'MUST',
+      section: 'Versioning > Known issues',
+      text: 'Reading metrics under load must not crash the node.',
+      kind: 'known-issue',
+      affected: ['1.13.9', '1.14.5'],
+      fixedIn: ['1.13.10', '1.14.6'],
+      testability: { class: 'capability', capability: 'metrics', reason: 'needs sys/metrics' },
+      area: 'demo',
+      document: 'demo.md',
+    },
+  ],
+  [
+    'demo.logs',
+    {
+      id: 'demo.logs',
+      level: 'MUST',
+      section: 'Versioning > Known issues',
+      text: 'Sub-loggers follow log_level.',
+      kind: 'known-issue',
+      affected: ['*'],
+      testability: { class: 'not-observable', reason: 'a process signal and server logs' },
+      area: 'demo',
+      document: 'demo.md',
+    },
+  ],
 ]);
 
-export function outcome(title: string, ids: string[], state: RawOutcome['state'], extra: Partial<RawOutcome> & { meta?: Record<string, unknown> } = {}): RawOutcome {
+export function outcome(
+  title: string,
+  ids: string[],
+  state: RawOutcome['state'],
+  extra: Partial<RawOutcome> & { meta?: Record<string, unknown> } = {},
+): RawOutcome {
   return {
     title,
     file: '/work/main/suites/demo/demo.test.ts',
@@ -37,16 +86,29 @@ export function defaultOutcomes(): RawOutcome[] {
       meta: {
         transcript: [
           { kind: 'note', note: 'wrote demo value' },
-          { kind: 'exchange', method: 'GET', url: 'http://127.0.0.1:8200/v1/demo/x', status: 500, durationMs: 3.2, requestHeaders: { 'X-Svc-Token': '[REDACTED]' }, responseHeaders: { 'content-type': 'application/json' }, responseBody: { errors: ['internal error <boom>'] } },
+          {
+            kind: 'exchange',
+            method: 'GET',
+            url: 'http://127.0.0.1:8200/v1/demo/x',
+            status: 500,
+            durationMs: 3.2,
+            requestHeaders: { 'X-Svc-Token': '[REDACTED]' },
+            responseHeaders: { 'content-type': 'application/json' },
+            responseBody: { errors: ['internal error <boom>'] },
+          },
         ],
       },
     }),
     outcome('LIST /demo with no entries returns 404', ['demo.list.empty-404'], 'passed'),
-    outcome('GET /sys/metrics under load keeps answering', ['demo.known.crash'], 'passed', { meta: { knownIssue: 'demo.known.crash on 1.13.9: 3 of 9 reads failed' } }),
+    outcome('GET /sys/metrics under load keeps answering', ['demo.known.crash'], 'passed', {
+      meta: { knownIssue: 'demo.known.crash on 1.13.9: 3 of 9 reads failed' },
+    }),
   ];
 }
 
-export function results(opts: { outcomes?: RawOutcome[]; expectations?: Expectation[]; now?: Date; version?: string } = {}): Results {
+export function results(
+  opts: { outcomes?: RawOutcome[]; expectations?: Expectation[]; now?: Date; version?: string } = {},
+): Results {
   const started = new Date('2026-11-20T10:00:00Z');
   return buildResults({
     outcomes: opts.outcomes ?? defaultOutcomes(),

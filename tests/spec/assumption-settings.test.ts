@@ -12,7 +12,17 @@ function paths(o: unknown, prefix = ''): string[] {
   return Object.entries(o).flatMap(([k, v]) => [prefix + k, ...paths(v, `${prefix}${k}.`)]);
 }
 
-const OPTIONAL = ['ldap.url', 'ldap.userDn', 'ldap.serviceAccounts', 'cloud.directoryAddr', 'cloud.propagationSeconds', 'cloud.applicationObjectId', 'cloud.roleNames', 'cloud.groupNames', 'run.expectationsFile'];
+const OPTIONAL = [
+  'ldap.url',
+  'ldap.userDn',
+  'ldap.serviceAccounts',
+  'cloud.directoryAddr',
+  'cloud.propagationSeconds',
+  'cloud.applicationObjectId',
+  'cloud.roleNames',
+  'cloud.groupNames',
+  'run.expectationsFile',
+];
 const known = new Set([...paths(defaults()), ...OPTIONAL]);
 
 describe('assumption settings', () => {
@@ -23,7 +33,10 @@ describe('assumption settings', () => {
       const setting = r.assumption?.setting;
       expect(setting, `${r.id} has a setting`).toBeTruthy();
       const key = setting!.split(/[\s(,;]/)[0]!;
-      expect(key === `assumptions.${r.id}` || known.has(key), `${r.id}: "${setting}" is assumptions.${r.id} or a config path`).toBe(true);
+      expect(
+        key === `assumptions.${r.id}` || known.has(key),
+        `${r.id}: "${setting}" is assumptions.${r.id} or a config path`,
+      ).toBe(true);
     });
   }
 });

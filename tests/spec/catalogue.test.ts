@@ -13,10 +13,17 @@ import { describe, expect, it } from 'vitest';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const catalogueDir = join(root, 'spec/catalogue');
 const schema = JSON.parse(readFileSync(join(catalogueDir, 'catalogue.schema.json'), 'utf8')) as object;
-const files = readdirSync(catalogueDir).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(catalogueDir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
-interface Requirement { id: string }
-interface CatalogueFile { area: string; requirements: Requirement[] }
+interface Requirement {
+  id: string;
+}
+interface CatalogueFile {
+  area: string;
+  requirements: Requirement[];
+}
 
 function load(file: string): CatalogueFile {
   return parse(readFileSync(join(catalogueDir, file), 'utf8')) as CatalogueFile;
@@ -38,7 +45,7 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 /** Ids a suite file declares: `id: 'x'` and every quoted string inside `also: [...]`. */
-export function referencedIds(source: string): string[] {
+function referencedIds(source: string): string[] {
   const ids: string[] = [];
   for (const m of source.matchAll(/\bid:\s*['"`]([^'"`]+)['"`]/g)) ids.push(m[1]!);
   for (const m of source.matchAll(/\balso:\s*\[([^\]]*)\]/g)) {
@@ -100,8 +107,14 @@ describe('generated schema requirements', () => {
     const generated = schemaRequirements();
     const handWritten = new Set(files.flatMap((f) => load(f).requirements.map((r) => r.id)));
     const pattern = /^[a-z][a-z0-9]*(\.[a-z0-9][a-z0-9-]*)+$/;
-    expect(generated.filter((r) => !pattern.test(r.id)).map((r) => r.id), 'ids matching the catalogue pattern').toEqual([]);
-    expect(generated.filter((r) => handWritten.has(r.id)).map((r) => r.id), 'no clash with hand-written ids').toEqual([]);
+    expect(
+      generated.filter((r) => !pattern.test(r.id)).map((r) => r.id),
+      'ids matching the catalogue pattern',
+    ).toEqual([]);
+    expect(
+      generated.filter((r) => handWritten.has(r.id)).map((r) => r.id),
+      'no clash with hand-written ids',
+    ).toEqual([]);
     expect(new Set(generated.map((r) => r.id)).size, 'distinct ids').toBe(generated.length);
     expect(generated.every((r) => r.level === 'MUST' && r.kind === 'schema')).toBe(true);
     expect(generated.length, 'every operation plus the two generic ones').toBeGreaterThan(150);

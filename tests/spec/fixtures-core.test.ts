@@ -10,7 +10,11 @@ const catalogueDir = join(dirname(fileURLToPath(import.meta.url)), '../../spec/c
 const known = new Set(
   readdirSync(catalogueDir)
     .filter((f) => f.endsWith('.yaml'))
-    .flatMap((f) => (parse(readFileSync(join(catalogueDir, f), 'utf8')) as { requirements: { id: string }[] }).requirements.map((r) => r.id)),
+    .flatMap((f) =>
+      (parse(readFileSync(join(catalogueDir, f), 'utf8')) as { requirements: { id: string }[] }).requirements.map(
+        (r) => r.id,
+      ),
+    ),
 );
 
 describe('fixtures/core case tables', () => {
@@ -21,7 +25,10 @@ describe('fixtures/core case tables', () => {
     it(`${name}.json matches cases.schema.json and names known ids`, () => {
       const cf = caseFile(name);
       const ids = [cf.rule, ...cf.cases.map((c) => c.id).filter((id): id is string => !!id)];
-      expect(ids.filter((id) => !known.has(id)), `${name}.json ids missing from the catalogue`).toEqual([]);
+      expect(
+        ids.filter((id) => !known.has(id)),
+        `${name}.json ids missing from the catalogue`,
+      ).toEqual([]);
     });
   }
 });

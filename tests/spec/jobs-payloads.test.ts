@@ -19,7 +19,10 @@ const payloadDir = path.join(sharedDir, 'reference-payloads', 'jobs');
 const specPath = path.join(repoRoot, 'spec', 'openapi', 'jobs.yaml');
 
 type Kind = 'request' | 'response';
-interface Target { operationId: string; kind: Kind }
+interface Target {
+  operationId: string;
+  kind: Kind;
+}
 
 /** File-name stem (the documentation's section title) to the operation it belongs to. */
 const operations: Record<string, string> = {
@@ -51,7 +54,8 @@ const operations: Record<string, string> = {
   update_existing_job: 'updateJob',
 };
 
-const NAME = /^(?<stem>[a-z0-9_]+)\.(?<kind>request|response)(?:\.(?<n>\d+))?\.(?<ext>json|doc-invalid\.txt|fixed\.json)$/;
+const NAME =
+  /^(?<stem>[a-z0-9_]+)\.(?<kind>request|response)(?:\.(?<n>\d+))?\.(?<ext>json|doc-invalid\.txt|fixed\.json)$/;
 
 function target(file: string): Target & { ext: string; stem: string } {
   const m = NAME.exec(file);
@@ -67,7 +71,12 @@ function target(file: string): Target & { ext: string; stem: string } {
  * lines (the elided object becomes `{}`).
  */
 function repairDocInvalid(text: string): unknown {
-  return JSON.parse(text.split('\n').filter((l) => !/^\s*\/\/.*$/.test(l)).join('\n'));
+  return JSON.parse(
+    text
+      .split('\n')
+      .filter((l) => !/^\s*\/\/.*$/.test(l))
+      .join('\n'),
+  );
 }
 
 /**
@@ -77,7 +86,9 @@ function repairDocInvalid(text: string): unknown {
  */
 function pruneElisions(value: unknown, counter: { n: number }): unknown {
   if (Array.isArray(value)) {
-    return value.filter((v) => (v === '...' ? (counter.n++, false) : true)).map((v) => pruneElisions(v, counter));
+    const kept = value.filter((v) => v !== '...');
+    counter.n += value.length - kept.length;
+    return kept.map((v) => pruneElisions(v, counter));
   }
   if (value && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, pruneElisions(v, counter)]));
@@ -105,7 +116,10 @@ function validator(operationId: string, kind: Kind): ValidateFunction {
   if (!op) throw new Error(`operation ${operationId} is not in the spec`);
   const content = kind === 'request' ? op.requestBody?.content : op.responses?.['200']?.content;
   const schema = content?.['application/json']?.schema;
-  if (!schema) throw new Error(`${operationId} has no application/json ${kind === 'request' ? 'request body' : '200 response'} schema`);
+  if (!schema)
+    throw new Error(
+      `${operationId} has no application/json ${kind === 'request' ? 'request body' : '200 response'} schema`,
+    );
   const fn = ajv.compile(schema);
   compiled.set(key, fn);
   return fn;
@@ -128,7 +142,11 @@ beforeAll(async () => {
   }
 });
 
-const files = existsSync(payloadDir) ? readdirSync(payloadDir).filter((f) => f !== 'NOTES.txt').sort() : [];
+const files = existsSync(payloadDir)
+  ? readdirSync(payloadDir)
+      .filter((f) => f !== 'NOTES.txt')
+      .sort()
+  : [];
 
 describe('jobs spec accepts the real scheduler payloads', () => {
   it('finds the shared payload directory beside the repo', () => {
@@ -144,7 +162,9 @@ describe('jobs spec accepts the real scheduler payloads', () => {
   });
 
   // A *.doc-invalid.txt with a *.fixed.json beside it is replaced by the repair.
-  const checked = files.filter((f) => !(f.endsWith('.doc-invalid.txt') && files.includes(f.replace('.doc-invalid.txt', '.fixed.json'))));
+  const checked = files.filter(
+    (f) => !(f.endsWith('.doc-invalid.txt') && files.includes(f.replace('.doc-invalid.txt', '.fixed.json'))),
+  );
 
   it.each(checked)('%s validates against its schema', (file) => {
     const t = target(file);
@@ -189,7 +209,10 @@ describe('jobs spec stays strict where the document is explicit', () => {
     const ws = doc.paths['/v1/job/{job_id}/action'] as Record<string, { inputFrame?: object; outputFrame?: object }>;
     expect(ws?.['x-websocket']?.inputFrame, 'x-websocket input frame schema').toBeTypeOf('object');
     expect(ws?.['x-websocket']?.outputFrame, 'x-websocket output frame schema').toBeTypeOf('object');
-    expect(Object.keys(doc.paths).every((p) => p.startsWith('/v1/')), 'paths start with /v1').toBe(true);
+    expect(
+      Object.keys(doc.paths).every((p) => p.startsWith('/v1/')),
+      'paths start with /v1',
+    ).toBe(true);
   });
 
   it('rejects a job whose Priority is not an integer', () => {
@@ -209,7 +232,9 @@ describe('jobs spec stays strict where the document is explicit', () => {
   it('rejects a dispatch payload longer than 16384 bytes once decoded', () => {
     rejects('dispatchJob', 'request', { Payload: Buffer.alloc(16385).toString('base64') }, 'payload of 16385 bytes');
     const fn = validator('dispatchJob', 'request');
-    expect(fn({ Payload: Buffer.alloc(16384).toString('base64') }), 'payload of exactly 16384 bytes is accepted').toBe(true);
+    expect(fn({ Payload: Buffer.alloc(16384).toString('base64') }), 'payload of exactly 16384 bytes is accepted').toBe(
+      true,
+    );
   });
 
   it('rejects dispatch Meta values that are not strings', () => {
@@ -225,12 +250,22 @@ describe('jobs spec stays strict where the document is explicit', () => {
   });
 
   it('rejects a revert request naming both JobVersion and TaggedVersion, or no JobID', () => {
-    rejects('revertJob', 'request', { JobID: 'a', JobVersion: 1, TaggedVersion: 't' }, 'both JobVersion and TaggedVersion');
+    rejects(
+      'revertJob',
+      'request',
+      { JobID: 'a', JobVersion: 1, TaggedVersion: 't' },
+      'both JobVersion and TaggedVersion',
+    );
     rejects('revertJob', 'request', { JobVersion: 1 }, 'JobID is required');
   });
 
   it('rejects a submission with an undocumented Format', () => {
-    rejects('readJobSubmission', 'response', { ...read('read_job_submission.response.json'), Format: 'yaml' }, 'Format is hcl2 or json');
+    rejects(
+      'readJobSubmission',
+      'response',
+      { ...read('read_job_submission.response.json'), Format: 'yaml' },
+      'Format is hcl2 or json',
+    );
   });
 
   it('rejects summary counters that are not integers', () => {
@@ -246,7 +281,9 @@ describe('jobs spec stays strict where the document is explicit', () => {
   });
 
   it('describes the action stream frames: auth and tty_size in, stdout data/close and exited out, no stdin', () => {
-    const ws = (doc.paths['/v1/job/{job_id}/action'] as Record<string, { inputFrame: object; outputFrame: object }>)['x-websocket']!;
+    const ws = (doc.paths['/v1/job/{job_id}/action'] as Record<string, { inputFrame: object; outputFrame: object }>)[
+      'x-websocket'
+    ]!;
     const input = ajv.compile(ws.inputFrame);
     const output = ajv.compile(ws.outputFrame);
     expect(input({ version: 1, auth_token: 'tok' }), 'auth frame').toBe(true);

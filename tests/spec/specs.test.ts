@@ -10,7 +10,9 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '../../spec/openapi');
-const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 describe('spec/openapi documents', () => {
   it('exist', () => {
@@ -29,12 +31,16 @@ describe('spec/openapi documents', () => {
     });
 
     it(`${file} gives every operation an operationId and every response a description`, async () => {
-      const api = (await SwaggerParser.dereference(join(dir, file))) as { paths?: Record<string, Record<string, unknown>> };
+      const api = (await SwaggerParser.dereference(join(dir, file))) as {
+        paths?: Record<string, Record<string, unknown>>;
+      };
       const methods = ['get', 'put', 'post', 'delete', 'patch'];
       const problems: string[] = [];
       for (const [path, item] of Object.entries(api.paths ?? {})) {
         for (const method of methods) {
-          const op = item[method] as { operationId?: string; responses?: Record<string, { description?: string }> } | undefined;
+          const op = item[method] as
+            | { operationId?: string; responses?: Record<string, { description?: string }> }
+            | undefined;
           if (!op) continue;
           if (!op.operationId) problems.push(`${method.toUpperCase()} ${path}: no operationId`);
           for (const [status, response] of Object.entries(op.responses ?? {})) {

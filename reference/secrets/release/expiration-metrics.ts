@@ -68,16 +68,25 @@ export function watchWrites(core: SecretsCore): MutationWatch {
   return w;
 }
 
-interface Gauge { Name: string; Value: number; Labels: Record<string, string> }
+interface Gauge {
+  Name: string;
+  Value: number;
+  Labels: Record<string, string>;
+}
 
 async function expirationGauges(core: SecretsCore): Promise<Gauge[]> {
   const watch = watchWrites(core);
   const version = core.options.settings.version;
-  if (carries('release.known.expiration-metrics-crash', version) || core.faults.has('release.metrics-crash-when-fixed')) {
+  if (
+    carries('release.known.expiration-metrics-crash', version) ||
+    core.faults.has('release.metrics-crash-when-fixed')
+  ) {
     const before = watch.generation;
     const written = await watch.nextWrite(GATHER_WINDOW_MS);
     if (written || watch.generation !== before) {
-      core.log(`fatal error: concurrent map writes while gathering expiration metrics (known issue of ${String(version)}, simulated)`);
+      core.log(
+        `fatal error: concurrent map writes while gathering expiration metrics (known issue of ${String(version)}, simulated)`,
+      );
       throw new SvcError(500, ['internal error']);
     }
   }

@@ -32,12 +32,20 @@ function groupsOf(core: SecretsCore): Map<string, Group> {
 function stringList(value: unknown, field: string): string[] {
   if (value === undefined || value === null) return [];
   const list = typeof value === 'string' ? value.split(',') : value;
-  if (!Array.isArray(list) || list.some((v) => typeof v !== 'string')) throw badRequest(`${field} must be a list of strings`);
+  if (!Array.isArray(list) || list.some((v) => typeof v !== 'string'))
+    throw badRequest(`${field} must be a list of strings`);
   return [...new Set((list as string[]).map((s) => s.trim()).filter(Boolean))];
 }
 
 function view(g: Group): Record<string, unknown> {
-  return { id: g.id, name: g.name, type: 'internal', policies: g.policies, member_entity_ids: g.memberEntityIds, namespace_id: g.namespace || 'root' };
+  return {
+    id: g.id,
+    name: g.name,
+    type: 'internal',
+    policies: g.policies,
+    member_entity_ids: g.memberEntityIds,
+    namespace_id: g.namespace || 'root',
+  };
 }
 
 export const identityRoutes: SysRoute[] = [
@@ -52,7 +60,13 @@ export const identityRoutes: SysRoute[] = [
       const policies = stringList(ctx.body.policies, 'policies');
       const members = stringList(ctx.body.member_entity_ids, 'member_entity_ids');
       const existing = [...groups.values()].find((g) => g.namespace === ctx.namespace && g.name === name);
-      const group: Group = existing ?? { id: randomUUID(), name, namespace: ctx.namespace, policies: [], memberEntityIds: [] };
+      const group: Group = existing ?? {
+        id: randomUUID(),
+        name,
+        namespace: ctx.namespace,
+        policies: [],
+        memberEntityIds: [],
+      };
       group.policies = policies;
       group.memberEntityIds = members;
       groups.set(group.id, group);
@@ -88,14 +102,18 @@ export async function afterLogin(core: SecretsCore, namespace: string, result: E
   const auth = result.auth as { entity_id?: unknown; client_token?: unknown } | undefined;
   const entityId = typeof auth?.entity_id === 'string' ? auth.entity_id : '';
   if (!entityId) return;
-  const affected = carries('release.known.login-missing-group-policy', core.options.settings.version) || core.faults.has('release.login-group-policy-error-when-fixed');
+  const affected =
+    carries('release.known.login-missing-group-policy', core.options.settings.version) ||
+    core.faults.has('release.login-group-policy-error-when-fixed');
   if (!affected) return;
   for (const group of groupsOf(core).values()) {
     if (group.namespace === namespace || !group.memberEntityIds.includes(entityId)) continue;
     const missing = group.policies.filter((p) => p !== 'default' && !core.policies.has(p));
     if (missing.length) {
       if (typeof auth?.client_token === 'string') core.tokens.revoke(auth.client_token);
-      core.log(`login failed: group ${group.id} in namespace ${group.namespace || 'root'} names missing policies (known issue of ${String(core.options.settings.version)}, simulated)`);
+      core.log(
+        `login failed: group ${group.id} in namespace ${group.namespace || 'root'} names missing policies (known issue of ${String(core.options.settings.version)}, simulated)`,
+      );
       throw new SvcError(500, ['internal error']);
     }
   }

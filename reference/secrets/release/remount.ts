@@ -23,7 +23,9 @@ export function nonLocalMounts(core: SecretsCore): number {
 }
 
 function deadlocks(core: SecretsCore): boolean {
-  const affected = carries('release.known.many-mounts-deadlock', core.options.settings.version) || core.faults.has('release.mounts-deadlock-when-fixed');
+  const affected =
+    carries('release.known.many-mounts-deadlock', core.options.settings.version) ||
+    core.faults.has('release.mounts-deadlock-when-fixed');
   return affected && nonLocalMounts(core) > rollbackWorkers(core.options.settings.env);
 }
 
@@ -32,7 +34,12 @@ export const remountRoutes: SysRoute[] = [
     pattern: /^sys\/remount$/,
     async handle(ctx) {
       if (ctx.method !== 'POST' && ctx.method !== 'PUT') throw methodNotAllowed();
-      if (ctx.token && !ctx.core.can(ctx.token, 'sudo', ctx.fullPath) && !ctx.core.can(ctx.token, 'update', ctx.fullPath)) throw forbidden();
+      if (
+        ctx.token &&
+        !ctx.core.can(ctx.token, 'sudo', ctx.fullPath) &&
+        !ctx.core.can(ctx.token, 'update', ctx.fullPath)
+      )
+        throw forbidden();
       const { from, to } = ctx.body;
       if (typeof from !== 'string' || !from.trim()) throw badRequest('"from" must be a mount path');
       if (typeof to !== 'string' || !to.trim()) throw badRequest('"to" must be a mount path');
@@ -40,13 +47,17 @@ export const remountRoutes: SysRoute[] = [
       const src = normalize(ns + from);
       const dst = normalize(ns + to);
       const mount = ctx.core.mounts.get(src);
-      if (!mount || mount.kind !== 'secret') throw badRequest(`no secrets engine mounted at ${from}`);
-      if (['sys/', 'auth/', 'cubbyhole/', 'identity/'].some((r) => dst.slice(ns.length).startsWith(r))) throw badRequest(`cannot remount to reserved path ${to}`);
+      if (mount?.kind !== 'secret') throw badRequest(`no secrets engine mounted at ${from}`);
+      if (['sys/', 'auth/', 'cubbyhole/', 'identity/'].some((r) => dst.slice(ns.length).startsWith(r)))
+        throw badRequest(`cannot remount to reserved path ${to}`);
       for (const existing of ctx.core.mounts.keys()) {
-        if (existing !== src && (dst.startsWith(existing) || existing.startsWith(dst))) throw badRequest(`path is already in use at ${existing}`);
+        if (existing !== src && (dst.startsWith(existing) || existing.startsWith(dst)))
+          throw badRequest(`path is already in use at ${existing}`);
       }
       if (deadlocks(ctx.core)) {
-        ctx.core.log(`remount ${src} -> ${dst} deadlocked: ${nonLocalMounts(ctx.core)} non-local mounts, ${rollbackWorkers(ctx.core.options.settings.env)} rollback workers (known issue of ${String(ctx.core.options.settings.version)}, simulated)`);
+        ctx.core.log(
+          `remount ${src} -> ${dst} deadlocked: ${nonLocalMounts(ctx.core)} non-local mounts, ${rollbackWorkers(ctx.core.options.settings.env)} rollback workers (known issue of ${String(ctx.core.options.settings.version)}, simulated)`,
+        );
         throw new SvcError(503, ['request timed out: mount table lock not acquired (rollback workers exhausted)']);
       }
       // Leases name their mount path; the real product moves them, the reference revokes them.

@@ -52,7 +52,15 @@ class StsEngine implements Engine {
       if (method === 'GET') {
         const r = this.roles.get(name);
         if (!r) throw notFound();
-        return { data: { credential_type: r.credentialType, default_sts_ttl: r.defaultStsTtl, max_sts_ttl: r.maxStsTtl, role_arns: r.roleArns, policy_document: r.policyDocument } };
+        return {
+          data: {
+            credential_type: r.credentialType,
+            default_sts_ttl: r.defaultStsTtl,
+            max_sts_ttl: r.maxStsTtl,
+            role_arns: r.roleArns,
+            policy_document: r.policyDocument,
+          },
+        };
       }
       if (method === 'DELETE') {
         this.roles.delete(name);
@@ -63,7 +71,7 @@ class StsEngine implements Engine {
     m = /^sts\/([^/]+)$/.exec(path);
     if (m) {
       if (method !== 'GET' && method !== 'POST' && method !== 'PUT') throw methodNotAllowed();
-      const ttl = method === 'GET' ? req.query.get('ttl') ?? undefined : req.body.ttl;
+      const ttl = method === 'GET' ? (req.query.get('ttl') ?? undefined) : req.body.ttl;
       return this.sts(m[1]!, ttl);
     }
     throw unsupportedPath();
@@ -71,23 +79,33 @@ class StsEngine implements Engine {
 
   private writeRole(name: string, body: Record<string, unknown>): EngineResponse {
     const type = body.credential_type;
-    if (typeof type !== 'string' || !['iam_user', ...STS_TYPES].includes(type)) throw badRequest('credential_type must be one of iam_user, assumed_role, federation_token, session_token');
+    if (typeof type !== 'string' || !['iam_user', ...STS_TYPES].includes(type))
+      throw badRequest('credential_type must be one of iam_user, assumed_role, federation_token, session_token');
     const roleArns = body.role_arns === undefined ? [] : body.role_arns;
-    if (!Array.isArray(roleArns) || roleArns.some((a) => typeof a !== 'string')) throw badRequest('role_arns must be a list of strings');
+    if (!Array.isArray(roleArns) || roleArns.some((a) => typeof a !== 'string'))
+      throw badRequest('role_arns must be a list of strings');
     if (type === 'assumed_role' && roleArns.length === 0) throw badRequest('assumed_role needs role_arns');
     const policyDocument = body.policy_document === undefined ? '' : body.policy_document;
     if (typeof policyDocument !== 'string') throw badRequest('policy_document must be a JSON string');
-    const defaultStsTtl = body.default_sts_ttl === undefined ? DEFAULT_STS_TTL : seconds(body.default_sts_ttl, 'default_sts_ttl');
+    const defaultStsTtl =
+      body.default_sts_ttl === undefined ? DEFAULT_STS_TTL : seconds(body.default_sts_ttl, 'default_sts_ttl');
     const maxStsTtl = body.max_sts_ttl === undefined ? 0 : seconds(body.max_sts_ttl, 'max_sts_ttl');
     if (maxStsTtl && defaultStsTtl > maxStsTtl) throw badRequest('default_sts_ttl exceeds max_sts_ttl');
-    this.roles.set(name, { credentialType: type, defaultStsTtl, maxStsTtl, roleArns: roleArns as string[], policyDocument });
+    this.roles.set(name, {
+      credentialType: type,
+      defaultStsTtl,
+      maxStsTtl,
+      roleArns: roleArns as string[],
+      policyDocument,
+    });
     return {};
   }
 
   private sts(name: string, requested: unknown): EngineResponse {
     const role = this.roles.get(name);
     if (!role) throw badRequest(`role "${name}" not found`);
-    if (!STS_TYPES.includes(role.credentialType)) throw badRequest(`role "${name}" issues ${role.credentialType} credentials, not STS`);
+    if (!STS_TYPES.includes(role.credentialType))
+      throw badRequest(`role "${name}" issues ${role.credentialType} credentials, not STS`);
     let ttl = requested === undefined || requested === '' ? role.defaultStsTtl : seconds(requested, 'ttl');
     if (role.maxStsTtl) ttl = Math.min(ttl, role.maxStsTtl);
     if (ttl < 900) throw badRequest('ttl must be at least 15m for STS credentials');
@@ -98,7 +116,9 @@ class StsEngine implements Engine {
       arn: `arn:aws:sts::000000000000:federated-user/${name}`,
       ttl,
     };
-    const buggy = carries('release.known.sts-lease-duration-zero', this.ctx.settings.version) || this.ctx.faults.has('release.sts-lease-duration-zero-when-fixed');
+    const buggy =
+      carries('release.known.sts-lease-duration-zero', this.ctx.settings.version) ||
+      this.ctx.faults.has('release.sts-lease-duration-zero-when-fixed');
     // 1.13.0 answered without a lease, so lease_duration read 0; `ttl` in the data was right.
     if (buggy) return { data };
     return { data, lease: { ttl, renewable: false, revoke: async () => {} } };

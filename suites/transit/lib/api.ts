@@ -3,37 +3,68 @@ import type { Exchange, T } from '../../../harness/index.js';
 import type { MountRef } from '../../../harness/index.js';
 import { expectThat, statusIs, success } from '../../../harness/checks/index.js';
 
+/** A JSON object of a transit answer: open-ended (the documents' "other fields: not shown"). */
+// biome-ignore lint/suspicious/noExplicitAny: answers are open JSON objects, read field by field in the tests
+export type Json = Record<string, any>;
+
 export const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 export const unb64 = (s: unknown) => Buffer.from(String(s), 'base64');
 
-export function data<D = Record<string, any>>(ex: Exchange): D {
+export function data<D = Json>(ex: Exchange): D {
   return ((ex.response.body as { data?: unknown } | undefined)?.data ?? {}) as D;
 }
 
-export function batchResults(ex: Exchange): Record<string, any>[] {
+export function batchResults(ex: Exchange): Json[] {
   const r = data<{ batch_results?: unknown }>(ex).batch_results;
-  expectThat(Array.isArray(r), 'batch-results', `${ex.request.method} ${ex.request.path} returns data.batch_results as an array`, 'an array', r);
-  return r as Record<string, any>[];
+  expectThat(
+    Array.isArray(r),
+    'batch-results',
+    `${ex.request.method} ${ex.request.path} returns data.batch_results as an array`,
+    'an array',
+    r,
+  );
+  return r as Json[];
 }
 
-export interface Versioned { version: number; bytes: Buffer }
+export interface Versioned {
+  version: number;
+  bytes: Buffer;
+}
 
 /** Parses `<prefix>:v<n>:<base64>` and fails the test when the form is wrong. */
 export function versioned(t: T, value: unknown, what: string): Versioned {
   const prefix = t.config.dialect.outputPrefix;
-  const m = typeof value === 'string' ? new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:v(\\d+):([A-Za-z0-9+/_-]+={0,2})$`).exec(value) : null;
-  expectThat(!!m, 'versioned-output', `${what} has the form ${prefix}:v<version>:<base64>`, `${prefix}:v<n>:<base64>`, value);
+  const m =
+    typeof value === 'string'
+      ? new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:v(\\d+):([A-Za-z0-9+/_-]+={0,2})$`).exec(value)
+      : null;
+  expectThat(
+    !!m,
+    'versioned-output',
+    `${what} has the form ${prefix}:v<version>:<base64>`,
+    `${prefix}:v<n>:<base64>`,
+    value,
+  );
   const raw = m![2]!;
   return { version: Number(m![1]), bytes: Buffer.from(raw, /[-_]/.test(raw) ? 'base64url' : 'base64') };
 }
 
 export function expectVersion(t: T, value: unknown, version: number, what: string): Versioned {
   const v = versioned(t, value, what);
-  expectThat(v.version === version, 'output-version', `${what} carries key version ${version}`, `v${version}`, `v${v.version}`);
+  expectThat(
+    v.version === version,
+    'output-version',
+    `${what} carries key version ${version}`,
+    `v${version}`,
+    `v${v.version}`,
+  );
   return v;
 }
 
-export interface KeyOptions { type?: string; [field: string]: unknown }
+export interface KeyOptions {
+  type?: string;
+  [field: string]: unknown;
+}
 
 /** RSA generation takes seconds on a busy machine; only these requests get the long timeout. */
 export const KEYGEN_TIMEOUT_MS = 120_000;
@@ -49,7 +80,7 @@ export async function createKey(t: T, mount: MountRef, base: string, body: KeyOp
   return name;
 }
 
-export async function readKey(t: T, mount: MountRef, name: string): Promise<Record<string, any>> {
+export async function readKey(t: T, mount: MountRef, name: string): Promise<Json> {
   const ex = await t.svc.get(`${mount.path}/keys/${name}`);
   t.check(ex, statusIs(200));
   return data(ex);
@@ -59,7 +90,13 @@ export async function rotate(t: T, mount: MountRef, name: string): Promise<void>
   t.check(await t.svc.post(`${mount.path}/keys/${name}/rotate`), success);
 }
 
-export async function encrypt(t: T, mount: MountRef, name: string, plaintext: string | Buffer, extra: Record<string, unknown> = {}): Promise<string> {
+export async function encrypt(
+  t: T,
+  mount: MountRef,
+  name: string,
+  plaintext: string | Buffer,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const ex = await t.svc.post(`${mount.path}/encrypt/${name}`, { body: { plaintext: b64(plaintext), ...extra } });
   t.check(ex, statusIs(200));
   return String(data(ex).ciphertext);
@@ -69,7 +106,13 @@ export async function encrypt(t: T, mount: MountRef, name: string, plaintext: st
 export { tokenWith } from '../../../harness/identity.js';
 
 /** Exported values of a key (`export/:key_type/:name(/:version)`), keyed by version. */
-export async function exported(t: T, mount: MountRef, keyType: string, name: string, version?: string): Promise<Record<string, string>> {
+export async function exported(
+  t: T,
+  mount: MountRef,
+  keyType: string,
+  name: string,
+  version?: string,
+): Promise<Record<string, string>> {
   const ex = await t.svc.get(`${mount.path}/export/${keyType}/${name}${version ? `/${version}` : ''}`);
   t.check(ex, statusIs(200));
   const keys = data<{ keys?: Record<string, string> }>(ex).keys ?? {};

@@ -12,20 +12,33 @@ export { x509 };
 export async function localCa(): Promise<{ cert: x509.X509Certificate; keys: CryptoKeyPair }> {
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as unknown as CryptoKeyPair;
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01', name: 'CN=conformance test CA', keys, signingAlgorithm: ALG,
-    notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + 3600_000),
+    serialNumber: '01',
+    name: 'CN=conformance test CA',
+    keys,
+    signingAlgorithm: ALG,
+    notBefore: new Date(Date.now() - 60_000),
+    notAfter: new Date(Date.now() + 3600_000),
     extensions: [new x509.BasicConstraintsExtension(true, 0, true)],
   });
   return { cert, keys };
 }
 
 /** Issues a certificate for the CSR's public key and subject, signed by the CA. */
-export async function issue(ca: { cert: x509.X509Certificate; keys: CryptoKeyPair }, csrPem: string, serial: string): Promise<x509.X509Certificate> {
+export async function issue(
+  ca: { cert: x509.X509Certificate; keys: CryptoKeyPair },
+  csrPem: string,
+  serial: string,
+): Promise<x509.X509Certificate> {
   const csr = new x509.Pkcs10CertificateRequest(csrPem);
   return x509.X509CertificateGenerator.create({
-    serialNumber: serial, subject: csr.subject || 'CN=transit key', issuer: ca.cert.subject,
-    notBefore: new Date(Date.now() - 60_000), notAfter: new Date(Date.now() + 3600_000),
-    signingKey: ca.keys.privateKey, publicKey: csr.publicKey, signingAlgorithm: ALG,
+    serialNumber: serial,
+    subject: csr.subject || 'CN=transit key',
+    issuer: ca.cert.subject,
+    notBefore: new Date(Date.now() - 60_000),
+    notAfter: new Date(Date.now() + 3600_000),
+    signingKey: ca.keys.privateKey,
+    publicKey: csr.publicKey,
+    signingAlgorithm: ALG,
   });
 }
 
@@ -38,5 +51,7 @@ export async function templateCsr(subject: string): Promise<string> {
 
 /** DER of every certificate in a PEM chain, in order. */
 export function chainDer(pem: string): string[] {
-  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((b) => Buffer.from(new x509.X509Certificate(b).rawData).toString('hex'));
+  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []).map((b) =>
+    Buffer.from(new x509.X509Certificate(b).rawData).toString('hex'),
+  );
 }

@@ -11,7 +11,11 @@ export interface DirectoryCredentials {
 }
 
 export class DirectoryCallError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -26,7 +30,7 @@ async function call(url: string, init: RequestInit): Promise<{ status: number; b
     throw new DirectoryCallError(0, 'unreachable', `cloud directory unreachable: ${(err as Error).name}`);
   }
   const text = await res.text();
-  let body: unknown = undefined;
+  let body: unknown;
   if (text) {
     try {
       body = JSON.parse(text);
@@ -47,25 +51,36 @@ function errorOf(status: number, body: unknown): DirectoryCallError {
 }
 
 export class DirectoryClient {
-  private constructor(private readonly addr: string, private readonly accessToken: string) {}
+  private constructor(
+    private readonly addr: string,
+    private readonly accessToken: string,
+  ) {}
 
   /** Logs in with client credentials; throws DirectoryCallError (401 for a wrong secret). */
   static async login(creds: DirectoryCredentials): Promise<DirectoryClient> {
     const { status, body } = await call(`${creds.addr}/${encodeURIComponent(creds.tenantId)}/oauth2/v2.0/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret }),
+      body: JSON.stringify({
+        grant_type: 'client_credentials',
+        client_id: creds.clientId,
+        client_secret: creds.clientSecret,
+      }),
     });
     if (status !== 200) throw errorOf(status, body);
     const token = (body as { access_token?: unknown }).access_token;
-    if (typeof token !== 'string') throw new DirectoryCallError(502, 'bad_response', 'token response without access_token');
+    if (typeof token !== 'string')
+      throw new DirectoryCallError(502, 'bad_response', 'token response without access_token');
     return new DirectoryClient(creds.addr, token);
   }
 
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
     const { status, body: out } = await call(`${this.addr}${path}`, {
       method,
-      headers: { authorization: `Bearer ${this.accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${this.accessToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (status >= 400) throw errorOf(status, out);

@@ -9,7 +9,16 @@ import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineRespons
 import { SvcError, badRequest, methodNotAllowed, unsupportedPath } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
 import { DirectoryCallError, DirectoryClient, orMissing } from './directory-client.js';
-import { SIGN_IN_AUDIENCES, parseBool, parseGroupItems, parseJsonArray, parseRoleItems, parseTags, type GroupItem, type RoleItem } from './roles.js';
+import {
+  SIGN_IN_AUDIENCES,
+  parseBool,
+  parseGroupItems,
+  parseJsonArray,
+  parseRoleItems,
+  parseTags,
+  type GroupItem,
+  type RoleItem,
+} from './roles.js';
 
 const DEFAULT_ROOT_PASSWORD_TTL = 182 * 86400;
 /** Variant cloud.rotate-root-deferred-swap: how long the old root secret stays in use after rotate-root. */
@@ -26,8 +35,15 @@ interface StoredConfig {
   root_password_ttl: number;
 }
 
-interface ResolvedRole { role_name: string; role_id: string; scope: string }
-interface ResolvedGroup { group_name: string; object_id: string }
+interface ResolvedRole {
+  role_name: string;
+  role_id: string;
+  scope: string;
+}
+interface ResolvedGroup {
+  group_name: string;
+  object_id: string;
+}
 
 interface Principal {
   appObjectId: string;
@@ -100,7 +116,10 @@ class CloudEngine implements Engine {
     } catch (err) {
       // Variant: the upstream product's error wording (its framework wraps messages in a list).
       if (err instanceof SvcError && this.variant('cloud.error-texts-wrapped')) {
-        throw new SvcError(err.status, err.messages.map((m) => `1 error occurred:\n\t* ${m}\n\n`));
+        throw new SvcError(
+          err.status,
+          err.messages.map((m) => `1 error occurred:\n\t* ${m}\n\n`),
+        );
       }
       throw err;
     }
@@ -168,16 +187,29 @@ class CloudEngine implements Engine {
     if (this.has('cloud.config-read-shows-secret')) data.client_secret = c?.client_secret ?? '';
     if (this.variant('cloud.config-read-extra-fields')) {
       // The upstream product's read also reports workload identity and automated rotation settings.
-      Object.assign(data, { identity_token_audience: '', identity_token_ttl: 0, rotation_period: 0, rotation_schedule: '', rotation_window: 0, disable_automated_rotation: false });
+      Object.assign(data, {
+        identity_token_audience: '',
+        identity_token_ttl: 0,
+        rotation_period: 0,
+        rotation_schedule: '',
+        rotation_window: 0,
+        disable_automated_rotation: false,
+      });
     }
     return { data };
   }
 
   private writeConfig(body: Record<string, unknown>): EngineResponse {
-    const next: StoredConfig = this.config ? { ...this.config } : {
-      subscription_id: '', tenant_id: '', client_id: '', client_secret: '', environment: '',
-      root_password_ttl: this.has('cloud.root-password-ttl-default-wrong') ? 90 * 86400 : DEFAULT_ROOT_PASSWORD_TTL,
-    };
+    const next: StoredConfig = this.config
+      ? { ...this.config }
+      : {
+          subscription_id: '',
+          tenant_id: '',
+          client_id: '',
+          client_secret: '',
+          environment: '',
+          root_password_ttl: this.has('cloud.root-password-ttl-default-wrong') ? 90 * 86400 : DEFAULT_ROOT_PASSWORD_TTL,
+        };
     for (const field of CONFIG_FIELDS) {
       const v = body[field];
       if (v === undefined || v === null) continue;
@@ -197,11 +229,13 @@ class CloudEngine implements Engine {
     if (!this.has('cloud.ids-not-required') && !this.variant('cloud.config-ids-checked-at-use')) {
       const env = this.has('cloud.env-ignored') ? {} : this.ctx.settings.env;
       for (const field of ['subscription_id', 'tenant_id'] as const) {
-        if (!next[field] && !env[ENV_OF[field]]) throw badRequest(`${field} is required (or the ${ENV_OF[field]} environment variable)`);
+        if (!next[field] && !env[ENV_OF[field]])
+          throw badRequest(`${field} is required (or the ${ENV_OF[field]} environment variable)`);
       }
     }
     this.config = next;
-    if (this.variant('cloud.config-write-warnings') && !next.environment) return { warnings: ['environment is not set: the public cloud is used'] };
+    if (this.variant('cloud.config-write-warnings') && !next.environment)
+      return { warnings: ['environment is not set: the public cloud is used'] };
     return {};
   }
 
@@ -213,14 +247,22 @@ class CloudEngine implements Engine {
   private async client(): Promise<DirectoryClient> {
     const addr = this.ctx.settings.cloudDirectoryAddr;
     if (!addr) throw new SvcError(500, ['no cloud directory is configured for this service']);
-    if (!this.config && !this.ctx.settings.env.CLOUD_CLIENT_ID) throw badRequest('the cloud engine is not configured (write cloud config first)');
+    if (!this.config && !this.ctx.settings.env.CLOUD_CLIENT_ID)
+      throw badRequest('the cloud engine is not configured (write cloud config first)');
     const c = this.effective();
     if (this.variant('cloud.config-ids-checked-at-use') && !this.has('cloud.ids-not-required')) {
-      for (const field of ['subscription_id', 'tenant_id'] as const) if (!c[field]) throw badRequest(`${field} is required (or the ${ENV_OF[field]} environment variable)`);
+      for (const field of ['subscription_id', 'tenant_id'] as const)
+        if (!c[field]) throw badRequest(`${field} is required (or the ${ENV_OF[field]} environment variable)`);
     }
-    if (!c.tenant_id || !c.client_id || !c.client_secret) throw badRequest('tenant_id, client_id and client_secret are needed to reach the cloud directory');
+    if (!c.tenant_id || !c.client_id || !c.client_secret)
+      throw badRequest('tenant_id, client_id and client_secret are needed to reach the cloud directory');
     try {
-      return await DirectoryClient.login({ addr, tenantId: c.tenant_id, clientId: c.client_id, clientSecret: c.client_secret });
+      return await DirectoryClient.login({
+        addr,
+        tenantId: c.tenant_id,
+        clientId: c.client_id,
+        clientSecret: c.client_secret,
+      });
     } catch (err) {
       return remote(err);
     }
@@ -235,13 +277,24 @@ class CloudEngine implements Engine {
     const now = this.ctx.clock.now();
     const ttl = this.config.root_password_ttl || DEFAULT_ROOT_PASSWORD_TTL;
     try {
-      const apps = await client.list<{ id: string; passwordCredentials: { keyId: string }[] }>(`/applications?appId=${encodeURIComponent(clientId)}`);
-      if (apps.length !== 1) throw badRequest(apps.length ? 'multiple applications found for client_id' : 'no application found for client_id');
+      const apps = await client.list<{ id: string; passwordCredentials: { keyId: string }[] }>(
+        `/applications?appId=${encodeURIComponent(clientId)}`,
+      );
+      if (apps.length !== 1)
+        throw badRequest(
+          apps.length ? 'multiple applications found for client_id' : 'no application found for client_id',
+        );
       const app = apps[0]!;
-      const added = await client.request<{ keyId: string; secretText: string }>('POST', `/applications/${app.id}/addPassword`, {
-        displayName: `svc-root-${randomUUID()}`,
-        ...(this.has('cloud.rotate-root-ttl-ignored') ? {} : { endDateTime: new Date(now + ttl * 1000).toISOString() }),
-      });
+      const added = await client.request<{ keyId: string; secretText: string }>(
+        'POST',
+        `/applications/${app.id}/addPassword`,
+        {
+          displayName: `svc-root-${randomUUID()}`,
+          ...(this.has('cloud.rotate-root-ttl-ignored')
+            ? {}
+            : { endDateTime: new Date(now + ttl * 1000).toISOString() }),
+        },
+      );
       if (this.variant('cloud.rotate-root-deferred-swap')) {
         // Like the upstream product: keep using the old secret and swap (dropping the old ones) later.
         this.scheduleSwap(app, added);
@@ -252,7 +305,10 @@ class CloudEngine implements Engine {
       const fresh = await this.client();
       if (!this.has('cloud.rotate-root-keeps-old')) {
         for (const cred of app.passwordCredentials) {
-          if (cred.keyId !== added.keyId) await orMissing(() => fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }));
+          if (cred.keyId !== added.keyId)
+            await orMissing(() =>
+              fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }),
+            );
         }
       }
       if (this.has('cloud.rotate-root-returns-secret')) return { data: { client_secret: added.secretText } };
@@ -262,7 +318,10 @@ class CloudEngine implements Engine {
     }
   }
 
-  private scheduleSwap(app: { id: string; passwordCredentials: { keyId: string }[] }, added: { keyId: string; secretText: string }): void {
+  private scheduleSwap(
+    app: { id: string; passwordCredentials: { keyId: string }[] },
+    added: { keyId: string; secretText: string },
+  ): void {
     if (this.swapTimer) clearTimeout(this.swapTimer);
     this.swapTimer = setTimeout(() => {
       this.swapTimer = undefined;
@@ -271,7 +330,10 @@ class CloudEngine implements Engine {
       void (async () => {
         const fresh = await this.client();
         for (const cred of app.passwordCredentials) {
-          if (cred.keyId !== added.keyId) await orMissing(() => fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }));
+          if (cred.keyId !== added.keyId)
+            await orMissing(() =>
+              fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }),
+            );
         }
       })().catch((err) => this.ctx.log(`cloud: deferred root secret swap failed: ${(err as Error).message}`));
     }, DEFERRED_SWAP_MS);
@@ -303,7 +365,18 @@ class CloudEngine implements Engine {
     const prev = this.roles.get(name);
     const role: RoleEntry = prev
       ? { ...prev, cloud_roles: [...prev.cloud_roles], cloud_groups: [...prev.cloud_groups], tags: [...prev.tags] }
-      : { cloud_roles: [], cloud_groups: [], application_object_id: '', application_id: '', persist_app: false, ttl: 0, max_ttl: 0, permanently_delete: false, sign_in_audience: '', tags: [] };
+      : {
+          cloud_roles: [],
+          cloud_groups: [],
+          application_object_id: '',
+          application_id: '',
+          persist_app: false,
+          ttl: 0,
+          max_ttl: 0,
+          permanently_delete: false,
+          sign_in_audience: '',
+          tags: [],
+        };
 
     const duration = (field: string): number | undefined => {
       const v = body[field];
@@ -317,14 +390,16 @@ class CloudEngine implements Engine {
     role.ttl = duration('ttl') ?? role.ttl;
     role.max_ttl = duration('max_ttl') ?? role.max_ttl;
     if (role.max_ttl > 0 && role.ttl > role.max_ttl) throw badRequest('ttl cannot be greater than max_ttl');
-    if (body.permanently_delete !== undefined) role.permanently_delete = parseBool('permanently_delete', body.permanently_delete);
+    if (body.permanently_delete !== undefined)
+      role.permanently_delete = parseBool('permanently_delete', body.permanently_delete);
     if (body.persist_app !== undefined) role.persist_app = parseBool('persist_app', body.persist_app);
     if (body.sign_in_audience !== undefined && body.sign_in_audience !== '') {
       const v = body.sign_in_audience;
       if (this.has('cloud.sign-in-audience-unchecked')) {
         role.sign_in_audience = '';
       } else {
-        if (typeof v !== 'string' || !SIGN_IN_AUDIENCES.includes(v)) throw badRequest(`invalid sign_in_audience; valid values are ${SIGN_IN_AUDIENCES.join(', ')}`);
+        if (typeof v !== 'string' || !SIGN_IN_AUDIENCES.includes(v))
+          throw badRequest(`invalid sign_in_audience; valid values are ${SIGN_IN_AUDIENCES.join(', ')}`);
         role.sign_in_audience = v;
       }
     }
@@ -336,12 +411,22 @@ class CloudEngine implements Engine {
     let roleItems: RoleItem[] | undefined;
     let groupItems: GroupItem[] | undefined;
     if (body.cloud_roles !== undefined) {
-      const requireScope = !this.has('cloud.roles-item-shape-unchecked') && !this.variant('cloud.roles-item-shape-at-use');
-      roleItems = parseRoleItems(parseJsonArray('cloud_roles', body.cloud_roles, this.has('cloud.roles-json-unchecked')), requireScope);
+      const requireScope =
+        !this.has('cloud.roles-item-shape-unchecked') && !this.variant('cloud.roles-item-shape-at-use');
+      roleItems = parseRoleItems(
+        parseJsonArray('cloud_roles', body.cloud_roles, this.has('cloud.roles-json-unchecked')),
+        requireScope,
+      );
       // Fault: an item without scope silently gets the whole subscription as its scope.
-      if (this.has('cloud.roles-item-shape-unchecked')) roleItems = roleItems.map((r) => (r.scope ? r : { ...r, scope: `/subscriptions/${this.effective().subscription_id}` }));
+      if (this.has('cloud.roles-item-shape-unchecked'))
+        roleItems = roleItems.map((r) =>
+          r.scope ? r : { ...r, scope: `/subscriptions/${this.effective().subscription_id}` },
+        );
     }
-    if (body.cloud_groups !== undefined) groupItems = parseGroupItems(parseJsonArray('cloud_groups', body.cloud_groups, this.has('cloud.roles-json-unchecked')));
+    if (body.cloud_groups !== undefined)
+      groupItems = parseGroupItems(
+        parseJsonArray('cloud_groups', body.cloud_groups, this.has('cloud.roles-json-unchecked')),
+      );
 
     const userApp = role.application_object_id && role.application_object_id !== role.managed?.appObjectId;
     if (userApp && role.permanently_delete && !this.has('cloud.app-object-permanently-delete-accepted')) {
@@ -351,11 +436,15 @@ class CloudEngine implements Engine {
     const client = await this.client();
     try {
       if (role.application_object_id && role.application_object_id !== role.managed?.appObjectId) {
-        const app = await orMissing(() => client.request<{ appId: string }>('GET', `/applications/${encodeURIComponent(role.application_object_id)}`));
+        const app = await orMissing(() =>
+          client.request<{ appId: string }>('GET', `/applications/${encodeURIComponent(role.application_object_id)}`),
+        );
         if (!app) {
           const message = `no application found for application_object_id '${role.application_object_id}'`;
           // Variant: the upstream product reports the failed lookup as an internal error.
-          throw this.variant('cloud.app-object-missing-500') ? new SvcError(500, [`error loading Application: ${message}`]) : badRequest(message);
+          throw this.variant('cloud.app-object-missing-500')
+            ? new SvcError(500, [`error loading Application: ${message}`])
+            : badRequest(message);
         }
         role.application_id = app.appId;
       }
@@ -365,7 +454,11 @@ class CloudEngine implements Engine {
       if (!usable && !this.has('cloud.roles-empty-accepted')) {
         throw badRequest('either cloud_roles or application_object_id must be provided');
       }
-      if (role.persist_app && !this.has('cloud.persist-app-ignored') && !(role.application_object_id && !role.managed)) {
+      if (
+        role.persist_app &&
+        !this.has('cloud.persist-app-ignored') &&
+        !(role.application_object_id && !role.managed)
+      ) {
         await this.persistApp(client, name, role);
       }
     } catch (err) {
@@ -382,16 +475,22 @@ class CloudEngine implements Engine {
     for (const item of items) {
       let def: Def | undefined;
       if (item.role_id) {
-        def = (await client.list<Def>(`/roleDefinitions?id=${encodeURIComponent(item.role_id)}`))[0]
-          ?? await orMissing(() => client.request<Def>('GET', `/roleDefinitions/${encodeURIComponent(item.role_id!)}`));
-        if (!def && !this.has('cloud.roles-existence-unchecked')) throw badRequest(`no role found for role_id: '${item.role_id}'`);
+        def =
+          (await client.list<Def>(`/roleDefinitions?id=${encodeURIComponent(item.role_id)}`))[0] ??
+          (await orMissing(() => client.request<Def>('GET', `/roleDefinitions/${encodeURIComponent(item.role_id!)}`)));
+        if (!def && !this.has('cloud.roles-existence-unchecked'))
+          throw badRequest(`no role found for role_id: '${item.role_id}'`);
       } else {
         const defs = await client.list<Def>(`/roleDefinitions?roleName=${encodeURIComponent(item.role_name!)}`);
-        if (defs.length > 1) throw badRequest(`multiple matches found for role_name: '${item.role_name}'; specify role_id instead`);
+        if (defs.length > 1)
+          throw badRequest(`multiple matches found for role_name: '${item.role_name}'; specify role_id instead`);
         def = defs[0];
-        if (!def && !this.has('cloud.roles-existence-unchecked')) throw badRequest(`no role found for role_name: '${item.role_name}'`);
+        if (!def && !this.has('cloud.roles-existence-unchecked'))
+          throw badRequest(`no role found for role_name: '${item.role_name}'`);
       }
-      const resolved = def ? { role_name: def.roleName, role_id: def.id, scope: item.scope } : { role_name: item.role_name ?? '', role_id: item.role_id ?? '', scope: item.scope };
+      const resolved = def
+        ? { role_name: def.roleName, role_id: def.id, scope: item.scope }
+        : { role_name: item.role_name ?? '', role_id: item.role_id ?? '', scope: item.scope };
       const key = `${resolved.role_id}||${resolved.scope}`;
       if (seen.has(key)) throw badRequest(`duplicate role_id and scope: '${resolved.role_id}', '${resolved.scope}'`);
       seen.add(key);
@@ -407,12 +506,15 @@ class CloudEngine implements Engine {
       let g: G | undefined;
       if (item.object_id) {
         g = await orMissing(() => client.request<G>('GET', `/groups/${encodeURIComponent(item.object_id!)}`));
-        if (!g && !this.has('cloud.roles-existence-unchecked')) throw badRequest(`no group found for object_id: '${item.object_id}'`);
+        if (!g && !this.has('cloud.roles-existence-unchecked'))
+          throw badRequest(`no group found for object_id: '${item.object_id}'`);
       } else {
         const list = await client.list<G>(`/groups?displayName=${encodeURIComponent(item.group_name!)}`);
-        if (list.length > 1) throw badRequest(`multiple matches found for group_name: '${item.group_name}'; specify object_id instead`);
+        if (list.length > 1)
+          throw badRequest(`multiple matches found for group_name: '${item.group_name}'; specify object_id instead`);
         g = list[0];
-        if (!g && !this.has('cloud.roles-existence-unchecked')) throw badRequest(`no group found for group_name: '${item.group_name}'`);
+        if (!g && !this.has('cloud.roles-existence-unchecked'))
+          throw badRequest(`no group found for group_name: '${item.group_name}'`);
       }
       if (!g) continue;
       if (out.some((o) => o.object_id === g!.id)) throw badRequest(`duplicate object_id '${g.id}'`);
@@ -444,14 +546,24 @@ class CloudEngine implements Engine {
       ...(role.sign_in_audience ? { signInAudience: role.sign_in_audience } : {}),
       tags: this.has('cloud.tags-dropped') ? [] : role.tags,
     });
-    const principal: Principal = { appObjectId: app.id, appId: app.appId, spObjectId: '', assignmentNames: [], groupIds: [] };
+    const principal: Principal = {
+      appObjectId: app.id,
+      appId: app.appId,
+      spObjectId: '',
+      assignmentNames: [],
+      groupIds: [],
+    };
     try {
       const sp = await client.request<{ id: string }>('POST', '/servicePrincipals', { appId: app.appId });
       principal.spObjectId = sp.id;
       if (!this.has('cloud.creds-skip-assignments')) {
         for (const r of role.cloud_roles) {
           const assignment = randomUUID();
-          await client.request('PUT', `/roleAssignments/${assignment}`, { roleDefinitionId: r.role_id, principalId: sp.id, scope: r.scope });
+          await client.request('PUT', `/roleAssignments/${assignment}`, {
+            roleDefinitionId: r.role_id,
+            principalId: sp.id,
+            scope: r.scope,
+          });
           principal.assignmentNames.push(assignment);
         }
       }
@@ -471,7 +583,9 @@ class CloudEngine implements Engine {
   private async removePrincipal(client: DirectoryClient, p: Principal, permanently: boolean): Promise<void> {
     if (!this.has('cloud.revoke-keeps-assignments')) {
       for (const a of p.assignmentNames) await orMissing(() => client.request('DELETE', `/roleAssignments/${a}`));
-      if (p.spObjectId) for (const g of p.groupIds) await orMissing(() => client.request('DELETE', `/groups/${g}/members/${p.spObjectId}`));
+      if (p.spObjectId)
+        for (const g of p.groupIds)
+          await orMissing(() => client.request('DELETE', `/groups/${g}/members/${p.spObjectId}`));
     }
     if (this.has('cloud.revoke-keeps-principal')) return;
     const permanent = permanently && !this.has('cloud.permanently-delete-ignored');
@@ -488,11 +602,16 @@ class CloudEngine implements Engine {
       // Role changed: re-apply assignments and memberships on the kept principal.
       const old = role.managed;
       for (const a of old.assignmentNames) await orMissing(() => client.request('DELETE', `/roleAssignments/${a}`));
-      for (const g of old.groupIds) await orMissing(() => client.request('DELETE', `/groups/${g}/members/${old.spObjectId}`));
+      for (const g of old.groupIds)
+        await orMissing(() => client.request('DELETE', `/groups/${g}/members/${old.spObjectId}`));
       const next: Principal = { ...old, assignmentNames: [], groupIds: [] };
       for (const r of role.cloud_roles) {
         const assignment = randomUUID();
-        await client.request('PUT', `/roleAssignments/${assignment}`, { roleDefinitionId: r.role_id, principalId: old.spObjectId, scope: r.scope });
+        await client.request('PUT', `/roleAssignments/${assignment}`, {
+          roleDefinitionId: r.role_id,
+          principalId: old.spObjectId,
+          scope: r.scope,
+        });
         next.assignmentNames.push(assignment);
       }
       for (const g of role.cloud_groups) {
@@ -511,40 +630,65 @@ class CloudEngine implements Engine {
 
   private leaseTimes(role: RoleEntry): { ttl: number; maxTtl: number } {
     const ttl = !this.has('cloud.ttl-ignored') && role.ttl > 0 ? role.ttl : this.ctx.settings.defaultLeaseTtl;
-    const maxTtl = !this.has('cloud.max-ttl-ignored') && role.max_ttl > 0 ? role.max_ttl : this.ctx.settings.maxLeaseTtl;
+    const maxTtl =
+      !this.has('cloud.max-ttl-ignored') && role.max_ttl > 0 ? role.max_ttl : this.ctx.settings.maxLeaseTtl;
     return { ttl: maxTtl > 0 ? Math.min(ttl, maxTtl) : ttl, maxTtl };
   }
 
   private async creds(name: string): Promise<EngineResponse> {
     const role = this.roles.get(name);
-    if (!role) throw new SvcError(this.variant('cloud.creds-unknown-role-404') ? 404 : 400, [`role '${name}' does not exist`]);
+    if (!role)
+      throw new SvcError(this.variant('cloud.creds-unknown-role-404') ? 404 : 400, [`role '${name}' does not exist`]);
     const client = await this.client();
     const { ttl, maxTtl } = this.leaseTimes(role);
     const endDateTime = new Date(this.ctx.clock.now() + SP_SECRET_SECONDS * 1000).toISOString();
     const renew = async (increment: number) => (!this.has('cloud.ttl-ignored') && role.ttl > 0 ? role.ttl : increment);
-    const staticApp = role.application_object_id && !this.has('cloud.app-object-uses-roles') ? role.application_object_id : '';
+    const staticApp =
+      role.application_object_id && !this.has('cloud.app-object-uses-roles') ? role.application_object_id : '';
     try {
       if (staticApp) {
-        const added = await client.request<{ keyId: string; secretText: string }>('POST', `/applications/${staticApp}/addPassword`, { displayName: `svc-${name}-${randomUUID().slice(0, 8)}`, endDateTime });
+        const added = await client.request<{ keyId: string; secretText: string }>(
+          'POST',
+          `/applications/${staticApp}/addPassword`,
+          { displayName: `svc-${name}-${randomUUID().slice(0, 8)}`, endDateTime },
+        );
         return {
-          data: { client_id: role.application_id, client_secret: this.has('cloud.creds-wrong-secret') ? `${added.secretText}x` : added.secretText },
+          data: {
+            client_id: role.application_id,
+            client_secret: this.has('cloud.creds-wrong-secret') ? `${added.secretText}x` : added.secretText,
+          },
           lease: {
-            ttl, maxTtl, renewable: true, renew,
+            ttl,
+            maxTtl,
+            renewable: true,
+            renew,
             revoke: async () => {
               if (this.has('cloud.app-object-revoke-keeps-secret')) return;
               const c = await this.client();
-              await orMissing(() => c.request('POST', `/applications/${staticApp}/removePassword`, { keyId: added.keyId }));
+              await orMissing(() =>
+                c.request('POST', `/applications/${staticApp}/removePassword`, { keyId: added.keyId }),
+              );
             },
           },
         };
       }
       const principal = await this.createPrincipal(client, name, role);
-      const added = await client.request<{ secretText: string }>('POST', `/applications/${principal.appObjectId}/addPassword`, { displayName: 'svc-generated', endDateTime });
+      const added = await client.request<{ secretText: string }>(
+        'POST',
+        `/applications/${principal.appObjectId}/addPassword`,
+        { displayName: 'svc-generated', endDateTime },
+      );
       const permanently = role.permanently_delete;
       return {
-        data: { client_id: principal.appId, client_secret: this.has('cloud.creds-wrong-secret') ? `${added.secretText}x` : added.secretText },
+        data: {
+          client_id: principal.appId,
+          client_secret: this.has('cloud.creds-wrong-secret') ? `${added.secretText}x` : added.secretText,
+        },
         lease: {
-          ttl, maxTtl, renewable: true, renew,
+          ttl,
+          maxTtl,
+          renewable: true,
+          renew,
           revoke: async () => this.removePrincipal(await this.client(), principal, permanently),
         },
       };

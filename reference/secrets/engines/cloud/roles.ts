@@ -4,10 +4,22 @@
  */
 import { badRequest } from '../../errors.js';
 
-export interface RoleItem { role_name?: string; role_id?: string; scope: string }
-export interface GroupItem { group_name?: string; object_id?: string }
+export interface RoleItem {
+  role_name?: string;
+  role_id?: string;
+  scope: string;
+}
+export interface GroupItem {
+  group_name?: string;
+  object_id?: string;
+}
 
-export const SIGN_IN_AUDIENCES = ['CloudADMyOrg', 'CloudADMultipleOrgs', 'CloudADandPersonalAccount', 'PersonalAccount'];
+export const SIGN_IN_AUDIENCES = [
+  'CloudADMyOrg',
+  'CloudADMultipleOrgs',
+  'CloudADandPersonalAccount',
+  'PersonalAccount',
+];
 
 /** A field that holds an escaped JSON array; `lenient` treats malformed input as empty (a fault). */
 export function parseJsonArray(field: string, value: unknown, lenient = false): unknown[] {
@@ -37,7 +49,8 @@ export function parseRoleItems(items: unknown[], requireScope: boolean): RoleIte
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`cloud_roles[${i}] must be an object`);
     const item = raw as Record<string, unknown>;
     if (requireScope && !nonEmpty(item.scope)) throw badRequest(`cloud_roles[${i}] needs a scope`);
-    if (!nonEmpty(item.role_name) && !nonEmpty(item.role_id)) throw badRequest(`cloud_roles[${i}] needs role_name or role_id`);
+    if (!nonEmpty(item.role_name) && !nonEmpty(item.role_id))
+      throw badRequest(`cloud_roles[${i}] needs role_name or role_id`);
     return {
       scope: typeof item.scope === 'string' ? item.scope : '',
       ...(nonEmpty(item.role_name) ? { role_name: item.role_name } : {}),
@@ -50,8 +63,12 @@ export function parseGroupItems(items: unknown[]): GroupItem[] {
   return items.map((raw, i) => {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`cloud_groups[${i}] must be an object`);
     const item = raw as Record<string, unknown>;
-    if (!nonEmpty(item.group_name) && !nonEmpty(item.object_id)) throw badRequest(`cloud_groups[${i}] needs group_name or object_id`);
-    return { ...(nonEmpty(item.group_name) ? { group_name: item.group_name } : {}), ...(nonEmpty(item.object_id) ? { object_id: item.object_id } : {}) };
+    if (!nonEmpty(item.group_name) && !nonEmpty(item.object_id))
+      throw badRequest(`cloud_groups[${i}] needs group_name or object_id`);
+    return {
+      ...(nonEmpty(item.group_name) ? { group_name: item.group_name } : {}),
+      ...(nonEmpty(item.object_id) ? { object_id: item.object_id } : {}),
+    };
   });
 }
 

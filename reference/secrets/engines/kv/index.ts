@@ -70,7 +70,9 @@ class KvDialect {
 
   /** The 404 of a deleted or destroyed version: with its metadata, or the bare error body. */
   goneBody(meta: Record<string, unknown>): Record<string, unknown> {
-    return this.variants.has('kv.deleted-read-bare-404') ? { errors: [] } : { errors: [], data: { data: null, metadata: meta } };
+    return this.variants.has('kv.deleted-read-bare-404')
+      ? { errors: [] }
+      : { errors: [], data: { data: null, metadata: meta } };
   }
 }
 
@@ -88,12 +90,14 @@ export function listUnder(paths: Iterable<string>, prefix: string, faults?: Faul
     else out.add(slash === -1 ? rest : rest.slice(0, slash + 1));
   }
   // A leaf is not a directory: listing it finds nothing unless the fault lists the leaf itself.
-  if (faults?.has('kv.list-leaf-lists-itself') && prefix && all.includes(prefix.slice(0, -1))) out.add(prefix.slice(0, -1).split('/').pop()!);
+  if (faults?.has('kv.list-leaf-lists-itself') && prefix && all.includes(prefix.slice(0, -1)))
+    out.add(prefix.slice(0, -1).split('/').pop()!);
   return [...out].sort();
 }
 
 function asObject(value: unknown, what: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest(`${what} must be a JSON object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw badRequest(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
 }
 
@@ -123,15 +127,18 @@ class KvV1 implements Engine {
           throw notFound();
         }
         if (this.ctx.faults.has('kv.v1-read-wrapped')) return { data: { data: { ...value } } };
-        if (this.ctx.faults.has('kv.v1-read-leased')) return { data: { ...value }, lease: { ttl: 3600, renewable: false, revoke: async () => {} } };
+        if (this.ctx.faults.has('kv.v1-read-leased'))
+          return { data: { ...value }, lease: { ttl: 3600, renewable: false, revoke: async () => {} } };
         return { data: { ...value } };
       }
       case 'POST':
       case 'PUT': {
         if (!path) throw unsupportedPath();
-        if (Object.keys(req.body).length === 0 && !this.ctx.faults.has('kv.v1-accepts-empty-write')) throw badRequest('no data provided');
+        if (Object.keys(req.body).length === 0 && !this.ctx.faults.has('kv.v1-accepts-empty-write'))
+          throw badRequest('no data provided');
         let fields: Record<string, unknown> = { ...req.body };
-        if (this.ctx.faults.has('kv.v1-values-stringified')) fields = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
+        if (this.ctx.faults.has('kv.v1-values-stringified'))
+          fields = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
         if (this.ctx.faults.has('kv.v1-write-merges')) fields = { ...this.store.get(this.key(path)), ...fields };
         this.store.set(this.key(path), fields);
         return {};
@@ -184,11 +191,16 @@ class KvV2 implements Engine {
       case 'data':
         if (this.has('kv.v2-data-path-missing')) throw unsupportedPath();
         return this.data(req, key);
-      case 'metadata': return this.metadata(req, key);
-      case 'subkeys': return this.subkeys(req, key);
-      case 'delete': return this.versionOp(req, key, 'delete');
-      case 'undelete': return this.versionOp(req, key, 'undelete');
-      case 'destroy': return this.versionOp(req, key, 'destroy');
+      case 'metadata':
+        return this.metadata(req, key);
+      case 'subkeys':
+        return this.subkeys(req, key);
+      case 'delete':
+        return this.versionOp(req, key, 'delete');
+      case 'undelete':
+        return this.versionOp(req, key, 'undelete');
+      case 'destroy':
+        return this.versionOp(req, key, 'destroy');
       default:
         // The real product answers non-data paths of a v2 mount with 404 and a warning.
         if (this.has('kv.v2-unwrapped-path-served')) return this.data(req, req.path);
@@ -215,33 +227,72 @@ class KvV2 implements Engine {
   }
 
   private versionMeta(v: Version, n: number, s: Secret): Record<string, unknown> {
-    const custom = Object.keys(s.customMetadata).length && !this.has('kv.v2-custom-metadata-missing') ? { ...s.customMetadata } : null;
-    return { created_time: this.iso(v.createdAt), custom_metadata: custom, deletion_time: this.iso(v.deletedAt), destroyed: v.destroyed, version: n };
+    const custom =
+      Object.keys(s.customMetadata).length && !this.has('kv.v2-custom-metadata-missing')
+        ? { ...s.customMetadata }
+        : null;
+    return {
+      created_time: this.iso(v.createdAt),
+      custom_metadata: custom,
+      deletion_time: this.iso(v.deletedAt),
+      destroyed: v.destroyed,
+      version: n,
+    };
   }
 
   private newSecret(now: number): Secret {
-    return { versions: new Map(), current: 0, oldest: 0, createdAt: now, updatedAt: now, maxVersions: 0, casRequired: false, deleteVersionAfter: 0, customMetadata: {} };
+    return {
+      versions: new Map(),
+      current: 0,
+      oldest: 0,
+      createdAt: now,
+      updatedAt: now,
+      maxVersions: 0,
+      casRequired: false,
+      deleteVersionAfter: 0,
+      customMetadata: {},
+    };
   }
 
   private config(req: EngineRequest): EngineResponse {
     if (req.method === 'GET') {
-      return { data: { max_versions: this.maxVersions, cas_required: this.casRequired, delete_version_after: this.dialect.duration(this.deleteVersionAfter) } };
+      return {
+        data: {
+          max_versions: this.maxVersions,
+          cas_required: this.casRequired,
+          delete_version_after: this.dialect.duration(this.deleteVersionAfter),
+        },
+      };
     }
     if (req.method !== 'POST' && req.method !== 'PUT') throw methodNotAllowed();
     const unchecked = this.has('kv.v2-config-types-unchecked');
     // Validate every field first, then store: a refused write changes nothing.
-    const next = { maxVersions: this.maxVersions, casRequired: this.casRequired, deleteVersionAfter: this.deleteVersionAfter };
+    const next = {
+      maxVersions: this.maxVersions,
+      casRequired: this.casRequired,
+      deleteVersionAfter: this.deleteVersionAfter,
+    };
     if (req.body.max_versions !== undefined) {
-      next.maxVersions = unchecked ? Number(req.body.max_versions) || 0 : this.dialect.maxVersions(req.body.max_versions);
+      next.maxVersions = unchecked
+        ? Number(req.body.max_versions) || 0
+        : this.dialect.maxVersions(req.body.max_versions);
     }
     if (req.body.cas_required !== undefined && !this.has('kv.v2-config-not-saved')) {
       if (!unchecked && typeof req.body.cas_required !== 'boolean') throw badRequest('cas_required must be a boolean');
       next.casRequired = req.body.cas_required === true;
     }
     if (req.body.delete_version_after !== undefined) {
-      try { next.deleteVersionAfter = parseDuration(req.body.delete_version_after); } catch (e) { throw badRequest((e as Error).message); }
+      try {
+        next.deleteVersionAfter = parseDuration(req.body.delete_version_after);
+      } catch (e) {
+        throw badRequest((e as Error).message);
+      }
     }
-    ({ maxVersions: this.maxVersions, casRequired: this.casRequired, deleteVersionAfter: this.deleteVersionAfter } = next);
+    ({
+      maxVersions: this.maxVersions,
+      casRequired: this.casRequired,
+      deleteVersionAfter: this.deleteVersionAfter,
+    } = next);
     return {};
   }
 
@@ -279,7 +330,8 @@ class KvV2 implements Engine {
     const options = req.body.options === undefined ? {} : asObject(req.body.options, 'options');
     let s = this.secrets.get(key);
     const cas = options.cas;
-    if (cas !== undefined && (!Number.isInteger(cas) || (cas as number) < 0)) throw badRequest('cas must be a non-negative integer');
+    if (cas !== undefined && (!Number.isInteger(cas) || (cas as number) < 0))
+      throw badRequest('cas must be a non-negative integer');
     const casNeeded = (this.casRequired || s?.casRequired) && !this.has('kv.v2-cas-required-ignored');
     if (casNeeded && cas === undefined) throw badRequest('check-and-set parameter required for this call');
     if (cas !== undefined && !this.has('kv.cas-ignored') && !(cas === 0 && this.has('kv.v2-cas-zero-overwrites'))) {
@@ -293,7 +345,12 @@ class KvV2 implements Engine {
     }
     const next = this.has('kv.version-not-incremented') && s.current > 0 ? s.current : s.current + 1;
     const after = this.effectiveDeleteAfter(s);
-    s.versions.set(next, { data: { ...fields }, createdAt: now, deletedAt: after > 0 ? now + after * 1000 : null, destroyed: false });
+    s.versions.set(next, {
+      data: { ...fields },
+      createdAt: now,
+      deletedAt: after > 0 ? now + after * 1000 : null,
+      destroyed: false,
+    });
     s.current = next;
     s.updatedAt = now;
     if (!s.oldest) s.oldest = next;
@@ -318,7 +375,12 @@ class KvV2 implements Engine {
     if (req.method === 'GET') {
       if (!s) throw notFound();
       const versions: Record<string, unknown> = {};
-      for (const [n, v] of s.versions) versions[String(n)] = { created_time: this.iso(v.createdAt), deletion_time: this.iso(v.deletedAt), destroyed: v.destroyed };
+      for (const [n, v] of s.versions)
+        versions[String(n)] = {
+          created_time: this.iso(v.createdAt),
+          deletion_time: this.iso(v.deletedAt),
+          destroyed: v.destroyed,
+        };
       return {
         data: {
           cas_required: s.casRequired,
@@ -353,11 +415,16 @@ class KvV2 implements Engine {
     }
     if (req.body.custom_metadata !== undefined) {
       const cm = asObject(req.body.custom_metadata, 'custom_metadata');
-      for (const [k, v] of Object.entries(cm)) if (typeof v !== 'string') throw badRequest(`custom_metadata value of "${k}" must be a string`);
+      for (const [k, v] of Object.entries(cm))
+        if (typeof v !== 'string') throw badRequest(`custom_metadata value of "${k}" must be a string`);
       target.customMetadata = cm as Record<string, string>;
     }
     if (req.body.delete_version_after !== undefined) {
-      try { target.deleteVersionAfter = parseDuration(req.body.delete_version_after); } catch (e) { throw badRequest((e as Error).message); }
+      try {
+        target.deleteVersionAfter = parseDuration(req.body.delete_version_after);
+      } catch (e) {
+        throw badRequest((e as Error).message);
+      }
     }
     if (this.has('kv.v2-metadata-write-creates-version') && target.current > 0) {
       const latest = target.versions.get(target.current)!;
@@ -374,7 +441,12 @@ class KvV2 implements Engine {
     const v = s?.versions.get(s.current);
     if (!s || !v || this.isDeleted(v) || v.destroyed) throw notFound();
     const leak = this.has('kv.v2-subkeys-values-leak');
-    const strip = (o: unknown): unknown => (o && typeof o === 'object' && !Array.isArray(o) ? Object.fromEntries(Object.entries(o).map(([k, x]) => [k, strip(x)])) : leak ? o : null);
+    const strip = (o: unknown): unknown =>
+      o && typeof o === 'object' && !Array.isArray(o)
+        ? Object.fromEntries(Object.entries(o).map(([k, x]) => [k, strip(x)]))
+        : leak
+          ? o
+          : null;
     return { data: { subkeys: strip(v.data), metadata: this.versionMeta(v, s.current, s) } };
   }
 
@@ -383,19 +455,24 @@ class KvV2 implements Engine {
     if (!key) throw unsupportedPath();
     const versions = this.dialect.versions(req.body.versions);
     const valid = Array.isArray(versions) && versions.length > 0 && versions.every((n) => Number.isInteger(n));
-    if (!valid && !this.has('kv.v2-versions-unchecked')) throw badRequest('versions must be a non-empty list of integers');
+    if (!valid && !this.has('kv.v2-versions-unchecked'))
+      throw badRequest('versions must be a non-empty list of integers');
     const s = this.secrets.get(key);
     if (!s || !valid) return {};
     for (const n of versions as number[]) {
       const v = s.versions.get(n);
       if (!v) continue;
-      if (op === 'delete' && !v.destroyed && !this.isDeleted(v) && !this.has('kv.v2-delete-versions-ignored')) v.deletedAt = this.now();
+      if (op === 'delete' && !v.destroyed && !this.isDeleted(v) && !this.has('kv.v2-delete-versions-ignored'))
+        v.deletedAt = this.now();
       if (op === 'undelete' && !v.destroyed && !this.has('kv.undelete-ignored')) {
         const after = this.effectiveDeleteAfter(s);
         v.deletedAt = after > 0 ? this.now() + after * 1000 : null;
       }
       if (op === 'destroy') {
-        if (this.has('kv.v2-destroy-soft')) { v.deletedAt = this.now(); continue; }
+        if (this.has('kv.v2-destroy-soft')) {
+          v.deletedAt = this.now();
+          continue;
+        }
         v.destroyed = true;
         v.data = null;
       }
@@ -404,4 +481,5 @@ class KvV2 implements Engine {
   }
 }
 
-export const factory: EngineFactory = (ctx) => (ctx.options.version === '2' && !ctx.faults.has('kv.version-option-ignored') ? new KvV2(ctx) : new KvV1(ctx));
+export const factory: EngineFactory = (ctx) =>
+  ctx.options.version === '2' && !ctx.faults.has('kv.version-option-ignored') ? new KvV2(ctx) : new KvV1(ctx);

@@ -6,18 +6,41 @@ import type { Engine, EngineContext, EngineRequest } from '../../engine.js';
 import { factory, listUnder } from './index.js';
 
 const clocks: ControllableClock[] = [];
-afterEach(() => { for (const c of clocks.splice(0)) c.close(); });
+afterEach(() => {
+  for (const c of clocks.splice(0)) c.close();
+});
 
 async function engine(version: '1' | '2', faults: string[] = []): Promise<{ kv: Engine; clock: ControllableClock }> {
   const clock = new ControllableClock();
   clocks.push(clock);
-  const ctx = { clock, faults: new Faults(faults), options: { version }, mountPath: 'kv/', log: () => {} } as unknown as EngineContext;
+  const ctx = {
+    clock,
+    faults: new Faults(faults),
+    options: { version },
+    mountPath: 'kv/',
+    log: () => {},
+  } as unknown as EngineContext;
   return { kv: await factory(ctx), clock };
 }
 
-function req(method: EngineRequest['method'], path: string, body: Record<string, unknown> = {}, query = ''): EngineRequest {
+function req(
+  method: EngineRequest['method'],
+  path: string,
+  body: Record<string, unknown> = {},
+  query = '',
+): EngineRequest {
   const operation = method === 'GET' ? 'read' : method === 'LIST' ? 'list' : method === 'DELETE' ? 'delete' : 'update';
-  return { operation, method, path, body, rawBody: Buffer.from(JSON.stringify(body)), query: new URLSearchParams(query), headers: {}, token: { id: '', accessor: '', entityId: '', displayName: '', policies: [], root: true }, can: () => true };
+  return {
+    operation,
+    method,
+    path,
+    body,
+    rawBody: Buffer.from(JSON.stringify(body)),
+    query: new URLSearchParams(query),
+    headers: {},
+    token: { id: '', accessor: '', entityId: '', displayName: '', policies: [], root: true },
+    can: () => true,
+  };
 }
 
 describe('listUnder', () => {
@@ -65,7 +88,9 @@ describe('kv version 2', () => {
   it('refuses a stale check-and-set write', async () => {
     const { kv } = await engine('2');
     await kv.handle(req('POST', 'data/k', { data: { n: 1 } }));
-    await expect(kv.handle(req('POST', 'data/k', { data: { n: 2 }, options: { cas: 0 } }))).rejects.toMatchObject({ status: 400 });
+    await expect(kv.handle(req('POST', 'data/k', { data: { n: 2 }, options: { cas: 0 } }))).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });
 

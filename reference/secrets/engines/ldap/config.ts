@@ -95,7 +95,8 @@ export function applyConfigWrite(
   if (lengthSent) {
     const v = body.length;
     const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 1024) throw badRequest('length must be a positive integer');
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 1024)
+      throw badRequest('length must be a positive integer');
     length = n;
   }
   const passwordPolicy = policySent !== undefined ? policySent || undefined : prev?.passwordPolicy;
@@ -111,13 +112,21 @@ export function applyConfigWrite(
   if (!bindpass) throw badRequest('bindpass is required');
 
   const urlText = str(body, 'url');
-  const urls = urlText !== undefined ? urlText.split(',').map((u) => u.trim()).filter(Boolean) : prev?.urls ?? [DEFAULT_URL];
+  const urls =
+    urlText !== undefined
+      ? urlText
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean)
+      : (prev?.urls ?? [DEFAULT_URL]);
   if (!urls.length) urls.push(DEFAULT_URL);
   for (const u of urls) {
-    if (!/^ldaps?:\/\/[^/\s]+\/?$/i.test(u)) throw badRequest(`url "${u}" must be ldap://host[:port] or ldaps://host[:port]`);
+    if (!/^ldaps?:\/\/[^/\s]+\/?$/i.test(u))
+      throw badRequest(`url "${u}" must be ldap://host[:port] or ldaps://host[:port]`);
   }
   const schemaText = str(body, 'schema');
-  if (schemaText !== undefined && !['openldap', 'ad', 'racf'].includes(schemaText)) throw badRequest('schema must be one of openldap, ad, racf');
+  if (schemaText !== undefined && !['openldap', 'ad', 'racf'].includes(schemaText))
+    throw badRequest('schema must be one of openldap, ad, racf');
   const schema = (schemaText || prev?.schema || 'openldap') as Schema;
   const certificate = str(body, 'certificate') ?? prev?.certificate ?? '';
   checkPem(certificate, 'certificate');
@@ -141,7 +150,8 @@ export function applyConfigWrite(
     certificate,
     clientTlsCert,
     clientTlsKey: str(body, 'client_tls_key') ?? prev?.clientTlsKey ?? '',
-    skipStaticRoleImportRotation: bool(body, 'skip_static_role_import_rotation') ?? prev?.skipStaticRoleImportRotation ?? false,
+    skipStaticRoleImportRotation:
+      bool(body, 'skip_static_role_import_rotation') ?? prev?.skipStaticRoleImportRotation ?? false,
     length,
     tlsMinVersion: str(body, 'tls_min_version') ?? prev?.tlsMinVersion ?? 'tls12',
     tlsMaxVersion: str(body, 'tls_max_version') ?? prev?.tlsMaxVersion ?? 'tls12',

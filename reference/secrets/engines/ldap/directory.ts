@@ -9,7 +9,10 @@ import type { LdifRecord } from './ldif.js';
 
 /** Failures talking to the directory; the message names the operation, never a credential. */
 export class DirectoryError extends Error {
-  constructor(message: string, readonly invalidCredentials = false) {
+  constructor(
+    message: string,
+    readonly invalidCredentials = false,
+  ) {
     super(message);
   }
 }
@@ -47,7 +50,13 @@ export async function openSession(cfg: DirectoryConfig, opts: SessionOptions = {
     const host = new URL(url).hostname;
     // ldapts treats any tlsOptions as a request for TLS from the first byte: only ldaps:// gets them.
     const secure = url.toLowerCase().startsWith('ldaps://');
-    const client = new Client({ url, connectTimeout: connectMs, timeout: opMs, strictDN: false, ...(secure ? { tlsOptions: tlsOptions(cfg, host) } : {}) });
+    const client = new Client({
+      url,
+      connectTimeout: connectMs,
+      timeout: opMs,
+      strictDN: false,
+      ...(secure ? { tlsOptions: tlsOptions(cfg, host) } : {}),
+    });
     try {
       if (cfg.starttls && url.toLowerCase().startsWith('ldap://')) await client.startTLS(tlsOptions(cfg, host));
       const who = cfg.upndomain ? `${cfg.binddn}@${cfg.upndomain}` : cfg.binddn;
@@ -55,7 +64,8 @@ export async function openSession(cfg: DirectoryConfig, opts: SessionOptions = {
       return new Session(client, cfg);
     } catch (err) {
       await client.unbind().catch(() => {});
-      if (err instanceof InvalidCredentialsError) throw new DirectoryError('bind failed: invalid credentials for the configured binddn', true);
+      if (err instanceof InvalidCredentialsError)
+        throw new DirectoryError('bind failed: invalid credentials for the configured binddn', true);
       failures.push(`${url}: ${errName(err)}`);
     }
   }
@@ -63,7 +73,10 @@ export async function openSession(cfg: DirectoryConfig, opts: SessionOptions = {
 }
 
 export class Session {
-  constructor(private readonly client: Client, private readonly cfg: DirectoryConfig) {}
+  constructor(
+    private readonly client: Client,
+    private readonly cfg: DirectoryConfig,
+  ) {}
 
   async close(): Promise<void> {
     await this.client.unbind().catch(() => {});
@@ -77,7 +90,12 @@ export class Session {
         return r.searchEntries[0]?.dn;
       }
       const base = this.cfg.userdn;
-      const r = await this.client.search(base, { scope: 'sub', filter: `(${attr}=${escapeValue(username)})`, attributes: ['1.1'], sizeLimit: 2 });
+      const r = await this.client.search(base, {
+        scope: 'sub',
+        filter: `(${attr}=${escapeValue(username)})`,
+        attributes: ['1.1'],
+        sizeLimit: 2,
+      });
       return r.searchEntries.length === 1 ? r.searchEntries[0]!.dn : undefined;
     } catch (err) {
       if (err instanceof NoSuchObjectError) return undefined;
@@ -89,24 +107,44 @@ export class Session {
   async setPassword(dn: string, password: string): Promise<void> {
     const change =
       this.cfg.schema === 'ad'
-        ? new Change({ operation: 'replace', modification: new Attribute({ type: 'unicodePwd', values: [Buffer.from(`"${password}"`, 'utf16le')] }) })
+        ? new Change({
+            operation: 'replace',
+            modification: new Attribute({ type: 'unicodePwd', values: [Buffer.from(`"${password}"`, 'utf16le')] }),
+          })
         : this.cfg.schema === 'racf'
-          ? new Change({ operation: 'replace', modification: new Attribute({ type: 'racfPassword', values: [password] }) })
-          : new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: [password] }) });
+          ? new Change({
+              operation: 'replace',
+              modification: new Attribute({ type: 'racfPassword', values: [password] }),
+            })
+          : new Change({
+              operation: 'replace',
+              modification: new Attribute({ type: 'userPassword', values: [password] }),
+            });
     try {
       await this.client.modify(dn, change);
     } catch (err) {
-      throw new DirectoryError(`password change of ${dn} failed: ${err instanceof Error ? err.constructor.name : 'error'}`);
+      throw new DirectoryError(
+        `password change of ${dn} failed: ${err instanceof Error ? err.constructor.name : 'error'}`,
+      );
     }
   }
 
   async apply(rec: LdifRecord): Promise<void> {
     if (rec.changetype === 'add') {
-      await this.client.add(rec.dn, rec.attributes.map((a) => new Attribute({ type: a.type, values: a.values })));
+      await this.client.add(
+        rec.dn,
+        rec.attributes.map((a) => new Attribute({ type: a.type, values: a.values })),
+      );
     } else if (rec.changetype === 'delete') {
       await this.client.del(rec.dn);
     } else {
-      await this.client.modify(rec.dn, rec.changes.map((c) => new Change({ operation: c.operation, modification: new Attribute({ type: c.type, values: c.values }) })));
+      await this.client.modify(
+        rec.dn,
+        rec.changes.map(
+          (c) =>
+            new Change({ operation: c.operation, modification: new Attribute({ type: c.type, values: c.values }) }),
+        ),
+      );
     }
   }
 
@@ -117,7 +155,11 @@ export class Session {
 }
 
 /** Opens a session, runs `fn`, always closes. */
-export async function withSession<T>(cfg: DirectoryConfig, opts: SessionOptions, fn: (s: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  cfg: DirectoryConfig,
+  opts: SessionOptions,
+  fn: (s: Session) => Promise<T>,
+): Promise<T> {
   const s = await openSession(cfg, opts);
   try {
     return await fn(s);
@@ -130,7 +172,11 @@ export async function withSession<T>(cfg: DirectoryConfig, opts: SessionOptions,
  * Runs LDIF records in order. With `stopOnError` the first failure ends the run (creation);
  * otherwise every record is tried (deletion, rollback). Returns the DNs applied and the errors.
  */
-export async function runLdif(session: Session, recs: LdifRecord[], stopOnError: boolean): Promise<{ applied: string[]; errors: string[] }> {
+export async function runLdif(
+  session: Session,
+  recs: LdifRecord[],
+  stopOnError: boolean,
+): Promise<{ applied: string[]; errors: string[] }> {
   const applied: string[] = [];
   const errors: string[] = [];
   for (const rec of recs) {

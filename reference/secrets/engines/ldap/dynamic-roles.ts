@@ -77,7 +77,8 @@ export class DynamicRoles {
         if (!keepEmpty) delete role[key];
         continue;
       }
-      const text = key !== 'username_template' && !this.s.fault('ldap.dynamic-base64-not-decoded') ? decodeMaybeBase64(v) : v;
+      const text =
+        key !== 'username_template' && !this.s.fault('ldap.dynamic-base64-not-decoded') ? decodeMaybeBase64(v) : v;
       role[key] = text;
     }
     for (const key of ['default_ttl', 'max_ttl'] as const) {
@@ -95,7 +96,8 @@ export class DynamicRoles {
     }
     if (!role.creation_ldif) throw badRequest('creation_ldif is required');
     if (!role.deletion_ldif) throw badRequest('deletion_ldif is required');
-    if (role.default_ttl && role.max_ttl && role.default_ttl > role.max_ttl) throw badRequest('default_ttl cannot be greater than max_ttl');
+    if (role.default_ttl && role.max_ttl && role.default_ttl > role.max_ttl)
+      throw badRequest('default_ttl cannot be greater than max_ttl');
     for (const key of LDIF_KEYS) {
       const t = role[key];
       if (!t) continue;
@@ -117,7 +119,13 @@ export class DynamicRoles {
 
   private renderLdif(template: string, data: Record<string, unknown>, issuedAt: number): LdifRecord[] {
     try {
-      return parseLdif(render(template, data, this.ldifFns(() => issuedAt)));
+      return parseLdif(
+        render(
+          template,
+          data,
+          this.ldifFns(() => issuedAt),
+        ),
+      );
     } catch (err) {
       if (err instanceof TemplateError || err instanceof LdifError) throw badRequest(`invalid LDIF: ${err.message}`);
       throw err;
@@ -129,16 +137,26 @@ export class DynamicRoles {
     if (!role) throw badRequest(`role "${name}" not found`);
     const settings = this.s.ctx.settings;
     const systemMax = settings.maxLeaseTtl;
-    const maxTtl = this.s.fault('ldap.dynamic-max-ttl-ignored') ? systemMax : Math.min(role.max_ttl || systemMax, systemMax);
-    const wantTtl = this.s.fault('ldap.dynamic-default-ttl-ignored') ? settings.defaultLeaseTtl : role.default_ttl || settings.defaultLeaseTtl;
+    const maxTtl = this.s.fault('ldap.dynamic-max-ttl-ignored')
+      ? systemMax
+      : Math.min(role.max_ttl || systemMax, systemMax);
+    const wantTtl = this.s.fault('ldap.dynamic-default-ttl-ignored')
+      ? settings.defaultLeaseTtl
+      : role.default_ttl || settings.defaultLeaseTtl;
     const ttl = Math.min(wantTtl, maxTtl);
     const issuedAt = this.s.now();
     const displayName = this.s.fault('ldap.template-display-name-missing') ? '' : token.displayName;
 
-    const usernameTemplate = role.username_template || (this.s.fault('ldap.username-template-default-wrong') ? WRONG_DEFAULT_TEMPLATE : DEFAULT_USERNAME_TEMPLATE);
+    const usernameTemplate =
+      role.username_template ||
+      (this.s.fault('ldap.username-template-default-wrong') ? WRONG_DEFAULT_TEMPLATE : DEFAULT_USERNAME_TEMPLATE);
     let username: string;
     try {
-      username = render(usernameTemplate, { RoleName: name, DisplayName: displayName }, this.usernameFns(() => issuedAt));
+      username = render(
+        usernameTemplate,
+        { RoleName: name, DisplayName: displayName },
+        this.usernameFns(() => issuedAt),
+      );
     } catch (err) {
       throw badRequest(`username_template: ${(err as Error).message}`);
     }
@@ -164,7 +182,9 @@ export class DynamicRoles {
       if (rollback.length && !this.s.fault('ldap.dynamic-no-rollback')) {
         await runLdif(session, rollback, this.s.fault('ldap.dynamic-rollback-stops'));
       }
-      throw new SvcError(500, [`creation LDIF failed (${created.errors[0]}); rollback ${rollback.length ? 'ran' : 'not configured'}`]);
+      throw new SvcError(500, [
+        `creation LDIF failed (${created.errors[0]}); rollback ${rollback.length ? 'ran' : 'not configured'}`,
+      ]);
     });
 
     const revoke = async () => {

@@ -43,7 +43,13 @@ class LdapEngine implements Engine {
       return req.method === 'GET' || req.method === 'LIST' ? shapeRead(req.path, res, has) : res;
     } catch (err) {
       let e = err;
-      if (e instanceof SvcError && e.status === 404 && isObjectRead(req.method, req.path) && has('ldap.missing-object-read-400')) e = new SvcError(400, e.messages.length ? e.messages : ['no such object']);
+      if (
+        e instanceof SvcError &&
+        e.status === 404 &&
+        isObjectRead(req.method, req.path) &&
+        has('ldap.missing-object-read-400')
+      )
+        e = new SvcError(400, e.messages.length ? e.messages : ['no such object']);
       if (e instanceof SvcError && has('ldap.error-texts-multierror')) e = multiError(e);
       throw e;
     }
@@ -56,10 +62,15 @@ class LdapEngine implements Engine {
 
     if (path === 'config') {
       if (write) {
-        this.s.config = applyConfigWrite(this.s.config, req.body, (n) => this.s.ctx.passwordPolicies.get(n) !== undefined, {
-          acceptBothLengthAndPolicy: this.s.fault('ldap.config-both-length-policy-accepted'),
-          checkPolicyOnSave: this.s.fault('ldap.config-policy-checked-on-save'),
-        });
+        this.s.config = applyConfigWrite(
+          this.s.config,
+          req.body,
+          (n) => this.s.ctx.passwordPolicies.get(n) !== undefined,
+          {
+            acceptBothLengthAndPolicy: this.s.fault('ldap.config-both-length-policy-accepted'),
+            checkPolicyOnSave: this.s.fault('ldap.config-policy-checked-on-save'),
+          },
+        );
         return {};
       }
       if (method === 'GET') {
@@ -89,8 +100,14 @@ class LdapEngine implements Engine {
       const name = m[1]!;
       if (list) return { data: this.statics.list(name) };
       if (method === 'GET') return { data: this.statics.read(name) };
-      if (write) { await this.statics.write(name, req.body); return {}; }
-      if (method === 'DELETE') { await this.statics.delete(name); return {}; }
+      if (write) {
+        await this.statics.write(name, req.body);
+        return {};
+      }
+      if (method === 'DELETE') {
+        await this.statics.delete(name);
+        return {};
+      }
       throw methodNotAllowed();
     }
     m = /^static-cred\/(.+)$/.exec(path);
@@ -116,11 +133,15 @@ class LdapEngine implements Engine {
       if (list) return { data: this.dynamics.list(name) };
       if (method === 'GET') return { data: this.dynamics.read(name) };
       if (write) {
-        if (name.includes('/') && this.s.variant('ldap.dynamic-names-no-slashes')) throw badRequest('dynamic role names cannot contain "/"');
+        if (name.includes('/') && this.s.variant('ldap.dynamic-names-no-slashes'))
+          throw badRequest('dynamic role names cannot contain "/"');
         this.dynamics.write(name, req.body);
         return {};
       }
-      if (method === 'DELETE') { this.dynamics.delete(name); return {}; }
+      if (method === 'DELETE') {
+        this.dynamics.delete(name);
+        return {};
+      }
       throw methodNotAllowed();
     }
     m = /^creds\/(.+)$/.exec(path);
@@ -155,8 +176,14 @@ class LdapEngine implements Engine {
       const name = m[1]!;
       if (list) return { data: this.library.list(name) };
       if (method === 'GET') return { data: this.library.read(name) };
-      if (write) { await this.library.write(name, req.body); return {}; }
-      if (method === 'DELETE') { await this.library.delete(name); return {}; }
+      if (write) {
+        await this.library.write(name, req.body);
+        return {};
+      }
+      if (method === 'DELETE') {
+        await this.library.delete(name);
+        return {};
+      }
       throw methodNotAllowed();
     }
     throw unsupportedPath();

@@ -24,7 +24,10 @@ describe('LDIF records', () => {
   });
   it('reads modify groups separated by "-"', () => {
     const [r] = parseLdif('dn: cn=a,dc=x\nchangetype: modify\nreplace: sn\nsn: b\n-\nadd: mail\nmail: a@x\n-\n');
-    expect(r!.changetype === 'modify' ? r!.changes.map((c) => `${c.operation}:${c.type}`) : []).toEqual(['replace:sn', 'add:mail']);
+    expect(r!.changetype === 'modify' ? r!.changes.map((c) => `${c.operation}:${c.type}`) : []).toEqual([
+      'replace:sn',
+      'add:mail',
+    ]);
   });
   it('rejects a record without dn and an unknown changetype', () => {
     expect(() => parseLdif('cn: a\n')).toThrow(/dn/);
@@ -33,7 +36,8 @@ describe('LDIF records', () => {
 });
 
 describe('base64 LDIF input', () => {
-  it('decodes base64 text', () => expect(decodeMaybeBase64(Buffer.from('dn: cn=a,dc=x\n').toString('base64'))).toBe('dn: cn=a,dc=x\n'));
+  it('decodes base64 text', () =>
+    expect(decodeMaybeBase64(Buffer.from('dn: cn=a,dc=x\n').toString('base64'))).toBe('dn: cn=a,dc=x\n'));
   it('leaves plain LDIF alone', () => expect(decodeMaybeBase64('dn: cn=a,dc=x\n')).toBe('dn: cn=a,dc=x\n'));
 });
 

@@ -5,11 +5,19 @@
 export type LdifRecord =
   | { dn: string; changetype: 'add'; attributes: { type: string; values: Buffer[] }[] }
   | { dn: string; changetype: 'delete' }
-  | { dn: string; changetype: 'modify'; changes: { operation: 'add' | 'delete' | 'replace'; type: string; values: Buffer[] }[] };
+  | {
+      dn: string;
+      changetype: 'modify';
+      changes: { operation: 'add' | 'delete' | 'replace'; type: string; values: Buffer[] }[];
+    };
 
 export class LdifError extends Error {}
 
-interface Line { attr: string; value: Buffer; text: string }
+interface Line {
+  attr: string;
+  value: Buffer;
+  text: string;
+}
 
 function parseLine(line: string): Line {
   const m = /^([A-Za-z0-9;.-]+)(::?|:<)\s?(.*)$/.exec(line);
@@ -77,7 +85,11 @@ export function parseLdif(text: string): LdifRecord[] {
       if (body.length) throw new LdifError(`delete record for ${dn} has extra lines`);
       result.push({ dn, changetype: 'delete' });
     } else if (changetype === 'modify') {
-      result.push({ dn, changetype: 'modify', changes: parseModify(rec.slice(rec.findIndex((l) => /^changetype:/i.test(l)) + 1), dn) });
+      result.push({
+        dn,
+        changetype: 'modify',
+        changes: parseModify(rec.slice(rec.findIndex((l) => /^changetype:/i.test(l)) + 1), dn),
+      });
     } else {
       throw new LdifError(`unsupported changetype "${changetype}"`);
     }
@@ -98,11 +110,13 @@ function parseModify(raw: string[], dn: string): Extract<LdifRecord, { changetyp
     const l = parseLine(line);
     if (!cur) {
       const op = l.attr.toLowerCase();
-      if (op !== 'add' && op !== 'delete' && op !== 'replace') throw new LdifError(`unknown modify operation "${l.attr}"`);
+      if (op !== 'add' && op !== 'delete' && op !== 'replace')
+        throw new LdifError(`unknown modify operation "${l.attr}"`);
       cur = { operation: op, type: l.text.trim(), values: [] };
       continue;
     }
-    if (l.attr.toLowerCase() !== cur.type.toLowerCase()) throw new LdifError(`attribute ${l.attr} does not match ${cur.type}`);
+    if (l.attr.toLowerCase() !== cur.type.toLowerCase())
+      throw new LdifError(`attribute ${l.attr} does not match ${cur.type}`);
     cur.values.push(l.value);
   }
   if (cur) changes.push(cur);

@@ -33,8 +33,13 @@ interface Account {
 
 function names(value: unknown, key: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return (value as string[]).map((v) => v.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    return (value as string[]).map((v) => v.trim()).filter(Boolean);
   throw badRequest(`${key} must be a string or a list of strings`);
 }
 
@@ -69,13 +74,18 @@ export class Library {
 
   read(name: string): Record<string, unknown> {
     const set = this.get(name);
-    return { service_account_names: set.accounts, ttl: set.ttl, max_ttl: set.maxTtl, disable_check_in_enforcement: set.disableEnforcement };
+    return {
+      service_account_names: set.accounts,
+      ttl: set.ttl,
+      max_ttl: set.maxTtl,
+      disable_check_in_enforcement: set.disableEnforcement,
+    };
   }
 
   async write(name: string, body: Record<string, unknown>): Promise<void> {
     const existing = this.sets.get(name);
     const accounts = names(body.service_account_names, 'service_account_names') ?? existing?.accounts;
-    if (!accounts || !accounts.length) throw badRequest('service_account_names is required');
+    if (!accounts?.length) throw badRequest('service_account_names is required');
     const ttl = duration(body.ttl, 'ttl') ?? existing?.ttl ?? DAY;
     const maxTtl = duration(body.max_ttl, 'max_ttl') ?? existing?.maxTtl ?? DAY;
     if (ttl > 0 && maxTtl > 0 && ttl > maxTtl) throw badRequest('ttl cannot be greater than max_ttl');
@@ -142,21 +152,30 @@ export class Library {
     for (const acct of set.accounts) {
       const co = this.accounts.get(acct)?.checkout;
       if (!co) out[acct] = { available: true };
-      else if (this.s.fault('ldap.library-status-no-borrower')) out[acct] = { available: false, borrower_client_token: '', borrower_entity_id: '' };
+      else if (this.s.fault('ldap.library-status-no-borrower'))
+        out[acct] = { available: false, borrower_client_token: '', borrower_entity_id: '' };
       // The borrower token is identified by its accessor: the token itself must never be echoed.
-      else if (co.entityId === '' && this.s.variant('ldap.status-entity-id-omitted')) out[acct] = { available: false, borrower_client_token: co.accessor };
+      else if (co.entityId === '' && this.s.variant('ldap.status-entity-id-omitted'))
+        out[acct] = { available: false, borrower_client_token: co.accessor };
       else out[acct] = { available: false, borrower_client_token: co.accessor, borrower_entity_id: co.entityId };
     }
     return out;
   }
 
-  async checkOut(name: string, body: Record<string, unknown>, token: TokenInfo): Promise<{ data: Record<string, unknown>; lease: LeaseSpec }> {
+  async checkOut(
+    name: string,
+    body: Record<string, unknown>,
+    token: TokenInfo,
+  ): Promise<{ data: Record<string, unknown>; lease: LeaseSpec }> {
     const set = this.get(name);
     const requested = duration(body.ttl, 'ttl');
     let ttl = requested === undefined || requested === 0 ? set.ttl : requested;
     if (set.ttl > 0 && ttl > set.ttl && !this.s.fault('ldap.library-checkout-ttl-uncapped')) ttl = set.ttl;
     if (set.ttl > 0 && ttl === 0) ttl = set.ttl;
-    let free = set.accounts.find((a) => { const acc = this.accounts.get(a); return acc && !acc.checkout; });
+    let free = set.accounts.find((a) => {
+      const acc = this.accounts.get(a);
+      return acc && !acc.checkout;
+    });
     if (!free && this.s.fault('ldap.library-checkout-none-available-200')) free = set.accounts[0];
     if (!free) throw badRequest(`no service accounts available for check-out in set "${name}"`);
     const account = this.accounts.get(free)!;
@@ -196,17 +215,27 @@ export class Library {
     }
   }
 
-  async checkIn(name: string, body: Record<string, unknown>, token: TokenInfo, manage: boolean): Promise<Record<string, unknown>> {
+  async checkIn(
+    name: string,
+    body: Record<string, unknown>,
+    token: TokenInfo,
+    manage: boolean,
+  ): Promise<Record<string, unknown>> {
     const set = this.get(name);
-    const enforce = (!set.disableEnforcement || this.s.fault('ldap.library-enforcement-always-on')) && (!manage || this.s.fault('ldap.library-manage-checkin-enforced')) && !this.s.fault('ldap.library-checkin-not-enforced');
-    const isBorrower = (co: CheckOut) => (co.entityId !== '' && co.entityId === token.entityId) || (co.accessor !== '' && co.accessor === token.accessor);
+    const enforce =
+      (!set.disableEnforcement || this.s.fault('ldap.library-enforcement-always-on')) &&
+      (!manage || this.s.fault('ldap.library-manage-checkin-enforced')) &&
+      !this.s.fault('ldap.library-checkin-not-enforced');
+    const isBorrower = (co: CheckOut) =>
+      (co.entityId !== '' && co.entityId === token.entityId) || (co.accessor !== '' && co.accessor === token.accessor);
     let wanted = names(body.service_account_names, 'service_account_names');
-    if (!wanted || !wanted.length) {
+    if (!wanted?.length) {
       const mine = set.accounts.filter((a) => {
         const co = this.accounts.get(a)?.checkout;
         return co && (!enforce || isBorrower(co));
       });
-      if (mine.length > 1) throw badRequest('service_account_names is required when more than one account is checked out');
+      if (mine.length > 1)
+        throw badRequest('service_account_names is required when more than one account is checked out');
       wanted = mine;
     }
     for (const acct of wanted) {
@@ -216,7 +245,10 @@ export class Library {
       const co = this.accounts.get(a)?.checkout;
       return co && enforce && !isBorrower(co);
     });
-    if (denied.length) throw (this.s.variant('ldap.checkin-unauthorized-403') ? forbidden : badRequest)(`${denied.join(', ')} cannot be checked in: not checked out by the caller`);
+    if (denied.length)
+      throw (this.s.variant('ldap.checkin-unauthorized-403') ? forbidden : badRequest)(
+        `${denied.join(', ')} cannot be checked in: not checked out by the caller`,
+      );
     const checkIns: string[] = [];
     for (const acct of wanted) {
       const account = this.accounts.get(acct);

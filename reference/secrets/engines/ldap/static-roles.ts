@@ -55,7 +55,9 @@ export class StaticRoles {
 
   private lastRotation(r: StaticRole): string {
     if (r.lastRotation === undefined) return ZERO_TIME;
-    return this.s.variant('ldap.last-rotation-subsecond') ? new Date(r.lastRotation).toISOString() : rfc3339(r.lastRotation);
+    return this.s.variant('ldap.last-rotation-subsecond')
+      ? new Date(r.lastRotation).toISOString()
+      : rfc3339(r.lastRotation);
   }
 
   private get(name: string): StaticRole {
@@ -80,8 +82,10 @@ export class StaticRoles {
     const dn = stringField(body, 'dn');
     if (existing) {
       const mutable = this.s.fault('ldap.static-username-mutable');
-      if (username !== undefined && username !== existing.username && !mutable) throw badRequest('username cannot be changed after creation');
-      if (dn !== undefined && dn !== '' && dn !== existing.dn && !mutable) throw badRequest('dn cannot be changed after creation');
+      if (username !== undefined && username !== existing.username && !mutable)
+        throw badRequest('username cannot be changed after creation');
+      if (dn !== undefined && dn !== '' && dn !== existing.dn && !mutable)
+        throw badRequest('dn cannot be changed after creation');
       if (mutable && username) existing.username = username;
       if (period !== undefined && period !== existing.rotationPeriod) {
         existing.rotationPeriod = period;
@@ -93,7 +97,9 @@ export class StaticRoles {
     if (period === undefined) throw badRequest('rotation_period is required');
     const cfg = this.s.requireConfig();
     const roleSkip = boolField(body, 'skip_import_rotation');
-    const configDefault = this.s.fault('ldap.static-config-skip-default-ignored') ? false : cfg.skipStaticRoleImportRotation;
+    const configDefault = this.s.fault('ldap.static-config-skip-default-ignored')
+      ? false
+      : cfg.skipStaticRoleImportRotation;
     let skip = roleSkip ?? configDefault;
     if (this.s.fault('ldap.static-skip-import-ignored')) skip = false;
     if (this.s.fault('ldap.static-import-not-rotated')) skip = true;
@@ -131,8 +137,11 @@ export class StaticRoles {
   cred(name: string): Record<string, unknown> {
     const r = this.get(name);
     const next = r.scheduleFrom + r.rotationPeriod * 1000;
-    const ttl = this.s.fault('ldap.static-ttl-is-period') ? r.rotationPeriod : Math.max(0, Math.ceil((next - this.s.now()) / 1000));
-    if (r.password === undefined && this.s.variant('ldap.static-cred-before-rotation-error')) throw badRequest('the password of this role is not known until its first rotation');
+    const ttl = this.s.fault('ldap.static-ttl-is-period')
+      ? r.rotationPeriod
+      : Math.max(0, Math.ceil((next - this.s.now()) / 1000));
+    if (r.password === undefined && this.s.variant('ldap.static-cred-before-rotation-error'))
+      throw badRequest('the password of this role is not known until its first rotation');
     const data: Record<string, unknown> = {
       dn: this.shownDn(r),
       username: r.username,
@@ -142,7 +151,8 @@ export class StaticRoles {
     };
     // Until the first rotation the engine does not know the password, so it cannot supply it.
     if (r.password !== undefined) data.password = r.password;
-    if (r.lastPassword !== undefined && !this.s.fault('ldap.static-last-password-missing')) data.last_password = r.lastPassword;
+    if (r.lastPassword !== undefined && !this.s.fault('ldap.static-last-password-missing'))
+      data.last_password = r.lastPassword;
     return data;
   }
 

@@ -14,7 +14,8 @@ describe('template syntax', () => {
     expect(r('{{.RoleName}}/{{ .RoleName }}')).toBe('app-1/app-1');
   });
   it('keeps dashes and underscores of field values', () => expect(r('{{.Username}}')).toBe('v_root_app-1_x'));
-  it('pipes a value through chained functions', () => expect(r('{{ .RoleName | uppercase | replace "-" "_" }}')).toBe('APP_1'));
+  it('pipes a value through chained functions', () =>
+    expect(r('{{ .RoleName | uppercase | replace "-" "_" }}')).toBe('APP_1'));
   it('passes the piped value as the last argument', () => expect(r('{{ .Username | truncate 3 }}')).toBe('v_r'));
   it('evaluates parenthesised pipelines as arguments', () => {
     expect(r('{{ printf "%s_%s" (.DisplayName | uppercase) (.RoleName | truncate 3) }}')).toBe('ROOT_app');
@@ -26,7 +27,8 @@ describe('template syntax', () => {
     expect(r('{{if eq .RoleName "x"}}yes{{else}}no{{end}}')).toBe('no');
   });
   it('reads raw string literals', () => expect(r('{{ printf `%s!` .RoleName }}')).toBe('app-1!'));
-  it('does not treat }} inside a string as the end of the action', () => expect(r('{{ printf "}}%s" .RoleName }}')).toBe('}}app-1'));
+  it('does not treat }} inside a string as the end of the action', () =>
+    expect(r('{{ printf "}}%s" .RoleName }}')).toBe('}}app-1'));
   it('rejects an unknown function at parse time', () => expect(() => r('{{ nope .RoleName }}')).toThrow(/not defined/));
   it('rejects an unknown field', () => expect(() => r('{{ .Nope }}')).toThrow(TemplateError));
   it('rejects an unclosed action', () => expect(() => r('{{ .RoleName ')).toThrow(/unclosed/));
@@ -47,7 +49,8 @@ describe('custom functions', () => {
   it('truncate_sha256 needs N > 8', () => expect(() => r('{{ "abcdefghijkl" | truncate_sha256 8 }}')).toThrow(/> 8/));
   it('uppercase and lowercase', () => expect(r('{{ "aB" | uppercase }}{{ "aB" | lowercase }}')).toBe('ABab'));
   it('replace replaces every occurrence', () => expect(r('{{ "a-b-c" | replace "-" "." }}')).toBe('a.b.c'));
-  it('sha256 is the hex digest', () => expect(r('{{ "x" | sha256 }}')).toBe(createHash('sha256').update('x').digest('hex')));
+  it('sha256 is the hex digest', () =>
+    expect(r('{{ "x" | sha256 }}')).toBe(createHash('sha256').update('x').digest('hex')));
   it('base64 encodes UTF-8', () => expect(r('{{ .Password | base64 }}')).toBe(Buffer.from('pä').toString('base64')));
   it('unix_time and unix_time_millis read the clock', () => {
     expect(r('{{unix_time}} {{unix_time_millis}}')).toBe(`${Math.floor(NOW / 1000)} ${NOW}`);
@@ -56,22 +59,27 @@ describe('custom functions', () => {
     expect(r('{{ timestamp "2006-01-02T15:04:05Z07:00" }}')).toBe('2024-01-02T15:04:05Z');
     expect(r('{{ timestamp "Jan _2 06 3:04PM .000" }}')).toBe('Jan  2 24 3:04PM .123');
   });
-  it('uuid is a UUID', () => expect(r('{{uuid}}')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/));
+  it('uuid is a UUID', () =>
+    expect(r('{{uuid}}')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/));
   it('utf16le then base64 encodes the UTF-16LE bytes (LDIF only)', () => {
     expect(r('{{ printf "%q" .Password | utf16le | base64 }}')).toBe(Buffer.from('"pä"', 'utf16le').toString('base64'));
   });
-  it('utf16le is not defined in username templates', () => expect(() => r('{{ .RoleName | utf16le }}', user)).toThrow(/not defined/));
+  it('utf16le is not defined in username templates', () =>
+    expect(() => r('{{ .RoleName | utf16le }}', user)).toThrow(/not defined/));
   it('random rejects a non-integer', () => expect(() => r('{{ random "3" }}')).toThrow(/integer/));
 });
 
 describe('printf and time helpers', () => {
   it('formats Go verbs', () => {
-    expect(goSprintf('%s|%d|%05d|%-4s|%x|%q|%%|%v', ['a', 7, 42, 'b', 'hi', 'q"', true])).toBe('a|7|00042|b   |6869|"q\\""|%|true');
+    expect(goSprintf('%s|%d|%05d|%-4s|%x|%q|%%|%v', ['a', 7, 42, 'b', 'hi', 'q"', true])).toBe(
+      'a|7|00042|b   |6869|"q\\""|%|true',
+    );
   });
   it('reports missing and extra arguments like Go', () => {
     expect(goSprintf('%s %s', ['a'])).toBe('a %!s(MISSING)');
     expect(goSprintf('%s', ['a', 'b'])).toBe('a%!(EXTRA b)');
   });
   it('formats RFC 3339 without fractions', () => expect(rfc3339(NOW)).toBe('2024-01-02T15:04:05Z'));
-  it('formats long month and weekday names', () => expect(goTimeFormat('Monday January 2', NOW)).toBe('Tuesday January 2'));
+  it('formats long month and weekday names', () =>
+    expect(goTimeFormat('Monday January 2', NOW)).toBe('Tuesday January 2'));
 });

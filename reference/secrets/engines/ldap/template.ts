@@ -36,7 +36,11 @@ export interface Template {
   nodes: Node[];
 }
 
-interface RawAction { text: string; body: string; isText: boolean }
+interface RawAction {
+  text: string;
+  body: string;
+  isText: boolean;
+}
 
 function splitActions(src: string): RawAction[] {
   const out: RawAction[] = [];
@@ -86,15 +90,27 @@ function findClose(src: string, from: number): number {
   return -1;
 }
 
-type Tok = { t: 'field'; v: string[] } | { t: 'str'; v: string } | { t: 'num'; v: number } | { t: 'ident'; v: string } | { t: '|' | '(' | ')' };
+type Tok =
+  | { t: 'field'; v: string[] }
+  | { t: 'str'; v: string }
+  | { t: 'num'; v: number }
+  | { t: 'ident'; v: string }
+  | { t: '|' | '(' | ')' };
 
 function tokenize(body: string): Tok[] {
   const toks: Tok[] = [];
   let i = 0;
   while (i < body.length) {
     const c = body[i]!;
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === '|' || c === '(' || c === ')') { toks.push({ t: c }); i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '|' || c === '(' || c === ')') {
+      toks.push({ t: c });
+      i++;
+      continue;
+    }
     if (c === '"') {
       let j = i + 1;
       while (j < body.length && body[j] !== '"') j += body[j] === '\\' ? 2 : 1;
@@ -116,7 +132,11 @@ function tokenize(body: string): Tok[] {
     }
     if (c === '.') {
       const m = /^(\.[A-Za-z_][A-Za-z0-9_]*)*/.exec(body.slice(i))!;
-      if (m[0] === '') { toks.push({ t: 'field', v: [] }); i++; continue; }
+      if (m[0] === '') {
+        toks.push({ t: 'field', v: [] });
+        i++;
+        continue;
+      }
       toks.push({ t: 'field', v: m[0].slice(1).split('.') });
       i += m[0].length;
       continue;
@@ -128,7 +148,11 @@ function tokenize(body: string): Tok[] {
       continue;
     }
     const id = /^[A-Za-z_][A-Za-z0-9_]*/.exec(body.slice(i));
-    if (id) { toks.push({ t: 'ident', v: id[0] }); i += id[0].length; continue; }
+    if (id) {
+      toks.push({ t: 'ident', v: id[0] });
+      i += id[0].length;
+      continue;
+    }
     throw new TemplateError(`unexpected "${c}" in action`);
   }
   return toks;
@@ -182,7 +206,10 @@ export function parseTemplate(src: string, funcs: Record<string, TemplateFn>): T
   const stack: { nodes: Node[]; ifNode?: Extract<Node, { kind: 'if' }>; inElse?: boolean }[] = [{ nodes: [] }];
   for (const r of raw) {
     const top = stack[stack.length - 1]!;
-    if (r.isText) { top.nodes.push({ kind: 'text', text: r.text }); continue; }
+    if (r.isText) {
+      top.nodes.push({ kind: 'text', text: r.text });
+      continue;
+    }
     const body = r.body.trim();
     if (body.startsWith('/*')) {
       if (!body.endsWith('*/')) throw new TemplateError('unclosed comment');
@@ -250,13 +277,17 @@ const NONE = Symbol('none');
 
 function evalOperand(op: Operand, data: Record<string, unknown>, funcs: Record<string, TemplateFn>): Value {
   switch (op.kind) {
-    case 'literal': return op.value;
-    case 'paren': return evalPipe(op.pipe, data, funcs);
-    case 'ident': return call(op.name, [], funcs);
+    case 'literal':
+      return op.value;
+    case 'paren':
+      return evalPipe(op.pipe, data, funcs);
+    case 'ident':
+      return call(op.name, [], funcs);
     case 'field': {
       let cur: unknown = data;
       for (const key of op.path) {
-        if (!cur || typeof cur !== 'object' || !(key in (cur as object))) throw new TemplateError(`can't evaluate field ${key}`);
+        if (!cur || typeof cur !== 'object' || !(key in (cur as object)))
+          throw new TemplateError(`can't evaluate field ${key}`);
         cur = (cur as Record<string, unknown>)[key];
       }
       return cur as Value;
@@ -264,7 +295,12 @@ function evalOperand(op: Operand, data: Record<string, unknown>, funcs: Record<s
   }
 }
 
-function evalCommand(cmd: Command, data: Record<string, unknown>, funcs: Record<string, TemplateFn>, piped: Value | typeof NONE): Value {
+function evalCommand(
+  cmd: Command,
+  data: Record<string, unknown>,
+  funcs: Record<string, TemplateFn>,
+  piped: Value | typeof NONE,
+): Value {
   const [head, ...rest] = cmd;
   if (head!.kind === 'ident') {
     const args = rest.map((a) => evalOperand(a, data, funcs));
@@ -282,7 +318,12 @@ function call(name: string, args: Value[], funcs: Record<string, TemplateFn>): V
   return fn(...args);
 }
 
-function execNodes(nodes: Node[], data: Record<string, unknown>, funcs: Record<string, TemplateFn>, out: string[]): void {
+function execNodes(
+  nodes: Node[],
+  data: Record<string, unknown>,
+  funcs: Record<string, TemplateFn>,
+  out: string[],
+): void {
   for (const n of nodes) {
     if (n.kind === 'text') out.push(n.text);
     else if (n.kind === 'action') out.push(printValue(evalPipe(n.pipe, data, funcs)));
@@ -329,34 +370,52 @@ function bytesOf(v: Value, fn: string): Buffer {
 /** Go's printf subset: %s %v %d %q %x %X %t %f %c %%, with flags, width and precision. */
 export function goSprintf(format: string, args: Value[]): string {
   let ai = 0;
-  return format.replace(/%([-+# 0]*)(\d+)?(?:\.(\d+))?([svdqxXtfc%])/g, (_m, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
-    if (verb === '%') return '%';
-    if (ai >= args.length) return `%!${verb}(MISSING)`;
-    const a = args[ai++];
-    let s: string;
-    switch (verb) {
-      case 'd': s = typeof a === 'number' ? String(Math.trunc(a)) : `%!d(${typeof a}=${printValue(a)})`; break;
-      case 'f': s = typeof a === 'number' ? a.toFixed(prec ? Number(prec) : 6) : `%!f(${printValue(a)})`; break;
-      case 'q': s = typeof a === 'number' ? `'${String.fromCodePoint(a)}'` : JSON.stringify(printValue(a)); break;
-      case 'x': case 'X': {
-        s = typeof a === 'number' ? a.toString(16) : bytesOf(a, 'printf').toString('hex');
-        if (verb === 'X') s = s.toUpperCase();
-        break;
-      }
-      case 't': s = typeof a === 'boolean' ? String(a) : `%!t(${printValue(a)})`; break;
-      case 'c': s = typeof a === 'number' ? String.fromCodePoint(a) : `%!c(${printValue(a)})`; break;
-      default: s = printValue(a);
-    }
-    if (prec && (verb === 's' || verb === 'v')) s = s.slice(0, Number(prec));
-    if (flags.includes('+') && verb === 'd' && !s.startsWith('-')) s = `+${s}`;
-    const w = width ? Number(width) : 0;
-    if (s.length < w) {
-      if (flags.includes('-')) s = s.padEnd(w, ' ');
-      else if (flags.includes('0') && /[dxXf]/.test(verb)) s = s.startsWith('-') ? `-${s.slice(1).padStart(w - 1, '0')}` : s.padStart(w, '0');
-      else s = s.padStart(w, ' ');
-    }
-    return s;
-  }) + (ai < args.length ? `%!(EXTRA ${args.slice(ai).map(printValue).join(', ')})` : '');
+  return (
+    format.replace(
+      /%([-+# 0]*)(\d+)?(?:\.(\d+))?([svdqxXtfc%])/g,
+      (_m, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
+        if (verb === '%') return '%';
+        if (ai >= args.length) return `%!${verb}(MISSING)`;
+        const a = args[ai++];
+        let s: string;
+        switch (verb) {
+          case 'd':
+            s = typeof a === 'number' ? String(Math.trunc(a)) : `%!d(${typeof a}=${printValue(a)})`;
+            break;
+          case 'f':
+            s = typeof a === 'number' ? a.toFixed(prec ? Number(prec) : 6) : `%!f(${printValue(a)})`;
+            break;
+          case 'q':
+            s = typeof a === 'number' ? `'${String.fromCodePoint(a)}'` : JSON.stringify(printValue(a));
+            break;
+          case 'x':
+          case 'X': {
+            s = typeof a === 'number' ? a.toString(16) : bytesOf(a, 'printf').toString('hex');
+            if (verb === 'X') s = s.toUpperCase();
+            break;
+          }
+          case 't':
+            s = typeof a === 'boolean' ? String(a) : `%!t(${printValue(a)})`;
+            break;
+          case 'c':
+            s = typeof a === 'number' ? String.fromCodePoint(a) : `%!c(${printValue(a)})`;
+            break;
+          default:
+            s = printValue(a);
+        }
+        if (prec && (verb === 's' || verb === 'v')) s = s.slice(0, Number(prec));
+        if (flags.includes('+') && verb === 'd' && !s.startsWith('-')) s = `+${s}`;
+        const w = width ? Number(width) : 0;
+        if (s.length < w) {
+          if (flags.includes('-')) s = s.padEnd(w, ' ');
+          else if (flags.includes('0') && /[dxXf]/.test(verb))
+            s = s.startsWith('-') ? `-${s.slice(1).padStart(w - 1, '0')}` : s.padStart(w, '0');
+          else s = s.padStart(w, ' ');
+        }
+        return s;
+      },
+    ) + (ai < args.length ? `%!(EXTRA ${args.slice(ai).map(printValue).join(', ')})` : '')
+  );
 }
 
 function compare(a: Value, b: Value, fn: string): number {
@@ -368,7 +427,10 @@ function compare(a: Value, b: Value, fn: string): number {
 /** The ordinary text/template functions (the ones a template of this engine can use). */
 export const builtinFunctions: Record<string, TemplateFn> = {
   printf: (format, ...rest) => goSprintf(str(format, 'printf'), rest),
-  print: (...args) => args.map((a, i) => (i > 0 && typeof a !== 'string' && typeof args[i - 1] !== 'string' ? ' ' : '') + printValue(a)).join(''),
+  print: (...args) =>
+    args
+      .map((a, i) => (i > 0 && typeof a !== 'string' && typeof args[i - 1] !== 'string' ? ' ' : '') + printValue(a))
+      .join(''),
   println: (...args) => `${args.map(printValue).join(' ')}\n`,
   len: (v) => {
     if (typeof v === 'string') return Buffer.byteLength(v, 'utf8');
@@ -382,8 +444,14 @@ export const builtinFunctions: Record<string, TemplateFn> = {
   gt: (a, b) => compare(a, b, 'gt') > 0,
   ge: (a, b) => compare(a, b, 'ge') >= 0,
   not: (a) => !truthy(a),
-  and: (...args) => { for (const a of args) if (!truthy(a)) return a; return args[args.length - 1]; },
-  or: (...args) => { for (const a of args) if (truthy(a)) return a; return args[args.length - 1]; },
+  and: (...args) => {
+    for (const a of args) if (!truthy(a)) return a;
+    return args[args.length - 1];
+  },
+  or: (...args) => {
+    for (const a of args) if (truthy(a)) return a;
+    return args[args.length - 1];
+  },
   urlquery: (...args) => encodeURIComponent(args.map(printValue).join('')).replace(/%20/g, '+'),
 };
 
@@ -391,26 +459,55 @@ export const builtinFunctions: Record<string, TemplateFn> = {
 export function goTimeFormat(layout: string, ms: number): string {
   const d = new Date(ms);
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  const months = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ];
   const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
   const h = d.getUTCHours();
   const tokens: [string, () => string][] = [
     ['January', () => months[d.getUTCMonth()]!],
     ['Monday', () => days[d.getUTCDay()]!],
-    ['Z07:00', () => 'Z'], ['-07:00', () => '+00:00'], ['Z0700', () => 'Z'], ['-0700', () => '+0000'], ['Z07', () => 'Z'], ['-07', () => '+00'],
+    ['Z07:00', () => 'Z'],
+    ['-07:00', () => '+00:00'],
+    ['Z0700', () => 'Z'],
+    ['-0700', () => '+0000'],
+    ['Z07', () => 'Z'],
+    ['-07', () => '+00'],
     ['2006', () => String(d.getUTCFullYear())],
     ['Jan', () => months[d.getUTCMonth()]!.slice(0, 3)],
     ['Mon', () => days[d.getUTCDay()]!.slice(0, 3)],
     ['MST', () => 'UTC'],
-    ['.000000000', () => `.${p(d.getUTCMilliseconds(), 3)}000000`], ['.000000', () => `.${p(d.getUTCMilliseconds(), 3)}000`], ['.000', () => `.${p(d.getUTCMilliseconds(), 3)}`],
+    ['.000000000', () => `.${p(d.getUTCMilliseconds(), 3)}000000`],
+    ['.000000', () => `.${p(d.getUTCMilliseconds(), 3)}000`],
+    ['.000', () => `.${p(d.getUTCMilliseconds(), 3)}`],
     ['.999999999', () => (d.getUTCMilliseconds() ? `.${p(d.getUTCMilliseconds(), 3)}`.replace(/0+$/, '') : '')],
     ['.999', () => (d.getUTCMilliseconds() ? `.${p(d.getUTCMilliseconds(), 3)}`.replace(/0+$/, '') : '')],
     ['_2', () => String(d.getUTCDate()).padStart(2, ' ')],
-    ['01', () => p(d.getUTCMonth() + 1)], ['02', () => p(d.getUTCDate())], ['06', () => p(d.getUTCFullYear() % 100)],
-    ['15', () => p(h)], ['03', () => p(h % 12 || 12)], ['04', () => p(d.getUTCMinutes())], ['05', () => p(d.getUTCSeconds())],
-    ['PM', () => (h >= 12 ? 'PM' : 'AM')], ['pm', () => (h >= 12 ? 'pm' : 'am')],
-    ['1', () => String(d.getUTCMonth() + 1)], ['2', () => String(d.getUTCDate())], ['3', () => String(h % 12 || 12)],
-    ['4', () => String(d.getUTCMinutes())], ['5', () => String(d.getUTCSeconds())],
+    ['01', () => p(d.getUTCMonth() + 1)],
+    ['02', () => p(d.getUTCDate())],
+    ['06', () => p(d.getUTCFullYear() % 100)],
+    ['15', () => p(h)],
+    ['03', () => p(h % 12 || 12)],
+    ['04', () => p(d.getUTCMinutes())],
+    ['05', () => p(d.getUTCSeconds())],
+    ['PM', () => (h >= 12 ? 'PM' : 'AM')],
+    ['pm', () => (h >= 12 ? 'pm' : 'am')],
+    ['1', () => String(d.getUTCMonth() + 1)],
+    ['2', () => String(d.getUTCDate())],
+    ['3', () => String(h % 12 || 12)],
+    ['4', () => String(d.getUTCMinutes())],
+    ['5', () => String(d.getUTCSeconds())],
   ];
   let out = '';
   let i = 0;
@@ -470,19 +567,47 @@ export function templateFunctions(opts: TemplateFunctionOptions): Record<string,
       // As the real product: the hash is of the part that was cut off.
       return s.slice(0, cut) + createHash('sha256').update(s.slice(cut)).digest('hex').slice(0, 8);
     },
-    uppercase: (...a) => { arity(a, 1, 'uppercase'); return str(a[0], 'uppercase').toUpperCase(); },
-    lowercase: (...a) => { arity(a, 1, 'lowercase'); return str(a[0], 'lowercase').toLowerCase(); },
+    uppercase: (...a) => {
+      arity(a, 1, 'uppercase');
+      return str(a[0], 'uppercase').toUpperCase();
+    },
+    lowercase: (...a) => {
+      arity(a, 1, 'lowercase');
+      return str(a[0], 'lowercase').toLowerCase();
+    },
     replace: (...a) => {
       arity(a, 3, 'replace');
       return str(a[2], 'replace').split(str(a[0], 'replace')).join(str(a[1], 'replace'));
     },
-    sha256: (...a) => { arity(a, 1, 'sha256'); return createHash('sha256').update(bytesOf(a[0], 'sha256')).digest('hex'); },
-    base64: (...a) => { arity(a, 1, 'base64'); return bytesOf(a[0], 'base64').toString('base64'); },
-    unix_time: (...a) => { arity(a, 0, 'unix_time'); return Math.floor(opts.now() / 1000); },
-    unix_time_millis: (...a) => { arity(a, 0, 'unix_time_millis'); return Math.floor(opts.now()); },
-    timestamp: (...a) => { arity(a, 1, 'timestamp'); return goTimeFormat(str(a[0], 'timestamp'), opts.now()); },
-    uuid: (...a) => { arity(a, 0, 'uuid'); return randomUUID(); },
+    sha256: (...a) => {
+      arity(a, 1, 'sha256');
+      return createHash('sha256').update(bytesOf(a[0], 'sha256')).digest('hex');
+    },
+    base64: (...a) => {
+      arity(a, 1, 'base64');
+      return bytesOf(a[0], 'base64').toString('base64');
+    },
+    unix_time: (...a) => {
+      arity(a, 0, 'unix_time');
+      return Math.floor(opts.now() / 1000);
+    },
+    unix_time_millis: (...a) => {
+      arity(a, 0, 'unix_time_millis');
+      return Math.floor(opts.now());
+    },
+    timestamp: (...a) => {
+      arity(a, 1, 'timestamp');
+      return goTimeFormat(str(a[0], 'timestamp'), opts.now());
+    },
+    uuid: (...a) => {
+      arity(a, 0, 'uuid');
+      return randomUUID();
+    },
   };
-  if (opts.ldif) fns.utf16le = (...a) => { arity(a, 1, 'utf16le'); return new Bytes(Buffer.from(str(a[0], 'utf16le'), 'utf16le')); };
+  if (opts.ldif)
+    fns.utf16le = (...a) => {
+      arity(a, 1, 'utf16le');
+      return new Bytes(Buffer.from(str(a[0], 'utf16le'), 'utf16le'));
+    };
   return fns;
 }

@@ -8,7 +8,18 @@ import { SvcError } from '../../errors.js';
 export type Has = (variant: string) => boolean;
 
 /** Read fields of the config that the document lists ("Read response data fields"). */
-const CONFIG_READ_FIELDS = ['binddn', 'case_sensitive_names', 'certificate', 'insecure_tls', 'length', 'schema', 'starttls', 'tls_max_version', 'tls_min_version', 'url'];
+const CONFIG_READ_FIELDS = [
+  'binddn',
+  'case_sensitive_names',
+  'certificate',
+  'insecure_tls',
+  'length',
+  'schema',
+  'starttls',
+  'tls_max_version',
+  'tls_min_version',
+  'url',
+];
 const STATIC_READ_FIELDS = ['dn', 'last_svc_rotation', 'rotation_period', 'username'];
 
 /** Seconds as a Go duration string: 3600 → 1h0m0s, 90 → 1m30s, 0 → 0s. */
@@ -31,14 +42,19 @@ export function shapeRead(path: string, res: EngineResponse, has: Has): EngineRe
   const data = res.data as Record<string, unknown> | undefined;
   if (!data || typeof data !== 'object' || Array.isArray(data)) return res;
   if ('keys' in data) {
-    return Array.isArray(data.keys) && has('ldap.lists-unsorted') ? { ...res, data: { ...data, keys: [...data.keys].reverse() } } : res;
+    return Array.isArray(data.keys) && has('ldap.lists-unsorted')
+      ? { ...res, data: { ...data, keys: [...data.keys].reverse() } }
+      : res;
   }
-  if (path === 'config' && has('ldap.config-read-documented-only')) return { ...res, data: pick(data, CONFIG_READ_FIELDS) };
-  if (/^static-role\/.+/.test(path) && has('ldap.static-read-documented-only')) return { ...res, data: pick(data, STATIC_READ_FIELDS) };
+  if (path === 'config' && has('ldap.config-read-documented-only'))
+    return { ...res, data: pick(data, CONFIG_READ_FIELDS) };
+  if (/^static-role\/.+/.test(path) && has('ldap.static-read-documented-only'))
+    return { ...res, data: pick(data, STATIC_READ_FIELDS) };
   const durationRead = /^role\/.+/.test(path) || (/^library\/.+/.test(path) && !/\/status$/.test(path));
   if (durationRead && has('ldap.read-durations-as-strings')) {
     const out = { ...data };
-    for (const f of ['ttl', 'max_ttl', 'default_ttl']) if (typeof out[f] === 'number') out[f] = goDuration(out[f] as number);
+    for (const f of ['ttl', 'max_ttl', 'default_ttl'])
+      if (typeof out[f] === 'number') out[f] = goDuration(out[f] as number);
     return { ...res, data: out };
   }
   return res;
@@ -53,5 +69,7 @@ export function isObjectRead(method: string, path: string): boolean {
 export function multiError(err: SvcError): SvcError {
   if (err.messages.length === 0) return err;
   const n = err.messages.length;
-  return new SvcError(err.status, [`${n} error${n === 1 ? '' : 's'} occurred:\n${err.messages.map((m) => `\t* ${m}`).join('\n')}\n\n`]);
+  return new SvcError(err.status, [
+    `${n} error${n === 1 ? '' : 's'} occurred:\n${err.messages.map((m) => `\t* ${m}`).join('\n')}\n\n`,
+  ]);
 }

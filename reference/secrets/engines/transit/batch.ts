@@ -33,7 +33,10 @@ export async function runBatch(
   for (const [i, raw] of items.entries()) {
     const item = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Body) : undefined;
     const reference = item && typeof item.reference === 'string' ? item.reference : '';
-    const echo = faults.has('transit.batch-reference-dropped') || (shape.omitEmptyReference && reference === '') ? {} : { reference };
+    const echo =
+      faults.has('transit.batch-reference-dropped') || (shape.omitEmptyReference && reference === '')
+        ? {}
+        : { reference };
     try {
       if (!item) throw new SvcError(400, ['batch item must be an object']);
       results.push({ ...(await fn(item, i)), ...echo });
@@ -57,6 +60,16 @@ export async function runBatch(
   if (status < 400) return { status, data };
   return {
     status,
-    rawBody: { request_id: randomUUID(), lease_id: '', renewable: false, lease_duration: 0, data, wrap_info: null, warnings: null, auth: null, ...(shape.envelopeOnly ? {} : { errors }) },
+    rawBody: {
+      request_id: randomUUID(),
+      lease_id: '',
+      renewable: false,
+      lease_duration: 0,
+      data,
+      wrap_info: null,
+      warnings: null,
+      auth: null,
+      ...(shape.envelopeOnly ? {} : { errors }),
+    },
   };
 }

@@ -3,12 +3,28 @@
  * wrapping key, or a destination key for byok-export), followed by the key material wrapped with
  * that AES key using AES key wrap with padding (RFC 5649).
  */
-import { constants, createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, privateDecrypt, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  createPrivateKey,
+  createPublicKey,
+  privateDecrypt,
+  publicEncrypt,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 
 /** RFC 5649 alternative initial value. */
 const KWP_IV = Buffer.from('a65959a6', 'hex');
 
-export const OAEP_HASHES: Record<string, string> = { SHA1: 'sha1', SHA224: 'sha224', SHA256: 'sha256', SHA384: 'sha384', SHA512: 'sha512' };
+export const OAEP_HASHES: Record<string, string> = {
+  SHA1: 'sha1',
+  SHA224: 'sha224',
+  SHA256: 'sha256',
+  SHA384: 'sha384',
+  SHA512: 'sha512',
+};
 
 export function wrap(material: Buffer, rsaPublic: KeyObject, oaepHash = 'sha256'): Buffer {
   const aes = randomBytes(32);
@@ -21,7 +37,10 @@ export function wrap(material: Buffer, rsaPublic: KeyObject, oaepHash = 'sha256'
 export function unwrap(blob: Buffer, rsaPrivate: KeyObject, oaepHash: string): Buffer {
   const size = (rsaPrivate.asymmetricKeyDetails?.modulusLength ?? 4096) / 8;
   if (blob.length <= size) throw new Error('ciphertext too short');
-  const aes = privateDecrypt({ key: rsaPrivate, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash }, blob.subarray(0, size));
+  const aes = privateDecrypt(
+    { key: rsaPrivate, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash },
+    blob.subarray(0, size),
+  );
   if (aes.length !== 32) throw new Error('wrapped key is not AES-256');
   const d = createDecipheriv('id-aes256-wrap-pad', aes, KWP_IV);
   return Buffer.concat([d.update(blob.subarray(size)), d.final()]);

@@ -16,17 +16,33 @@ export function x509lib(): Promise<typeof X509> {
 const subtle = webcrypto.subtle as unknown as SubtleCrypto;
 const crypto = webcrypto as unknown as Crypto;
 
-function algorithms(kind: string, namedCurve?: string): { importAlg: Algorithm | EcKeyImportParams | RsaHashedImportParams; signAlg: Algorithm | EcdsaParams } {
-  if (kind === 'rsa') return { importAlg: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as RsaHashedImportParams, signAlg: { name: 'RSASSA-PKCS1-v1_5' } };
+function algorithms(
+  kind: string,
+  namedCurve?: string,
+): { importAlg: Algorithm | EcKeyImportParams | RsaHashedImportParams; signAlg: Algorithm | EcdsaParams } {
+  if (kind === 'rsa')
+    return {
+      importAlg: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as RsaHashedImportParams,
+      signAlg: { name: 'RSASSA-PKCS1-v1_5' },
+    };
   if (kind === 'ecdsa') {
     const hash = namedCurve === 'P-384' ? 'SHA-384' : namedCurve === 'P-521' ? 'SHA-512' : 'SHA-256';
-    return { importAlg: { name: 'ECDSA', namedCurve } as EcKeyImportParams, signAlg: { name: 'ECDSA', hash } as EcdsaParams };
+    return {
+      importAlg: { name: 'ECDSA', namedCurve } as EcKeyImportParams,
+      signAlg: { name: 'ECDSA', hash } as EcdsaParams,
+    };
   }
   if (kind === 'ed25519') return { importAlg: { name: 'Ed25519' }, signAlg: { name: 'Ed25519' } };
   throw badRequest('key type does not support CSR creation');
 }
 
-export async function createCsr(kind: string, namedCurve: string | undefined, privateKey: KeyObject, publicKey: KeyObject, templatePem: string): Promise<string> {
+export async function createCsr(
+  kind: string,
+  namedCurve: string | undefined,
+  privateKey: KeyObject,
+  publicKey: KeyObject,
+  templatePem: string,
+): Promise<string> {
   const x509 = await x509lib();
   const { importAlg, signAlg } = algorithms(kind, namedCurve);
   let name: string | undefined;
@@ -42,10 +58,17 @@ export async function createCsr(kind: string, namedCurve: string | undefined, pr
     extensions = template.extensions;
   }
   const keys = {
-    privateKey: await subtle.importKey('pkcs8', privateKey.export({ format: 'der', type: 'pkcs8' }), importAlg, false, ['sign']),
-    publicKey: await subtle.importKey('spki', publicKey.export({ format: 'der', type: 'spki' }), importAlg, true, ['verify']),
+    privateKey: await subtle.importKey('pkcs8', privateKey.export({ format: 'der', type: 'pkcs8' }), importAlg, false, [
+      'sign',
+    ]),
+    publicKey: await subtle.importKey('spki', publicKey.export({ format: 'der', type: 'spki' }), importAlg, true, [
+      'verify',
+    ]),
   };
-  const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: name || undefined, extensions, keys, signingAlgorithm: signAlg }, crypto);
+  const csr = await x509.Pkcs10CertificateRequestGenerator.create(
+    { name: name || undefined, extensions, keys, signingAlgorithm: signAlg },
+    crypto,
+  );
   return csr.toString('pem');
 }
 
@@ -64,5 +87,5 @@ export async function checkChain(chainPem: string, publicKey: KeyObject): Promis
   if (!leafSpki.equals(publicKey.export({ format: 'der', type: 'spki' }))) {
     throw badRequest('the first certificate of the chain does not match the key version');
   }
-  return blocks.join('\n') + '\n';
+  return `${blocks.join('\n')}\n`;
 }

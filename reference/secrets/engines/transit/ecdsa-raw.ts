@@ -5,7 +5,15 @@
  */
 import { randomBytes, type KeyObject } from 'node:crypto';
 
-interface Curve { p: bigint; n: bigint; b: bigint; gx: bigint; gy: bigint; bytes: number; bits: number }
+interface Curve {
+  p: bigint;
+  n: bigint;
+  b: bigint;
+  gx: bigint;
+  gy: bigint;
+  bytes: number;
+  bits: number;
+}
 
 const CURVES: Record<string, Curve> = {
   'P-256': {
@@ -98,7 +106,7 @@ function affineX(P: J, p: bigint): bigint {
   return (P[0] * zi * zi) % p;
 }
 
-const toBig = (b: Buffer) => (b.length ? BigInt('0x' + b.toString('hex')) : 0n);
+const toBig = (b: Buffer) => (b.length ? BigInt(`0x${b.toString('hex')}`) : 0n);
 const b64u = (s: string) => Buffer.from(s, 'base64url');
 
 /** Digest to integer, keeping the leftmost `bits` bits (FIPS 186-4 section 6.4). */
@@ -111,7 +119,7 @@ function digestInt(digest: Buffer, c: Curve): bigint {
 
 function derInt(x: bigint): Buffer {
   let hex = x.toString(16);
-  if (hex.length % 2) hex = '0' + hex;
+  if (hex.length % 2) hex = `0${hex}`;
   let b = Buffer.from(hex, 'hex');
   if (b[0]! & 0x80) b = Buffer.concat([Buffer.from([0]), b]);
   return Buffer.concat([Buffer.from([0x02]), derLen(b.length), b]);
@@ -168,7 +176,12 @@ function parseDer(sig: Buffer): [bigint, bigint] | undefined {
   return [ints[0]!, ints[1]!];
 }
 
-export function verifyDigest(publicKey: KeyObject, digest: Buffer, sig: Buffer, encoding: 'der' | 'ieee-p1363'): boolean {
+export function verifyDigest(
+  publicKey: KeyObject,
+  digest: Buffer,
+  sig: Buffer,
+  encoding: 'der' | 'ieee-p1363',
+): boolean {
   const c = curveOf(publicKey);
   const jwk = publicKey.export({ format: 'jwk' });
   const Q: J = [toBig(b64u(jwk.x!)), toBig(b64u(jwk.y!)), 1n];
@@ -177,7 +190,11 @@ export function verifyDigest(publicKey: KeyObject, digest: Buffer, sig: Buffer, 
     if (sig.length !== c.bytes * 2) return false;
     rs = [toBig(sig.subarray(0, c.bytes)), toBig(sig.subarray(c.bytes))];
   } else {
-    try { rs = parseDer(sig); } catch { rs = undefined; }
+    try {
+      rs = parseDer(sig);
+    } catch {
+      rs = undefined;
+    }
   }
   if (!rs) return false;
   const [r, s] = rs;

@@ -11,11 +11,28 @@ import { runBatch, type BatchShape } from './batch.js';
 import { OAEP_HASHES, parsePrivate, parsePublicPem, unwrap, wrap } from './byok.js';
 import { checkChain, createCsr, x509lib } from './certs.js';
 import {
-  deserialize, ed25519RawPublic, ed25519Seed, generateMaterial, publicKeyString, readView, serialize, typeInfo,
-  type KeyVersion, type NamedKey,
+  deserialize,
+  ed25519RawPublic,
+  ed25519Seed,
+  generateMaterial,
+  publicKeyString,
+  readView,
+  serialize,
+  typeInfo,
+  type KeyVersion,
+  type NamedKey,
 } from './keys.js';
 import {
-  cmacItem, decryptRaw, encryptRaw, encryptionVersion, hashName, hmacItem, parseVersioned, signItem, signOptions, verifyItem,
+  cmacItem,
+  decryptRaw,
+  encryptRaw,
+  encryptionVersion,
+  hashName,
+  hmacItem,
+  parseVersioned,
+  signItem,
+  signOptions,
+  verifyItem,
   type OpContext,
 } from './ops.js';
 import { b64, batchInput, bool, checkFields, duration, int, str, type Body } from './params.js';
@@ -112,8 +129,11 @@ class TransitEngine implements Engine {
   /** Hash algorithms a variant does not offer (the document's list is "not shown"). */
   private refuseAlgorithms(seg: string[], body: Body): void {
     const [head, a, b] = seg;
-    const named = [head === 'hash' ? a : b, body.algorithm, body.hash_algorithm].filter((x): x is string => typeof x === 'string');
-    if (head === 'hash' && this.variant('hash-without-sha1') && named.includes('sha1')) throw badRequest('unsupported hash algorithm "sha1"');
+    const named = [head === 'hash' ? a : b, body.algorithm, body.hash_algorithm].filter(
+      (x): x is string => typeof x === 'string',
+    );
+    if (head === 'hash' && this.variant('hash-without-sha1') && named.includes('sha1'))
+      throw badRequest('unsupported hash algorithm "sha1"');
     if (['hash', 'hmac', 'sign', 'verify'].includes(head ?? '') && this.variant('hash-only-material-algorithms')) {
       const refused = named.find((x) => x === 'sha2-224' || x === 'sha2-384');
       if (refused) throw badRequest(`unsupported hash algorithm ${JSON.stringify(refused)}`);
@@ -130,7 +150,8 @@ class TransitEngine implements Engine {
         checkFields(body);
       } catch (err) {
         // Fault: key creation reads a field of the wrong type without checking it and crashes (500).
-        if (this.has('transit.create-wrong-type-500') && head === 'keys' && seg.length === 2) throw new TypeError(`cannot convert a field: ${(err as Error).message}`);
+        if (this.has('transit.create-wrong-type-500') && head === 'keys' && seg.length === 2)
+          throw new TypeError(`cannot convert a field: ${(err as Error).message}`);
         throw err;
       }
     }
@@ -151,13 +172,20 @@ class TransitEngine implements Engine {
         }
         if (seg.length === 3 && post) {
           switch (b) {
-            case 'config': return this.config(a!, body);
-            case 'rotate': return this.rotateRoute(a!, body);
-            case 'import': return this.importKey(a!, body);
-            case 'import_version': return this.importVersion(a!, body);
-            case 'trim': return this.trim(a!, body);
-            case 'csr': return this.csr(a!, body);
-            case 'set-certificate': return this.setCertificate(a!, body);
+            case 'config':
+              return this.config(a!, body);
+            case 'rotate':
+              return this.rotateRoute(a!, body);
+            case 'import':
+              return this.importKey(a!, body);
+            case 'import_version':
+              return this.importVersion(a!, body);
+            case 'trim':
+              return this.trim(a!, body);
+            case 'csr':
+              return this.csr(a!, body);
+            case 'set-certificate':
+              return this.setCertificate(a!, body);
           }
         }
         break;
@@ -196,7 +224,10 @@ class TransitEngine implements Engine {
               throw badRequest('size must be 0 (unlimited) or at least 10');
             }
             this.cacheSize = size;
-            return { warnings: ['cache configurations will be applied when this backend is restarted'], data: { size } };
+            return {
+              warnings: ['cache configurations will be applied when this backend is restarted'],
+              data: { size },
+            };
           }
           if (m === 'GET') return { data: { size: this.has('transit.cache-read-zero') ? 0 : this.cacheSize } };
         }
@@ -268,7 +299,8 @@ class TransitEngine implements Engine {
   private newKey(name: string, type: string, body: Body): NamedKey {
     const derived = bool(body, 'derived');
     const convergent = bool(body, 'convergent_encryption');
-    if (convergent && !derived && !this.has('transit.convergent-without-derived')) throw badRequest('convergent encryption requires derivation to be enabled');
+    if (convergent && !derived && !this.has('transit.convergent-without-derived'))
+      throw badRequest('convergent encryption requires derivation to be enabled');
     const info = KEY_TYPES[type]!;
     if (convergent && info.kind !== 'aead') throw badRequest('convergent encryption not supported for this key type');
     if (derived && !info.derivation) throw badRequest('key derivation not supported for this key type');
@@ -301,7 +333,8 @@ class TransitEngine implements Engine {
     const type = str(body, field) || fallback;
     const info = KEY_TYPES[type];
     if (!info) throw badRequest(`unknown key type ${JSON.stringify(type.slice(0, 40))}`);
-    if (info.kind === 'managed') throw badRequest('managed keys are not supported by this service (enterprise capability)');
+    if (info.kind === 'managed')
+      throw badRequest('managed keys are not supported by this service (enterprise capability)');
     return type;
   }
 
@@ -314,7 +347,8 @@ class TransitEngine implements Engine {
       const k = this.newKey(name, type, body);
       const keySize = int(body, 'key_size', 0);
       if (type === 'hmac') {
-        if (keySize !== 0 && (keySize < 32 || keySize > 512) && !this.has('transit.key-size-unchecked')) throw badRequest('key_size must be between 32 and 512 bytes');
+        if (keySize !== 0 && (keySize < 32 || keySize > 512) && !this.has('transit.key-size-unchecked'))
+          throw badRequest('key_size must be between 32 and 512 bytes');
         k.keySize = keySize || (this.has('transit.hmac-default-size-16') ? 16 : 32);
       } else if (keySize !== 0) {
         throw badRequest('key_size is only valid for hmac keys');
@@ -330,7 +364,8 @@ class TransitEngine implements Engine {
   private async rotate(k: NamedKey): Promise<void> {
     const info = typeInfo(k);
     let symBytes: number | undefined = info.kind === 'hmac' ? k.keySize : undefined;
-    if (k.latestVersion > 0 && info.kind === 'aead' && info.bytes === 32 && this.has('transit.rotate-shrinks-key')) symBytes = 16;
+    if (k.latestVersion > 0 && info.kind === 'aead' && info.bytes === 32 && this.has('transit.rotate-shrinks-key'))
+      symBytes = 16;
     const material = await generateMaterial(k.type, symBytes);
     const prev = k.versions.get(k.latestVersion);
     const hmacKey = prev && this.has('transit.hmac-key-shared') ? prev.hmacKey : randomBytes(32);
@@ -346,8 +381,15 @@ class TransitEngine implements Engine {
     str(body, 'managed_key_id');
     return this.locked(name, async () => {
       const k = await this.key(name);
-      if (k.imported && !k.allowRotation && !this.has('transit.rotate-imported-without-allow')) throw badRequest('imported key does not allow rotation (allow_rotation is false)');
-      if (k.imported && !k.versions.get(k.latestVersion)?.privateKey && typeInfo(k).kind !== 'aead' && typeInfo(k).kind !== 'hmac' && typeInfo(k).kind !== 'cmac') {
+      if (k.imported && !k.allowRotation && !this.has('transit.rotate-imported-without-allow'))
+        throw badRequest('imported key does not allow rotation (allow_rotation is false)');
+      if (
+        k.imported &&
+        !k.versions.get(k.latestVersion)?.privateKey &&
+        typeInfo(k).kind !== 'aead' &&
+        typeInfo(k).kind !== 'hmac' &&
+        typeInfo(k).kind !== 'cmac'
+      ) {
         // A public-only imported key can still rotate: the service generates a full pair.
       }
       await this.rotate(k);
@@ -359,7 +401,8 @@ class TransitEngine implements Engine {
     return this.locked(name, async () => {
       const k = this.keys.get(name);
       if (!k) return {};
-      if (!k.deletionAllowed && !this.has('transit.delete-ignores-deletion-allowed')) throw badRequest('deletion is not allowed for this key');
+      if (!k.deletionAllowed && !this.has('transit.delete-ignores-deletion-allowed'))
+        throw badRequest('deletion is not allowed for this key');
       if (!this.has('transit.delete-keeps-key')) this.keys.delete(name);
       return {};
     });
@@ -369,32 +412,44 @@ class TransitEngine implements Engine {
     return this.locked(name, async () => {
       const k = await this.key(name);
       const next = { ...k };
-      if (body.deletion_allowed !== undefined && !this.has('transit.deletion-allowed-config-ignored')) next.deletionAllowed = bool(body, 'deletion_allowed');
+      if (body.deletion_allowed !== undefined && !this.has('transit.deletion-allowed-config-ignored'))
+        next.deletionAllowed = bool(body, 'deletion_allowed');
       if (body.exportable !== undefined) {
         const v = bool(body, 'exportable');
         if (!v && k.exportable && !this.has('transit.exportable-can-be-disabled')) {
-          if (!this.variant('flags-disable-ignored')) throw badRequest('exportable cannot be disabled on a key that has it enabled');
+          if (!this.variant('flags-disable-ignored'))
+            throw badRequest('exportable cannot be disabled on a key that has it enabled');
         } else next.exportable = v;
       }
       if (body.allow_plaintext_backup !== undefined) {
         const v = bool(body, 'allow_plaintext_backup');
         if (!v && k.allowPlaintextBackup && !this.has('transit.plaintext-backup-can-be-disabled')) {
-          if (!this.variant('flags-disable-ignored')) throw badRequest('allow_plaintext_backup cannot be disabled on a key that has it enabled');
+          if (!this.variant('flags-disable-ignored'))
+            throw badRequest('allow_plaintext_backup cannot be disabled on a key that has it enabled');
         } else next.allowPlaintextBackup = v;
       }
       if (body.min_decryption_version !== undefined) next.minDecryptionVersion = int(body, 'min_decryption_version');
       if (body.min_encryption_version !== undefined) next.minEncryptionVersion = int(body, 'min_encryption_version');
       if (next.minDecryptionVersion === 0) next.minDecryptionVersion = 1;
-      if (next.minDecryptionVersion < 0 || next.minEncryptionVersion < 0) throw badRequest('minimum versions cannot be negative');
-      if (next.minDecryptionVersion > k.latestVersion) throw badRequest('cannot set min_decryption_version above the latest version');
-      if (next.minEncryptionVersion > k.latestVersion) throw badRequest('cannot set min_encryption_version above the latest version');
-      if (next.minEncryptionVersion > 0 && next.minEncryptionVersion < next.minDecryptionVersion && !this.has('transit.config-min-versions-unchecked')) {
+      if (next.minDecryptionVersion < 0 || next.minEncryptionVersion < 0)
+        throw badRequest('minimum versions cannot be negative');
+      if (next.minDecryptionVersion > k.latestVersion)
+        throw badRequest('cannot set min_decryption_version above the latest version');
+      if (next.minEncryptionVersion > k.latestVersion)
+        throw badRequest('cannot set min_encryption_version above the latest version');
+      if (
+        next.minEncryptionVersion > 0 &&
+        next.minEncryptionVersion < next.minDecryptionVersion &&
+        !this.has('transit.config-min-versions-unchecked')
+      ) {
         throw badRequest('min_encryption_version must be 0 or at least min_decryption_version');
       }
-      if (next.minAvailableVersion > 0 && next.minDecryptionVersion < next.minAvailableVersion) throw badRequest('min_decryption_version cannot be below the trimmed minimum available version');
+      if (next.minAvailableVersion > 0 && next.minDecryptionVersion < next.minAvailableVersion)
+        throw badRequest('min_decryption_version cannot be below the trimmed minimum available version');
       const period = duration(body, 'auto_rotate_period');
       this.checkAutoRotate(period);
-      if (period !== undefined && !(period === 0 && this.has('transit.auto-rotate-zero-ignored'))) next.autoRotatePeriod = period;
+      if (period !== undefined && !(period === 0 && this.has('transit.auto-rotate-zero-ignored')))
+        next.autoRotatePeriod = period;
       if (period !== undefined && period > 0 && k.autoRotatePeriod === 0) next.lastRotatedAt = this.ctx.clock.now();
       Object.assign(k, next);
       return { data: this.view(k) };
@@ -407,9 +462,12 @@ class TransitEngine implements Engine {
       if (body.min_available_version === undefined) throw badRequest('missing min_available_version');
       const min = int(body, 'min_available_version');
       if (!this.has('transit.trim-bounds-unchecked')) {
-        if (k.minEncryptionVersion === 0) throw badRequest('minimum available version cannot be set when min_encryption_version is not set');
-        if (k.minDecryptionVersion === 0) throw badRequest('minimum available version cannot be set when min_decryption_version is not set');
-        if (min > Math.min(k.minEncryptionVersion, k.minDecryptionVersion)) throw badRequest('minimum available version cannot exceed min_encryption_version or min_decryption_version');
+        if (k.minEncryptionVersion === 0)
+          throw badRequest('minimum available version cannot be set when min_encryption_version is not set');
+        if (k.minDecryptionVersion === 0)
+          throw badRequest('minimum available version cannot be set when min_decryption_version is not set');
+        if (min > Math.min(k.minEncryptionVersion, k.minDecryptionVersion))
+          throw badRequest('minimum available version cannot exceed min_encryption_version or min_decryption_version');
         if (min < 0) throw badRequest('minimum available version cannot be negative');
         if (min < k.minAvailableVersion) throw badRequest('minimum available version cannot be decremented');
       }
@@ -430,7 +488,10 @@ class TransitEngine implements Engine {
   }
 
   /** Unwraps an import ciphertext and turns it into version material for `type`. */
-  private async importMaterial(type: string, body: Body): Promise<Pick<KeyVersion, 'key' | 'privateKey' | 'publicKey'>> {
+  private async importMaterial(
+    type: string,
+    body: Body,
+  ): Promise<Pick<KeyVersion, 'key' | 'privateKey' | 'publicKey'>> {
     const info = KEY_TYPES[type]!;
     const ciphertext = b64(body, 'ciphertext');
     const publicPem = str(body, 'public_key');
@@ -442,19 +503,27 @@ class TransitEngine implements Engine {
       const wk = await this.wrapping();
       let material: Buffer;
       try {
-        material = unwrap(ciphertext, wk.privateKey, this.has('transit.import-hash-function-ignored') ? 'sha256' : oaep);
+        material = unwrap(
+          ciphertext,
+          wk.privateKey,
+          this.has('transit.import-hash-function-ignored') ? 'sha256' : oaep,
+        );
       } catch {
-        if (!this.has('transit.import-accepts-garbage')) throw badRequest('failed to unwrap the import ciphertext with the wrapping key');
+        if (!this.has('transit.import-accepts-garbage'))
+          throw badRequest('failed to unwrap the import ciphertext with the wrapping key');
         material = info.kind === 'aead' || info.kind === 'cmac' ? randomBytes(info.bytes!) : randomBytes(32);
         if (info.kind !== 'aead' && info.kind !== 'cmac' && info.kind !== 'hmac') return generateMaterial(type);
       }
-      if (this.has('transit.import-ignores-material') && (info.kind === 'aead' || info.kind === 'cmac')) material = randomBytes(info.bytes!);
+      if (this.has('transit.import-ignores-material') && (info.kind === 'aead' || info.kind === 'cmac'))
+        material = randomBytes(info.bytes!);
       if (info.kind === 'aead' || info.kind === 'cmac') {
-        if (material.length !== info.bytes) throw badRequest(`imported key material must be ${info.bytes} bytes for ${type}`);
+        if (material.length !== info.bytes)
+          throw badRequest(`imported key material must be ${info.bytes} bytes for ${type}`);
         return { key: material };
       }
       if (info.kind === 'hmac') {
-        if (material.length < 32 || material.length > 512) throw badRequest('imported hmac key must be between 32 and 512 bytes');
+        if (material.length < 32 || material.length > 512)
+          throw badRequest('imported hmac key must be between 32 and 512 bytes');
         return { key: material };
       }
       let privateKey: KeyObject;
@@ -467,7 +536,8 @@ class TransitEngine implements Engine {
       const { createPublicKey } = await import('node:crypto');
       return { privateKey, publicKey: createPublicKey(privateKey) };
     }
-    if (info.kind !== 'rsa' && info.kind !== 'ecdsa' && info.kind !== 'ed25519') throw badRequest('public_key import needs an asymmetric key type');
+    if (info.kind !== 'rsa' && info.kind !== 'ecdsa' && info.kind !== 'ed25519')
+      throw badRequest('public_key import needs an asymmetric key type');
     let publicKey: KeyObject;
     try {
       publicKey = parsePublicPem(publicPem);
@@ -481,7 +551,8 @@ class TransitEngine implements Engine {
 
   private async importKey(name: string, body: Body): Promise<EngineResponse> {
     return this.locked(name, async () => {
-      if (this.keys.has(name)) throw badRequest('the import path cannot be used with an existing key; use import_version');
+      if (this.keys.has(name))
+        throw badRequest('the import path cannot be used with an existing key; use import_version');
       const type = str(body, 'type') || 'aes256-gcm96';
       const info = KEY_TYPES[type];
       if (!info || info.kind === 'managed') throw badRequest('unsupported import key type');
@@ -503,8 +574,10 @@ class TransitEngine implements Engine {
   private async importVersion(name: string, body: Body): Promise<EngineResponse> {
     return this.locked(name, async () => {
       const k = await this.key(name);
-      if (!k.imported && !this.has('transit.import-version-any-key')) throw badRequest('import_version is only supported on imported keys');
-      if (k.rotatedInService && !this.has('transit.import-version-after-rotate')) throw badRequest('import_version is not supported after the key was rotated in the service');
+      if (!k.imported && !this.has('transit.import-version-any-key'))
+        throw badRequest('import_version is only supported on imported keys');
+      if (k.rotatedInService && !this.has('transit.import-version-after-rotate'))
+        throw badRequest('import_version is not supported after the key was rotated in the service');
       let material = await this.importMaterial(k.type, body);
       if (this.has('transit.import-version-ignores-material')) material = { ...k.versions.get(k.latestVersion)! };
       const requested = int(body, 'version', 0);
@@ -516,7 +589,9 @@ class TransitEngine implements Engine {
         const v = k.versions.get(target);
         if (!v) throw badRequest('version to update does not exist');
         if (v.publicKey && material.privateKey) {
-          const same = v.publicKey.export({ format: 'der', type: 'spki' }).equals(material.publicKey!.export({ format: 'der', type: 'spki' }));
+          const same = v.publicKey
+            .export({ format: 'der', type: 'spki' })
+            .equals(material.publicKey!.export({ format: 'der', type: 'spki' }));
           if (!same) throw badRequest('the private key does not match the public key of that version');
         }
         Object.assign(v, material);
@@ -534,7 +609,8 @@ class TransitEngine implements Engine {
   private versionsFor(k: NamedKey, version: string | undefined): KeyVersion[] {
     const all = [...k.versions.values()].sort((x, y) => x.version - y.version);
     if (version === undefined || version === '') return all;
-    if (version === 'latest') return this.has('transit.export-latest-all') ? all : all.filter((v) => v.version === k.latestVersion);
+    if (version === 'latest')
+      return this.has('transit.export-latest-all') ? all : all.filter((v) => v.version === k.latestVersion);
     if (!/^\d+$/.test(version)) throw badRequest('version must be a number or latest');
     const n = Number(version);
     const v = k.versions.get(n);
@@ -552,8 +628,10 @@ class TransitEngine implements Engine {
       case 'signing-key':
         if (!info.signing) throw badRequest('key type does not support signing-key export');
         if (!v.privateKey) return undefined;
-        if (info.kind === 'ed25519') return Buffer.concat([ed25519Seed(v.privateKey), ed25519RawPublic(v.publicKey!)]).toString('base64');
-        if (this.has('transit.export-signing-key-wrong')) return k.versions.get(1)!.publicKey!.export({ format: 'pem', type: 'spki' }).toString();
+        if (info.kind === 'ed25519')
+          return Buffer.concat([ed25519Seed(v.privateKey), ed25519RawPublic(v.publicKey!)]).toString('base64');
+        if (this.has('transit.export-signing-key-wrong'))
+          return k.versions.get(1)!.publicKey!.export({ format: 'pem', type: 'spki' }).toString();
         return v.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
       case 'hmac-key':
         return (k.type === 'hmac' ? v.key! : v.hmacKey).toString('base64');
@@ -571,16 +649,19 @@ class TransitEngine implements Engine {
   }
 
   private async exportKey(keyType: string, name: string, version: string | undefined): Promise<EngineResponse> {
-    if (!['encryption-key', 'signing-key', 'hmac-key', 'public-key', 'certificate-chain', 'cmac-key'].includes(keyType)) throw badRequest('invalid export key type');
+    if (!['encryption-key', 'signing-key', 'hmac-key', 'public-key', 'certificate-chain', 'cmac-key'].includes(keyType))
+      throw badRequest('invalid export key type');
     const k = await this.key(name);
     const publicOnly = keyType === 'public-key' || keyType === 'certificate-chain';
-    if (!publicOnly && !k.exportable && !this.has('transit.export-ignores-exportable')) throw badRequest('key is not exportable');
+    if (!publicOnly && !k.exportable && !this.has('transit.export-ignores-exportable'))
+      throw badRequest('key is not exportable');
     const keys: Record<string, string> = {};
     for (const v of this.versionsFor(k, version)) {
       const value = this.exportValue(k, v, keyType);
       if (value !== undefined) keys[String(v.version)] = value;
     }
-    if (keyType === 'certificate-chain' && Object.keys(keys).length === 0) throw badRequest('no certificate chain is set for the requested versions');
+    if (keyType === 'certificate-chain' && Object.keys(keys).length === 0)
+      throw badRequest('no certificate chain is set for the requested versions');
     return { data: { name: k.name, type: k.type, keys } };
   }
 
@@ -603,8 +684,10 @@ class TransitEngine implements Engine {
 
   private async backup(name: string): Promise<EngineResponse> {
     const k = await this.key(name);
-    if (!k.exportable && !this.has('transit.backup-without-flag') && !this.variant('backup-needs-plaintext-flag-only')) throw badRequest('backup is not allowed: the key is not exportable');
-    if (!k.allowPlaintextBackup && !this.has('transit.backup-without-flag')) throw badRequest('plaintext backup is not allowed for this key');
+    if (!k.exportable && !this.has('transit.backup-without-flag') && !this.variant('backup-needs-plaintext-flag-only'))
+      throw badRequest('backup is not allowed: the key is not exportable');
+    if (!k.allowPlaintextBackup && !this.has('transit.backup-without-flag'))
+      throw badRequest('plaintext backup is not allowed for this key');
     let copy = k;
     if (this.has('transit.restore-loses-versions')) {
       copy = { ...k, versions: new Map([[k.latestVersion, k.versions.get(k.latestVersion)!]]) };
@@ -679,7 +762,8 @@ class TransitEngine implements Engine {
   }
 
   private partialCode(body: Body): number | undefined {
-    if (body.partial_failure_response_code === undefined || body.partial_failure_response_code === null) return undefined;
+    if (body.partial_failure_response_code === undefined || body.partial_failure_response_code === null)
+      return undefined;
     const code = int(body, 'partial_failure_response_code');
     if (code < 200 || code > 599) throw badRequest('partial_failure_response_code must be an HTTP status code');
     return code;
@@ -694,10 +778,15 @@ class TransitEngine implements Engine {
     let k = this.keys.get(name);
     if (!k) {
       // Upsert: only a create operation (existence check said missing, caller holds create) may create.
-      const allowed = (req.operation === 'create' && !this.disableUpsert && !this.has('transit.upsert-never')) || this.has('transit.upsert-without-create') || this.has('transit.upsert-ignores-disable');
+      const allowed =
+        (req.operation === 'create' && !this.disableUpsert && !this.has('transit.upsert-never')) ||
+        this.has('transit.upsert-without-create') ||
+        this.has('transit.upsert-ignores-disable');
       if (!allowed) throw badRequest(`encryption key ${JSON.stringify(name)} not found and upsert is not permitted`);
       const first = items?.[0] as Body | undefined;
-      const hasContext = !!(b64(body, 'context') ?? (first && typeof first === 'object' ? b64(first, 'context') : undefined));
+      const hasContext = !!(
+        b64(body, 'context') ?? (first && typeof first === 'object' ? b64(first, 'context') : undefined)
+      );
       const upsertBody: Body = {
         type: this.has('transit.upsert-type-ignored') ? undefined : body.type,
         derived: hasContext && !this.has('transit.derived-upsert-not-derived'),
@@ -713,9 +802,19 @@ class TransitEngine implements Engine {
       const plaintext = b64(item, 'plaintext');
       if (plaintext === undefined && item.plaintext !== '') throw badRequest('missing plaintext to encrypt');
       const v = encryptionVersion(this.op, key, int(item, 'key_version', keyVersion));
-      return { ciphertext: encryptRaw(this.op, key, v, plaintext ?? Buffer.alloc(0), item, ad), key_version: v.version };
+      return {
+        ciphertext: encryptRaw(this.op, key, v, plaintext ?? Buffer.alloc(0), item, ad),
+        key_version: v.version,
+      };
     };
-    if (items && !this.has('transit.batch-single-fields-used')) return runBatch(items, this.ctx.faults, partial, (item) => one(item, b64(item, 'associated_data')), this.batchShape(true));
+    if (items && !this.has('transit.batch-single-fields-used'))
+      return runBatch(
+        items,
+        this.ctx.faults,
+        partial,
+        (item) => one(item, b64(item, 'associated_data')),
+        this.batchShape(true),
+      );
     return { data: one(body, b64(body, 'associated_data')) };
   }
 
@@ -740,7 +839,9 @@ class TransitEngine implements Engine {
     const keyVersion = int(body, 'key_version', 0);
     const one = (item: Body) => {
       const pt = decryptRaw(this.op, k, item.ciphertext, item, undefined);
-      const requested = this.has('transit.rewrap-keeps-version') ? parseVersioned(this.op, item.ciphertext, 'ciphertext').version : int(item, 'key_version', keyVersion);
+      const requested = this.has('transit.rewrap-keeps-version')
+        ? parseVersioned(this.op, item.ciphertext, 'ciphertext').version
+        : int(item, 'key_version', keyVersion);
       const v = encryptionVersion(this.op, k, requested);
       return { ciphertext: encryptRaw(this.op, k, v, pt, item, undefined), key_version: v.version };
     };
@@ -751,7 +852,8 @@ class TransitEngine implements Engine {
   private async datakey(kind: string, name: string, body: Body): Promise<EngineResponse> {
     if (kind !== 'plaintext' && kind !== 'wrapped') throw badRequest('datakey type must be plaintext or wrapped');
     const bits = int(body, 'bits', 256);
-    if (![128, 256, 512].includes(bits) && !this.has('transit.datakey-bits-unchecked')) throw badRequest('bits must be 128, 256 or 512');
+    if (![128, 256, 512].includes(bits) && !this.has('transit.datakey-bits-unchecked'))
+      throw badRequest('bits must be 128, 256 or 512');
     if (bits <= 0 || bits % 8 !== 0 || bits > 4096) throw badRequest('invalid bits');
     const k = await this.key(name);
     if (!typeInfo(k).encryption) throw badRequest(`key type ${k.type} does not support encryption`);
@@ -759,7 +861,8 @@ class TransitEngine implements Engine {
     const v = encryptionVersion(this.op, k, int(body, 'key_version', 0));
     const ciphertext = encryptRaw(this.op, k, v, raw, body, undefined);
     const data: Record<string, unknown> = { ciphertext, key_version: v.version };
-    if (kind === 'plaintext' || this.has('transit.datakey-wrapped-leaks-plaintext')) data.plaintext = raw.toString('base64');
+    if (kind === 'plaintext' || this.has('transit.datakey-wrapped-leaks-plaintext'))
+      data.plaintext = raw.toString('base64');
     return { data };
   }
 
@@ -771,7 +874,8 @@ class TransitEngine implements Engine {
       else source = part;
     }
     if (!['platform', 'seal', 'all'].includes(source)) throw badRequest('source must be platform, seal or all');
-    if (source === 'all' && this.has('transit.random-source-all-rejected')) throw badRequest('source all is not supported');
+    if (source === 'all' && this.has('transit.random-source-all-rejected'))
+      throw badRequest('source all is not supported');
     if (source === 'seal' && this.has('transit.seal-source-rejected')) throw badRequest('source seal is not supported');
     if (bytes < 1 || bytes > 128 * 1024) throw badRequest('bytes must be between 1 and 131072');
     const format = str(body, 'format') || 'base64';
@@ -789,7 +893,9 @@ class TransitEngine implements Engine {
     const alg = (this.has('transit.hash-url-ignored') ? undefined : urlAlg) ?? (str(body, 'algorithm') || fallback);
     const format = this.has('transit.hash-format-ignored') ? 'hex' : str(body, 'format') || 'hex';
     if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
-    const sum = createHash(hashName(alg)).update(input ?? Buffer.alloc(0)).digest();
+    const sum = createHash(hashName(alg))
+      .update(input ?? Buffer.alloc(0))
+      .digest();
     return { data: { sum: sum.toString(format) } };
   }
 
@@ -800,7 +906,14 @@ class TransitEngine implements Engine {
     const alg = urlAlg ?? (str(body, 'algorithm') || str(body, 'hash_algorithm') || 'sha2-256');
     hashName(alg);
     const keyVersion = int(body, 'key_version', 0);
-    if (items) return runBatch(items, this.ctx.faults, this.partialCode(body), (item) => hmacItem(this.op, k, item, alg, keyVersion), this.batchShape(false));
+    if (items)
+      return runBatch(
+        items,
+        this.ctx.faults,
+        this.partialCode(body),
+        (item) => hmacItem(this.op, k, item, alg, keyVersion),
+        this.batchShape(false),
+      );
     return { data: hmacItem(this.op, k, body, alg, keyVersion) };
   }
 
@@ -810,7 +923,14 @@ class TransitEngine implements Engine {
     const k = await this.key(name);
     const opts = signOptions(this.op, body, urlAlg);
     const keyVersion = int(body, 'key_version', 0);
-    if (items) return runBatch(items, this.ctx.faults, this.partialCode(body), (item) => signItem(this.op, k, item, opts, keyVersion, true), this.batchShape(false));
+    if (items)
+      return runBatch(
+        items,
+        this.ctx.faults,
+        this.partialCode(body),
+        (item) => signItem(this.op, k, item, opts, keyVersion, true),
+        this.batchShape(false),
+      );
     return { data: signItem(this.op, k, body, opts, keyVersion, false) };
   }
 
@@ -822,12 +942,20 @@ class TransitEngine implements Engine {
       const objects = items.filter((i): i is Body => i !== null && typeof i === 'object');
       const withSig = objects.some((i) => i.signature !== undefined && i.signature !== '');
       const withHmac = objects.some((i) => i.hmac !== undefined && i.hmac !== '');
-      if (withSig && withHmac && !this.has('transit.verify-mixed-accepted')) throw badRequest('batch_input items must all use signature or all use hmac, not both');
-      return runBatch(items, this.ctx.faults, this.partialCode(body), (item) => {
-        const mode = item.hmac !== undefined && item.hmac !== '' ? 'hmac' : 'signature';
-        if (mode === 'signature' && (item.signature === undefined || item.signature === '')) throw badRequest('signature or hmac is required');
-        return verifyItem(this.op, k, item, opts, mode);
-      }, this.batchShape(false));
+      if (withSig && withHmac && !this.has('transit.verify-mixed-accepted'))
+        throw badRequest('batch_input items must all use signature or all use hmac, not both');
+      return runBatch(
+        items,
+        this.ctx.faults,
+        this.partialCode(body),
+        (item) => {
+          const mode = item.hmac !== undefined && item.hmac !== '' ? 'hmac' : 'signature';
+          if (mode === 'signature' && (item.signature === undefined || item.signature === ''))
+            throw badRequest('signature or hmac is required');
+          return verifyItem(this.op, k, item, opts, mode);
+        },
+        this.batchShape(false),
+      );
     }
     const hasSig = body.signature !== undefined && body.signature !== '';
     const hasHmac = body.hmac !== undefined && body.hmac !== '';
@@ -847,7 +975,14 @@ class TransitEngine implements Engine {
       if (length === 0) throw badRequest('url_mac_length must be at least 1');
     }
     const keyVersion = int(body, 'key_version', 0);
-    if (items) return runBatch(items, this.ctx.faults, this.partialCode(body), (item) => cmacItem(this.op, k, item, length, keyVersion), this.batchShape(false));
+    if (items)
+      return runBatch(
+        items,
+        this.ctx.faults,
+        this.partialCode(body),
+        (item) => cmacItem(this.op, k, item, length, keyVersion),
+        this.batchShape(false),
+      );
     return { data: cmacItem(this.op, k, body, length, keyVersion) };
   }
 
@@ -869,7 +1004,10 @@ function checkAsymmetricType(type: string, key: KeyObject): void {
   const t = key.asymmetricKeyType;
   const ok =
     (info.kind === 'rsa' && t === 'rsa' && key.asymmetricKeyDetails?.modulusLength === info.modulusLength) ||
-    (info.kind === 'ecdsa' && t === 'ec' && key.asymmetricKeyDetails?.namedCurve === { 'P-256': 'prime256v1', 'P-384': 'secp384r1', 'P-521': 'secp521r1' }[info.namedCurve!]) ||
+    (info.kind === 'ecdsa' &&
+      t === 'ec' &&
+      key.asymmetricKeyDetails?.namedCurve ===
+        { 'P-256': 'prime256v1', 'P-384': 'secp384r1', 'P-521': 'secp521r1' }[info.namedCurve!]) ||
     (info.kind === 'ed25519' && t === 'ed25519');
   if (!ok) throw badRequest(`imported key does not match type ${type}`);
 }

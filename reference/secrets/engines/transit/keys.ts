@@ -50,7 +50,10 @@ export function typeInfo(k: NamedKey): TypeInfo {
 }
 
 /** Fresh material for one version of a key type. `symBytes` overrides the symmetric size (hmac key_size, or a fault). */
-export async function generateMaterial(type: string, symBytes?: number): Promise<Pick<KeyVersion, 'key' | 'privateKey' | 'publicKey'>> {
+export async function generateMaterial(
+  type: string,
+  symBytes?: number,
+): Promise<Pick<KeyVersion, 'key' | 'privateKey' | 'publicKey'>> {
   const info = KEY_TYPES[type]!;
   switch (info.kind) {
     case 'aead':
@@ -78,7 +81,11 @@ export async function generateMaterial(type: string, symBytes?: number): Promise
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 export function ed25519FromSeed(seed: Buffer): { privateKey: KeyObject; publicKey: KeyObject } {
-  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   return { privateKey, publicKey: createPublicKey(privateKey) };
 }
 
@@ -101,7 +108,12 @@ export function publicKeyString(type: string, publicKey: KeyObject): string {
   return publicKey.export({ format: 'pem', type: 'spki' }).toString();
 }
 
-export interface ReadFaults { leakMaterial?: boolean; dropImported?: boolean; isoTimes?: boolean; wrongSupports?: boolean }
+export interface ReadFaults {
+  leakMaterial?: boolean;
+  dropImported?: boolean;
+  isoTimes?: boolean;
+  wrongSupports?: boolean;
+}
 
 export function readView(k: NamedKey, f: ReadFaults = {}): Record<string, unknown> {
   const info = typeInfo(k);
@@ -171,7 +183,10 @@ export function serialize(k: NamedKey): string {
 }
 
 export function deserialize(backup: string): NamedKey {
-  const parsed = JSON.parse(Buffer.from(backup, 'base64').toString('utf8')) as { policy?: Record<string, unknown>; format?: string };
+  const parsed = JSON.parse(Buffer.from(backup, 'base64').toString('utf8')) as {
+    policy?: Record<string, unknown>;
+    format?: string;
+  };
   if (parsed.format !== 'svc-transit-backup-1' || !parsed.policy) throw new Error('not a backup');
   const p = parsed.policy as unknown as Omit<NamedKey, 'versions'> & { versions: SerialVersion[] };
   if (!KEY_TYPES[p.type] || !Array.isArray(p.versions)) throw new Error('not a backup');
@@ -181,8 +196,12 @@ export function deserialize(backup: string): NamedKey {
       version: v.version,
       createdAt: v.created_at,
       key: v.key ? Buffer.from(v.key, 'base64') : undefined,
-      privateKey: v.private_key ? createPrivateKey({ key: Buffer.from(v.private_key, 'base64'), format: 'der', type: 'pkcs8' }) : undefined,
-      publicKey: v.public_key ? createPublicKey({ key: Buffer.from(v.public_key, 'base64'), format: 'der', type: 'spki' }) : undefined,
+      privateKey: v.private_key
+        ? createPrivateKey({ key: Buffer.from(v.private_key, 'base64'), format: 'der', type: 'pkcs8' })
+        : undefined,
+      publicKey: v.public_key
+        ? createPublicKey({ key: Buffer.from(v.public_key, 'base64'), format: 'der', type: 'spki' })
+        : undefined,
       hmacKey: Buffer.from(v.hmac_key, 'base64'),
       certificateChain: v.certificate_chain,
     });

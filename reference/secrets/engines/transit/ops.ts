@@ -4,14 +4,32 @@
  * throw into that item's `error`.
  */
 import {
-  constants, createCipheriv, createDecipheriv, createHash, createHmac, privateDecrypt, publicEncrypt,
-  randomBytes, sign as nodeSign, timingSafeEqual, verify as nodeVerify, type KeyObject,
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  privateDecrypt,
+  publicEncrypt,
+  randomBytes,
+  sign as nodeSign,
+  timingSafeEqual,
+  verify as nodeVerify,
+  type KeyObject,
 } from 'node:crypto';
 import type { Faults } from '../../../faults.js';
 import { badRequest } from '../../errors.js';
 import { aesCmac } from './cmac.js';
 import { signDigest, verifyDigest } from './ecdsa-raw.js';
-import { derive, ed25519FromSeed, ed25519RawPublic, ed25519Seed, typeInfo, type KeyVersion, type NamedKey } from './keys.js';
+import {
+  derive,
+  ed25519FromSeed,
+  ed25519RawPublic,
+  ed25519Seed,
+  typeInfo,
+  type KeyVersion,
+  type NamedKey,
+} from './keys.js';
 import { b64, bool, int, str, type Body } from './params.js';
 import { pkcs1SignDigest, pkcs1VerifyDigest, pssSaltLength, pssSignDigest, pssVerifyDigest } from './rsa-raw.js';
 import { HASHES } from './types.js';
@@ -25,7 +43,11 @@ export interface OpContext {
 
 /** Verify below min_decryption_version: an error, or (variant) valid false. */
 function tooOldToVerify(ctx: OpContext, k: NamedKey, version: number): boolean {
-  return ctx.variants.has('transit.verify-too-old-valid-false') && version < k.minDecryptionVersion && !ctx.faults.has('transit.min-decryption-ignored');
+  return (
+    ctx.variants.has('transit.verify-too-old-valid-false') &&
+    version < k.minDecryptionVersion &&
+    !ctx.faults.has('transit.min-decryption-ignored')
+  );
 }
 
 export function formatVersioned(ctx: OpContext, version: number, data: Buffer, k?: NamedKey): string {
@@ -55,7 +77,11 @@ export function encryptionVersion(ctx: OpContext, k: NamedKey, requested: number
   let ver = requested === 0 || ctx.faults.has('transit.key-version-ignored') ? k.latestVersion : requested;
   if (ctx.faults.has('transit.rotate-keeps-version') && requested === 0) ver = Math.max(k.minAvailableVersion, 1);
   if (ver > k.latestVersion) throw badRequest('requested version for encryption is higher than the latest key version');
-  if (k.minEncryptionVersion > 0 && ver < k.minEncryptionVersion && !ctx.faults.has('transit.min-encryption-unchecked')) {
+  if (
+    k.minEncryptionVersion > 0 &&
+    ver < k.minEncryptionVersion &&
+    !ctx.faults.has('transit.min-encryption-unchecked')
+  ) {
     throw badRequest('requested version for encryption is less than the minimum encryption key version');
   }
   const v = k.versions.get(ver);
@@ -76,13 +102,15 @@ export function decryptionVersion(ctx: OpContext, k: NamedKey, version: number):
 
 function context(ctx: OpContext, k: NamedKey, item: Body): Buffer | undefined {
   const c = b64(item, 'context');
-  if (k.derived && !c && !ctx.faults.has('transit.context-optional')) throw badRequest("missing 'context' for key derivation: the key was created using a derived key");
+  if (k.derived && !c && !ctx.faults.has('transit.context-optional'))
+    throw badRequest("missing 'context' for key derivation: the key was created using a derived key");
   return c;
 }
 
 function nonceOf(ctx: OpContext, item: Body): Buffer | undefined {
   const n = b64(item, 'nonce');
-  if (n && n.length !== 12 && !ctx.faults.has('transit.nonce-length-unchecked')) throw badRequest('invalid nonce length: a nonce must be 12 bytes (96 bits)');
+  if (n && n.length !== 12 && !ctx.faults.has('transit.nonce-length-unchecked'))
+    throw badRequest('invalid nonce length: a nonce must be 12 bytes (96 bits)');
   return n;
 }
 
@@ -91,28 +119,49 @@ function aeadKey(k: NamedKey, v: KeyVersion, ctxBytes: Buffer | undefined): Buff
   return k.derived && ctxBytes ? derive(key, ctxBytes) : key;
 }
 
-export function encryptRaw(ctx: OpContext, k: NamedKey, v: KeyVersion, plaintext: Buffer, item: Body, ad: Buffer | undefined): string {
+export function encryptRaw(
+  ctx: OpContext,
+  k: NamedKey,
+  v: KeyVersion,
+  plaintext: Buffer,
+  item: Body,
+  ad: Buffer | undefined,
+): string {
   const info = typeInfo(k);
   const ctxBytes = context(ctx, k, item);
   nonceOf(ctx, item);
   if (info.kind === 'rsa') {
     if (!v.publicKey) throw badRequest('key version has no public key');
-    return formatVersioned(ctx, v.version, publicEncrypt({ key: v.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, plaintext), k);
+    return formatVersioned(
+      ctx,
+      v.version,
+      publicEncrypt({ key: v.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, plaintext),
+      k,
+    );
   }
   if (info.kind !== 'aead') throw badRequest(`key type ${k.type} does not support encryption`);
   const key = aeadKey(k, v, ctxBytes);
-  const nonce = k.convergent && !ctx.faults.has('transit.convergent-random-nonce')
-    ? createHmac('sha256', key).update(plaintext).digest().subarray(0, 12)
-    : randomBytes(12);
+  const nonce =
+    k.convergent && !ctx.faults.has('transit.convergent-random-nonce')
+      ? createHmac('sha256', key).update(plaintext).digest().subarray(0, 12)
+      : randomBytes(12);
   const c = createCipheriv(info.cipher!, key, nonce, { authTagLength: 16 } as never) as import('node:crypto').CipherGCM;
   if (ad && !ctx.faults.has('transit.associated-data-ignored')) c.setAAD(ad);
   const ct = Buffer.concat([c.update(plaintext), c.final()]);
   const tag = c.getAuthTag();
-  const data = ctx.faults.has('transit.aead-layout-swapped') ? Buffer.concat([nonce, tag, ct]) : Buffer.concat([nonce, ct, tag]);
+  const data = ctx.faults.has('transit.aead-layout-swapped')
+    ? Buffer.concat([nonce, tag, ct])
+    : Buffer.concat([nonce, ct, tag]);
   return formatVersioned(ctx, v.version, data, k);
 }
 
-export function decryptRaw(ctx: OpContext, k: NamedKey, ciphertext: unknown, item: Body, ad: Buffer | undefined): Buffer {
+export function decryptRaw(
+  ctx: OpContext,
+  k: NamedKey,
+  ciphertext: unknown,
+  item: Body,
+  ad: Buffer | undefined,
+): Buffer {
   const info = typeInfo(k);
   const { version, data } = parseVersioned(ctx, ciphertext, 'ciphertext');
   const v = decryptionVersion(ctx, k, version);
@@ -133,7 +182,9 @@ export function decryptRaw(ctx: OpContext, k: NamedKey, ciphertext: unknown, ite
   const nonce = data.subarray(0, 12);
   const tag = swapped ? data.subarray(12, 28) : data.subarray(data.length - 16);
   const ct = swapped ? data.subarray(28) : data.subarray(12, data.length - 16);
-  const d = createDecipheriv(info.cipher!, key, nonce, { authTagLength: 16 } as never) as import('node:crypto').DecipherGCM;
+  const d = createDecipheriv(info.cipher!, key, nonce, {
+    authTagLength: 16,
+  } as never) as import('node:crypto').DecipherGCM;
   if (ad && !ctx.faults.has('transit.associated-data-ignored')) d.setAAD(ad);
   d.setAuthTag(tag);
   const out = d.update(ct);
@@ -151,12 +202,20 @@ export function hmacKeyOf(k: NamedKey, v: KeyVersion): Buffer {
   return k.type === 'hmac' ? v.key! : v.hmacKey;
 }
 
-export function hmacItem(ctx: OpContext, k: NamedKey, item: Body, algorithm: string, keyVersion: number): Record<string, unknown> {
+export function hmacItem(
+  ctx: OpContext,
+  k: NamedKey,
+  item: Body,
+  algorithm: string,
+  keyVersion: number,
+): Record<string, unknown> {
   const input = b64(item, 'input');
   if (input === undefined && item.input !== '') throw badRequest('missing input for HMAC');
   const v = encryptionVersion(ctx, k, keyVersion);
   const alg = ctx.faults.has('transit.hmac-ignores-algorithm') ? 'sha256' : hashName(algorithm);
-  const mac = createHmac(alg, hmacKeyOf(k, v)).update(input ?? Buffer.alloc(0)).digest();
+  const mac = createHmac(alg, hmacKeyOf(k, v))
+    .update(input ?? Buffer.alloc(0))
+    .digest();
   return { hmac: formatVersioned(ctx, v.version, mac, k), key_version: v.version };
 }
 
@@ -193,12 +252,17 @@ export function signOptions(ctx: OpContext, body: Body, urlAlgorithm: string | u
   };
 }
 
-interface Signer { privateKey?: KeyObject; publicKey?: KeyObject; publicRaw?: Buffer }
+interface Signer {
+  privateKey?: KeyObject;
+  publicKey?: KeyObject;
+  publicRaw?: Buffer;
+}
 
 function signerFor(ctx: OpContext, k: NamedKey, v: KeyVersion, item: Body): Signer {
   if (typeInfo(k).kind === 'ed25519' && k.derived) {
     const c = b64(item, 'context');
-    if (!c && !ctx.faults.has('transit.context-optional')) throw badRequest("missing 'context' for key derivation: the key was created using a derived key");
+    if (!c && !ctx.faults.has('transit.context-optional'))
+      throw badRequest("missing 'context' for key derivation: the key was created using a derived key");
     if (!v.privateKey) throw badRequest('key version has no private key');
     const salt = ctx.faults.has('transit.ed25519-derivation-random') ? randomBytes(8) : Buffer.alloc(0);
     const pair = ed25519FromSeed(derive(Buffer.concat([ed25519Seed(v.privateKey), salt]), c ?? Buffer.alloc(0), 32));
@@ -208,8 +272,13 @@ function signerFor(ctx: OpContext, k: NamedKey, v: KeyVersion, item: Body): Sign
 }
 
 function checkRsaOptions(opts: SignOptions, ctx: OpContext): void {
-  if (opts.signatureAlgorithm !== 'pss' && opts.signatureAlgorithm !== 'pkcs1v15') throw badRequest('unsupported signature_algorithm');
-  if (opts.hashAlgorithm === 'none' && (!opts.prehashed || opts.signatureAlgorithm !== 'pkcs1v15') && !ctx.faults.has('transit.hash-none-unchecked')) {
+  if (opts.signatureAlgorithm !== 'pss' && opts.signatureAlgorithm !== 'pkcs1v15')
+    throw badRequest('unsupported signature_algorithm');
+  if (
+    opts.hashAlgorithm === 'none' &&
+    (!opts.prehashed || opts.signatureAlgorithm !== 'pkcs1v15') &&
+    !ctx.faults.has('transit.hash-none-unchecked')
+  ) {
     throw badRequest('hash_algorithm none requires prehashed true and signature_algorithm pkcs1v15');
   }
 }
@@ -236,18 +305,34 @@ function signBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, o
     if (opts.hashAlgorithm === 'none') return pkcs1SignDigest(key, input);
     const hash = ctx.faults.has('transit.sign-wrong-hash') ? 'sha1' : hashName(opts.hashAlgorithm);
     const hLen = createHash(hash).digest().length;
-    if (prehashed && input.length !== hLen) throw badRequest('prehashed input length does not match the hash algorithm');
+    if (prehashed && input.length !== hLen)
+      throw badRequest('prehashed input length does not match the hash algorithm');
     if (opts.signatureAlgorithm === 'pkcs1v15') {
-      return prehashed ? pkcs1SignDigest(key, input, hash) : nodeSign(hash, input, { key, padding: constants.RSA_PKCS1_PADDING });
+      return prehashed
+        ? pkcs1SignDigest(key, input, hash)
+        : nodeSign(hash, input, { key, padding: constants.RSA_PKCS1_PADDING });
     }
     let salt: number;
-    try { salt = pssSaltLength(opts.saltLength, key, hLen); } catch { throw badRequest('invalid salt_length'); }
-    return prehashed ? pssSignDigest(key, input, hash, salt) : nodeSign(hash, input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: salt });
+    try {
+      salt = pssSaltLength(opts.saltLength, key, hLen);
+    } catch {
+      throw badRequest('invalid salt_length');
+    }
+    return prehashed
+      ? pssSignDigest(key, input, hash, salt)
+      : nodeSign(hash, input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: salt });
   }
   throw badRequest(`key type ${k.type} does not support signing`);
 }
 
-function verifyBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, sig: Buffer, opts: SignOptions): boolean {
+function verifyBytes(
+  ctx: OpContext,
+  k: NamedKey,
+  signer: Signer,
+  input: Buffer,
+  sig: Buffer,
+  opts: SignOptions,
+): boolean {
   const kind = typeInfo(k).kind;
   const key = signer.publicKey;
   if (!key) throw badRequest('key version has no public key');
@@ -267,19 +352,40 @@ function verifyBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer,
     if (opts.hashAlgorithm === 'none') return pkcs1VerifyDigest(key, input, sig);
     const hash = hashName(opts.hashAlgorithm);
     if (opts.signatureAlgorithm === 'pkcs1v15') {
-      return opts.prehashed ? pkcs1VerifyDigest(key, input, sig, hash) : nodeVerify(hash, input, { key, padding: constants.RSA_PKCS1_PADDING }, sig);
+      return opts.prehashed
+        ? pkcs1VerifyDigest(key, input, sig, hash)
+        : nodeVerify(hash, input, { key, padding: constants.RSA_PKCS1_PADDING }, sig);
     }
     const hLen = createHash(hash).digest().length;
-    const salt = opts.saltLength === 'auto' ? undefined : (() => {
-      try { return pssSaltLength(opts.saltLength, key, hLen); } catch { throw badRequest('invalid salt_length'); }
-    })();
+    const salt =
+      opts.saltLength === 'auto'
+        ? undefined
+        : (() => {
+            try {
+              return pssSaltLength(opts.saltLength, key, hLen);
+            } catch {
+              throw badRequest('invalid salt_length');
+            }
+          })();
     if (opts.prehashed) return pssVerifyDigest(key, input, sig, hash, salt);
-    return nodeVerify(hash, input, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: salt ?? constants.RSA_PSS_SALTLEN_AUTO }, sig);
+    return nodeVerify(
+      hash,
+      input,
+      { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: salt ?? constants.RSA_PSS_SALTLEN_AUTO },
+      sig,
+    );
   }
   throw badRequest(`key type ${k.type} does not support signing`);
 }
 
-export function signItem(ctx: OpContext, k: NamedKey, item: Body, opts: SignOptions, keyVersion: number, batch: boolean): Record<string, unknown> {
+export function signItem(
+  ctx: OpContext,
+  k: NamedKey,
+  item: Body,
+  opts: SignOptions,
+  keyVersion: number,
+  batch: boolean,
+): Record<string, unknown> {
   if (!typeInfo(k).signing) throw badRequest(`key type ${k.type} does not support signing`);
   const input = b64(item, 'input');
   if (input === undefined && item.input !== '') throw badRequest('missing input to sign');
@@ -287,11 +393,18 @@ export function signItem(ctx: OpContext, k: NamedKey, item: Body, opts: SignOpti
   const signer = signerFor(ctx, k, v, item);
   const sig = signBytes(ctx, k, signer, input ?? Buffer.alloc(0), opts);
   const out: Record<string, unknown> = { signature: formatVersioned(ctx, v.version, sig, k), key_version: v.version };
-  if (signer.publicRaw && !(batch && ctx.faults.has('transit.derived-publickey-missing'))) out.publickey = signer.publicRaw.toString('base64');
+  if (signer.publicRaw && !(batch && ctx.faults.has('transit.derived-publickey-missing')))
+    out.publickey = signer.publicRaw.toString('base64');
   return out;
 }
 
-export function verifyItem(ctx: OpContext, k: NamedKey, item: Body, opts: SignOptions, mode: 'signature' | 'hmac'): Record<string, unknown> {
+export function verifyItem(
+  ctx: OpContext,
+  k: NamedKey,
+  item: Body,
+  opts: SignOptions,
+  mode: 'signature' | 'hmac',
+): Record<string, unknown> {
   if (mode === 'hmac') return verifyHmacItem(ctx, k, item, opts.hashAlgorithm);
   if (!typeInfo(k).signing) throw badRequest(`key type ${k.type} does not support verification`);
   const input = b64(item, 'input') ?? Buffer.alloc(0);
@@ -305,12 +418,19 @@ export function verifyItem(ctx: OpContext, k: NamedKey, item: Body, opts: SignOp
 
 // ---------------------------------------------------------------- CMAC
 
-export function cmacItem(ctx: OpContext, k: NamedKey, item: Body, macLength: number, keyVersion: number): Record<string, unknown> {
+export function cmacItem(
+  ctx: OpContext,
+  k: NamedKey,
+  item: Body,
+  macLength: number,
+  keyVersion: number,
+): Record<string, unknown> {
   if (typeInfo(k).kind !== 'cmac') throw badRequest(`key type ${k.type} does not support CMAC`);
   const input = b64(item, 'input');
   if (input === undefined && item.input !== '') throw badRequest('missing input for CMAC');
   const len = macLength || int(item, 'mac_length', 16) || 16;
-  if ((len > 16 && !ctx.faults.has('transit.cmac-length-unchecked')) || len < 1) throw badRequest('mac_length must be between 1 and the cipher block size (16)');
+  if ((len > 16 && !ctx.faults.has('transit.cmac-length-unchecked')) || len < 1)
+    throw badRequest('mac_length must be between 1 and the cipher block size (16)');
   const v = encryptionVersion(ctx, k, keyVersion);
   const mac = aesCmac(v.key!, input ?? Buffer.alloc(0)).subarray(0, Math.min(len, 16));
   return { cmac: formatVersioned(ctx, v.version, mac, k), key_version: v.version };

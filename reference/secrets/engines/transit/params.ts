@@ -41,7 +41,8 @@ export function b64(body: Body, field: string): Buffer | undefined {
 
 export function decodeB64(v: string, field: string): Buffer {
   const s = v.trim();
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.replace(/=+$/, '').length % 4 === 1) throw badRequest(`${field} must be valid base64`);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.replace(/=+$/, '').length % 4 === 1)
+    throw badRequest(`${field} must be valid base64`);
   return Buffer.from(s, 'base64');
 }
 
@@ -87,29 +88,74 @@ type FieldType = 'string' | 'bool' | 'int' | 'version' | 'duration' | 'array' | 
  * type is a 400 even where the route would have ignored it.
  */
 const FIELDS: Record<string, FieldType> = {
-  algorithm: 'string', allow_plaintext_backup: 'bool', allow_rotation: 'bool', associated_data: 'string',
-  auto_rotate_period: 'duration', backup: 'string', batch_input: 'array', bits: 'int', bytes: 'int',
-  certificate_chain: 'string', ciphertext: 'string', context: 'string', convergent_encryption: 'scalar', csr: 'string',
-  deletion_allowed: 'bool', derived: 'bool', disable_upsert: 'bool', exportable: 'bool', force: 'bool', format: 'string',
-  hash_algorithm: 'string', hash_function: 'string', hmac: 'string', input: 'string', key_size: 'int', key_version: 'version',
-  mac_length: 'int', managed_key_id: 'string', managed_key_name: 'string', marshaling_algorithm: 'string',
-  min_available_version: 'version', min_decryption_version: 'version', min_encryption_version: 'version', name: 'string',
-  nonce: 'string', partial_failure_response_code: 'int', plaintext: 'string', prehashed: 'bool', public_key: 'string',
-  reference: 'string', salt_length: 'scalar', signature: 'string', signature_algorithm: 'string', size: 'int',
-  source: 'string', type: 'string', version: 'scalar',
+  algorithm: 'string',
+  allow_plaintext_backup: 'bool',
+  allow_rotation: 'bool',
+  associated_data: 'string',
+  auto_rotate_period: 'duration',
+  backup: 'string',
+  batch_input: 'array',
+  bits: 'int',
+  bytes: 'int',
+  certificate_chain: 'string',
+  ciphertext: 'string',
+  context: 'string',
+  convergent_encryption: 'scalar',
+  csr: 'string',
+  deletion_allowed: 'bool',
+  derived: 'bool',
+  disable_upsert: 'bool',
+  exportable: 'bool',
+  force: 'bool',
+  format: 'string',
+  hash_algorithm: 'string',
+  hash_function: 'string',
+  hmac: 'string',
+  input: 'string',
+  key_size: 'int',
+  key_version: 'version',
+  mac_length: 'int',
+  managed_key_id: 'string',
+  managed_key_name: 'string',
+  marshaling_algorithm: 'string',
+  min_available_version: 'version',
+  min_decryption_version: 'version',
+  min_encryption_version: 'version',
+  name: 'string',
+  nonce: 'string',
+  partial_failure_response_code: 'int',
+  plaintext: 'string',
+  prehashed: 'bool',
+  public_key: 'string',
+  reference: 'string',
+  salt_length: 'scalar',
+  signature: 'string',
+  signature_algorithm: 'string',
+  size: 'int',
+  source: 'string',
+  type: 'string',
+  version: 'scalar',
 };
 
 export function checkFields(body: Body): void {
   for (const [field, type] of Object.entries(FIELDS)) {
     if (!(field in body)) continue;
     switch (type) {
-      case 'string': str(body, field); break;
-      case 'bool': bool(body, field); break;
-      case 'int': int(body, field); break;
+      case 'string':
+        str(body, field);
+        break;
+      case 'bool':
+        bool(body, field);
+        break;
+      case 'int':
+        int(body, field);
+        break;
       case 'version':
         if (int(body, field) < 0) throw badRequest(`${field} must not be negative`);
         break;
-      case 'duration': duration(body, field); break;
+      case 'duration':
+        duration(body, field);
+        break;
       case 'array':
         if (body[field] !== null && !Array.isArray(body[field])) throw badRequest(`${field} must be an array`);
         break;

@@ -10,7 +10,13 @@ import type { NamedKey } from './keys.js';
 export type Has = (variant: string) => boolean;
 
 /** Fields of the key read that the document's table does not list. */
-const UNDOCUMENTED_READ_FIELDS = ['latest_version', 'min_available_version', 'auto_rotate_period', 'convergent_encryption', 'key_size'];
+const UNDOCUMENTED_READ_FIELDS = [
+  'latest_version',
+  'min_available_version',
+  'auto_rotate_period',
+  'convergent_encryption',
+  'key_size',
+];
 
 /** The key read as a variant shows it. */
 export function shapeKeyRead(view: Record<string, unknown>, k: NamedKey, has: Has): Record<string, unknown> {
@@ -21,14 +27,20 @@ export function shapeKeyRead(view: Record<string, unknown>, k: NamedKey, has: Ha
   }
   if (has('asymmetric-time-nanos')) {
     const keys = out.keys as Record<string, unknown>;
-    out.keys = Object.fromEntries(Object.entries(keys).map(([ver, info]) => {
-      if (info && typeof info === 'object' && typeof (info as { creation_time?: unknown }).creation_time === 'string') {
-        const iso = (info as { creation_time: string }).creation_time;
-        // Millisecond ISO time to nanosecond RFC 3339 (the digits below a millisecond are zero).
-        return [ver, { ...info, creation_time: iso.replace(/\.(\d{3})Z$/, '.$1000000Z') }];
-      }
-      return [ver, info];
-    }));
+    out.keys = Object.fromEntries(
+      Object.entries(keys).map(([ver, info]) => {
+        if (
+          info &&
+          typeof info === 'object' &&
+          typeof (info as { creation_time?: unknown }).creation_time === 'string'
+        ) {
+          const iso = (info as { creation_time: string }).creation_time;
+          // Millisecond ISO time to nanosecond RFC 3339 (the digits below a millisecond are zero).
+          return [ver, { ...info, creation_time: iso.replace(/\.(\d{3})Z$/, '.$1000000Z') }];
+        }
+        return [ver, info];
+      }),
+    );
   }
   if (has('read-extra-fields')) {
     if (k.derived) out.kdf = 'hkdf_sha256';
@@ -66,7 +78,9 @@ export function shapeAnswer(seg: string[], res: EngineResponse, has: Has): Engin
   const data = res.data as Record<string, unknown> | undefined;
   if (!data || typeof data !== 'object') return res;
   const [head] = seg;
-  if ((head === 'export' || head === 'byok-export') && has('export-documented-only')) return { ...res, data: { name: data.name, keys: data.keys } };
-  if (head === 'keys' && seg.length === 1 && Array.isArray(data.keys) && has('keys-list-unsorted')) return { ...res, data: { ...data, keys: [...data.keys].reverse() } };
+  if ((head === 'export' || head === 'byok-export') && has('export-documented-only'))
+    return { ...res, data: { name: data.name, keys: data.keys } };
+  if (head === 'keys' && seg.length === 1 && Array.isArray(data.keys) && has('keys-list-unsorted'))
+    return { ...res, data: { ...data, keys: [...data.keys].reverse() } };
   return res;
 }

@@ -21,7 +21,8 @@ const digestOf = (password: string, salt: Buffer) => scryptSync(password, salt, 
 
 function policiesFrom(value: unknown): string[] {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
-  if (!list || list.some((p) => typeof p !== 'string')) throw badRequest('token_policies must be a list of strings or a comma-separated string');
+  if (!list || list.some((p) => typeof p !== 'string'))
+    throw badRequest('token_policies must be a list of strings or a comma-separated string');
   const out = [...new Set((list as string[]).map((p) => p.trim().toLowerCase()).filter(Boolean))];
   if (out.includes('root')) throw badRequest('a user cannot be given the root policy');
   return out;
@@ -96,7 +97,9 @@ class UserpassEngine implements Engine {
   private write(name: string, body: Record<string, unknown>, create: boolean): EngineResponse {
     const existing = this.users.get(name);
     if (!existing && (body.password === undefined || body.password === '')) throw badRequest('missing password');
-    const user: User = existing ? { ...existing } : { salt: Buffer.alloc(0), digest: Buffer.alloc(0), policies: [], ttl: 0 };
+    const user: User = existing
+      ? { ...existing }
+      : { salt: Buffer.alloc(0), digest: Buffer.alloc(0), policies: [], ttl: 0 };
     if (body.password !== undefined) this.setPassword(user, body.password);
     const policies = body.token_policies ?? body.policies;
     if (policies !== undefined) user.policies = policiesFrom(policies);
@@ -114,7 +117,9 @@ class UserpassEngine implements Engine {
 
   /** The answer to wrong credentials: 400 (the upstream product) or 403 (the documents' "bad credentials"). */
   private invalidCredentials(): SvcError {
-    return this.ctx.variants.has('auth.invalid-credentials-403') ? new SvcError(403, ['permission denied']) : badRequest('invalid username or password');
+    return this.ctx.variants.has('auth.invalid-credentials-403')
+      ? new SvcError(403, ['permission denied'])
+      : badRequest('invalid username or password');
   }
 
   private login(name: string, password: unknown): EngineResponse {
@@ -126,7 +131,9 @@ class UserpassEngine implements Engine {
     // A locked user is refused before its password is looked at (the real product answers 403);
     // the fault checks the lock only for wrong passwords, so the right one still gets in.
     if (!this.ctx.faults.has('auth.lockout-locked-validates') && book.isLocked(mount, name, policy, now)) {
-      throw this.ctx.variants.has('auth.locked-user-as-invalid') ? this.invalidCredentials() : new SvcError(403, ['permission denied']);
+      throw this.ctx.variants.has('auth.locked-user-as-invalid')
+        ? this.invalidCredentials()
+        : new SvcError(403, ['permission denied']);
     }
     const user = this.users.get(name);
     const ok = !!user && timingSafeEqual(digestOf(password, user.salt), user.digest);
@@ -137,7 +144,10 @@ class UserpassEngine implements Engine {
     book.recordSuccess(mount, name);
     const entry = this.ctx.tokens.create({
       policies: user.policies.length ? user.policies : ['default'],
-      displayName: `${mount.replace(/^.*auth\//, '').replace(/\/$/, '').replace(/\//g, '-')}-${name}`,
+      displayName: `${mount
+        .replace(/^.*auth\//, '')
+        .replace(/\/$/, '')
+        .replace(/\//g, '-')}-${name}`,
       entityId: TokenStore.entityFor(`${mount}${name}`),
       ttl: user.ttl || this.ctx.settings.defaultLeaseTtl,
       path: `${mount}login/${name}`,

@@ -41,10 +41,15 @@ function namespaceOf(mountPath: string): string {
 const within = (ns: string, parent: string) => parent === '' || ns === parent || ns.startsWith(`${parent}/`);
 
 function authMountByAccessor(core: SecretsCore, namespace: string, accessor: string) {
-  return [...core.mounts.values()].find((m) => m.kind === 'auth' && m.accessor === accessor && namespaceOf(m.path) === namespace);
+  return [...core.mounts.values()].find(
+    (m) => m.kind === 'auth' && m.accessor === accessor && namespaceOf(m.path) === namespace,
+  );
 }
 
-export function listLockedUsers(core: SecretsCore, opts: { namespace: string; mountAccessor?: string }): LockedUsersData {
+export function listLockedUsers(
+  core: SecretsCore,
+  opts: { namespace: string; mountAccessor?: string },
+): LockedUsersData {
   let only: string | undefined;
   if (opts.mountAccessor) {
     const mount = authMountByAccessor(core, opts.namespace, opts.mountAccessor);
@@ -52,7 +57,9 @@ export function listLockedUsers(core: SecretsCore, opts: { namespace: string; mo
     only = mount.path;
   }
   const book = lockoutBook(core.tokens, core.faults);
-  const locked = core.faults.has('auth.locked-users-empty') ? new Map<string, string[]>() : book.locked(lockoutPolicy(core.options.settings), core.options.clock.now());
+  const locked = core.faults.has('auth.locked-users-empty')
+    ? new Map<string, string[]>()
+    : book.locked(lockoutPolicy(core.options.settings), core.options.clock.now());
   const byNs = new Map<string, LockedUsersData['by_namespace'][number]>();
   for (const [mountPath, users] of locked) {
     const mount = core.mounts.get(mountPath);
@@ -60,7 +67,11 @@ export function listLockedUsers(core: SecretsCore, opts: { namespace: string; mo
     const ns = namespaceOf(mountPath);
     if (!within(ns, opts.namespace)) continue;
     let entry = byNs.get(ns);
-    if (!entry) byNs.set(ns, (entry = { namespace_id: ns || 'root', namespace_path: ns ? `${ns}/` : '', counts: 0, mount_accessors: [] }));
+    if (!entry)
+      byNs.set(
+        ns,
+        (entry = { namespace_id: ns || 'root', namespace_path: ns ? `${ns}/` : '', counts: 0, mount_accessors: [] }),
+      );
     entry.mount_accessors.push({ mount_accessor: mount.accessor, counts: users.length, alias_identifiers: users });
     entry.counts += users.length;
   }
@@ -69,7 +80,10 @@ export function listLockedUsers(core: SecretsCore, opts: { namespace: string; mo
   return { by_namespace, total: by_namespace.reduce((n, e) => n + e.counts, 0) };
 }
 
-export function unlockLockedUser(core: SecretsCore, opts: { namespace: string; mountAccessor: string; aliasIdentifier: string }): void {
+export function unlockLockedUser(
+  core: SecretsCore,
+  opts: { namespace: string; mountAccessor: string; aliasIdentifier: string },
+): void {
   const mount = authMountByAccessor(core, opts.namespace, opts.mountAccessor);
   if (!mount) throw badRequest(`mount accessor "${opts.mountAccessor}" not found in this namespace`);
   lockoutBook(core.tokens, core.faults).unlock(mount.path, opts.aliasIdentifier.toLowerCase());
@@ -81,7 +95,12 @@ export const lockedUsersRoutes: SysRoute[] = [
     async handle(ctx) {
       if (ctx.method !== 'GET') throw methodNotAllowed();
       if (ctx.token && !ctx.core.can(ctx.token, 'read', ctx.fullPath)) throw forbidden();
-      return { data: listLockedUsers(ctx.core, { namespace: ctx.namespace, mountAccessor: ctx.query.get('mount_accessor') ?? undefined }) };
+      return {
+        data: listLockedUsers(ctx.core, {
+          namespace: ctx.namespace,
+          mountAccessor: ctx.query.get('mount_accessor') ?? undefined,
+        }),
+      };
     },
   },
   {

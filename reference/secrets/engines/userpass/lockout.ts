@@ -13,7 +13,10 @@ export interface LockoutPolicy {
   resetMs: number;
 }
 
-interface Entry { count: number; lastFailedAt: number }
+interface Entry {
+  count: number;
+  lastFailedAt: number;
+}
 
 export class LockoutBook {
   /** mount path -> user name -> entry */
