@@ -90,7 +90,8 @@ describe('release gate, end to end', () => {
   });
 
   it('reports every release-notes row in the requirement matrix with its classification', () => {
-    const rows = affected.results.requirements.filter((r) => r.area === 'release');
+    // The release notes' rows; the generated schema requirements of the release spec are not rows of the notes.
+    const rows = affected.results.requirements.filter((r) => r.area === 'release' && r.kind !== 'schema');
     expect(rows.filter((r) => r.kind === 'change').length, 'change rows').toBe(7);
     expect(rows.filter((r) => r.kind === 'known-issue').length, 'known-issue rows').toBe(18);
     expect(
