@@ -46,16 +46,33 @@ export function judgeBoundary(documented5xx: ReadonlySet<number>, ex: Exchange |
 /** Values that change on every read and say nothing about the resource. */
 const VOLATILE = new Set(['request_id', 'lease_id']);
 
+/** An ignore pointer of x-observed-by as a test: a `*` segment stands for any one key or index. */
+function pointerMatcher(ignore: string[]): (pointer: string) => boolean {
+  const exact = new Set(ignore.filter((p) => !p.split('/').includes('*')));
+  const patterns = ignore
+    .filter((p) => p.split('/').includes('*'))
+    .map(
+      (p) =>
+        new RegExp(
+          `^${p
+            .split('/')
+            .map((seg) => (seg === '*' ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+            .join('/')}$`,
+        ),
+    );
+  return (pointer) => exact.has(pointer) || patterns.some((re) => re.test(pointer));
+}
+
 /** A read's status and body without volatile fields or the pointers the spec's x-observed-by ignores. */
 export function observed(ex: Exchange, ignore: string[]): string {
-  const drop = new Set(ignore);
+  const dropped = pointerMatcher(ignore);
   const walk = (v: unknown, at: string): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => walk(x, `${at}/${i}`));
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(v).sort()) {
         const p = `${at}/${k}`;
-        if (drop.has(p) || (at === '' && VOLATILE.has(k))) continue;
+        if (dropped(p) || (at === '' && VOLATILE.has(k))) continue;
         out[k] = walk((v as Record<string, unknown>)[k], p);
       }
       return out;

@@ -1,6 +1,7 @@
 /** Unit tests of the reference key-value engine: listing, versions, soft delete and time-based deletion. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControllableClock } from '../../../clock.js';
+import { Variants } from '../../../variants.js';
 import { Faults } from '../../../faults.js';
 import type { Engine, EngineContext, EngineRequest } from '../../engine.js';
 import { factory, listUnder } from './index.js';
@@ -16,6 +17,7 @@ async function engine(version: '1' | '2', faults: string[] = []): Promise<{ kv: 
   const ctx = {
     clock,
     faults: new Faults(faults),
+    variants: new Variants(),
     options: { version },
     mountPath: 'kv/',
     log: () => {},
