@@ -16,6 +16,9 @@ import { ALL_SUITES } from './harness/config/load.js';
 
 const testReportDir =
   process.env.CONFORMANCE_TEST_REPORT_DIR || join(tmpdir(), `svc-conformance-npm-test-${process.pid}`);
+// The global setup (same process) reads it too: files a suite writes beside the report
+// (robustness.json) go to the same temporary directory, never to reports/.
+process.env.CONFORMANCE_TEST_REPORT_DIR = testReportDir;
 
 export default defineConfig({
   test: {

@@ -19,11 +19,17 @@ interface Shared {
 
 const holder = globalThis as { __conformanceShared?: Shared; __conformanceTarget?: TargetConfig };
 
+/** Under `npm test` (vitest.config.ts) the run's files go to its temporary report directory. */
+function testRun(): Parameters<typeof loadConfig>[0] {
+  const reportDir = process.env.CONFORMANCE_TEST_REPORT_DIR;
+  return reportDir ? { cli: { reportDir } } : {};
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!holder.__conformanceShared) {
     const base: TargetConfig = process.env.CONFORMANCE_CONFIG_JSON
       ? (JSON.parse(process.env.CONFORMANCE_CONFIG_JSON) as TargetConfig)
-      : loadConfig();
+      : loadConfig(testRun());
     holder.__conformanceShared = { prepared: prepareTarget(base), users: 0 };
   }
   const shared = holder.__conformanceShared;
