@@ -126,23 +126,33 @@ describe('no process outlives a run', () => {
   it('a conformance run ended with SIGTERM midway leaves nothing running', async () => {
     const mark = newMark();
     let signalled = false;
+    let delivered = false;
     const cli = join(root, 'bin/svc-conformance.mjs');
     const r = await runPlain(
       process.execPath,
-      [cli, 'run', '--suite', 'core', '--report-dir', join(tmp, 'sigterm')],
+      // Several suites, so the run is still going when the signal comes.
+      [cli, 'run', '--suite', 'core,kv,transit,jobs', '--report-dir', join(tmp, 'sigterm')],
       mark,
       {
         timeoutMs: 120_000,
         onOutput: (text, pid) => {
-          // The embedded reference is up and tests are running: the moment a user gives up.
+          // The embedded reference is up and tests are starting: the moment a user gives up.
           if (!signalled && /embedded reference secrets service at/.test(text)) {
             signalled = true;
-            setTimeout(() => process.kill(pid, 'SIGTERM'), 3000);
+            setTimeout(() => {
+              try {
+                process.kill(pid, 'SIGTERM');
+                delivered = true;
+              } catch {
+                // ESRCH: the run ended before the signal; `delivered` stays false and the test says so.
+              }
+            }, 500);
           }
         },
       },
     );
     expect(signalled, `the run reached the embedded reference:\n${r.output.slice(-1500)}`).toBe(true);
+    expect(delivered, 'the run was still going when SIGTERM was sent').toBe(true);
     await expectNothingLeft(mark, 'a conformance run ended with SIGTERM');
   }, 130_000);
 });
