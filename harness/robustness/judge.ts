@@ -43,8 +43,11 @@ export function judgeBoundary(documented5xx: ReadonlySet<number>, ex: Exchange |
   return undefined;
 }
 
-/** Values that change on every read and say nothing about the resource. */
-const VOLATILE = new Set(['request_id', 'lease_id']);
+/**
+ * Values that change on every read and say nothing about the resource: the secrets service's
+ * request and lease ids, and the scheduler's query meta (its index moves with any work it does).
+ */
+const VOLATILE = new Set(['request_id', 'lease_id', 'Index', 'LastContact', 'KnownLeader']);
 
 /** An ignore pointer of x-observed-by as a test: a `*` segment stands for any one key or index. */
 function pointerMatcher(ignore: string[]): (pointer: string) => boolean {

@@ -80,6 +80,9 @@ export interface SimHooks {
   changed(jobKey: string): void;
 }
 
+/** How many allocations one simulated node can run. */
+const NODE_CAPACITY = 500;
+
 export class Cluster {
   readonly nodes: SimNode[] = [
     { ID: randomUUID(), Name: 'sim-client-1', Datacenter: 'dc1', NodePool: 'default' },
@@ -105,6 +108,14 @@ export class Cluster {
   private at(dueMs: number, fn: (dueMs: number) => void): void {
     if (dueMs <= this.clock.now()) fn(dueMs);
     else this.clock.at(dueMs, () => fn(dueMs));
+  }
+
+  /** Allocations the simulated nodes can still run (each node has room for NODE_CAPACITY). */
+  freeSlots(): number {
+    const running = this.allocs.filter(
+      (a) => a.DesiredStatus === 'run' && a.ClientStatus !== 'complete' && a.ClientStatus !== 'failed',
+    ).length;
+    return Math.max(0, this.nodes.length * NODE_CAPACITY - running);
   }
 
   eligibleNodes(job: Job): SimNode[] {

@@ -313,13 +313,35 @@ export class Store {
         } else if (missing > 0) {
           const used = new Set(mine.map((a) => Number(/\[(\d+)\]$/.exec(a.Name)?.[1] ?? -1)));
           let idx = 0;
-          for (let k = 0; k < missing; k++) {
+          // The simulated nodes have finite room, as real ones do: what does not fit stays queued
+          // (a count of millions must not make the reference place millions of allocations).
+          const fits = Math.min(missing, this.cluster.freeSlots());
+          if (fits < missing) {
+            queued[g.Name] = missing - fits;
+            failed[g.Name] = {
+              CoalescedFailures: missing - fits - 1,
+              AllocationTime: 1000,
+              Scores: null,
+              NodesEvaluated: nodes.length,
+              NodesFiltered: 0,
+              NodesAvailable: {},
+              NodesInPool: this.cluster.nodes.length,
+              ClassFiltered: null,
+              ConstraintFiltered: null,
+              NodesExhausted: nodes.length,
+              ClassExhausted: null,
+              DimensionExhausted: { memory: nodes.length },
+              QuotaExhausted: null,
+              ResourcesExhausted: null,
+            };
+          }
+          for (let k = 0; k < fits; k++) {
             while (used.has(idx)) idx++;
             used.add(idx);
             const node = system ? nodes[k % nodes.length]! : nodes[idx % nodes.length]!;
             this.cluster.place(e.key, job, g, idx, node, ev.ID, deploymentID);
           }
-          queued[g.Name] = 0;
+          queued[g.Name] ??= 0;
         } else {
           queued[g.Name] = 0;
         }

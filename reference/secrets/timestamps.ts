@@ -3,10 +3,13 @@
  * (`toISOString`); with a `*.timestamps-nanoseconds` variant the fraction has up to nine digits and
  * no trailing zeros, as the upstream product's Go formatting (RFC3339Nano) writes them.
  */
+import { MAX_TIME_MS } from '../clock.js';
 import type { Faults } from '../faults.js';
 
 export function rfc3339(ms: number, nanoseconds: boolean): string {
-  const base = new Date(ms).toISOString();
+  // A time past the latest representable one (a deletion time after a huge delete_version_after)
+  // prints as that latest time instead of failing the answer.
+  const base = new Date(Math.min(ms, MAX_TIME_MS)).toISOString();
   if (!nanoseconds) return base;
   // A sub-millisecond part derived from the time itself: the same instant always prints the same
   // (a stored created_time reads back unchanged), and different instants give 1 to 9 digits.
