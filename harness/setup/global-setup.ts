@@ -19,10 +19,16 @@ interface Shared {
 
 const holder = globalThis as { __conformanceShared?: Shared; __conformanceTarget?: TargetConfig };
 
-/** Under `npm test` (vitest.config.ts) the run's files go to its temporary report directory. */
+/**
+ * Under `npm test` (vitest.config.ts) the run's files go to its temporary report directory, and the
+ * robustness suite uses a fixed seed: the project's own tests must give the same verdict every time
+ * (conformance runs explore with a fresh seed each).
+ */
+export const TEST_ROBUSTNESS_SEED = 1698485883;
+
 function testRun(): Parameters<typeof loadConfig>[0] {
   const reportDir = process.env.CONFORMANCE_TEST_REPORT_DIR;
-  return reportDir ? { cli: { reportDir } } : {};
+  return reportDir ? { cli: { reportDir, seed: TEST_ROBUSTNESS_SEED } } : {};
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

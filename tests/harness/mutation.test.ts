@@ -12,6 +12,7 @@ import { runCli } from '../../harness/process.js';
 import { MARK_VAR, describeSurvivors, killMarked, newMark, settle } from '../helpers/leftovers.js';
 import { allVariants } from '../../reference/variant-registry.js';
 import type { Results } from '../../harness/report/model.js';
+import { TEST_ROBUSTNESS_SEED } from '../../harness/setup/global-setup.js';
 
 const env = {
   ...process.env,
@@ -87,6 +88,8 @@ describe('every legal variant on together', () => {
         suites.join(','),
         '--variants',
         allVariants.map((v) => v.name).join(','),
+        '--seed',
+        String(TEST_ROBUSTNESS_SEED),
         '--report-dir',
         dir,
       ],
