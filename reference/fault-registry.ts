@@ -9,13 +9,4 @@ import { faults as userpass } from './secrets/engines/userpass/faults.js';
 import { faults as scheduler } from './scheduler/faults.js';
 import { faults as release } from './secrets/release/faults.js';
 
-export const allFaults: FaultSpec[] = [
-  ...core,
-  ...kv,
-  ...transit,
-  ...ldap,
-  ...cloud,
-  ...userpass,
-  ...scheduler,
-  ...release,
-];
+export const allFaults = [...core, ...kv, ...transit, ...ldap, ...cloud, ...userpass, ...scheduler, ...release];

@@ -9,13 +9,4 @@ import { variants as userpass } from './secrets/engines/userpass/variants.js';
 import { variants as scheduler } from './scheduler/variants.js';
 import { variants as release } from './secrets/release/variants.js';
 
-export const allVariants: VariantSpec[] = [
-  ...core,
-  ...kv,
-  ...transit,
-  ...ldap,
-  ...cloud,
-  ...userpass,
-  ...scheduler,
-  ...release,
-];
+export const allVariants = [...core, ...kv, ...transit, ...ldap, ...cloud, ...userpass, ...scheduler, ...release];

@@ -3,7 +3,7 @@ import { faultsOf, type FaultSpec } from '../faults.js';
 const f = faultsOf(['jobs']);
 
 /** Fault switches of the reference scheduler: each breaks one catalogued rule of the jobs API. */
-export const faults: FaultSpec[] = [
+export const faults = [
   f('jobs.update-no-version-bump', 'jobs.update.bumps-version', 'a changed job definition keeps its Version'),
   f(
     'jobs.unchanged-bumps-version',

@@ -20,6 +20,7 @@
  *   /v1/reference/gc): removes stopped jobs whose allocations finished, and finished children.
  * - Namespaces come into being when a job is first registered in them.
  */
+import type { FaultName, VariantName } from '../switch-names.js';
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -199,7 +200,7 @@ export async function startScheduler(opts: {
   };
 
   /** Passes when ACLs are off or the token holds any one of the capabilities in the namespace. */
-  const need = (ctx: Ctx, caps: Capability[], namespace = ctx.namespace, fault?: string): void => {
+  const need = (ctx: Ctx, caps: Capability[], namespace = ctx.namespace, fault?: FaultName): void => {
     if (!aclEnabled || (fault && faults.has(fault))) return;
     const ns = faults.has('jobs.acl-namespace-unchecked') ? 'default' : namespace;
     if (!caps.some((c) => acl.allows(ctx.token, ns, c))) throw forbidden();

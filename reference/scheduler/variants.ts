@@ -14,7 +14,7 @@ export const EXTRA_FRAMES = 'jobs.action-extra-frames';
 export const PERIODIC_CHILD_PER_SECOND = 'jobs.periodic-child-per-second';
 export const PURGE_COLLECTS_ALLOCATIONS = 'jobs.purge-collects-allocations';
 
-export const variants: VariantSpec[] = [
+export const variants = [
   v(
     ASYNC_EVALUATIONS,
     'jobs-service.md Objects: "Evaluation Status: complete, blocked"; "Complete lists of allowed Status and Type values: not shown. Transitions: not shown."',

@@ -3,7 +3,7 @@ import { faultsOf, type FaultSpec } from '../faults.js';
 
 const core = faultsOf(['core']);
 
-export const faults: FaultSpec[] = [
+export const faults = [
   core('core.v1-prefix-ignored', 'core.routes.v1-prefix', 'Any /vN/ prefix is served like /v1/.'),
   core(
     'core.no-default-secret-mount',

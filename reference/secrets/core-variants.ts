@@ -4,7 +4,7 @@ import { variantsOf, type VariantSpec } from '../variants.js';
 const v = variantsOf(['core']);
 const CORE = 'secrets-service-core.md';
 
-export const variants: VariantSpec[] = [
+export const variants = [
   v(
     'core.non-json-content-type-refused',
     'secrets-service-core.md, Endpoints > Conventions 3: "Request and response bodies are JSON. The service ... does not require it [Content-Type] on requests" (a missing type is fine; a body declared as another type may be refused)',

@@ -4,7 +4,8 @@
  * no trailing zeros, as the upstream product's Go formatting (RFC3339Nano) writes them.
  */
 import { MAX_TIME_MS } from '../clock.js';
-import type { Faults } from '../faults.js';
+import type { Variants } from '../variants.js';
+import type { VariantName } from '../switch-names.js';
 
 export function rfc3339(ms: number, nanoseconds: boolean): string {
   // A time past the latest representable one (a deletion time after a huge delete_version_after)
@@ -19,6 +20,6 @@ export function rfc3339(ms: number, nanoseconds: boolean): string {
 }
 
 /** The formatter an area uses: nanoseconds when its variant `name` is on. */
-export function timestampsOf(variants: Faults, name: string): (ms: number) => string {
+export function timestampsOf(variants: Variants, name: VariantName): (ms: number) => string {
   return (ms) => rfc3339(ms, variants.has(name));
 }

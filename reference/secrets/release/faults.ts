@@ -7,7 +7,7 @@ import { faultsOf, type FaultSpec } from '../../faults.js';
 
 const f = faultsOf(['release']);
 
-export const faults: FaultSpec[] = [
+export const faults = [
   f(
     'release.metrics-crash-when-fixed',
     'release.known.expiration-metrics-crash',

@@ -3,7 +3,7 @@ import { variantsOf, type VariantSpec } from '../../variants.js';
 
 const v = variantsOf(['release']);
 
-export const variants: VariantSpec[] = [
+export const variants = [
   v(
     'release.health-extra-fields',
     "secrets-service-core.md, Errors (health status codes 429/472/473 named) and Versioning: the health answer's shape is not shown",

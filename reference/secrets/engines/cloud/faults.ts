@@ -2,7 +2,7 @@ import { faultsOf, type FaultSpec } from '../../../faults.js';
 
 const f = faultsOf(['cloud']);
 
-export const faults: FaultSpec[] = [
+export const faults = [
   f(
     'cloud.config-read-shows-secret',
     'cloud.config.client-secret-write-only',

@@ -4,6 +4,7 @@
  * client credentials and creates applications, service principals, secrets, role assignments and
  * group memberships there, and removes them when leases end.
  */
+import type { FaultName, VariantName } from '../../../switch-names.js';
 import { randomUUID } from 'node:crypto';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { SvcError, badRequest, methodNotAllowed, unsupportedPath } from '../../errors.js';
@@ -90,12 +91,12 @@ class CloudEngine implements Engine {
 
   constructor(private readonly ctx: EngineContext) {}
 
-  private has(fault: string): boolean {
+  private has(fault: FaultName): boolean {
     return this.ctx.faults.has(fault);
   }
 
   /** A legal variant (variants.ts): a behaviour the documents allow. */
-  private variant(name: string): boolean {
+  private variant(name: VariantName): boolean {
     return this.ctx.variants.has(name);
   }
 

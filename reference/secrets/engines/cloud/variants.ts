@@ -4,7 +4,7 @@ import { variantsOf, type VariantSpec } from '../../../variants.js';
 const v = variantsOf(['cloud']);
 const CORE = 'secrets-service-core.md';
 
-export const variants: VariantSpec[] = [
+export const variants = [
   v(
     'cloud.config-read-extra-fields',
     `${CORE} "Cloud credentials engine: configuration": the read response \`data\` "contains" subscription_id, tenant_id, client_id, environment; other fields are not excluded`,

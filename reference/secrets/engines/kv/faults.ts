@@ -3,7 +3,7 @@ import { faultsOf, type FaultSpec } from '../../../faults.js';
 
 const kv = faultsOf(['kv']);
 
-export const faults: FaultSpec[] = [
+export const faults = [
   kv('kv.version-option-ignored', 'kv.mount.type-kv', 'options.version "2" is ignored: every kv mount is version 1.'),
   // version 1
   kv('kv.v1-read-wrapped', 'kv.v1.write-read', 'A version 1 read wraps the fields in data.data like version 2.'),

@@ -3,10 +3,12 @@
  * version 2 (`options.version` "2"): versions, soft delete, undelete, destroy, metadata, config
  * with max_versions and cas_required, check-and-set.
  */
+import type { FaultName, VariantName } from '../../../switch-names.js';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
 import type { Faults } from '../../../faults.js';
+import type { Variants } from '../../../variants.js';
 import { rfc3339 } from '../../timestamps.js';
 
 interface Version {
@@ -33,7 +35,7 @@ interface Secret {
  * (kv/variants.ts) pick them: one place, so the engine below stays the plainest reading.
  */
 class KvDialect {
-  constructor(private readonly variants: Faults) {}
+  constructor(private readonly variants: Variants) {}
 
   /** RFC 3339, or "" for no time. */
   iso(ms: number | null): string {
@@ -169,7 +171,7 @@ class KvV2 implements Engine {
     return this.ctx.clock.now();
   }
 
-  private has(name: string): boolean {
+  private has(name: FaultName): boolean {
     return this.ctx.faults.has(name);
   }
 

@@ -4,7 +4,7 @@ import { variantsOf, type VariantSpec } from '../../../variants.js';
 const v = variantsOf(['kv']);
 const KV = 'secrets-service-core.md, Key-value engine (mount secret)';
 
-export const variants: VariantSpec[] = [
+export const variants = [
   v(
     'kv.timestamps-nanoseconds',
     `${KV}: the version 2 sub-paths are named, their fields' formats are not (RFC 3339 at any precision)`,

@@ -3,7 +3,7 @@ import { faultsOf, type FaultSpec } from '../../../faults.js';
 const f = faultsOf(['ldap']);
 
 /** Fault switches of the directory engine: each breaks one catalogued rule at the one place it is implemented. */
-export const faults: FaultSpec[] = [
+export const faults = [
   f(
     'ldap.config-both-length-policy-accepted',
     'ldap.password.both-rejected',

@@ -2,6 +2,7 @@
  * The directory (LDAP) engine: configuration and rotate-root, static roles, dynamic roles from
  * LDIF templates and library sets, working against a real directory over ldapts.
  */
+import type { VariantName } from '../../../switch-names.js';
 import type { Engine, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest, methodNotAllowed, SvcError, unsupportedPath } from '../../errors.js';
 import { applyConfigWrite, configRead } from './config.js';
@@ -37,7 +38,7 @@ class LdapEngine implements Engine {
 
   /** Routes the request, then applies the variants that only change the shape of the answer. */
   async handle(req: EngineRequest): Promise<EngineResponse> {
-    const has = (name: string) => this.s.variant(name);
+    const has = (name: VariantName) => this.s.variant(name);
     try {
       const res = await this.route(req);
       return req.method === 'GET' || req.method === 'LIST' ? shapeRead(req.path, res, has) : res;

@@ -1,4 +1,5 @@
 /** What every part of the engine shares: the config, directory sessions, password generation. */
+import type { FaultName, VariantName } from '../../../switch-names.js';
 import type { EngineContext } from '../../engine.js';
 import { badRequest, SvcError } from '../../errors.js';
 import { defaultPassword } from '../../password-policies.js';
@@ -10,12 +11,12 @@ export class Shared {
 
   constructor(readonly ctx: EngineContext) {}
 
-  fault(name: string): boolean {
+  fault(name: FaultName): boolean {
     return this.ctx.faults.has(name);
   }
 
   /** A legal variant of this engine (variants.ts), by its full name (`ldap.<what>`). */
-  variant(name: string): boolean {
+  variant(name: VariantName): boolean {
     return this.ctx.variants.has(name);
   }
 

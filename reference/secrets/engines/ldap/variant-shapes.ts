@@ -2,10 +2,11 @@
  * The legal variants of the directory engine that only change the shape of an answer (see
  * variants.ts): applied at the edge of the engine, after the model answered.
  */
+import type { VariantName } from '../../../switch-names.js';
 import type { EngineResponse } from '../../engine.js';
 import { SvcError } from '../../errors.js';
 
-export type Has = (variant: string) => boolean;
+export type Has = (variant: VariantName) => boolean;
 
 /** Read fields of the config that the document lists ("Read response data fields"). */
 const CONFIG_READ_FIELDS = [

@@ -3,6 +3,7 @@
  * Routing lives here; key material handling in keys.ts, per-item operations in ops.ts, batch rules
  * in batch.ts, BYOK wrapping in byok.ts, CSR and chains in certs.ts.
  */
+import type { FaultName, VariantName } from '../../../switch-names.js';
 import { createHash, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
@@ -57,13 +58,13 @@ class TransitEngine implements Engine {
     x509lib().catch((err: unknown) => ctx.log(`transit: X.509 library not loaded: ${(err as Error).message}`));
   }
 
-  private has(fault: string): boolean {
+  private has(fault: FaultName): boolean {
     return this.ctx.faults.has(fault);
   }
 
   /** A legal variant of this engine (variants.ts), by its name without the `transit.` prefix. */
   private variant(name: string): boolean {
-    return this.ctx.variants.has(`transit.${name}`);
+    return this.ctx.variants.has(`transit.${name}` as VariantName);
   }
 
   // ------------------------------------------------------------------ existence and locking

@@ -18,6 +18,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import type { Faults } from '../../../faults.js';
+import type { Variants } from '../../../variants.js';
 import { badRequest } from '../../errors.js';
 import { aesCmac } from './cmac.js';
 import { signDigest, verifyDigest } from './ecdsa-raw.js';
@@ -38,7 +39,7 @@ export interface OpContext {
   prefix: string;
   faults: Faults;
   /** Legal variants switched on (variants.ts). */
-  variants: Faults;
+  variants: Variants;
 }
 
 /** Verify below min_decryption_version: an error, or (variant) valid false. */

@@ -2,7 +2,7 @@ import { faultsOf, type FaultSpec } from '../../../faults.js';
 
 const f = faultsOf(['auth']);
 
-export const faults: FaultSpec[] = [
+export const faults = [
   f('auth.lockout-disabled', 'auth.lockout.threshold', 'Users are never locked out.'),
   f(
     'auth.lockout-threshold-off-by-one',

@@ -4,7 +4,7 @@ import { variantsOf, type VariantSpec } from '../../../variants.js';
 const v = variantsOf(['auth']);
 const CORE = 'secrets-service-core.md';
 
-export const variants: VariantSpec[] = [
+export const variants = [
   v(
     'auth.token-entity-absent',
     `${CORE}, Authentication 3 ("Login endpoint shapes of the individual methods: not shown") and 5 ("the entity or token that checked out": a token need not have an entity)`,

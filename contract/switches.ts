@@ -1,0 +1,44 @@
+/**
+ * The shape of the reference's switches, shared by the reference (which declares and applies them)
+ * and the harness (which lists them, runs them and reports on them). Data only: the harness never
+ * imports the reference; the composition root hands it the reference's catalogue of switches.
+ */
+
+/** A fault switch: breaks exactly one catalogued rule on purpose, so a mutation run can prove the suite notices. */
+export interface FaultSpec<N extends string = string> {
+  /** Stable name used in REF_FAULTS: `<area>.<what-breaks>`. */
+  name: N;
+  /** Requirement id (spec/catalogue) that this fault violates. */
+  breaks: string;
+  /** Suites (by name, as in `--suite`) that must catch it. */
+  suites: string[];
+  description: string;
+  /** Version the embedded reference must run at for the fault to matter (version-gated rules). */
+  referenceVersion?: string;
+}
+
+/**
+ * A legal variant: a behaviour the documents allow (they are silent, vague or give a choice) and a
+ * real implementation shows; the suites must stay green with it on.
+ */
+export interface VariantSpec<N extends string = string> {
+  /** Stable name used in REF_VARIANTS: `<area>.<what-differs>`. */
+  name: N;
+  /** The document passage that allows the behaviour (file and section, or the sentence). */
+  allows: string;
+  /** Suites (by name, as in `--suite`) that must stay green with the variant on. */
+  suites: string[];
+  description: string;
+  /**
+   * Catalogue assumptions (`kind: assumption`) this behaviour contradicts: a run on the embedded
+   * reference with the variant on switches them off (`assumptions.<id>: false`), as a vendor of
+   * such a product would in its config.
+   */
+  assumptions?: string[];
+}
+
+/** Every switch an embedded target offers. */
+export interface SwitchCatalogue {
+  faults: readonly FaultSpec[];
+  variants: readonly VariantSpec[];
+}
