@@ -1,5 +1,3 @@
-/** Every fault switch of the reference, gathered from the areas that own them. */
-import type { FaultSpec } from './faults.js';
 import { faults as core } from './secrets/core-faults.js';
 import { faults as kv } from './secrets/engines/kv/faults.js';
 import { faults as transit } from './secrets/engines/transit/faults.js';

@@ -1,5 +1,3 @@
-/** Every legal variant of the reference, gathered from the areas that own them. */
-import type { VariantSpec } from './variants.js';
 import { variants as core } from './secrets/core-variants.js';
 import { variants as kv } from './secrets/engines/kv/variants.js';
 import { variants as transit } from './secrets/engines/transit/variants.js';

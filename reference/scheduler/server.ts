@@ -20,7 +20,7 @@
  *   /v1/reference/gc): removes stopped jobs whose allocations finished, and finished children.
  * - Namespaces come into being when a job is first registered in them.
  */
-import type { FaultName, VariantName } from '../switch-names.js';
+import type { FaultName } from '../switch-names.js';
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

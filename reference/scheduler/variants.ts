@@ -2,7 +2,7 @@
  * Legal variants of the jobs area (see reference/variants.ts): behaviours the jobs document allows
  * and the real scheduler shows. Each is read at one place of the reference scheduler.
  */
-import { variantsOf, type VariantSpec } from '../variants.js';
+import { variantsOf } from '../variants.js';
 
 const v = variantsOf(['jobs']);
 

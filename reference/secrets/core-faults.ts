@@ -1,5 +1,5 @@
 /** Fault switches of the secrets core: each breaks one catalogued core rule (spec/catalogue/core.yaml). */
-import { faultsOf, type FaultSpec } from '../faults.js';
+import { faultsOf } from '../faults.js';
 
 const core = faultsOf(['core']);
 

@@ -1,5 +1,5 @@
 /** Legal variants of the core area (see reference/variants.ts): behaviours the documents allow. */
-import { variantsOf, type VariantSpec } from '../variants.js';
+import { variantsOf } from '../variants.js';
 
 const v = variantsOf(['core']);
 const CORE = 'secrets-service-core.md';

@@ -3,7 +3,7 @@
  * regression of the fix) or breaks what the gate relies on. `referenceVersion` names a fixed
  * version for issues whose affected range contains the reference's default version.
  */
-import { faultsOf, type FaultSpec } from '../../faults.js';
+import { faultsOf } from '../../faults.js';
 
 const f = faultsOf(['release']);
 

@@ -1,5 +1,5 @@
 /** Legal variants of the cloud area (see reference/variants.ts): behaviours the documents allow. */
-import { variantsOf, type VariantSpec } from '../../../variants.js';
+import { variantsOf } from '../../../variants.js';
 
 const v = variantsOf(['cloud']);
 const CORE = 'secrets-service-core.md';

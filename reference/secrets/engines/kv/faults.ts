@@ -1,5 +1,5 @@
 /** Fault switches of the key-value engine: each breaks one catalogued kv rule (spec/catalogue/kv.yaml). */
-import { faultsOf, type FaultSpec } from '../../../faults.js';
+import { faultsOf } from '../../../faults.js';
 
 const kv = faultsOf(['kv']);
 

@@ -3,7 +3,7 @@
  * version 2 (`options.version` "2"): versions, soft delete, undelete, destroy, metadata, config
  * with max_versions and cas_required, check-and-set.
  */
-import type { FaultName, VariantName } from '../../../switch-names.js';
+import type { FaultName } from '../../../switch-names.js';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../../errors.js';
 import { parseDuration } from '../../duration.js';

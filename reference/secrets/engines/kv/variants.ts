@@ -1,5 +1,5 @@
 /** Legal variants of the kv area (see reference/variants.ts): behaviours the documents allow. */
-import { variantsOf, type VariantSpec } from '../../../variants.js';
+import { variantsOf } from '../../../variants.js';
 
 const v = variantsOf(['kv']);
 const KV = 'secrets-service-core.md, Key-value engine (mount secret)';

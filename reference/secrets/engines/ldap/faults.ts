@@ -1,4 +1,4 @@
-import { faultsOf, type FaultSpec } from '../../../faults.js';
+import { faultsOf } from '../../../faults.js';
 
 const f = faultsOf(['ldap']);
 

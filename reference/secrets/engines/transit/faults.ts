@@ -2,7 +2,7 @@
  * Fault switches of the transit engine: each breaks one catalogued rule at the one place it is
  * implemented, so the mutation run proves the transit suite notices.
  */
-import { faultsOf, type FaultSpec } from '../../../faults.js';
+import { faultsOf } from '../../../faults.js';
 
 const f = faultsOf(['transit']);
 
