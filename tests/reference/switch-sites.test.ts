@@ -4,8 +4,9 @@
  * variants file) and in the one place it is applied (the area's switches table); model files neither
  * name a switch nor ask which one is on.
  *
- * While an area is being reshaped, SWITCH_SITES_AREA=<name prefix> (e.g. `kv.`) narrows the first
- * check and SWITCH_SITES_DIR=<folder> (e.g. `reference/secrets/engines/kv`) the second.
+ * The checks run per area. An area listed in RESHAPING has not been moved to this shape yet: its
+ * checks are expected to fail (`it.fails`), so the list can only shrink — the day an area passes,
+ * its entry must go.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -14,8 +15,34 @@ import { allFaults } from '../../reference/fault-registry.js';
 import { allVariants } from '../../reference/variant-registry.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const area = process.env.SWITCH_SITES_AREA ?? '';
-const dir = process.env.SWITCH_SITES_DIR ?? 'reference';
+
+/** An area: the switch-name prefixes it declares and the folders holding its model. */
+interface Area {
+  prefixes: string[];
+  /** Files of the area: under one of these folders (a trailing `/`) or exactly this file. */
+  paths: string[];
+  /** Paths under `paths` that belong to another area. */
+  except?: string[];
+}
+const AREAS: Record<string, Area> = {
+  core: {
+    prefixes: ['core.', 'auth.', 'release.'],
+    paths: ['reference/secrets/', 'reference/start.ts', 'reference/main.ts', 'reference/clock.ts', 'reference/tls.ts'],
+    except: [
+      'reference/secrets/engines/kv/',
+      'reference/secrets/engines/cloud/',
+      'reference/secrets/engines/transit/',
+      'reference/secrets/engines/ldap/',
+    ],
+  },
+  kv: { prefixes: ['kv.'], paths: ['reference/secrets/engines/kv/'] },
+  cloud: { prefixes: ['cloud.'], paths: ['reference/secrets/engines/cloud/', 'reference/cloud-directory/'] },
+  transit: { prefixes: ['transit.'], paths: ['reference/secrets/engines/transit/'] },
+  ldap: { prefixes: ['ldap.'], paths: ['reference/secrets/engines/ldap/'] },
+  jobs: { prefixes: ['jobs.'], paths: ['reference/scheduler/'] },
+};
+/** Areas not yet in this shape (issue 14); remove an entry once its area passes. */
+const RESHAPING = new Set<string>(['core', 'kv', 'cloud', 'transit', 'ldap', 'jobs']);
 
 /** Declaration files (`faults.ts`, `core-faults.ts`, ...) and switch tables (`switches.ts`, `core-switches.ts`). */
 const DECLARATION = /(^|-)(faults|variants)\.ts$/;
@@ -42,7 +69,12 @@ const files = sourceFiles(join(ROOT, 'reference')).map((p) => ({
   path: relative(ROOT, p),
   text: readFileSync(p, 'utf8'),
 }));
-const switches = [...allFaults, ...allVariants].map((s) => s.name).filter((n) => n.startsWith(area));
+const allSwitches = [...allFaults, ...allVariants].map((s) => s.name);
+
+function inArea(path: string, a: Area): boolean {
+  const under = (p: string) => (p.endsWith('/') ? path.startsWith(p) : path === p);
+  return a.paths.some(under) && !(a.except ?? []).some(under);
+}
 
 function mentions(text: string, name: string): number {
   let n = 0;
@@ -50,41 +82,61 @@ function mentions(text: string, name: string): number {
   return n;
 }
 
-describe('switches at the edge of the model', () => {
-  it('a switch is named only by its declaration and the one place it is applied', () => {
-    const problems: string[] = [];
-    for (const name of switches) {
-      const sites = files
-        .filter((f) => !MACHINERY.has(f.path))
-        .map((f) => ({ path: f.path, count: mentions(f.text, name) }))
-        .filter((s) => s.count > 0);
-      const declared = sites.filter((s) => DECLARATION.test(basename(s.path)));
-      const applied = sites.filter((s) => TABLE.test(basename(s.path)));
-      const inModel = sites.filter((s) => !DECLARATION.test(basename(s.path)) && !TABLE.test(basename(s.path)));
-      if (declared.reduce((a, s) => a + s.count, 0) !== 1)
-        problems.push(`${name}: declared ${declared.map((s) => `${s.path}×${s.count}`).join(', ') || 'nowhere'}`);
-      const appliedCount = applied.reduce((a, s) => a + s.count, 0);
-      if (appliedCount !== 1)
-        problems.push(
-          `${name}: applied ${appliedCount} times (${applied.map((s) => s.path).join(', ') || 'in no switches table'}); it must be applied at exactly one place`,
-        );
-      for (const s of inModel) problems.push(`${name}: named in model file ${s.path} (×${s.count})`);
-    }
-    expect(problems, problems.slice(0, 40).join('\n')).toEqual([]);
-  });
-
-  it('model files do not ask which switch is on', () => {
-    const asking = /\b(faults|variants)\??\.has\(|\bas (FaultName|VariantName)\b/;
-    const offenders = files
-      .filter((f) => !MACHINERY.has(f.path) && !DECLARATION.test(basename(f.path)) && !TABLE.test(basename(f.path)))
-      .filter((f) => f.path.startsWith(dir))
-      .flatMap((f) =>
-        f.text
-          .split('\n')
-          .map((line, i) => ({ line, i }))
-          .filter(({ line }) => asking.test(line))
-          .map(({ line, i }) => `${f.path}:${i + 1}: ${line.trim()}`),
+function namedOnlyAtTheEdge(area: Area): string[] {
+  const switches = allSwitches.filter((n) => area.prefixes.some((p) => n.startsWith(p)));
+  const problems: string[] = [];
+  for (const name of switches) {
+    const sites = files
+      .filter((f) => !MACHINERY.has(f.path))
+      .map((f) => ({ path: f.path, count: mentions(f.text, name) }))
+      .filter((s) => s.count > 0);
+    const declared = sites.filter((s) => DECLARATION.test(basename(s.path)));
+    const applied = sites.filter((s) => TABLE.test(basename(s.path)));
+    const inModel = sites.filter((s) => !DECLARATION.test(basename(s.path)) && !TABLE.test(basename(s.path)));
+    if (declared.reduce((a, s) => a + s.count, 0) !== 1)
+      problems.push(`${name}: declared ${declared.map((s) => `${s.path}×${s.count}`).join(', ') || 'nowhere'}`);
+    const appliedCount = applied.reduce((a, s) => a + s.count, 0);
+    if (appliedCount !== 1)
+      problems.push(
+        `${name}: applied ${appliedCount} times (${applied.map((s) => s.path).join(', ') || 'in no switches table'}); it must be applied at exactly one place`,
       );
-    expect(offenders, offenders.slice(0, 40).join('\n')).toEqual([]);
+    for (const s of inModel) problems.push(`${name}: named in model file ${s.path} (×${s.count})`);
+  }
+  return problems;
+}
+
+function modelAsking(area: Area): string[] {
+  const asking = /\b(faults|variants)\??\.has\(|\bas (FaultName|VariantName)\b/;
+  return files
+    .filter((f) => !MACHINERY.has(f.path) && !DECLARATION.test(basename(f.path)) && !TABLE.test(basename(f.path)))
+    .filter((f) => inArea(f.path, area))
+    .flatMap((f) =>
+      f.text
+        .split('\n')
+        .map((line, i) => ({ line, i }))
+        .filter(({ line }) => asking.test(line))
+        .map(({ line, i }) => `${f.path}:${i + 1}: ${line.trim()}`),
+    );
+}
+
+const show = (xs: string[]) => xs.slice(0, 40).join('\n');
+
+for (const [name, area] of Object.entries(AREAS)) {
+  describe(`switches at the edge of the model: ${name}`, () => {
+    const test = RESHAPING.has(name) ? it.fails : it;
+    test('a switch is named only by its declaration and the one place it is applied', () => {
+      const problems = namedOnlyAtTheEdge(area);
+      expect(problems, show(problems)).toEqual([]);
+    });
+    test('model files do not ask which switch is on', () => {
+      const offenders = modelAsking(area);
+      expect(offenders, show(offenders)).toEqual([]);
+    });
   });
+}
+
+it('every switch belongs to an area', () => {
+  const prefixes = Object.values(AREAS).flatMap((a) => a.prefixes);
+  const orphans = allSwitches.filter((n) => !prefixes.some((p) => n.startsWith(p)));
+  expect(orphans).toEqual([]);
 });
