@@ -2,6 +2,7 @@
 import { X509Certificate } from 'node:crypto';
 import { parseDuration } from '../../duration.js';
 import { badRequest } from '../../errors.js';
+import type { LdapRules } from './rules.js';
 
 export type Schema = 'openldap' | 'ad' | 'racf';
 
@@ -33,12 +34,8 @@ export const DEFAULT_URL = 'ldap://127.0.0.1';
 export const DEFAULT_LENGTH = 64;
 export const DEFAULT_REQUEST_TIMEOUT = 90;
 export const DEFAULT_CONNECTION_TIMEOUT = 30;
-const SCHEMA_USERATTR: Record<Schema, string> = { openldap: 'cn', ad: 'userPrincipalName', racf: 'racfid' };
-
-export function userAttr(cfg: DirectoryConfig, wrongDefault: boolean): string {
-  if (cfg.userattr) return cfg.userattr;
-  return wrongDefault ? 'uid' : SCHEMA_USERATTR[cfg.schema];
-}
+/** userattr by schema when not set. */
+export const SCHEMA_USERATTR: Record<Schema, string> = { openldap: 'cn', ad: 'userPrincipalName', racf: 'racfid' };
 
 const has = (body: Record<string, unknown>, key: string) => body[key] !== undefined && body[key] !== null;
 
@@ -74,21 +71,16 @@ function checkPem(value: string, key: string): void {
   }
 }
 
-export interface ConfigFaults {
-  acceptBothLengthAndPolicy: boolean;
-  checkPolicyOnSave: boolean;
-}
-
 /** Merges a POST body into the previous configuration (keys not sent keep their values). */
 export function applyConfigWrite(
   prev: DirectoryConfig | undefined,
   body: Record<string, unknown>,
   policyExists: (name: string) => boolean,
-  faults: ConfigFaults,
+  rules: Pick<LdapRules, 'lengthAndPolicyExclusive' | 'policyCheckedOnSave'>,
 ): DirectoryConfig {
   const lengthSent = has(body, 'length');
   const policySent = str(body, 'password_policy');
-  if (lengthSent && policySent && !faults.acceptBothLengthAndPolicy) {
+  if (lengthSent && policySent && rules.lengthAndPolicyExclusive) {
     throw badRequest('length and password_policy are mutually exclusive');
   }
   let length = prev?.length;
@@ -100,10 +92,10 @@ export function applyConfigWrite(
     length = n;
   }
   const passwordPolicy = policySent !== undefined ? policySent || undefined : prev?.passwordPolicy;
-  if (length !== undefined && passwordPolicy && !faults.acceptBothLengthAndPolicy && (lengthSent || policySent)) {
+  if (length !== undefined && passwordPolicy && rules.lengthAndPolicyExclusive && (lengthSent || policySent)) {
     throw badRequest('length and password_policy are mutually exclusive');
   }
-  if (policySent && faults.checkPolicyOnSave && !policyExists(policySent)) {
+  if (policySent && rules.policyCheckedOnSave && !policyExists(policySent)) {
     throw badRequest(`password policy "${policySent}" does not exist`);
   }
   const binddn = str(body, 'binddn') ?? prev?.binddn;
@@ -159,8 +151,8 @@ export function applyConfigWrite(
 }
 
 /** The documented read fields; bindpass and the client key are write-only. */
-export function configRead(cfg: DirectoryConfig, leakBindpass: boolean): Record<string, unknown> {
-  const data: Record<string, unknown> = {
+export function readConfig(cfg: DirectoryConfig): Record<string, unknown> {
+  return {
     binddn: cfg.binddn,
     case_sensitive_names: false,
     certificate: cfg.certificate,
@@ -180,6 +172,4 @@ export function configRead(cfg: DirectoryConfig, leakBindpass: boolean): Record<
     skip_static_role_import_rotation: cfg.skipStaticRoleImportRotation,
     client_tls_cert: cfg.clientTlsCert,
   };
-  if (leakBindpass) data.bindpass = cfg.bindpass;
-  return data;
 }

@@ -18,8 +18,8 @@ export class DirectoryError extends Error {
 }
 
 export interface SessionOptions {
-  /** Fault hook: only the first URL is tried. */
-  noFailover?: boolean;
+  /** The URLs to try, in order (default: every URL of the config). */
+  urls?: string[];
 }
 
 function tlsOptions(cfg: DirectoryConfig, host: string): ConnectionOptions {
@@ -41,7 +41,7 @@ const errName = (err: unknown) => (err instanceof Error ? `${err.constructor.nam
 
 /** Binds as the configured bind entry on the first URL that answers. */
 export async function openSession(cfg: DirectoryConfig, opts: SessionOptions = {}): Promise<Session> {
-  const urls = opts.noFailover ? cfg.urls.slice(0, 1) : cfg.urls;
+  const urls = opts.urls ?? cfg.urls;
   // The smaller of the two timeouts applies to connecting; request_timeout bounds each operation.
   const connectMs = Math.max(1, Math.min(cfg.connectionTimeout, cfg.requestTimeout)) * 1000;
   const opMs = Math.max(1, cfg.requestTimeout) * 1000;

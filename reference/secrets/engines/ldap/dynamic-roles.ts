@@ -2,14 +2,11 @@
 import { parseDuration } from '../../duration.js';
 import type { LeaseSpec, TokenInfo } from '../../engine.js';
 import { badRequest, notFound, SvcError } from '../../errors.js';
-import { decodeMaybeBase64, LdifError, parseLdif, type LdifRecord } from './ldif.js';
+import { LdifError, parseLdif, type LdifRecord } from './ldif.js';
 import { listLevel } from './names.js';
 import { runLdif } from './directory.js';
 import { stringField, type Shared } from './shared.js';
 import { parseTemplate, render, rfc3339, templateFunctions, TemplateError } from './template.js';
-
-export const DEFAULT_USERNAME_TEMPLATE = 'v_{{.DisplayName}}_{{.RoleName}}_{{random 10}}_{{unix_time}}';
-const WRONG_DEFAULT_TEMPLATE = 'v_{{.DisplayName}}_{{random 10}}_{{unix_time}}';
 
 interface DynamicRole {
   creation_ldif: string;
@@ -53,33 +50,27 @@ export class DynamicRoles {
   }
 
   private ldifFns(now = () => this.s.now()) {
-    return templateFunctions({ now, ldif: true, truncateOffByOne: this.s.fault('ldap.template-truncate-off-by-one') });
+    const { utf16leIn, truncate } = this.s.rules;
+    return templateFunctions({ now, ldif: utf16leIn('ldif'), truncate });
   }
 
   private usernameFns(now = () => this.s.now()) {
-    return templateFunctions({
-      now,
-      ldif: this.s.fault('ldap.template-utf16le-in-username'),
-      truncateOffByOne: this.s.fault('ldap.template-truncate-off-by-one'),
-    });
+    const { utf16leIn, truncate } = this.s.rules;
+    return templateFunctions({ now, ldif: utf16leIn('username'), truncate });
   }
 
   write(name: string, body: Record<string, unknown>): void {
     const existing = this.roles.get(name);
-    const replaceAll = this.s.fault('ldap.dynamic-update-replaces');
-    const role: DynamicRole = existing && !replaceAll ? { ...existing } : ({} as DynamicRole);
-    const keepEmpty = this.s.fault('ldap.dynamic-empty-string-kept');
+    const rules = this.s.rules;
+    const role: DynamicRole = existing && rules.partialUpdate ? { ...existing } : ({} as DynamicRole);
     for (const key of [...LDIF_KEYS, 'username_template'] as const) {
       const v = stringField(body, key);
       if (v === undefined) continue;
       if (v === '') {
-        // The fault treats an empty string as "not sent", so the previous value survives.
-        if (!keepEmpty) delete role[key];
+        if (rules.emptyStringDeletes) delete role[key];
         continue;
       }
-      const text =
-        key !== 'username_template' && !this.s.fault('ldap.dynamic-base64-not-decoded') ? decodeMaybeBase64(v) : v;
-      role[key] = text;
+      role[key] = key !== 'username_template' ? rules.decodeLdif(v) : v;
     }
     for (const key of ['default_ttl', 'max_ttl'] as const) {
       const v = body[key];
@@ -137,19 +128,14 @@ export class DynamicRoles {
     if (!role) throw badRequest(`role "${name}" not found`);
     const settings = this.s.ctx.settings;
     const systemMax = settings.maxLeaseTtl;
-    const maxTtl = this.s.fault('ldap.dynamic-max-ttl-ignored')
-      ? systemMax
-      : Math.min(role.max_ttl || systemMax, systemMax);
-    const wantTtl = this.s.fault('ldap.dynamic-default-ttl-ignored')
-      ? settings.defaultLeaseTtl
-      : role.default_ttl || settings.defaultLeaseTtl;
+    const rules = this.s.rules;
+    const maxTtl = rules.dynamicMaxTtl(role.max_ttl, systemMax);
+    const wantTtl = rules.dynamicDefaultTtl(role.default_ttl, settings.defaultLeaseTtl);
     const ttl = Math.min(wantTtl, maxTtl);
     const issuedAt = this.s.now();
-    const displayName = this.s.fault('ldap.template-display-name-missing') ? '' : token.displayName;
+    const displayName = rules.displayName(token.displayName);
 
-    const usernameTemplate =
-      role.username_template ||
-      (this.s.fault('ldap.username-template-default-wrong') ? WRONG_DEFAULT_TEMPLATE : DEFAULT_USERNAME_TEMPLATE);
+    const usernameTemplate = role.username_template || rules.defaultUsernameTemplate;
     let username: string;
     try {
       username = render(
@@ -177,10 +163,10 @@ export class DynamicRoles {
     const rollback = role.rollback_ldif ? this.renderLdif(role.rollback_ldif, data, issuedAt) : [];
 
     const applied = await this.s.withDirectory(async (session) => {
-      const created = await runLdif(session, creation, !this.s.fault('ldap.dynamic-creation-continues'));
+      const created = await runLdif(session, creation, rules.creationStopsAtError);
       if (!created.errors.length) return created.applied;
-      if (rollback.length && !this.s.fault('ldap.dynamic-no-rollback')) {
-        await runLdif(session, rollback, this.s.fault('ldap.dynamic-rollback-stops'));
+      if (rollback.length && rules.rollbackRuns) {
+        await runLdif(session, rollback, rules.rollbackStopsAtError);
       }
       throw new SvcError(500, [
         `creation LDIF failed (${created.errors[0]}); rollback ${rollback.length ? 'ran' : 'not configured'}`,
@@ -188,8 +174,8 @@ export class DynamicRoles {
     });
 
     const revoke = async () => {
-      if (this.s.fault('ldap.dynamic-revoke-keeps-account')) return;
-      await this.s.withDirectory((session) => runLdif(session, deletion, this.s.fault('ldap.dynamic-deletion-stops')));
+      if (!rules.revokeDeletes) return;
+      await this.s.withDirectory((session) => runLdif(session, deletion, rules.deletionStopsAtError));
     };
     return {
       data: { distinguished_names: applied, username, password },

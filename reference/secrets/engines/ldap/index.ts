@@ -2,22 +2,24 @@
  * The directory (LDAP) engine: configuration and rotate-root, static roles, dynamic roles from
  * LDIF templates and library sets, working against a real directory over ldapts.
  */
-import type { VariantName } from '../../../switch-names.js';
 import type { Engine, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest, methodNotAllowed, SvcError, unsupportedPath } from '../../errors.js';
-import { applyConfigWrite, configRead } from './config.js';
+import { applyConfigWrite } from './config.js';
 import { DynamicRoles } from './dynamic-roles.js';
 import { Library } from './library.js';
 import { Shared } from './shared.js';
 import { StaticRoles } from './static-roles.js';
-import { isObjectRead, multiError, shapeRead } from './variant-shapes.js';
+import { type LdapAnswer, ldapAnswersFor } from './switches.js';
 
 class LdapEngine implements Engine {
   private readonly statics: StaticRoles;
   private readonly dynamics: DynamicRoles;
   private readonly library: Library;
+  /** The engine's edge: the rewrites of the answer by the wire-level switches that are on. */
+  private readonly answer: (a: LdapAnswer) => LdapAnswer;
 
   constructor(private readonly s: Shared) {
+    this.answer = ldapAnswersFor(s.ctx.faults, s.ctx.variants);
     this.statics = new StaticRoles(s);
     this.dynamics = new DynamicRoles(s);
     this.library = new Library(s);
@@ -36,24 +38,18 @@ class LdapEngine implements Engine {
     return `## ldap/${path}\n\nDirectory engine of the reference: config, rotate-root, static-role, static-cred, rotate-role, role, creds, library.`;
   }
 
-  /** Routes the request, then applies the variants that only change the shape of the answer. */
+  /** Routes the request; the answer (response or error) then passes the engine's edge. */
   async handle(req: EngineRequest): Promise<EngineResponse> {
-    const has = (name: VariantName) => this.s.variant(name);
+    const { method, path } = req;
+    let answer: LdapAnswer;
     try {
-      const res = await this.route(req);
-      return req.method === 'GET' || req.method === 'LIST' ? shapeRead(req.path, res, has) : res;
-    } catch (err) {
-      let e = err;
-      if (
-        e instanceof SvcError &&
-        e.status === 404 &&
-        isObjectRead(req.method, req.path) &&
-        has('ldap.missing-object-read-400')
-      )
-        e = new SvcError(400, e.messages.length ? e.messages : ['no such object']);
-      if (e instanceof SvcError && has('ldap.error-texts-multierror')) e = multiError(e);
-      throw e;
+      answer = { method, path, failed: false, response: await this.route(req) };
+    } catch (error) {
+      answer = { method, path, failed: true, error };
     }
+    const out = this.answer(answer);
+    if (out.failed) throw out.error;
+    return out.response!;
   }
 
   private async route(req: EngineRequest): Promise<EngineResponse> {
@@ -67,16 +63,13 @@ class LdapEngine implements Engine {
           this.s.config,
           req.body,
           (n) => this.s.ctx.passwordPolicies.get(n) !== undefined,
-          {
-            acceptBothLengthAndPolicy: this.s.fault('ldap.config-both-length-policy-accepted'),
-            checkPolicyOnSave: this.s.fault('ldap.config-policy-checked-on-save'),
-          },
+          this.s.rules,
         );
         return {};
       }
       if (method === 'GET') {
         if (!this.s.config) throw new SvcError(404, []);
-        return { data: configRead(this.s.config, this.s.fault('ldap.config-bindpass-readable')) };
+        return { data: this.s.rules.configRead(this.s.config) };
       }
       if (method === 'DELETE') {
         this.s.config = undefined;
@@ -134,8 +127,7 @@ class LdapEngine implements Engine {
       if (list) return { data: this.dynamics.list(name) };
       if (method === 'GET') return { data: this.dynamics.read(name) };
       if (write) {
-        if (name.includes('/') && this.s.variant('ldap.dynamic-names-no-slashes'))
-          throw badRequest('dynamic role names cannot contain "/"');
+        this.s.rules.checkDynamicRoleName(name);
         this.dynamics.write(name, req.body);
         return {};
       }
@@ -195,7 +187,7 @@ class LdapEngine implements Engine {
     const cfg = this.s.requireConfig();
     if (!cfg.binddn) throw badRequest('binddn is not configured');
     const password = this.s.generatePassword();
-    if (!this.s.fault('ldap.rotate-root-not-applied')) {
+    if (this.s.rules.rotateRootChangesDirectory) {
       await this.s.withDirectory((session) => session.setPassword(cfg.binddn, password));
     }
     cfg.bindpass = password;

@@ -5,7 +5,7 @@
  */
 import { parseDuration } from '../../duration.js';
 import type { LeaseSpec, TokenInfo } from '../../engine.js';
-import { badRequest, notFound, forbidden } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import { listLevel } from './names.js';
 import { boolField, type Shared } from './shared.js';
 
@@ -93,7 +93,7 @@ export class Library {
     const unique = [...new Set(accounts)];
     for (const acct of unique) {
       const owner = this.accounts.get(acct)?.set;
-      if (owner !== undefined && owner !== name && !this.s.fault('ldap.library-account-in-two-sets')) {
+      if (owner !== undefined && owner !== name && this.s.rules.accountInOneSetOnly) {
         throw badRequest(`"${acct}" is already managed by library set "${owner}"`);
       }
     }
@@ -104,7 +104,7 @@ export class Library {
       for (const acct of added) {
         const dn = await session.findAccount(acct, undefined, attr);
         if (!dn) {
-          if (this.s.fault('ldap.library-account-existence-unchecked')) {
+          if (!this.s.rules.libraryAccountsMustExist) {
             found.push({ name: acct, dn: '', password: '' });
             continue;
           }
@@ -152,12 +152,8 @@ export class Library {
     for (const acct of set.accounts) {
       const co = this.accounts.get(acct)?.checkout;
       if (!co) out[acct] = { available: true };
-      else if (this.s.fault('ldap.library-status-no-borrower'))
-        out[acct] = { available: false, borrower_client_token: '', borrower_entity_id: '' };
       // The borrower token is identified by its accessor: the token itself must never be echoed.
-      else if (co.entityId === '' && this.s.variant('ldap.status-entity-id-omitted'))
-        out[acct] = { available: false, borrower_client_token: co.accessor };
-      else out[acct] = { available: false, borrower_client_token: co.accessor, borrower_entity_id: co.entityId };
+      else out[acct] = this.s.rules.borrowerStatus(co);
     }
     return out;
   }
@@ -170,16 +166,15 @@ export class Library {
     const set = this.get(name);
     const requested = duration(body.ttl, 'ttl');
     let ttl = requested === undefined || requested === 0 ? set.ttl : requested;
-    if (set.ttl > 0 && ttl > set.ttl && !this.s.fault('ldap.library-checkout-ttl-uncapped')) ttl = set.ttl;
+    if (set.ttl > 0 && ttl > set.ttl && this.s.rules.checkoutTtlCapped) ttl = set.ttl;
     if (set.ttl > 0 && ttl === 0) ttl = set.ttl;
-    let free = set.accounts.find((a) => {
+    const free = this.s.rules.pickFreeAccount(set.accounts, (a) => {
       const acc = this.accounts.get(a);
-      return acc && !acc.checkout;
+      return acc !== undefined && !acc.checkout;
     });
-    if (!free && this.s.fault('ldap.library-checkout-none-available-200')) free = set.accounts[0];
     if (!free) throw badRequest(`no service accounts available for check-out in set "${name}"`);
     const account = this.accounts.get(free)!;
-    const renewCap = this.s.fault('ldap.library-renew-past-max-ttl') ? undefined : set.maxTtl || undefined;
+    const renewCap = this.s.rules.renewCap(set.maxTtl);
     const checkout: CheckOut = {
       entityId: token.entityId,
       accessor: token.accessor,
@@ -188,21 +183,21 @@ export class Library {
         maxTtl: renewCap,
         renewable: true,
         revoke: async () => {
-          if (this.s.fault('ldap.library-expiry-keeps-checkout')) return;
+          if (!this.s.rules.expiryChecksIn) return;
           if (account.checkout === checkout) await this.returnAccount(account);
         },
         renew: async (inc) => (set.ttl > 0 ? Math.min(inc || set.ttl, set.ttl) : inc),
       },
     };
     account.checkout = checkout;
-    const password = this.s.fault('ldap.library-checkout-password-stale') ? `${account.password}x` : account.password;
+    const password = this.s.rules.checkoutPassword(account.password);
     return { data: { service_account_name: free, password }, lease: checkout.spec };
   }
 
   /** Makes the account available and rotates its password (as the real product does on check-in). */
   private async returnAccount(account: Account): Promise<void> {
     account.checkout = undefined;
-    if (this.s.fault('ldap.library-checkin-no-rotation') || !account.dn) return;
+    if (!this.s.rules.checkInRotates || !account.dn) return;
     const password = this.s.generatePassword();
     await this.s.withDirectory((session) => session.setPassword(account.dn, password));
     account.password = password;
@@ -222,10 +217,7 @@ export class Library {
     manage: boolean,
   ): Promise<Record<string, unknown>> {
     const set = this.get(name);
-    const enforce =
-      (!set.disableEnforcement || this.s.fault('ldap.library-enforcement-always-on')) &&
-      (!manage || this.s.fault('ldap.library-manage-checkin-enforced')) &&
-      !this.s.fault('ldap.library-checkin-not-enforced');
+    const enforce = this.s.rules.checkInEnforced(set.disableEnforcement, manage);
     const isBorrower = (co: CheckOut) =>
       (co.entityId !== '' && co.entityId === token.entityId) || (co.accessor !== '' && co.accessor === token.accessor);
     let wanted = names(body.service_account_names, 'service_account_names');
@@ -246,7 +238,7 @@ export class Library {
       return co && enforce && !isBorrower(co);
     });
     if (denied.length)
-      throw (this.s.variant('ldap.checkin-unauthorized-403') ? forbidden : badRequest)(
+      throw this.s.rules.unauthorizedCheckIn(
         `${denied.join(', ')} cannot be checked in: not checked out by the caller`,
       );
     const checkIns: string[] = [];
@@ -254,7 +246,7 @@ export class Library {
       const account = this.accounts.get(acct);
       const co = account?.checkout;
       if (!account || !co) {
-        if (this.s.fault('ldap.library-checkin-lists-available')) checkIns.push(acct);
+        if (this.s.rules.checkInListsAvailable) checkIns.push(acct);
         continue;
       }
       await this.returnAccount(account);

@@ -1,23 +1,20 @@
 /** What every part of the engine shares: the config, directory sessions, password generation. */
-import type { FaultName, VariantName } from '../../../switch-names.js';
 import type { EngineContext } from '../../engine.js';
 import { badRequest, SvcError } from '../../errors.js';
 import { defaultPassword } from '../../password-policies.js';
-import { DEFAULT_LENGTH, userAttr, type DirectoryConfig } from './config.js';
+import type { DirectoryConfig } from './config.js';
 import { DirectoryError, withSession, type Session } from './directory.js';
+import type { LdapRules } from './rules.js';
+import { ldapRulesFor } from './switches.js';
 
 export class Shared {
   config: DirectoryConfig | undefined;
 
-  constructor(readonly ctx: EngineContext) {}
+  /** The documents' rules, with the replacements of the switches that are on (switches.ts). */
+  readonly rules: LdapRules;
 
-  fault(name: FaultName): boolean {
-    return this.ctx.faults.has(name);
-  }
-
-  /** A legal variant of this engine (variants.ts), by its full name (`ldap.<what>`). */
-  variant(name: VariantName): boolean {
-    return this.ctx.variants.has(name);
+  constructor(readonly ctx: EngineContext) {
+    this.rules = ldapRulesFor(ctx.faults, ctx.variants);
   }
 
   requireConfig(): DirectoryConfig {
@@ -26,14 +23,15 @@ export class Shared {
   }
 
   userAttr(): string {
-    return userAttr(this.requireConfig(), this.fault('ldap.config-userattr-default-uid'));
+    const cfg = this.requireConfig();
+    return cfg.userattr || this.rules.defaultUserAttr(cfg.schema);
   }
 
   /** Runs `fn` on a bound session; directory failures become 500 with a credential-free message. */
   async withDirectory<T>(fn: (s: Session) => Promise<T>): Promise<T> {
     const cfg = this.requireConfig();
     try {
-      return await withSession(cfg, { noFailover: this.fault('ldap.url-no-failover') }, fn);
+      return await withSession(cfg, { urls: this.rules.urlsToTry(cfg.urls) }, fn);
     } catch (err) {
       if (err instanceof SvcError) throw err;
       if (err instanceof DirectoryError) throw new SvcError(500, [`directory: ${err.message}`]);
@@ -44,16 +42,14 @@ export class Shared {
   /** Password generation rules 2-4 of the configuration section. */
   generatePassword(): string {
     const cfg = this.requireConfig();
-    if (cfg.passwordPolicy && !this.fault('ldap.policy-ignored')) {
+    if (cfg.passwordPolicy && this.rules.usesPasswordPolicy(cfg)) {
       try {
         return this.ctx.passwordPolicies.generate(cfg.passwordPolicy);
       } catch (err) {
         throw badRequest(`cannot generate a password: ${(err as Error).message}`);
       }
     }
-    const fallback = this.fault('ldap.default-length-32') ? 32 : DEFAULT_LENGTH;
-    const length = cfg.length !== undefined && !this.fault('ldap.length-ignored') ? cfg.length : fallback;
-    return defaultPassword(length);
+    return defaultPassword(this.rules.passwordLength(cfg.length));
   }
 
   now(): number {

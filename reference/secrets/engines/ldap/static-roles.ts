@@ -3,9 +3,8 @@ import { parseDuration } from '../../duration.js';
 import { badRequest, notFound } from '../../errors.js';
 import { listLevel } from './names.js';
 import { boolField, stringField, type Shared } from './shared.js';
-import { rfc3339 } from './template.js';
+import { MIN_ROTATION_PERIOD } from './rules.js';
 
-const MIN_PERIOD = 5;
 const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 interface StaticRole {
@@ -50,14 +49,12 @@ export class StaticRoles {
   }
 
   private shownDn(r: StaticRole): string {
-    return this.s.variant('ldap.static-dn-as-written') ? r.writtenDn : r.dn;
+    return this.s.rules.staticShownDn(r.dn, r.writtenDn);
   }
 
   private lastRotation(r: StaticRole): string {
     if (r.lastRotation === undefined) return ZERO_TIME;
-    return this.s.variant('ldap.last-rotation-subsecond')
-      ? new Date(r.lastRotation).toISOString()
-      : rfc3339(r.lastRotation);
+    return this.s.rules.lastRotationTime(r.lastRotation);
   }
 
   private get(name: string): StaticRole {
@@ -75,13 +72,13 @@ export class StaticRoles {
       } catch {
         throw badRequest('rotation_period must be a duration (seconds or a string such as 1h)');
       }
-      const min = this.s.fault('ldap.static-rotation-period-4s-accepted') ? 4 : MIN_PERIOD;
-      if (period < min) throw badRequest(`rotation_period must be at least ${MIN_PERIOD} seconds`);
+      if (period < this.s.rules.minRotationPeriod)
+        throw badRequest(`rotation_period must be at least ${MIN_ROTATION_PERIOD} seconds`);
     }
     const username = stringField(body, 'username');
     const dn = stringField(body, 'dn');
     if (existing) {
-      const mutable = this.s.fault('ldap.static-username-mutable');
+      const mutable = !this.s.rules.staticIdentityImmutable;
       if (username !== undefined && username !== existing.username && !mutable)
         throw badRequest('username cannot be changed after creation');
       if (dn !== undefined && dn !== '' && dn !== existing.dn && !mutable)
@@ -97,21 +94,15 @@ export class StaticRoles {
     if (period === undefined) throw badRequest('rotation_period is required');
     const cfg = this.s.requireConfig();
     const roleSkip = boolField(body, 'skip_import_rotation');
-    const configDefault = this.s.fault('ldap.static-config-skip-default-ignored')
-      ? false
-      : cfg.skipStaticRoleImportRotation;
-    let skip = roleSkip ?? configDefault;
-    if (this.s.fault('ldap.static-skip-import-ignored')) skip = false;
-    if (this.s.fault('ldap.static-import-not-rotated')) skip = true;
+    let skip = this.s.rules.skipImportRotation(roleSkip, cfg.skipStaticRoleImportRotation);
     const attr = this.s.userAttr();
     const foundDn = await this.s.withDirectory(async (session) => {
-      const useDn = this.s.fault('ldap.static-dn-ignored') ? undefined : dn || undefined;
-      return session.findAccount(username, useDn, attr);
+      return session.findAccount(username, this.s.rules.staticLookupDn(dn), attr);
     });
-    if (!foundDn && !this.s.fault('ldap.static-missing-entry-accepted')) {
+    if (!foundDn && this.s.rules.staticEntryMustExist) {
       throw badRequest(`no entry found for ${dn ? `dn "${dn}"` : `${attr}="${username}" under userdn`}`);
     }
-    // Fault path: a role for an absent entry is stored with a guessed DN and never rotated.
+    // Only when the rule above is replaced: a role for an absent entry gets a guessed DN, never rotated.
     if (!foundDn) skip = true;
     const role: StaticRole = {
       username,
@@ -122,7 +113,7 @@ export class StaticRoles {
       skipImportRotation: roleSkip ?? cfg.skipStaticRoleImportRotation,
       cancel: () => {},
     };
-    if (!skip) await this.rotate(role, false);
+    if (!skip) await this.rotate(role);
     this.roles.set(name, role);
     this.schedule(name, role);
   }
@@ -137,11 +128,9 @@ export class StaticRoles {
   cred(name: string): Record<string, unknown> {
     const r = this.get(name);
     const next = r.scheduleFrom + r.rotationPeriod * 1000;
-    const ttl = this.s.fault('ldap.static-ttl-is-period')
-      ? r.rotationPeriod
-      : Math.max(0, Math.ceil((next - this.s.now()) / 1000));
-    if (r.password === undefined && this.s.variant('ldap.static-cred-before-rotation-error'))
-      throw badRequest('the password of this role is not known until its first rotation');
+    const left = Math.max(0, Math.ceil((next - this.s.now()) / 1000));
+    const ttl = this.s.rules.staticCredTtl(left, r.rotationPeriod);
+    if (r.password === undefined) this.s.rules.credBeforeFirstRotation();
     const data: Record<string, unknown> = {
       dn: this.shownDn(r),
       username: r.username,
@@ -151,21 +140,20 @@ export class StaticRoles {
     };
     // Until the first rotation the engine does not know the password, so it cannot supply it.
     if (r.password !== undefined) data.password = r.password;
-    if (r.lastPassword !== undefined && !this.s.fault('ldap.static-last-password-missing'))
-      data.last_password = r.lastPassword;
+    if (r.lastPassword !== undefined && this.s.rules.reportsLastPassword) data.last_password = r.lastPassword;
     return data;
   }
 
   async rotateNow(name: string): Promise<void> {
     const r = this.get(name);
-    await this.rotate(r, this.s.fault('ldap.rotate-role-not-applied'));
+    await this.rotate(r, this.s.rules.rotateRoleChangesDirectory);
     this.schedule(name, r);
   }
 
-  private async rotate(role: StaticRole, skipDirectory: boolean): Promise<void> {
+  private async rotate(role: StaticRole, changeDirectory = true): Promise<void> {
     if (!role.dn) throw badRequest('the role has no entry to rotate');
     const password = this.s.generatePassword();
-    if (!skipDirectory) await this.s.withDirectory((session) => session.setPassword(role.dn, password));
+    if (changeDirectory) await this.s.withDirectory((session) => session.setPassword(role.dn, password));
     if (role.password !== undefined) role.lastPassword = role.password;
     role.password = password;
     role.lastRotation = this.s.now();
@@ -174,12 +162,12 @@ export class StaticRoles {
 
   private schedule(name: string, role: StaticRole): void {
     role.cancel();
-    if (this.s.fault('ldap.static-no-scheduled-rotation')) return;
+    if (!this.s.rules.scheduledRotation) return;
     const at = role.scheduleFrom + role.rotationPeriod * 1000;
     role.cancel = this.s.ctx.clock.at(at, async () => {
       if (this.roles.get(name) !== role) return;
       try {
-        await this.rotate(role, false);
+        await this.rotate(role);
       } catch (err) {
         this.s.ctx.log(`static role rotation failed: ${(err as Error).message}`);
         role.scheduleFrom = this.s.now();

@@ -534,8 +534,8 @@ export interface TemplateFunctionOptions {
   now: () => number;
   /** utf16le is allowed in LDIF templates only. */
   ldif: boolean;
-  /** Fault hook: lets the engine break one function on purpose. */
-  truncateOffByOne?: boolean;
+  /** truncate N: the first N characters (default); the engine passes its rule. */
+  truncate?: (s: string, n: number) => string;
 }
 
 /** The custom functions of the document's table plus the ordinary ones. */
@@ -555,7 +555,7 @@ export function templateFunctions(opts: TemplateFunctionOptions): Record<string,
       const n = int(a[0], 'truncate');
       if (n < 0) throw new TemplateError('truncate: negative length');
       const s = str(a[1], 'truncate');
-      return s.slice(0, opts.truncateOffByOne ? n + 1 : n);
+      return opts.truncate ? opts.truncate(s, n) : s.slice(0, n);
     },
     truncate_sha256: (...a) => {
       arity(a, 2, 'truncate_sha256');
