@@ -60,10 +60,10 @@ describe('layers', () => {
     expect(r.output).toMatch(/error harness-not-reference: harness\/setup\/target\.ts → reference\/start\.ts/);
     expect(r.output).toMatch(/error reference-not-harness: reference\/start\.ts → harness\/config\/types\.ts/);
     expect(r.output).toMatch(/error suites-not-each-other: suites\/kv\/v1\.test\.ts → suites\/jobs\/helpers\.ts/);
+    expect(r.output).toMatch(/error suites-through-harness-entry: suites\/kv\/list\.test\.ts → harness\/context\.ts/);
     expect(r.output).toMatch(
-      /error suites-through-harness-entry: suites\/kv\/list\.test\.ts → harness\/context\.ts/,
+      /error suites-not-reference: suites\/jobs\/scale\.test\.ts → reference\/scheduler\/sim\.ts/,
     );
-    expect(r.output).toMatch(/error suites-not-reference: suites\/jobs\/scale\.test\.ts → reference\/scheduler\/sim\.ts/);
     expect(r.output).toMatch(/x 5 dependency violations \(5 errors, 0 warnings\)/);
   });
 });
