@@ -37,6 +37,7 @@ export default defineConfig({
       // Two projects sharing one target: concurrent files first, then the files of
       // suites/schedule.yaml one at a time (see harness/cli/projects.ts).
       ...conformanceProjects({
+        globalSetup: 'compose/global-setup.ts',
         suites: ALL_SUITES,
         embedded: !process.env.SVC_ADDR,
         timeouts: { testMs: 60_000, hookMs: 120_000 },

@@ -67,7 +67,7 @@ async function conformanceRun(name: string, env: Record<string, string>, extra: 
     ...extra,
   ];
   const started = Date.now();
-  const child = spawnTsx('harness/cli/main.ts', cli, {
+  const child = spawnTsx('compose/cli.ts', cli, {
     env: {
       ...process.env,
       SVC_ADDR: '',

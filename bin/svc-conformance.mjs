@@ -5,4 +5,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../harness/cli/main.ts');
+await import('../compose/cli.ts');

@@ -19,7 +19,7 @@ export function targetConfig(): TargetConfig {
     config = inject('target');
     if (!config)
       throw new Error(
-        'no target config was provided: run the suites through `npm run conformance` or `npm test` (vitest globalSetup harness/setup/global-setup.ts)',
+        'no target config was provided: run the suites through `npm run conformance` or `npm test` (vitest globalSetup compose/global-setup.ts)',
       );
     redactor.add(config.svc.token);
     redactor.add(config.sched.token);

@@ -23,6 +23,16 @@ export { redactor } from './redact.js';
 export type { Exchange } from './http/exchange.js';
 export type { TargetConfig } from './config/types.js';
 export type { CleanupPhase } from './tracker.js';
+// Suites reach the harness only through this file and the index files of harness/checks,
+// harness/directory and harness/robustness (rule suites-through-harness-entry, .dependency-cruiser.cjs).
+export { mountAliases, targetConfig } from './context.js';
+export { loadCatalogue } from './catalogue.js';
+export { createToken, policyToken, tokenWith, writePolicy } from './identity.js';
+export { freshMount } from './fresh-mount.js';
+export { schedNamespace, schedTokenWith } from './provision/scheduler.js';
+export { ApiClient, TransportError } from './http/client.js';
+export type { LdapTarget } from './config/types.js';
+export type { CloudConfig } from '../contract/cloud.js';
 
 export interface ConformanceMeta {
   /** Primary catalogue id. */

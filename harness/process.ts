@@ -12,8 +12,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The checkout (or installed package) this file belongs to. */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The CLI entry point (harness/cli/main.ts). */
-export const CLI_ENTRY = join(PACKAGE_ROOT, 'harness/cli/main.ts');
+/** The CLI entry point: the composition root (compose/cli.ts). */
+export const CLI_ENTRY = join(PACKAGE_ROOT, 'compose/cli.ts');
 
 /** tsx's loader as an absolute URL: `--import tsx` alone resolves from the cwd, which may lack it. */
 const TSX_LOADER = pathToFileURL(createRequire(join(PACKAGE_ROOT, 'package.json')).resolve('tsx')).href;
@@ -128,7 +128,7 @@ export function runGroup(
   });
 }
 
-/** Runs the CLI (`harness/cli/main.ts`) with node directly, in its own group. */
+/** Runs the CLI (`compose/cli.ts`) with node directly, in its own group. */
 export function runCli(
   args: string[],
   opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number },

@@ -36,7 +36,7 @@ export interface RunningReference {
   svcAddr: string;
   schedAddr?: string;
   cloudAddr?: string;
-  cloud?: import('../harness/cloud/config.js').CloudConfig;
+  cloud?: import('../contract/cloud.js').CloudConfig;
   secrets: RunningSecretsServer;
   clock: ControllableClock;
   stop(): Promise<void>;

@@ -10,10 +10,7 @@
  */
 import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { allFaults } from '../../reference/fault-registry.js';
-import type { FaultSpec } from '../../reference/faults.js';
-import { allVariants } from '../../reference/variant-registry.js';
-import type { VariantSpec } from '../../reference/variants.js';
+import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../../contract/switches.js';
 import type { Results } from '../report/model.js';
 import { runCli } from '../process.js';
 
@@ -60,7 +57,10 @@ interface VariantOutcome {
 }
 
 /** The selection of faults and variants a mutation run measures, or a usage error. */
-export function select(opts: MutationOptions): { faults: FaultSpec[]; variants: VariantSpec[] } | { error: string } {
+export function select(
+  opts: MutationOptions,
+  { faults: allFaults, variants: allVariants }: SwitchCatalogue,
+): { faults: FaultSpec[]; variants: VariantSpec[] } | { error: string } {
   const unknownFaults = (opts.faults ?? []).filter((n) => !allFaults.some((f) => f.name === n));
   const unknownVariants = (opts.variants ?? []).filter((n) => !allVariants.some((v) => v.name === n));
   if (unknownFaults.length) return { error: `unknown fault(s): ${unknownFaults.join(', ')}` };
@@ -146,10 +146,11 @@ async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>)
   return out;
 }
 
-export async function runMutation(opts: MutationOptions): Promise<number> {
+/** `switches`: the embedded target's catalogue (contract/target.ts), handed in by compose/cli.ts. */
+export async function runMutation(opts: MutationOptions, switches: SwitchCatalogue): Promise<number> {
   const base = resolve(opts.reportDir, 'mutation');
   mkdirSync(base, { recursive: true });
-  const selection = select(opts);
+  const selection = select(opts, switches);
   if ('error' in selection) {
     console.error(selection.error);
     return 2;

@@ -14,6 +14,8 @@ import { ConfigError } from '../config/load.js';
 import { defaultConcurrency, projectPath, ROOT, serialFiles } from '../schedule.js';
 
 export interface ProjectOptions {
+  /** The vitest globalSetup file (package-relative) that prepares the target: compose/global-setup.ts. */
+  globalSetup: string;
   suites: string[];
   /** Explicit files instead of whole suites. */
   files?: string[];
@@ -55,7 +57,7 @@ export function conformanceProjects(opts: ProjectOptions): TestProjectInlineConf
   const together = files.filter((f) => !serial.has(f));
   const workers = opts.concurrency ?? defaultConcurrency(opts.embedded);
   const common = {
-    globalSetup: ['harness/setup/global-setup.ts'],
+    globalSetup: [opts.globalSetup],
     testTimeout: opts.timeouts.testMs,
     hookTimeout: opts.timeouts.hookMs,
     isolate: false,

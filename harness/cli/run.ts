@@ -13,6 +13,8 @@ import { conformanceProjects, parseShard } from './projects.js';
 import { PACKAGE_ROOT } from '../process.js';
 
 export interface RunOptions {
+  /** The vitest globalSetup file that prepares the target (compose/global-setup.ts). */
+  globalSetup: string;
   file?: string;
   cli: CliOverrides;
   quiet?: boolean;
@@ -59,6 +61,7 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     // Files that move the clock or change global settings run alone (suites/schedule.yaml);
     // the others run concurrently: see harness/cli/projects.ts.
     projects: conformanceProjects({
+      globalSetup: opts.globalSetup,
       suites: cfg.run.suites,
       files: cfg.run.files,
       embedded: !cfg.svc.addr,

@@ -1,6 +1,7 @@
 /**
- * vitest global setup of the conformance projects: resolves the target config once, prepares the
- * target (embedded reference, directory) and provides the config to every test file.
+ * The global setup of the conformance projects: resolves the target config once, prepares the
+ * target (embedded target, directory) and provides the config to every test file. The vitest
+ * globalSetup file is compose/global-setup.ts, which hands in the embedded target (the reference).
  *
  * The concurrent and the serial group are two vitest projects of one run, and each calls this
  * setup: they must share one target (one reference, one clock, one directory), so the prepared
@@ -11,6 +12,7 @@ import { loadConfig } from '../config/load.js';
 import type { TargetConfig } from '../config/types.js';
 import { prepareTarget, type PreparedTarget } from './target.js';
 import { rememberConfiguredSecrets } from '../redact.js';
+import type { EmbeddedTarget } from '../../contract/target.js';
 
 interface Shared {
   prepared: Promise<PreparedTarget>;
@@ -31,12 +33,17 @@ function testRun(): Parameters<typeof loadConfig>[0] {
   return reportDir ? { cli: { reportDir, seed: TEST_ROBUSTNESS_SEED } } : {};
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** vitest's globalSetup function for runs whose embedded target is `embedded`. */
+export function conformanceSetup(embedded: EmbeddedTarget): (project: TestProject) => Promise<() => Promise<void>> {
+  return (project) => setup(project, embedded);
+}
+
+async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<() => Promise<void>> {
   if (!holder.__conformanceShared) {
     const base: TargetConfig = process.env.CONFORMANCE_CONFIG_JSON
       ? (JSON.parse(process.env.CONFORMANCE_CONFIG_JSON) as TargetConfig)
       : loadConfig(testRun());
-    holder.__conformanceShared = { prepared: prepareTarget(base), users: 0 };
+    holder.__conformanceShared = { prepared: prepareTarget(base, embedded), users: 0 };
   }
   const shared = holder.__conformanceShared;
   shared.users++;

@@ -1,5 +1,6 @@
 /**
- * Prepares the target of a run: starts the embedded reference for whichever API has no address,
+ * Prepares the target of a run: starts the embedded target (the reference, handed in by the
+ * composition root, compose/reference.ts) for whichever API has no address,
  * provisions the directory for the ldap suite, and returns the completed config plus a stop().
  */
 import { randomBytes } from 'node:crypto';
@@ -8,6 +9,7 @@ import { probeCapabilities } from './probe.js';
 import { resolveVersion } from './version.js';
 import { useDocumentDialectFor } from './dialect.js';
 import { applyVariantAssumptions } from './variant-assumptions.js';
+import type { EmbeddedTarget } from '../../contract/target.js';
 
 /**
  * Sets capabilities the embedded reference has, except those the user set (file or environment):
@@ -27,6 +29,7 @@ export interface PreparedTarget {
 
 export async function prepareTarget(
   input: TargetConfig,
+  embedded: EmbeddedTarget,
   log: (m: string) => void = (m) => console.error(`[conformance] ${m}`),
 ): Promise<PreparedTarget> {
   const cfg: TargetConfig = structuredClone(input);
@@ -36,9 +39,8 @@ export async function prepareTarget(
   const startSched = needsSched && !cfg.sched.addr;
 
   if (startSvc || startSched) {
-    const { startReference } = await import('../../reference/start.js');
     const rootToken = `root-${randomBytes(12).toString('hex')}`;
-    const ref = await startReference({
+    const ref = await embedded.start({
       rootToken,
       faults: cfg.reference.faults,
       variants: cfg.reference.variants,
@@ -81,7 +83,7 @@ export async function prepareTarget(
     }
   }
 
-  applyVariantAssumptions(cfg, log);
+  applyVariantAssumptions(cfg, embedded.switches.variants, log);
   const restore = await probeCapabilities(cfg, log);
   if (!cfg.sched.provisioner)
     cfg.sched.provisioner = cfg.sched.tokens.length || cfg.sched.namespaces.length ? 'config' : 'reference';

@@ -5,11 +5,16 @@
  * that behaves so; an assumption the user set explicitly is left as set.
  */
 import type { TargetConfig } from '../config/types.js';
-import { allVariants } from '../../reference/variant-registry.js';
+import type { VariantSpec } from '../../contract/switches.js';
 
-export function applyVariantAssumptions(cfg: TargetConfig, log: (m: string) => void): void {
+/** `variants`: the embedded target's catalogue of variants (contract/target.ts). */
+export function applyVariantAssumptions(
+  cfg: TargetConfig,
+  variants: readonly VariantSpec[],
+  log: (m: string) => void,
+): void {
   const on = new Set(cfg.reference.variants);
-  for (const v of allVariants) {
+  for (const v of variants) {
     if (!on.has(v.name)) continue;
     for (const id of v.assumptions ?? []) {
       if (id in cfg.assumptions) continue;

@@ -4,7 +4,7 @@
  * CLOUD_TENANT_ID set to the directory's tenant (unless the environment already sets it), which
  * also makes the engine's environment-variable precedence observable to the suite.
  */
-import type { CloudConfig } from '../../harness/cloud/config.js';
+import type { CloudConfig } from '../../contract/cloud.js';
 import type { RunningCloudDirectory } from './server.js';
 
 export interface CloudWiring {

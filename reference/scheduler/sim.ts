@@ -8,8 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { clone, isObj, type Job, SECOND } from './job.js';
+import { HOLD_DEPLOYMENT_META } from '../../contract/scheduler-control.js';
 
-export const HOLD_DEPLOYMENT_META = 'ref.hold-deployment';
+export { HOLD_DEPLOYMENT_META };
 
 /** Milliseconds of simulated time between placement and the task running. */
 export const START_MS = 1000;

@@ -1,6 +1,6 @@
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, statusIs } from '../../harness/checks/index.js';
-import { createToken, writePolicy } from '../../harness/identity.js';
+import { createToken, writePolicy } from '../../harness/index.js';
 
 const s = suite('auth');
 const kv = s.mount('secret', { type: 'kv', options: { version: '2' }, configKey: 'kv' });

@@ -1,7 +1,7 @@
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, statusIs, success } from '../../harness/checks/index.js';
-import { targetConfig } from '../../harness/context.js';
-import { accessorOf, createUser, failLogins, loggedIn, login, longTimeout, refused, waitLockout } from './helpers.js';
+import { targetConfig } from '../../harness/index.js';
+import { accessorOf, createUser, failLogins, loggedIn, login, longTimeout, refused, waitLockout } from '../lib/auth.js';
 
 const s = suite('auth');
 const userpass = s.auth('userpass', { type: 'userpass' });

@@ -8,7 +8,7 @@ import {
   statusIs,
   success,
 } from '../../harness/checks/index.js';
-import { createUser, loggedIn, login, refused } from './helpers.js';
+import { createUser, loggedIn, login, refused } from '../lib/auth.js';
 
 const s = suite('auth');
 const userpass = s.auth('userpass', { type: 'userpass' });

@@ -4,7 +4,7 @@
  * the mount set-up. A test that needs a setting the target lacks is skipped naming the setting.
  */
 import { redactor, type T, type MountRef, type Suite } from '../../harness/index.js';
-import type { CloudConfig } from '../../harness/cloud/config.js';
+import type { CloudConfig } from '../../harness/index.js';
 import { CheckFailure } from '../../harness/checks/index.js';
 
 /** The target's cloud settings (config file, then CLOUD_* environment variables, see harness/cloud/config.ts). */

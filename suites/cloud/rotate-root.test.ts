@@ -1,5 +1,5 @@
 import { suite, conformance, type T } from '../../harness/index.js';
-import { targetConfig } from '../../harness/context.js';
+import { targetConfig } from '../../harness/index.js';
 import { lacksField, statusIs, success } from '../../harness/checks/index.js';
 import {
   cloudConfig,

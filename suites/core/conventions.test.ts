@@ -1,7 +1,7 @@
 /** Verbs, LIST and help (secrets-service-core.md, "Endpoints > Conventions" 1, 2, 6). */
 import { suite, conformance } from '../../harness/index.js';
 import { CheckFailure, bodyAt, errorsArray, expectEqual, statusIs, success } from '../../harness/checks/index.js';
-import { body, policyToken, writeV1, writeV2 } from './helpers.js';
+import { body, policyToken, writeV1, writeV2 } from '../lib/secrets.js';
 
 const s = suite('core');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });

@@ -1,7 +1,7 @@
 /** Response envelope and success statuses (secrets-service-core.md, "Response envelope", "Conventions" 9). */
 import { suite, conformance } from '../../harness/index.js';
 import { CheckFailure, bodyAt, emptyBody, jsonContentType, statusIs, success } from '../../harness/checks/index.js';
-import { UUID, body, writeV2 } from './helpers.js';
+import { UUID, body, writeV2 } from '../lib/secrets.js';
 
 const s = suite('core');
 const kv = s.mount('secret', { type: 'kv', options: { version: '2' }, configKey: 'kv' });

@@ -2,7 +2,7 @@
 import { suite, conformance } from '../../harness/index.js';
 import { CheckFailure, bodyAt, errorsArray, jsonContentType, statusIs, success } from '../../harness/checks/index.js';
 import { caseFile } from '../../fixtures/core/index.js';
-import { policyToken, runCase } from './helpers.js';
+import { policyToken, runCase } from '../lib/secrets.js';
 
 const s = suite('core');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });

@@ -1,7 +1,7 @@
 /** Namespaces (secrets-service-core.md, "Conventions" 7, "Authentication" 7); enterprise capability. */
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, statusIs, success } from '../../harness/checks/index.js';
-import { mountAliases } from '../../harness/context.js';
+import { mountAliases } from '../../harness/index.js';
 
 suite('core');
 

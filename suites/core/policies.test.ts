@@ -1,7 +1,7 @@
 /** ACL policies and the existence check (secrets-service-core.md, "Authentication" 4, "Conventions" 1). */
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, errorsArray, statusIs, success } from '../../harness/checks/index.js';
-import { policyToken } from './helpers.js';
+import { policyToken } from '../lib/secrets.js';
 
 const s = suite('core');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });

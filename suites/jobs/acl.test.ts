@@ -10,7 +10,7 @@ import type { Exchange } from '../../harness/index.js';
 import { body, enc, registered, trackJob, waitFor, type Obj } from './helpers.js';
 import { runAction } from './ws.js';
 
-import { schedTokenWith } from '../../harness/provision/scheduler.js';
+import { schedTokenWith } from '../../harness/index.js';
 
 suite('jobs');
 

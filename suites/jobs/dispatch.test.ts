@@ -1,7 +1,7 @@
 /** Parameterized jobs: dispatch, raw payload, limits and meta (data-driven), idempotency. */
 import { suite, conformance } from '../../harness/index.js';
 import { statusIs, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { loadCatalogue } from '../../harness/catalogue.js';
+import { loadCatalogue } from '../../harness/index.js';
 import { caseFile, jobDefinition } from '../../fixtures/jobs/index.js';
 import { body, enc, payloadOf, readJob, registered, runCase, trackJob, type Obj, refusedUnchanged } from './helpers.js';
 

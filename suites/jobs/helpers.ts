@@ -20,7 +20,7 @@ import {
   type CaseFile,
   type JobDefinition,
 } from '../../fixtures/jobs/index.js';
-import { targetConfig } from '../../harness/context.js';
+import { targetConfig } from '../../harness/index.js';
 
 // Every jobs file imports these helpers: service fixtures get the target's running-task driver.
 useRunningTask(targetConfig().sched.runningTask);

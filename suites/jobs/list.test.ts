@@ -1,12 +1,12 @@
 /** GET /v1/jobs: items, prefix, pagination, filter (data-driven), meta. */
 import { suite, conformance } from '../../harness/index.js';
 import { statusIs, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { loadCatalogue } from '../../harness/catalogue.js';
+import { loadCatalogue } from '../../harness/index.js';
 import { caseFile, jobDefinition } from '../../fixtures/jobs/index.js';
 import { jobGenerator } from '../../fixtures/jobs/generator.js';
 import { body, enc, nextToken, register, runCase, trackJob, type Obj } from './helpers.js';
 
-import { schedNamespace } from '../../harness/provision/scheduler.js';
+import { schedNamespace } from '../../harness/index.js';
 
 const s = suite('jobs');
 

@@ -15,7 +15,7 @@ import {
   waitFor,
   type Obj,
 } from './helpers.js';
-import { schedNamespace } from '../../harness/provision/scheduler.js';
+import { schedNamespace } from '../../harness/index.js';
 
 suite('jobs');
 

@@ -4,9 +4,9 @@
  */
 import { suite, conformance, type T } from '../../harness/index.js';
 import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { loadCatalogue } from '../../harness/catalogue.js';
+import { loadCatalogue } from '../../harness/index.js';
 import { caseFile, jobDefinition } from '../../fixtures/jobs/index.js';
-import { HOLD_DEPLOYMENT_META } from './reference-knobs.js';
+import { HOLD_DEPLOYMENT_META } from '../../contract/scheduler-control.js';
 import { body, enc, readJob, register, registered, runCase, scalable, waitFor, type Obj } from './helpers.js';
 
 suite('jobs');

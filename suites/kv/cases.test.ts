@@ -1,7 +1,7 @@
 /** Table-driven wrong-type and missing-field cases of the key-value engine (fixtures/core/cases/kv-wrong-types.json). */
 import { suite, conformance } from '../../harness/index.js';
 import { caseFile } from '../../fixtures/core/index.js';
-import { runCase } from '../core/helpers.js';
+import { runCase } from '../lib/secrets.js';
 
 const s = suite('kv');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });

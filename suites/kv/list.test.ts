@@ -1,7 +1,7 @@
 /** Listing: directories only, keys directly under the path (secrets-service-core.md, "Key-value engine", "Conventions" 2). */
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, statusIs } from '../../harness/checks/index.js';
-import { writeV1, writeV2 } from '../core/helpers.js';
+import { writeV1, writeV2 } from '../lib/secrets.js';
 
 const s = suite('kv');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });

@@ -1,7 +1,7 @@
 /** Key-value engine version 1: secret/<key> with a JSON object of fields (secrets-service-core.md, "Key-value engine"). */
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, errorsArray, expectEqual, statusIs, success } from '../../harness/checks/index.js';
-import { body, writeV1 } from '../core/helpers.js';
+import { body, writeV1 } from '../lib/secrets.js';
 
 const s = suite('kv');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });

@@ -1,7 +1,7 @@
 /** Key-value engine version 2: the engine-wide config sub-path. Own mount: these tests change engine-wide settings. */
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, errorsArray, statusIs, success } from '../../harness/checks/index.js';
-import { writeV2 } from '../core/helpers.js';
+import { writeV2 } from '../lib/secrets.js';
 
 const s = suite('kv');
 const kv2 = s.mount('secret', { type: 'kv', options: { version: '2' }, configKey: 'kvConfig' });

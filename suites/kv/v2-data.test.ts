@@ -1,7 +1,7 @@
 /** Key-value engine version 2: data/ path, versions, check-and-set (secrets-service-core.md, "Key-value engine"). */
 import { suite, conformance } from '../../harness/index.js';
 import { CheckFailure, bodyAt, errorsArray, expectEqual, statusIs, success } from '../../harness/checks/index.js';
-import { body, writeV2 } from '../core/helpers.js';
+import { body, writeV2 } from '../lib/secrets.js';
 
 const s = suite('kv');
 const kv2 = s.mount('secret', { type: 'kv', options: { version: '2' }, configKey: 'kv' });

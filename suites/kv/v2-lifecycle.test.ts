@@ -1,7 +1,7 @@
 /** Key-value engine version 2: delete, undelete, destroy and key metadata (sub-paths named in "Key-value engine"). */
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, errorsArray, statusIs, success } from '../../harness/checks/index.js';
-import { writeV2 } from '../core/helpers.js';
+import { writeV2 } from '../lib/secrets.js';
 
 const s = suite('kv');
 const kv2 = s.mount('secret', { type: 'kv', options: { version: '2' }, configKey: 'kv' });

@@ -8,7 +8,7 @@ import {
   statusIs,
   success,
 } from '../../harness/checks/index.js';
-import { freePort } from '../../harness/directory/slapd.js';
+import { freePort } from '../../harness/directory/index.js';
 import {
   account,
   adminAccount,

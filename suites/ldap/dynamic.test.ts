@@ -20,7 +20,7 @@ import {
   LONG,
   revokeLease,
 } from './helpers.js';
-import { deleteEntry } from '../../harness/directory/verify.js';
+import { deleteEntry } from '../../harness/directory/index.js';
 
 const { mount } = ldapSuite();
 const rolePath = (name: string) => `${mount.path}/role/${name}`;

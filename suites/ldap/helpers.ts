@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { suite, type MountRef, type Suite, type T } from '../../harness/index.js';
 import type { Exchange } from '../../harness/index.js';
 import { expectThat, success } from '../../harness/checks/index.js';
-import type { LdapTarget } from '../../harness/config/types.js';
-import { freshMount as freshEngineMount } from '../../harness/fresh-mount.js';
+import type { LdapTarget } from '../../harness/index.js';
+import { freshMount as freshEngineMount } from '../../harness/index.js';
 import {
   addMember,
   canBind,
@@ -19,7 +19,7 @@ import {
   readAttribute,
   removeMember,
   type DirectoryAdmin,
-} from '../../harness/directory/verify.js';
+} from '../../harness/directory/index.js';
 
 /** Long enough that other files moving the shared clock never rotate or expire our objects. */
 export const LONG = '8760h';
@@ -127,7 +127,7 @@ export async function entriesUnder(t: T, filter: string): Promise<string[]> {
 }
 
 /** A token whose policy grants `capabilities` on the given paths (other paths: default deny). */
-export { tokenWith } from '../../harness/identity.js';
+export { tokenWith } from '../../harness/index.js';
 
 export const ALL_CAPS = ['create', 'read', 'update', 'delete', 'list'];
 

@@ -5,7 +5,7 @@
 import { conformance } from '../../harness/index.js';
 import { expectThat, statusIs, success } from '../../harness/checks/index.js';
 import { creationLdif, deletionLdif } from '../../fixtures/ldap/roles.js';
-import { deleteEntry } from '../../harness/directory/verify.js';
+import { deleteEntry } from '../../harness/directory/index.js';
 import {
   account,
   admin,

@@ -7,7 +7,7 @@
 import semver from 'semver';
 import type { T } from '../../harness/index.js';
 import { CheckFailure } from '../../harness/checks/index.js';
-import { TransportError } from '../../harness/http/client.js';
+import { TransportError } from '../../harness/index.js';
 import type { Exchange } from '../../harness/index.js';
 
 export function versionOf(t: T): string | undefined {

@@ -8,9 +8,9 @@
  * One file on purpose: the load and many-mounts tests must not overlap each other.
  */
 import { conformance, suite, type T } from '../../harness/index.js';
-import { mountAliases } from '../../harness/context.js';
+import { mountAliases } from '../../harness/index.js';
 import { clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
-import { accessorOf, createUser, failLogins, loggedIn, login, refused } from '../auth/helpers.js';
+import { accessorOf, createUser, failLogins, loggedIn, login, refused } from '../lib/auth.js';
 import { attempt, explain, gate, pool, requireAtLeast, versionOf } from './helpers.js';
 import semver from 'semver';
 

@@ -10,9 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import type { SuiteContext } from '../../harness/index.js';
 import { redactor } from '../../harness/index.js';
-import type { Exchange } from '../../harness/http/exchange.js';
+import type { Exchange } from '../../harness/index.js';
 import { hcl, jobDefinition } from '../../fixtures/jobs/index.js';
-import { mountAliases } from '../../harness/context.js';
+import { mountAliases } from '../../harness/index.js';
 
 export interface OpTweak {
   /** Path parameters of this operation only. */

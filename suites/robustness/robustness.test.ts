@@ -11,13 +11,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { conformance, namesOf, suite, type T } from '../../harness/index.js';
-import { targetConfig } from '../../harness/context.js';
-import { loadCatalogue } from '../../harness/catalogue.js';
+import { targetConfig } from '../../harness/index.js';
+import { loadCatalogue } from '../../harness/index.js';
 import { CheckFailure } from '../../harness/checks/index.js';
-import { ApiClient } from '../../harness/http/client.js';
-import type { Exchange } from '../../harness/http/exchange.js';
-import { redactor } from '../../harness/redact.js';
-import { specRegistry, type Operation } from '../../harness/spec/registry.js';
+import { ApiClient } from '../../harness/index.js';
+import type { Exchange } from '../../harness/index.js';
+import { redactor } from '../../harness/index.js';
+import { specRegistry, type Operation } from '../../harness/robustness/index.js';
 import {
   baseBody,
   baseQuery,
@@ -29,7 +29,7 @@ import {
   type Case,
   type OperationPlan,
   type Rule,
-} from '../../harness/robustness/plan.js';
+} from '../../harness/robustness/index.js';
 import {
   describeFinding,
   runRule,
@@ -38,9 +38,9 @@ import {
   type RuleResult,
   type SentRequest,
   type Sender,
-} from '../../harness/robustness/runner.js';
-import { firstDifference, judgeBoundary, judgeInvalid, observed } from '../../harness/robustness/judge.js';
-import { groupOf, requirementId } from '../../harness/robustness/catalogue.js';
+} from '../../harness/robustness/index.js';
+import { firstDifference, judgeBoundary, judgeInvalid, observed } from '../../harness/robustness/index.js';
+import { groupOf, requirementId } from '../../harness/robustness/index.js';
 import { FAMILIES, Unavailable, type Family, type OpTweak } from './families.js';
 
 const s = suite('robustness');

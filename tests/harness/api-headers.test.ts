@@ -9,6 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../harness/config/load.js';
 import { prepareTarget, type PreparedTarget } from '../../harness/setup/target.js';
+import { embeddedReference } from '../../compose/reference.js';
 import { ApiClient } from '../../harness/http/client.js';
 import { moveTime } from '../../harness/time.js';
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
     env: { SCHED_ADDR: schedAddr, SCHED_TOKEN: 'sched-secret-9d2a' },
     cli: { suites: ['jobs'] },
   });
-  prepared = await prepareTarget(cfg, () => {});
+  prepared = await prepareTarget(cfg, embeddedReference, () => {});
 }, 60_000);
 afterAll(async () => {
   await prepared?.stop();

@@ -93,7 +93,7 @@ function run(name: string, schedAddr: string, config: object): Promise<{ status:
   return new Promise((resolve) => {
     execFile(
       'npx',
-      ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', 'jobs', '--config', file, '--report-dir', reportDir],
+      ['tsx', 'compose/cli.ts', 'run', '--quiet', '--suite', 'jobs', '--config', file, '--report-dir', reportDir],
       {
         env: {
           ...process.env,

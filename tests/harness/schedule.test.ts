@@ -63,7 +63,13 @@ describe('globalEffect and guardGlobal', () => {
 
 describe('projects, --shard and --concurrency', () => {
   it('puts listed files in the serial project, after the concurrent one', () => {
-    const [together, alone] = conformanceProjects({ suites: ['kv'], embedded: true, concurrency: 3, timeouts });
+    const [together, alone] = conformanceProjects({
+      globalSetup: 'compose/global-setup.ts',
+      suites: ['kv'],
+      embedded: true,
+      concurrency: 3,
+      timeouts,
+    });
     expect(together!.test!.include).not.toContain('suites/kv/v2-lifecycle.test.ts');
     expect(together!.test!.include).toContain('suites/kv/list.test.ts');
     expect(together!.test!.maxWorkers).toBe(3);

@@ -38,7 +38,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => {
     const run = execFile(
       'npx',
-      ['tsx', 'harness/cli/main.ts', 'run', '--quiet', '--suite', 'auth', '--report-dir', dir],
+      ['tsx', 'compose/cli.ts', 'run', '--quiet', '--suite', 'auth', '--report-dir', dir],
       {
         env: {
           ...process.env,

@@ -23,7 +23,7 @@ beforeAll(async () => {
       'npx',
       [
         'tsx',
-        'harness/cli/main.ts',
+        'compose/cli.ts',
         'run',
         '--quiet',
         '--suite',

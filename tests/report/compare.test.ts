@@ -96,7 +96,7 @@ describe('compareFiles (the CI gate)', () => {
     const ok = save('cli-ok.json', run({ a: 'passed' }));
     const bad = save('cli-bad.json', run({ a: 'failed' }));
     const root = resolve(import.meta.dirname, '../..');
-    const p = spawnSync(process.execPath, ['--import', 'tsx', 'harness/cli/main.ts', 'compare', ok, bad], {
+    const p = spawnSync(process.execPath, ['--import', 'tsx', 'compose/cli.ts', 'compare', ok, bad], {
       cwd: root,
       encoding: 'utf8',
       timeout: 60_000,

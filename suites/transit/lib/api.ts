@@ -103,7 +103,7 @@ export async function encrypt(
 }
 
 /** A token whose policy grants `capabilities` on the given paths. */
-export { tokenWith } from '../../../harness/identity.js';
+export { tokenWith } from '../../../harness/index.js';
 
 /** Exported values of a key (`export/:key_type/:name(/:version)`), keyed by version. */
 export async function exported(

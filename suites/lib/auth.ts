@@ -1,4 +1,4 @@
-/** Shared pieces of the auth suite: userpass users, logins, the mount accessor, lockout timing. */
+/** Shared pieces of the auth and release suites: userpass users, logins, the mount accessor, lockout timing. */
 import { randomBytes } from 'node:crypto';
 import type { MountRef, T } from '../../harness/index.js';
 import { CheckFailure, success } from '../../harness/checks/index.js';

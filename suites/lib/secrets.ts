@@ -1,5 +1,5 @@
 /**
- * Shared steps of the core and kv suites: tokens bound to a throw-away ACL policy, typed body
+ * Shared steps of the secrets suites (core, kv): tokens bound to a throw-away ACL policy, typed body
  * reads, and the runner of the data-driven case tables in fixtures/core.
  */
 import type { T, Exchange, MountRef } from '../../harness/index.js';
@@ -19,7 +19,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * A token whose only policy (besides the default one) is `hcl`. Policy text uses the real
  * product's HCL syntax (an assumption the catalogue records as core.acl.policy-crud).
  */
-export { policyToken } from '../../harness/identity.js';
+export { policyToken } from '../../harness/index.js';
 
 /** Writes a version 2 secret and returns the version written (when the target reports it). */
 export async function writeV2(

@@ -1,0 +1,16 @@
+/**
+ * The embedded reference as the harness sees it (contract/target.ts): its switch catalogue, and a
+ * start() that loads the reference only when a run needs it (a run against an external target
+ * never loads it).
+ */
+import type { EmbeddedTarget } from '../contract/target.js';
+import { allFaults } from '../reference/fault-registry.js';
+import { allVariants } from '../reference/variant-registry.js';
+
+export const embeddedReference: EmbeddedTarget = {
+  switches: { faults: allFaults, variants: allVariants },
+  async start(options) {
+    const { startReference } = await import('../reference/start.js');
+    return startReference(options);
+  },
+};

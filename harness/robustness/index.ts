@@ -1,0 +1,28 @@
+/**
+ * The robustness suite's entry point into the harness: the request planner, the property runner,
+ * the judges of an answer, the generated requirement ids, and the spec registry they work from.
+ */
+export {
+  baseBody,
+  baseQuery,
+  boundaryMutations,
+  casesOf,
+  fullBody,
+  invalidMutations,
+  planOperation,
+  type Case,
+  type OperationPlan,
+  type Rule,
+} from './plan.js';
+export {
+  describeFinding,
+  runRule,
+  send,
+  type Finding,
+  type RuleResult,
+  type SentRequest,
+  type Sender,
+} from './runner.js';
+export { firstDifference, judgeBoundary, judgeInvalid, observed } from './judge.js';
+export { groupOf, requirementId } from './catalogue.js';
+export { specRegistry, type Operation } from '../spec/registry.js';
