@@ -8,11 +8,12 @@
  * Both go to the terminal and to `<report-dir>/mutation.json` (sections faults, variants,
  * blastRadius).
  */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../../contract/switches.js';
 import type { Results } from '../report/model.js';
 import { runCli } from '../process.js';
+import { filesTesting } from './mutation-targets.js';
 
 export interface MutationOptions {
   suites?: string[];
@@ -89,21 +90,6 @@ export function blastRadius(results: Results | undefined, breaks: string): strin
   return [...ids].sort();
 }
 
-/** Test files of `suites` that name `id`: a fault is first run against these alone. */
-export function filesNaming(suites: string[], id: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.test.ts') && readFileSync(p, 'utf8').includes(`'${id}'`)) out.push(p);
-    }
-  };
-  for (const s of suites) walk(join('suites', s));
-  return out.sort();
-}
-
 async function runSuites(
   suites: string[],
   faults: string[],
@@ -167,15 +153,16 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
     return 1;
   }
   console.log(`clean run passed: ${clean.results.summary.passed} tests\n`);
+  const cleanResults = clean.results;
 
   if (faults.length)
     console.log(`faults (${faults.length}): must be killed, ideally failing only their own requirement`);
   const outcomes = await pool(faults, opts.jobs, async (fault): Promise<Outcome> => {
     const dir = join(base, fault.name);
-    // With radius "files" the files naming the broken requirement run first (fast); the whole
+    // With radius "files" the files whose clean results test the broken requirement run first (fast); the whole
     // suites run when they miss it, so a fault is only called survived after every test of its
     // suites had the chance.
-    const targeted = radius === 'files' ? filesNaming(fault.suites, fault.breaks) : [];
+    const targeted = radius === 'files' ? filesTesting(cleanResults, fault.suites, fault.breaks) : [];
     let run = targeted.length
       ? await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion, targeted)
       : undefined;

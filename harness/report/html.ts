@@ -60,7 +60,27 @@ function gating(r: RequirementRow): string {
   return parts.length ? `<br><span class="gating">${parts.join(' · ')}</span>` : '';
 }
 
-export function toHtml(results: Results): string {
+/** The test files of a requirement row (its tests are keys `<file> > <title>`). */
+function testFiles(r: Results['requirements'][number]): string[] {
+  return [...new Set(r.tests.map((k) => k.split(' > ')[0]!).filter((f) => f.startsWith('suites/')))].sort();
+}
+
+/**
+ * `sourceRoot`: the package root as seen from the report's folder (e.g. `..`), so each
+ * requirement id links to the test file that tests it.
+ */
+export function toHtml(results: Results, opts: { sourceRoot?: string } = {}): string {
+  const src = (file: string) => `${opts.sourceRoot ?? '..'}/${file}`;
+  const idCell = (r: Results['requirements'][number]) => {
+    const files = testFiles(r);
+    return files.length
+      ? `<a href="${esc(src(files[0]!))}" title="${esc(files.join(', '))}"><code>${esc(r.id)}</code></a>`
+      : `<code>${esc(r.id)}</code>`;
+  };
+  const testsCell = (r: Results['requirements'][number]) =>
+    `${r.tests.length}${testFiles(r)
+      .map((f) => `<br><a class="muted" href="${esc(src(f))}">${esc(f)}</a>`)
+      .join('')}`;
   const s = results.summary;
   const areas = Object.entries(s.byArea).sort();
   const levels = ['MUST', 'SHOULD', 'MAY'];
@@ -115,7 +135,7 @@ ${[
 ${failed.map((t) => `<div class="failure"><h3>${esc(t.title)}</h3><p>${t.ids.map((id) => `<code>${esc(id)}</code>`).join(' ')} · ${t.level} · <span class="muted">${esc(t.file)}</span></p><pre class="msg">${esc(t.message ?? '')}</pre>${transcript(t)}</div>`).join('\n') || '<p>None.</p>'}
 </section>
 <section id="matrix"><h2>Requirement matrix</h2><table><thead><tr><th>id</th><th>level</th><th>status</th><th>requirement</th><th>section</th><th>tests</th></tr></thead><tbody>
-${results.requirements.map((r) => `<tr data-id="${esc(r.id)}"><td><code>${esc(r.id)}</code>${r.kind !== 'rule' ? `<br><span class="muted">${esc(r.kind)}</span>` : ''}</td><td>${esc(r.level)}</td><td>${badge(r.status)}</td><td>${esc(r.text)}${gating(r)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${r.tests.length}</td></tr>`).join('\n')}
+${results.requirements.map((r) => `<tr data-id="${esc(r.id)}"><td>${idCell(r)}${r.kind !== 'rule' ? `<br><span class="muted">${esc(r.kind)}</span>` : ''}</td><td>${esc(r.level)}</td><td>${badge(r.status)}</td><td>${esc(r.text)}${gating(r)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${testsCell(r)}</td></tr>`).join('\n')}
 </tbody></table></section>
 ${known.length ? `<section id="known"><h2>Known issues, known failures and fixed expectations</h2><table><thead><tr><th>test</th><th>status</th><th>reason</th></tr></thead><tbody>${known.map((t) => `<tr><td>${esc(t.title)}</td><td>${badge(t.status)}</td><td>${esc(t.knownIssue ?? t.expectation?.reason ?? t.message ?? '')}${t.expectation?.ticket ? ` (${esc(t.expectation.ticket)})` : ''}</td></tr>`).join('')}</tbody></table></section>` : ''}
 ${

@@ -5,7 +5,8 @@
  * `<name>-*` siblings: `npm test` reports only its conformance projects, to a temporary directory (vitest.config.ts), never to reports/.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule, TestCase } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import type { TargetConfig } from '../config/types.js';
@@ -141,5 +142,10 @@ export function writeReports(dir: string, results: Results): void {
   const safe = safeResults(results);
   writeFileSync(join(dir, 'results.json'), JSON.stringify(safe, null, 2));
   writeFileSync(join(dir, 'junit.xml'), toJUnit(safe));
-  writeFileSync(join(dir, 'index.html'), toHtml(safe));
+  // Requirement ids link to their test files, relative to the report's folder.
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  writeFileSync(
+    join(dir, 'index.html'),
+    toHtml(safe, { sourceRoot: relative(resolve(dir), root).split(sep).join('/') || '.' }),
+  );
 }

@@ -1,6 +1,6 @@
 import { suite, conformance, namesOf } from '../../harness/index.js';
 import { bodyAt, statusBetween, statusIs, success, errorMessage } from '../../harness/checks/index.js';
-import { fill, roleRuleCases } from '../../fixtures/cloud/index.js';
+import { runCases } from '../lib/cases.js';
 import {
   cloudConfig,
   cloudMount,
@@ -16,50 +16,55 @@ import {
 const s = suite('cloud');
 const cloud = cloudMount(s);
 
-for (const c of roleRuleCases()) {
-  const outcome = {
-    invalid: 'answers 400 and stores no role',
-    fails: 'fails and stores no role',
-    'refused-or-unusable': 'is refused, or the role cannot issue credentials',
-  }[c.expect.outcome];
-  const title = `POST /cloud/roles/:name with ${c.description} ${outcome}`;
-  conformance({ id: c.ids[0]!, also: c.ids.slice(1), level: c.level ?? 'MUST', title }, async (t) => {
-    requireConfigured(t, cloud);
-    const vars: Record<string, string> = { scope: scopeFor(t), missing: `svc-missing-${t.unique('x')}` };
-    for (const n of c.needs ?? []) {
-      if (n === 'roleName') vars.roleName = await fixtureRoleName(t);
-      if (n === 'groupName') vars.groupName = await fixtureGroupName(t);
-      if (n === 'appObjectId' && cloudConfig(t).applicationObjectId) {
-        vars.appObjectId = cloudConfig(t).applicationObjectId!;
-      } else if (n === 'appObjectId') {
-        const p = probe(t);
-        const { app } = await p.createApp(t.unique('app'));
-        t.track(`application ${app.displayName}`, () => p.deleteApp(app));
-        vars.appObjectId = app.id;
-      }
-    }
-    const name = t.unique('role');
-    const ex = await t.svc.post(`${cloud.path}/roles/${name}`, {
-      body: fill(c.request.body, vars) as Record<string, unknown>,
-    });
-    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
-    if (c.expect.outcome === 'refused-or-unusable' && ex.response.status < 400) {
-      // The document describes the item's shape without saying the write checks it: a role the
-      // engine stored must then fail to issue credentials (never silently widen or drop the item).
-      const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
-      const leaseId = (creds.response.body as { lease_id?: string } | undefined)?.lease_id;
-      if (leaseId) t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId));
-      t.check(creds, statusBetween(400, 599), errorMessage);
-      return;
-    }
-    t.check(ex, c.expect.outcome === 'invalid' ? statusIs(400) : statusBetween(400, 599), errorMessage);
-    const list = await t.svc.list(`${cloud.path}/roles`);
-    t.check(list, statusIs(200, 404));
-    const keys = (list.response.body as { data?: { keys?: string[] } } | undefined)?.data?.keys ?? [];
-    if (keys.includes(name))
-      fail('role-not-stored', `the refused role ${name} is listed by LIST /cloud/roles`, 'absent', 'listed');
-  });
+/** Replaces `{{name}}` in every string of `value` (deeply). Unknown names are left as they are. */
+function fill(value: unknown, vars: Record<string, string>): unknown {
+  if (typeof value === 'string') return value.replace(/\{\{(\w+)\}\}/g, (m, k: string) => vars[k] ?? m);
+  if (Array.isArray(value)) return value.map((v) => fill(v, vars));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, vars)]));
+  return value;
 }
+
+runCases(new URL('./roles.cases.yaml', import.meta.url), {
+  'cloud-role': {
+    async run(t, c) {
+      requireConfigured(t, cloud);
+      const vars: Record<string, string> = { scope: scopeFor(t), missing: `svc-missing-${t.unique('x')}` };
+      for (const n of c.given?.needs ?? []) {
+        if (n === 'roleName') vars.roleName = await fixtureRoleName(t);
+        if (n === 'groupName') vars.groupName = await fixtureGroupName(t);
+        if (n === 'appObjectId' && cloudConfig(t).applicationObjectId) {
+          vars.appObjectId = cloudConfig(t).applicationObjectId!;
+        } else if (n === 'appObjectId') {
+          const p = probe(t);
+          const { app } = await p.createApp(t.unique('app'));
+          t.track(`application ${app.displayName}`, () => p.deleteApp(app));
+          vars.appObjectId = app.id;
+        }
+      }
+      const name = t.unique('role');
+      const ex = await t.svc.post(`${cloud.path}/roles/${name}`, {
+        body: fill(c.request.body, vars) as Record<string, unknown>,
+      });
+      t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+      if (c.expect.outcome === 'refused-or-unusable' && ex.response.status < 400) {
+        // The document describes the item's shape without saying the write checks it: a role the
+        // engine stored must then fail to issue credentials (never silently widen or drop the item).
+        const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
+        const leaseId = (creds.response.body as { lease_id?: string } | undefined)?.lease_id;
+        if (leaseId) t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId));
+        t.check(creds, statusBetween(400, 599), errorMessage);
+        return;
+      }
+      t.check(ex, c.expect.outcome === 'invalid' ? statusIs(400) : statusBetween(400, 599), errorMessage);
+      const list = await t.svc.list(`${cloud.path}/roles`);
+      t.check(list, statusIs(200, 404));
+      const keys = (list.response.body as { data?: { keys?: string[] } } | undefined)?.data?.keys ?? [];
+      if (keys.includes(name))
+        fail('role-not-stored', `the refused role ${name} is listed by LIST /cloud/roles`, 'absent', 'listed');
+    },
+  },
+});
 
 conformance(
   {

@@ -1,8 +1,9 @@
 /** Error body, statuses, paths, methods and JSON bodies (secrets-service-core.md, "Errors", "Conventions"). */
 import { suite, conformance } from '../../harness/index.js';
 import { CheckFailure, bodyAt, errorsArray, jsonContentType, statusIs, success } from '../../harness/checks/index.js';
-import { caseFile } from '../../fixtures/core/index.js';
-import { policyToken, runCase } from '../lib/secrets.js';
+import { policyToken } from '../lib/secrets.js';
+import { runCases } from '../lib/cases.js';
+import { kvWorld } from '../lib/worlds.js';
 
 const s = suite('core');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });
@@ -175,23 +176,7 @@ conformance(
   },
 );
 
-for (const name of ['malformed-bodies']) {
-  const cf = caseFile(name);
-  for (const c of cf.cases) {
-    const id = c.id ?? cf.rule;
-    conformance(
-      {
-        id,
-        level: 'MUST',
-        also: ['core.errors.status-400'],
-        title: `${c.request.method} ${c.request.path.replace(/\{(kv1|kv2)\}/, '/secret').replace('{key}', ':path')}: ${c.description}`,
-      },
-      async (t) => {
-        await runCase(t, c, { kv1, kv2 });
-      },
-    );
-  }
-}
+runCases(new URL('./malformed-bodies.cases.yaml', import.meta.url), { kv: kvWorld({ kv1, kv2 }) });
 
 conformance(
   { id: 'core.errors.status-400', level: 'MUST', title: 'PUT /sys/mounts/:path without a type answers 400' },

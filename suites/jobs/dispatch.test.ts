@@ -1,14 +1,13 @@
 /** Parameterized jobs: dispatch, raw payload, limits and meta (data-driven), idempotency. */
 import { suite, conformance } from '../../harness/index.js';
 import { statusIs, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { loadCatalogue } from '../../harness/index.js';
-import { caseFile, jobDefinition } from '../../fixtures/jobs/index.js';
+import { jobDefinition } from '../../fixtures/jobs/index.js';
+import { loadCases, runCases } from '../lib/cases.js';
 import { body, enc, payloadOf, readJob, registered, runCase, trackJob, type Obj, refusedUnchanged } from './helpers.js';
 
 const s = suite('jobs');
-const catalogue = loadCatalogue();
 
-const cases = caseFile('dispatch');
+const cases = loadCases(new URL('./dispatch.cases.yaml', import.meta.url));
 const caseIds: Record<string, string> = {};
 
 // The dispatch cases share their parameterized jobs, registered once for the file.
@@ -30,16 +29,7 @@ s.setup(async (ctx) => {
   }
 });
 
-for (const c of cases.cases) {
-  const id = c.id ?? cases.rule;
-  const method = c.request.method ?? 'GET';
-  conformance(
-    { id, level: catalogue.get(id)?.level ?? 'MUST', title: `${method} /v1/${c.request.path}: ${c.description}` },
-    async (t) => {
-      await runCase(t, c, caseIds);
-    },
-  );
-}
+runCases(cases, { 'jobs-shared': { run: (t, c) => runCase(t, c, caseIds).then(() => undefined) } });
 
 /** Dispatches and schedules the child's purge. */
 async function dispatch(

@@ -3,23 +3,9 @@
  * bodies, bounded polling for the scheduler's asynchronous state, and the data-driven case runner.
  */
 import type { T, Exchange } from '../../harness/index.js';
-import {
-  statusIs,
-  statusBetween,
-  expectThat,
-  expectEqual,
-  bodyAt,
-  CheckFailure,
-  type Check,
-} from '../../harness/checks/index.js';
-import {
-  jobDefinition,
-  resolvePath,
-  useRunningTask,
-  type Case,
-  type CaseFile,
-  type JobDefinition,
-} from '../../fixtures/jobs/index.js';
+import { statusIs, expectThat, expectEqual, bodyAt, CheckFailure, type Check } from '../../harness/checks/index.js';
+import { jobDefinition, resolvePath, useRunningTask, type JobDefinition } from '../../fixtures/jobs/index.js';
+import { statusCheck, type Case, type CaseFile } from '../lib/cases.js';
 import { targetConfig } from '../../harness/index.js';
 
 // Every jobs file imports these helpers: service fixtures get the target's running-task driver.
@@ -190,11 +176,6 @@ export function payloadOf(n: number): string {
   return b.toString('base64');
 }
 
-export function statusCheck(expected: Exclude<Case['expect']['status'], '4xx' | 'refused'>): Check {
-  if (expected === '2xx') return statusBetween(200, 299);
-  return statusIs(expected);
-}
-
 /** Registers the jobs a case file names; returns name → run-unique ID. */
 export async function registerCaseJobs(t: T, file: CaseFile, base: string): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
@@ -235,21 +216,21 @@ export async function runCase(t: T, c: Case, ids: Record<string, string>, listPr
   if (typeof child === 'string' && child) trackJob(t, child);
   if (c.expect.status === '4xx' || c.expect.status === 'refused') {
     // The case files' refusals: the documents give no status (see `refused`); nothing may change.
-    refused(t, ex, c.description);
+    refused(t, ex, c.title);
     if (before)
       expectEqual(
         await jobsState(t, stateOf!),
         before,
-        `${c.description}: nothing changed (jobs, versions, counts and children read back)`,
+        `${c.title}: nothing changed (jobs, versions, counts and children read back)`,
       );
     return ex;
   }
-  t.check(ex, statusCheck(c.expect.status));
+  t.check(ex, statusCheck(c.expect.status!));
   for (const [pointer, value] of Object.entries(c.expect.bodyAt ?? {})) t.check(ex, bodyAt(pointer, value));
   if (c.expect.jobs) {
     const got = (body<Obj[]>(ex) ?? []).map((j) => j.ID as string).sort();
     const want = c.expect.jobs.map((n) => ids[n]!).sort();
-    expectEqual(got, want, `${c.description}: the list holds exactly the expected jobs`);
+    expectEqual(got, want, `${c.title}: the list holds exactly the expected jobs`);
   }
   return ex;
 }

@@ -1,8 +1,8 @@
 /** GET /v1/jobs: items, prefix, pagination, filter (data-driven), meta. */
 import { suite, conformance } from '../../harness/index.js';
 import { statusIs, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { loadCatalogue } from '../../harness/index.js';
-import { caseFile, jobDefinition } from '../../fixtures/jobs/index.js';
+import { jobDefinition } from '../../fixtures/jobs/index.js';
+import { loadCases, runCases } from '../lib/cases.js';
 import { jobGenerator } from '../../fixtures/jobs/generator.js';
 import { body, enc, nextToken, register, runCase, trackJob, type Obj } from './helpers.js';
 
@@ -139,8 +139,7 @@ conformance(
   },
 );
 
-const filters = caseFile('filter');
-const catalogue = loadCatalogue();
+const filters = loadCases(new URL('./filter.cases.yaml', import.meta.url));
 const filterIds: Record<string, string> = {};
 let filterPrefix = '';
 
@@ -157,16 +156,6 @@ s.setup(async (ctx) => {
   }
 });
 
-for (const c of filters.cases) {
-  const id = c.id ?? filters.rule;
-  conformance(
-    {
-      id,
-      level: catalogue.get(id)?.level ?? 'MUST',
-      title: `GET /v1/jobs?filter=${c.request.query?.filter ?? ''}: ${c.description}`,
-    },
-    async (t) => {
-      await runCase(t, c, filterIds, `${filterPrefix}-`);
-    },
-  );
-}
+runCases(filters, {
+  'jobs-shared': { run: (t, c) => runCase(t, c, filterIds, `${filterPrefix}-`).then(() => undefined) },
+});

@@ -4,13 +4,12 @@
  */
 import { suite, conformance, type T } from '../../harness/index.js';
 import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { loadCatalogue } from '../../harness/index.js';
-import { caseFile, jobDefinition } from '../../fixtures/jobs/index.js';
+import { jobDefinition } from '../../fixtures/jobs/index.js';
+import { runCases } from '../lib/cases.js';
 import { HOLD_DEPLOYMENT_META } from '../../contract/scheduler-control.js';
 import { body, enc, readJob, register, registered, runCase, scalable, waitFor, type Obj } from './helpers.js';
 
 suite('jobs');
-const catalogue = loadCatalogue();
 
 /** Lets simulated (or real) time pass so allocations start and deployments settle. */
 async function settle(t: T, seconds: number): Promise<void> {
@@ -29,14 +28,11 @@ const deploymentsOf = async (t: T, id: string, query: Record<string, string | bo
   return body<Obj[]>(ex);
 };
 
-const scaleCases = caseFile('scale');
-for (const c of scaleCases.cases) {
-  const id = c.id ?? scaleCases.rule;
-  conformance(
-    { id, level: catalogue.get(id)?.level ?? 'MUST', title: `POST /v1/job/:job_id/scale: ${c.description}` },
-    async (t) => {
+runCases(new URL('./scale.cases.yaml', import.meta.url), {
+  'jobs-fresh': {
+    async run(t, c, file) {
       const ids: Record<string, string> = {};
-      for (const [name, spec] of Object.entries(scaleCases.jobs ?? {})) {
+      for (const [name, spec] of Object.entries(file.jobs ?? {})) {
         ids[name] = t.unique(`scl-${name}`);
         await register(t, jobDefinition(spec.definition, ids[name]!, spec.overrides));
         // A refusal must be the rule's, not an active deployment's: wait until the job can be scaled.
@@ -44,8 +40,8 @@ for (const c of scaleCases.cases) {
       }
       await runCase(t, c, ids);
     },
-  );
-}
+  },
+});
 
 conformance(
   {

@@ -27,6 +27,14 @@ describe('toHtml', () => {
     expect(html, 'not-observable badge').toContain('<span class="badge none">not-observable</span>');
   });
 
+  it('links each requirement id to its test file, relative to the report folder', () => {
+    const row = r.requirements.find((q) => q.tests.length)!;
+    const file = row.tests[0]!.split(' > ')[0]!;
+    const linked = toHtml(r, { sourceRoot: '../..' });
+    expect(linked).toContain(`<a href="../../${file}" title="${file}"><code>${row.id}</code></a>`);
+    expect(linked).toContain(`<a class="muted" href="../../${file}">${file}</a>`);
+  });
+
   it('shows each failure with its message and escaped transcript', () => {
     expect(html, 'failure heading').toContain('<div class="failure"><h3>GET /demo/:name returns the stored value</h3>');
     expect(html, 'exchange line').toContain('<code>GET http://127.0.0.1:8200/v1/demo/x</code> → <b>500</b>');

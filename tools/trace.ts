@@ -1,0 +1,163 @@
+/**
+ * Traceability both ways, between the requirement catalogue (spec/catalogue/*.yaml), the tests
+ * (suites/), and the reference's fault and variant switches:
+ * - which test files name each catalogue id (a `conformance()` id or `also` in a suite file, a
+ *   case of a `<name>.cases.yaml` table, or a robustness test the suite generates per operation);
+ * - which ids the tests name that the catalogue lacks;
+ * - which faults and variants name ids the catalogue lacks, and which faults no suite exercises.
+ * tests/spec/traceability.test.ts fails on any gap; tools/conformance-index.ts writes the index.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCatalogue, type Requirement } from '../harness/catalogue.js';
+import { groupOf, requirementId } from '../harness/robustness/catalogue.js';
+import { planOperation } from '../harness/robustness/plan.js';
+import { specRegistry } from '../harness/spec/registry.js';
+import { allFaults } from '../reference/fault-registry.js';
+import { allVariants } from '../reference/variant-registry.js';
+import { caseFiles, loadCases } from '../suites/lib/case-files.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROBUSTNESS_TEST = 'suites/robustness/robustness.test.ts';
+
+export interface Trace {
+  /** Hand-written catalogue entries (generated schema requirements left out), by id. */
+  catalogue: Map<string, Requirement>;
+  /** Catalogue id → the test files that test it. */
+  tests: Map<string, Set<string>>;
+  /** Catalogue id → the case tables whose cases test it. */
+  cases: Map<string, Set<string>>;
+  /** Ids a test declares (`id:`/`also:`, a case) that the catalogue lacks, with the file. */
+  unknownInTests: { id: string; file: string }[];
+  faults: { name: string; breaks: string; suites: string[] }[];
+  variants: { name: string; assumptions: string[]; suites: string[] }[];
+}
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) walk(full, out);
+    else out.push(full);
+  }
+  return out;
+}
+
+const rel = (p: string) => path.relative(ROOT, p).split(path.sep).join('/');
+
+/** Ids a source file declares for conformance(): `id: '...'` and the quoted strings of `also: [...]`. */
+export function declaredIds(source: string): string[] {
+  const ids: string[] = [];
+  for (const m of source.matchAll(/\bid:\s*['"`]([a-z][^'"`]*)['"`]/g)) ids.push(m[1]!);
+  for (const m of source.matchAll(/\balso:\s*\[([^\]]*)\]/g))
+    for (const s of m[1]!.matchAll(/['"`]([^'"`]+)['"`]/g)) ids.push(s[1]!);
+  return ids;
+}
+
+/** The test file that runs a case table: the `.test.ts` beside it that names `./<file>`. */
+export function runnerOf(caseFile: string): string | undefined {
+  const dir = path.join(ROOT, path.dirname(caseFile));
+  const name = path.basename(caseFile);
+  const runner = readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .find((f) => readFileSync(path.join(dir, f), 'utf8').includes(`'./${name}'`));
+  return runner ? `${path.dirname(caseFile)}/${runner}` : undefined;
+}
+
+export async function trace(): Promise<Trace> {
+  const catalogue = new Map([...loadCatalogue()].filter(([, r]) => r.kind !== 'schema'));
+  const tests = new Map<string, Set<string>>();
+  const cases = new Map<string, Set<string>>();
+  const add = (m: Map<string, Set<string>>, id: string, file: string) => {
+    if (!m.has(id)) m.set(id, new Set());
+    m.get(id)!.add(file);
+  };
+  const unknownInTests: Trace['unknownInTests'] = [];
+
+  // Suite sources: a quoted catalogue id anywhere in a suite file (ids also come from tables of
+  // tuples); declared ids (`id:`, `also:`) must exist.
+  for (const file of walk(path.join(ROOT, 'suites')).filter((f) => f.endsWith('.ts'))) {
+    const source = readFileSync(file, 'utf8');
+    const r = rel(file);
+    for (const m of source.matchAll(/['"`]([a-z][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)+)['"`]/g))
+      if (catalogue.has(m[1]!) && r.endsWith('.test.ts')) add(tests, m[1]!, r);
+    for (const id of declaredIds(source))
+      if (!loadCatalogue().has(id) && !id.includes('${')) unknownInTests.push({ id, file: r });
+  }
+
+  // Case tables: each case names its id, run by the test file beside the table.
+  for (const file of caseFiles()) {
+    const runner = runnerOf(file) ?? file;
+    for (const c of loadCases(file).cases)
+      for (const id of [c.id, ...(c.also ?? [])]) {
+        if (!catalogue.has(id)) unknownInTests.push({ id, file });
+        add(tests, id, runner);
+        add(cases, id, file);
+      }
+  }
+
+  // The robustness suite generates one test per operation and rule, from the same spec as its
+  // catalogue (tests/spec/robustness-catalogue.test.ts keeps the two in step).
+  const registry = await specRegistry();
+  for (const op of registry.operations) {
+    const plan = planOperation(op);
+    for (const rule of plan.rules) {
+      for (const id of [requirementId(plan.operationId, rule), groupOf(op.api, rule)]) {
+        if (!id) continue;
+        if (!loadCatalogue().has(id)) unknownInTests.push({ id, file: ROBUSTNESS_TEST });
+        else add(tests, id, ROBUSTNESS_TEST);
+      }
+    }
+  }
+
+  return {
+    catalogue,
+    tests,
+    cases,
+    unknownInTests,
+    faults: allFaults.map((f) => ({ name: f.name, breaks: f.breaks, suites: [...f.suites] })),
+    variants: allVariants.map((v) => ({
+      name: v.name,
+      assumptions: [...(v.assumptions ?? [])],
+      suites: [...v.suites],
+    })),
+  };
+}
+
+/** A catalogue entry marked as not testable through the API here (with its reason). */
+export const marked = (r: Requirement): boolean => !!r.testability && r.testability.class !== 'api';
+
+/** The gaps `npm test` fails on, as readable lines (empty when traceability holds both ways). */
+export function gaps(t: Trace): string[] {
+  const out: string[] = [];
+  for (const [id, r] of t.catalogue)
+    if (!t.tests.has(id) && !marked(r))
+      out.push(`${id}: no test names it and it has no testability mark (area ${r.area})`);
+  for (const { id, file } of t.unknownInTests) out.push(`${file}: names ${id}, which the catalogue lacks`);
+  const suites = new Set(readdirSync(path.join(ROOT, 'suites')).filter((d) => !d.startsWith('_') && d !== 'lib'));
+  for (const f of t.faults) {
+    if (!t.catalogue.has(f.breaks)) out.push(`fault ${f.name}: breaks ${f.breaks}, which the catalogue lacks`);
+    const unknown = f.suites.filter((s) => !suites.has(s));
+    if (unknown.length) out.push(`fault ${f.name}: names unknown suite(s) ${unknown.join(', ')}`);
+    const inSuites = [...(t.tests.get(f.breaks) ?? [])].filter((file) =>
+      f.suites.some((s) => file.startsWith(`suites/${s}/`)),
+    );
+    if (!f.suites.length || !inSuites.length)
+      out.push(`fault ${f.name}: no test of its suites (${f.suites.join(', ') || 'none'}) tests ${f.breaks}`);
+  }
+  for (const v of t.variants) {
+    for (const id of v.assumptions)
+      if (!t.catalogue.has(id)) out.push(`variant ${v.name}: names ${id}, which the catalogue lacks`);
+    const unknown = v.suites.filter((s) => !suites.has(s));
+    if (!v.suites.length || unknown.length)
+      out.push(`variant ${v.name}: names no suite or unknown suite(s) ${unknown.join(', ')}`);
+  }
+  return out;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const found = gaps(await trace());
+  for (const g of found) console.log(g);
+  console.log(found.length ? `${found.length} traceability gap(s)` : 'traceability holds both ways');
+  process.exitCode = found.length ? 1 : 0;
+}
