@@ -10,26 +10,21 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
 import { Variants } from '../variants.js';
-import { DEFAULT_POLICY_SOURCE, capabilitiesFor, parsePolicy, type Capability, type Policy } from './acl.js';
+import { DEFAULT_POLICY_SOURCE, parsePolicy, type Capability, type Policy } from './acl.js';
 import type { Engine, EngineContext, EngineRequest, EngineResponse, Operation, ReferenceSettings } from './engine.js';
-import { secretEngines, authMethods } from './engines/index.js';
-import { SvcError, badRequest, forbidden, permissionDenied, unsupportedPath } from './errors.js';
-import {
-  errorMessages,
-  errorStatus,
-  jsonHeaders,
-  listKeys,
-  listRequested,
-  noContentBody,
-  shapeEnvelope,
-} from './core-edges.js';
-import { BodyTooLarge, readBody, sendEmpty, sendJson } from './http-util.js';
+import { SvcError, badRequest, permissionDenied, unsupportedPath } from './errors.js';
+import type { CoreRules } from './core-rules.js';
+import { coreRulesFor, coreWire } from './core-switches.js';
+import { BodyTooLarge, readBody } from './http-util.js';
+import { type Rewrite, type Wire, send } from './wire.js';
 import { LeaseManager } from './leases.js';
 import { ListVerbSocket, LIST_MARKER_HEADER } from './list-verb.js';
 import { PasswordPolicies } from './password-policies.js';
 import { TokenStore, type TokenEntry } from './tokens.js';
 import { handleSys, type SysContext } from './sys.js';
 import { afterLogin } from './release/index.js';
+import type { ReleaseRules } from './release/rules.js';
+import { releaseRulesFor } from './release/switches.js';
 
 export interface SecretsServerOptions {
   port?: number;
@@ -73,10 +68,19 @@ export class SecretsCore {
   readonly policies = new Map<string, Policy>();
   readonly mounts = new Map<string, Mount>();
   readonly namespaces = new Set<string>(['']);
+  /** The documents' rules of the core, as the switches on leave them (core-switches.ts). */
+  readonly rules: CoreRules;
+  /** The release area's rules (release/rules.ts). */
+  readonly release: ReleaseRules;
+  /** The one response layer: every answer passes through it before it is written. */
+  readonly wire: Rewrite;
   private defaultPolicy: Policy | undefined;
 
   constructor(readonly options: SecretsServerOptions) {
-    this.tokens = new TokenStore(options.clock, options.variants);
+    this.rules = coreRulesFor(options.faults, this.variants);
+    this.release = releaseRulesFor(options.faults, this.variants);
+    this.wire = coreWire(options.faults, this.variants);
+    this.tokens = new TokenStore(options.clock, this.rules.tokenFields);
     this.leases = new LeaseManager(options.clock, this.log);
     this.tokens.create({
       id: options.rootToken,
@@ -101,13 +105,7 @@ export class SecretsCore {
 
   async init(): Promise<void> {
     this.defaultPolicy = await parsePolicy('default', DEFAULT_POLICY_SOURCE);
-    await this.mount(
-      this.faults.has('core.no-default-secret-mount') ? 'kv/' : 'secret/',
-      'kv',
-      'secret',
-      { version: '2' },
-      'key-value secrets',
-    );
+    await this.mount(this.rules.defaultSecretMount, 'kv', 'secret', { version: '2' }, 'key-value secrets');
     await this.mount('auth/token/', 'token', 'auth', {}, 'token based credentials');
   }
 
@@ -134,19 +132,10 @@ export class SecretsCore {
     description = '',
   ): Promise<Mount> {
     const normalized = path.replace(/^\/+/, '').replace(/\/*$/, '/');
-    if (
-      this.faults.has('core.nested-mount-rejected') &&
-      normalized.slice(0, -1).includes('/') &&
-      !normalized.includes('auth/')
-    )
-      throw badRequest('mount paths must be one segment');
-    const allowConflict = this.faults.has('core.mount-conflict-allowed');
-    if (this.mounts.has(normalized) && !allowConflict) throw badRequest(`path is already in use at ${normalized}`);
-    for (const existing of this.mounts.keys()) {
-      if (!allowConflict && (normalized.startsWith(existing) || existing.startsWith(normalized))) {
-        throw badRequest(`path is already in use at ${existing}`);
-      }
-    }
+    const problem = this.rules.mountPathProblem(normalized);
+    if (problem) throw badRequest(problem);
+    const conflict = this.rules.mountConflict(normalized, [...this.mounts.keys()]);
+    if (conflict !== undefined) throw badRequest(`path is already in use at ${conflict}`);
     let engine: Engine;
     if (type === 'token') {
       engine = {
@@ -155,9 +144,7 @@ export class SecretsCore {
         },
       };
     } else {
-      const factory =
-        (kind === 'auth' ? authMethods : secretEngines)[type] ??
-        (this.faults.has('core.mount-unknown-type-accepted') ? secretEngines.kv : undefined);
+      const factory = this.rules.engineFor(type, kind);
       if (!factory) throw badRequest(`plugin not found in the catalog: ${type}`);
       engine = await factory(this.engineContext(normalized, options));
     }
@@ -178,7 +165,7 @@ export class SecretsCore {
     const normalized = path.replace(/^\/+/, '').replace(/\/*$/, '/');
     const mount = this.mounts.get(normalized);
     if (!mount) return false;
-    if (this.faults.has('core.unmount-ignored')) return true;
+    if (!this.rules.unmountRemoves) return true;
     this.mounts.delete(normalized);
     await this.leases.revokePrefix(normalized);
     await mount.engine.close?.();
@@ -216,7 +203,7 @@ export class SecretsCore {
 
   can(token: TokenEntry, capability: Capability, fullPath: string): boolean {
     if (token.root) return true;
-    return capabilitiesFor(this.policiesOf(token), fullPath, this.faults.has('auth.acl-deny-ignored')).has(capability);
+    return this.rules.capabilities(this.policiesOf(token), fullPath).has(capability);
   }
 
   async close(): Promise<void> {
@@ -232,19 +219,19 @@ interface Parsed {
   help: boolean;
 }
 
-function requestMethod(req: IncomingMessage, query: URLSearchParams, variants: Variants): Method | undefined {
+function requestMethod(req: IncomingMessage, query: URLSearchParams, rules: CoreRules): Method | undefined {
   const marker = req.headers[LIST_MARKER_HEADER];
   const raw = (typeof marker === 'string' && marker === 'LIST' ? 'LIST' : (req.method ?? '')).toUpperCase();
-  if (raw === 'GET' && listRequested(query.get('list'), variants)) return 'LIST';
+  if (raw === 'GET' && rules.listQuery(query.get('list'))) return 'LIST';
   if (raw === 'GET' || raw === 'POST' || raw === 'PUT' || raw === 'DELETE' || raw === 'LIST') return raw;
   return undefined;
 }
 
-function tokenFrom(req: IncomingMessage, faults: Faults): string | undefined {
+function tokenFrom(req: IncomingMessage, rules: CoreRules): string | undefined {
   const header = req.headers[TOKEN_HEADER];
   if (typeof header === 'string' && header) return header;
   const auth = req.headers.authorization;
-  if (typeof auth === 'string' && !faults.has('auth.bearer-ignored')) {
+  if (typeof auth === 'string' && rules.bearerTokens) {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
     if (m) return m[1]!.trim();
   }
@@ -275,21 +262,18 @@ function operationFor(method: Method, exists: boolean): Operation {
   }
 }
 
-function envelope(
-  core: SecretsCore,
-  mount: Mount | undefined,
-  result: EngineResponse,
-  requestPath: string,
-): { status: number; body?: unknown } {
-  if (result.rawBody !== undefined) return { status: result.status ?? 200, body: result.rawBody };
+/** The answer to an operation's result: the envelope around it, or its raw body. */
+function envelope(core: SecretsCore, mount: Mount | undefined, result: EngineResponse, requestPath: string): Wire {
+  if (result.rawBody !== undefined)
+    return { kind: 'raw', status: result.status ?? 200, body: result.rawBody, headers: {} };
   const body: Record<string, unknown> = {
-    request_id: core.faults.has('core.request-id-not-uuid') ? `req-${Date.now()}` : randomUUID(),
-    lease_id: core.faults.has('core.lease-id-null') ? null : '',
-    renewable: core.faults.has('core.renewable-string') ? 'false' : false,
-    lease_duration: core.faults.has('core.lease-duration-nonzero') ? 3600 : 0,
+    request_id: randomUUID(),
+    lease_id: '',
+    renewable: false,
+    lease_duration: 0,
     data: result.data ?? null,
     wrap_info: null,
-    warnings: result.warnings?.length ? result.warnings : core.faults.has('core.warnings-empty-string') ? '' : null,
+    warnings: result.warnings?.length ? result.warnings : null,
     auth: result.auth ?? null,
   };
   if (mount) body.mount_type = mount.type;
@@ -301,10 +285,13 @@ function envelope(
   }
   const hasContent = result.data !== undefined || result.lease || result.auth || result.warnings?.length;
   const status = result.status ?? (hasContent ? 200 : 204);
-  return status === 204 ? { status } : { status, body: shapeEnvelope(body, core.variants) };
+  const leased = !!result.lease;
+  return status === 204
+    ? { kind: 'envelope', status, headers: {}, leased }
+    : { kind: 'envelope', status, body, headers: {}, leased };
 }
 
-function helpFor(rest: string, mount: Mount | undefined): unknown {
+function helpFor(rules: CoreRules, rest: string, mount: Mount | undefined): unknown {
   const help =
     mount?.engine.help?.(rest.slice(mount.path.length)) ??
     `## ${rest}\n\nHelp for this path of the reference implementation.`;
@@ -313,57 +300,43 @@ function helpFor(rest: string, mount: Mount | undefined): unknown {
     openapi: {
       openapi: '3.0.2',
       info: { title: 'reference', version: '1.13' },
-      paths: { [`/${mount ? rest.slice(mount.path.length) : rest}`]: { description: help.split('\n')[0] } },
+      paths: {
+        [rules.helpPath(mount ? rest.slice(mount.path.length) : rest, rest)]: { description: help.split('\n')[0] },
+      },
     },
   };
 }
 
-export async function handleRequest(core: SecretsCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** The answer to one request, before the response layer rewrites it (errors are thrown). */
+export async function handleRequest(core: SecretsCore, req: IncomingMessage): Promise<Wire> {
+  const rules = core.rules;
   const url = new URL(req.url ?? '/', 'http://reference');
   const query = url.searchParams;
-  const method =
-    core.faults.has('core.list-query-ignored') && req.method === 'GET' && !req.headers[LIST_MARKER_HEADER]
-      ? 'GET'
-      : requestMethod(req, query, core.variants);
-  if (
-    core.options.requireRequestHeader &&
-    !req.headers[REQUEST_HEADER] &&
-    !core.faults.has('core.request-header-not-enforced')
-  ) {
+  const method = requestMethod(req, query, rules);
+  if (rules.requestHeaderRequired(!!core.options.requireRequestHeader) && !req.headers[REQUEST_HEADER]) {
     throw new SvcError(412, ["missing 'X-Svc-Request' header"]);
   }
-  if (
-    !url.pathname.startsWith('/v1/') &&
-    !(core.faults.has('core.v1-prefix-ignored') && /^\/v\d+\//.test(url.pathname))
-  )
-    throw unsupportedPath();
+  if (!rules.versionPrefix.test(url.pathname)) throw unsupportedPath();
   if (!method) throw new SvcError(405, ['unsupported operation']);
-  if (method === 'PUT' && core.faults.has('core.put-rejected')) throw new SvcError(405, ['unsupported operation']);
-  if (method === 'LIST' && req.headers[LIST_MARKER_HEADER] && core.faults.has('core.list-verb-rejected'))
+  if (rules.methodRefused(method, !!req.headers[LIST_MARKER_HEADER]))
     throw new SvcError(405, ['unsupported operation']);
   const rawPath = decodeURIComponent(url.pathname.replace(/^\/v\d+\//, ''));
-  if (rawPath.endsWith('.') && !core.faults.has('core.trailing-period-accepted')) throw unsupportedPath();
-  const nsHeader = core.faults.has('core.namespace-header-ignored')
-    ? ''
-    : ((req.headers[NAMESPACE_HEADER] as string | undefined)?.replace(/^\/+|\/+$/g, '') ?? '');
+  if (!rules.pathServed(rawPath)) throw unsupportedPath();
+  const nsHeader = rules.namespaceFromHeader(req.headers[NAMESPACE_HEADER] as string | undefined);
   const fullPath = (nsHeader ? `${nsHeader}/${rawPath}` : rawPath).replace(/\/+$/, '');
   const parsed: Parsed = {
     method,
     fullPath,
     query,
-    help: query.has('help') && query.get('help') !== '0' && !core.faults.has('core.help-ignored'),
+    help: rules.helpRequested(query),
   };
 
-  const body = await readBody(
-    req,
-    core.faults.has('core.request-size-unlimited') ? Infinity : (core.options.maxRequestBytes ?? 32 * 1024 * 1024),
-  );
+  const body = await readBody(req, rules.maxRequestBytes(core.options.maxRequestBytes ?? 32 * 1024 * 1024));
   let json: Record<string, unknown> = {};
   if (body.length && method !== 'GET' && method !== 'LIST') {
     const contentType = String(req.headers['content-type'] ?? '');
-    if (contentType === '' && core.faults.has('core.content-type-required')) throw badRequest('missing Content-Type');
-    if (contentType !== '' && !/json/i.test(contentType) && core.variants.has('core.non-json-content-type-refused'))
-      throw badRequest(`request bodies are JSON; Content-Type ${contentType.split(';')[0]} is not accepted`);
+    const problem = rules.contentTypeProblem(contentType);
+    if (problem) throw badRequest(problem);
     const looksJson =
       contentType === '' || contentType.includes('json') || /^\s*[{[]/.test(body.toString('utf8', 0, 16));
     if (looksJson) {
@@ -371,11 +344,9 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
       try {
         value = JSON.parse(body.toString('utf8'));
       } catch {
-        if (!core.faults.has('core.invalid-json-accepted'))
-          throw badRequest('failed to parse JSON input: invalid JSON body');
-        value = {};
+        value = rules.invalidJson();
       }
-      if (Array.isArray(value) && core.faults.has('core.body-array-accepted')) value = { ...value };
+      value = rules.bodyValue(value);
       if (value === null || typeof value !== 'object' || Array.isArray(value))
         throw badRequest('failed to parse JSON input: body must be a JSON object');
       json = value as Record<string, unknown>;
@@ -383,17 +354,11 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
   }
 
   const { namespace, rest } = core.splitNamespace(parsed.fullPath);
-  const tokenId = tokenFrom(req, core.faults);
+  const tokenId = tokenFrom(req, rules);
   let token: TokenEntry | undefined;
   if (!isUnauthenticated(rest, core)) {
     const rootToken = () => core.tokens.lookup(core.options.rootToken);
-    if (!tokenId) {
-      if (!core.faults.has('auth.missing-token-accepted')) throw forbidden('permission denied');
-      token = rootToken();
-    } else {
-      token = core.tokens.lookup(tokenId) ?? (core.faults.has('auth.invalid-token-accepted') ? rootToken() : undefined);
-      if (!token) throw forbidden('permission denied', 'invalid token');
-    }
+    token = tokenId ? (core.tokens.lookup(tokenId) ?? rules.unknownToken(rootToken)) : rules.withoutToken(rootToken);
   }
 
   const ctx: SysContext = {
@@ -409,38 +374,32 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
     headers: req.headers,
   };
   if (parsed.help) {
-    const checked =
-      !core.variants.has('core.help-without-permission-check') && !core.faults.has('core.help-unrestricted');
     if (
-      checked &&
+      rules.helpChecksPermission &&
       token &&
       !core.can(token, 'read', parsed.fullPath) &&
       !core.can(token, 'list', parsed.fullPath) &&
       !core.can(token, 'update', parsed.fullPath)
     )
       throw permissionDenied();
-    const help = helpFor(parsed.fullPath, core.findMount(parsed.fullPath)) as {
-      openapi: { paths: Record<string, unknown> };
+    return {
+      kind: 'help',
+      status: 200,
+      body: helpFor(rules, parsed.fullPath, core.findMount(parsed.fullPath)),
+      headers: {},
     };
-    if (core.faults.has('core.help-absolute-paths'))
-      help.openapi.paths = Object.fromEntries(
-        Object.values(help.openapi.paths).map((v) => [`/v1/${parsed.fullPath}`, v]),
-      );
-    sendJson(res, 200, help, jsonHeaders(core.variants));
-    return;
   }
 
   if (rest.startsWith('sys/') || rest === 'sys' || rest.startsWith('auth/token/') || rest.startsWith('identity/')) {
     const result = await handleSys(ctx);
-    return answer(core, res, undefined, result, parsed.fullPath, method);
+    return answer(core, undefined, result, parsed.fullPath, method);
   }
 
   const mount = core.findMount(parsed.fullPath);
-  if (!mount && core.faults.has('core.unknown-path-204')) return sendEmpty(res, 204);
-  if (!mount) throw unsupportedPath();
+  if (!mount) return { kind: 'empty', status: rules.unmountedPath().status ?? 204, headers: {} };
   const sub = `${parsed.fullPath}/`.slice(mount.path.length).replace(/\/+$/, '');
   const exists =
-    (method === 'POST' || method === 'PUT') && !core.faults.has('core.existence-check-ignored')
+    (method === 'POST' || method === 'PUT') && rules.existenceCheck
       ? ((await mount.engine.exists?.(sub)) ?? true)
       : true;
   const operation = operationFor(method, exists);
@@ -458,37 +417,50 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage, res
   };
   const result = await mount.engine.handle(engineReq);
   if (mount.kind === 'auth' && result.auth) await afterLogin(core, namespace, result);
-  return answer(core, res, mount, result, parsed.fullPath, method);
+  return answer(core, mount, result, parsed.fullPath, method);
 }
 
 function answer(
   core: SecretsCore,
-  res: ServerResponse,
   mount: Mount | undefined,
   result: EngineResponse,
   fullPath: string,
   method: Method,
-): void {
+): Wire {
   if (method === 'LIST') {
     const keys = (result.data as { keys?: unknown[] } | undefined)?.keys;
-    if (!result.rawBody && (!Array.isArray(keys) || keys.length === 0) && !core.faults.has('core.empty-list-200')) {
-      sendJson(res, 404, { errors: [] }, jsonHeaders(core.variants));
-      return;
-    }
+    if (!result.rawBody && (!Array.isArray(keys) || keys.length === 0) && core.rules.emptyListNotFound)
+      return { kind: 'list-empty', status: 404, body: { errors: [] }, headers: {} };
     if (Array.isArray(keys))
-      result = { ...result, data: { ...(result.data as object), keys: listKeys(keys, core.variants) } };
+      result = { ...result, data: { ...(result.data as object), keys: core.rules.listKeys(keys) } };
   }
-  const out = envelope(core, mount, result, fullPath);
-  const withWarning = out.status === 204 ? noContentBody(core.variants) : undefined;
-  if (withWarning) sendJson(res, 200, withWarning, jsonHeaders(core.variants));
-  else if (out.status === 204) sendEmpty(res, core.faults.has('core.success-200-empty') ? 200 : 204);
-  else
-    sendJson(
-      res,
-      out.status,
-      core.faults.has('core.envelope-not-object') ? [out.body] : out.body,
-      core.faults.has('core.content-type-not-json') ? { 'Content-Type': 'text/plain' } : jsonHeaders(core.variants),
-    );
+  return envelope(core, mount, result, fullPath);
+}
+
+/** The answer to a request that failed. */
+function failure(core: SecretsCore, err: unknown): Wire {
+  if (err instanceof SvcError)
+    return { kind: 'error', status: err.status, body: { errors: err.messages }, headers: {}, error: err };
+  if (err instanceof BodyTooLarge)
+    return {
+      kind: 'too-large',
+      status: 413,
+      body: { errors: ['http: request body too large'] },
+      headers: { Connection: 'close' },
+    };
+  core.log(`internal error: ${(err as Error).stack ?? String(err)}`);
+  return { kind: 'internal', status: 500, body: { errors: ['internal error'] }, headers: {} };
+}
+
+/** Serves one request: its answer (or failure) passes through the one response layer, then is written. */
+export async function serve(core: SecretsCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let w: Wire;
+  try {
+    w = await handleRequest(core, req);
+  } catch (err) {
+    w = failure(core, err);
+  }
+  send(res, core.wire(w));
 }
 
 export interface RunningSecretsServer {
@@ -501,38 +473,7 @@ export async function startSecretsServer(options: SecretsServerOptions): Promise
   const core = new SecretsCore(options);
   await core.init();
   const http: Server = createHttpServer({ requestTimeout: 60_000, headersTimeout: 30_000 }, (req, res) => {
-    handleRequest(core, req, res).catch((err: unknown) => {
-      if (err instanceof SvcError) {
-        // Fault switches that break the error conventions all live here, where every error is written.
-        // Legal variants of the error conventions (core-edges.ts) apply first.
-        const legal = errorStatus(err, core.variants);
-        const status =
-          core.faults.has('core.method-405-as-404') && legal === 405
-            ? 404
-            : core.faults.has('core.bad-request-as-500') && legal === 400
-              ? 500
-              : core.faults.has('core.forbidden-as-401') && legal === 403
-                ? 401
-                : legal;
-        const messages = errorMessages(err.messages, core.variants);
-        sendJson(
-          res,
-          status,
-          core.faults.has('core.errors-not-array') ? { errors: messages.join('; ') } : { errors: messages },
-          jsonHeaders(core.variants),
-        );
-      } else if (err instanceof BodyTooLarge) {
-        sendJson(
-          res,
-          413,
-          { errors: errorMessages(['http: request body too large'], core.variants) },
-          { Connection: 'close', ...jsonHeaders(core.variants) },
-        );
-      } else {
-        core.log(`internal error: ${(err as Error).stack ?? String(err)}`);
-        sendJson(res, 500, { errors: ['internal error'] }, jsonHeaders(core.variants));
-      }
-    });
+    void serve(core, req, res);
   });
   http.keepAliveTimeout = 5_000;
   const net: NetServer = options.tls

@@ -3,7 +3,6 @@
  * policies, namespaces, leases, tokens, health and the reference-only clock control.
  * Extra sys routes from engines (locked users) register in `sys-extensions.ts`.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EngineResponse } from './engine.js';
 import type { Method, SecretsCore } from './server.js';
@@ -19,7 +18,6 @@ import {
   permissionDenied,
   unsupportedPath,
 } from './errors.js';
-import { rfc3339 } from './timestamps.js';
 import { generateFromPolicy, parsePasswordPolicy } from './password-policies.js';
 import { parseDuration } from './duration.js';
 import { sysExtensions } from './sys-extensions.js';
@@ -48,15 +46,15 @@ function requireCap(ctx: SysContext, cap: Capability, path = ctx.fullPath): void
 }
 
 /**
- * A path that only lists: the reference serves a plain GET like LIST; with the variant
- * core.list-only-get-405 a GET without list=true is refused as a method the path does not support.
+ * A path that only lists: the reference serves a plain GET like LIST, unless the rules refuse it
+ * as a method the path does not support.
  */
 function listOnly(ctx: SysContext): void {
-  if (ctx.method === 'GET' && ctx.core.variants.has('core.list-only-get-405')) throw methodNotAllowed();
+  if (ctx.method === 'GET' && ctx.core.rules.listOnlyRefusesGet) throw methodNotAllowed();
 }
 
-/** RFC 3339 for the core's lookups, at the precision the variants choose. */
-const timestamp = (ctx: SysContext, ms: number) => rfc3339(ms, ctx.core.variants.has('core.timestamps-nanoseconds'));
+/** RFC 3339 for the core's lookups. */
+const timestamp = (ctx: SysContext, ms: number) => ctx.core.rules.timestamp(ms);
 
 function capFor(method: Method): Capability {
   switch (method) {
@@ -109,7 +107,7 @@ function mountInfo(core: SecretsCore, ns: string, kind: 'secret' | 'auth'): Reco
     const rel = m.path.slice(ns.length);
     if (core.splitNamespace(m.path.replace(/\/$/, '')).namespace !== ns.replace(/\/$/, '')) continue;
     const name = kind === 'auth' ? rel.replace(/^auth\//, '') : rel;
-    out[core.faults.has('core.mounts-list-no-slash') ? name.replace(/\/$/, '') : name] = {
+    out[core.rules.mountListKey(name)] = {
       type: m.type,
       accessor: m.accessor,
       description: m.description,
@@ -117,70 +115,18 @@ function mountInfo(core: SecretsCore, ns: string, kind: 'secret' | 'auth'): Reco
       config: { default_lease_ttl: 0, max_lease_ttl: 0 },
     };
   }
-  return core.variants.has('core.mounts-list-extras') ? withSystemMounts(out, kind) : out;
+  return core.rules.mountListing(out, kind);
 }
 
-/**
- * The upstream product's mount listing: the system mounts besides the user's, and more fields on
- * every entry. The mounts themselves are not served by the reference (only listed).
- */
-/** A mount's uuid, the same in every listing (a listing that changes by itself is not a listing). */
-function stableUuid(path: string): string {
-  const h = createHash('sha256').update(path).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-function withSystemMounts(listed: Record<string, unknown>, kind: 'secret' | 'auth'): Record<string, unknown> {
-  const system: Record<string, unknown> =
-    kind === 'secret'
-      ? {
-          'cubbyhole/': { type: 'cubbyhole', description: 'per-token private secret storage' },
-          'identity/': { type: 'identity', description: 'identity store' },
-          'sys/': { type: 'system', description: 'system endpoints used for control, policy and debugging' },
-        }
-      : {};
-  const out: Record<string, unknown> = {};
-  for (const [path, entry] of Object.entries({ ...system, ...listed })) {
-    out[path] = {
-      accessor: `${(entry as { type: string }).type}_00000000`,
-      options: null,
-      config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false },
-      ...(entry as object),
-      uuid: stableUuid(path),
-      local: false,
-      seal_wrap: false,
-      external_entropy_access: false,
-      plugin_version: '',
-      running_plugin_version: `v1.13.10+builtin`,
-      running_sha256: '',
-      deprecation_status: 'supported',
-    };
-  }
-  return out;
-}
-
-/** The health answer: the plain fields, and what the release variants (release/variants.ts) add. */
+/** The health answer, with the version as the release rules report it (release/rules.ts). */
 function healthBody(ctx: SysContext, version: string): Record<string, unknown> {
-  const v = ctx.core.variants;
   const body: Record<string, unknown> = {
     initialized: true,
     sealed: false,
     standby: false,
-    version: v.has('release.version-build-metadata') ? `${version}+ent` : version,
+    version: ctx.core.release.reportedVersion(version),
   };
-  if (!v.has('release.health-extra-fields')) return body;
-  return {
-    ...body,
-    performance_standby: false,
-    replication_performance_mode: 'disabled',
-    replication_dr_mode: 'disabled',
-    server_time_utc: Math.floor(ctx.core.options.clock.now() / 1000),
-    enterprise: false,
-    cluster_name: 'reference-cluster',
-    cluster_id: '00000000-0000-4000-8000-000000000000',
-    echo_duration_ms: 0,
-    clock_skew_ms: 0,
-  };
+  return ctx.core.release.healthBody(body, ctx.core.options.clock.now());
 }
 
 const routes: SysRoute[] = [
@@ -188,9 +134,7 @@ const routes: SysRoute[] = [
     pattern: /^sys\/health$/,
     async handle(ctx) {
       // The version the reference was started at (--version): release-gated behaviour follows it.
-      const version = ctx.core.faults.has('release.health-version-wrong')
-        ? '1.12.0'
-        : String(ctx.core.options.settings.version ?? '1.13.10');
+      const version = String(ctx.core.options.settings.version ?? '1.13.10');
       return { rawBody: healthBody(ctx, version) };
     },
   },
@@ -217,7 +161,7 @@ const routes: SysRoute[] = [
         for (const [k, v] of Object.entries(options)) opts[k] = String(v);
         if (['sys', 'auth', 'cubbyhole', 'identity'].includes(m[1]!.split('/')[0]!))
           throw badRequest(`cannot mount at reserved path ${m[1]}`);
-        if (ctx.core.faults.has('core.mount-enable-no-op')) return {};
+        if (!ctx.core.rules.enablesMount) return {};
         await ctx.core.mount(path, type, 'secret', opts, str(ctx.body, 'description') ?? '');
         return {};
       }
@@ -233,7 +177,7 @@ const routes: SysRoute[] = [
         return {
           data: {
             type: mount.type,
-            options: ctx.core.faults.has('core.mount-read-options-missing') ? null : mount.options,
+            options: ctx.core.rules.mountReadOptions(mount.options),
             accessor: mount.accessor,
             description: mount.description,
           },
@@ -258,7 +202,7 @@ const routes: SysRoute[] = [
         const type = str(ctx.body, 'type', true)!;
         objects(ctx.body, 'config');
         stringMaps(ctx.body, 'options');
-        if (ctx.core.faults.has('core.auth-enable-no-op')) return {};
+        if (!ctx.core.rules.enablesAuthMethod) return {};
         await ctx.core.mount(path, type, 'auth', {}, str(ctx.body, 'description') ?? '');
         return {};
       }
@@ -284,13 +228,13 @@ const routes: SysRoute[] = [
       const name = m[1]!;
       requireCap(ctx, capFor(ctx.method));
       if (ctx.method === 'GET') {
-        const p = ctx.core.faults.has('core.policy-read-missing') ? undefined : ctx.core.policies.get(name);
+        const p = ctx.core.rules.storedPolicy(ctx.core.policies, name);
         if (!p) throw notFound();
         return { data: { name, policy: p.source } };
       }
       if (ctx.method === 'POST' || ctx.method === 'PUT') {
         if (name === 'root' || name === 'default') throw badRequest(`cannot update "${name}" policy`);
-        const lax = ctx.core.faults.has('core.policy-missing-accepted');
+        const lax = !ctx.core.rules.policyRequired;
         const source = lax ? (str(ctx.body, 'policy') ?? '') : str(ctx.body, 'policy', true)!;
         try {
           ctx.core.policies.set(name, lax && !source ? { name, source, rules: [] } : await parsePolicy(name, source));

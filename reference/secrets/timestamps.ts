@@ -1,11 +1,9 @@
 /**
  * RFC 3339 timestamps of the reference. The documents give no precision: by default milliseconds
- * (`toISOString`); with a `*.timestamps-nanoseconds` variant the fraction has up to nine digits and
+ * (`toISOString`); with nanoseconds (a legal variant of each area) the fraction has up to nine digits and
  * no trailing zeros, as the upstream product's Go formatting (RFC3339Nano) writes them.
  */
 import { MAX_TIME_MS } from '../clock.js';
-import type { Variants } from '../variants.js';
-import type { VariantName } from '../switch-names.js';
 
 export function rfc3339(ms: number, nanoseconds: boolean): string {
   // A time past the latest representable one (a deletion time after a huge delete_version_after)
@@ -17,9 +15,4 @@ export function rfc3339(ms: number, nanoseconds: boolean): string {
   const sub = String(Math.abs(Math.trunc(ms) * 7919) % 1_000_000).padStart(6, '0');
   const fraction = `${base.slice(20, 23)}${sub}`.replace(/0+$/, '');
   return `${base.slice(0, 19)}${fraction ? `.${fraction}` : ''}Z`;
-}
-
-/** The formatter an area uses: nanoseconds when its variant `name` is on. */
-export function timestampsOf(variants: Variants, name: VariantName): (ms: number) => string {
-  return (ms) => rfc3339(ms, variants.has(name));
 }

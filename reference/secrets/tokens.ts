@@ -5,7 +5,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { TokenInfo } from './engine.js';
-import { Variants } from '../variants.js';
+
+/** What a token answer carries, given the fields and the upstream product's further ones (core-rules.ts). */
+export type TokenFields = (
+  entry: TokenEntry,
+  fields: Record<string, unknown>,
+  upstreamExtras: Record<string, unknown>,
+) => Record<string, unknown>;
 
 export interface TokenEntry extends TokenInfo {
   createdAt: number;
@@ -34,7 +40,7 @@ export class TokenStore {
 
   constructor(
     private readonly clock: Clock,
-    private readonly variants: Variants = new Variants(),
+    private readonly fieldsOf: TokenFields = (_entry, fields) => ({ ...fields }),
   ) {}
 
   create(input: CreateTokenInput): TokenEntry {
@@ -95,7 +101,7 @@ export class TokenStore {
     );
   }
 
-  /** The data of a token lookup, as the enabled variants shape it. */
+  /** The data of a token lookup. */
   shapeLookup(entry: TokenEntry, data: Record<string, unknown>): Record<string, unknown> {
     return this.shape(entry, data, {
       explicit_max_ttl: 0,
@@ -109,18 +115,13 @@ export class TokenStore {
     });
   }
 
-  /**
-   * Legal variants of what a token answer carries (userpass/variants.ts): the upstream product's
-   * further fields, and no `entity_id` at all for a token without an entity.
-   */
+  /** A token answer: the fields, and the upstream product's further ones where the rules take them. */
   private shape(
     entry: TokenEntry,
     fields: Record<string, unknown>,
     upstreamExtras: Record<string, unknown>,
   ): Record<string, unknown> {
-    const out = this.variants.has('auth.token-fields-extra') ? { ...upstreamExtras, ...fields } : { ...fields };
-    if (this.variants.has('auth.token-entity-absent') && !entry.entityId) delete out.entity_id;
-    return out;
+    return this.fieldsOf(entry, fields, upstreamExtras);
   }
 
   /** A stable entity id for a named identity (so a user logging in twice is one entity). */

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Faults } from '../../reference/faults.js';
 import { LockoutBook, lockoutPolicy } from '../../reference/secrets/engines/userpass/lockout.js';
 
 const policy = { threshold: 3, durationMs: 60_000, resetMs: 30_000 };
 
 describe('user lockout book', () => {
   it('locks at the threshold and unlocks after the duration', () => {
-    const b = new LockoutBook(new Faults());
+    const b = new LockoutBook();
     for (let i = 0; i < 2; i++) b.recordFailure('auth/up/', 'ann', policy, 1000);
     expect(b.isLocked('auth/up/', 'ann', policy, 1000), 'below the threshold').toBe(false);
     b.recordFailure('auth/up/', 'ann', policy, 1000);
@@ -16,7 +15,7 @@ describe('user lockout book', () => {
   });
 
   it('restarts the count after the reset window and keeps users and mounts apart', () => {
-    const b = new LockoutBook(new Faults());
+    const b = new LockoutBook();
     b.recordFailure('auth/up/', 'ann', policy, 0);
     b.recordFailure('auth/up/', 'ann', policy, 0);
     b.recordFailure('auth/up/', 'ann', policy, 31_000);

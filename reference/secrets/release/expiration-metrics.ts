@@ -11,7 +11,6 @@
 import type { SecretsCore } from '../server.js';
 import type { SysRoute } from '../sys.js';
 import { SvcError, forbidden, methodNotAllowed } from '../errors.js';
-import { carries } from './versions.js';
 
 /** How long an affected gathering stays exposed to concurrent writes (bounded, never a hang). */
 export const GATHER_WINDOW_MS = 250;
@@ -77,10 +76,7 @@ interface Gauge {
 async function expirationGauges(core: SecretsCore): Promise<Gauge[]> {
   const watch = watchWrites(core);
   const version = core.options.settings.version;
-  if (
-    carries('release.known.expiration-metrics-crash', version) ||
-    core.faults.has('release.metrics-crash-when-fixed')
-  ) {
+  if (core.release.affected('release.known.expiration-metrics-crash', version)) {
     const before = watch.generation;
     const written = await watch.nextWrite(GATHER_WINDOW_MS);
     if (written || watch.generation !== before) {

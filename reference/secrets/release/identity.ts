@@ -12,7 +12,6 @@ import type { EngineResponse } from '../engine.js';
 import type { SecretsCore } from '../server.js';
 import type { SysRoute } from '../sys.js';
 import { SvcError, badRequest, forbidden, methodNotAllowed, notFound } from '../errors.js';
-import { carries } from './versions.js';
 
 interface Group {
   id: string;
@@ -102,9 +101,7 @@ export async function afterLogin(core: SecretsCore, namespace: string, result: E
   const auth = result.auth as { entity_id?: unknown; client_token?: unknown } | undefined;
   const entityId = typeof auth?.entity_id === 'string' ? auth.entity_id : '';
   if (!entityId) return;
-  const affected =
-    carries('release.known.login-missing-group-policy', core.options.settings.version) ||
-    core.faults.has('release.login-group-policy-error-when-fixed');
+  const affected = core.release.affected('release.known.login-missing-group-policy', core.options.settings.version);
   if (!affected) return;
   for (const group of groupsOf(core).values()) {
     if (group.namespace === namespace || !group.memberEntityIds.includes(entityId)) continue;

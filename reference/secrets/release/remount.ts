@@ -11,7 +11,7 @@
 import type { SecretsCore } from '../server.js';
 import type { SysRoute } from '../sys.js';
 import { SvcError, badRequest, forbidden, methodNotAllowed } from '../errors.js';
-import { carries, rollbackWorkers } from './versions.js';
+import { rollbackWorkers } from './versions.js';
 
 const normalize = (p: string) => p.replace(/^\/+/, '').replace(/\/*$/, '/');
 
@@ -23,9 +23,7 @@ export function nonLocalMounts(core: SecretsCore): number {
 }
 
 function deadlocks(core: SecretsCore): boolean {
-  const affected =
-    carries('release.known.many-mounts-deadlock', core.options.settings.version) ||
-    core.faults.has('release.mounts-deadlock-when-fixed');
+  const affected = core.release.affected('release.known.many-mounts-deadlock', core.options.settings.version);
   return affected && nonLocalMounts(core) > rollbackWorkers(core.options.settings.env);
 }
 

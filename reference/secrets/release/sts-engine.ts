@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../engine.js';
 import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../errors.js';
 import { parseDuration } from '../duration.js';
-import { carries } from './versions.js';
+import type { ReleaseRules } from './rules.js';
+import { releaseRulesFor } from './switches.js';
 
 const STS_TYPES = ['assumed_role', 'federation_token', 'session_token'];
 const DEFAULT_STS_TTL = 3600;
@@ -32,7 +33,11 @@ function seconds(value: unknown, field: string): number {
 class StsEngine implements Engine {
   private readonly roles = new Map<string, Role>();
 
-  constructor(private readonly ctx: EngineContext) {}
+  private readonly rules: ReleaseRules;
+
+  constructor(private readonly ctx: EngineContext) {
+    this.rules = releaseRulesFor(ctx.faults, ctx.variants);
+  }
 
   async exists(path: string): Promise<boolean> {
     const m = /^roles\/([^/]+)$/.exec(path);
@@ -116,9 +121,7 @@ class StsEngine implements Engine {
       arn: `arn:aws:sts::000000000000:federated-user/${name}`,
       ttl,
     };
-    const buggy =
-      carries('release.known.sts-lease-duration-zero', this.ctx.settings.version) ||
-      this.ctx.faults.has('release.sts-lease-duration-zero-when-fixed');
+    const buggy = this.rules.affected('release.known.sts-lease-duration-zero', this.ctx.settings.version);
     // 1.13.0 answered without a lease, so lease_duration read 0; `ttl` in the data was right.
     if (buggy) return { data };
     return { data, lease: { ttl, renewable: false, revoke: async () => {} } };

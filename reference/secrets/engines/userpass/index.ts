@@ -9,6 +9,8 @@ import { SvcError, badRequest, methodNotAllowed, unsupportedPath } from '../../e
 import { parseDuration } from '../../duration.js';
 import { TokenStore } from '../../tokens.js';
 import { lockoutBook, lockoutPolicy } from './lockout.js';
+import type { UserpassRules } from './rules.js';
+import { userpassRulesFor } from './switches.js';
 
 interface User {
   salt: Buffer;
@@ -31,8 +33,10 @@ function policiesFrom(value: unknown): string[] {
 class UserpassEngine implements Engine {
   private readonly users = new Map<string, User>();
   private readonly namespace: string;
+  private readonly rules: UserpassRules;
 
   constructor(private readonly ctx: EngineContext) {
+    this.rules = userpassRulesFor(ctx.faults, ctx.variants);
     const i = ctx.mountPath.indexOf('auth/');
     this.namespace = i > 0 ? ctx.mountPath.slice(0, i - 1) : '';
   }
@@ -83,9 +87,9 @@ class UserpassEngine implements Engine {
   private read(name: string): EngineResponse {
     const u = this.users.get(name);
     if (!u) throw new SvcError(404, []);
-    const data: Record<string, unknown> = { token_policies: u.policies, policies: u.policies, token_ttl: u.ttl };
-    if (this.ctx.faults.has('auth.userpass-read-shows-password')) data.password = u.digest.toString('base64');
-    return { data };
+    return {
+      data: this.rules.userData({ token_policies: u.policies, policies: u.policies, token_ttl: u.ttl }, u.digest),
+    };
   }
 
   private setPassword(user: User, password: unknown): void {
@@ -115,31 +119,21 @@ class UserpassEngine implements Engine {
     return {};
   }
 
-  /** The answer to wrong credentials: 400 (the upstream product) or 403 (the documents' "bad credentials"). */
-  private invalidCredentials(): SvcError {
-    return this.ctx.variants.has('auth.invalid-credentials-403')
-      ? new SvcError(403, ['permission denied'])
-      : badRequest('invalid username or password');
-  }
-
   private login(name: string, password: unknown): EngineResponse {
     if (typeof password !== 'string') throw badRequest('missing password');
-    const book = lockoutBook(this.ctx.tokens, this.ctx.faults);
+    const book = lockoutBook(this.ctx.tokens, this.rules);
     const policy = lockoutPolicy(this.ctx.settings);
     const now = this.ctx.clock.now();
     const mount = this.ctx.mountPath;
-    // A locked user is refused before its password is looked at (the real product answers 403);
-    // the fault checks the lock only for wrong passwords, so the right one still gets in.
-    if (!this.ctx.faults.has('auth.lockout-locked-validates') && book.isLocked(mount, name, policy, now)) {
-      throw this.ctx.variants.has('auth.locked-user-as-invalid')
-        ? this.invalidCredentials()
-        : new SvcError(403, ['permission denied']);
+    // A locked user is refused before its password is looked at (the real product answers 403).
+    if (this.rules.lockRefusesLogin && book.isLocked(mount, name, policy, now)) {
+      throw this.rules.lockedRefusal(this.rules.invalidCredentials());
     }
     const user = this.users.get(name);
     const ok = !!user && timingSafeEqual(digestOf(password, user.salt), user.digest);
     if (!ok) {
       book.recordFailure(mount, name, policy, now);
-      throw this.invalidCredentials();
+      throw this.rules.invalidCredentials();
     }
     book.recordSuccess(mount, name);
     const entry = this.ctx.tokens.create({
@@ -155,9 +149,7 @@ class UserpassEngine implements Engine {
       namespace: this.namespace,
     });
     const auth = this.ctx.tokens.authBlock(entry);
-    if (this.ctx.faults.has('auth.login-token-unusable')) {
-      this.ctx.tokens.revoke(entry.id);
-    }
+    if (!this.rules.loginTokenKept) this.ctx.tokens.revoke(entry.id);
     return { auth };
   }
 }

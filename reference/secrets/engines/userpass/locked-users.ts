@@ -21,6 +21,7 @@ import type { SecretsCore } from '../../server.js';
 import type { SysRoute } from '../../sys.js';
 import { badRequest, forbidden, methodNotAllowed } from '../../errors.js';
 import { lockoutBook, lockoutPolicy } from './lockout.js';
+import { userpassRulesFor } from './switches.js';
 
 export interface LockedUsersData {
   by_namespace: {
@@ -56,10 +57,11 @@ export function listLockedUsers(
     if (!mount) throw badRequest(`mount accessor "${opts.mountAccessor}" not found in this namespace`);
     only = mount.path;
   }
-  const book = lockoutBook(core.tokens, core.faults);
-  const locked = core.faults.has('auth.locked-users-empty')
-    ? new Map<string, string[]>()
-    : book.locked(lockoutPolicy(core.options.settings), core.options.clock.now());
+  const rules = userpassRulesFor(core.faults, core.variants);
+  const book = lockoutBook(core.tokens, rules);
+  const locked = rules.listsLockedUsers
+    ? book.locked(lockoutPolicy(core.options.settings), core.options.clock.now())
+    : new Map<string, string[]>();
   const byNs = new Map<string, LockedUsersData['by_namespace'][number]>();
   for (const [mountPath, users] of locked) {
     const mount = core.mounts.get(mountPath);
@@ -86,7 +88,10 @@ export function unlockLockedUser(
 ): void {
   const mount = authMountByAccessor(core, opts.namespace, opts.mountAccessor);
   if (!mount) throw badRequest(`mount accessor "${opts.mountAccessor}" not found in this namespace`);
-  lockoutBook(core.tokens, core.faults).unlock(mount.path, opts.aliasIdentifier.toLowerCase());
+  lockoutBook(core.tokens, userpassRulesFor(core.faults, core.variants)).unlock(
+    mount.path,
+    opts.aliasIdentifier.toLowerCase(),
+  );
 }
 
 export const lockedUsersRoutes: SysRoute[] = [

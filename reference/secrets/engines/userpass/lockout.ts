@@ -5,7 +5,7 @@
  * duration; a failure after the counter-reset window starts counting from one again; a successful
  * login or an unlock clears the entry. Attempts while locked are not validated and not counted.
  */
-import type { Faults } from '../../../faults.js';
+import { type UserpassRules, userpassRules } from './rules.js';
 
 export interface LockoutPolicy {
   threshold: number;
@@ -22,11 +22,10 @@ export class LockoutBook {
   /** mount path -> user name -> entry */
   private readonly entries = new Map<string, Map<string, Entry>>();
 
-  constructor(private readonly faults: Faults) {}
+  constructor(private readonly rules: UserpassRules = userpassRules) {}
 
   private key(user: string): string {
-    // The whole mount shares one counter under this fault: one user's failures lock everyone.
-    return this.faults.has('auth.lockout-global') ? '*' : user;
+    return this.rules.lockoutKey(user);
   }
 
   private forMount(mount: string): Map<string, Entry> {
@@ -36,11 +35,11 @@ export class LockoutBook {
   }
 
   isLocked(mount: string, user: string, policy: LockoutPolicy, now: number): boolean {
-    if (this.faults.has('auth.lockout-disabled')) return false;
+    if (!this.rules.lockoutEnabled) return false;
     const e = this.entries.get(mount)?.get(this.key(user));
     if (!e) return false;
-    const threshold = this.faults.has('auth.lockout-threshold-off-by-one') ? policy.threshold - 1 : policy.threshold;
-    const within = this.faults.has('auth.lockout-never-expires') || now - e.lastFailedAt < policy.durationMs;
+    const threshold = this.rules.lockoutThreshold(policy.threshold);
+    const within = !this.rules.lockExpires || now - e.lastFailedAt < policy.durationMs;
     return e.count >= threshold && within;
   }
 
@@ -48,17 +47,17 @@ export class LockoutBook {
     const m = this.forMount(mount);
     const k = this.key(user);
     const e = m.get(k);
-    const expired = e && now - e.lastFailedAt > policy.resetMs && !this.faults.has('auth.lockout-no-reset-window');
+    const expired = e && now - e.lastFailedAt > policy.resetMs && this.rules.counterResets;
     m.set(k, { count: !e || expired ? 1 : e.count + 1, lastFailedAt: now });
   }
 
   recordSuccess(mount: string, user: string): void {
-    if (this.faults.has('auth.lockout-success-keeps-counter')) return;
+    if (!this.rules.successClearsCounter) return;
     this.entries.get(mount)?.delete(this.key(user));
   }
 
   unlock(mount: string, user: string): void {
-    if (this.faults.has('auth.unlock-ignored')) return;
+    if (!this.rules.unlockWorks) return;
     this.entries.get(mount)?.delete(this.key(user));
   }
 
@@ -76,9 +75,9 @@ export class LockoutBook {
 /** One book per reference instance, keyed by an object that instance owns (its token store). */
 const books = new WeakMap<object, LockoutBook>();
 
-export function lockoutBook(owner: object, faults: Faults): LockoutBook {
+export function lockoutBook(owner: object, rules: UserpassRules): LockoutBook {
   let b = books.get(owner);
-  if (!b) books.set(owner, (b = new LockoutBook(faults)));
+  if (!b) books.set(owner, (b = new LockoutBook(rules)));
   return b;
 }
 

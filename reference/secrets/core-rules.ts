@@ -1,0 +1,146 @@
+/**
+ * The secrets core's rules as the documents state them (secrets-service-core.md), one named rule
+ * each: the server (server.ts), the sys routes (sys.ts) and the token store (tokens.ts) call
+ * `rules.x(...)`. Fault switches and legal variants replace single rules in core-switches.ts.
+ */
+import type { Capability, Policy } from './acl.js';
+import { capabilitiesFor } from './acl.js';
+import type { EngineFactory, EngineResponse } from './engine.js';
+import type { Method } from './server.js';
+import { authMethods, secretEngines } from './engines/index.js';
+import { badRequest, forbidden, unsupportedPath } from './errors.js';
+import { rfc3339 } from './timestamps.js';
+import type { TokenEntry, TokenFields } from './tokens.js';
+
+export interface CoreRules {
+  // Mounts
+  /** Where the default key-value engine is mounted. */
+  defaultSecretMount: string;
+  /** Why a mount path cannot be used by itself (undefined: it can). */
+  mountPathProblem(path: string): string | undefined;
+  /** The mounted path a new mount at `path` would overlap (undefined: none). */
+  mountConflict(path: string, mounted: string[]): string | undefined;
+  /** The engine of a mount type (undefined: unknown type, refused). */
+  engineFor(type: string, kind: 'secret' | 'auth'): EngineFactory | undefined;
+  /** Whether enabling a secrets engine mounts it. */
+  enablesMount: boolean;
+  /** Whether enabling an auth method mounts it. */
+  enablesAuthMethod: boolean;
+  /** Whether disabling a mount removes it. */
+  unmountRemoves: boolean;
+  /** The options a mount read reports. */
+  mountReadOptions(options: Record<string, string>): Record<string, string> | null;
+  /** The key a mount is listed under in sys/mounts and sys/auth. */
+  mountListKey(path: string): string;
+  /** The mount listing as answered. */
+  mountListing(listed: Record<string, unknown>, kind: 'secret' | 'auth'): Record<string, unknown>;
+
+  // ACL policies and tokens
+  /** The capabilities policies grant on a path. */
+  capabilities(policies: Policy[], path: string): Set<Capability>;
+  /** A stored ACL policy as a read finds it. */
+  storedPolicy(policies: Map<string, Policy>, name: string): Policy | undefined;
+  /** Whether an ACL policy write needs its `policy` field. */
+  policyRequired: boolean;
+  /** Whether POST/PUT ask the engine whether the path exists (create versus update). */
+  existenceCheck: boolean;
+  /** Whether `Authorization: Bearer` carries a token. */
+  bearerTokens: boolean;
+  /** The token of a request without one (the documented answer: refused). */
+  withoutToken(root: () => TokenEntry | undefined): TokenEntry | undefined;
+  /** The token of a request with an unknown one (the documented answer: refused). */
+  unknownToken(root: () => TokenEntry | undefined): TokenEntry | undefined;
+  /** A token's auth block or lookup data, given the upstream product's further fields. */
+  tokenFields: TokenFields;
+
+  // Requests
+  /** The path prefixes the service serves (the API version). */
+  versionPrefix: RegExp;
+  /** Whether a request without X-Svc-Request is refused, given the listener setting. */
+  requestHeaderRequired(configured: boolean): boolean;
+  /** Whether a `list` query value asks for LIST. */
+  listQuery(value: string | null): boolean;
+  /** Whether a method the service knows is refused (`viaVerb`: LIST sent as the verb). */
+  methodRefused(method: Method, viaVerb: boolean): boolean;
+  /** Whether a path (after the version prefix) can be served. */
+  pathServed(path: string): boolean;
+  /** The namespace the X-Svc-Namespace header names. */
+  namespaceFromHeader(header: string | undefined): string;
+  /** Whether the query asks for help. */
+  helpRequested(query: URLSearchParams): boolean;
+  /** Whether help needs a capability on the path. */
+  helpChecksPermission: boolean;
+  /** The OpenAPI path of a help answer. */
+  helpPath(relative: string, fullPath: string): string;
+  /** The request size limit, given the configured one. */
+  maxRequestBytes(configured: number): number;
+  /** Why a body's Content-Type is refused (undefined: it is not). */
+  contentTypeProblem(contentType: string): string | undefined;
+  /** The body of a request whose JSON does not parse (the documented answer: refused). */
+  invalidJson(): unknown;
+  /** A parsed JSON body before it must be an object. */
+  bodyValue(value: unknown): unknown;
+  /** The answer for a path no mount serves (the documented answer: 404). */
+  unmountedPath(): EngineResponse;
+
+  // Answers
+  /** Whether a LIST without keys answers 404. */
+  emptyListNotFound: boolean;
+  /** The keys of a LIST answer. */
+  listKeys(keys: unknown[]): unknown[];
+  /** Whether a GET on a list-only path is refused (405). */
+  listOnlyRefusesGet: boolean;
+  /** An RFC 3339 timestamp of a token or lease lookup. */
+  timestamp(ms: number): string;
+}
+
+export const coreRules: CoreRules = {
+  defaultSecretMount: 'secret/',
+  mountPathProblem: () => undefined,
+  mountConflict: (path, mounted) =>
+    mounted.includes(path) ? path : mounted.find((m) => path.startsWith(m) || m.startsWith(path)),
+  engineFor: (type, kind) => (kind === 'auth' ? authMethods : secretEngines)[type],
+  enablesMount: true,
+  enablesAuthMethod: true,
+  unmountRemoves: true,
+  mountReadOptions: (options) => options,
+  mountListKey: (path) => path,
+  mountListing: (listed) => listed,
+
+  capabilities: (policies, path) => capabilitiesFor(policies, path),
+  storedPolicy: (policies, name) => policies.get(name),
+  policyRequired: true,
+  existenceCheck: true,
+  bearerTokens: true,
+  withoutToken: () => {
+    throw forbidden('permission denied');
+  },
+  unknownToken: () => {
+    throw forbidden('permission denied', 'invalid token');
+  },
+  tokenFields: (_entry, fields) => ({ ...fields }),
+
+  versionPrefix: /^\/v1\//,
+  requestHeaderRequired: (configured) => configured,
+  listQuery: (value) => value === 'true',
+  methodRefused: () => false,
+  pathServed: (path) => !path.endsWith('.'),
+  namespaceFromHeader: (header) => header?.replace(/^\/+|\/+$/g, '') ?? '',
+  helpRequested: (query) => query.has('help') && query.get('help') !== '0',
+  helpChecksPermission: true,
+  helpPath: (relative) => `/${relative}`,
+  maxRequestBytes: (configured) => configured,
+  contentTypeProblem: () => undefined,
+  invalidJson: () => {
+    throw badRequest('failed to parse JSON input: invalid JSON body');
+  },
+  bodyValue: (value) => value,
+  unmountedPath: () => {
+    throw unsupportedPath();
+  },
+
+  emptyListNotFound: true,
+  listKeys: (keys) => keys,
+  listOnlyRefusesGet: false,
+  timestamp: (ms) => rfc3339(ms, false),
+};

@@ -1,0 +1,52 @@
+/**
+ * The username/password method's rules (secrets-service-core.md, Authentication): user lockout,
+ * what a user read shows, what a login answers. The engine (index.ts), the lockout book
+ * (lockout.ts) and sys/locked-users (locked-users.ts) call `rules.x(...)`; fault switches and legal
+ * variants replace single rules in switches.ts.
+ */
+import { SvcError, badRequest } from '../../errors.js';
+
+export interface UserpassRules {
+  /** Whether failed logins lock a user at all. */
+  lockoutEnabled: boolean;
+  /** The key failed attempts are counted under (one counter per user). */
+  lockoutKey(user: string): string;
+  /** The failed-attempt count that locks, given the configured threshold. */
+  lockoutThreshold(threshold: number): number;
+  /** Whether a lock ends after the lockout duration. */
+  lockExpires: boolean;
+  /** Whether the failed-attempt counter restarts after the reset window. */
+  counterResets: boolean;
+  /** Whether a successful login clears the failed-attempt counter. */
+  successClearsCounter: boolean;
+  /** Whether the unlock endpoint unlocks. */
+  unlockWorks: boolean;
+  /** Whether a locked user is refused before the password is looked at. */
+  lockRefusesLogin: boolean;
+  /** Whether sys/locked-users lists the locked users. */
+  listsLockedUsers: boolean;
+  /** The data of a user read (the password is write-only). */
+  userData(data: Record<string, unknown>, digest: Buffer): Record<string, unknown>;
+  /** Whether the token a login returns is kept (usable). */
+  loginTokenKept: boolean;
+  /** The error for wrong credentials. */
+  invalidCredentials(): SvcError;
+  /** The error for a locked user, given the one for wrong credentials. */
+  lockedRefusal(invalid: SvcError): SvcError;
+}
+
+export const userpassRules: UserpassRules = {
+  lockoutEnabled: true,
+  lockoutKey: (user) => user,
+  lockoutThreshold: (threshold) => threshold,
+  lockExpires: true,
+  counterResets: true,
+  successClearsCounter: true,
+  unlockWorks: true,
+  lockRefusesLogin: true,
+  listsLockedUsers: true,
+  userData: (data) => data,
+  loginTokenKept: true,
+  invalidCredentials: () => badRequest('invalid username or password'),
+  lockedRefusal: () => new SvcError(403, ['permission denied']),
+};

@@ -1,0 +1,22 @@
+/**
+ * The release area's rules: which known issues the reference carries at the version it runs
+ * (versions.ts, from the release notes) and what sys/health reports. The model (sys.ts,
+ * expiration-metrics.ts, identity.ts, remount.ts, sts-engine.ts) calls `rules.x(...)`; fault
+ * switches and legal variants replace single rules in release/switches.ts.
+ */
+import { type CarriedIssue, carries } from './versions.js';
+
+export interface ReleaseRules {
+  /** Whether the reference, started at `version`, carries the known issue `issue`. */
+  affected(issue: CarriedIssue, version: unknown): boolean;
+  /** The version sys/health reports for the version the reference runs. */
+  reportedVersion(version: string): string;
+  /** The sys/health answer, given its plain fields and the time (ms). */
+  healthBody(body: Record<string, unknown>, now: number): Record<string, unknown>;
+}
+
+export const releaseRules: ReleaseRules = {
+  affected: (issue, version) => carries(issue, version),
+  reportedVersion: (version) => version,
+  healthBody: (body) => body,
+};
