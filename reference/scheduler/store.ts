@@ -2,7 +2,8 @@
  * The scheduler's state and its write operations: jobs with versions, submissions, evaluations,
  * scaling events, periodic launches and dispatched children, on top of the simulated cluster.
  * Every write takes a new index from one monotonic counter (the raft index of the real thing).
- * HTTP concerns (parsing, ACLs, status codes of malformed requests) live in server.ts.
+ * HTTP concerns (parsing, ACLs, status codes of malformed requests) live in the routes (routes/,
+ * router.ts, http.ts); the rules it follows are rules.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -46,7 +47,7 @@ export interface WriteResult {
   Warnings: string;
 }
 
-/** Variant jobs.async-evaluations: how long after the write an evaluation is processed (clock ms). */
+/** Rule asyncEvaluations (a variant): how long after the write an evaluation is processed (clock ms). */
 const ASYNC_EVAL_DELAY_MS = 300;
 
 export const keyOf = (namespace: string, id: string) => `${namespace}\u0000${id}`;
@@ -164,7 +165,7 @@ export class Store {
   // ---- evaluations and placement -------------------------------------------------------------
 
   /**
-   * Runs the processing of an evaluation: at once, or (variant jobs.async-evaluations) a moment
+   * Runs the processing of an evaluation: at once, or (rule asyncEvaluations, a variant) a moment
    * after the write answered, as the real scheduler's workers do. An entry purged meanwhile is
    * only wound down, never placed.
    */

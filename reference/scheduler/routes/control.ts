@@ -8,7 +8,7 @@ import { type Ctx, jsonBody, type Reply } from '../http.js';
 import type { Route } from '../router.js';
 import type { Deps } from './deps.js';
 
-/** Variant jobs.gc-queued: how long after the answer a forced collection runs (clock ms). */
+/** Rule gcQueued (a variant): how long after the answer a forced collection runs (clock ms). */
 const QUEUED_GC_DELAY_MS = 500;
 const TOKENS = '/v1/reference/acl/tokens';
 
