@@ -7,11 +7,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Faults } from '../faults.js';
-import { Variants } from '../variants.js';
-import { EXTRA_FRAMES } from './variants.js';
 import { SchedError } from './errors.js';
 import type { Job } from './job.js';
+import { documented, type SchedulerRules } from './rules.js';
 
 export interface ActionTarget {
   command: string;
@@ -38,10 +36,7 @@ function output(t: ActionTarget): string {
 export class ActionStreams {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 
-  constructor(
-    private readonly faults: Faults,
-    private readonly variants: Variants = new Variants(),
-  ) {}
+  constructor(private readonly rules: SchedulerRules = documented) {}
 
   /** Upgrades the connection and runs the action; call only after the request was validated. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: ActionTarget): void {
@@ -60,12 +55,7 @@ export class ActionStreams {
     }, HANDSHAKE_TIMEOUT_MS);
     timer.unref();
     ws.on('message', (data) => {
-      if (
-        !started &&
-        !target.handshake &&
-        this.faults.has('jobs.action-tty-size-breaks') &&
-        data.toString().includes('tty_size')
-      ) {
+      if (!started && !target.handshake && !this.rules.actionTtySizeAccepted && data.toString().includes('tty_size')) {
         ws.close(closeCode(400), 'unexpected frame');
         return;
       }
@@ -81,7 +71,7 @@ export class ActionStreams {
         ws.close(closeCode(400), 'first frame must be {"version": 1, "auth_token": "..."}');
         return;
       }
-      if (!this.faults.has('jobs.action-handshake-ignored')) {
+      if (this.rules.actionHandshakeChecked) {
         try {
           target.authorize(frame.auth_token);
         } catch (err) {
@@ -111,11 +101,11 @@ export class ActionStreams {
     // Two chunks, so clients must join data frames rather than expect one.
     const half = Math.ceil(bytes.length / 2);
     // Variant: frames the document does not list (the real stream also carries stderr).
-    const extra = this.variants.has(EXTRA_FRAMES);
+    const extra = this.rules.actionExtraFrames;
     if (extra) send({ stderr: { data: '' } });
     for (const chunk of [bytes.subarray(0, half), bytes.subarray(half)])
       if (chunk.length) send({ stdout: { data: chunk.toString('base64') } });
-    if (this.faults.has('jobs.action-exit-before-close')) {
+    if (!this.rules.actionCloseBeforeExit) {
       send({ exited: true, result: {} });
       send({ stdout: { close: true } });
     } else {

@@ -271,7 +271,7 @@ export function validCron(spec: string, timezone?: string): boolean {
 
 /** The validation errors of a canonical job, joined the way the real scheduler reports them. */
 /**
- * Variant jobs.default-deployments: the real scheduler gives every group of a service job without
+ * Rule defaultUpdateStrategy (a variant): the real scheduler gives every group of a service job without
  * an update block its default update strategy, so each such job gets a deployment.
  */
 export function withDefaultUpdate(job: Job): Job {

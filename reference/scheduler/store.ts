@@ -2,20 +2,18 @@
  * The scheduler's state and its write operations: jobs with versions, submissions, evaluations,
  * scaling events, periodic launches and dispatched children, on top of the simulated cluster.
  * Every write takes a new index from one monotonic counter (the raft index of the real thing).
- * HTTP concerns (parsing, ACLs, status codes of malformed requests) live in server.ts.
+ * HTTP concerns (parsing, ACLs, status codes of malformed requests) live in the routes (routes/,
+ * router.ts, http.ts); the rules it follows are rules.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Cron } from 'croner';
 import type { Clock } from '../clock.js';
-import type { Faults } from '../faults.js';
-import { Variants } from '../variants.js';
-import { ASYNC_EVALUATIONS, PERIODIC_CHILD_PER_SECOND, PURGE_COLLECTS_ALLOCATIONS } from './variants.js';
 import { badRequest, notFound } from './errors.js';
 import { clone, isObj, isParameterized, isPeriodic, type Job, specOf } from './job.js';
+import { documented, type SchedulerRules } from './rules.js';
 import { Cluster, isTerminal, type Alloc } from './sim.js';
 
-export const SUBMISSIONS_KEPT = 6;
 export const UNTAGGED_VERSIONS_KEPT = 6;
 
 export interface Submission {
@@ -49,7 +47,7 @@ export interface WriteResult {
   Warnings: string;
 }
 
-/** Variant jobs.async-evaluations: how long after the write an evaluation is processed (clock ms). */
+/** Rule asyncEvaluations (a variant): how long after the write an evaluation is processed (clock ms). */
 const ASYNC_EVAL_DELAY_MS = 300;
 
 export const keyOf = (namespace: string, id: string) => `${namespace}\u0000${id}`;
@@ -65,8 +63,7 @@ export class Store {
 
   constructor(
     readonly clock: Clock,
-    readonly faults: Faults,
-    readonly variants: Variants = new Variants(),
+    readonly rules: SchedulerRules = documented,
   ) {
     this.events.setMaxListeners(0);
     this.cluster = new Cluster(clock, {
@@ -168,12 +165,12 @@ export class Store {
   // ---- evaluations and placement -------------------------------------------------------------
 
   /**
-   * Runs the processing of an evaluation: at once, or (variant jobs.async-evaluations) a moment
+   * Runs the processing of an evaluation: at once, or (rule asyncEvaluations, a variant) a moment
    * after the write answered, as the real scheduler's workers do. An entry purged meanwhile is
    * only wound down, never placed.
    */
   private process(e: Entry, ev: Job, work: () => void): void {
-    if (!this.variants.has(ASYNC_EVALUATIONS)) {
+    if (!this.rules.asyncEvaluations) {
       work();
       return;
     }
@@ -406,7 +403,7 @@ export class Store {
   ): WriteResult {
     const key = keyOf(job.Namespace, job.ID);
     const existing = this.jobs.get(key);
-    if (opts.enforceIndex && !this.faults.has('jobs.enforce-index-ignored')) {
+    if (opts.enforceIndex && this.rules.enforcesIndex) {
       const jmi = opts.jobModifyIndex ?? 0;
       if (existing && jmi === 0) throw badRequest('Enforcing job modify index 0: job already exists');
       if (existing && jmi !== existing.job.JobModifyIndex)
@@ -416,7 +413,7 @@ export class Store {
       if (!existing && jmi !== 0) throw badRequest(`Enforcing job modify index ${jmi}: job does not exist`);
     }
     if (existing) this.validateUpdate(existing.job, job);
-    if (existing && opts.preserveCounts && !this.faults.has('jobs.preserve-counts-ignored')) {
+    if (existing && opts.preserveCounts && this.rules.preservesCounts) {
       for (const g of job.TaskGroups ?? []) {
         const old = (existing.job.TaskGroups ?? []).find((x: Job) => x.Name === g.Name);
         if (old) g.Count = old.Count;
@@ -425,8 +422,7 @@ export class Store {
     this.namespaces.add(job.Namespace);
     const now = this.nowNs();
     let entry = existing;
-    let changed = !existing || specOf(existing.job) !== specOf(job);
-    if (existing && this.faults.has('jobs.unchanged-bumps-version')) changed = true;
+    const changed = !existing || this.rules.definitionChanged(specOf(existing.job), specOf(job));
     if (changed) {
       const index = this.nextIndex();
       job.SubmitTime = now;
@@ -437,7 +433,7 @@ export class Store {
         job.Version = 0;
         job.CreateIndex = index;
       } else {
-        job.Version = this.faults.has('jobs.update-no-version-bump') ? existing.job.Version : existing.job.Version + 1;
+        job.Version = this.rules.nextVersion(existing.job.Version);
         job.CreateIndex = existing.job.CreateIndex;
       }
       job.ModifyIndex = index;
@@ -462,11 +458,11 @@ export class Store {
     }
     const e = entry!;
     const result: WriteResult = { JobModifyIndex: e.job.JobModifyIndex, Index: this.index, Warnings: '' };
-    if (isPeriodic(e.job) || isParameterized(e.job) || this.faults.has('jobs.register-no-eval')) {
+    if (isPeriodic(e.job) || isParameterized(e.job) || !this.rules.registerCreatesEval) {
       if (changed && (isPeriodic(e.job) || isParameterized(e.job))) this.reconcileStopped(e);
       return result;
     }
-    const evalPriority = this.faults.has('jobs.eval-priority-ignored') ? 0 : (opts.evalPriority ?? 0);
+    const evalPriority = this.rules.evalPriority(opts.evalPriority ?? 0);
     const version = e.job;
     const deployment = (): string => {
       if (!changed || e.job !== version) return '';
@@ -474,7 +470,7 @@ export class Store {
       if (!this.needsDeployment(e.job)) return '';
       const d = this.cluster.createDeployment(e.job, evalPriority || e.job.Priority);
       d.jobKey = e.key;
-      if (this.faults.has('jobs.deployment-never-successful')) d.hold = true;
+      if (!this.rules.deploymentsComplete) d.hold = true;
       return d.ID;
     };
     const ev = this.createEval(e, opts.triggeredBy ?? 'job-register', evalPriority || e.job.Priority, deployment);
@@ -528,9 +524,8 @@ export class Store {
       Version: e.job.Version,
       JobIndex: e.job.JobModifyIndex,
     });
-    if (this.faults.has('jobs.submission-keeps-all')) return;
     const versions = [...e.submissions.keys()].sort((a, b) => b - a);
-    for (const v of versions.slice(SUBMISSIONS_KEPT)) e.submissions.delete(v);
+    for (const v of versions.slice(this.rules.submissionsKept)) e.submissions.delete(v);
   }
 
   // ---- periodic --------------------------------------------------------------------------------
@@ -565,8 +560,7 @@ export class Store {
   launchChild(e: Entry, atMs: number): WriteResult {
     let secs = Math.floor(atMs / 1000);
     // Variant: an instance is named after its launch second, so two launches in one second share it.
-    if (!this.variants.has(PERIODIC_CHILD_PER_SECOND))
-      while (this.get(e.job.Namespace, `${e.job.ID}/periodic-${secs}`)) secs += 1;
+    if (!this.rules.periodicChildPerSecond) while (this.get(e.job.Namespace, `${e.job.ID}/periodic-${secs}`)) secs += 1;
     const child = clone(e.job);
     child.ID = `${e.job.ID}/periodic-${secs}`;
     child.Name = child.ID;
@@ -583,7 +577,7 @@ export class Store {
     const e = this.get(namespace, id);
     if (!e) return { JobModifyIndex: 0, Index: this.index };
     e.cancelPeriodic?.();
-    const ignoreDelay = opts.noShutdownDelay && !this.faults.has('jobs.no-shutdown-delay-ignored');
+    const ignoreDelay = opts.noShutdownDelay && this.rules.honoursNoShutdownDelay;
     const noEval = isPeriodic(e.job) || isParameterized(e.job);
     if (!e.job.Stop) {
       const stopped = clone(e.job);
@@ -640,9 +634,9 @@ export class Store {
       out.EvalCreateIndex = ev.CreateIndex;
     }
     // As in the real scheduler, stopping a periodic or parameterized parent leaves its children running.
-    if ((opts.purge && !this.faults.has('jobs.stop-purge-ignored')) || this.faults.has('jobs.stop-deletes')) {
+    if (this.rules.stopRemoves(opts.purge)) {
       this.remove(e);
-      if (opts.purge && this.variants.has(PURGE_COLLECTS_ALLOCATIONS)) this.cluster.forget(e.key);
+      if (opts.purge && this.rules.purgeCollectsAllocations) this.cluster.forget(e.key);
     }
     out.Index = this.index;
     return out;
@@ -660,7 +654,7 @@ export class Store {
     for (const e of [...this.jobs.values()]) {
       const status = this.status(e);
       if (status !== 'dead') continue;
-      if ((e.job.Stop && !this.faults.has('jobs.gc-keeps-stopped')) || e.job.ParentID !== '') {
+      if ((e.job.Stop && this.rules.gcCollectsStopped) || e.job.ParentID !== '') {
         this.remove(e);
         removed += 1;
       }

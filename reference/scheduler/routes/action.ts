@@ -1,0 +1,99 @@
+/**
+ * Run action (jobs-service.md): GET /v1/job/:job_id/action upgraded to a WebSocket; the stream
+ * itself is actions.ts. Without an upgrade the endpoint answers 400.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { AclToken } from '../acl.js';
+import type { ActionStreams } from '../actions.js';
+import { badRequest, forbidden, notFound, SchedError } from '../errors.js';
+import { parseBoolParam, rejectUpgrade } from '../http.js';
+import type { Job } from '../job.js';
+import type { Route } from '../router.js';
+import { actionsOf, type Deps } from './deps.js';
+
+export function actionRoutes(): Route[] {
+  return [
+    {
+      method: 'ANY',
+      path: '/v1/job/*id/action',
+      handle: () => {
+        throw badRequest('the action endpoint needs a WebSocket upgrade');
+      },
+    },
+  ];
+}
+
+/** The upgrade handler of the action stream: checks the request, then hands the socket to the stream. */
+export function actionUpgrade(
+  d: Deps,
+  streams: ActionStreams,
+  resolveToken: (headers: IncomingMessage['headers']) => AclToken | null,
+) {
+  const { store, acl, aclEnabled, guard, rules } = d;
+  return (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    try {
+      const url = new URL(req.url ?? '/', 'http://scheduler');
+      let path: string;
+      try {
+        path = decodeURIComponent(url.pathname);
+      } catch {
+        throw badRequest('malformed URL path');
+      }
+      if (!path.startsWith('/v1/job/') || !path.endsWith('/action')) throw notFound('Invalid URL');
+      const id = path.slice('/v1/job/'.length, -'/action'.length);
+      const q = url.searchParams;
+      const namespace = q.get('namespace') || 'default';
+      const actionName = q.get('action') ?? '';
+      const allocId = q.get('alloc_id') ?? q.get('allocID') ?? '';
+      let taskName = q.get('task') ?? '';
+      if (!actionName) throw badRequest('missing action name');
+      if (!allocId) throw badRequest('missing allocation ID');
+      if (!taskName && rules.actionNeedsTask) throw badRequest('missing task name');
+      const tty = parseBoolParam(q, 'tty') ?? false;
+      const handshake = parseBoolParam(q, 'ws_handshake') ?? false;
+      // Drivers without file system isolation (raw_exec) also need alloc-node-exec.
+      let unisolated = false;
+      const authorize = (token: AclToken | null) => {
+        if (!guard.allows(token, 'alloc-exec', namespace)) throw forbidden();
+        if (unisolated && !guard.allows(token, 'alloc-node-exec', namespace)) throw forbidden();
+      };
+      const e = store.get(namespace, id);
+      if (!e) throw notFound('job not found');
+      const alloc = store.allocsOf(e, true).find((a) => a.ID === allocId);
+      if (!alloc) throw notFound(`allocation ${allocId} not found for job "${id}"`);
+      if (alloc.ClientStatus !== 'running') throw badRequest(`allocation ${allocId} is not running`);
+      const version = e.versions.find((v) => v.Version === alloc.JobVersion) ?? e.job;
+      if (!taskName && !rules.actionNeedsTask)
+        taskName = actionsOf(version).find((a) => a.Name === actionName)?.TaskName ?? '';
+      const action = actionsOf(version).find(
+        (a) => a.Name === actionName && a.TaskName === taskName && a.TaskGroupName === alloc.TaskGroup,
+      );
+      if (!action) throw notFound(`action "${actionName}" not found in task "${taskName}"`);
+      const driver = (version.TaskGroups ?? [])
+        .find((g: Job) => g.Name === alloc.TaskGroup)
+        ?.Tasks?.find((t: Job) => t.Name === taskName)?.Driver;
+      unisolated = driver === 'raw_exec';
+      if (!handshake) authorize(resolveToken(req.headers));
+      streams.upgrade(req, socket, head, {
+        command: action.Command,
+        args: action.Args ?? [],
+        tty,
+        handshake,
+        authorize: (secret) => {
+          if (!aclEnabled) return;
+          const t = acl.lookup(secret);
+          if (!t) throw forbidden('ACL token not found');
+          authorize(t);
+        },
+      });
+    } catch (err) {
+      if (err instanceof SchedError) rejectUpgrade(socket, err.status, err.message);
+      else {
+        console.error('[scheduler] upgrade failed:', (err as Error).message);
+        rejectUpgrade(socket, 500, 'internal error');
+      }
+    }
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * The jobs document's rules as named values and functions: the reference scheduler's routes, store
+ * and action stream call `rules.x` and never ask which switch is on. `documented` is the plainest
+ * reading of jobs-service.md; switches.ts (the one table of the area's faults and variants) replaces
+ * single rules of it, so a reader finds each rule here, under the name of what the document says.
+ */
+import type { Capability } from './acl.js';
+import type { Job } from './job.js';
+
+/** The payload limit of a dispatch (jobs-service.md Dispatch job). */
+export const DISPATCH_PAYLOAD_LIMIT = 16384;
+/** Submissions kept per job (jobs-service.md Read job submission: "the last 6"). */
+export const SUBMISSIONS_KEPT = 6;
+
+/**
+ * What a route needs of a token (route metadata, see router.ts). A request passes when the token
+ * holds any one of the permission's capabilities in the namespace; `null` needs none.
+ */
+export type Permission =
+  | 'list-jobs'
+  | 'read-job'
+  | 'read-job-scaling'
+  | 'submit-job'
+  | 'dispatch-job'
+  | 'force-periodic'
+  | 'scale-job'
+  | 'parse-job'
+  | 'policy-override'
+  | 'alloc-exec'
+  | 'alloc-node-exec';
+
+export interface SchedulerRules {
+  // ---- ACL (jobs.acl.*) --------------------------------------------------------------------------
+  /** The capabilities each permission accepts (any one of them). */
+  capabilities: Record<Permission, Capability[] | null>;
+  /** The namespace a permission is checked in: the request's own. */
+  aclNamespace(namespace: string, permission: Permission): string;
+
+  // ---- registration (jobs.register.*, jobs.update.*) ---------------------------------------------
+  /** EnforceIndex refuses a stale JobModifyIndex. */
+  enforcesIndex: boolean;
+  /** PreserveCounts keeps the group counts of the registered job. */
+  preservesCounts: boolean;
+  /** A new version is made only when the definition changed. */
+  definitionChanged(old: string, next: string): boolean;
+  /** The Version of a changed definition. */
+  nextVersion(current: number): number;
+  /** Registering a service or batch job creates an evaluation. */
+  registerCreatesEval: boolean;
+  /** EvalPriority gives the evaluation its priority (0: the job's). */
+  evalPriority(requested: number): number;
+  /** A deployment completes once its allocations are healthy. */
+  deploymentsComplete: boolean;
+  /** Submission sources kept per job. */
+  submissionsKept: number;
+  /** Variant: evaluations are processed after the write answered. */
+  asyncEvaluations: boolean;
+  /** Variant: groups of a service job without update block get the default update strategy. */
+  defaultUpdateStrategy: boolean;
+
+  // ---- reads -----------------------------------------------------------------------------------
+  /** A job is found only in its own namespace. */
+  jobsAreNamespaced: boolean;
+  /** Reading an unknown job answers 404. */
+  unknownJobIs404: boolean;
+  /** The job as read (durations in nanoseconds). */
+  jobView(view: Job): Job;
+  /** Reading a submission needs its version. */
+  submissionVersionRequired: boolean;
+  /** A version registered without a submission has none (not an earlier version's). */
+  submissionOnlyWhenSupplied: boolean;
+
+  // ---- list (jobs.list.*) ------------------------------------------------------------------------
+  listHonoursPrefix: boolean;
+  listHonoursFilter: boolean;
+  /** A page holds at most per_page items. */
+  pageOverfill: boolean;
+  /** A truncated page carries X-Sched-NextToken. */
+  listSendsNextToken: boolean;
+  /** meta=true adds Meta to list items. */
+  listMetaOnRequest: boolean;
+  /** namespace=*: every namespace the token may list. */
+  wildcardNamespaces(allowed: Set<string>): Set<string>;
+
+  // ---- versions (jobs.versions.*, jobs.revert.*, jobs.stable.*, jobs.tag.*) ----------------------
+  /** Diffs are filled only with diffs=true (or diff_version/diff_tag). */
+  versionDiffsOnRequest: boolean;
+  /** Diffs, when asked for, are given. */
+  versionDiffsGiven: boolean;
+  /** diff_version names the version diffed against. */
+  diffVersionHonoured: boolean;
+  revertJobIdRequired: boolean;
+  revertOneOfVersionOrTag: boolean;
+  revertByTag: boolean;
+  revertEnforcesPrior: boolean;
+  /** A revert copies the target version's definition. */
+  revertCopiesTarget: boolean;
+  /** Setting stability changes Stable of that version. */
+  stableSets: boolean;
+  /** Marking a version stable changes no current definition. */
+  stableKeepsJob: boolean;
+  /** A tag without Version goes to the latest version. */
+  tagDefaultsToLatest: boolean;
+  tagUniquePerJob: boolean;
+  tagDeletes: boolean;
+
+  // ---- allocations and deployments ---------------------------------------------------------------
+  allocationsAllHonoured: boolean;
+  deploymentsAllHonoured: boolean;
+
+  // ---- stop and gc (jobs.stop.*, jobs.gc.*) ------------------------------------------------------
+  /** A stop removes the job at once only with purge=true. */
+  stopRemoves(purge: boolean): boolean;
+  /** global=true is an ordinary stop (single region). */
+  globalStopAccepted: boolean;
+  /** no_shutdown_delay=true skips the group shutdown_delay. */
+  honoursNoShutdownDelay: boolean;
+  /** Forced garbage collection removes stopped jobs. */
+  gcCollectsStopped: boolean;
+  /** Variant: a forced collection is queued and runs after the answer. */
+  gcQueued: boolean;
+  /** Variant: purging also forgets the job's allocations and deployments. */
+  purgeCollectsAllocations: boolean;
+
+  // ---- dispatch (jobs.dispatch.*) ----------------------------------------------------------------
+  dispatchNeedsParameterized: boolean;
+  dispatchPayloadRequiredChecked: boolean;
+  dispatchPayloadLimit: number;
+  dispatchMetaUnpermittedRefused: boolean;
+  dispatchMetaRequiredChecked: boolean;
+  dispatchIdempotent: boolean;
+  dispatchIdPrefixTemplate: boolean;
+  dispatchKeepsMeta: boolean;
+  /** The raw request body of dispatch/payload is the child's Payload. */
+  rawDispatchPayload(body: Buffer): Buffer;
+
+  // ---- evaluate, plan, periodic, scale -----------------------------------------------------------
+  evaluateJobIdRequired: boolean;
+  evaluateCreatesEval: boolean;
+  /** Plan is a dry run. */
+  planDryRun: boolean;
+  planDiff: boolean;
+  planAnnotations: boolean;
+  /** periodic/force needs a periodic job. */
+  forceNeedsPeriodic: boolean;
+  /** periodic/force creates an instance even if it violates prohibit_overlap. */
+  forceIgnoresOverlap: boolean;
+  /** Variant: a periodic instance is named after its launch second (two in one second share it). */
+  periodicChildPerSecond: boolean;
+  scaleTargetGroupRequired: boolean;
+  scaleMessageXorError: boolean;
+  scaleBlockedByDeployment: boolean;
+  scaleSetsCount: boolean;
+  scaleRecordsEvent: boolean;
+
+  // ---- parse (jobs.parse.*) ----------------------------------------------------------------------
+  parseCanonicalizes: boolean;
+  parseUsesVariables: boolean;
+
+  // ---- the action stream (jobs.action.*) ---------------------------------------------------------
+  actionNeedsTask: boolean;
+  /** With ws_handshake=true the first frame's auth_token is checked. */
+  actionHandshakeChecked: boolean;
+  /** tty_size frames are accepted (and ignored). */
+  actionTtySizeAccepted: boolean;
+  /** The stdout close frame comes before the exited frame. */
+  actionCloseBeforeExit: boolean;
+  /** Variant: frames the document does not list (stderr data and close). */
+  actionExtraFrames: boolean;
+}
+
+export const documented: SchedulerRules = {
+  capabilities: {
+    'list-jobs': ['list-jobs'],
+    'read-job': ['read-job'],
+    'read-job-scaling': ['read-job-scaling', 'read-job'],
+    'submit-job': ['submit-job'],
+    'dispatch-job': ['dispatch-job'],
+    'force-periodic': ['dispatch-job', 'submit-job'],
+    'scale-job': ['scale-job', 'submit-job'],
+    'parse-job': ['parse-job', 'submit-job'],
+    'policy-override': ['policy-override'],
+    'alloc-exec': ['alloc-exec'],
+    // Drivers without file system isolation (raw_exec) also need alloc-node-exec.
+    'alloc-node-exec': ['alloc-node-exec'],
+  },
+  aclNamespace: (namespace) => namespace,
+
+  enforcesIndex: true,
+  preservesCounts: true,
+  definitionChanged: (old, next) => old !== next,
+  nextVersion: (current) => current + 1,
+  registerCreatesEval: true,
+  evalPriority: (requested) => requested,
+  deploymentsComplete: true,
+  submissionsKept: SUBMISSIONS_KEPT,
+  asyncEvaluations: false,
+  defaultUpdateStrategy: false,
+
+  jobsAreNamespaced: true,
+  unknownJobIs404: true,
+  jobView: (view) => view,
+  submissionVersionRequired: true,
+  submissionOnlyWhenSupplied: true,
+
+  listHonoursPrefix: true,
+  listHonoursFilter: true,
+  pageOverfill: false,
+  listSendsNextToken: true,
+  listMetaOnRequest: true,
+  wildcardNamespaces: (allowed) => allowed,
+
+  versionDiffsOnRequest: true,
+  versionDiffsGiven: true,
+  diffVersionHonoured: true,
+  revertJobIdRequired: true,
+  revertOneOfVersionOrTag: true,
+  revertByTag: true,
+  revertEnforcesPrior: true,
+  revertCopiesTarget: true,
+  stableSets: true,
+  stableKeepsJob: true,
+  tagDefaultsToLatest: true,
+  tagUniquePerJob: true,
+  tagDeletes: true,
+
+  allocationsAllHonoured: true,
+  deploymentsAllHonoured: true,
+
+  stopRemoves: (purge) => purge,
+  globalStopAccepted: true,
+  honoursNoShutdownDelay: true,
+  gcCollectsStopped: true,
+  gcQueued: false,
+  purgeCollectsAllocations: false,
+
+  dispatchNeedsParameterized: true,
+  dispatchPayloadRequiredChecked: true,
+  dispatchPayloadLimit: DISPATCH_PAYLOAD_LIMIT,
+  dispatchMetaUnpermittedRefused: true,
+  dispatchMetaRequiredChecked: true,
+  dispatchIdempotent: true,
+  dispatchIdPrefixTemplate: true,
+  dispatchKeepsMeta: true,
+  rawDispatchPayload: (body) => body,
+
+  evaluateJobIdRequired: true,
+  evaluateCreatesEval: true,
+  planDryRun: true,
+  planDiff: true,
+  planAnnotations: true,
+  forceNeedsPeriodic: true,
+  forceIgnoresOverlap: true,
+  periodicChildPerSecond: false,
+  scaleTargetGroupRequired: true,
+  scaleMessageXorError: true,
+  scaleBlockedByDeployment: true,
+  scaleSetsCount: true,
+  scaleRecordsEvent: true,
+
+  parseCanonicalizes: true,
+  parseUsesVariables: true,
+
+  actionNeedsTask: true,
+  actionHandshakeChecked: true,
+  actionTtySizeAccepted: true,
+  actionCloseBeforeExit: true,
+  actionExtraFrames: false,
+};
