@@ -2,7 +2,8 @@
  * Cloud credentials engine of the reference (default mount `cloud`). Its effects are real: it
  * logs in to the simulated cloud directory (`ctx.settings.cloudDirectoryAddr`) with the configured
  * client credentials and creates applications, service principals, secrets, role assignments and
- * group memberships there, and removes them when leases end.
+ * group memberships there, and removes them when leases end. The rules it follows are named in
+ * rules.ts; the switches (switches.ts) replace some of them, so this file never asks which is on.
  */
 import { randomUUID } from 'node:crypto';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';

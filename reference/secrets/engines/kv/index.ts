@@ -1,7 +1,8 @@
 /**
  * Key-value engine, version 1 (`options.version` "1", the default when mounted by hand) and
  * version 2 (`options.version` "2"): versions, soft delete, undelete, destroy, metadata, config
- * with max_versions and cas_required, check-and-set.
+ * with max_versions and cas_required, check-and-set. The rules it follows are named in rules.ts;
+ * the switches (switches.ts) replace some of them, so this file never asks which switch is on.
  */
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../../errors.js';
