@@ -2,81 +2,32 @@
  * Cloud credentials engine of the reference (default mount `cloud`). Its effects are real: it
  * logs in to the simulated cloud directory (`ctx.settings.cloudDirectoryAddr`) with the configured
  * client credentials and creates applications, service principals, secrets, role assignments and
- * group memberships there, and removes them when leases end.
+ * group memberships there, and removes them when leases end. The rules it follows are named in
+ * rules.ts; the switches (switches.ts) replace some of them, so this file never asks which is on.
  */
-import type { FaultName, VariantName } from '../../../switch-names.js';
 import { randomUUID } from 'node:crypto';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { SvcError, badRequest, methodNotAllowed, unsupportedPath } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
 import { DirectoryCallError, DirectoryClient, orMissing } from './directory-client.js';
+import { parseBool, parseGroupItems, parseTags, type GroupItem, type RoleItem } from './roles.js';
 import {
-  SIGN_IN_AUDIENCES,
-  parseBool,
-  parseGroupItems,
-  parseJsonArray,
-  parseRoleItems,
-  parseTags,
-  type GroupItem,
-  type RoleItem,
-} from './roles.js';
+  CONFIG_FIELDS,
+  ENV_OF,
+  type CloudRules,
+  type EffectiveConfig,
+  type Principal,
+  type ResolvedGroup,
+  type ResolvedRole,
+  type RoleEntry,
+  type StoredConfig,
+} from './rules.js';
+import { cloudRulesWith } from './switches.js';
 
-const DEFAULT_ROOT_PASSWORD_TTL = 182 * 86400;
-/** Variant cloud.rotate-root-deferred-swap: how long the old root secret stays in use after rotate-root. */
+/** How long the old root secret stays in use after rotate-root when the swap is deferred. */
 const DEFERRED_SWAP_MS = 1500;
 /** Generated principals' secrets live far longer than any lease; the lease's end removes them. */
 const SP_SECRET_SECONDS = 10 * 365 * 86400;
-
-interface StoredConfig {
-  subscription_id: string;
-  tenant_id: string;
-  client_id: string;
-  client_secret: string;
-  environment: string;
-  root_password_ttl: number;
-}
-
-interface ResolvedRole {
-  role_name: string;
-  role_id: string;
-  scope: string;
-}
-interface ResolvedGroup {
-  group_name: string;
-  object_id: string;
-}
-
-interface Principal {
-  appObjectId: string;
-  appId: string;
-  spObjectId: string;
-  assignmentNames: string[];
-  groupIds: string[];
-}
-
-interface RoleEntry {
-  cloud_roles: ResolvedRole[];
-  cloud_groups: ResolvedGroup[];
-  application_object_id: string;
-  application_id: string;
-  persist_app: boolean;
-  ttl: number;
-  max_ttl: number;
-  permanently_delete: boolean;
-  sign_in_audience: string;
-  tags: string[];
-  /** The application persist_app keeps for the role's lifetime. */
-  managed?: Principal;
-}
-
-const CONFIG_FIELDS = ['subscription_id', 'tenant_id', 'client_id', 'client_secret', 'environment'] as const;
-const ENV_OF: Record<(typeof CONFIG_FIELDS)[number], string> = {
-  subscription_id: 'CLOUD_SUBSCRIPTION_ID',
-  tenant_id: 'CLOUD_TENANT_ID',
-  client_id: 'CLOUD_CLIENT_ID',
-  client_secret: 'CLOUD_CLIENT_SECRET',
-  environment: 'CLOUD_ENVIRONMENT',
-};
 
 function remote(err: unknown): never {
   if (err instanceof DirectoryCallError) throw new SvcError(502, [`cloud directory: ${err.code}: ${err.message}`]);
@@ -86,19 +37,13 @@ function remote(err: unknown): never {
 class CloudEngine implements Engine {
   private config: StoredConfig | undefined;
   private readonly roles = new Map<string, RoleEntry>();
-  /** The pending swap of variant cloud.rotate-root-deferred-swap. */
+  /** The pending swap of a deferred root secret swap. */
   private swapTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly ctx: EngineContext) {}
-
-  private has(fault: FaultName): boolean {
-    return this.ctx.faults.has(fault);
-  }
-
-  /** A legal variant (variants.ts): a behaviour the documents allow. */
-  private variant(name: VariantName): boolean {
-    return this.ctx.variants.has(name);
-  }
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly rules: CloudRules,
+  ) {}
 
   async close(): Promise<void> {
     if (this.swapTimer) clearTimeout(this.swapTimer);
@@ -115,14 +60,7 @@ class CloudEngine implements Engine {
     try {
       return await this.route(req);
     } catch (err) {
-      // Variant: the upstream product's error wording (its framework wraps messages in a list).
-      if (err instanceof SvcError && this.variant('cloud.error-texts-wrapped')) {
-        throw new SvcError(
-          err.status,
-          err.messages.map((m) => `1 error occurred:\n\t* ${m}\n\n`),
-        );
-      }
-      throw err;
+      throw err instanceof SvcError ? this.rules.error(err) : err;
     }
   }
 
@@ -167,37 +105,16 @@ class CloudEngine implements Engine {
   // --- configuration -----------------------------------------------------------------------
 
   /** Stored values with the CLOUD_* environment variables laid over them. */
-  private effective(): Omit<StoredConfig, 'root_password_ttl'> {
+  private effective(): EffectiveConfig {
     const stored = this.config;
-    const env = this.has('cloud.env-ignored') ? {} : this.ctx.settings.env;
-    const out = {} as Omit<StoredConfig, 'root_password_ttl'>;
+    const env = this.rules.environment(this.ctx.settings.env);
+    const out = {} as EffectiveConfig;
     for (const field of CONFIG_FIELDS) out[field] = env[ENV_OF[field]] || stored?.[field] || '';
     return out;
   }
 
   private readConfig(): EngineResponse {
-    const c = this.config;
-    if (!c && this.variant('cloud.config-read-unconfigured-404')) throw new SvcError(404, []);
-    const data: Record<string, unknown> = {
-      subscription_id: c?.subscription_id ?? '',
-      tenant_id: c?.tenant_id ?? '',
-      client_id: this.has('cloud.config-read-drops-client-id') ? undefined : (c?.client_id ?? ''),
-      environment: c?.environment ?? '',
-      root_password_ttl: c?.root_password_ttl ?? 0,
-    };
-    if (this.has('cloud.config-read-shows-secret')) data.client_secret = c?.client_secret ?? '';
-    if (this.variant('cloud.config-read-extra-fields')) {
-      // The upstream product's read also reports workload identity and automated rotation settings.
-      Object.assign(data, {
-        identity_token_audience: '',
-        identity_token_ttl: 0,
-        rotation_period: 0,
-        rotation_schedule: '',
-        rotation_window: 0,
-        disable_automated_rotation: false,
-      });
-    }
-    return { data };
+    return { data: this.rules.configRead(this.config) };
   }
 
   private writeConfig(body: Record<string, unknown>): EngineResponse {
@@ -209,7 +126,7 @@ class CloudEngine implements Engine {
           client_id: '',
           client_secret: '',
           environment: '',
-          root_password_ttl: this.has('cloud.root-password-ttl-default-wrong') ? 90 * 86400 : DEFAULT_ROOT_PASSWORD_TTL,
+          root_password_ttl: this.rules.rootPasswordTtlDefault,
         };
     for (const field of CONFIG_FIELDS) {
       const v = body[field];
@@ -227,21 +144,13 @@ class CloudEngine implements Engine {
       if (ttl <= 0) throw badRequest('root_password_ttl must be positive');
       next.root_password_ttl = ttl;
     }
-    if (!this.has('cloud.ids-not-required') && !this.variant('cloud.config-ids-checked-at-use')) {
-      const env = this.has('cloud.env-ignored') ? {} : this.ctx.settings.env;
-      for (const field of ['subscription_id', 'tenant_id'] as const) {
-        if (!next[field] && !env[ENV_OF[field]])
-          throw badRequest(`${field} is required (or the ${ENV_OF[field]} environment variable)`);
-      }
-    }
+    this.rules.checkIdsAtWrite(next, this.rules.environment(this.ctx.settings.env));
     this.config = next;
-    if (this.variant('cloud.config-write-warnings') && !next.environment)
-      return { warnings: ['environment is not set: the public cloud is used'] };
-    return {};
+    return this.rules.configWriteResponse(next);
   }
 
   private deleteConfig(): EngineResponse {
-    if (!this.has('cloud.config-delete-kept')) this.config = undefined;
+    this.config = this.rules.configAfterDelete(this.config);
     return {};
   }
 
@@ -251,10 +160,7 @@ class CloudEngine implements Engine {
     if (!this.config && !this.ctx.settings.env.CLOUD_CLIENT_ID)
       throw badRequest('the cloud engine is not configured (write cloud config first)');
     const c = this.effective();
-    if (this.variant('cloud.config-ids-checked-at-use') && !this.has('cloud.ids-not-required')) {
-      for (const field of ['subscription_id', 'tenant_id'] as const)
-        if (!c[field]) throw badRequest(`${field} is required (or the ${ENV_OF[field]} environment variable)`);
-    }
+    this.rules.checkIdsAtUse(c);
     if (!c.tenant_id || !c.client_id || !c.client_secret)
       throw badRequest('tenant_id, client_id and client_secret are needed to reach the cloud directory');
     try {
@@ -276,7 +182,7 @@ class CloudEngine implements Engine {
     const client = await this.client();
     const clientId = this.effective().client_id;
     const now = this.ctx.clock.now();
-    const ttl = this.config.root_password_ttl || DEFAULT_ROOT_PASSWORD_TTL;
+    const ttl = this.config.root_password_ttl || this.rules.rootPasswordTtlDefault;
     try {
       const apps = await client.list<{ id: string; passwordCredentials: { keyId: string }[] }>(
         `/applications?appId=${encodeURIComponent(clientId)}`,
@@ -291,29 +197,20 @@ class CloudEngine implements Engine {
         `/applications/${app.id}/addPassword`,
         {
           displayName: `svc-root-${randomUUID()}`,
-          ...(this.has('cloud.rotate-root-ttl-ignored')
-            ? {}
-            : { endDateTime: new Date(now + ttl * 1000).toISOString() }),
+          ...this.rules.rootSecretExpiry(now, ttl),
         },
       );
-      if (this.variant('cloud.rotate-root-deferred-swap')) {
-        // Like the upstream product: keep using the old secret and swap (dropping the old ones) later.
+      if (this.rules.rootSwap === 'deferred') {
+        // Keep using the old secret and swap (dropping the old ones) later.
         this.scheduleSwap(app, added);
         return {};
       }
       this.config = { ...this.config, client_secret: added.secretText };
       // Prove the new secret before dropping the old ones, so a failed rotation never locks us out.
       const fresh = await this.client();
-      if (!this.has('cloud.rotate-root-keeps-old')) {
-        for (const cred of app.passwordCredentials) {
-          if (cred.keyId !== added.keyId)
-            await orMissing(() =>
-              fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }),
-            );
-        }
-      }
-      if (this.has('cloud.rotate-root-returns-secret')) return { data: { client_secret: added.secretText } };
-      return {};
+      for (const keyId of this.rules.oldRootSecrets(app.passwordCredentials, added.keyId))
+        await orMissing(() => fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId }));
+      return this.rules.rotateRootResponse(added.secretText);
     } catch (err) {
       return remote(err);
     }
@@ -395,14 +292,7 @@ class CloudEngine implements Engine {
       role.permanently_delete = parseBool('permanently_delete', body.permanently_delete);
     if (body.persist_app !== undefined) role.persist_app = parseBool('persist_app', body.persist_app);
     if (body.sign_in_audience !== undefined && body.sign_in_audience !== '') {
-      const v = body.sign_in_audience;
-      if (this.has('cloud.sign-in-audience-unchecked')) {
-        role.sign_in_audience = '';
-      } else {
-        if (typeof v !== 'string' || !SIGN_IN_AUDIENCES.includes(v))
-          throw badRequest(`invalid sign_in_audience; valid values are ${SIGN_IN_AUDIENCES.join(', ')}`);
-        role.sign_in_audience = v;
-      }
+      role.sign_in_audience = this.rules.signInAudience(body.sign_in_audience);
     }
     if (body.tags !== undefined) role.tags = parseTags(body.tags);
     if (body.application_object_id !== undefined) {
@@ -412,27 +302,16 @@ class CloudEngine implements Engine {
     let roleItems: RoleItem[] | undefined;
     let groupItems: GroupItem[] | undefined;
     if (body.cloud_roles !== undefined) {
-      const requireScope =
-        !this.has('cloud.roles-item-shape-unchecked') && !this.variant('cloud.roles-item-shape-at-use');
-      roleItems = parseRoleItems(
-        parseJsonArray('cloud_roles', body.cloud_roles, this.has('cloud.roles-json-unchecked')),
-        requireScope,
+      roleItems = this.rules.roleItems(
+        this.rules.jsonArray('cloud_roles', body.cloud_roles),
+        () => this.effective().subscription_id,
       );
-      // Fault: an item without scope silently gets the whole subscription as its scope.
-      if (this.has('cloud.roles-item-shape-unchecked'))
-        roleItems = roleItems.map((r) =>
-          r.scope ? r : { ...r, scope: `/subscriptions/${this.effective().subscription_id}` },
-        );
     }
     if (body.cloud_groups !== undefined)
-      groupItems = parseGroupItems(
-        parseJsonArray('cloud_groups', body.cloud_groups, this.has('cloud.roles-json-unchecked')),
-      );
+      groupItems = parseGroupItems(this.rules.jsonArray('cloud_groups', body.cloud_groups));
 
     const userApp = role.application_object_id && role.application_object_id !== role.managed?.appObjectId;
-    if (userApp && role.permanently_delete && !this.has('cloud.app-object-permanently-delete-accepted')) {
-      throw badRequest('permanently_delete must be false if application_object_id is provided');
-    }
+    this.rules.checkAppObjectPermanentlyDelete(Boolean(userApp), role.permanently_delete);
 
     const client = await this.client();
     try {
@@ -441,25 +320,17 @@ class CloudEngine implements Engine {
           client.request<{ appId: string }>('GET', `/applications/${encodeURIComponent(role.application_object_id)}`),
         );
         if (!app) {
-          const message = `no application found for application_object_id '${role.application_object_id}'`;
-          // Variant: the upstream product reports the failed lookup as an internal error.
-          throw this.variant('cloud.app-object-missing-500')
-            ? new SvcError(500, [`error loading Application: ${message}`])
-            : badRequest(message);
+          throw this.rules.missingApplication(
+            `no application found for application_object_id '${role.application_object_id}'`,
+          );
         }
         role.application_id = app.appId;
       }
       if (roleItems) role.cloud_roles = await this.resolveRoles(client, roleItems);
       if (groupItems) role.cloud_groups = await this.resolveGroups(client, groupItems);
       const usable = role.application_object_id || role.cloud_roles.length > 0 || role.cloud_groups.length > 0;
-      if (!usable && !this.has('cloud.roles-empty-accepted')) {
-        throw badRequest('either cloud_roles or application_object_id must be provided');
-      }
-      if (
-        role.persist_app &&
-        !this.has('cloud.persist-app-ignored') &&
-        !(role.application_object_id && !role.managed)
-      ) {
+      this.rules.checkUsable(Boolean(usable));
+      if (this.rules.persistApp(role) && !(role.application_object_id && !role.managed)) {
         await this.persistApp(client, name, role);
       }
     } catch (err) {
@@ -479,15 +350,13 @@ class CloudEngine implements Engine {
         def =
           (await client.list<Def>(`/roleDefinitions?id=${encodeURIComponent(item.role_id)}`))[0] ??
           (await orMissing(() => client.request<Def>('GET', `/roleDefinitions/${encodeURIComponent(item.role_id!)}`)));
-        if (!def && !this.has('cloud.roles-existence-unchecked'))
-          throw badRequest(`no role found for role_id: '${item.role_id}'`);
+        if (!def) this.rules.missingResource(`no role found for role_id: '${item.role_id}'`);
       } else {
         const defs = await client.list<Def>(`/roleDefinitions?roleName=${encodeURIComponent(item.role_name!)}`);
         if (defs.length > 1)
           throw badRequest(`multiple matches found for role_name: '${item.role_name}'; specify role_id instead`);
         def = defs[0];
-        if (!def && !this.has('cloud.roles-existence-unchecked'))
-          throw badRequest(`no role found for role_name: '${item.role_name}'`);
+        if (!def) this.rules.missingResource(`no role found for role_name: '${item.role_name}'`);
       }
       const resolved = def
         ? { role_name: def.roleName, role_id: def.id, scope: item.scope }
@@ -507,15 +376,13 @@ class CloudEngine implements Engine {
       let g: G | undefined;
       if (item.object_id) {
         g = await orMissing(() => client.request<G>('GET', `/groups/${encodeURIComponent(item.object_id!)}`));
-        if (!g && !this.has('cloud.roles-existence-unchecked'))
-          throw badRequest(`no group found for object_id: '${item.object_id}'`);
+        if (!g) this.rules.missingResource(`no group found for object_id: '${item.object_id}'`);
       } else {
         const list = await client.list<G>(`/groups?displayName=${encodeURIComponent(item.group_name!)}`);
         if (list.length > 1)
           throw badRequest(`multiple matches found for group_name: '${item.group_name}'; specify object_id instead`);
         g = list[0];
-        if (!g && !this.has('cloud.roles-existence-unchecked'))
-          throw badRequest(`no group found for group_name: '${item.group_name}'`);
+        if (!g) this.rules.missingResource(`no group found for group_name: '${item.group_name}'`);
       }
       if (!g) continue;
       if (out.some((o) => o.object_id === g!.id)) throw badRequest(`duplicate object_id '${g.id}'`);
@@ -545,7 +412,7 @@ class CloudEngine implements Engine {
     const app = await client.request<{ id: string; appId: string }>('POST', '/applications', {
       displayName: `svc-${roleName}-${randomUUID().slice(0, 8)}`,
       ...(role.sign_in_audience ? { signInAudience: role.sign_in_audience } : {}),
-      tags: this.has('cloud.tags-dropped') ? [] : role.tags,
+      tags: this.rules.applicationTags(role),
     });
     const principal: Principal = {
       appObjectId: app.id,
@@ -557,22 +424,18 @@ class CloudEngine implements Engine {
     try {
       const sp = await client.request<{ id: string }>('POST', '/servicePrincipals', { appId: app.appId });
       principal.spObjectId = sp.id;
-      if (!this.has('cloud.creds-skip-assignments')) {
-        for (const r of role.cloud_roles) {
-          const assignment = randomUUID();
-          await client.request('PUT', `/roleAssignments/${assignment}`, {
-            roleDefinitionId: r.role_id,
-            principalId: sp.id,
-            scope: r.scope,
-          });
-          principal.assignmentNames.push(assignment);
-        }
+      for (const r of this.rules.assignmentsOf(role)) {
+        const assignment = randomUUID();
+        await client.request('PUT', `/roleAssignments/${assignment}`, {
+          roleDefinitionId: r.role_id,
+          principalId: sp.id,
+          scope: r.scope,
+        });
+        principal.assignmentNames.push(assignment);
       }
-      if (!this.has('cloud.creds-skip-groups')) {
-        for (const g of role.cloud_groups) {
-          await client.request('POST', `/groups/${g.object_id}/members`, { id: sp.id });
-          principal.groupIds.push(g.object_id);
-        }
+      for (const g of this.rules.groupsOf(role)) {
+        await client.request('POST', `/groups/${g.object_id}/members`, { id: sp.id });
+        principal.groupIds.push(g.object_id);
       }
       return principal;
     } catch (err) {
@@ -582,14 +445,14 @@ class CloudEngine implements Engine {
   }
 
   private async removePrincipal(client: DirectoryClient, p: Principal, permanently: boolean): Promise<void> {
-    if (!this.has('cloud.revoke-keeps-assignments')) {
+    if (this.rules.revokeRemovesAssignments) {
       for (const a of p.assignmentNames) await orMissing(() => client.request('DELETE', `/roleAssignments/${a}`));
       if (p.spObjectId)
         for (const g of p.groupIds)
           await orMissing(() => client.request('DELETE', `/groups/${g}/members/${p.spObjectId}`));
     }
-    if (this.has('cloud.revoke-keeps-principal')) return;
-    const permanent = permanently && !this.has('cloud.permanently-delete-ignored');
+    if (!this.rules.revokeRemovesPrincipal) return;
+    const permanent = this.rules.permanentDelete(permanently);
     if (p.spObjectId) {
       await orMissing(() => client.request('DELETE', `/servicePrincipals/${p.spObjectId}`));
       if (permanent) await orMissing(() => client.request('DELETE', `/directory/deletedItems/${p.spObjectId}`));
@@ -630,22 +493,24 @@ class CloudEngine implements Engine {
   // --- credentials -------------------------------------------------------------------------
 
   private leaseTimes(role: RoleEntry): { ttl: number; maxTtl: number } {
-    const ttl = !this.has('cloud.ttl-ignored') && role.ttl > 0 ? role.ttl : this.ctx.settings.defaultLeaseTtl;
-    const maxTtl =
-      !this.has('cloud.max-ttl-ignored') && role.max_ttl > 0 ? role.max_ttl : this.ctx.settings.maxLeaseTtl;
+    const roleTtl = this.rules.roleTtl(role);
+    const roleMaxTtl = this.rules.roleMaxTtl(role);
+    const ttl = roleTtl > 0 ? roleTtl : this.ctx.settings.defaultLeaseTtl;
+    const maxTtl = roleMaxTtl > 0 ? roleMaxTtl : this.ctx.settings.maxLeaseTtl;
     return { ttl: maxTtl > 0 ? Math.min(ttl, maxTtl) : ttl, maxTtl };
   }
 
   private async creds(name: string): Promise<EngineResponse> {
     const role = this.roles.get(name);
-    if (!role)
-      throw new SvcError(this.variant('cloud.creds-unknown-role-404') ? 404 : 400, [`role '${name}' does not exist`]);
+    if (!role) throw this.rules.unknownRole(name);
     const client = await this.client();
     const { ttl, maxTtl } = this.leaseTimes(role);
     const endDateTime = new Date(this.ctx.clock.now() + SP_SECRET_SECONDS * 1000).toISOString();
-    const renew = async (increment: number) => (!this.has('cloud.ttl-ignored') && role.ttl > 0 ? role.ttl : increment);
-    const staticApp =
-      role.application_object_id && !this.has('cloud.app-object-uses-roles') ? role.application_object_id : '';
+    const renew = async (increment: number) => {
+      const roleTtl = this.rules.roleTtl(role);
+      return roleTtl > 0 ? roleTtl : increment;
+    };
+    const staticApp = this.rules.staticApplication(role);
     try {
       if (staticApp) {
         const added = await client.request<{ keyId: string; secretText: string }>(
@@ -656,7 +521,7 @@ class CloudEngine implements Engine {
         return {
           data: {
             client_id: role.application_id,
-            client_secret: this.has('cloud.creds-wrong-secret') ? `${added.secretText}x` : added.secretText,
+            client_secret: this.rules.returnedSecret(added.secretText),
           },
           lease: {
             ttl,
@@ -664,7 +529,7 @@ class CloudEngine implements Engine {
             renewable: true,
             renew,
             revoke: async () => {
-              if (this.has('cloud.app-object-revoke-keeps-secret')) return;
+              if (!this.rules.revokeRemovesAddedSecret) return;
               const c = await this.client();
               await orMissing(() =>
                 c.request('POST', `/applications/${staticApp}/removePassword`, { keyId: added.keyId }),
@@ -683,7 +548,7 @@ class CloudEngine implements Engine {
       return {
         data: {
           client_id: principal.appId,
-          client_secret: this.has('cloud.creds-wrong-secret') ? `${added.secretText}x` : added.secretText,
+          client_secret: this.rules.returnedSecret(added.secretText),
         },
         lease: {
           ttl,
@@ -699,4 +564,4 @@ class CloudEngine implements Engine {
   }
 }
 
-export const factory: EngineFactory = (ctx) => new CloudEngine(ctx);
+export const factory: EngineFactory = (ctx) => new CloudEngine(ctx, cloudRulesWith(ctx.faults, ctx.variants));

@@ -1,0 +1,173 @@
+/**
+ * The cloud credentials engine's rules as the documents give them (secrets-service-core.md,
+ * "Cloud credentials engine"), named so the model (index.ts) reads as those rules: what the
+ * configuration holds and answers, when the ids are checked, how rotate-root treats the root
+ * secret, what a role must name, and what credentials create and their lease's end removes. The
+ * switches (switches.ts) replace some of these by name.
+ */
+import type { EngineResponse } from '../../engine.js';
+import { SvcError, badRequest } from '../../errors.js';
+import { SIGN_IN_AUDIENCES, parseJsonArray, parseRoleItems, type RoleItem } from './roles.js';
+
+export interface StoredConfig {
+  subscription_id: string;
+  tenant_id: string;
+  client_id: string;
+  client_secret: string;
+  environment: string;
+  root_password_ttl: number;
+}
+
+/** The configuration in use: stored values with the CLOUD_* environment variables laid over them. */
+export type EffectiveConfig = Omit<StoredConfig, 'root_password_ttl'>;
+
+export interface ResolvedRole {
+  role_name: string;
+  role_id: string;
+  scope: string;
+}
+export interface ResolvedGroup {
+  group_name: string;
+  object_id: string;
+}
+
+export interface Principal {
+  appObjectId: string;
+  appId: string;
+  spObjectId: string;
+  assignmentNames: string[];
+  groupIds: string[];
+}
+
+export interface RoleEntry {
+  cloud_roles: ResolvedRole[];
+  cloud_groups: ResolvedGroup[];
+  application_object_id: string;
+  application_id: string;
+  persist_app: boolean;
+  ttl: number;
+  max_ttl: number;
+  permanently_delete: boolean;
+  sign_in_audience: string;
+  tags: string[];
+  /** The application persist_app keeps for the role's lifetime. */
+  managed?: Principal;
+}
+
+export const CONFIG_FIELDS = ['subscription_id', 'tenant_id', 'client_id', 'client_secret', 'environment'] as const;
+export const ENV_OF: Record<(typeof CONFIG_FIELDS)[number], string> = {
+  subscription_id: 'CLOUD_SUBSCRIPTION_ID',
+  tenant_id: 'CLOUD_TENANT_ID',
+  client_id: 'CLOUD_CLIENT_ID',
+  client_secret: 'CLOUD_CLIENT_SECRET',
+  environment: 'CLOUD_ENVIRONMENT',
+};
+const IDS = ['subscription_id', 'tenant_id'] as const;
+
+/** subscription_id and tenant_id are required, from the configuration or the environment. */
+export function requireIds(values: Pick<StoredConfig, (typeof IDS)[number]>, env: Record<string, string | undefined>) {
+  for (const field of IDS)
+    if (!values[field] && !env[ENV_OF[field]])
+      throw badRequest(`${field} is required (or the ${ENV_OF[field]} environment variable)`);
+}
+
+export const documented = {
+  /** Errors answer `{errors: [<message>, ...]}` with the engine's own wording. */
+  error: (err: SvcError): SvcError => err,
+
+  // --- configuration ------------------------------------------------------------------------
+
+  /** The environment variables that override the stored configuration (CLOUD_*). */
+  environment: (env: Record<string, string | undefined>): Record<string, string | undefined> => env,
+  /** root_password_ttl when not written: 182 days. */
+  rootPasswordTtlDefault: 182 * 86400,
+  /** A configuration write needs subscription_id and tenant_id (written or from the environment). */
+  checkIdsAtWrite: (next: StoredConfig, env: Record<string, string | undefined>): void => requireIds(next, env),
+  /** Using the configuration needs nothing more: the ids were checked when it was written. */
+  checkIdsAtUse: (_config: EffectiveConfig): void => {},
+  /** A configuration write answers 204. */
+  configWriteResponse: (_written: StoredConfig): EngineResponse => ({}),
+  /** The read: subscription_id, tenant_id, client_id, environment, root_password_ttl; never client_secret. */
+  configRead: (c: StoredConfig | undefined): Record<string, unknown> => ({
+    subscription_id: c?.subscription_id ?? '',
+    tenant_id: c?.tenant_id ?? '',
+    client_id: c?.client_id ?? '',
+    environment: c?.environment ?? '',
+    root_password_ttl: c?.root_password_ttl ?? 0,
+  }),
+  /** DELETE removes the configuration. */
+  configAfterDelete: (_c: StoredConfig | undefined): StoredConfig | undefined => undefined,
+
+  // --- rotate-root --------------------------------------------------------------------------
+
+  /** The new root secret expires after root_password_ttl. */
+  rootSecretExpiry: (now: number, ttlSeconds: number): { endDateTime?: string } => ({
+    endDateTime: new Date(now + ttlSeconds * 1000).toISOString(),
+  }),
+  /** The engine swaps to the new root secret at once ('now'), or later ('deferred'). */
+  rootSwap: 'now' as 'now' | 'deferred',
+  /** After the new secret is proven, every other secret of the root application is removed. */
+  oldRootSecrets: (credentials: { keyId: string }[], newKeyId: string): string[] =>
+    credentials.map((c) => c.keyId).filter((k) => k !== newKeyId),
+  /** rotate-root answers 204: the new secret is known only to the service. */
+  rotateRootResponse: (_secret: string): EngineResponse => ({}),
+
+  // --- roles --------------------------------------------------------------------------------
+
+  /** cloud_roles and cloud_groups are JSON arrays (or JSON strings holding one). */
+  jsonArray: (field: string, value: unknown): unknown[] => parseJsonArray(field, value, false),
+  /** Each cloud_roles item has scope and either role_name or role_id. */
+  roleItems: (items: unknown[], _subscriptionId: () => string): RoleItem[] => parseRoleItems(items, true),
+  /** A role naming a role definition or group that does not exist is refused. */
+  missingResource: (message: string): void => {
+    throw badRequest(message);
+  },
+  /** The error of an application_object_id that does not exist. */
+  missingApplication: (message: string): SvcError => badRequest(message),
+  /** A role needs application_object_id or cloud_roles (or cloud_groups). */
+  checkUsable: (usable: boolean): void => {
+    if (!usable) throw badRequest('either cloud_roles or application_object_id must be provided');
+  },
+  /** permanently_delete is refused together with an application_object_id. */
+  checkAppObjectPermanentlyDelete: (userApp: boolean, permanentlyDelete: boolean): void => {
+    if (userApp && permanentlyDelete)
+      throw badRequest('permanently_delete must be false if application_object_id is provided');
+  },
+  /** sign_in_audience is one of the documented values and is set on created applications. */
+  signInAudience: (value: unknown): string => {
+    if (typeof value !== 'string' || !SIGN_IN_AUDIENCES.includes(value))
+      throw badRequest(`invalid sign_in_audience; valid values are ${SIGN_IN_AUDIENCES.join(', ')}`);
+    return value;
+  },
+  /** persist_app keeps one application for the role's lifetime. */
+  persistApp: (role: RoleEntry): boolean => role.persist_app,
+
+  // --- credentials and leases ---------------------------------------------------------------
+
+  /** The role's ttl (0: the engine default). */
+  roleTtl: (role: RoleEntry): number => role.ttl,
+  /** The role's max_ttl (0: the system maximum). */
+  roleMaxTtl: (role: RoleEntry): number => role.max_ttl,
+  /** The error of credentials for a role that does not exist. */
+  unknownRole: (name: string): SvcError => new SvcError(400, [`role '${name}' does not exist`]),
+  /** With application_object_id, credentials add a secret to that application (cloud_roles ignored). */
+  staticApplication: (role: RoleEntry): string => role.application_object_id,
+  /** A created application carries the role's tags. */
+  applicationTags: (role: RoleEntry): string[] => role.tags,
+  /** A created principal gets the role's role assignments ... */
+  assignmentsOf: (role: RoleEntry): ResolvedRole[] => role.cloud_roles,
+  /** ... and group memberships. */
+  groupsOf: (role: RoleEntry): ResolvedGroup[] => role.cloud_groups,
+  /** The client_secret returned is the one registered in the directory. */
+  returnedSecret: (secretText: string): string => secretText,
+  /** A lease's end removes the role assignments and group memberships ... */
+  revokeRemovesAssignments: true,
+  /** ... and the application and service principal ... */
+  revokeRemovesPrincipal: true,
+  /** ... and, with application_object_id, the secret it added. */
+  revokeRemovesAddedSecret: true,
+  /** permanently_delete also purges the deleted application and principal. */
+  permanentDelete: (permanently: boolean): boolean => permanently,
+};
+
+export type CloudRules = typeof documented;
