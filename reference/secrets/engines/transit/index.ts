@@ -1,7 +1,9 @@
 /**
  * The encryption engine (transit): named keys with versions and real cryptography from node:crypto.
- * Routing lives here; key material handling in keys.ts, per-item operations in ops.ts, batch rules
- * in batch.ts, BYOK wrapping in byok.ts, CSR and chains in certs.ts.
+ * Routing lives here; key material handling in keys.ts, per-item operations in ops.ts, batches in
+ * batch.ts, BYOK wrapping in byok.ts, CSR and chains in certs.ts. The documents' rules are named in
+ * rules.ts and reached through `this.rules` (ops.ts: `ctx.rules`); the faults and variants replace
+ * them in one table, switches.ts, so nothing here asks which switch is on.
  */
 import { createHash, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';

@@ -49,7 +49,7 @@ export function typeInfo(k: NamedKey): TypeInfo {
   return KEY_TYPES[k.type]!;
 }
 
-/** Fresh material for one version of a key type. `symBytes` overrides the symmetric size (hmac key_size, or a fault). */
+/** Fresh material for one version of a key type. `symBytes` overrides the symmetric size (rules.newVersionBytes). */
 export async function generateMaterial(
   type: string,
   symBytes?: number,
