@@ -4,9 +4,7 @@
  * variants file) and in the one place it is applied (the area's switches table); model files neither
  * name a switch nor ask which one is on.
  *
- * The checks run per area. An area listed in RESHAPING has not been moved to this shape yet: its
- * checks are expected to fail (`it.fails`), so the list can only shrink — the day an area passes,
- * its entry must go.
+ * The checks run per area, so a failure names the area whose model asks for a switch.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -41,8 +39,6 @@ const AREAS: Record<string, Area> = {
   ldap: { prefixes: ['ldap.'], paths: ['reference/secrets/engines/ldap/'] },
   jobs: { prefixes: ['jobs.'], paths: ['reference/scheduler/'] },
 };
-/** Areas not yet in this shape (issue 14); remove an entry once its area passes. */
-const RESHAPING = new Set<string>(['transit']);
 
 /** Declaration files (`faults.ts`, `core-faults.ts`, ...) and switch tables (`switches.ts`, `core-switches.ts`). */
 const DECLARATION = /(^|-)(faults|variants)\.ts$/;
@@ -123,12 +119,11 @@ const show = (xs: string[]) => xs.slice(0, 40).join('\n');
 
 for (const [name, area] of Object.entries(AREAS)) {
   describe(`switches at the edge of the model: ${name}`, () => {
-    const test = RESHAPING.has(name) ? it.fails : it;
-    test('a switch is named only by its declaration and the one place it is applied', () => {
+    it('a switch is named only by its declaration and the one place it is applied', () => {
       const problems = namedOnlyAtTheEdge(area);
       expect(problems, show(problems)).toEqual([]);
     });
-    test('model files do not ask which switch is on', () => {
+    it('model files do not ask which switch is on', () => {
       const offenders = modelAsking(area);
       expect(offenders, show(offenders)).toEqual([]);
     });

@@ -1,14 +1,15 @@
 /**
  * The encryption engine (transit): named keys with versions and real cryptography from node:crypto.
- * Routing lives here; key material handling in keys.ts, per-item operations in ops.ts, batch rules
- * in batch.ts, BYOK wrapping in byok.ts, CSR and chains in certs.ts.
+ * Routing lives here; key material handling in keys.ts, per-item operations in ops.ts, batches in
+ * batch.ts, BYOK wrapping in byok.ts, CSR and chains in certs.ts. The documents' rules are named in
+ * rules.ts and reached through `this.rules` (ops.ts: `ctx.rules`); the faults and variants replace
+ * them in one table, switches.ts, so nothing here asks which switch is on.
  */
-import type { FaultName, VariantName } from '../../../switch-names.js';
 import { createHash, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
-import { badRequest, methodNotAllowed, notFound, SvcError, unsupportedPath } from '../../errors.js';
-import { runBatch, type BatchShape } from './batch.js';
+import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../../errors.js';
+import { runBatch } from './batch.js';
 import { OAEP_HASHES, parsePrivate, parsePublicPem, unwrap, wrap } from './byok.js';
 import { checkChain, createCsr, x509lib } from './certs.js';
 import {
@@ -17,7 +18,6 @@ import {
   ed25519Seed,
   generateMaterial,
   publicKeyString,
-  readView,
   serialize,
   typeInfo,
   type KeyVersion,
@@ -38,10 +38,10 @@ import {
 } from './ops.js';
 import { b64, batchInput, bool, checkFields, duration, int, str, type Body } from './params.js';
 import { KEY_TYPES } from './types.js';
-import { multiError, shapeAnswer, shapeKeyRead, withoutKeyVersion } from './variant-shapes.js';
+import type { TransitRules } from './rules.js';
+import { transitRulesFor } from './switches.js';
 
 const genPair = promisify(generateKeyPair);
-const HOUR = 3600;
 
 class TransitEngine implements Engine {
   private readonly keys = new Map<string, NamedKey>();
@@ -50,21 +50,15 @@ class TransitEngine implements Engine {
   private cacheSize = 0;
   private wrappingKey?: Promise<{ privateKey: KeyObject; publicKey: KeyObject }>;
   private readonly op: OpContext;
+  /** The documents' rules, with this reference's switches applied (switches.ts). */
+  private readonly rules: TransitRules;
 
   constructor(private readonly ctx: EngineContext) {
     const prefix = typeof ctx.settings.transitOutputPrefix === 'string' ? ctx.settings.transitOutputPrefix : 'svc';
-    this.op = { prefix, faults: ctx.faults, variants: ctx.variants };
+    this.rules = transitRulesFor(ctx.faults, ctx.variants);
+    this.op = { prefix, rules: this.rules };
     // Loading the X.509 library takes seconds on a busy machine: start it now, not on the first CSR.
     x509lib().catch((err: unknown) => ctx.log(`transit: X.509 library not loaded: ${(err as Error).message}`));
-  }
-
-  private has(fault: FaultName): boolean {
-    return this.ctx.faults.has(fault);
-  }
-
-  /** A legal variant of this engine (variants.ts), by its name without the `transit.` prefix. */
-  private variant(name: string): boolean {
-    return this.ctx.variants.has(`transit.${name}` as VariantName);
   }
 
   // ------------------------------------------------------------------ existence and locking
@@ -73,7 +67,7 @@ class TransitEngine implements Engine {
     const seg = path.split('/');
     if (seg[0] === 'encrypt' && seg.length === 2) {
       // With upsert disabled the write is an update, so the caller's create capability is irrelevant.
-      if (this.disableUpsert || this.has('transit.upsert-without-create')) return true;
+      if (this.rules.encryptIsUpdate(this.disableUpsert)) return true;
       return this.keys.has(seg[1]!);
     }
     if (seg[0] === 'keys' && seg.length === 2) return this.keys.has(seg[1]!);
@@ -94,14 +88,14 @@ class TransitEngine implements Engine {
 
   private async key(name: string): Promise<NamedKey> {
     const k = this.keys.get(name);
-    if (!k) throw (this.variant('missing-key-404') ? notFound : badRequest)(`key ${JSON.stringify(name)} not found`);
+    if (!k) throw this.rules.missingKey(name);
     await this.autoRotate(k);
     return k;
   }
 
   /** Rotation is due once auto_rotate_period has elapsed since the last rotation (reference clock). */
   private async autoRotate(k: NamedKey): Promise<void> {
-    if (k.autoRotatePeriod <= 0 || this.has('transit.auto-rotate-never')) return;
+    if (!this.rules.autoRotates(k)) return;
     if (this.ctx.clock.now() - k.lastRotatedAt < k.autoRotatePeriod * 1000) return;
     await this.locked(k.name, async () => {
       if (this.ctx.clock.now() - k.lastRotatedAt >= k.autoRotatePeriod * 1000) await this.rotate(k);
@@ -110,7 +104,7 @@ class TransitEngine implements Engine {
 
   // ------------------------------------------------------------------ routing
 
-  /** Routes the request, then applies the variants that only change the shape of the answer. */
+  /** Routes the request; the answer and any error leave through the rules (the one response point). */
   async handle(req: EngineRequest): Promise<EngineResponse> {
     const seg = req.path.split('/').filter((s) => s !== '');
     let res: EngineResponse;
@@ -118,27 +112,19 @@ class TransitEngine implements Engine {
       this.refuseAlgorithms(seg, req.body);
       res = await this.route(req, seg);
     } catch (err) {
-      if (err instanceof SvcError && this.variant('error-texts-multierror')) throw multiError(err);
-      throw err;
+      throw this.rules.failure(err);
     }
-    if (this.variant('output-key-version-absent')) res = withoutKeyVersion(res);
-    res = shapeAnswer(seg, res, (name) => this.variant(name));
-    if (this.variant('writes-answer-204') && isPlainWrite(req.method, seg)) return {};
-    return res;
+    return this.rules.answer({ method: req.method, seg, res });
   }
 
-  /** Hash algorithms a variant does not offer (the document's list is "not shown"). */
+  /** Hash algorithms the service does not offer (the document's list is "not shown"). */
   private refuseAlgorithms(seg: string[], body: Body): void {
     const [head, a, b] = seg;
     const named = [head === 'hash' ? a : b, body.algorithm, body.hash_algorithm].filter(
       (x): x is string => typeof x === 'string',
     );
-    if (head === 'hash' && this.variant('hash-without-sha1') && named.includes('sha1'))
-      throw badRequest('unsupported hash algorithm "sha1"');
-    if (['hash', 'hmac', 'sign', 'verify'].includes(head ?? '') && this.variant('hash-only-material-algorithms')) {
-      const refused = named.find((x) => x === 'sha2-224' || x === 'sha2-384');
-      if (refused) throw badRequest(`unsupported hash algorithm ${JSON.stringify(refused)}`);
-    }
+    const refused = this.rules.refusedHash(head, named);
+    if (refused) throw badRequest(`unsupported hash algorithm ${JSON.stringify(refused)}`);
   }
 
   private async route(req: EngineRequest, seg: string[]): Promise<EngineResponse> {
@@ -150,10 +136,7 @@ class TransitEngine implements Engine {
       try {
         checkFields(body);
       } catch (err) {
-        // Fault: key creation reads a field of the wrong type without checking it and crashes (500).
-        if (this.has('transit.create-wrong-type-500') && head === 'keys' && seg.length === 2)
-          throw new TypeError(`cannot convert a field: ${(err as Error).message}`);
-        throw err;
+        throw this.rules.wrongFieldType(err, seg);
       }
     }
     switch (head) {
@@ -221,16 +204,14 @@ class TransitEngine implements Engine {
         if (seg.length === 1) {
           if (post) {
             const size = int(body, 'size', 0);
-            if ((size < 0 || (size > 0 && size < 10)) && !this.has('transit.cache-size-unchecked')) {
-              throw badRequest('size must be 0 (unlimited) or at least 10');
-            }
+            this.rules.checkCacheSize(size);
             this.cacheSize = size;
             return {
               warnings: ['cache configurations will be applied when this backend is restarted'],
               data: { size },
             };
           }
-          if (m === 'GET') return { data: { size: this.has('transit.cache-read-zero') ? 0 : this.cacheSize } };
+          if (m === 'GET') return { data: { size: this.rules.cacheSizeRead(this.cacheSize) } };
         }
         break;
       case 'encrypt':
@@ -267,46 +248,31 @@ class TransitEngine implements Engine {
     throw unsupportedPath();
   }
 
-  /** The key read, with the read-related fault switches applied. */
+  /** The key read (Named key). */
   private view(k: NamedKey): Record<string, unknown> {
-    const view = readView(k, {
-      leakMaterial: this.has('transit.read-leaks-material'),
-      dropImported: this.has('transit.read-drops-imported'),
-      isoTimes: this.has('transit.keys-map-iso-time'),
-      wrongSupports: this.has('transit.supports-inverted'),
-    });
-    return shapeKeyRead(view, k, (name) => this.variant(name));
+    return this.rules.keyRead(k);
   }
 
   private readDisableUpsert(): boolean {
-    return this.has('transit.disable-upsert-not-persisted') ? false : this.disableUpsert;
+    return this.rules.disableUpsertRead(this.disableUpsert);
   }
 
   // ------------------------------------------------------------------ key lifecycle
 
   private list(): EngineResponse {
-    // Map order is creation order, so the fault drops the newest key.
-    const names = [...this.keys.keys()];
-    if (this.has('transit.list-missing-keys')) names.pop();
-    return { data: { keys: names.sort() } };
-  }
-
-  private checkAutoRotate(period: number | undefined): void {
-    if (period !== undefined && period !== 0 && period < HOUR && !this.has('transit.auto-rotate-min-unchecked')) {
-      throw badRequest('auto rotate period must be 0 to disable or at least an hour');
-    }
+    // Map order is creation order.
+    return { data: { keys: this.rules.listed([...this.keys.keys()]).sort() } };
   }
 
   private newKey(name: string, type: string, body: Body): NamedKey {
     const derived = bool(body, 'derived');
     const convergent = bool(body, 'convergent_encryption');
-    if (convergent && !derived && !this.has('transit.convergent-without-derived'))
-      throw badRequest('convergent encryption requires derivation to be enabled');
+    this.rules.checkConvergent(convergent, derived);
     const info = KEY_TYPES[type]!;
     if (convergent && info.kind !== 'aead') throw badRequest('convergent encryption not supported for this key type');
     if (derived && !info.derivation) throw badRequest('key derivation not supported for this key type');
     const autoRotatePeriod = duration(body, 'auto_rotate_period') ?? 0;
-    this.checkAutoRotate(autoRotatePeriod);
+    this.rules.checkAutoRotatePeriod(autoRotatePeriod);
     return {
       name,
       type,
@@ -330,8 +296,7 @@ class TransitEngine implements Engine {
   }
 
   private keyType(body: Body, field = 'type'): string {
-    const fallback = this.has('transit.default-type-aes128') ? 'aes128-gcm96' : 'aes256-gcm96';
-    const type = str(body, field) || fallback;
+    const type = str(body, field) || this.rules.defaultKeyType;
     const info = KEY_TYPES[type];
     if (!info) throw badRequest(`unknown key type ${JSON.stringify(type.slice(0, 40))}`);
     if (info.kind === 'managed')
@@ -348,9 +313,8 @@ class TransitEngine implements Engine {
       const k = this.newKey(name, type, body);
       const keySize = int(body, 'key_size', 0);
       if (type === 'hmac') {
-        if (keySize !== 0 && (keySize < 32 || keySize > 512) && !this.has('transit.key-size-unchecked'))
-          throw badRequest('key_size must be between 32 and 512 bytes');
-        k.keySize = keySize || (this.has('transit.hmac-default-size-16') ? 16 : 32);
+        this.rules.checkHmacKeySize(keySize);
+        k.keySize = keySize || this.rules.hmacDefaultKeySize;
       } else if (keySize !== 0) {
         throw badRequest('key_size is only valid for hmac keys');
       }
@@ -363,13 +327,8 @@ class TransitEngine implements Engine {
 
   /** Adds a freshly generated version (creation and rotation). */
   private async rotate(k: NamedKey): Promise<void> {
-    const info = typeInfo(k);
-    let symBytes: number | undefined = info.kind === 'hmac' ? k.keySize : undefined;
-    if (k.latestVersion > 0 && info.kind === 'aead' && info.bytes === 32 && this.has('transit.rotate-shrinks-key'))
-      symBytes = 16;
-    const material = await generateMaterial(k.type, symBytes);
-    const prev = k.versions.get(k.latestVersion);
-    const hmacKey = prev && this.has('transit.hmac-key-shared') ? prev.hmacKey : randomBytes(32);
+    const material = await generateMaterial(k.type, this.rules.newVersionBytes(k));
+    const hmacKey = this.rules.newHmacKey(k.versions.get(k.latestVersion));
     const version = k.latestVersion + 1;
     k.versions.set(version, { version, createdAt: this.ctx.clock.now(), hmacKey, ...material });
     k.latestVersion = version;
@@ -382,8 +341,7 @@ class TransitEngine implements Engine {
     str(body, 'managed_key_id');
     return this.locked(name, async () => {
       const k = await this.key(name);
-      if (k.imported && !k.allowRotation && !this.has('transit.rotate-imported-without-allow'))
-        throw badRequest('imported key does not allow rotation (allow_rotation is false)');
+      this.rules.checkRotation(k);
       if (
         k.imported &&
         !k.versions.get(k.latestVersion)?.privateKey &&
@@ -402,9 +360,8 @@ class TransitEngine implements Engine {
     return this.locked(name, async () => {
       const k = this.keys.get(name);
       if (!k) return {};
-      if (!k.deletionAllowed && !this.has('transit.delete-ignores-deletion-allowed'))
-        throw badRequest('deletion is not allowed for this key');
-      if (!this.has('transit.delete-keeps-key')) this.keys.delete(name);
+      this.rules.checkDeletion(k);
+      this.rules.removeKey(this.keys, name);
       return {};
     });
   }
@@ -413,21 +370,15 @@ class TransitEngine implements Engine {
     return this.locked(name, async () => {
       const k = await this.key(name);
       const next = { ...k };
-      if (body.deletion_allowed !== undefined && !this.has('transit.deletion-allowed-config-ignored'))
-        next.deletionAllowed = bool(body, 'deletion_allowed');
+      this.rules.applyDeletionAllowed(next, body);
       if (body.exportable !== undefined) {
         const v = bool(body, 'exportable');
-        if (!v && k.exportable && !this.has('transit.exportable-can-be-disabled')) {
-          if (!this.variant('flags-disable-ignored'))
-            throw badRequest('exportable cannot be disabled on a key that has it enabled');
-        } else next.exportable = v;
+        if (v || !k.exportable || this.rules.disableFlag('exportable')) next.exportable = v;
       }
       if (body.allow_plaintext_backup !== undefined) {
         const v = bool(body, 'allow_plaintext_backup');
-        if (!v && k.allowPlaintextBackup && !this.has('transit.plaintext-backup-can-be-disabled')) {
-          if (!this.variant('flags-disable-ignored'))
-            throw badRequest('allow_plaintext_backup cannot be disabled on a key that has it enabled');
-        } else next.allowPlaintextBackup = v;
+        if (v || !k.allowPlaintextBackup || this.rules.disableFlag('allow_plaintext_backup'))
+          next.allowPlaintextBackup = v;
       }
       if (body.min_decryption_version !== undefined) next.minDecryptionVersion = int(body, 'min_decryption_version');
       if (body.min_encryption_version !== undefined) next.minEncryptionVersion = int(body, 'min_encryption_version');
@@ -438,19 +389,12 @@ class TransitEngine implements Engine {
         throw badRequest('cannot set min_decryption_version above the latest version');
       if (next.minEncryptionVersion > k.latestVersion)
         throw badRequest('cannot set min_encryption_version above the latest version');
-      if (
-        next.minEncryptionVersion > 0 &&
-        next.minEncryptionVersion < next.minDecryptionVersion &&
-        !this.has('transit.config-min-versions-unchecked')
-      ) {
-        throw badRequest('min_encryption_version must be 0 or at least min_decryption_version');
-      }
+      this.rules.checkMinVersions(next);
       if (next.minAvailableVersion > 0 && next.minDecryptionVersion < next.minAvailableVersion)
         throw badRequest('min_decryption_version cannot be below the trimmed minimum available version');
       const period = duration(body, 'auto_rotate_period');
-      this.checkAutoRotate(period);
-      if (period !== undefined && !(period === 0 && this.has('transit.auto-rotate-zero-ignored')))
-        next.autoRotatePeriod = period;
+      this.rules.checkAutoRotatePeriod(period);
+      if (period !== undefined) next.autoRotatePeriod = this.rules.autoRotateUpdate(next.autoRotatePeriod, period);
       if (period !== undefined && period > 0 && k.autoRotatePeriod === 0) next.lastRotatedAt = this.ctx.clock.now();
       Object.assign(k, next);
       return { data: this.view(k) };
@@ -462,20 +406,9 @@ class TransitEngine implements Engine {
       const k = await this.key(name);
       if (body.min_available_version === undefined) throw badRequest('missing min_available_version');
       const min = int(body, 'min_available_version');
-      if (!this.has('transit.trim-bounds-unchecked')) {
-        if (k.minEncryptionVersion === 0)
-          throw badRequest('minimum available version cannot be set when min_encryption_version is not set');
-        if (k.minDecryptionVersion === 0)
-          throw badRequest('minimum available version cannot be set when min_decryption_version is not set');
-        if (min > Math.min(k.minEncryptionVersion, k.minDecryptionVersion))
-          throw badRequest('minimum available version cannot exceed min_encryption_version or min_decryption_version');
-        if (min < 0) throw badRequest('minimum available version cannot be negative');
-        if (min < k.minAvailableVersion) throw badRequest('minimum available version cannot be decremented');
-      }
+      this.rules.checkTrim(k, min);
       if (min > k.latestVersion) throw badRequest('minimum available version cannot exceed the latest version');
-      if (!this.has('transit.trim-keeps-versions')) {
-        for (const v of [...k.versions.keys()]) if (v < min) k.versions.delete(v);
-      }
+      this.rules.trimVersions(k, min);
       k.minAvailableVersion = min;
       return { data: this.view(k) };
     });
@@ -484,7 +417,7 @@ class TransitEngine implements Engine {
   // ------------------------------------------------------------------ import (BYOK)
 
   private wrapping(): Promise<{ privateKey: KeyObject; publicKey: KeyObject }> {
-    this.wrappingKey ??= genPair('rsa', { modulusLength: this.has('transit.wrapping-key-2048') ? 2048 : 4096 });
+    this.wrappingKey ??= genPair('rsa', { modulusLength: this.rules.wrappingKeyBits });
     return this.wrappingKey;
   }
 
@@ -504,23 +437,15 @@ class TransitEngine implements Engine {
       const wk = await this.wrapping();
       let material: Buffer;
       try {
-        material = unwrap(
-          ciphertext,
-          wk.privateKey,
-          this.has('transit.import-hash-function-ignored') ? 'sha256' : oaep,
-        );
+        material = unwrap(ciphertext, wk.privateKey, this.rules.importOaepHash(oaep));
       } catch {
-        if (!this.has('transit.import-accepts-garbage'))
-          throw badRequest('failed to unwrap the import ciphertext with the wrapping key');
-        material = info.kind === 'aead' || info.kind === 'cmac' ? randomBytes(info.bytes!) : randomBytes(32);
-        if (info.kind !== 'aead' && info.kind !== 'cmac' && info.kind !== 'hmac') return generateMaterial(type);
+        return this.rules.unwrapRefused(type);
       }
-      if (this.has('transit.import-ignores-material') && (info.kind === 'aead' || info.kind === 'cmac'))
-        material = randomBytes(info.bytes!);
       if (info.kind === 'aead' || info.kind === 'cmac') {
-        if (material.length !== info.bytes)
+        const key = this.rules.importedKey(material, info.bytes!);
+        if (key.length !== info.bytes)
           throw badRequest(`imported key material must be ${info.bytes} bytes for ${type}`);
-        return { key: material };
+        return { key };
       }
       if (info.kind === 'hmac') {
         if (material.length < 32 || material.length > 512)
@@ -546,8 +471,7 @@ class TransitEngine implements Engine {
       throw badRequest('public_key is not a valid PEM public key');
     }
     checkAsymmetricType(type, publicKey);
-    if (this.has('transit.public-key-import-can-sign')) return generateMaterial(type);
-    return { publicKey };
+    return this.rules.publicKeyImport(type, publicKey);
   }
 
   private async importKey(name: string, body: Body): Promise<EngineResponse> {
@@ -575,12 +499,9 @@ class TransitEngine implements Engine {
   private async importVersion(name: string, body: Body): Promise<EngineResponse> {
     return this.locked(name, async () => {
       const k = await this.key(name);
-      if (!k.imported && !this.has('transit.import-version-any-key'))
-        throw badRequest('import_version is only supported on imported keys');
-      if (k.rotatedInService && !this.has('transit.import-version-after-rotate'))
-        throw badRequest('import_version is not supported after the key was rotated in the service');
-      let material = await this.importMaterial(k.type, body);
-      if (this.has('transit.import-version-ignores-material')) material = { ...k.versions.get(k.latestVersion)! };
+      this.rules.checkImportVersionImported(k);
+      this.rules.checkImportVersionNotRotated(k);
+      const material = this.rules.importedVersionMaterial(await this.importMaterial(k.type, body), k);
       const requested = int(body, 'version', 0);
       const now = this.ctx.clock.now();
       const latest = k.versions.get(k.latestVersion);
@@ -610,8 +531,7 @@ class TransitEngine implements Engine {
   private versionsFor(k: NamedKey, version: string | undefined): KeyVersion[] {
     const all = [...k.versions.values()].sort((x, y) => x.version - y.version);
     if (version === undefined || version === '') return all;
-    if (version === 'latest')
-      return this.has('transit.export-latest-all') ? all : all.filter((v) => v.version === k.latestVersion);
+    if (version === 'latest') return this.rules.latestVersions(all, k);
     if (!/^\d+$/.test(version)) throw badRequest('version must be a number or latest');
     const n = Number(version);
     const v = k.versions.get(n);
@@ -631,9 +551,7 @@ class TransitEngine implements Engine {
         if (!v.privateKey) return undefined;
         if (info.kind === 'ed25519')
           return Buffer.concat([ed25519Seed(v.privateKey), ed25519RawPublic(v.publicKey!)]).toString('base64');
-        if (this.has('transit.export-signing-key-wrong'))
-          return k.versions.get(1)!.publicKey!.export({ format: 'pem', type: 'spki' }).toString();
-        return v.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+        return this.rules.signingKeyExport(k, v);
       case 'hmac-key':
         return (k.type === 'hmac' ? v.key! : v.hmacKey).toString('base64');
       case 'public-key':
@@ -654,8 +572,7 @@ class TransitEngine implements Engine {
       throw badRequest('invalid export key type');
     const k = await this.key(name);
     const publicOnly = keyType === 'public-key' || keyType === 'certificate-chain';
-    if (!publicOnly && !k.exportable && !this.has('transit.export-ignores-exportable'))
-      throw badRequest('key is not exportable');
+    if (!publicOnly) this.rules.checkExportable(k);
     const keys: Record<string, string> = {};
     for (const v of this.versionsFor(k, version)) {
       const value = this.exportValue(k, v, keyType);
@@ -672,28 +589,21 @@ class TransitEngine implements Engine {
     const destPublic = dest.versions.get(dest.latestVersion)?.publicKey;
     if (!destPublic) throw badRequest('destination key has no public key');
     const k = await this.key(source);
-    if (!k.exportable && !this.has('transit.export-ignores-exportable')) throw badRequest('key is not exportable');
+    this.rules.checkExportable(k);
     const keys: Record<string, string> = {};
     for (const v of this.versionsFor(k, version)) {
-      let material = v.key ?? v.privateKey?.export({ format: 'der', type: 'pkcs8' });
+      const material = v.key ?? v.privateKey?.export({ format: 'der', type: 'pkcs8' });
       if (!material) continue;
-      if (this.has('transit.byok-export-wrong-material')) material = createHash('sha256').update(material).digest();
-      keys[String(v.version)] = wrap(material, destPublic, 'sha256').toString('base64');
+      keys[String(v.version)] = wrap(this.rules.byokMaterial(material), destPublic, 'sha256').toString('base64');
     }
     return { data: { name: k.name, type: k.type, keys } };
   }
 
   private async backup(name: string): Promise<EngineResponse> {
     const k = await this.key(name);
-    if (!k.exportable && !this.has('transit.backup-without-flag') && !this.variant('backup-needs-plaintext-flag-only'))
-      throw badRequest('backup is not allowed: the key is not exportable');
-    if (!k.allowPlaintextBackup && !this.has('transit.backup-without-flag'))
-      throw badRequest('plaintext backup is not allowed for this key');
-    let copy = k;
-    if (this.has('transit.restore-loses-versions')) {
-      copy = { ...k, versions: new Map([[k.latestVersion, k.versions.get(k.latestVersion)!]]) };
-    }
-    return { data: { backup: serialize(copy) } };
+    this.rules.checkBackupExportable(k);
+    this.rules.checkBackupPlaintext(k);
+    return { data: { backup: serialize(this.rules.backupCopy(k)) } };
   }
 
   private async restore(nameArg: string | undefined, body: Body): Promise<EngineResponse> {
@@ -708,9 +618,7 @@ class TransitEngine implements Engine {
     const name = nameArg || str(body, 'name') || k.name;
     const force = bool(body, 'force');
     return this.locked(name, async () => {
-      if (this.keys.has(name) && !force && !this.has('transit.restore-overwrites-without-force')) {
-        throw badRequest(`key ${JSON.stringify(name)} already exists; use force to overwrite it`);
-      }
+      this.rules.checkRestoreTarget(name, this.keys.has(name), force);
       k.name = name;
       this.keys.set(name, k);
       return {};
@@ -723,8 +631,8 @@ class TransitEngine implements Engine {
     if (!info.signing) throw badRequest('key type does not support CSR creation');
     const v = this.certVersion(k, str(body, 'version'));
     if (!v.privateKey || !v.publicKey) throw badRequest('key version has no private key');
-    const template = this.has('transit.csr-template-ignored') ? '' : str(body, 'csr');
-    const pair = this.has('transit.csr-wrong-key') ? await generateMaterial(k.type) : v;
+    const template = this.rules.csrTemplate(body);
+    const pair = await this.rules.csrKeyPair(k, v);
     const pem = await createCsr(info.kind, info.namedCurve, pair.privateKey!, pair.publicKey!, template);
     return { data: { name: k.name, version: String(v.version), csr: pem } };
   }
@@ -746,21 +654,12 @@ class TransitEngine implements Engine {
       const v = this.certVersion(k, str(body, 'version'));
       if (!v.publicKey) throw badRequest('key version has no public key');
       const stored = await checkChain(chain, v.publicKey);
-      if (!(v.certificateChain && this.has('transit.set-certificate-not-stored'))) v.certificateChain = stored;
+      this.rules.storeChain(v, stored);
       return {};
     });
   }
 
   // ------------------------------------------------------------------ data operations
-
-  /** Batch answer options: which variants apply (`tiedToPartialCode`: encrypt and decrypt). */
-  private batchShape(tiedToPartialCode: boolean): BatchShape {
-    return {
-      partialStatus: !tiedToPartialCode && this.variant('batch-other-ops-partial-200') ? 200 : 400,
-      envelopeOnly: this.variant('batch-400-envelope-only'),
-      omitEmptyReference: this.variant('batch-reference-omitted-when-empty'),
-    };
-  }
 
   private partialCode(body: Body): number | undefined {
     if (body.partial_failure_response_code === undefined || body.partial_failure_response_code === null)
@@ -779,18 +678,15 @@ class TransitEngine implements Engine {
     let k = this.keys.get(name);
     if (!k) {
       // Upsert: only a create operation (existence check said missing, caller holds create) may create.
-      const allowed =
-        (req.operation === 'create' && !this.disableUpsert && !this.has('transit.upsert-never')) ||
-        this.has('transit.upsert-without-create') ||
-        this.has('transit.upsert-ignores-disable');
+      const allowed = this.rules.upsertAllowed({ create: req.operation === 'create', disabled: this.disableUpsert });
       if (!allowed) throw badRequest(`encryption key ${JSON.stringify(name)} not found and upsert is not permitted`);
       const first = items?.[0] as Body | undefined;
       const hasContext = !!(
         b64(body, 'context') ?? (first && typeof first === 'object' ? b64(first, 'context') : undefined)
       );
       const upsertBody: Body = {
-        type: this.has('transit.upsert-type-ignored') ? undefined : body.type,
-        derived: hasContext && !this.has('transit.derived-upsert-not-derived'),
+        type: this.rules.upsertType(body),
+        derived: this.rules.upsertDerived(hasContext),
         convergent_encryption: body.convergent_encryption,
       };
       await this.create(name, upsertBody);
@@ -808,14 +704,8 @@ class TransitEngine implements Engine {
         key_version: v.version,
       };
     };
-    if (items && !this.has('transit.batch-single-fields-used'))
-      return runBatch(
-        items,
-        this.ctx.faults,
-        partial,
-        (item) => one(item, b64(item, 'associated_data')),
-        this.batchShape(true),
-      );
+    const batch = this.rules.encryptBatch(items);
+    if (batch) return runBatch(batch, this.rules, partial, (item) => one(item, b64(item, 'associated_data')));
     return { data: one(body, b64(body, 'associated_data')) };
   }
 
@@ -826,9 +716,9 @@ class TransitEngine implements Engine {
     const k = await this.key(name);
     const one = (item: Body) => {
       const pt = decryptRaw(this.op, k, item.ciphertext, item, b64(item, 'associated_data'));
-      return { plaintext: pt.toString(this.has('transit.decrypt-plaintext-raw') ? 'latin1' : 'base64') };
+      return { plaintext: pt.toString(this.rules.plaintextEncoding) };
     };
-    if (items) return runBatch(items, this.ctx.faults, partial, one, this.batchShape(true));
+    if (items) return runBatch(items, this.rules, partial, one);
     return { data: one(body) };
   }
 
@@ -840,21 +730,18 @@ class TransitEngine implements Engine {
     const keyVersion = int(body, 'key_version', 0);
     const one = (item: Body) => {
       const pt = decryptRaw(this.op, k, item.ciphertext, item, undefined);
-      const requested = this.has('transit.rewrap-keeps-version')
-        ? parseVersioned(this.op, item.ciphertext, 'ciphertext').version
-        : int(item, 'key_version', keyVersion);
-      const v = encryptionVersion(this.op, k, requested);
+      const previous = parseVersioned(this.op, item.ciphertext, 'ciphertext').version;
+      const v = encryptionVersion(this.op, k, this.rules.rewrapVersion({ item, keyVersion, previous }));
       return { ciphertext: encryptRaw(this.op, k, v, pt, item, undefined), key_version: v.version };
     };
-    if (items) return runBatch(items, this.ctx.faults, partial, one, this.batchShape(false));
+    if (items) return runBatch(items, this.rules, partial, one, false);
     return { data: one(body) };
   }
 
   private async datakey(kind: string, name: string, body: Body): Promise<EngineResponse> {
     if (kind !== 'plaintext' && kind !== 'wrapped') throw badRequest('datakey type must be plaintext or wrapped');
     const bits = int(body, 'bits', 256);
-    if (![128, 256, 512].includes(bits) && !this.has('transit.datakey-bits-unchecked'))
-      throw badRequest('bits must be 128, 256 or 512');
+    this.rules.checkDatakeyBits(bits);
     if (bits <= 0 || bits % 8 !== 0 || bits > 4096) throw badRequest('invalid bits');
     const k = await this.key(name);
     if (!typeInfo(k).encryption) throw badRequest(`key type ${k.type} does not support encryption`);
@@ -862,8 +749,7 @@ class TransitEngine implements Engine {
     const v = encryptionVersion(this.op, k, int(body, 'key_version', 0));
     const ciphertext = encryptRaw(this.op, k, v, raw, body, undefined);
     const data: Record<string, unknown> = { ciphertext, key_version: v.version };
-    if (kind === 'plaintext' || this.has('transit.datakey-wrapped-leaks-plaintext'))
-      data.plaintext = raw.toString('base64');
+    if (this.rules.datakeyShowsPlaintext(kind)) data.plaintext = raw.toString('base64');
     return { data };
   }
 
@@ -875,24 +761,20 @@ class TransitEngine implements Engine {
       else source = part;
     }
     if (!['platform', 'seal', 'all'].includes(source)) throw badRequest('source must be platform, seal or all');
-    if (source === 'all' && this.has('transit.random-source-all-rejected'))
-      throw badRequest('source all is not supported');
-    if (source === 'seal' && this.has('transit.seal-source-rejected')) throw badRequest('source seal is not supported');
+    this.rules.checkRandomSource(source);
     if (bytes < 1 || bytes > 128 * 1024) throw badRequest('bytes must be between 1 and 131072');
     const format = str(body, 'format') || 'base64';
     if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
-    const out = randomBytes(this.has('transit.random-bytes-off-by-one') ? bytes - 1 : bytes);
-    const useHex = format === 'hex' && !this.has('transit.random-format-ignored');
-    const text = out.toString(useHex ? 'hex' : 'base64');
-    return { data: { random_bytes: useHex && this.variant('random-hex-uppercase') ? text.toUpperCase() : text } };
+    const out = randomBytes(this.rules.randomLength(bytes));
+    const useHex = this.rules.randomUsesHex(format);
+    return { data: { random_bytes: useHex ? this.rules.randomHex(out.toString('hex')) : out.toString('base64') } };
   }
 
   private hash(urlAlg: string | undefined, body: Body): EngineResponse {
     const input = b64(body, 'input');
     if (input === undefined && body.input !== '') throw badRequest('missing input to hash');
-    const fallback = this.has('transit.hash-default-sha512') ? 'sha2-512' : 'sha2-256';
-    const alg = (this.has('transit.hash-url-ignored') ? undefined : urlAlg) ?? (str(body, 'algorithm') || fallback);
-    const format = this.has('transit.hash-format-ignored') ? 'hex' : str(body, 'format') || 'hex';
+    const alg = this.rules.hashUrlAlgorithm(urlAlg) ?? (str(body, 'algorithm') || this.rules.hashDefaultAlgorithm);
+    const format = this.rules.hashFormat(body);
     if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
     const sum = createHash(hashName(alg))
       .update(input ?? Buffer.alloc(0))
@@ -910,10 +792,10 @@ class TransitEngine implements Engine {
     if (items)
       return runBatch(
         items,
-        this.ctx.faults,
+        this.rules,
         this.partialCode(body),
         (item) => hmacItem(this.op, k, item, alg, keyVersion),
-        this.batchShape(false),
+        false,
       );
     return { data: hmacItem(this.op, k, body, alg, keyVersion) };
   }
@@ -927,10 +809,10 @@ class TransitEngine implements Engine {
     if (items)
       return runBatch(
         items,
-        this.ctx.faults,
+        this.rules,
         this.partialCode(body),
         (item) => signItem(this.op, k, item, opts, keyVersion, true),
-        this.batchShape(false),
+        false,
       );
     return { data: signItem(this.op, k, body, opts, keyVersion, false) };
   }
@@ -943,11 +825,10 @@ class TransitEngine implements Engine {
       const objects = items.filter((i): i is Body => i !== null && typeof i === 'object');
       const withSig = objects.some((i) => i.signature !== undefined && i.signature !== '');
       const withHmac = objects.some((i) => i.hmac !== undefined && i.hmac !== '');
-      if (withSig && withHmac && !this.has('transit.verify-mixed-accepted'))
-        throw badRequest('batch_input items must all use signature or all use hmac, not both');
+      this.rules.checkVerifyBatchModes(withSig, withHmac);
       return runBatch(
         items,
-        this.ctx.faults,
+        this.rules,
         this.partialCode(body),
         (item) => {
           const mode = item.hmac !== undefined && item.hmac !== '' ? 'hmac' : 'signature';
@@ -955,7 +836,7 @@ class TransitEngine implements Engine {
             throw badRequest('signature or hmac is required');
           return verifyItem(this.op, k, item, opts, mode);
         },
-        this.batchShape(false),
+        false,
       );
     }
     const hasSig = body.signature !== undefined && body.signature !== '';
@@ -970,19 +851,20 @@ class TransitEngine implements Engine {
     if (!items && body.input === undefined) throw badRequest('missing input for CMAC');
     const k = await this.key(name);
     let length = int(body, 'mac_length', 0);
-    if (urlLength !== undefined && !this.has('transit.cmac-url-length-ignored')) {
-      if (!/^\d+$/.test(urlLength)) throw badRequest('url_mac_length must be an integer');
-      length = Number(urlLength);
+    const url = this.rules.cmacUrlLength(urlLength);
+    if (url !== undefined) {
+      if (!/^\d+$/.test(url)) throw badRequest('url_mac_length must be an integer');
+      length = Number(url);
       if (length === 0) throw badRequest('url_mac_length must be at least 1');
     }
     const keyVersion = int(body, 'key_version', 0);
     if (items)
       return runBatch(
         items,
-        this.ctx.faults,
+        this.rules,
         this.partialCode(body),
         (item) => cmacItem(this.op, k, item, length, keyVersion),
-        this.batchShape(false),
+        false,
       );
     return { data: cmacItem(this.op, k, body, length, keyVersion) };
   }
@@ -990,14 +872,6 @@ class TransitEngine implements Engine {
   help(path: string): string {
     return `## transit: ${path || '/'}\n\nThe encryption engine: named keys, encrypt/decrypt/rewrap, datakeys, random, hash, HMAC, sign/verify, CMAC, export, backup and restore, BYOK import.`;
   }
-}
-
-/** The key-management writes whose documented answer is just "success". */
-function isPlainWrite(method: string, seg: string[]): boolean {
-  if (method !== 'POST' && method !== 'PUT') return false;
-  const [head, , b] = seg;
-  if (head === 'keys') return seg.length === 2 || (seg.length === 3 && ['config', 'rotate', 'trim'].includes(b!));
-  return head === 'restore' || head === 'cache-config' || (head === 'config' && seg[1] === 'keys');
 }
 
 function checkAsymmetricType(type: string, key: KeyObject): void {

@@ -49,7 +49,7 @@ export function typeInfo(k: NamedKey): TypeInfo {
   return KEY_TYPES[k.type]!;
 }
 
-/** Fresh material for one version of a key type. `symBytes` overrides the symmetric size (hmac key_size, or a fault). */
+/** Fresh material for one version of a key type. `symBytes` overrides the symmetric size (rules.newVersionBytes). */
 export async function generateMaterial(
   type: string,
   symBytes?: number,
@@ -108,14 +108,8 @@ export function publicKeyString(type: string, publicKey: KeyObject): string {
   return publicKey.export({ format: 'pem', type: 'spki' }).toString();
 }
 
-export interface ReadFaults {
-  leakMaterial?: boolean;
-  dropImported?: boolean;
-  isoTimes?: boolean;
-  wrongSupports?: boolean;
-}
-
-export function readView(k: NamedKey, f: ReadFaults = {}): Record<string, unknown> {
+/** The key read (Named key table). */
+export function readView(k: NamedKey): Record<string, unknown> {
   const info = typeInfo(k);
   const keys: Record<string, unknown> = {};
   for (const v of [...k.versions.values()].sort((a, b) => a.version - b.version)) {
@@ -127,9 +121,8 @@ export function readView(k: NamedKey, f: ReadFaults = {}): Record<string, unknow
         ...(v.certificateChain ? { certificate_chain: v.certificateChain } : {}),
       };
     } else {
-      keys[String(v.version)] = f.isoTimes ? new Date(v.createdAt).toISOString() : created;
+      keys[String(v.version)] = created;
     }
-    if (f.leakMaterial && v.key) (keys as Record<string, unknown>)[`material_${v.version}`] = v.key.toString('base64');
   }
   const view: Record<string, unknown> = {
     name: k.name,
@@ -143,7 +136,7 @@ export function readView(k: NamedKey, f: ReadFaults = {}): Record<string, unknow
     min_encryption_version: k.minEncryptionVersion,
     min_available_version: k.minAvailableVersion,
     latest_version: k.latestVersion,
-    supports_encryption: f.wrongSupports ? !info.encryption : info.encryption,
+    supports_encryption: info.encryption,
     supports_decryption: info.decryption,
     supports_derivation: info.derivation,
     supports_signing: info.signing,
@@ -152,7 +145,6 @@ export function readView(k: NamedKey, f: ReadFaults = {}): Record<string, unknow
     auto_rotate_period: k.autoRotatePeriod,
     ...(k.type === 'hmac' ? { key_size: k.keySize } : {}),
   };
-  if (f.dropImported) delete view.imported;
   return view;
 }
 

@@ -11,14 +11,11 @@ import {
   createHmac,
   privateDecrypt,
   publicEncrypt,
-  randomBytes,
   sign as nodeSign,
   timingSafeEqual,
   verify as nodeVerify,
   type KeyObject,
 } from 'node:crypto';
-import type { Faults } from '../../../faults.js';
-import type { Variants } from '../../../variants.js';
 import { badRequest } from '../../errors.js';
 import { aesCmac } from './cmac.js';
 import { signDigest, verifyDigest } from './ecdsa-raw.js';
@@ -32,29 +29,25 @@ import {
   type NamedKey,
 } from './keys.js';
 import { b64, bool, int, str, type Body } from './params.js';
+import type { TransitRules } from './rules.js';
 import { pkcs1SignDigest, pkcs1VerifyDigest, pssSaltLength, pssSignDigest, pssVerifyDigest } from './rsa-raw.js';
 import { HASHES } from './types.js';
 
 export interface OpContext {
+  /** The output prefix (`svc` unless the settings name another). */
   prefix: string;
-  faults: Faults;
-  /** Legal variants switched on (variants.ts). */
-  variants: Variants;
+  /** The engine's rules (rules.ts, with this reference's switches applied). */
+  rules: TransitRules;
 }
 
-/** Verify below min_decryption_version: an error, or (variant) valid false. */
+/** Verify below min_decryption_version: an error, or valid false where the rules say so. */
 function tooOldToVerify(ctx: OpContext, k: NamedKey, version: number): boolean {
-  return (
-    ctx.variants.has('transit.verify-too-old-valid-false') &&
-    version < k.minDecryptionVersion &&
-    !ctx.faults.has('transit.min-decryption-ignored')
-  );
+  return ctx.rules.tooOldVerification === 'invalid' && !ctx.rules.allowsVersion(k, version);
 }
 
 export function formatVersioned(ctx: OpContext, version: number, data: Buffer, k?: NamedKey): string {
-  const shown = ctx.faults.has('transit.version-prefix-stuck') ? 1 : version;
   void k;
-  return `${ctx.prefix}:v${shown}:${data.toString('base64')}`;
+  return `${ctx.prefix}:v${ctx.rules.shownVersion(version)}:${data.toString('base64')}`;
 }
 
 export function parseVersioned(ctx: OpContext, value: unknown, field: string): { version: number; data: Buffer } {
@@ -75,16 +68,9 @@ export function hashName(alg: string): string {
 /** The version to use for a new output: key_version or the latest, never below min_encryption_version. */
 export function encryptionVersion(ctx: OpContext, k: NamedKey, requested: number): KeyVersion {
   if (requested < 0) throw badRequest('key_version cannot be negative');
-  let ver = requested === 0 || ctx.faults.has('transit.key-version-ignored') ? k.latestVersion : requested;
-  if (ctx.faults.has('transit.rotate-keeps-version') && requested === 0) ver = Math.max(k.minAvailableVersion, 1);
+  const ver = ctx.rules.outputVersion(k, requested);
   if (ver > k.latestVersion) throw badRequest('requested version for encryption is higher than the latest key version');
-  if (
-    k.minEncryptionVersion > 0 &&
-    ver < k.minEncryptionVersion &&
-    !ctx.faults.has('transit.min-encryption-unchecked')
-  ) {
-    throw badRequest('requested version for encryption is less than the minimum encryption key version');
-  }
+  ctx.rules.checkMinEncryption(k, ver);
   const v = k.versions.get(ver);
   if (!v) throw badRequest('requested key version has been trimmed or does not exist');
   return v;
@@ -92,9 +78,8 @@ export function encryptionVersion(ctx: OpContext, k: NamedKey, requested: number
 
 /** The version named by an input string, checked against min_decryption_version. */
 export function decryptionVersion(ctx: OpContext, k: NamedKey, version: number): KeyVersion {
-  if (version < k.minDecryptionVersion && !ctx.faults.has('transit.min-decryption-ignored')) {
+  if (!ctx.rules.allowsVersion(k, version))
     throw badRequest('ciphertext or signature version is disallowed by policy (too old)');
-  }
   if (version > k.latestVersion || version < 1) throw badRequest('invalid key version');
   const v = k.versions.get(version);
   if (!v) throw badRequest('key version has been trimmed or does not exist');
@@ -103,15 +88,13 @@ export function decryptionVersion(ctx: OpContext, k: NamedKey, version: number):
 
 function context(ctx: OpContext, k: NamedKey, item: Body): Buffer | undefined {
   const c = b64(item, 'context');
-  if (k.derived && !c && !ctx.faults.has('transit.context-optional'))
-    throw badRequest("missing 'context' for key derivation: the key was created using a derived key");
+  if (k.derived) ctx.rules.checkDerivationContext(c);
   return c;
 }
 
 function nonceOf(ctx: OpContext, item: Body): Buffer | undefined {
   const n = b64(item, 'nonce');
-  if (n && n.length !== 12 && !ctx.faults.has('transit.nonce-length-unchecked'))
-    throw badRequest('invalid nonce length: a nonce must be 12 bytes (96 bits)');
+  ctx.rules.checkNonce(n);
   return n;
 }
 
@@ -142,18 +125,13 @@ export function encryptRaw(
   }
   if (info.kind !== 'aead') throw badRequest(`key type ${k.type} does not support encryption`);
   const key = aeadKey(k, v, ctxBytes);
-  const nonce =
-    k.convergent && !ctx.faults.has('transit.convergent-random-nonce')
-      ? createHmac('sha256', key).update(plaintext).digest().subarray(0, 12)
-      : randomBytes(12);
+  const nonce = ctx.rules.aeadNonce(k, key, plaintext);
   const c = createCipheriv(info.cipher!, key, nonce, { authTagLength: 16 } as never) as import('node:crypto').CipherGCM;
-  if (ad && !ctx.faults.has('transit.associated-data-ignored')) c.setAAD(ad);
+  const aad = ctx.rules.associatedData(ad);
+  if (aad) c.setAAD(aad);
   const ct = Buffer.concat([c.update(plaintext), c.final()]);
   const tag = c.getAuthTag();
-  const data = ctx.faults.has('transit.aead-layout-swapped')
-    ? Buffer.concat([nonce, tag, ct])
-    : Buffer.concat([nonce, ct, tag]);
-  return formatVersioned(ctx, v.version, data, k);
+  return formatVersioned(ctx, v.version, ctx.rules.sealAead(nonce, ct, tag), k);
 }
 
 export function decryptRaw(
@@ -179,22 +157,14 @@ export function decryptRaw(
   if (info.kind !== 'aead') throw badRequest(`key type ${k.type} does not support decryption`);
   if (data.length < 28) throw badRequest('invalid ciphertext: too short');
   const key = aeadKey(k, v, ctxBytes);
-  const swapped = ctx.faults.has('transit.aead-layout-swapped');
-  const nonce = data.subarray(0, 12);
-  const tag = swapped ? data.subarray(12, 28) : data.subarray(data.length - 16);
-  const ct = swapped ? data.subarray(28) : data.subarray(12, data.length - 16);
+  const { nonce, ct, tag } = ctx.rules.openAead(data);
   const d = createDecipheriv(info.cipher!, key, nonce, {
     authTagLength: 16,
   } as never) as import('node:crypto').DecipherGCM;
-  if (ad && !ctx.faults.has('transit.associated-data-ignored')) d.setAAD(ad);
+  const aad = ctx.rules.associatedData(ad);
+  if (aad) d.setAAD(aad);
   d.setAuthTag(tag);
-  const out = d.update(ct);
-  if (ctx.faults.has('transit.tamper-accepted')) return out;
-  try {
-    return Buffer.concat([out, d.final()]);
-  } catch {
-    throw badRequest('cipher: message authentication failed');
-  }
+  return ctx.rules.authenticate(d.update(ct), () => d.final());
 }
 
 // ---------------------------------------------------------------- HMAC
@@ -213,7 +183,7 @@ export function hmacItem(
   const input = b64(item, 'input');
   if (input === undefined && item.input !== '') throw badRequest('missing input for HMAC');
   const v = encryptionVersion(ctx, k, keyVersion);
-  const alg = ctx.faults.has('transit.hmac-ignores-algorithm') ? 'sha256' : hashName(algorithm);
+  const alg = ctx.rules.hmacHash(algorithm);
   const mac = createHmac(alg, hmacKeyOf(k, v))
     .update(input ?? Buffer.alloc(0))
     .digest();
@@ -227,7 +197,7 @@ function verifyHmacItem(ctx: OpContext, k: NamedKey, item: Body, algorithm: stri
   const v = decryptionVersion(ctx, k, version);
   const mac = createHmac(hashName(algorithm), hmacKeyOf(k, v)).update(input).digest();
   const valid = mac.length === data.length && timingSafeEqual(mac, data);
-  return { valid: valid || ctx.faults.has('transit.verify-always-true') };
+  return { valid: ctx.rules.verified(valid) };
 }
 
 // ---------------------------------------------------------------- signatures
@@ -241,14 +211,11 @@ export interface SignOptions {
 }
 
 export function signOptions(ctx: OpContext, body: Body, urlAlgorithm: string | undefined): SignOptions {
-  const hashAlgorithm = urlAlgorithm ?? (str(body, 'hash_algorithm') || str(body, 'algorithm') || 'sha2-256');
-  const defaultSig = ctx.faults.has('transit.pss-default-pkcs1') ? 'pkcs1v15' : 'pss';
-  const defaultMarshal = ctx.faults.has('transit.marshaling-default-jws') ? 'jws' : 'asn1';
   return {
-    hashAlgorithm: ctx.faults.has('transit.sign-hash-url-ignored') && urlAlgorithm ? 'sha2-256' : hashAlgorithm,
+    hashAlgorithm: ctx.rules.signHashAlgorithm(urlAlgorithm, body),
     prehashed: bool(body, 'prehashed'),
-    signatureAlgorithm: str(body, 'signature_algorithm') || defaultSig,
-    marshaling: str(body, 'marshaling_algorithm') || defaultMarshal,
+    signatureAlgorithm: str(body, 'signature_algorithm') || ctx.rules.defaultSignatureAlgorithm,
+    marshaling: str(body, 'marshaling_algorithm') || ctx.rules.defaultMarshaling,
     saltLength: str(body, 'salt_length') || 'auto',
   };
 }
@@ -262,10 +229,9 @@ interface Signer {
 function signerFor(ctx: OpContext, k: NamedKey, v: KeyVersion, item: Body): Signer {
   if (typeInfo(k).kind === 'ed25519' && k.derived) {
     const c = b64(item, 'context');
-    if (!c && !ctx.faults.has('transit.context-optional'))
-      throw badRequest("missing 'context' for key derivation: the key was created using a derived key");
+    ctx.rules.checkDerivationContext(c);
     if (!v.privateKey) throw badRequest('key version has no private key');
-    const salt = ctx.faults.has('transit.ed25519-derivation-random') ? randomBytes(8) : Buffer.alloc(0);
+    const salt = ctx.rules.derivationSalt();
     const pair = ed25519FromSeed(derive(Buffer.concat([ed25519Seed(v.privateKey), salt]), c ?? Buffer.alloc(0), 32));
     return { ...pair, publicRaw: ed25519RawPublic(pair.publicKey) };
   }
@@ -275,20 +241,14 @@ function signerFor(ctx: OpContext, k: NamedKey, v: KeyVersion, item: Body): Sign
 function checkRsaOptions(opts: SignOptions, ctx: OpContext): void {
   if (opts.signatureAlgorithm !== 'pss' && opts.signatureAlgorithm !== 'pkcs1v15')
     throw badRequest('unsupported signature_algorithm');
-  if (
-    opts.hashAlgorithm === 'none' &&
-    (!opts.prehashed || opts.signatureAlgorithm !== 'pkcs1v15') &&
-    !ctx.faults.has('transit.hash-none-unchecked')
-  ) {
-    throw badRequest('hash_algorithm none requires prehashed true and signature_algorithm pkcs1v15');
-  }
+  ctx.rules.checkHashNone(opts);
 }
 
 function signBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, opts: SignOptions): Buffer {
   const kind = typeInfo(k).kind;
   const key = signer.privateKey;
   if (!key) throw badRequest('key version has no private key: signing is not possible');
-  const prehashed = opts.prehashed && !ctx.faults.has('transit.prehashed-ignored');
+  const prehashed = ctx.rules.prehashed(opts.prehashed);
   if (kind === 'ed25519') {
     if (opts.prehashed) throw badRequest('prehashed input is not supported for ed25519 keys');
     return nodeSign(null, input, key);
@@ -297,14 +257,14 @@ function signBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, o
     if (opts.marshaling !== 'asn1' && opts.marshaling !== 'jws') throw badRequest('unsupported marshaling_algorithm');
     const dsaEncoding = opts.marshaling === 'jws' ? 'ieee-p1363' : 'der';
     if (opts.hashAlgorithm === 'none') throw badRequest('hash_algorithm none is only valid for RSA keys');
-    const hash = hashName(opts.hashAlgorithm);
+    hashName(opts.hashAlgorithm); // an unknown algorithm is refused, prehashed or not
     if (prehashed) return signDigest(key, input, dsaEncoding);
-    return nodeSign(ctx.faults.has('transit.sign-wrong-hash') ? 'sha1' : hash, input, { key, dsaEncoding });
+    return nodeSign(ctx.rules.signingHash(opts.hashAlgorithm), input, { key, dsaEncoding });
   }
   if (kind === 'rsa') {
     checkRsaOptions(opts, ctx);
     if (opts.hashAlgorithm === 'none') return pkcs1SignDigest(key, input);
-    const hash = ctx.faults.has('transit.sign-wrong-hash') ? 'sha1' : hashName(opts.hashAlgorithm);
+    const hash = ctx.rules.signingHash(opts.hashAlgorithm);
     const hLen = createHash(hash).digest().length;
     if (prehashed && input.length !== hLen)
       throw badRequest('prehashed input length does not match the hash algorithm');
@@ -394,8 +354,7 @@ export function signItem(
   const signer = signerFor(ctx, k, v, item);
   const sig = signBytes(ctx, k, signer, input ?? Buffer.alloc(0), opts);
   const out: Record<string, unknown> = { signature: formatVersioned(ctx, v.version, sig, k), key_version: v.version };
-  if (signer.publicRaw && !(batch && ctx.faults.has('transit.derived-publickey-missing')))
-    out.publickey = signer.publicRaw.toString('base64');
+  if (signer.publicRaw && ctx.rules.showsPublicKey(batch)) out.publickey = signer.publicRaw.toString('base64');
   return out;
 }
 
@@ -414,7 +373,7 @@ export function verifyItem(
   const v = decryptionVersion(ctx, k, version);
   const signer = signerFor(ctx, k, v, item);
   const valid = verifyBytes(ctx, k, signer, input, data, opts);
-  return { valid: valid || ctx.faults.has('transit.verify-always-true') };
+  return { valid: ctx.rules.verified(valid) };
 }
 
 // ---------------------------------------------------------------- CMAC
@@ -430,8 +389,7 @@ export function cmacItem(
   const input = b64(item, 'input');
   if (input === undefined && item.input !== '') throw badRequest('missing input for CMAC');
   const len = macLength || int(item, 'mac_length', 16) || 16;
-  if ((len > 16 && !ctx.faults.has('transit.cmac-length-unchecked')) || len < 1)
-    throw badRequest('mac_length must be between 1 and the cipher block size (16)');
+  ctx.rules.checkMacLength(len);
   const v = encryptionVersion(ctx, k, keyVersion);
   const mac = aesCmac(v.key!, input ?? Buffer.alloc(0)).subarray(0, Math.min(len, 16));
   return { cmac: formatVersioned(ctx, v.version, mac, k), key_version: v.version };

@@ -1,8 +1,8 @@
 /** Unit checks of the transit engine's hand-written cryptography against node:crypto and RFC vectors. */
 import { constants, createHash, generateKeyPairSync, randomBytes, sign, verify } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { Faults } from '../../../faults.js';
 import { runBatch } from './batch.js';
+import { documentedRules } from './rules.js';
 import { unwrap, wrap } from './byok.js';
 import { aesCmac } from './cmac.js';
 import { signDigest, verifyDigest } from './ecdsa-raw.js';
@@ -114,13 +114,13 @@ describe('batch status rules', () => {
     return { out: 1 };
   };
   test('all good: data without status; partial: 400 with errors; partial code honoured; total: 400', async () => {
-    const faults = new Faults();
-    expect((await runBatch([{}, {}], faults, undefined, ok)).status).toBeUndefined();
-    const partial = await runBatch([{}, { bad: 1 }], faults, undefined, ok);
+    const rules = documentedRules;
+    expect((await runBatch([{}, {}], rules, undefined, ok)).status).toBeUndefined();
+    const partial = await runBatch([{}, { bad: 1 }], rules, undefined, ok);
     expect(partial.status).toBe(400);
     expect((partial.rawBody as { errors: string[] }).errors.length).toBe(1);
-    expect((await runBatch([{}, { bad: 1 }], faults, 207, ok)).status).toBe(207);
-    expect((await runBatch([{ bad: 1 }, { bad: 1 }], faults, 207, ok)).status).toBe(400);
+    expect((await runBatch([{}, { bad: 1 }], rules, 207, ok)).status).toBe(207);
+    expect((await runBatch([{ bad: 1 }, { bad: 1 }], rules, 207, ok)).status).toBe(400);
   });
 });
 

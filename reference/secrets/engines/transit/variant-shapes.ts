@@ -1,13 +1,11 @@
 /**
- * The legal variants of the transit engine that only change the shape of an answer (see
- * variants.ts): applied at the edge of the engine, after the model has answered, so the model
- * itself keeps the documents' plainest reading.
+ * The shapes of answers that the transit engine's legal variants give (see variants.ts and the one
+ * switches table, switches.ts): each a plain function of an answer, so the model keeps the
+ * documents' plainest reading.
  */
 import type { EngineResponse } from '../../engine.js';
 import { SvcError } from '../../errors.js';
 import type { NamedKey } from './keys.js';
-
-export type Has = (variant: string) => boolean;
 
 /** Fields of the key read that the document's table does not list. */
 const UNDOCUMENTED_READ_FIELDS = [
@@ -18,16 +16,21 @@ const UNDOCUMENTED_READ_FIELDS = [
   'key_size',
 ];
 
-/** The key read as a variant shows it. */
-export function shapeKeyRead(view: Record<string, unknown>, k: NamedKey, has: Has): Record<string, unknown> {
-  const out = { ...view };
-  if (has('keys-map-from-min-decryption')) {
-    const keys = out.keys as Record<string, unknown>;
-    out.keys = Object.fromEntries(Object.entries(keys).filter(([ver]) => Number(ver) >= k.minDecryptionVersion));
-  }
-  if (has('asymmetric-time-nanos')) {
-    const keys = out.keys as Record<string, unknown>;
-    out.keys = Object.fromEntries(
+/** The key read's `keys` map from min_decryption_version up. */
+export function keysFromMinDecryption(view: Record<string, unknown>, k: NamedKey): Record<string, unknown> {
+  const keys = view.keys as Record<string, unknown>;
+  return {
+    ...view,
+    keys: Object.fromEntries(Object.entries(keys).filter(([ver]) => Number(ver) >= k.minDecryptionVersion)),
+  };
+}
+
+/** Asymmetric versions' creation_time with nanosecond digits. */
+export function nanosecondTimes(view: Record<string, unknown>): Record<string, unknown> {
+  const keys = view.keys as Record<string, unknown>;
+  return {
+    ...view,
+    keys: Object.fromEntries(
       Object.entries(keys).map(([ver, info]) => {
         if (
           info &&
@@ -40,14 +43,23 @@ export function shapeKeyRead(view: Record<string, unknown>, k: NamedKey, has: Ha
         }
         return [ver, info];
       }),
-    );
-  }
-  if (has('read-extra-fields')) {
-    if (k.derived) out.kdf = 'hkdf_sha256';
-    if (k.convergent) out.convergent_encryption_version = 2;
-    if (k.imported) out.imported_key_allow_rotation = k.allowRotation;
-  }
-  if (has('read-undocumented-fields-absent')) for (const f of UNDOCUMENTED_READ_FIELDS) delete out[f];
+    ),
+  };
+}
+
+/** The fields the real product adds to the key read. */
+export function extraReadFields(view: Record<string, unknown>, k: NamedKey): Record<string, unknown> {
+  const out = { ...view };
+  if (k.derived) out.kdf = 'hkdf_sha256';
+  if (k.convergent) out.convergent_encryption_version = 2;
+  if (k.imported) out.imported_key_allow_rotation = k.allowRotation;
+  return out;
+}
+
+/** The key read without the fields the document's table does not list. */
+export function withoutUndocumentedReadFields(view: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...view };
+  for (const f of UNDOCUMENTED_READ_FIELDS) delete out[f];
   return out;
 }
 
@@ -73,14 +85,31 @@ export function multiError(err: SvcError): SvcError {
   return new SvcError(err.status, [text]);
 }
 
-/** Answers of export and LIST as the shape variants show them. */
-export function shapeAnswer(seg: string[], res: EngineResponse, has: Has): EngineResponse {
+function dataOf(res: EngineResponse): Record<string, unknown> | undefined {
   const data = res.data as Record<string, unknown> | undefined;
-  if (!data || typeof data !== 'object') return res;
-  const [head] = seg;
-  if ((head === 'export' || head === 'byok-export') && has('export-documented-only'))
+  return data && typeof data === 'object' ? data : undefined;
+}
+
+/** Export (and BYOK export) answers with only the documented name and keys. */
+export function onlyDocumentedExport(seg: string[], res: EngineResponse): EngineResponse {
+  const data = dataOf(res);
+  if (data && (seg[0] === 'export' || seg[0] === 'byok-export'))
     return { ...res, data: { name: data.name, keys: data.keys } };
-  if (head === 'keys' && seg.length === 1 && Array.isArray(data.keys) && has('keys-list-unsorted'))
+  return res;
+}
+
+/** LIST of keys in an order other than sorted. */
+export function listUnsorted(seg: string[], res: EngineResponse): EngineResponse {
+  const data = dataOf(res);
+  if (data && seg[0] === 'keys' && seg.length === 1 && Array.isArray(data.keys))
     return { ...res, data: { ...data, keys: [...data.keys].reverse() } };
   return res;
+}
+
+/** The key-management writes whose documented answer is just "success". */
+export function isPlainWrite(method: string, seg: string[]): boolean {
+  if (method !== 'POST' && method !== 'PUT') return false;
+  const [head, , b] = seg;
+  if (head === 'keys') return seg.length === 2 || (seg.length === 3 && ['config', 'rotate', 'trim'].includes(b!));
+  return head === 'restore' || head === 'cache-config' || (head === 'config' && seg[1] === 'keys');
 }
