@@ -105,7 +105,9 @@ export async function startProxy(opts: {
   });
   server.keepAliveTimeout = 5000;
   const sockets = new Set<Socket>();
-  const front = createNetServer((socket) => {
+  // Small writes must leave at once: with Nagle's algorithm on a proxied socket each exchange waits
+  // for the peer's delayed ACK (~40 ms), which would be measured as harness time.
+  const front = createNetServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     server.emit('connection', new ListVerbSocket(socket));
