@@ -130,11 +130,26 @@ export class Redactor {
       for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
         // `keys` is a list of names in LIST answers but a map of key material in exports.
         const material = SECRET_PARENT.test(k) && v !== null && typeof v === 'object' && !Array.isArray(v);
-        out[k] = this.value(v, secret || this.isSecretField(k) || material);
+        out[k] =
+          material && !secret
+            ? this.keyMap(v as Record<string, unknown>)
+            : this.value(v, secret || this.isSecretField(k));
       }
       return out as T;
     }
     return input;
+  }
+
+  /**
+   * A map of key versions: a version's value is key material when it is the key itself (an export),
+   * but a key read maps each version to its public part and creation time, which are not secret
+   * and must stay readable (and must not be remembered, or every equal timestamp would be masked).
+   */
+  private keyMap(map: Record<string, unknown>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [version, v] of Object.entries(map))
+      out[version] = v !== null && typeof v === 'object' ? this.value(v) : this.value(v, true);
+    return out;
   }
 
   /** Header maps: token and cookie headers masked by name, the rest text-masked. */

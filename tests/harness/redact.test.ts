@@ -18,6 +18,17 @@ describe('redaction', () => {
     expect(r.value({ data: { keys: { '1': 'c2VjcmV0LWtleS1tYXRlcmlhbA==' } } }).data.keys['1']).toBe(REDACTED);
   });
 
+  it('keeps the versions of a key read (public part, creation time) and does not remember them', () => {
+    const r = new Redactor();
+    const when = '2026-11-24T04:40:00.123456789Z';
+    const read = { data: { keys: { '1': { public_key: 'MCowBQYDK2VwAyEA', creation_time: when, name: 'ed25519' } } } };
+    expect(r.value(read).data.keys['1']).toEqual(read.data.keys['1']);
+    expect(
+      r.value({ data: { keys: { '2': { private_key: 'LS0tLS1CRUdJTiBQUklW' } } } }).data.keys['2'].private_key,
+    ).toBe(REDACTED);
+    expect(r.text(`created at ${when}`), 'a timestamp is not a secret').toBe(`created at ${when}`);
+  });
+
   it('masks token headers and bearer values', () => {
     const r = new Redactor();
     const h = r.headers({ 'X-Svc-Token': 'hvs.abcdef', Authorization: 'Bearer hvs.zzzzzz' });
