@@ -126,6 +126,16 @@ export const stripEval = (ev: Job): Job => {
   return o;
 };
 
+/** The request's URL and its decoded path; a path that does not decode is a 400. */
+export function requestTarget(req: IncomingMessage): { url: URL; path: string } {
+  const url = new URL(req.url ?? '/', 'http://scheduler');
+  try {
+    return { url, path: decodeURIComponent(url.pathname) };
+  } catch {
+    throw badRequest('malformed URL path');
+  }
+}
+
 export const readBody = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -30,8 +30,8 @@ import type { Faults } from '../faults.js';
 import { Variants } from '../variants.js';
 import { AclStore, type AclToken } from './acl.js';
 import { ActionStreams } from './actions.js';
-import { badRequest, forbidden, SchedError } from './errors.js';
-import { block, type Ctx, readBody, refusalWire, replyWire, responder } from './http.js';
+import { forbidden, SchedError } from './errors.js';
+import { block, type Ctx, readBody, refusalWire, replyWire, requestTarget, responder } from './http.js';
 import { actionRoutes, actionUpgrade } from './routes/action.js';
 import { allocationRoutes } from './routes/allocations.js';
 import { controlRoutes } from './routes/control.js';
@@ -103,13 +103,7 @@ export async function startScheduler(opts: {
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const url = new URL(req.url ?? '/', 'http://scheduler');
-      let path: string;
-      try {
-        path = decodeURIComponent(url.pathname);
-      } catch {
-        throw badRequest('malformed URL path');
-      }
+      const { url, path } = requestTarget(req);
       const rawBody = await readBody(req);
       const ctx: Ctx = {
         req,

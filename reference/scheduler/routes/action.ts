@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { AclToken } from '../acl.js';
 import type { ActionStreams } from '../actions.js';
 import { badRequest, forbidden, notFound, SchedError } from '../errors.js';
-import { parseBoolParam, rejectUpgrade } from '../http.js';
+import { parseBoolParam, rejectUpgrade, requestTarget } from '../http.js';
 import type { Job } from '../job.js';
 import type { Route } from '../router.js';
 import { actionsOf, type Deps } from './deps.js';
@@ -34,13 +34,7 @@ export function actionUpgrade(
   return (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     try {
-      const url = new URL(req.url ?? '/', 'http://scheduler');
-      let path: string;
-      try {
-        path = decodeURIComponent(url.pathname);
-      } catch {
-        throw badRequest('malformed URL path');
-      }
+      const { url, path } = requestTarget(req);
       if (!path.startsWith('/v1/job/') || !path.endsWith('/action')) throw notFound('Invalid URL');
       const id = path.slice('/v1/job/'.length, -'/action'.length);
       const q = url.searchParams;
