@@ -17,8 +17,9 @@ import { CheckFailure } from '../../harness/checks/index.js';
 import { ApiClient } from '../../harness/index.js';
 import type { Exchange } from '../../harness/index.js';
 import { redactor } from '../../harness/index.js';
-import { specRegistry, type Operation } from '../../harness/robustness/index.js';
 import {
+  specRegistry,
+  type Operation,
   baseBody,
   baseQuery,
   fullBody,
@@ -29,8 +30,6 @@ import {
   type Case,
   type OperationPlan,
   type Rule,
-} from '../../harness/robustness/index.js';
-import {
   describeFinding,
   runRule,
   send,
@@ -38,9 +37,13 @@ import {
   type RuleResult,
   type SentRequest,
   type Sender,
+  firstDifference,
+  judgeBoundary,
+  judgeInvalid,
+  observed,
+  groupOf,
+  requirementId,
 } from '../../harness/robustness/index.js';
-import { firstDifference, judgeBoundary, judgeInvalid, observed } from '../../harness/robustness/index.js';
-import { groupOf, requirementId } from '../../harness/robustness/index.js';
 import { FAMILIES, Unavailable, type Family, type OpTweak } from './families.js';
 
 const s = suite('robustness');
