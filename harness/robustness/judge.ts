@@ -66,8 +66,13 @@ function pointerMatcher(ignore: string[]): (pointer: string) => boolean {
   return (pointer) => exact.has(pointer) || patterns.some((re) => re.test(pointer));
 }
 
-/** A read's status and body without volatile fields or the pointers the spec's x-observed-by ignores. */
-export function observed(ex: Exchange, ignore: string[]): string {
+/**
+ * A read's status and body without volatile fields or the pointers the spec's x-observed-by ignores.
+ * With `entries` (the keys of the entries the write concerns, resolved by `entryKeys`), only those
+ * entries are kept, wherever the listing puts them (under `data`, repeated at the top level): an
+ * entry that appears, changes or disappears still shows, other clients' entries never do.
+ */
+export function observed(ex: Exchange, ignore: string[], entries?: readonly string[]): string {
   const dropped = pointerMatcher(ignore);
   const walk = (v: unknown, at: string): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => walk(x, `${at}/${i}`));
@@ -82,7 +87,42 @@ export function observed(ex: Exchange, ignore: string[]): string {
     }
     return v;
   };
-  return JSON.stringify({ status: ex.response.status, body: walk(ex.response.body, '') });
+  const body = walk(ex.response.body, '');
+  return JSON.stringify({ status: ex.response.status, body: entries ? only(body, new Set(entries)) : body });
+}
+
+/** The parts of an observed body that lead to one of `keys`; undefined where none does. */
+function only(v: unknown, keys: ReadonlySet<string>): unknown {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (keys.has(k)) out[k] = x;
+    else {
+      const inner = only(x, keys);
+      if (inner !== undefined) out[k] = inner;
+    }
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * The entry keys of an x-observed-by `entries` list for one write: `{name}` is the write's path
+ * parameter of that name, or else the string property of that name of its (valid) body.
+ */
+export function entryKeys(
+  templates: readonly string[],
+  param: (name: string) => string | undefined,
+  body: unknown,
+): string[] {
+  return templates.map((tpl) =>
+    tpl.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const fromBody = (body as Record<string, unknown> | undefined)?.[name];
+      const value = param(name) ?? (typeof fromBody === 'string' ? fromBody : undefined);
+      if (value === undefined)
+        throw new Error(`x-observed-by entry ${tpl}: {${name}} is neither a path parameter nor a body property`);
+      return value;
+    }),
+  );
 }
 
 /** Where two observations first differ, for the failure message (values redacted). */

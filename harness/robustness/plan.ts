@@ -46,6 +46,13 @@ export interface Observer {
   operationId: string;
   /** JSON pointers left out of the comparison (values that move on their own, like a clock's now). */
   ignore: string[];
+  /**
+   * For a read that lists every resource of its kind (sys/mounts, sys/auth): the keys of the
+   * entries the write concerns, as templates over its path parameters and body properties
+   * (`{path}/`). Only those entries are compared: what other clients create meanwhile is not the
+   * refused write's doing.
+   */
+  entries?: string[];
 }
 
 /** An operation as the generator sees it. */
@@ -78,7 +85,11 @@ export function planOperation(op: Operation): OperationPlan {
     typeof raw === 'string'
       ? { operationId: raw, ignore: [] }
       : raw && typeof raw === 'object'
-        ? { operationId: String((raw as Observer).operationId), ignore: (raw as Observer).ignore ?? [] }
+        ? {
+            operationId: String((raw as Observer).operationId),
+            ignore: (raw as Observer).ignore ?? [],
+            ...((raw as Observer).entries ? { entries: (raw as Observer).entries } : {}),
+          }
         : undefined;
   const rules: Rule[] = ['boundary-no-5xx'];
   if (jsonBody) rules.unshift('invalid-4xx');
