@@ -352,6 +352,15 @@ export function suite(area: string): Suite {
   };
 }
 
+/**
+ * The first of `ids` that is an assumption the target config switches off: a test naming it is
+ * skipped before its body runs (so work done ahead of the test for it can be left out).
+ */
+export function switchedOffAssumption(ids: readonly string[], cfg: TargetConfig): string | undefined {
+  const catalogue = loadCatalogue();
+  return ids.find((id) => catalogue.get(id)?.kind === 'assumption' && cfg.assumptions[id] === false);
+}
+
 /** Registers one conformance test tied to catalogue ids. */
 export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>): void {
   const catalogue = loadCatalogue();
@@ -382,7 +391,7 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       vctx.skip(`${missing.reason} (setting ${missing.setting})`);
       return;
     }
-    const offAssumption = ids.find((id) => catalogue.get(id)?.kind === 'assumption' && cfg.assumptions[id] === false);
+    const offAssumption = switchedOffAssumption(ids, cfg);
     if (offAssumption) {
       taskMeta.skip = {
         reason: `assumption ${offAssumption} is switched off for this target`,

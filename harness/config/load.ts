@@ -82,7 +82,9 @@ export function defaults(): TargetConfig {
     lockout: { threshold: 5, durationSeconds: 900, resetSeconds: 900, allowLongWaits: false },
     assumptions: {},
     mounts: {},
-    robustness: { seed: randomInt(0, 2 ** 31 - 1), examplesPerOperation: 8, timeCapSeconds: 30 },
+    // concurrency 8: one write lane per spec document (8) can run at once, so the longest lane
+    // (transit) bounds the suite; more would only add reads to a burst, fewer leaves lanes waiting.
+    robustness: { seed: randomInt(0, 2 ** 31 - 1), examplesPerOperation: 8, timeCapSeconds: 30, concurrency: 8 },
     reference: { faults: [], variants: [], version: '1.13.10' },
     run: { suites: [...ALL_SUITES], reportDir: 'reports' },
   };

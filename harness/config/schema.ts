@@ -234,11 +234,12 @@ export const configSchema = {
     robustness: {
       type: 'object',
       additionalProperties: false,
-      required: ['seed', 'examplesPerOperation', 'timeCapSeconds'],
+      required: ['seed', 'examplesPerOperation', 'timeCapSeconds', 'concurrency'],
       properties: {
         seed: { type: 'integer', minimum: 0, maximum: 2147483647 },
         examplesPerOperation: { type: 'integer', minimum: 1, maximum: 10000 },
         timeCapSeconds: { type: 'integer', minimum: 1 },
+        concurrency: { type: 'integer', minimum: 1, maximum: 64 },
       },
     },
     run: {

@@ -151,6 +151,11 @@ export interface TargetConfig {
     examplesPerOperation: number;
     /** Wall-clock cap of the whole suite; operations reached after it get one request per rule. */
     timeCapSeconds: number;
+    /**
+     * Rules of independent operations in flight at once (harness/robustness/lanes.ts says which are
+     * independent). The verdicts do not depend on it; the wall time does, against a remote target.
+     */
+    concurrency: number;
   };
   reference: {
     /** Fault switches of the embedded reference (mutation runs). */

@@ -1,6 +1,7 @@
 /**
  * The robustness suite's entry point into the harness: the request planner, the property runner,
- * the judges of an answer, the generated requirement ids, and the spec registry they work from.
+ * the judges of an answer, the generated requirement ids, the spec registry they work from, and the
+ * bounded pool and lanes its rules run in.
  */
 export {
   baseBody,
@@ -23,6 +24,8 @@ export {
   type SentRequest,
   type Sender,
 } from './runner.js';
-export { firstDifference, judgeBoundary, judgeInvalid, observed } from './judge.js';
+export { entryKeys, firstDifference, judgeBoundary, judgeInvalid, observed } from './judge.js';
+export { JobPool, type PoolJob, type Settled } from './pool.js';
+export { compareOperations, laneJobs, type LaneItem } from './lanes.js';
 export { groupOf, requirementId } from './catalogue.js';
 export { specRegistry, type Operation } from '../spec/registry.js';

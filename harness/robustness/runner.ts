@@ -2,7 +2,8 @@
  * Runs one rule of one operation as a fast-check property: generated cases are sent, each answer
  * judged; a failing case is shrunk (fast-check sends the smaller candidates) and reported with the
  * seed and path that replay it. Every rule of every operation has its own seed, derived from the
- * run's seed (`robustness.seed`, `--seed`), so one failure replays without the rest of the run.
+ * run's seed (`robustness.seed`, `--seed`), so one failure replays without the rest of the run,
+ * and rules running side by side (`robustness.concurrency`) send what they would send one at a time.
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
@@ -59,13 +60,15 @@ export interface Sender {
   /** The request a case becomes (method, concrete path, query, body). */
   request(c: Case): SentRequest;
   client: ApiClient;
+  /** Counts the answers this sender got, for the rule it works for (rules run side by side). */
+  counter?: { requests: number };
 }
 
 /** Sends a case; a transport failure (no answer within the timeout, reset) is returned, not thrown. */
 export async function send(sender: Sender, c: Case): Promise<Exchange | Error> {
   const r = sender.request(c);
   try {
-    return await sender.client.request(r.method, r.path, {
+    const ex = await sender.client.request(r.method, r.path, {
       query: r.query,
       validate: false,
       ...(r.raw !== undefined
@@ -76,6 +79,8 @@ export async function send(sender: Sender, c: Case): Promise<Exchange | Error> {
             : { rawBody: JSON.stringify(r.body), contentType: r.contentType ?? undefined }
           : {}),
     });
+    if (sender.counter) sender.counter.requests++;
+    return ex;
   } catch (err) {
     return err as Error;
   }
@@ -97,10 +102,19 @@ export interface RunRuleOptions {
   judge: (c: Case) => Promise<Verdict>;
   seed: number;
   numRuns: number;
-  timeLimitMs: number;
-  /** Counts requests sent, for the figures. */
+  /**
+   * The suite's time cap (epoch ms): generating and shrinking stop there. Nothing else limits a
+   * rule by time, so until the cap the cases sent and the counterexample found depend only on the
+   * seed, not on how fast the target answers or how many rules run at once.
+   */
+  deadline: number;
+  /** What a kind of case still gets once the cap has passed: enough for one case and a short shrink. */
+  minKindMs?: number;
+  /** The requests of this rule (its senders count into it), for the figures. */
   counter: { requests: number };
 }
+
+const MIN_KIND_MS = 1000;
 
 export async function runRule(o: RunRuleOptions): Promise<RuleResult> {
   const before = o.counter.requests;
@@ -113,8 +127,8 @@ export async function runRule(o: RunRuleOptions): Promise<RuleResult> {
     interrupted: false,
   };
   const perKind = Math.max(1, Math.ceil(o.numRuns / Math.max(1, o.kinds.length)));
-  const share = Math.max(1, Math.floor(o.timeLimitMs / Math.max(1, o.kinds.length)));
   for (const { kind, arb } of o.kinds) {
+    const limit = Math.max(o.minKindMs ?? MIN_KIND_MS, o.deadline - Date.now());
     const seed = ruleSeed(o.seed, o.operationId, `${o.rule}:${kind}` as Rule);
     const property = fc.asyncProperty(arb, async (c) => {
       const verdict = await o.judge(c);
@@ -123,10 +137,10 @@ export async function runRule(o: RunRuleOptions): Promise<RuleResult> {
     let details = await fc.check(property, {
       seed,
       numRuns: perKind,
-      interruptAfterTimeLimit: share,
+      interruptAfterTimeLimit: limit,
       markInterruptAsFailure: false,
     });
-    // A first answer slower than the time share (a key generated on first use) still gets one case.
+    // A first answer slower than what is left (a key generated on first use) still gets one case.
     if (details.numRuns === 0) details = await fc.check(property, { seed, numRuns: 1 });
     result.runs += details.numRuns;
     result.interrupted ||= details.interrupted;
