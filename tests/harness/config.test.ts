@@ -53,6 +53,18 @@ describe('target config', () => {
     expect(() => loadConfig({ file: f, env: {} })).toThrowError(/svc\.adress: unknown setting/);
   });
 
+  it('robustness.concurrency defaults to 8 and a bad value names the setting and its source', () => {
+    expect(loadConfig({ env: {} }).robustness.concurrency).toBe(8);
+    expect(
+      loadConfig({ file: file('rc1.yaml', 'robustness:\n  concurrency: 1\n'), env: {} }).robustness.concurrency,
+    ).toBe(1);
+    for (const bad of ['0', '2.5', 'many', '1000']) {
+      const f = file(`rc-${bad}.yaml`, `robustness:\n  concurrency: ${bad}\n`);
+      expect(() => loadConfig({ file: f, env: {} }), bad).toThrowError(ConfigError);
+      expect(() => loadConfig({ file: f, env: {} }), bad).toThrowError(/robustness\.concurrency: .*from config file/);
+    }
+  });
+
   it('an unknown suite is rejected', () => {
     expect(() => loadConfig({ env: {}, cli: { suites: ['nope'] } })).toThrowError(/unknown suite "nope"/);
   });

@@ -15,7 +15,7 @@ import {
   invalidMutations,
   planOperation,
 } from '../../harness/robustness/plan.js';
-import { judgeBoundary, judgeInvalid, observed } from '../../harness/robustness/judge.js';
+import { entryKeys, firstDifference, judgeBoundary, judgeInvalid, observed } from '../../harness/robustness/judge.js';
 import { ruleSeed } from '../../harness/robustness/runner.js';
 
 const schema = {
@@ -137,5 +137,41 @@ describe('robustness judges', () => {
     const b = observed(ex(200, { request_id: '2', data: { now: 2, size: 3 } }), ['/data/now']);
     expect(a).toBe(b);
     expect(observed(ex(200, { data: { size: 4 } }), [])).not.toBe(b);
+  });
+
+  describe('a listing compared at the entries the write names', () => {
+    // sys/auth as a concurrent file changes it: its own mounts come and go.
+    const listing = (entries: Record<string, unknown>) => ex(200, { request_id: 'r', ...entries, data: entries });
+    const own = ['rb-sys-1/'];
+    const mine = { type: 'userpass', description: '' };
+
+    it("ignores other clients' entries appearing, changing and disappearing", () => {
+      const before = observed(listing({ 'token/': { type: 'token' }, 'other-a/': { type: 'kv' } }), [], own);
+      const after = observed(listing({ 'token/': { type: 'token' }, 'other-b/': { type: 'ldap' } }), [], own);
+      expect(after).toBe(before);
+      expect(observed(listing({ 'rb-sys-1/': mine, 'x/': {} }), [], own)).toBe(
+        observed(listing({ 'rb-sys-1/': mine, 'y/': { type: 'kv' } }), [], own),
+      );
+    });
+
+    it('still sees its own entry appear (a half-applied write), change or disappear', () => {
+      const absent = observed(listing({ 'token/': { type: 'token' } }), [], own);
+      const present = observed(listing({ 'token/': { type: 'token' }, 'rb-sys-1/': mine }), [], own);
+      expect(present).not.toBe(absent);
+      expect(firstDifference(absent, present)).toMatch(/^\/body: absent became/);
+      const changed = observed(listing({ 'rb-sys-1/': { ...mine, description: 'half' } }), [], own);
+      expect(firstDifference(present, changed)).toMatch(/rb-sys-1\/\/description/);
+      expect(observed(ex(404, { errors: [] }), [], own)).not.toBe(absent);
+    });
+
+    it('resolves entry templates from path parameters, then the valid body', () => {
+      const params: Record<string, string> = { path: 'rb-sys-1' };
+      const param = (n: string) => params[n];
+      expect(entryKeys(['{path}/'], param, { type: 'kv' })).toEqual(['rb-sys-1/']);
+      expect(entryKeys(['{from}/', '{to}/'], param, { from: 'm-1', to: 'm-1-moved' })).toEqual(['m-1/', 'm-1-moved/']);
+      expect(() => entryKeys(['{nope}/'], param, {})).toThrow(
+        /\{nope\} is neither a path parameter nor a body property/,
+      );
+    });
   });
 });

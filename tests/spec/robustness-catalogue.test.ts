@@ -29,4 +29,18 @@ describe('robustness catalogue', async () => {
       expect(observer!.api).toBe(op.api);
     }
   });
+
+  it('every x-observed-by entry names a path parameter or a body property of the write', () => {
+    const withEntries = registry.operations.map(planOperation).filter((p) => p.observer?.entries);
+    // sys/auth and sys/mounts list every mount of the target: other files' mounts must not count.
+    expect(withEntries.map((p) => p.operationId).sort()).toEqual(
+      expect.arrayContaining(['enableAuthMethod', 'remountSecretsEngine']),
+    );
+    for (const plan of withEntries) {
+      const properties = Object.keys((plan.jsonBody as { properties?: object } | undefined)?.properties ?? {});
+      for (const tpl of plan.observer!.entries!)
+        for (const [, name] of tpl.matchAll(/\{([^}]+)\}/g))
+          expect([...plan.pathParams, ...properties], `${plan.operationId}: ${tpl}`).toContain(name);
+    }
+  });
 });
