@@ -77,14 +77,13 @@ function unchangedJudge(
         base,
       )
     : undefined;
+  const read = reader && {
+    sender: senderFor(x.cfg, x.clients, reader, fam, tweak, counter),
+    query: baseQuery(planOperation(reader)),
+  };
   const observe = async (): Promise<string | Error> => {
-    if (!reader) return new Error(`x-observed-by names ${observer.operationId}, which the spec does not have`);
-    const readerPlan = planOperation(reader);
-    const ex = await send(senderFor(x.cfg, x.clients, reader, fam, tweak, counter), {
-      kind: 'base',
-      target: '',
-      query: baseQuery(readerPlan),
-    });
+    if (!read) return new Error(`x-observed-by names ${observer.operationId}, which the spec does not have`);
+    const ex = await send(read.sender, { kind: 'base', target: '', query: read.query });
     return ex instanceof Error ? ex : observed(ex, observer.ignore, entries);
   };
   return async (c) => {

@@ -260,11 +260,11 @@ describe('rules through the pool', () => {
     }
   };
 
-  async function findings(concurrency: number): Promise<Record<string, Omit<Finding, 'runs'> | string>> {
+  async function findings(concurrency: number): Promise<Record<string, Finding | string>> {
     const next = delays(concurrency * 7919);
     const client = fakeClient(next);
     const ids = Array.from({ length: 12 }, (_, i) => `writeThing${i}`);
-    const out: Record<string, Omit<Finding, 'runs'> | string> = {};
+    const out: Record<string, Finding | string> = {};
     const jobs: PoolJob<void>[] = ids.map((id) => ({
       key: id,
       after: [],
