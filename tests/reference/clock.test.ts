@@ -76,11 +76,17 @@ describe('two clock domains', () => {
       return (await res.json()) as Record<string, unknown>;
     };
     const svcNow = async (advance?: number) => {
-      const body = await call(ref!.svcAddr, advance === undefined ? 'GET' : 'POST', 'sys/reference/clock', advance === undefined ? undefined : { advance });
+      const body = await call(
+        ref!.svcAddr,
+        advance === undefined ? 'GET' : 'POST',
+        'sys/reference/clock',
+        advance === undefined ? undefined : { advance },
+      );
       return (body.data as { now_ms: number }).now_ms;
     };
     // The scheduler's control answers the clock after the move: a move of 0 reads it.
-    const schedNow = async (advance = 0) => (await call(ref!.schedAddr!, 'POST', 'reference/clock', { advance })).now as number;
+    const schedNow = async (advance = 0) =>
+      (await call(ref!.schedAddr!, 'POST', 'reference/clock', { advance })).now as number;
     const HOUR = 3_600_000;
     // Real time passes between the readings: a second is far more than these calls take and far
     // less than the hours moved.
