@@ -24,6 +24,14 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/**
+ * How long a file waits for its locks: its hook timeout, less a margin so that the lock service's
+ * account of who held it back arrives before vitest's plain "hook timed out".
+ */
+export function waitLimitMs(hookMs: number): number {
+  return Math.max(1000, hookMs - Math.min(5000, Math.floor(hookMs / 10)));
+}
+
 /** How long past its own limit the client waits for the service's answer before giving up on it. */
 const ANSWER_GRACE_MS = 5_000;
 

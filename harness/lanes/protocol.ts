@@ -12,6 +12,13 @@ export interface LockServiceAddress {
   port: number;
 }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where the run's lock service listens (harness/setup/global-setup.ts, vitest `provide`). */
+    conformanceLocks?: LockServiceAddress;
+  }
+}
+
 export interface AcquireMessage {
   op: 'acquire';
   label: string;

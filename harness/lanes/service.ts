@@ -117,6 +117,8 @@ export async function startLockService(opts: { now?: () => number } = {}): Promi
     // Loopback only: the workers run on this machine, and nobody else has business here.
     server.listen(0, '127.0.0.1', () => resolve());
   });
+  // The run's end closes it; until then it must not be what keeps the process alive.
+  server.unref();
   const addr = server.address();
   if (!addr || typeof addr === 'string') throw new Error('the lock service has no TCP address');
   return {
