@@ -18,7 +18,7 @@ export interface RunOptions {
   file?: string;
   cli: CliOverrides;
   quiet?: boolean;
-  /** Files in flight at once in the concurrent group (default: harness/schedule.ts). */
+  /** Files in flight at once in the one pool (default: harness/schedule.ts). */
   concurrency?: number;
   /** `i/n`: only the i-th of n deterministic parts of the selection (CI matrices; see `merge`). */
   shard?: string;
