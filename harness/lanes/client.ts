@@ -29,7 +29,7 @@ export interface Lease {
  * account of who held it back arrives before vitest's plain "hook timed out".
  */
 export function waitLimitMs(hookMs: number): number {
-  return Math.max(1000, hookMs - Math.min(5000, Math.floor(hookMs / 10)));
+  return hookMs - Math.min(5000, Math.ceil(hookMs / 10));
 }
 
 /** How long past its own limit the client waits for the service's answer before giving up on it. */

@@ -154,7 +154,7 @@ describe('the project, --shard and --concurrency', () => {
     expect(waitLimitMs(60_000)).toBe(55_000);
     expect(waitLimitMs(120_000)).toBe(115_000);
     expect(waitLimitMs(10_000)).toBe(9_000);
-    expect(waitLimitMs(500)).toBe(1000);
+    expect(waitLimitMs(500)).toBe(450);
   });
 });
 
