@@ -50,8 +50,8 @@ async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<()
   }
   const shared = holder.__conformanceShared;
   shared.users++;
-  const locks = await shared.locks;
-  const prepared = await shared.prepared;
+  // Both awaited at once: a target that fails to start is reported as it was before.
+  const [locks, prepared] = await Promise.all([shared.locks, shared.prepared]);
   // In the main process: the warning about a short configured secret is printed here (once).
   rememberConfiguredSecrets(prepared.config);
   holder.__conformanceTarget = prepared.config;
