@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import ConformanceReporter from './harness/report/reporter.js';
-import { conformanceProjects } from './harness/cli/projects.js';
+import { conformanceProject, LaneSequencer } from './harness/cli/projects.js';
 import { ALL_SUITES } from './harness/config/load.js';
 
 const testReportDir =
@@ -23,20 +23,22 @@ process.env.CONFORMANCE_TEST_REPORT_DIR = testReportDir;
 export default defineConfig({
   test: {
     reporters: ['default', new ConformanceReporter({ reportDir: testReportDir, project: 'conformance' })],
+    // Orders the conformance project's files (exclusive files early); other projects keep vitest's order.
+    sequence: { sequencer: LaneSequencer },
     projects: [
       {
         test: {
           name: 'unit',
           include: ['tests/**/*.test.ts', 'reference/**/*.test.ts', 'harness/**/*.test.ts'],
           testTimeout: 30_000,
-          // After both conformance groups (0 and 1): vitest runs groups in order, and projects of
+          // After the conformance project (group 0): vitest runs groups in order, and projects of
           // one group must share maxWorkers.
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
-      // Two projects sharing one target: concurrent files first, then the files of
-      // suites/schedule.yaml one at a time (see harness/cli/projects.ts).
-      ...conformanceProjects({
+      // Every suite file in one pool against one target, holding the domain locks of
+      // suites/schedule.yaml (see harness/cli/projects.ts).
+      conformanceProject({
         globalSetup: 'compose/global-setup.ts',
         suites: ALL_SUITES,
         embedded: !process.env.SVC_ADDR,

@@ -16,7 +16,8 @@ import { specRegistry, type SpecRegistry } from './spec/registry.js';
 import { redactor } from './redact.js';
 import { Tracker, type CleanupPhase } from './tracker.js';
 import { isAffected, knownVersion } from './versions.js';
-import { globalEffect, guardGlobal, type Group } from './schedule.js';
+import { globalEffect, guardGlobal, timeDomain } from './schedule.js';
+import { currentLease, type HeldLease } from './lanes/current.js';
 import { moveTime, timeOwnerOf } from './time.js';
 
 export { redactor } from './redact.js';
@@ -121,13 +122,21 @@ export function namesOf(api: 'svc' | 'sched', cfg: TargetConfig): NameTranslator
   return new NameTranslator(api, cfg.dialect.names, (p) => specPath(p, { mountAliases, namespace: cfg.svc.namespace }));
 }
 
-/** The group of this worker's files (concurrent or serial); undefined outside the harness's projects. */
-function group(): Group | undefined {
+/**
+ * The domain locks this worker's file holds, for the guard: undefined outside the harness's
+ * project (no lock service, nothing to guard); a lease holding nothing when the lock service runs
+ * but the file took no lease (the setup file did not run for it), so such a file moves nothing.
+ */
+function heldLease(): HeldLease | undefined {
+  const lease = currentLease();
+  if (lease) return lease;
+  let running = false;
   try {
-    return inject('conformanceGroup');
+    running = inject('conformanceLocks') !== undefined;
   } catch {
-    return undefined;
+    // Not inside a vitest worker.
   }
+  return running ? { label: 'this file (it took no lease)', wants: {} } : undefined;
 }
 
 /** Spec observations of one test (or one file's setup), merged per operation and status. */
@@ -161,7 +170,6 @@ function makeClient(
   registry: SpecRegistry,
   transcript: () => Transcript | undefined,
   ledger: () => SpecLedger | undefined,
-  file?: string,
 ): ApiClient {
   const names = namesOf(api, cfg);
   return new ApiClient(
@@ -184,8 +192,9 @@ function makeClient(
     },
     names.identity ? undefined : names,
     (method, path) => {
+      // Checked before anything is sent: a file moves only the domains it holds exclusively.
       const effect = globalEffect(api, method, path);
-      if (effect) guardGlobal(group(), file, effect);
+      if (effect) guardGlobal(heldLease(), effect.domain, effect.what);
     },
   );
 }
@@ -417,7 +426,6 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     const skip = (reason: string, setting?: string, opts: { prerequisite?: boolean } = {}): never => {
       throw new Skip({ reason, setting, ...(opts.prerequisite ? { prerequisite: true } : {}) });
     };
-    const file = vctx.task.file.filepath;
     const notApplicable = (reason: string, setting?: string): never => {
       throw new NotApplicable({ reason, setting });
     };
@@ -427,7 +435,6 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       registry,
       () => transcript,
       () => ledger,
-      file,
     );
     const sched = makeClient(
       'sched',
@@ -435,7 +442,6 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       registry,
       () => transcript,
       () => ledger,
-      file,
     );
     const t: T = {
       config: cfg,
@@ -465,8 +471,9 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       advance: (seconds) => {
         // Checked before anything moves: a real sleep would not disturb other files, but the file
         // still depends on time passing, which the schedule has to say.
-        guardGlobal(group(), file, 'moves time (t.advance)');
-        return moveTime(cfg, timeOwnerOf(area), { svc, sched }, seconds, skip);
+        const owner = timeOwnerOf(area);
+        guardGlobal(heldLease(), timeDomain(owner), 'moves time (t.advance)');
+        return moveTime(cfg, owner, { svc, sched }, seconds, skip);
       },
       note: (text) => transcript.note(text),
       secret: (value) => redactor.add(value),

@@ -1,7 +1,9 @@
 /**
  * Moving time for a test. Time belongs to the service whose rules the test checks: the secrets
  * suites move the secrets service's clock, the jobs suite the scheduler's. Each clock is moved
- * through its own API (with that API's token and header names), never through the other one.
+ * through its own API (with that API's token and header names), never through the other one,
+ * and moving one leaves the other (two clocks on the embedded reference, as on real services):
+ * each is a lock domain of its own (harness/schedule.ts).
  */
 import type { TargetConfig } from './config/types.js';
 import type { ApiClient } from './http/client.js';

@@ -1,6 +1,11 @@
 /**
  * Starts the whole reference: the secrets service, the simulated cloud directory and the job
- * scheduler, sharing one controllable clock and one set of fault switches.
+ * scheduler, sharing one set of fault switches, with two controllable clocks:
+ * - the secrets service's, shared with the cloud directory (a credential's expiry in the directory
+ *   and its lease in the secrets service are one story told on one time line);
+ * - the scheduler's own: a real scheduler and a real secrets service keep their own clocks, and
+ *   moving one must not expire or start anything in the other (the harness lets files of the
+ *   two APIs move their clocks at the same time: harness/schedule.ts).
  */
 import { ControllableClock } from './clock.js';
 import { Faults } from './faults.js';
@@ -38,7 +43,10 @@ export interface RunningReference {
   cloudAddr?: string;
   cloud?: import('../contract/cloud.js').CloudConfig;
   secrets: RunningSecretsServer;
+  /** The secrets service's and the cloud directory's clock (sys/reference/clock). */
   clock: ControllableClock;
+  /** The scheduler's clock (the scheduler's reference/clock). */
+  schedClock: ControllableClock;
   stop(): Promise<void>;
 }
 
@@ -72,6 +80,7 @@ async function refuseUnknownSwitches(faults: string[], variants: string[]): Prom
 export async function startReference(opts: ReferenceOptions): Promise<RunningReference> {
   const host = opts.host ?? '127.0.0.1';
   const clock = new ControllableClock();
+  const schedClock = new ControllableClock();
   const faults = new Faults(opts.faults ?? []);
   const variants = new Variants(opts.variants ?? []);
   await refuseUnknownSwitches(opts.faults ?? [], opts.variants ?? []);
@@ -123,7 +132,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
       return mod.startScheduler({
         port: opts.schedPort ?? 0,
         host,
-        clock,
+        clock: schedClock,
         faults,
         variants,
         aclEnabled: opts.schedAcl ?? true,
@@ -141,6 +150,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
     cloud: wiring?.config,
     secrets,
     clock,
+    schedClock,
     async stop() {
       for (const close of closers.reverse()) {
         try {
@@ -150,6 +160,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
         }
       }
       clock.close();
+      schedClock.close();
     },
   };
 }

@@ -1,17 +1,23 @@
 /**
- * The conformance files of a selection as two vitest projects sharing one target:
- * - `conformance`: files that keep to their own run-unique objects, several in flight at once
- *   (a bounded pool of workers), run first;
- * - `conformance-serial`: files listed in suites/schedule.yaml (they move the clock or change
- *   global settings), one at a time, after the first group has finished (vitest `groupOrder`).
- * Both skip per-file module isolation: the spec registry, its compiled schemas and the catalogue
- * are built once per worker instead of once per file.
+ * The conformance files of a selection as one vitest project against one target: every file in
+ * one bounded pool of workers (no second group, so no second worker start), each holding the
+ * domain locks suites/schedule.yaml gives it for its whole run (harness/lanes/: shared, or
+ * exclusive for the files that move a clock or change global settings). The run's sequencer
+ * (LaneSequencer) starts the exclusive files early. Per-file module isolation is off: the spec
+ * registry, its compiled schemas and the catalogue are built once per worker instead of once per
+ * file.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { ConfigError } from '../config/load.js';
-import { defaultConcurrency, projectPath, ROOT, serialFiles } from '../schedule.js';
+import { LOCKED_PROJECT } from '../lanes/sequencer.js';
+import { defaultConcurrency, projectPath, ROOT } from '../schedule.js';
+
+export { LaneSequencer } from '../lanes/sequencer.js';
+
+/** The setup file through which every conformance file takes its locks. */
+export const FILE_LEASE_SETUP = join(ROOT, 'harness/lanes/file-lease.ts');
 
 export interface ProjectOptions {
   /** The vitest globalSetup file (package-relative) that prepares the target: compose/global-setup.ts. */
@@ -50,45 +56,22 @@ export function parseShard(value: string): { index: number; count: number } {
   return { index, count };
 }
 
-export function conformanceProjects(opts: ProjectOptions): TestProjectInlineConfiguration[] {
-  const serial = serialFiles();
+export function conformanceProject(opts: ProjectOptions): TestProjectInlineConfiguration {
   const files = selectedFiles(opts.suites, opts.files);
-  const alone = files.filter((f) => serial.has(f));
-  const together = files.filter((f) => !serial.has(f));
   const workers = opts.concurrency ?? defaultConcurrency(opts.embedded);
-  const common = {
-    globalSetup: [opts.globalSetup],
-    testTimeout: opts.timeouts.testMs,
-    hookTimeout: opts.timeouts.hookMs,
-    isolate: false,
+  return {
+    test: {
+      name: LOCKED_PROJECT,
+      include: files.length ? files : ['suites/__none__.test.ts'],
+      globalSetup: [opts.globalSetup],
+      setupFiles: [FILE_LEASE_SETUP],
+      testTimeout: opts.timeouts.testMs,
+      hookTimeout: opts.timeouts.hookMs,
+      isolate: false,
+      fileParallelism: workers > 1,
+      maxWorkers: workers,
+      // Before the unit tests of `npm test` (vitest.config.ts).
+      sequence: { groupOrder: 0 },
+    },
   };
-  const projects: TestProjectInlineConfiguration[] = [];
-  if (together.length || !alone.length) {
-    projects.push({
-      test: {
-        ...common,
-        name: 'conformance',
-        include: together.length ? together : ['suites/__none__.test.ts'],
-        provide: { conformanceGroup: 'concurrent' },
-        fileParallelism: workers > 1,
-        maxWorkers: workers,
-        sequence: { groupOrder: 0 },
-      },
-    });
-  }
-  if (alone.length) {
-    projects.push({
-      test: {
-        ...common,
-        name: 'conformance-serial',
-        include: alone,
-        provide: { conformanceGroup: 'serial' },
-        // One file at a time, after the concurrent group: these move the shared clock.
-        fileParallelism: false,
-        maxWorkers: 1,
-        sequence: { groupOrder: 1 },
-      },
-    });
-  }
-  return projects;
 }

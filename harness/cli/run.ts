@@ -9,7 +9,7 @@ import type { TargetConfig } from '../config/types.js';
 import { checkExpectationIds, loadExpectations } from '../report/expectations.js';
 import { keepPrevious } from '../report/compare.js';
 import { loadCatalogue } from '../catalogue.js';
-import { conformanceProjects, parseShard } from './projects.js';
+import { conformanceProject, LaneSequencer, parseShard } from './projects.js';
 import { PACKAGE_ROOT } from '../process.js';
 
 export interface RunOptions {
@@ -18,7 +18,7 @@ export interface RunOptions {
   file?: string;
   cli: CliOverrides;
   quiet?: boolean;
-  /** Files in flight at once in the concurrent group (default: harness/schedule.ts). */
+  /** Files in flight at once in the one pool (default: harness/schedule.ts). */
   concurrency?: number;
   /** `i/n`: only the i-th of n deterministic parts of the selection (CI matrices; see `merge`). */
   shard?: string;
@@ -58,16 +58,19 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     root: PACKAGE_ROOT,
     watch: false,
     run: true,
-    // Files that move the clock or change global settings run alone (suites/schedule.yaml);
-    // the others run concurrently: see harness/cli/projects.ts.
-    projects: conformanceProjects({
-      globalSetup: opts.globalSetup,
-      suites: cfg.run.suites,
-      files: cfg.run.files,
-      embedded: !cfg.svc.addr,
-      concurrency: opts.concurrency,
-      timeouts: cfg.timeouts,
-    }),
+    // One pool; files that move a clock or change global settings hold their domains
+    // exclusively (suites/schedule.yaml), and start early: see harness/cli/projects.ts.
+    projects: [
+      conformanceProject({
+        globalSetup: opts.globalSetup,
+        suites: cfg.run.suites,
+        files: cfg.run.files,
+        embedded: !cfg.svc.addr,
+        concurrency: opts.concurrency,
+        timeouts: cfg.timeouts,
+      }),
+    ],
+    sequence: { sequencer: LaneSequencer },
     ...(opts.shard ? { shard: opts.shard } : {}),
     reporters: [opts.quiet ? 'dot' : 'default', new ConformanceReporter({ reportDir })],
     teardownTimeout: 30_000,

@@ -1,21 +1,24 @@
 /**
- * The global setup of the conformance projects: resolves the target config once, prepares the
- * target (embedded target, directory) and provides the config to every test file. The vitest
+ * The global setup of the conformance project: resolves the target config once, prepares the
+ * target (embedded target, directory), starts the run's lock service (harness/lanes/service.ts)
+ * and provides the config and the lock service's address to every test file. The vitest
  * globalSetup file is compose/global-setup.ts, which hands in the embedded target (the reference).
  *
- * The concurrent and the serial group are two vitest projects of one run, and each calls this
- * setup: they must share one target (one reference, one clock, one directory), so the prepared
- * target is kept on the main process's globalThis and stopped when the last project tears down.
+ * The prepared target and the lock service are kept on the main process's globalThis and stopped
+ * when the last project using them tears down: should a run ever have several conformance
+ * projects again, they would share one target, so they must share its locks too.
  */
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../config/load.js';
 import type { TargetConfig } from '../config/types.js';
 import { prepareTarget, type PreparedTarget } from './target.js';
+import { startLockService, type LockService } from '../lanes/service.js';
 import { rememberConfiguredSecrets } from '../redact.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 
 interface Shared {
   prepared: Promise<PreparedTarget>;
+  locks: Promise<LockService>;
   users: number;
 }
 
@@ -43,18 +46,21 @@ async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<()
     const base: TargetConfig = process.env.CONFORMANCE_CONFIG_JSON
       ? (JSON.parse(process.env.CONFORMANCE_CONFIG_JSON) as TargetConfig)
       : loadConfig(testRun());
-    holder.__conformanceShared = { prepared: prepareTarget(base, embedded), users: 0 };
+    holder.__conformanceShared = { prepared: prepareTarget(base, embedded), locks: startLockService(), users: 0 };
   }
   const shared = holder.__conformanceShared;
   shared.users++;
-  const prepared = await shared.prepared;
+  // Both awaited at once: a target that fails to start is reported as it was before.
+  const [locks, prepared] = await Promise.all([shared.locks, shared.prepared]);
   // In the main process: the warning about a short configured secret is printed here (once).
   rememberConfiguredSecrets(prepared.config);
   holder.__conformanceTarget = prepared.config;
   project.provide('target', prepared.config);
+  project.provide('conformanceLocks', locks.address);
   return async () => {
     if (--shared.users > 0) return;
     if (holder.__conformanceShared === shared) delete holder.__conformanceShared;
+    await locks.close();
     await prepared.stop();
   };
 }

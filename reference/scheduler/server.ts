@@ -11,8 +11,9 @@
  *   job Meta has `"ref.hold-deployment": "true"`; its deployment stays `running` (so scaling it
  *   answers 400) until a newer version or a stop cancels it. Without the key a deployment turns
  *   `successful` once its allocations have run for the group's MinHealthyTime on the clock.
- * - POST /v1/reference/clock {"advance": seconds}: moves the scheduler's clock (allocations start
- *   1 s after placement, batch tasks exit 5 s after starting, periodic launches follow the clock).
+ * - POST /v1/reference/clock {"advance": seconds}: moves the scheduler's own clock, not the secrets
+ *   service's (allocations start 1 s after placement, batch tasks exit 5 s after starting,
+ *   periodic launches follow the clock).
  * - POST /v1/reference/acl/tokens {"Name", "Type": "client"|"management",
  *   "Namespaces": {"<namespace or glob>": {"Policy": "read"|"write"|"scale"|"deny",
  *   "Capabilities": ["read-job", ...]}}} -> {AccessorID, SecretID, ...}: creates a token (needs

@@ -1,8 +1,8 @@
 /**
- * Not a conformance suite: the harness's own check that a file running concurrently with others
- * cannot move the shared clock. It is never selected by --suite (no suite is named _selftest);
- * tests/harness/concurrency.test.ts runs it by --files and expects both tests to fail with the
- * message naming suites/schedule.yaml, before anything moved.
+ * Not a conformance suite: the harness's own check that a file holding the secrets domain only
+ * shared cannot move the secrets clock. It is never selected by --suite (no suite is named
+ * _selftest); tests/harness/concurrency.test.ts runs it by --files and expects both tests to fail
+ * with the message naming suites/schedule.yaml, before anything moved.
  */
 import { suite, conformance } from '../../harness/index.js';
 

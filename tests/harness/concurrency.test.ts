@@ -1,7 +1,10 @@
 /**
  * Files running concurrently against one target do not interfere: the same suites at concurrency 1
- * and 3 give the same verdict for every test. Shards 1/2 and 2/2, merged, give the single run's
- * verdicts too. A file outside suites/schedule.yaml that moves the clock fails loudly.
+ * and 3 give the same verdict for every test, with the files that move the secrets clock and
+ * those that move the scheduler clock holding their domains exclusively beside each other (and,
+ * at concurrency 1, one worker running every file, each under its own lease). Shards 1/2 and 2/2,
+ * merged, give the single run's verdicts too. A file that moves the clock without holding its
+ * domain exclusively (suites/schedule.yaml) fails loudly.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +14,9 @@ import type { Results } from '../../harness/report/model.js';
 import { runCli } from '../../harness/process.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conc-'));
-const SUITES = 'core,kv,auth'; // auth/lockout.test.ts is a serial file, the rest concurrent
+// Exclusive files of both domains (auth/lockout, kv/v2-lifecycle: secrets; jobs/*: scheduler)
+// among shared ones.
+const SUITES = 'core,kv,auth,jobs';
 
 async function cli(args: string[]): Promise<{ code: number; output: string }> {
   const env = {
@@ -83,7 +88,7 @@ describe('shards', () => {
   }, 120_000);
 });
 
-describe('a file that moves the clock but is not declared serial', () => {
+describe('a file that moves the clock but does not hold its domain exclusively', () => {
   it('fails each such test with the message naming suites/schedule.yaml', async () => {
     const r = await cli([
       'run',
@@ -101,7 +106,7 @@ describe('a file that moves the clock but is not declared serial', () => {
     for (const t of tests) {
       expect(t.status, t.title).toBe('failed');
       expect(t.message).toMatch(
-        /suites\/_selftest\/misplaced-advance\.test\.ts (moves time|moves the clock).*suites\/schedule\.yaml/,
+        /suites\/_selftest\/misplaced-advance\.test\.ts (moves time|moves the secrets clock).*the secrets domain only shared.*suites\/schedule\.yaml/,
       );
     }
   }, 300_000);

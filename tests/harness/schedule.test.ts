@@ -1,81 +1,139 @@
 /**
- * suites/schedule.yaml is complete and the guard and options behave: every file that moves the
- * clock is listed, every listed file exists, and global endpoints are told apart from the rest.
+ * suites/schedule.yaml is complete and the guard, the project and the file order behave: every
+ * suite names its domains, every file that moves a clock is exclusive on that clock's domain,
+ * every listed file exists, global endpoints are told apart from the rest, and exclusive files
+ * are dispatched first (or last, when they hold every domain of the run).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  DOMAINS,
+  type Domain,
   defaultConcurrency,
   globalEffect,
   guardGlobal,
+  loadSchedule,
+  lockWants,
   ROOT,
+  type Schedule,
   ScheduleError,
-  serialFiles,
+  schedule,
+  timeDomain,
 } from '../../harness/schedule.js';
-import { conformanceProjects, parseShard, selectedFiles } from '../../harness/cli/projects.js';
+import { conformanceProject, FILE_LEASE_SETUP, parseShard, selectedFiles } from '../../harness/cli/projects.js';
+import { laneOrder } from '../../harness/lanes/sequencer.js';
+import { waitLimitMs } from '../../harness/lanes/client.js';
 import { ALL_SUITES } from '../../harness/config/load.js';
+import { timeOwnerOf } from '../../harness/time.js';
 
 const timeouts = { testMs: 1000, hookMs: 1000 };
 
 describe('suites/schedule.yaml', () => {
-  const serial = serialFiles();
-  it('lists existing files, each with a reason', () => {
-    expect(serial.size).toBeGreaterThan(0);
-    for (const [file, reason] of serial) {
+  const s = schedule();
+  it('names the domains of every suite', () => {
+    expect([...s.suites.keys()].sort()).toEqual([...ALL_SUITES].sort());
+    expect(s.suites.get('jobs')).toEqual(['scheduler']);
+    expect(s.suites.get('robustness')?.sort()).toEqual(['scheduler', 'secrets']);
+    expect(s.suites.get('kv')).toEqual(['secrets']);
+  });
+
+  it('lists existing files, each with its domains and a reason', () => {
+    expect(s.exclusive.size).toBeGreaterThan(0);
+    for (const [file, { domains, reason }] of s.exclusive) {
       expect(existsSync(join(ROOT, file)), file).toBe(true);
+      expect(domains.length, file).toBeGreaterThan(0);
       expect(reason.length, file).toBeGreaterThan(10);
     }
   });
 
-  it('lists every suite file that moves the clock (t.advance or the lockout wait)', () => {
+  it('lists every suite file that moves a clock (t.advance or the lockout wait), exclusive on that clock', () => {
     // A static cross-check; the runtime guard catches what a scan would miss (calls through helpers).
     const moving = selectedFiles(ALL_SUITES).filter((f) =>
       /\bt\.advance\(|\bwaitLockout\(|reference\/clock/.test(readFileSync(join(ROOT, f), 'utf8')),
     );
     expect(moving.length).toBeGreaterThan(3);
-    expect(moving.filter((f) => !serial.has(f))).toEqual([]);
+    const misdeclared = moving.filter((f) => {
+      const area = /^suites\/([^/]+)\//.exec(f)![1];
+      return lockWants(f)[timeDomain(timeOwnerOf(area))] !== 'exclusive';
+    });
+    expect(misdeclared).toEqual([]);
+  });
+
+  it('refuses an unknown domain and an exclusive file without a reason, naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'schedule-'));
+    const bad = join(dir, 'a.yaml');
+    writeFileSync(bad, 'suites:\n  kv: [clocks]\n');
+    expect(() => loadSchedule(bad)).toThrow(/suite kv needs a list of domains .*not a domain: clocks/);
+    writeFileSync(bad, 'exclusive:\n  suites/kv/x.test.ts:\n    domains: [secrets]\n');
+    expect(() => loadSchedule(bad)).toThrow(/exclusive file suites\/kv\/x\.test\.ts needs a reason/);
+  });
+});
+
+describe('lockWants', () => {
+  it("holds the suite's domains shared and the declared ones exclusive", () => {
+    expect(lockWants('suites/kv/list.test.ts')).toEqual({ secrets: 'shared' });
+    expect(lockWants('suites/kv/v2-lifecycle.test.ts')).toEqual({ secrets: 'exclusive' });
+    expect(lockWants('suites/jobs/list.test.ts')).toEqual({ scheduler: 'shared' });
+    expect(lockWants('suites/jobs/acl.test.ts')).toEqual({ scheduler: 'exclusive' });
+  });
+
+  it('holds every domain shared for a file of an unlisted suite', () => {
+    expect(lockWants('suites/_selftest/misplaced-advance.test.ts')).toEqual({ secrets: 'shared', scheduler: 'shared' });
+    expect(Object.keys(lockWants('elsewhere.test.ts')).sort()).toEqual([...DOMAINS].sort());
   });
 });
 
 describe('globalEffect and guardGlobal', () => {
-  it('names writes to the clock and global settings, not reads or run-unique objects', () => {
-    expect(globalEffect('svc', 'POST', '/sys/reference/clock')).toMatch(/clock/);
-    expect(globalEffect('svc', 'POST', '/sys/reference/config')).toMatch(/settings/);
-    expect(globalEffect('sched', 'POST', '/reference/clock')).toMatch(/clock/);
-    expect(globalEffect('svc', 'PUT', '/sys/audit/file')).toMatch(/audit/);
+  it('names writes to the clocks and global settings with their domain, not reads or run-unique objects', () => {
+    expect(globalEffect('svc', 'POST', '/sys/reference/clock')).toEqual({
+      domain: 'secrets',
+      what: expect.stringMatching(/moves the secrets clock/),
+    });
+    expect(globalEffect('svc', 'POST', '/sys/reference/config')).toMatchObject({ domain: 'secrets' });
+    expect(globalEffect('sched', 'POST', '/reference/clock')).toEqual({
+      domain: 'scheduler',
+      what: expect.stringMatching(/moves the scheduler clock/),
+    });
+    expect(globalEffect('svc', 'PUT', '/sys/audit/file')).toMatchObject({ domain: 'secrets', what: /audit/ });
     expect(globalEffect('svc', 'GET', '/sys/reference/clock')).toBeUndefined();
     expect(globalEffect('svc', 'POST', '/sys/mounts/cf-ab12-kv-1')).toBeUndefined();
     expect(globalEffect('sched', 'POST', '/reference/acl/tokens')).toBeUndefined();
   });
 
-  it('throws in the concurrent group only, naming the file and the schedule', () => {
-    expect(() => guardGlobal('concurrent', join(ROOT, 'suites/kv/list.test.ts'), 'moves time (t.advance)')).toThrow(
-      ScheduleError,
+  it('throws unless the file holds the domain exclusively, naming the file, the domain and the schedule', () => {
+    const shared = { label: 'suites/kv/list.test.ts', wants: { secrets: 'shared' as const } };
+    expect(() => guardGlobal(shared, 'secrets', 'moves time (t.advance)')).toThrow(ScheduleError);
+    expect(() => guardGlobal(shared, 'secrets', 'moves time (t.advance)')).toThrow(
+      /^suites\/kv\/list\.test\.ts moves time .*the secrets domain only shared.*suites\/schedule\.yaml with domains \[secrets\]/,
     );
-    expect(() => guardGlobal('concurrent', join(ROOT, 'suites/kv/list.test.ts'), 'moves time (t.advance)')).toThrow(
-      /suites\/kv\/list\.test\.ts moves time .*suites\/schedule\.yaml/,
-    );
-    expect(() => guardGlobal('serial', 'x', 'moves time')).not.toThrow();
-    expect(() => guardGlobal(undefined, 'x', 'moves time')).not.toThrow();
+    // Exclusive on the scheduler does not allow moving the secrets clock.
+    const sched = { label: 'suites/jobs/acl.test.ts', wants: { scheduler: 'exclusive' as const } };
+    expect(() => guardGlobal(sched, 'scheduler', 'moves the scheduler clock')).not.toThrow();
+    expect(() => guardGlobal(sched, 'secrets', 'moves the secrets clock')).toThrow(/secrets domain/);
+    // No lease: a run outside the harness's project, which takes none.
+    expect(() => guardGlobal(undefined, 'secrets', 'moves time')).not.toThrow();
   });
 });
 
-describe('projects, --shard and --concurrency', () => {
-  it('puts listed files in the serial project, after the concurrent one', () => {
-    const [together, alone] = conformanceProjects({
+describe('the project, --shard and --concurrency', () => {
+  it('runs every selected file in one pool, each through the lock setup file', () => {
+    const project = conformanceProject({
       globalSetup: 'compose/global-setup.ts',
-      suites: ['kv'],
+      suites: ['kv', 'jobs'],
       embedded: true,
       concurrency: 3,
       timeouts,
     });
-    expect(together!.test!.include).not.toContain('suites/kv/v2-lifecycle.test.ts');
-    expect(together!.test!.include).toContain('suites/kv/list.test.ts');
-    expect(together!.test!.maxWorkers).toBe(3);
-    expect(alone!.test!.include).toEqual(['suites/kv/v2-lifecycle.test.ts']);
-    expect(alone!.test!.sequence!.groupOrder).toBeGreaterThan(together!.test!.sequence!.groupOrder!);
-    expect(alone!.test!.fileParallelism).toBe(false);
+    expect(project.test!.name).toBe('conformance');
+    expect(project.test!.include).toContain('suites/kv/v2-lifecycle.test.ts');
+    expect(project.test!.include).toContain('suites/kv/list.test.ts');
+    expect(project.test!.include).toContain('suites/jobs/acl.test.ts');
+    expect(project.test!.maxWorkers).toBe(3);
+    expect(project.test!.fileParallelism).toBe(true);
+    expect(project.test!.setupFiles).toEqual([FILE_LEASE_SETUP]);
+    expect(existsSync(FILE_LEASE_SETUP)).toBe(true);
   });
 
   it('never selects the harness self-test folder by suite name', () => {
@@ -90,5 +148,71 @@ describe('projects, --shard and --concurrency', () => {
   it('sizes the default pool at 2 or more', () => {
     expect(defaultConcurrency(true)).toBeGreaterThanOrEqual(2);
     expect(defaultConcurrency(false)).toBeGreaterThanOrEqual(defaultConcurrency(true));
+  });
+
+  it('waits for locks a little less than the hook timeout, so its own message comes first', () => {
+    expect(waitLimitMs(60_000)).toBe(55_000);
+    expect(waitLimitMs(120_000)).toBe(115_000);
+    expect(waitLimitMs(10_000)).toBe(9_000);
+    expect(waitLimitMs(500)).toBe(450);
+  });
+});
+
+describe('the order of dispatch (LaneSequencer)', () => {
+  // A schedule of its own, so that the order is tested whatever suites/schedule.yaml lists.
+  const sched: Schedule = {
+    suites: new Map<string, Domain[]>([
+      ['kv', ['secrets']],
+      ['auth', ['secrets']],
+      ['core', ['secrets']],
+      ['jobs', ['scheduler']],
+      ['robustness', ['secrets', 'scheduler']],
+    ]),
+    exclusive: new Map([
+      ['suites/kv/v2-lifecycle.test.ts', { domains: ['secrets' as Domain], reason: 'clock' }],
+      ['suites/auth/lockout.test.ts', { domains: ['secrets' as Domain], reason: 'clock' }],
+      ['suites/jobs/acl.test.ts', { domains: ['scheduler' as Domain], reason: 'clock' }],
+      ['suites/jobs/stop.test.ts', { domains: ['scheduler' as Domain], reason: 'clock' }],
+    ]),
+  };
+  const files = [
+    'suites/jobs/list.test.ts',
+    'suites/robustness/robustness.test.ts',
+    'suites/kv/list.test.ts',
+    'suites/kv/v2-lifecycle.test.ts',
+    'suites/jobs/acl.test.ts',
+    'suites/auth/lockout.test.ts',
+    'suites/jobs/stop.test.ts',
+  ];
+
+  it('starts the exclusive files first, taking the domains in turn, then the shared ones in vitest order', () => {
+    expect(laneOrder(files, sched)).toEqual([
+      'suites/kv/v2-lifecycle.test.ts',
+      'suites/jobs/acl.test.ts',
+      'suites/auth/lockout.test.ts',
+      'suites/jobs/stop.test.ts',
+      'suites/jobs/list.test.ts',
+      'suites/robustness/robustness.test.ts',
+      'suites/kv/list.test.ts',
+    ]);
+  });
+
+  it('ends with the exclusive files that hold every domain the run uses', () => {
+    const both: Schedule = {
+      ...sched,
+      exclusive: new Map([
+        ...sched.exclusive,
+        ['suites/robustness/robustness.test.ts', { domains: ['secrets', 'scheduler'] as Domain[], reason: 'listings' }],
+      ]),
+    };
+    expect(laneOrder(files, both).slice(4)).toEqual([
+      'suites/jobs/list.test.ts',
+      'suites/kv/list.test.ts',
+      'suites/robustness/robustness.test.ts',
+    ]);
+    // A secrets-only run: lockout holds every domain in use, like a serial file of old.
+    expect(
+      laneOrder(['suites/auth/lockout.test.ts', 'suites/kv/list.test.ts', 'suites/core/errors.test.ts'], sched),
+    ).toEqual(['suites/kv/list.test.ts', 'suites/core/errors.test.ts', 'suites/auth/lockout.test.ts']);
   });
 });
