@@ -76,7 +76,7 @@ export function defaults(): TargetConfig {
       schedTokenHeader: 'X-Sched-Token',
       outputPrefix: 'svc',
     },
-    timeouts: { requestMs: 10_000, testMs: 60_000, hookMs: 60_000 },
+    timeouts: { requestMs: 10_000, testMs: 60_000, hookMs: 60_000, lockWaitMs: 900_000 },
     timing: { maxRealWaitSeconds: 0, pollMs: 100, settleSeconds: 10 },
     limits: { maxRequestBytes: 32 * 1024 * 1024 },
     lockout: { threshold: 5, durationSeconds: 900, resetSeconds: 900, allowLongWaits: false },

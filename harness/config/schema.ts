@@ -170,7 +170,7 @@ export const configSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['requestMs', 'testMs', 'hookMs'],
-      properties: { requestMs: posInt, testMs: posInt, hookMs: posInt },
+      properties: { requestMs: posInt, testMs: posInt, hookMs: posInt, lockWaitMs: posInt },
     },
     timing: {
       type: 'object',

@@ -112,6 +112,11 @@ export interface TargetConfig {
     testMs: number;
     /** Per setup/cleanup hook. */
     hookMs: number;
+    /**
+     * Longest a test file waits for its domain locks (harness/lanes): files ahead of it are bounded
+     * by their own test and hook timeouts, so this only has to outlast a slow target's exclusive files.
+     */
+    lockWaitMs: number;
   };
   timing: {
     /** Longest real sleep a test may take when the target has no controllable clock. */

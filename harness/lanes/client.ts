@@ -25,11 +25,12 @@ export interface Lease {
 }
 
 /**
- * How long a file waits for its locks: its hook timeout, less a margin so that the lock service's
- * account of who held it back arrives before vitest's plain "hook timed out".
+ * How long a file waits for its locks (`timeouts.lockWaitMs`) and the timeout of the hook that
+ * waits: the hook's is longer by a margin, so that the lock service's account of who held the file
+ * back arrives before vitest's plain "hook timed out".
  */
-export function waitLimitMs(hookMs: number): number {
-  return hookMs - Math.min(5000, Math.ceil(hookMs / 10));
+export function lockWaitLimits(lockWaitMs: number): { waitMs: number; hookMs: number } {
+  return { waitMs: lockWaitMs, hookMs: lockWaitMs + Math.min(5000, Math.ceil(lockWaitMs / 10)) };
 }
 
 /** How long past its own limit the client waits for the service's answer before giving up on it. */

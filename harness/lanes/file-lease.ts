@@ -8,17 +8,18 @@
 import { aroundAll, inject } from 'vitest';
 import { targetConfig } from '../context.js';
 import { lockWants, projectPath } from '../schedule.js';
-import { acquireLease, waitLimitMs } from './client.js';
+import { acquireLease, lockWaitLimits } from './client.js';
 import { setCurrentLease } from './current.js';
 
-const hookMs = targetConfig().timeouts.hookMs;
+// The hook's timeout covers the wait for the locks and their release, not the file's run.
+const limits = lockWaitLimits(targetConfig().timeouts.lockWaitMs);
 
 // biome-ignore lint/correctness/noEmptyPattern: vitest requires a destructuring second parameter
 aroundAll(async (runSuite, {}, file) => {
   const address = inject('conformanceLocks');
   if (!address) return runSuite();
   const label = projectPath(file.file.filepath);
-  const lease = await acquireLease(address, label, lockWants(label), waitLimitMs(hookMs));
+  const lease = await acquireLease(address, label, lockWants(label), limits.waitMs);
   setCurrentLease(lease);
   try {
     await runSuite();
@@ -26,4 +27,4 @@ aroundAll(async (runSuite, {}, file) => {
     setCurrentLease(undefined);
     await lease.release();
   }
-}, hookMs);
+}, limits.hookMs);

@@ -42,7 +42,7 @@ export function timeoutMessage(
   ];
   return (
     `${entry.label} waited ${seconds(waitedMs)} for its domain locks (${describeWants(entry.wants)}) and gave up ` +
-    `(the hook timeout, setting timeouts.hookMs): ${who.join('; ') || 'nothing held it back any more'}. ` +
+    `(setting timeouts.lockWaitMs): ${who.join('; ') || 'nothing held it back any more'}. ` +
     'Exclusive files are listed in suites/schedule.yaml.'
   );
 }

@@ -100,7 +100,7 @@ describe('lock service', () => {
     );
     expect(message).toContain('held by suites/robustness/robustness.test.ts (shared: scheduler, secrets)');
     expect(message).toContain('queued ahead: suites/jobs/scale.test.ts (exclusive: scheduler)');
-    expect(message).toContain('timeouts.hookMs');
+    expect(message).toContain('timeouts.lockWaitMs');
     // The refused request is withdrawn: it holds nothing back.
     expect(service.locks.state().waiting.map((e) => e.label)).toEqual(['suites/jobs/scale.test.ts']);
     await holder.release();
