@@ -18,6 +18,7 @@ export type CaseKind =
   | 'wrong-type'
   | 'out-of-range'
   | 'bad-enum'
+  | 'inherited-name'
   | 'oversized'
   | 'too-short'
   | 'malformed-json'
@@ -239,6 +240,16 @@ function invalidAt(
     const enumValues = Array.isArray(prop.enum) ? (prop.enum as unknown[]) : undefined;
     if (enumValues?.length && enumValues.every((e) => typeof e === 'string')) {
       const known = new Set(enumValues.map((e) => String(e).toLowerCase()));
+      const inherited = INHERITED_NAMES.filter((n) => !known.has(n.toLowerCase()));
+      if (inherited.length)
+        out.push(
+          bodyCase(
+            'inherited-name',
+            p,
+            fc.constantFrom(...inherited).map((v) => setAt(base, p, v)),
+            query,
+          ),
+        );
       out.push(
         bodyCase(
           'bad-enum',
@@ -272,6 +283,14 @@ function invalidAt(
     }
   }
 }
+
+/**
+ * Names every JavaScript object inherits. An implementation that looks a name from the request up
+ * in a plain object finds a function for them instead of nothing, and answers 500: where the name
+ * is outside an enum it must be refused (invalid-4xx), where any string is allowed it must not
+ * break the service (boundary-no-5xx). A kind of its own, so every operation sends one.
+ */
+export const INHERITED_NAMES = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'];
 
 /** Requests that break the schema one property at a time, plus malformed JSON. */
 export function invalidMutations(plan: OperationPlan, base: unknown, query: Record<string, string>): Mutation[] {
@@ -337,6 +356,23 @@ function validValue(prop: Schema): fc.Arbitrary<unknown> | undefined {
   return options.length ? fc.oneof(...options) : undefined;
 }
 
+/** A free string property (no enum, format or pattern it would break) that admits `value`. */
+function admitsString(prop: Schema, value: string): boolean {
+  const types = typesOf(prop);
+  if (types?.size !== 1 || !types.has('string')) return false;
+  if (prop.enum !== undefined || prop.const !== undefined || prop.format !== undefined) return false;
+  if (typeof prop.minLength === 'number' && value.length < prop.minLength) return false;
+  if (typeof prop.maxLength === 'number' && value.length > prop.maxLength) return false;
+  if (typeof prop.pattern === 'string') {
+    try {
+      if (!new RegExp(prop.pattern, 'u').test(value)) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
 const ODD_QUERY = ['maybe', '-1', '', '99999999999999999999', 'robustness', '%ZZ', 'true,false'];
 
 /**
@@ -376,6 +412,16 @@ export function boundaryMutations(
               'in-range',
               [name],
               value.map((v) => setAt(base, [name], v)),
+              query,
+            ),
+          );
+        const inherited = INHERITED_NAMES.filter((n) => admitsString(prop, n));
+        if (inherited.length)
+          out.push(
+            bodyCase(
+              'inherited-name',
+              [name],
+              fc.constantFrom(...inherited).map((v) => setAt(base, [name], v)),
               query,
             ),
           );

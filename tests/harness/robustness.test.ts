@@ -81,6 +81,7 @@ describe('robustness generator', () => {
       .sort();
     expect(kinds).toEqual([
       'bad-enum',
+      'inherited-name',
       'malformed-json',
       'missing-required',
       'out-of-range',
@@ -95,6 +96,23 @@ describe('robustness generator', () => {
       for (const c of fc.sample(arb, { seed: 7, numRuns: 20 }))
         expect(validate(c.body), `${kind} ${JSON.stringify(c.body)}`).toBe(true);
     }
+  });
+
+  it('sends names every JavaScript object inherits, which a lookup of the value in a plain object finds', () => {
+    const values = (cases: ReturnType<typeof casesOf>) =>
+      cases
+        .filter((k) => k.kind === 'inherited-name')
+        .flatMap((k) => fc.sample(k.arb, { seed: 7, numRuns: 30 }))
+        .map((c) => `${c.target}=${JSON.stringify(c.body)}`);
+    // Outside the enum: refused (invalid-4xx).
+    const invalid = new Set(values(casesOf(invalidMutations(plan, base, {}))));
+    expect(invalid).toContain('/mode={"name":"n","size":3,"mode":"toString"}');
+    expect(invalid).toContain('/mode={"name":"n","size":3,"mode":"__proto__"}');
+    // A free string: inside the schema, so no 5xx (boundary-no-5xx); only names within maxLength 8.
+    const boundary = new Set(values(casesOf(boundaryMutations(plan, base, {}, { properties: true }))));
+    expect(boundary).toContain('/name={"name":"toString","size":3}');
+    expect([...boundary].some((v) => v.includes('constructor'))).toBe(false);
+    expect([...boundary].some((v) => v.startsWith('/mode='))).toBe(false);
   });
 
   it('the same seed gives the same cases; another seed other ones', () => {

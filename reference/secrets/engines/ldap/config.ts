@@ -3,6 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { parseDuration } from '../../duration.js';
 import { badRequest } from '../../errors.js';
 import type { LdapRules } from './rules.js';
+import { lookupTable } from '../../../lookup-table.js';
 
 export type Schema = 'openldap' | 'ad' | 'racf';
 
@@ -35,7 +36,11 @@ export const DEFAULT_LENGTH = 64;
 export const DEFAULT_REQUEST_TIMEOUT = 90;
 export const DEFAULT_CONNECTION_TIMEOUT = 30;
 /** userattr by schema when not set. */
-export const SCHEMA_USERATTR: Record<Schema, string> = { openldap: 'cn', ad: 'userPrincipalName', racf: 'racfid' };
+export const SCHEMA_USERATTR: Record<Schema, string> = lookupTable({
+  openldap: 'cn',
+  ad: 'userPrincipalName',
+  racf: 'racfid',
+});
 
 const has = (body: Record<string, unknown>, key: string) => body[key] !== undefined && body[key] !== null;
 

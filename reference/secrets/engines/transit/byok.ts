@@ -14,17 +14,18 @@ import {
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
+import { lookupTable } from '../../../lookup-table.js';
 
 /** RFC 5649 alternative initial value. */
 const KWP_IV = Buffer.from('a65959a6', 'hex');
 
-export const OAEP_HASHES: Record<string, string> = {
+export const OAEP_HASHES: Record<string, string> = lookupTable({
   SHA1: 'sha1',
   SHA224: 'sha224',
   SHA256: 'sha256',
   SHA384: 'sha384',
   SHA512: 'sha512',
-};
+});
 
 export function wrap(material: Buffer, rsaPublic: KeyObject, oaepHash = 'sha256'): Buffer {
   const aes = randomBytes(32);

@@ -4,6 +4,7 @@
  * coordinates with BigInt. Signatures are DER like node's default.
  */
 import { randomBytes, type KeyObject } from 'node:crypto';
+import { lookupTable } from '../../../lookup-table.js';
 
 interface Curve {
   p: bigint;
@@ -15,7 +16,7 @@ interface Curve {
   bits: number;
 }
 
-const CURVES: Record<string, Curve> = {
+const CURVES: Record<string, Curve> = lookupTable({
   'P-256': {
     p: 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn,
     n: 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n,
@@ -43,7 +44,7 @@ const CURVES: Record<string, Curve> = {
     bytes: 66,
     bits: 521,
   },
-};
+});
 
 type J = [bigint, bigint, bigint];
 const mod = (a: bigint, m: bigint) => ((a % m) + m) % m;

@@ -1,3 +1,5 @@
+import { lookupTable } from '../../../lookup-table.js';
+
 /** The key types of the engine and what each supports. */
 export type KeyKind = 'aead' | 'ed25519' | 'ecdsa' | 'rsa' | 'hmac' | 'cmac' | 'managed';
 
@@ -17,7 +19,7 @@ export interface TypeInfo {
   capability?: 'cmac' | 'managed-keys';
 }
 
-export const KEY_TYPES: Record<string, TypeInfo> = {
+export const KEY_TYPES: Record<string, TypeInfo> = lookupTable({
   'aes128-gcm96': {
     kind: 'aead',
     bytes: 16,
@@ -121,10 +123,10 @@ export const KEY_TYPES: Record<string, TypeInfo> = {
     signing: false,
     capability: 'managed-keys',
   },
-};
+});
 
 /** Hash names of the document mapped to node:crypto names. */
-export const HASHES: Record<string, string> = {
+export const HASHES: Record<string, string> = lookupTable({
   sha1: 'sha1',
   'sha2-224': 'sha224',
   'sha2-256': 'sha256',
@@ -134,10 +136,10 @@ export const HASHES: Record<string, string> = {
   'sha3-256': 'sha3-256',
   'sha3-384': 'sha3-384',
   'sha3-512': 'sha3-512',
-};
+});
 
 /** DER DigestInfo prefixes (RFC 8017 section 9.2 note 1) for PKCS#1 v1.5 over a prehashed input. */
-export const DIGEST_INFO: Record<string, string> = {
+export const DIGEST_INFO: Record<string, string> = lookupTable({
   sha1: '3021300906052b0e03021a05000414',
   sha224: '302d300d06096086480165030402040500041c',
   sha256: '3031300d060960864801650304020105000420',
@@ -147,4 +149,4 @@ export const DIGEST_INFO: Record<string, string> = {
   'sha3-256': '3031300d060960864801650304020805000420',
   'sha3-384': '3041300d060960864801650304020905000430',
   'sha3-512': '3051300d060960864801650304020a05000440',
-};
+});
