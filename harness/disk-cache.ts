@@ -22,8 +22,8 @@ export function cacheDir(): string {
   return process.env.CONFORMANCE_CACHE_DIR || DEFAULT_DIR;
 }
 
-function cacheOff(): boolean {
-  return process.env.CONFORMANCE_CACHE === 'off';
+export function cacheEnabled(): boolean {
+  return process.env.CONFORMANCE_CACHE !== 'off';
 }
 
 /** One key from several parts (hashes, versions, options): a change in any part changes the key. */
@@ -107,7 +107,7 @@ function stringified(value: unknown): string | undefined {
 }
 
 export async function cached<T>(name: string, key: string, build: () => Promise<T> | T): Promise<T> {
-  if (cacheOff()) return build();
+  if (!cacheEnabled()) return build();
   const file = fileOf(name, key, 'json');
   const hit = parsed<T>(readCached(file));
   if (hit) return hit.value;
@@ -118,7 +118,7 @@ export async function cached<T>(name: string, key: string, build: () => Promise<
 }
 
 export function cachedSync<T>(name: string, key: string, build: () => T): T {
-  if (cacheOff()) return build();
+  if (!cacheEnabled()) return build();
   const file = fileOf(name, key, 'json');
   const hit = parsed<T>(readCached(file));
   if (hit) return hit.value;
@@ -139,7 +139,7 @@ export function cachedText<T>(
   build: () => string,
   use: (text: string) => T,
 ): T {
-  if (!cacheOff()) {
+  if (cacheEnabled()) {
     const text = readCached(fileOf(name, key, ext));
     if (text !== undefined) {
       try {
@@ -151,6 +151,6 @@ export function cachedText<T>(
   }
   const text = build();
   const value = use(text);
-  if (!cacheOff()) writeCached(fileOf(name, key, ext), text);
+  if (cacheEnabled()) writeCached(fileOf(name, key, ext), text);
   return value;
 }
