@@ -39,7 +39,7 @@ export function newAjv(setup: AjvSetup, source = false): Ajv {
 }
 
 /** A schema's identity by content: equal schemas share one validator. */
-export function schemaHash(schema: object): string | undefined {
+export function schemaHash(schema: object | boolean): string | undefined {
   let text: string;
   try {
     text = JSON.stringify(schema);
@@ -59,7 +59,7 @@ function loadModule(code: string): Record<string, ValidateFunction> {
   return module.exports;
 }
 
-function generate(setup: AjvSetup, schemas: Map<string, object>): string {
+function generate(setup: AjvSetup, schemas: Map<string, object | boolean>): string {
   const ajv = newAjv(setup, true);
   const refs: Record<string, string> = {};
   for (const [hash, schema] of schemas) {
@@ -83,7 +83,7 @@ export function cachedValidators(
   name: string,
   setup: AjvSetup,
   key: string,
-  collect: () => Iterable<object>,
+  collect: () => Iterable<object | boolean>,
 ): Record<string, ValidateFunction> | undefined {
   if (!cacheEnabled()) return undefined;
   const fullKey = cacheKey(
@@ -98,7 +98,7 @@ export function cachedValidators(
     fullKey,
     'cjs',
     () => {
-      const unique = new Map<string, object>();
+      const unique = new Map<string, object | boolean>();
       for (const schema of collect()) {
         const hash = schemaHash(schema);
         if (hash) unique.set(hash, schema);
@@ -123,8 +123,9 @@ export class Validators {
     private readonly precompiled: Record<string, ValidateFunction> = {},
   ) {}
 
-  get(schema: object): ValidateFunction {
-    const known = this.byObject.get(schema);
+  /** A JSON Schema may also be `true` or `false` (accept or refuse everything). */
+  get(schema: object | boolean): ValidateFunction {
+    const known = typeof schema === 'object' ? this.byObject.get(schema) : undefined;
     if (known) return known;
     const hash = schemaHash(schema);
     let validate = hash === undefined ? undefined : (this.byHash.get(hash) ?? this.precompiled[hash]);
@@ -133,7 +134,7 @@ export class Validators {
       validate = this.ajv.compile(schema);
     }
     if (hash !== undefined) this.byHash.set(hash, validate);
-    this.byObject.set(schema, validate);
+    if (typeof schema === 'object') this.byObject.set(schema, validate);
     return validate;
   }
 }

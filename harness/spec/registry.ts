@@ -66,10 +66,10 @@ export const RESPONSE_SCHEMAS: AjvSetup = {
 type ResponseMap = Record<string, OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject>;
 
 /** Every response body schema of the documents (operations and generic answers): what gets validated. */
-export function* responseSchemas(docs: OpenAPIV3_1.Document[]): Generator<object> {
-  const ofResponse = function* (response: unknown): Generator<object> {
+export function* responseSchemas(docs: OpenAPIV3_1.Document[]): Generator<object | boolean> {
+  const ofResponse = function* (response: unknown): Generator<object | boolean> {
     const content = (response as OpenAPIV3_1.ResponseObject | undefined)?.content ?? {};
-    for (const media of Object.values(content)) if (media?.schema) yield media.schema as object;
+    for (const media of Object.values(content)) if (media?.schema) yield media.schema as object | boolean;
   };
   for (const doc of docs) {
     for (const item of Object.values(doc.paths ?? {}))
@@ -194,7 +194,7 @@ export class SpecRegistry {
     }
     const schema = content[key]!.schema;
     if (!schema) return [];
-    const validate = this.validators.get(schema as object);
+    const validate = this.validators.get(schema as object | boolean);
     if (validate(body)) return [];
     return (validate.errors ?? []).map((e: ErrorObject) => {
       // A missing or an extra property is a finding about that property, not about its parent:

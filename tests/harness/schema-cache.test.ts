@@ -160,6 +160,7 @@ describe('standalone validators (ajv code cached on disk)', () => {
       const v = new Validators(RESPONSE_SCHEMAS);
       expect(v.get(schema)({ a: 1 })).toBe(true);
       expect(v.get({ type: 'object', required: ['a'] }), 'equal schemas share one validator').toBe(v.get(schema));
+      expect(v.get(true)('anything'), 'a boolean schema').toBe(true);
       expect(readdirSync(dir).filter((f) => f.startsWith('test-off'))).toEqual([]);
     } finally {
       delete process.env.CONFORMANCE_CACHE;
