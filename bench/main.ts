@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { provisionDirectory, type ProvisionedDirectory } from '../harness/directory/provision.js';
 import type { Results } from '../harness/report/model.js';
+import { cliArgs, spawnGroup } from '../harness/process.js';
 import { endGroup, spawnTsx } from './lib/processes.js';
 import { MAX_DELAY_MS, startProxy, type Proxy as DelayingProxy, type Recorded } from './lib/proxy.js';
 import { replay } from './lib/replay.js';
@@ -67,7 +68,8 @@ async function conformanceRun(name: string, env: Record<string, string>, extra: 
     ...extra,
   ];
   const started = Date.now();
-  const child = spawnTsx('compose/cli.ts', cli, {
+  // As `npm run conformance` starts it (bin/svc-conformance.mjs).
+  const child = spawnGroup(process.execPath, cliArgs(cli), {
     env: {
       ...process.env,
       SVC_ADDR: '',

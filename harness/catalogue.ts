@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { cachedSync, contentHash } from './disk-cache.js';
+import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from './disk-cache.js';
 import { schemaRequirements } from './spec/schema-requirements.js';
 
 export const CATALOGUE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../spec/catalogue');
@@ -30,8 +30,10 @@ let cache: Map<string, Requirement> | undefined;
 
 export function loadCatalogue(dir = CATALOGUE_DIR): Map<string, Requirement> {
   if (cache && dir === CATALOGUE_DIR) return cache;
-  // Parsing the YAML is most of the cost: cached on disk, keyed by the catalogue files' contents.
-  const entries = cachedSync('catalogue', contentHash(dir, /\.ya?ml$/), () => {
+  // Parsing the YAML is most of the cost: cached on disk, keyed by the catalogue files' contents,
+  // the code below (this module's source) and the YAML parser's version.
+  const key = cacheKey(contentHash(dir, /\.ya?ml$/), sourceHash(import.meta.url), `yaml@${packageVersion('yaml')}`);
+  const entries = cachedSync('catalogue', key, () => {
     const list: Requirement[] = [];
     for (const file of readdirSync(dir)
       .filter((f) => /\.ya?ml$/.test(f))

@@ -12,8 +12,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The checkout (or installed package) this file belongs to. */
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The CLI entry point: the composition root (compose/cli.ts). */
-export const CLI_ENTRY = join(PACKAGE_ROOT, 'compose/cli.ts');
+/**
+ * The CLI entry point: bin/svc-conformance.mjs registers tsx itself and runs the composition root
+ * (compose/cli.ts), loading vitest before tsx's loader (see there).
+ */
+export const CLI_ENTRY = join(PACKAGE_ROOT, 'bin/svc-conformance.mjs');
 
 /** tsx's loader as an absolute URL: `--import tsx` alone resolves from the cwd, which may lack it. */
 const TSX_LOADER = pathToFileURL(createRequire(join(PACKAGE_ROOT, 'package.json')).resolve('tsx')).href;
@@ -128,10 +131,15 @@ export function runGroup(
   });
 }
 
-/** Runs the CLI (`compose/cli.ts`) with node directly, in its own group. */
+/** Arguments for `process.execPath` that run the CLI. */
+export function cliArgs(args: string[]): string[] {
+  return [CLI_ENTRY, ...args];
+}
+
+/** Runs the CLI with node directly, in its own group. */
 export function runCli(
   args: string[],
   opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs: number },
 ): Promise<GroupRun> {
-  return runGroup(process.execPath, nodeTsArgs(CLI_ENTRY, args), opts);
+  return runGroup(process.execPath, cliArgs(args), opts);
 }

@@ -62,8 +62,80 @@ function warnOncePerProcess(message: string): void {
   console.warn(message);
 }
 
+/** The safety net for tokens in free text; short words ("Bearer token" in prose) are left alone. */
+const BEARER = /(Bearer\s+)[^\s"'\\,}<>]{8,}/gi;
+
+const NONE: readonly string[] = [];
+/** Up to this many secrets, comparing each with a text is cheaper than looking them up. */
+const FEW_SECRETS = 16;
+
+/**
+ * The remembered secrets, indexed so that a text is compared only with the secrets that occur in
+ * it. A worker remembers hundreds of secrets and masks tens of thousands of short strings (every
+ * transcript field); sorting and scanning every secret for each string was its hottest function.
+ */
+class Secrets {
+  private readonly order = new Map<string, number>();
+  /**
+   * Secrets by a hash of their first MIN_SECRET_LENGTH characters (every secret is at least that
+   * long); a bucket may hold secrets of other prefixes, each is checked where it would start.
+   */
+  private readonly byPrefix = new Map<number, string[]>();
+  /**
+   * Secrets that can show up only once another one is masked, across or inside an inserted
+   * `[REDACTED]` (they contain a bracket or are part of the word): always compared, as before.
+   */
+  private readonly afterMasking: string[] = [];
+
+  /** All secrets in masking order while there are few of them (see `candidates`). */
+  private sorted: string[] | undefined;
+
+  has(value: string): boolean {
+    return this.order.has(value);
+  }
+
+  add(value: string): void {
+    if (this.order.has(value)) return;
+    this.order.set(value, this.order.size);
+    this.sorted = undefined;
+    const key = prefixHash(value, 0);
+    const bucket = this.byPrefix.get(key);
+    if (bucket) bucket.push(value);
+    else this.byPrefix.set(key, [value]);
+    if (value.includes('[') || value.includes(']') || REDACTED.includes(value)) this.afterMasking.push(value);
+  }
+
+  /**
+   * The secrets to compare with `text`, in masking order (longest first; equal lengths in the
+   * order they were remembered): every secret occurring in the text, and those that may occur
+   * after masking. Any other secret is absent from the text before and after masking.
+   */
+  candidates(text: string): readonly string[] {
+    // A few secrets (the configured ones, in the reporter's process): every one is compared.
+    if (this.order.size <= FEW_SECRETS) return (this.sorted ??= this.inMaskingOrder(this.order.keys()));
+    let found: Set<string> | undefined = this.afterMasking.length ? new Set(this.afterMasking) : undefined;
+    for (let at = 0; at + MIN_SECRET_LENGTH <= text.length; at++) {
+      const bucket = this.byPrefix.get(prefixHash(text, at));
+      if (bucket) for (const v of bucket) if (text.startsWith(v, at)) (found ??= new Set()).add(v);
+    }
+    if (!found) return NONE;
+    return found.size < 2 ? [...found] : this.inMaskingOrder(found);
+  }
+
+  private inMaskingOrder(values: Iterable<string>): string[] {
+    return [...values].sort((a, b) => b.length - a.length || this.order.get(a)! - this.order.get(b)!);
+  }
+}
+
+/** A hash of the MIN_SECRET_LENGTH characters at `at` (a number: no string is made per position). */
+function prefixHash(text: string, at: number): number {
+  let h = 0;
+  for (let i = at; i < at + MIN_SECRET_LENGTH; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return h;
+}
+
 export class Redactor {
-  private readonly values = new Set<string>();
+  private readonly values = new Secrets();
   private warned = false;
 
   constructor(private readonly warn: (message: string) => void = warnOncePerProcess) {}
@@ -107,12 +179,10 @@ export class Redactor {
   text(input: string): string {
     if (this.values.has(input)) return REDACTED;
     let out = input;
-    for (const v of [...this.values].sort((a, b) => b.length - a.length)) {
+    for (const v of this.values.candidates(input)) {
       if (out.includes(v)) out = maskStandalone(out, v);
     }
-    // A safety net for tokens in free text; short words ("Bearer token" in prose) are left alone.
-    out = out.replace(/(Bearer\s+)[^\s"'\\,}<>]{8,}/gi, `$1${REDACTED}`);
-    return out;
+    return out.replace(BEARER, `$1${REDACTED}`);
   }
 
   /** A deep copy with secret fields masked and remembered; strings are text-masked. */

@@ -4,11 +4,13 @@
  */
 import { Client } from 'ldapts';
 import type { SeedPlan } from './seed.js';
+import { containerEngineMayRun } from './container-hints.js';
 
 const IMAGE = 'bitnami/openldap:2.6';
 const PORT = 1389;
 
 export async function containerRuntimeAvailable(): Promise<boolean> {
+  if (!containerEngineMayRun()) return false;
   try {
     const { getContainerRuntimeClient } = await import('testcontainers');
     await getContainerRuntimeClient();

@@ -89,10 +89,13 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
   throw new Error(`slapd did not answer within ${timeoutMs} ms: ${lastError}`);
 }
 
+// The watchdog's `sleep` gets no stderr and is ended with it: a sleep holding the stderr pipe
+// kept the run's process alive up to a second after stop() (the pipe never reached its end).
 const WATCHDOG = [
   '"$1" -d 0 -h "$2" -f "$3" & s=$!',
-  'trap \'kill $s 2>/dev/null; wait $s; rm -rf "$5"; exit 0\' TERM INT',
-  'while kill -0 "$4" 2>/dev/null && kill -0 $s 2>/dev/null; do sleep 1 & wait $!; done',
+  'w=',
+  'trap \'kill $s $w 2>/dev/null; wait $s; rm -rf "$5"; exit 0\' TERM INT',
+  'while kill -0 "$4" 2>/dev/null && kill -0 $s 2>/dev/null; do sleep 1 >/dev/null 2>&1 & w=$!; wait $w; done',
   'kill $s 2>/dev/null; wait $s; rm -rf "$5"',
 ].join('\n');
 

@@ -5,8 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { Ajv } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { ConfigError } from '../config/load.js';
+import { cachedValidator } from '../schema-cache.js';
 
 export interface Expectation {
   id: string;
@@ -37,13 +38,15 @@ const schema = {
     },
   },
 };
-const validate = new Ajv({ allErrors: true }).compile(schema);
+let validate: ValidateFunction | undefined;
 
 export function loadExpectations(path: string | undefined): Map<string, Expectation> {
   const out = new Map<string, Expectation>();
   if (!path) return out;
   if (!existsSync(path)) throw new ConfigError('run.expectationsFile (--expectations)', `file not found: ${path}`);
   const doc = parse(readFileSync(path, 'utf8'));
+  // Made on first use, as cached code: most runs have no expectations file.
+  validate ??= cachedValidator('expectations', { dialect: 'draft-07', options: { allErrors: true } }, schema);
   if (!validate(doc)) {
     const e = validate.errors![0]!;
     throw new ConfigError('run.expectationsFile (--expectations)', `${path}${e.instancePath}: ${e.message}`);

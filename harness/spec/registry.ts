@@ -1,14 +1,12 @@
 /**
  * The OpenAPI documents of spec/openapi, loaded once: a route table that finds the operation of
- * a method and concrete path, and response validators compiled once per operation and status.
+ * a method and concrete path, and response validators compiled once per distinct schema (loaded
+ * from ajv standalone code cached on disk when it is there, harness/schema-cache.ts).
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { cached, contentHash } from '../disk-cache.js';
-
+import type { ErrorObject } from 'ajv';
+import { cachedValidators, Validators, type AjvSetup } from '../schema-cache.js';
+import { loadDocuments } from './documents.js';
 import { SPEC_DIR } from './paths.js';
 
 export { SPEC_DIR };
@@ -57,33 +55,51 @@ function templateRegex(template: string, params: OpenAPIV3_1.ParameterObject[]):
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
+/** How response bodies are validated: every finding (allErrors), formats checked, annotations allowed. */
+export const RESPONSE_SCHEMAS: AjvSetup = {
+  dialect: '2020-12',
+  options: { allErrors: true, strict: false, validateFormats: true },
+  formats: true,
+  keywords: ['example', 'xml', 'externalDocs', 'x-allow-slashes'],
+};
+
+type ResponseMap = Record<string, OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject>;
+
+/** Every response body schema of the documents (operations and generic answers): what gets validated. */
+export function* responseSchemas(docs: OpenAPIV3_1.Document[]): Generator<object | boolean> {
+  const ofResponse = function* (response: unknown): Generator<object | boolean> {
+    const content = (response as OpenAPIV3_1.ResponseObject | undefined)?.content ?? {};
+    for (const media of Object.values(content)) if (media?.schema) yield media.schema as object | boolean;
+  };
+  for (const doc of docs) {
+    for (const item of Object.values(doc.paths ?? {}))
+      for (const method of METHODS)
+        for (const response of Object.values(
+          ((item?.[method] as OpenAPIV3_1.OperationObject | undefined)?.responses ?? {}) as ResponseMap,
+        ))
+          yield* ofResponse(response);
+    const generic = (doc as unknown as { 'x-generic-responses'?: Record<string, { response?: unknown }> })[
+      'x-generic-responses'
+    ];
+    for (const g of Object.values(generic ?? {})) yield* ofResponse(g?.response);
+  }
+}
+
 export class SpecRegistry {
   readonly operations: Operation[] = [];
   readonly documents = new Map<string, OpenAPIV3_1.Document>();
   /** Answers any path can give (`x-generic-responses` of secrets-core.yaml), keyed by name. */
   readonly generic = new Map<string, { status: number; response: OpenAPIV3_1.ResponseObject }>();
-  private readonly ajv: Ajv2020;
-  private readonly validators = new Map<string, ValidateFunction | null>();
-
-  private constructor() {
-    this.ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-    (addFormatsModule as unknown as { default: (a: Ajv2020) => void }).default(this.ajv);
-    for (const kw of ['example', 'xml', 'externalDocs', 'x-allow-slashes']) this.ajv.addKeyword(kw);
-  }
+  private constructor(private readonly validators: Validators) {}
 
   static async load(dir = SPEC_DIR): Promise<SpecRegistry> {
-    const reg = new SpecRegistry();
-    const files = readdirSync(dir)
-      .filter((f) => /\.ya?ml$/.test(f) && f !== 'components.yaml')
-      .sort();
-    // Dereferencing is the slow part of start-up: cached on disk, keyed by the documents' contents.
-    const docs = await cached('openapi', contentHash(dir, /\.(ya?ml|json)$/), async () => {
-      // Imported only on a cache miss: the parser and its dependencies take a while to load.
-      const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-      const out: Record<string, OpenAPIV3_1.Document> = {};
-      for (const file of files) out[file] = (await SwaggerParser.dereference(join(dir, file))) as OpenAPIV3_1.Document;
-      return out;
-    });
+    const { files, docs, key } = await loadDocuments(dir);
+    const reg = new SpecRegistry(
+      new Validators(
+        RESPONSE_SCHEMAS,
+        cachedValidators('response', RESPONSE_SCHEMAS, key, () => responseSchemas(Object.values(docs))),
+      ),
+    );
     for (const file of files) {
       const doc = docs[file]!;
       reg.documents.set(file, doc);
@@ -143,25 +159,18 @@ export class SpecRegistry {
       | OpenAPIV3_1.ResponseObject
       | undefined;
     if (!response) return undefined;
-    return this.validateAgainst(
-      response,
-      `${op.file} ${op.method} ${op.template} ${status}`,
-      status,
-      contentType,
-      body,
-    );
+    return this.validateAgainst(response, status, contentType, body);
   }
 
   /** Validates against a generic answer (help, trailing period...) when its status matches. */
   validateGeneric(name: string, status: number, contentType: string, body: unknown): SchemaViolation[] | undefined {
     const g = this.generic.get(name);
     if (!g || g.status !== status) return undefined;
-    return this.validateAgainst(g.response, `generic ${name}`, status, contentType, body);
+    return this.validateAgainst(g.response, status, contentType, body);
   }
 
   private validateAgainst(
     response: OpenAPIV3_1.ResponseObject,
-    label: string,
     status: number,
     contentType: string,
     body: unknown,
@@ -185,13 +194,7 @@ export class SpecRegistry {
     }
     const schema = content[key]!.schema;
     if (!schema) return [];
-    const cacheKey = `${label} ${key}`;
-    let validate = this.validators.get(cacheKey);
-    if (validate === undefined) {
-      validate = this.ajv.compile(schema as object);
-      this.validators.set(cacheKey, validate);
-    }
-    if (!validate) return [];
+    const validate = this.validators.get(schema as object | boolean);
     if (validate(body)) return [];
     return (validate.errors ?? []).map((e: ErrorObject) => {
       // A missing or an extra property is a finding about that property, not about its parent:

@@ -4,11 +4,16 @@
  * id `schema.<operationId in kebab case>`, plus two that belong to no operation (a documented
  * help answer, and answers to paths the spec does not document). The catalogue loads them beside
  * spec/catalogue/*.yaml, so reports, expectations files and known-failure lists accept the ids.
+ *
+ * Every test worker loads the catalogue, and parsing the YAML documents again costs each of them
+ * hundreds of milliseconds: the result is cached on disk, keyed by the documents' contents, this
+ * module's source and the YAML parser's version (harness/disk-cache.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { Requirement } from '../catalogue.js';
+import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from '../disk-cache.js';
 import { SPEC_DIR } from './paths.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -37,6 +42,11 @@ export function areaOfSpecFile(file: string): string {
 }
 
 export function schemaRequirements(dir = SPEC_DIR): Requirement[] {
+  const key = cacheKey(contentHash(dir, /\.ya?ml$/), sourceHash(import.meta.url), `yaml@${packageVersion('yaml')}`);
+  return cachedSync('schema-requirements', key, () => buildSchemaRequirements(dir));
+}
+
+function buildSchemaRequirements(dir: string): Requirement[] {
   const out: Requirement[] = [
     {
       id: SCHEMA_HELP_ID,

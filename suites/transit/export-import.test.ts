@@ -3,7 +3,7 @@
  * wraps its own key material with the target's wrapping key and proves the import by local
  * decryption and verification.
  */
-import { createPublicKey, generateKeyPairSync, randomBytes, sign as nodeSign, type KeyObject } from 'node:crypto';
+import { createPublicKey, generateKeyPair, randomBytes, sign as nodeSign, type KeyObject } from 'node:crypto';
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
 import {
@@ -33,17 +33,38 @@ const s = suite('transit');
 const transit = s.mount('transit', { type: 'transit' });
 
 let wrappingPem = '';
-// Local key pairs made once for the file (RSA generation is the slow part).
-const local: Record<string, { privateKey: KeyObject; publicKey: KeyObject }> = {};
+
+type LocalType = 'ecdsa-p256' | 'ed25519' | 'rsa-2048';
+interface KeyPair {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+}
+const localPairs = new Map<LocalType, Promise<KeyPair>>();
+
+/**
+ * A local key pair of `type`, made once for the file when a test first needs it, on libuv's thread
+ * pool: RSA generation costs 100-200 ms of CPU, which blocked the worker when done up front.
+ */
+function localPair(type: LocalType): Promise<KeyPair> {
+  let pair = localPairs.get(type);
+  if (!pair) {
+    pair = new Promise<KeyPair>((resolve, reject) => {
+      const done = (err: Error | null, publicKey: KeyObject, privateKey: KeyObject) =>
+        err ? reject(err) : resolve({ publicKey, privateKey });
+      if (type === 'ecdsa-p256') generateKeyPair('ec', { namedCurve: 'P-256' }, done);
+      else if (type === 'ed25519') generateKeyPair('ed25519', {}, done);
+      else generateKeyPair('rsa', { modulusLength: 2048 }, done);
+    });
+    localPairs.set(type, pair);
+  }
+  return pair;
+}
 
 s.setup(async (c) => {
   // The first read generates the 4096-bit wrapping key.
   const ex = await c.svc.get(`${transit.path}/wrapping_key`, { timeoutMs: KEYGEN_TIMEOUT_MS });
   if (ex.response.status !== 200) throw new Error(`GET wrapping_key answered ${ex.response.status}`);
   wrappingPem = String((ex.response.body as { data?: { public_key?: string } }).data?.public_key ?? '');
-  local['ecdsa-p256'] = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  local.ed25519 = generateKeyPairSync('ed25519');
-  local['rsa-2048'] = generateKeyPairSync('rsa', { modulusLength: 2048 });
 });
 
 const MESSAGE = Buffer.from('imported keys sign this');
@@ -339,7 +360,7 @@ for (const type of ['ecdsa-p256', 'ed25519', 'rsa-2048'] as const) {
       title: `POST /transit/keys/:name/import of a suite-wrapped ${type} private key signs verifiably with the suite's public key`,
     },
     async (t) => {
-      const pair = local[type]!;
+      const pair = await localPair(type);
       const name = await importKey(t, { type, ciphertext: byokWrap(pkcs8(pair.privateKey), wrappingPem) });
       const ex = await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: MESSAGE.toString('base64') } });
       t.check(ex, statusIs(200));
@@ -411,7 +432,7 @@ conformance(
     title: "POST /transit/keys/:name/import with only public_key verifies the suite's signatures and cannot sign",
   },
   async (t) => {
-    const pair = local['ecdsa-p256']!;
+    const pair = await localPair('ecdsa-p256');
     const name = await importKey(t, {
       type: 'ecdsa-p256',
       public_key: pair.publicKey.export({ format: 'pem', type: 'spki' }).toString(),

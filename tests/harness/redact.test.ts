@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { Redactor, REDACTED } from '../../harness/redact.js';
 
 describe('redaction', () => {
@@ -106,4 +107,101 @@ describe('redaction masks whole values only', () => {
     expect(r.value({ data: { nonce: 'abcd' } }).data.nonce).toBe(REDACTED);
     expect(warnings).toEqual([]);
   });
+});
+
+/**
+ * The masking before secrets were indexed (harness/redact.ts compares a text only with the secrets
+ * occurring in it): every remembered value, longest first, then the bearer safety net.
+ */
+function maskedAsBefore(values: string[], input: string): string {
+  const WORD = /[A-Za-z0-9_]/;
+  const JOIN = /[-.]/;
+  const alone = (text: string, start: number, end: number) => {
+    const before = text[start - 1];
+    const after = text[end];
+    if (before !== undefined && (WORD.test(before) || (JOIN.test(before) && WORD.test(text[start - 2] ?? ''))))
+      return false;
+    return !(after !== undefined && (WORD.test(after) || (JOIN.test(after) && WORD.test(text[end + 1] ?? ''))));
+  };
+  if (values.includes(input)) return REDACTED;
+  let out = input;
+  for (const v of [...values].sort((a, b) => b.length - a.length)) {
+    if (!out.includes(v)) continue;
+    let next = '';
+    let from = 0;
+    for (let at = out.indexOf(v); at !== -1; at = out.indexOf(v, at + v.length)) {
+      if (!alone(out, at, at + v.length)) continue;
+      next += out.slice(from, at) + REDACTED;
+      from = at + v.length;
+    }
+    out = from === 0 ? out : next + out.slice(from);
+  }
+  return out.replace(/(Bearer\s+)[^\s"'\\,}<>]{8,}/gi, `$1${REDACTED}`);
+}
+
+describe('indexed secrets mask exactly as comparing every secret did', () => {
+  // Few characters, so secrets overlap, nest, repeat and touch joiners, brackets and the mask itself.
+  const piece = fc.constantFrom('ab', 'a', 'b', 'AB', '1', '-', '.', '_', ' ', '[', ']', 'RED', 'ACTED', 'Bearer ');
+  const text = fc.array(piece, { maxLength: 24 }).map((p) => p.join(''));
+  const secret = fc
+    .array(piece, { minLength: 1, maxLength: 6 })
+    .map((p) => p.join(''))
+    .filter((s) => s.length >= 4);
+
+  it('for random secrets and texts, with few and with many secrets remembered', () => {
+    fc.assert(
+      fc.property(
+        fc.array(secret, { minLength: 1, maxLength: 40 }),
+        fc.array(text, { maxLength: 20 }),
+        (secrets, texts) => {
+          const r = new Redactor(() => {});
+          const remembered: string[] = [];
+          for (const s of secrets) {
+            r.add(s);
+            for (const v of [s, Buffer.from(s).toString('base64')])
+              if (v.length >= (v === s ? 4 : 8) && !remembered.includes(v)) remembered.push(v);
+          }
+          // Texts made of the secrets too, so most of them hold one or several.
+          const inputs = [
+            ...texts,
+            ...texts.map((t, i) => `${t}${secrets[i % secrets.length]}${t}`),
+            secrets.join(' '),
+          ];
+          for (const input of inputs) expect(r.text(input), input).toBe(maskedAsBefore(remembered, input));
+        },
+      ),
+      { seed: 1328, numRuns: 400 },
+    );
+  });
+
+  /** A redactor that remembered `secrets`, and the values it holds in the order it took them. */
+  function remembering(secrets: string[]): { r: Redactor; values: string[] } {
+    const r = new Redactor(() => {});
+    const values: string[] = [];
+    for (const s of secrets) {
+      r.add(s);
+      for (const v of [s, Buffer.from(s).toString('base64')])
+        if (v.length >= (v === s ? 4 : 8) && !values.includes(v)) values.push(v);
+    }
+    return { r, values };
+  }
+  const filler = Array.from({ length: 30 }, (_, i) => `filler-secret-${i}`);
+
+  for (const [label, others] of [
+    ['few secrets', []],
+    ['many secrets', filler],
+  ] as const) {
+    it(`a secret that appears only across an inserted mask is still compared (${label})`, () => {
+      const { r, values } = remembering([...others, 'REDACTED', 'abcdefghij', 'D] x']);
+      for (const input of ['abcdefghij x', 'x abcdefghij', 'REDACTED abcdefghij'])
+        expect(r.text(input), input).toBe(maskedAsBefore(values, input));
+      expect(r.text('abcdefghij x')).toBe(`[${REDACTED}] x`);
+    });
+
+    it(`of two overlapping secrets of one length, the one remembered first is masked (${label})`, () => {
+      const { r, values } = remembering([...others, 'c de', 'ab c']);
+      expect(r.text('ab c de')).toBe(maskedAsBefore(values, 'ab c de'));
+      expect(r.text('ab c de')).toBe(`ab ${REDACTED}`);
+    });
+  }
 });

@@ -5,11 +5,12 @@
  * leftover that does not still exist.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Results } from '../../harness/report/model.js';
+import { nodeTsArgs, runCli, spawnGroup, stopGroup } from '../../harness/process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'short-token-'));
 let child: ChildProcess;
@@ -18,10 +19,11 @@ let stderr = '';
 let files: Record<string, string> = {};
 
 beforeAll(async () => {
-  child = spawn(
-    'npx',
-    ['tsx', 'reference/main.ts', '--port', '0', '--sched-port', '0', '--cloud-port', '0', '--root-token', 'root'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+  // node directly, in its own process group: stopping the group ends the reference itself (the
+  // npx wrapper used before left the reference running after the test).
+  child = spawnGroup(
+    process.execPath,
+    nodeTsArgs('reference/main.ts', ['--port', '0', '--sched-port', '0', '--cloud-port', '0', '--root-token', 'root']),
   );
   const svcAddr = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -35,34 +37,25 @@ beforeAll(async () => {
       }
     });
   });
-  await new Promise<void>((resolve) => {
-    const run = execFile(
-      'npx',
-      ['tsx', 'compose/cli.ts', 'run', '--quiet', '--suite', 'auth', '--report-dir', dir],
-      {
-        env: {
-          ...process.env,
-          SVC_ADDR: svcAddr,
-          SVC_TOKEN: 'root',
-          SCHED_ADDR: '',
-          CONFORMANCE_CONFIG_JSON: '',
-          SVC_VERSION: '',
-        },
-        timeout: 400_000,
-      },
-      () => resolve(),
-    );
-    run.stderr!.on('data', (d) => {
-      stderr += d;
-    });
+  const run = await runCli(['run', '--quiet', '--suite', 'auth', '--report-dir', dir], {
+    env: {
+      ...process.env,
+      SVC_ADDR: svcAddr,
+      SVC_TOKEN: 'root',
+      SCHED_ADDR: '',
+      CONFORMANCE_CONFIG_JSON: '',
+      SVC_VERSION: '',
+    },
+    timeoutMs: 400_000,
   });
+  stderr = run.stderr;
   results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as Results;
   files = Object.fromEntries(
     ['results.json', 'junit.xml', 'index.html'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
   );
 }, 480_000);
-afterAll(() => {
-  child?.kill('SIGTERM');
+afterAll(async () => {
+  if (child) await stopGroup(child);
 });
 
 describe('SVC_TOKEN=root against the reference started alone', () => {
