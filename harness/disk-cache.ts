@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const DEFAULT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../node_modules/.cache/svc-conformance');
 
-export function cacheDir(): string {
+function cacheDir(): string {
   return process.env.CONFORMANCE_CACHE_DIR || DEFAULT_DIR;
 }
 

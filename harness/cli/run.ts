@@ -11,7 +11,6 @@ import { keepPrevious } from '../report/compare.js';
 import { loadCatalogue } from '../catalogue.js';
 import { conformanceProject, LaneSequencer, parseShard } from './projects.js';
 import { PACKAGE_ROOT } from '../process.js';
-import { moduleCacheOptions } from './module-cache.js';
 
 export interface RunOptions {
   /** The vitest globalSetup file that prepares the target (compose/global-setup.ts). */
@@ -75,8 +74,6 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     ...(opts.shard ? { shard: opts.shard } : {}),
     reporters: [opts.quiet ? 'dot' : 'default', new ConformanceReporter({ reportDir })],
     teardownTimeout: 30_000,
-    // Transformed modules kept on disk between runs (harness/cli/module-cache.ts).
-    experimental: moduleCacheOptions(),
     passWithNoTests: true,
   });
   await vitest?.close();

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../harness/process.js';
 import type { AddressInfo } from 'node:net';
+import { runEnv } from '../helpers/run-env.js';
 
 const TOKEN = 'bad-target-token-5f2c9a';
 const tmp = mkdtempSync(join(tmpdir(), 'bad-target-'));
@@ -48,7 +49,7 @@ async function run(
   const reportDir = join(tmp, name);
   const started = Date.now();
   const r = await runCli(['run', '--quiet', '--suite', 'kv', '--config', configFile, '--report-dir', reportDir], {
-    env: { ...process.env, SVC_ADDR: target, SVC_TOKEN: TOKEN, SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '' },
+    env: runEnv({ SVC_ADDR: target, SVC_TOKEN: TOKEN }),
     timeoutMs: 120_000,
   });
   return { status: r.timedOut ? null : r.code, stderr: r.stderr, seconds: (Date.now() - started) / 1000, reportDir };

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Results } from '../../harness/report/model.js';
 import { runCli } from '../../harness/process.js';
+import { runEnv } from '../helpers/run-env.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conc-'));
 // Exclusive files of both domains (auth/lockout, kv/v2-lifecycle: secrets; jobs/*: scheduler)
@@ -19,14 +20,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'conc-'));
 const SUITES = 'core,kv,auth,jobs';
 
 async function cli(args: string[]): Promise<{ code: number; output: string }> {
-  const env = {
-    ...process.env,
-    SVC_ADDR: '',
-    SVC_TOKEN: '',
-    SCHED_ADDR: '',
-    CONFORMANCE_CONFIG: '',
-    CONFORMANCE_CONFIG_JSON: '',
-  };
+  const env = runEnv();
   const r = await runCli(args, { env, timeoutMs: 300_000 });
   return { code: r.timedOut ? 99 : (r.code ?? 99), output: `${r.stdout}${r.stderr}` };
 }

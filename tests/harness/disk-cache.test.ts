@@ -13,8 +13,9 @@ import {
 } from '../../harness/disk-cache.js';
 import { schemaRequirements } from '../../harness/spec/schema-requirements.js';
 import { SPEC_DIR } from '../../harness/spec/paths.js';
+import { saveCacheEnv } from '../helpers/cache-env.js';
 
-const saved = { dir: process.env.CONFORMANCE_CACHE_DIR, off: process.env.CONFORMANCE_CACHE };
+const restoreCacheEnv = saveCacheEnv();
 let dir: string;
 
 beforeEach(() => {
@@ -25,13 +26,7 @@ beforeEach(() => {
 
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
-  for (const [name, value] of [
-    ['CONFORMANCE_CACHE_DIR', saved.dir],
-    ['CONFORMANCE_CACHE', saved.off],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreCacheEnv();
 });
 
 function counting<T>(value: T): { build: () => T; calls: () => number } {

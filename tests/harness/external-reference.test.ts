@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeTsArgs, runCli, spawnGroup, stopGroup } from '../../harness/process.js';
+import { runEnv } from '../helpers/run-env.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ext-'));
 let child: ChildProcess;
@@ -51,7 +52,7 @@ async function run(
 ): Promise<{ status: number; results: { tests: { key: string; status: string }[] } }> {
   const reportDir = join(tmp, name);
   const r = await runCli(['run', '--quiet', '--suite', 'core,kv', '--report-dir', reportDir], {
-    env: { ...process.env, SVC_ADDR: '', SVC_TOKEN: '', SCHED_ADDR: '', CONFORMANCE_CONFIG_JSON: '', ...env },
+    env: runEnv(env),
     timeoutMs: 240_000,
   });
   return { status: r.code ?? 99, results: JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) };

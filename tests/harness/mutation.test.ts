@@ -13,16 +13,9 @@ import { MARK_VAR, describeSurvivors, killMarked, newMark, settle } from '../hel
 import { allVariants } from '../../reference/variant-registry.js';
 import type { Results } from '../../harness/report/model.js';
 import { TEST_ROBUSTNESS_SEED } from '../../harness/setup/global-setup.js';
+import { runEnv } from '../helpers/run-env.js';
 
-const env = {
-  ...process.env,
-  SVC_ADDR: '',
-  SVC_TOKEN: '',
-  SCHED_ADDR: '',
-  CONFORMANCE_CONFIG_JSON: '',
-  REF_FAULTS: '',
-  REF_VARIANTS: '',
-};
+const env = runEnv();
 
 async function cli(args: string[], timeoutMs: number, mark = newMark()): Promise<{ status: number; stdout: string }> {
   const r = await runCli(args, { env: { ...env, [MARK_VAR]: mark }, timeoutMs });

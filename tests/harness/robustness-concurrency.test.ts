@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Results } from '../../harness/report/model.js';
 import { runCli } from '../../harness/process.js';
 import { TEST_ROBUSTNESS_SEED } from '../../harness/setup/global-setup.js';
+import { runEnv } from '../helpers/run-env.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'rb-conc-'));
 const PREFIX = 'rbconc';
@@ -30,14 +31,7 @@ async function run(concurrency: number): Promise<void> {
   const dir = join(tmp, `c${concurrency}`);
   const config = join(tmp, `c${concurrency}.yaml`);
   writeFileSync(config, `prefix: ${PREFIX}\nrobustness:\n  concurrency: ${concurrency}\n  timeCapSeconds: 900\n`);
-  const env = {
-    ...process.env,
-    SVC_ADDR: '',
-    SVC_TOKEN: '',
-    SCHED_ADDR: '',
-    CONFORMANCE_CONFIG: '',
-    CONFORMANCE_CONFIG_JSON: '',
-  };
+  const env = runEnv();
   const r = await runCli(
     [
       'run',

@@ -6,8 +6,9 @@ import { cachedValidator, cachedValidators, newAjv, schemaHash, Validators } fro
 import { loadDocuments } from '../../harness/spec/documents.js';
 import { RESPONSE_SCHEMAS, responseSchemas } from '../../harness/spec/registry.js';
 import { SPEC_DIR } from '../../harness/spec/paths.js';
+import { saveCacheEnv } from '../helpers/cache-env.js';
 
-const saved = { dir: process.env.CONFORMANCE_CACHE_DIR, off: process.env.CONFORMANCE_CACHE };
+const restoreCacheEnv = saveCacheEnv();
 let dir: string;
 
 beforeAll(() => {
@@ -18,13 +19,7 @@ beforeAll(() => {
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  for (const [name, value] of [
-    ['CONFORMANCE_CACHE_DIR', saved.dir],
-    ['CONFORMANCE_CACHE', saved.off],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreCacheEnv();
 });
 
 type Schema = Record<string, unknown>;
