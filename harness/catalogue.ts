@@ -21,6 +21,8 @@ export interface Requirement {
   capability?: string;
   affected?: string[];
   fixedIn?: string[];
+  /** The statements of the documents (spec/statements) this requirement comes from. */
+  statements?: string[];
   testability?: { class: 'api' | 'capability' | 'not-observable'; capability?: string; reason?: string };
   area: string;
   document: string;

@@ -1,0 +1,153 @@
+/**
+ * `npm run coverage:docs`: how much of the documents the suite checks, statement by statement.
+ * Per document and section: statements, testable, asserted by a behavioural test, partly asserted,
+ * checked by the response schema only, untested; then every statement that is not asserted, with
+ * what is missing. `--json` prints the same as data; `--document core|transit|jobs` narrows it.
+ *
+ * The figures come from the inventory (spec/statements), the catalogue's `statements` fields and
+ * the traceability of tools/trace.ts (which requirement a suite test checks): a statement counts as
+ * asserted only when a requirement naming it has a test and the inventory names no gap for it.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  carriersByStatement,
+  type Coverage,
+  coverageOf,
+  DOCUMENTS,
+  type DocumentKey,
+  loadStatements,
+  type Statement,
+} from '../harness/spec/statements.js';
+import { trace } from './trace.js';
+
+export interface Row {
+  document: string;
+  section: string;
+  statements: number;
+  testable: number;
+  asserted: number;
+  partial: number;
+  schemaOnly: number;
+  untested: number;
+}
+
+export interface StatementCoverage {
+  id: string;
+  document: string;
+  section: string;
+  kind: string;
+  quote: string;
+  coverage: Coverage;
+  requirements: string[];
+  why?: string;
+}
+
+export interface DocsCoverage {
+  rows: Row[];
+  /** Per document: the totals row (section '(all)'). */
+  totals: Row[];
+  statements: StatementCoverage[];
+}
+
+const empty = (document: string, section: string): Row => ({
+  document,
+  section,
+  statements: 0,
+  testable: 0,
+  asserted: 0,
+  partial: 0,
+  schemaOnly: 0,
+  untested: 0,
+});
+
+function count(row: Row, c: Coverage): void {
+  row.statements++;
+  if (c === 'untestable') return;
+  row.testable++;
+  if (c === 'asserted') row.asserted++;
+  else if (c === 'partial') row.partial++;
+  else if (c === 'schema-only') row.schemaOnly++;
+  else row.untested++;
+}
+
+export async function docsCoverage(only?: DocumentKey): Promise<DocsCoverage> {
+  const t = await trace();
+  const carriers = carriersByStatement(t.catalogue.values());
+  const tested = (id: string) => t.tests.has(id);
+  const wanted = (s: Statement) => !only || s.document === DOCUMENTS[only];
+  const statements = loadStatements()
+    .filter(wanted)
+    .map((s): StatementCoverage => {
+      const requirements = carriers.get(s.id) ?? [];
+      const coverage = coverageOf(s, requirements, tested);
+      const why =
+        s.untestable?.reason ??
+        s.gap?.note ??
+        (coverage === 'untested' ? 'no requirement that names it has a test' : undefined);
+      return {
+        id: s.id,
+        document: s.document,
+        section: s.section,
+        kind: s.kind,
+        quote: s.quote,
+        coverage,
+        requirements,
+        why,
+      };
+    });
+  const rows = new Map<string, Row>();
+  const totals = new Map<string, Row>();
+  for (const s of statements) {
+    const key = `${s.document}\u0000${s.section}`;
+    if (!rows.has(key)) rows.set(key, empty(s.document, s.section));
+    if (!totals.has(s.document)) totals.set(s.document, empty(s.document, '(all)'));
+    count(rows.get(key)!, s.coverage);
+    count(totals.get(s.document)!, s.coverage);
+  }
+  return { rows: [...rows.values()], totals: [...totals.values()], statements };
+}
+
+const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)}%` : '-');
+
+export function formatCoverage(c: DocsCoverage): string {
+  const out: string[] = [];
+  const head = ['section', 'statements', 'testable', 'asserted', 'partly', 'schema only', 'untested'];
+  for (const total of c.totals) {
+    out.push(`\n${total.document}`);
+    const rows = [...c.rows.filter((r) => r.document === total.document), total];
+    const cells = rows.map((r) => [
+      r.section,
+      String(r.statements),
+      String(r.testable),
+      String(r.asserted),
+      String(r.partial),
+      String(r.schemaOnly),
+      String(r.untested),
+    ]);
+    const widths = head.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)));
+    const line = (row: string[]) =>
+      row.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
+    out.push(line(head));
+    for (const row of cells) out.push(line(row));
+    out.push(
+      `asserted: ${total.asserted} of ${total.testable} testable statements (${pct(total.asserted, total.testable)}); ${total.statements - total.testable} not testable here`,
+    );
+  }
+  const open = c.statements.filter((s) => s.coverage !== 'asserted' && s.coverage !== 'untestable');
+  out.push(`\nStatements not asserted (${open.length}):`);
+  for (const s of open)
+    out.push(`  ${s.id} [${s.coverage}] ${s.section}\n      "${s.quote.slice(0, 140)}"\n      ${s.why ?? ''}`);
+  return out.join('\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const docArg = args.includes('--document') ? args[args.indexOf('--document') + 1] : undefined;
+  if (docArg !== undefined && !(docArg in DOCUMENTS)) {
+    console.error(`--document must be one of ${Object.keys(DOCUMENTS).join(', ')} (got "${docArg}")`);
+    process.exit(2);
+  }
+  const c = await docsCoverage(docArg as DocumentKey | undefined);
+  console.log(args.includes('--json') ? JSON.stringify(c, null, 2) : formatCoverage(c));
+}
