@@ -7,6 +7,8 @@ import { completeness } from './completeness.js';
 import { emptyCounts, type RequirementRow, type Results, type Status, type TestResult } from './model.js';
 import { schemaResults } from './schema-results.js';
 import type { SpecObservation } from '../spec/findings.js';
+import { loadStatements } from '../spec/statements.js';
+import { statementVerdicts } from './document-view.js';
 
 export interface RawOutcome {
   title: string;
@@ -94,7 +96,7 @@ export function buildResults(opts: {
     tests.push(t);
   }
 
-  const { summary, requirements } = summarize(tests, opts.catalogue);
+  const { summary, requirements, statements } = summarize(tests, opts.catalogue);
   const cfg = opts.config;
   return {
     tool: { name: 'svc-conformance', version: '0.1.0' },
@@ -118,6 +120,7 @@ export function buildResults(opts: {
     summary,
     tests,
     requirements,
+    statements,
     leftovers: opts.leftovers,
     errors: opts.errors.map((e) => redactor.text(e)),
   };
@@ -127,7 +130,7 @@ export function buildResults(opts: {
 export function summarize(
   tests: TestResult[],
   catalogue: Map<string, Requirement>,
-): { summary: Results['summary']; requirements: RequirementRow[] } {
+): { summary: Results['summary']; requirements: RequirementRow[]; statements: Results['statements'] } {
   const byArea: Results['summary']['byArea'] = {};
   for (const t of tests) {
     const area = (byArea[t.area] ??= {});
@@ -138,6 +141,8 @@ export function summarize(
   const testsById = new Map<string, TestResult[]>();
   for (const t of tests) for (const id of t.ids) testsById.set(id, [...(testsById.get(id) ?? []), t]);
   const ran = new Set(tests.map((t) => t.area));
+  const inventory = loadStatements();
+  const quoted = new Map(inventory.map((s) => [s.id, { id: s.id, section: s.section, quote: s.quote }]));
   const requirements: RequirementRow[] = [...catalogue.values()]
     .filter((r) => ran.has(r.area) || testsById.has(r.id))
     .map((r) => {
@@ -162,6 +167,9 @@ export function summarize(
         ...(r.affected ? { affected: r.affected } : {}),
         ...(r.fixedIn ? { fixedIn: r.fixedIn } : {}),
         ...(r.testability ? { testability: r.testability.class, capability: r.testability.capability } : {}),
+        ...(r.statements?.length
+          ? { statements: r.statements.flatMap((id) => (quoted.has(id) ? [quoted.get(id)!] : [])) }
+          : {}),
       };
     });
 
@@ -177,5 +185,5 @@ export function summarize(
     mustFailed: tests.filter((t) => t.status === 'failed' && (t.level === 'MUST' || t.level === 'NONE')).length,
     byArea,
   };
-  return { summary, requirements };
+  return { summary, requirements, statements: statementVerdicts(inventory, requirements, catalogue) };
 }

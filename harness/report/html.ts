@@ -6,6 +6,8 @@
 import type { RequirementRow, Results, Status, TestResult } from './model.js';
 import { xmlEscape as esc } from './junit.js';
 import { incompleteLine } from './completeness.js';
+import { DOCUMENT_VIEW_CSS, documentViewHtml } from './document-view.js';
+import { loadDocuments, type ParsedDocument } from '../spec/statements.js';
 
 const STATUS_CLASS: Record<string, string> = {
   passed: 'ok',
@@ -69,7 +71,7 @@ function testFiles(r: Results['requirements'][number]): string[] {
  * `sourceRoot`: the package root as seen from the report's folder (e.g. `..`), so each
  * requirement id links to the test file that tests it.
  */
-export function toHtml(results: Results, opts: { sourceRoot?: string } = {}): string {
+export function toHtml(results: Results, opts: { sourceRoot?: string; documents?: ParsedDocument[] } = {}): string {
   const src = (file: string) => `${opts.sourceRoot ?? '..'}/${file}`;
   const idCell = (r: Results['requirements'][number]) => {
     const files = testFiles(r);
@@ -107,7 +109,7 @@ export function toHtml(results: Results, opts: { sourceRoot?: string } = {}): st
   const headline = incomplete ? `<p id="incomplete" class="incomplete">${esc(incomplete)}</p>` : '';
   const cmp = results.comparison;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Conformance report ${esc(results.run.id)}</title><style>${CSS}</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>Conformance report ${esc(results.run.id)}</title><style>${CSS}${results.statements ? DOCUMENT_VIEW_CSS : ''}</style></head>
 <body><header><h1>Conformance report${incomplete ? ' (incomplete)' : ''}</h1><div>run ${esc(results.run.id)} · ${esc(results.run.startedAt)} · target ${esc(results.run.target.svc || '-')} ${results.run.target.embedded ? '(embedded reference)' : ''} · scheduler ${esc(results.run.target.sched || '-')} · version ${esc(results.run.target.version || '(unknown)')}${results.run.target.versionSource ? ` <span class="muted">(${esc(results.run.target.versionSource)})</span>` : ''}${results.run.faults.length ? ` · faults ${esc(results.run.faults.join(','))}` : ''}</div></header>
 <main>
 <section id="summary"><h2>Summary</h2><p>${verdict}</p>${headline}
@@ -137,6 +139,7 @@ ${failed.map((t) => `<div class="failure"><h3>${esc(t.title)}</h3><p>${t.ids.map
 <section id="matrix"><h2>Requirement matrix</h2><table><thead><tr><th>id</th><th>level</th><th>status</th><th>requirement</th><th>section</th><th>tests</th></tr></thead><tbody>
 ${results.requirements.map((r) => `<tr data-id="${esc(r.id)}"><td>${idCell(r)}${r.kind !== 'rule' ? `<br><span class="muted">${esc(r.kind)}</span>` : ''}</td><td>${esc(r.level)}</td><td>${badge(r.status)}</td><td>${esc(r.text)}${gating(r)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${testsCell(r)}</td></tr>`).join('\n')}
 </tbody></table></section>
+${results.statements ? documentViewHtml(opts.documents ?? [...loadDocuments().values()], results.statements) : ''}
 ${known.length ? `<section id="known"><h2>Known issues, known failures and fixed expectations</h2><table><thead><tr><th>test</th><th>status</th><th>reason</th></tr></thead><tbody>${known.map((t) => `<tr><td>${esc(t.title)}</td><td>${badge(t.status)}</td><td>${esc(t.knownIssue ?? t.expectation?.reason ?? t.message ?? '')}${t.expectation?.ticket ? ` (${esc(t.expectation.ticket)})` : ''}</td></tr>`).join('')}</tbody></table></section>` : ''}
 ${
   notApplicable.length

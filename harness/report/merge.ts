@@ -73,7 +73,7 @@ export function mergeResults(
     keys.add(t.key);
   }
   tests.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const { summary, requirements } = summarize(tests, catalogue);
+  const { summary, requirements, statements } = summarize(tests, catalogue);
   const runs = parts.map((p) => p.results.run);
   const startedAt = runs.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = runs
@@ -100,6 +100,7 @@ export function mergeResults(
     summary,
     tests,
     requirements,
+    statements,
     leftovers: parts.flatMap((p) => p.results.leftovers),
     errors: parts.flatMap((p) =>
       p.results.errors.map((e) => (parts.length > 1 ? `${p.results.run.shard ?? p.file}: ${e}` : e)),

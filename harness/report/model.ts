@@ -2,6 +2,7 @@
 import type { TranscriptEntry } from '../context.js';
 import type { Leftover } from '../tracker.js';
 import type { SpecFinding, SpecObservation } from '../spec/findings.js';
+import type { StatementVerdict } from './document-view.js';
 
 /**
  * `not-applicable`: a precondition the target refused for a reason outside the rule under test,
@@ -55,6 +56,8 @@ export interface RequirementRow {
   /** api | capability | not-observable, and the capability a `capability` row needs. */
   testability?: string;
   capability?: string;
+  /** The statements of the documents this requirement comes from, quoted (spec/statements). */
+  statements?: { id: string; section: string; quote: string }[];
 }
 
 export interface AreaSummary {
@@ -120,6 +123,8 @@ export interface Results {
   };
   tests: TestResult[];
   requirements: RequirementRow[];
+  /** Every statement of the documents with this run's verdict (the report's document view). */
+  statements?: StatementVerdict[];
   leftovers: { file: string; label: string; error: string }[];
   errors: string[];
   comparison?: Comparison;

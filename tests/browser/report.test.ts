@@ -11,6 +11,10 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../harness/report/reporter.js';
+import { loadCatalogue } from '../../harness/catalogue.js';
+import { statementVerdicts } from '../../harness/report/document-view.js';
+import type { RequirementRow } from '../../harness/report/model.js';
+import { carriersByStatement, DOCUMENTS, loadStatements } from '../../harness/spec/statements.js';
 import { results } from '../report/synthetic.js';
 import { prerequisite } from '../helpers/prerequisites.js';
 
@@ -40,6 +44,7 @@ describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPa
   beforeAll(async () => {
     chromiumPart.assertPresent();
     writeReports(reportDir, results());
+    writeReports(join(reportDir, 'documents'), withStatements());
     // A persistent context is how playwright takes a fresh --user-data-dir.
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath,
@@ -88,4 +93,57 @@ describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPa
     expect(pageErrors, 'script errors on the page').toEqual([]);
     await page.close();
   }, 60_000);
+
+  it('shows the documents with every statement, its requirements and its verdict in the run', async () => {
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(pathToFileURL(join(reportDir, 'documents', 'index.html')).href, { timeout: 15_000 });
+    const view = page.locator('#documents');
+    expect(await view.isVisible(), 'document view visible').toBe(true);
+    const documents = view.locator('details.document');
+    expect(await documents.count(), 'the three documents').toBe(Object.keys(DOCUMENTS).length);
+    await documents.first().locator('summary').click();
+    const failed = view.locator(`[data-statement="${failing.statement}"]`);
+    expect(await failed.isVisible(), 'the statement of the failing requirement, beside its line').toBe(true);
+    expect(await failed.innerText()).toMatch(new RegExp(`failed[\\s\\S]*${failing.requirement.replace(/\./g, '\\.')}`));
+    expect(await view.locator('[data-statement]').count(), 'every statement of the inventory').toBe(inventory.length);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 60_000);
 });
+
+const inventory = loadStatements();
+/** A statement of the first document that one requirement alone carries, and that requirement. */
+const failing = (() => {
+  const carriers = carriersByStatement(loadCatalogue().values());
+  const first = inventory[0]!.document;
+  const s = inventory.find((x) => x.document === first && !x.untestable && carriers.get(x.id)?.length === 1)!;
+  const requirement = carriers.get(s.id)![0]!;
+  return { statement: s.id, requirement };
+})();
+
+/** The synthetic run with statement verdicts: the requirement above failed (a violation). */
+function withStatements() {
+  const r = results();
+  const catalogue = loadCatalogue();
+  const req = catalogue.get(failing.requirement)!;
+  const row: RequirementRow = {
+    id: req.id,
+    level: req.level,
+    area: req.area,
+    section: req.section,
+    text: req.text,
+    kind: 'rule',
+    status: 'failed',
+    tests: ['suites/x.test.ts > x'],
+  };
+  return {
+    ...r,
+    statements: statementVerdicts(
+      inventory,
+      [row],
+      new Map([...catalogue].map(([id, e]) => [id, { ...e, kind: 'rule' as const }])),
+    ),
+  };
+}
