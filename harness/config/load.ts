@@ -10,8 +10,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { TargetConfig } from './types.js';
 import { configSchema } from './schema.js';
 import { cloudConfigFromEnv } from '../cloud/config.js';
-import { loadCatalogue } from '../catalogue.js';
-import { cachedValidator } from '../schema-cache.js';
+import { loadCatalogue } from '../spec/catalogue.js';
+import { cachedValidator } from '../cache/schema-cache.js';
 
 export class ConfigError extends Error {
   constructor(

@@ -113,7 +113,7 @@ export interface TargetConfig {
     /** Per setup/cleanup hook. */
     hookMs: number;
     /**
-     * Longest a test file waits for its domain locks (harness/lanes): files ahead of it are bounded
+     * Longest a test file waits for its domain locks (harness/domain-locks/): files ahead of it are bounded
      * by their own test and hook timeouts, so this only has to outlast a slow target's exclusive files.
      */
     lockWaitMs: number;

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Results } from '../../harness/report/model.js';
-import { nodeTsArgs, runCli, spawnGroup, stopGroup } from '../../harness/process.js';
+import { nodeTsArgs, runCli, spawnGroup, stopGroup } from '../../harness/cli/process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'short-token-'));
 let child: ChildProcess;

@@ -4,7 +4,7 @@
  *   service: {"op":"granted","waitedMs":12}  or  {"op":"refused","message":"..."}
  *   client: {"op":"release"}   service: {"op":"released"}
  */
-import type { LockMode, Wants } from './domain-locks.js';
+import type { LockMode, Wants } from './locks.js';
 
 /** Where the workers find the lock service (provided to them by the global setup). */
 export interface LockServiceAddress {

@@ -1,5 +1,5 @@
 /**
- * suites/schedule.yaml is complete and the guard, the project and the file order behave: every
+ * suites/domain-locks.yaml is complete and the guard, the project and the file order behave: every
  * suite names its domains, every file that moves a clock is exclusive on that clock's domain,
  * every listed file exists, global endpoints are told apart from the rest, and exclusive files
  * are dispatched first (or last, when they hold every domain of the run).
@@ -11,27 +11,32 @@ import { describe, expect, it } from 'vitest';
 import {
   DOMAINS,
   type Domain,
-  defaultConcurrency,
   globalEffect,
   guardGlobal,
-  loadSchedule,
+  DomainLockError,
+  type LockDeclarations,
+  loadLockDeclarations,
+  lockDeclarations,
   lockWants,
-  ROOT,
-  type Schedule,
-  ScheduleError,
-  schedule,
   timeDomain,
-} from '../../harness/schedule.js';
-import { conformanceProject, FILE_LEASE_SETUP, parseShard, selectedFiles } from '../../harness/cli/projects.js';
-import { laneOrder } from '../../harness/lanes/sequencer.js';
-import { lockWaitLimits } from '../../harness/lanes/client.js';
+} from '../../harness/domain-locks/declarations.js';
+import {
+  conformanceProject,
+  defaultConcurrency,
+  FILE_LEASE_SETUP,
+  parseShard,
+  selectedFiles,
+} from '../../harness/cli/projects.js';
+import { dispatchOrder } from '../../harness/domain-locks/sequencer.js';
+import { PACKAGE_ROOT as ROOT } from '../../harness/spec/paths.js';
+import { lockWaitLimits } from '../../harness/domain-locks/client.js';
 import { ALL_SUITES } from '../../harness/config/load.js';
-import { timeOwnerOf } from '../../harness/time.js';
+import { timeOwnerOf } from '../../harness/author/time.js';
 
 const timeouts = { testMs: 1000, hookMs: 1000 };
 
-describe('suites/schedule.yaml', () => {
-  const s = schedule();
+describe('suites/domain-locks.yaml', () => {
+  const s = lockDeclarations();
   it('names the domains of every suite', () => {
     expect([...s.suites.keys()].sort()).toEqual([...ALL_SUITES].sort());
     expect(s.suites.get('jobs')).toEqual(['scheduler']);
@@ -62,12 +67,12 @@ describe('suites/schedule.yaml', () => {
   });
 
   it('refuses an unknown domain and an exclusive file without a reason, naming the file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'schedule-'));
+    const dir = mkdtempSync(join(tmpdir(), 'domain-locks-'));
     const bad = join(dir, 'a.yaml');
     writeFileSync(bad, 'suites:\n  kv: [clocks]\n');
-    expect(() => loadSchedule(bad)).toThrow(/suite kv needs a list of domains .*not a domain: clocks/);
+    expect(() => loadLockDeclarations(bad)).toThrow(/suite kv needs a list of domains .*not a domain: clocks/);
     writeFileSync(bad, 'exclusive:\n  suites/kv/x.test.ts:\n    domains: [secrets]\n');
-    expect(() => loadSchedule(bad)).toThrow(/exclusive file suites\/kv\/x\.test\.ts needs a reason/);
+    expect(() => loadLockDeclarations(bad)).toThrow(/exclusive file suites\/kv\/x\.test\.ts needs a reason/);
   });
 });
 
@@ -80,7 +85,10 @@ describe('lockWants', () => {
   });
 
   it('holds every domain shared for a file of an unlisted suite', () => {
-    expect(lockWants('suites/_selftest/misplaced-advance.test.ts')).toEqual({ secrets: 'shared', scheduler: 'shared' });
+    expect(lockWants('tests/harness/fixtures/misplaced-advance.suite.ts')).toEqual({
+      secrets: 'shared',
+      scheduler: 'shared',
+    });
     expect(Object.keys(lockWants('elsewhere.test.ts')).sort()).toEqual([...DOMAINS].sort());
   });
 });
@@ -102,11 +110,11 @@ describe('globalEffect and guardGlobal', () => {
     expect(globalEffect('sched', 'POST', '/reference/acl/tokens')).toBeUndefined();
   });
 
-  it('throws unless the file holds the domain exclusively, naming the file, the domain and the schedule', () => {
+  it('throws unless the file holds the domain exclusively, naming the file, the domain and the declarations file', () => {
     const shared = { label: 'suites/kv/list.test.ts', wants: { secrets: 'shared' as const } };
-    expect(() => guardGlobal(shared, 'secrets', 'moves time (t.advance)')).toThrow(ScheduleError);
+    expect(() => guardGlobal(shared, 'secrets', 'moves time (t.advance)')).toThrow(DomainLockError);
     expect(() => guardGlobal(shared, 'secrets', 'moves time (t.advance)')).toThrow(
-      /^suites\/kv\/list\.test\.ts moves time .*the secrets domain only shared.*suites\/schedule\.yaml with domains \[secrets\]/,
+      /^suites\/kv\/list\.test\.ts moves time .*the secrets domain only shared.*suites\/domain-locks\.yaml with domains \[secrets\]/,
     );
     // Exclusive on the scheduler does not allow moving the secrets clock.
     const sched = { label: 'suites/jobs/acl.test.ts', wants: { scheduler: 'exclusive' as const } };
@@ -136,8 +144,8 @@ describe('the project, --shard and --concurrency', () => {
     expect(existsSync(FILE_LEASE_SETUP)).toBe(true);
   });
 
-  it('never selects the harness self-test folder by suite name', () => {
-    expect(selectedFiles(ALL_SUITES).some((f) => f.includes('_selftest'))).toBe(false);
+  it('selects only suite files (the harness fixtures live under tests/)', () => {
+    expect(selectedFiles(ALL_SUITES).every((f) => /^suites\/[a-z]+\/.+\.test\.ts$/.test(f))).toBe(true);
   });
 
   it('parses i/n and refuses the rest with the option name', () => {
@@ -157,9 +165,9 @@ describe('the project, --shard and --concurrency', () => {
   });
 });
 
-describe('the order of dispatch (LaneSequencer)', () => {
-  // A schedule of its own, so that the order is tested whatever suites/schedule.yaml lists.
-  const sched: Schedule = {
+describe('the order of dispatch (DomainLockSequencer)', () => {
+  // Declarations of its own, so that the order is tested whatever suites/domain-locks.yaml lists.
+  const sched: LockDeclarations = {
     suites: new Map<string, Domain[]>([
       ['kv', ['secrets']],
       ['auth', ['secrets']],
@@ -185,7 +193,7 @@ describe('the order of dispatch (LaneSequencer)', () => {
   ];
 
   it('starts the exclusive files first, taking the domains in turn, then the shared ones in vitest order', () => {
-    expect(laneOrder(files, sched)).toEqual([
+    expect(dispatchOrder(files, sched)).toEqual([
       'suites/kv/v2-lifecycle.test.ts',
       'suites/jobs/acl.test.ts',
       'suites/auth/lockout.test.ts',
@@ -197,21 +205,21 @@ describe('the order of dispatch (LaneSequencer)', () => {
   });
 
   it('ends with the exclusive files that hold every domain the run uses', () => {
-    const both: Schedule = {
+    const both: LockDeclarations = {
       ...sched,
       exclusive: new Map([
         ...sched.exclusive,
         ['suites/robustness/robustness.test.ts', { domains: ['secrets', 'scheduler'] as Domain[], reason: 'listings' }],
       ]),
     };
-    expect(laneOrder(files, both).slice(4)).toEqual([
+    expect(dispatchOrder(files, both).slice(4)).toEqual([
       'suites/jobs/list.test.ts',
       'suites/kv/list.test.ts',
       'suites/robustness/robustness.test.ts',
     ]);
     // A secrets-only run: lockout holds every domain in use, like a serial file of old.
     expect(
-      laneOrder(['suites/auth/lockout.test.ts', 'suites/kv/list.test.ts', 'suites/core/errors.test.ts'], sched),
+      dispatchOrder(['suites/auth/lockout.test.ts', 'suites/kv/list.test.ts', 'suites/core/errors.test.ts'], sched),
     ).toEqual(['suites/kv/list.test.ts', 'suites/core/errors.test.ts', 'suites/auth/lockout.test.ts']);
   });
 });

@@ -13,10 +13,11 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve, dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../spec/paths.js';
 
-const DEFAULT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../node_modules/.cache/svc-conformance');
+const DEFAULT_DIR = join(PACKAGE_ROOT, 'node_modules/.cache/svc-conformance');
 
 function cacheDir(): string {
   return process.env.CONFORMANCE_CACHE_DIR || DEFAULT_DIR;

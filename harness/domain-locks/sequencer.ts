@@ -16,14 +16,14 @@
  * (a hash of the path), so the shards of a run do not depend on this order.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { lockWants, projectPath, schedule, type Schedule } from '../schedule.js';
-import type { Wants } from './domain-locks.js';
+import { type LockDeclarations, lockDeclarations, lockWants, projectPath } from './declarations.js';
+import type { Wants } from './locks.js';
 
 /** The vitest project whose files hold domain locks (harness/cli/projects.ts). */
 export const LOCKED_PROJECT = 'conformance';
 
 /** Orders files (project-relative paths, in vitest's order) as the comment above says. */
-export function laneOrder(files: string[], s: Schedule = schedule()): string[] {
+export function dispatchOrder(files: string[], s: LockDeclarations = lockDeclarations()): string[] {
   const wants = new Map<string, Wants>(files.map((f) => [f, lockWants(f, s)]));
   const used = new Set(files.flatMap((f) => Object.keys(wants.get(f)!)));
   const exclusiveOf = (f: string) =>
@@ -50,13 +50,13 @@ export function laneOrder(files: string[], s: Schedule = schedule()): string[] {
   return [...first, ...shared, ...late];
 }
 
-export class LaneSequencer extends BaseSequencer {
+export class DomainLockSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const locked = sorted.filter((spec) => spec.project.name === LOCKED_PROJECT);
     if (locked.length < 2) return sorted;
     const byPath = new Map(locked.map((spec) => [projectPath(spec.moduleId), spec]));
-    const ordered = laneOrder([...byPath.keys()]).map((p) => byPath.get(p)!);
+    const ordered = dispatchOrder([...byPath.keys()]).map((p) => byPath.get(p)!);
     // The locked project's files keep their place among the other projects' (vitest sorts by
     // group and project first); only their order among themselves changes.
     let i = 0;

@@ -7,11 +7,11 @@
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGE_ROOT } from '../spec/paths.js';
 
-/** The checkout (or installed package) this file belongs to. */
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export { PACKAGE_ROOT };
 /**
  * The CLI entry point: bin/svc-conformance.mjs registers tsx itself and runs the composition root
  * (compose/cli.ts), loading vitest before tsx's loader (see there).

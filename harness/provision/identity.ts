@@ -4,8 +4,8 @@
  * Both are preconditions: a target that refuses them makes the test not applicable (with its
  * answer), never a failure of the rule the test is about.
  */
-import { CheckFailure, success } from './checks/index.js';
-import type { T } from './index.js';
+import { CheckFailure, success } from '../checks/index.js';
+import type { T } from '../author/test-api.js';
 
 /** Writes an ACL policy (HCL) under a run-unique name; removed after the test. */
 export async function writePolicy(t: T, hcl: string): Promise<string> {

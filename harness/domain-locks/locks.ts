@@ -1,6 +1,6 @@
 /**
  * Reader-writer locks over named domains (the target's clocks and global settings, see
- * suites/schedule.yaml), for conformance files sharing one target:
+ * suites/domain-locks.yaml), for conformance files sharing one target:
  * - a request names every domain it needs, each `shared` or `exclusive`, and is granted all of
  *   them at once or none: a holder never waits for a second lock, so holders cannot deadlock;
  * - FIFO-fair: a request is granted only when it conflicts neither with a holder nor with an

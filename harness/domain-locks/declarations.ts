@@ -1,13 +1,14 @@
 /**
- * How the conformance files share one target. They all run in one bounded pool; what run-unique
- * names cannot keep apart is the target's global state, split into domains:
+ * The domain locks each conformance file declares (suites/domain-locks.yaml) and the guard that
+ * holds files to them. The files all run in one bounded pool; what run-unique names cannot keep
+ * apart is the target's global state, split into domains:
  * - `secrets`: the secrets service's clock (which the simulated cloud directory shares) and the
  *   settings every client of the service sees (sys/reference/config, audit devices, sys/config/*);
  * - `scheduler`: the scheduler's clock.
- * Each file holds a lock on every domain its suite uses for its whole run (harness/lanes/):
- * shared, or exclusive for the files suites/schedule.yaml lists with the domains they move. A
- * file that moves a domain it does not hold exclusively fails that test with a message naming the
- * schedule file.
+ * Each file holds a lock on every domain its suite uses for its whole run (the lock service of
+ * this folder): shared, or exclusive for the files suites/domain-locks.yaml lists with the domains
+ * they move. A file that moves a domain it does not hold exclusively fails that test with a
+ * message naming that file.
  *
  * The settings are part of the secrets domain, not a domain of their own: every file that talks
  * to the secrets service depends on them, so a separate domain would be held shared by exactly
@@ -15,20 +16,20 @@
  * could not also run beside a clock move. Two names would cost bookkeeping and buy nothing.
  */
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
-import type { Wants } from './lanes/domain-locks.js';
-import type { TimeOwner } from './time.js';
+import type { TimeOwner } from '../author/time.js';
+import { PACKAGE_ROOT } from '../spec/paths.js';
+import type { Wants } from './locks.js';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const SCHEDULE_FILE = join(ROOT, 'suites/schedule.yaml');
+/** Project-relative name of the declarations file, as messages and docs name it. */
+export const DOMAIN_LOCKS_NAME = 'suites/domain-locks.yaml';
+export const DOMAIN_LOCKS_FILE = join(PACKAGE_ROOT, DOMAIN_LOCKS_NAME);
 
 export const DOMAINS = ['secrets', 'scheduler'] as const;
 export type Domain = (typeof DOMAINS)[number];
 
-export interface Schedule {
+export interface LockDeclarations {
   /** The domains each suite's files use (held shared unless the file is exclusive). */
   suites: Map<string, Domain[]>;
   /** Exclusive files (project-relative) with the domains they hold exclusively and why. */
@@ -45,8 +46,8 @@ function domainList(file: string, where: string, value: unknown): Domain[] {
   return [...new Set(list as Domain[])];
 }
 
-/** suites/schedule.yaml, checked: every domain is known and every exclusive file has a reason. */
-export function loadSchedule(file = SCHEDULE_FILE): Schedule {
+/** suites/domain-locks.yaml, checked: every domain is known and every exclusive file has a reason. */
+export function loadLockDeclarations(file = DOMAIN_LOCKS_FILE): LockDeclarations {
   const doc = (parse(readFileSync(file, 'utf8')) ?? {}) as {
     suites?: Record<string, unknown>;
     exclusive?: Record<string, unknown>;
@@ -64,16 +65,16 @@ export function loadSchedule(file = SCHEDULE_FILE): Schedule {
   return { suites, exclusive };
 }
 
-let cached: Schedule | undefined;
-/** The project's schedule, read once per process. */
-export function schedule(): Schedule {
-  cached ??= loadSchedule();
+let cached: LockDeclarations | undefined;
+/** The project's lock declarations, read once per process. */
+export function lockDeclarations(): LockDeclarations {
+  cached ??= loadLockDeclarations();
   return cached;
 }
 
-/** A path relative to the project root, with forward slashes (how schedule.yaml names files). */
+/** A path relative to the project root, with forward slashes (how domain-locks.yaml names files). */
 export function projectPath(file: string): string {
-  return relative(ROOT, resolve(ROOT, file)).split('\\').join('/');
+  return relative(PACKAGE_ROOT, resolve(PACKAGE_ROOT, file)).split('\\').join('/');
 }
 
 /** The suite folder of a project-relative file (`suites/<suite>/...`), or undefined. */
@@ -86,7 +87,7 @@ export function suiteOf(file: string): string | undefined {
  * exclusive. A file outside every listed suite holds every domain shared: it may talk to either
  * API, and a shared lock on a domain it does not use costs only waits behind exclusive files.
  */
-export function lockWants(file: string, s: Schedule = schedule()): Wants {
+export function lockWants(file: string, s: LockDeclarations = lockDeclarations()): Wants {
   const wants: Record<string, 'shared' | 'exclusive'> = {};
   const suite = suiteOf(file);
   for (const d of (suite && s.suites.get(suite)) || DOMAINS) wants[d] = 'shared';
@@ -94,7 +95,7 @@ export function lockWants(file: string, s: Schedule = schedule()): Wants {
   return wants;
 }
 
-/** The domain whose clock `t.advance` moves for a suite whose time belongs to `owner` (harness/time.ts). */
+/** The domain whose clock `t.advance` moves for a suite whose time belongs to `owner` (harness/author/time.ts). */
 export function timeDomain(owner: TimeOwner): Domain {
   return owner === 'sched' ? 'scheduler' : 'secrets';
 }
@@ -137,10 +138,10 @@ export function globalEffect(
   return hit && { domain: hit.domain, what: hit.what };
 }
 
-export class ScheduleError extends Error {
+export class DomainLockError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'ScheduleError';
+    this.name = 'DomainLockError';
   }
 }
 
@@ -150,18 +151,8 @@ export class ScheduleError extends Error {
  */
 export function guardGlobal(lease: { label: string; wants: Wants } | undefined, domain: Domain, what: string): void {
   if (!lease || lease.wants[domain] === 'exclusive') return;
-  throw new ScheduleError(
+  throw new DomainLockError(
     `${lease.label} ${what}, but holds the ${domain} domain only shared: other files run against the same target at the same time. ` +
-      `List it under "exclusive:" in suites/schedule.yaml with domains [${domain}] and the reason`,
+      `List it under "exclusive:" in ${DOMAIN_LOCKS_NAME} with domains [${domain}] and the reason`,
   );
-}
-
-/**
- * Default number of files in flight. The embedded reference shares the machine's cores with the
- * workers, so one worker per core (at least 2: a worker waits on the target half of the time);
- * an external target is waited on over the network, so more files overlap its latency.
- */
-export function defaultConcurrency(embedded: boolean): number {
-  const cores = availableParallelism();
-  return embedded ? Math.min(4, Math.max(2, cores)) : Math.min(8, Math.max(4, 2 * cores));
 }

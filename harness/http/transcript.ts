@@ -1,37 +1,9 @@
 /**
- * Per-process test state: the target config (injected by vitest), the spec registry, mount
- * aliases for spec matching, and the transcript of the test that is running.
+ * The transcript of a test: its exchanges and notes, redacted and clipped, as results.json and
+ * the HTML report show them.
  */
-import { inject } from 'vitest';
-import type { TargetConfig } from './config/types.js';
-import type { Exchange } from './http/exchange.js';
-import { redactor } from './redact.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    target: TargetConfig;
-  }
-}
-
-let config: TargetConfig | undefined;
-export function targetConfig(): TargetConfig {
-  if (!config) {
-    config = inject('target');
-    if (!config)
-      throw new Error(
-        'no target config was provided: run the suites through `npm run conformance` or `npm test` (vitest globalSetup compose/global-setup.ts)',
-      );
-    redactor.add(config.svc.token);
-    redactor.add(config.sched.token);
-    for (const listed of config.sched.tokens ?? []) redactor.add(listed.secret);
-    if (config.ldap) redactor.add(config.ldap.bindPass);
-    if (config.cloud?.rootClientSecret) redactor.add(config.cloud.rootClientSecret);
-  }
-  return config;
-}
-
-/** Run-unique mount paths mapped to the spec's default mounts. */
-export const mountAliases = new Map<string, string>();
+import type { Exchange } from './exchange.js';
+import { redactor } from '../redaction/redact.js';
 
 export interface TranscriptEntry {
   kind: 'exchange' | 'note';

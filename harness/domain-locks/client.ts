@@ -4,7 +4,7 @@
  * the service gives the locks back.
  */
 import { connect, type Socket } from 'node:net';
-import type { Wants } from './domain-locks.js';
+import type { Wants } from './locks.js';
 import { type ClientMessage, LINE_LIMIT, type LockServiceAddress, type ServiceMessage } from './protocol.js';
 
 /** The lock service refused a request: the time limit passed, the message says who held it. */

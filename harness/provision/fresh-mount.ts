@@ -4,9 +4,9 @@
  * that mount (read from `sys/mounts/<path>`), so a custom plugin name the operator chose is kept.
  * The type goes out through the dialect (`cloud` becomes the target's name at the HTTP layer).
  */
-import type { T } from './index.js';
-import { mountAliases } from './context.js';
-import { success } from './checks/index.js';
+import type { T } from '../author/test-api.js';
+import { mountAliases } from '../spec/mount-aliases.js';
+import { success } from '../checks/index.js';
 
 function typeOf(body: unknown): string | undefined {
   const b = body as { type?: unknown; data?: { type?: unknown } } | undefined;

@@ -1,13 +1,13 @@
 /**
  * vitest setupFiles entry of the conformance project (harness/cli/projects.ts): every test file
- * holds the domain locks suites/schedule.yaml gives it from before its first hook to after its
+ * holds the domain locks suites/domain-locks.yaml gives it from before its first hook to after its
  * last one. vitest evaluates setup files afresh for every test file, isolation off included, so
  * the aroundAll below wraps each file's whole run: setup, tests and cleanup (which still needs the
  * state it was promised), whatever their order and however they end.
  */
 import { aroundAll, inject } from 'vitest';
-import { targetConfig } from '../context.js';
-import { lockWants, projectPath } from '../schedule.js';
+import { targetConfig } from '../config/target-config.js';
+import { lockWants, projectPath } from './declarations.js';
 import { acquireLease, lockWaitLimits } from './client.js';
 import { setCurrentLease } from './current.js';
 

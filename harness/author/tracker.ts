@@ -6,7 +6,7 @@
  * not enough: a test often learns a lease after it created the account the lease belongs to, and
  * a real product refuses to revoke a lease whose role or account is already gone.
  */
-import { redactor } from './redact.js';
+import { redactor } from '../redaction/redact.js';
 
 export interface Leftover {
   label: string;

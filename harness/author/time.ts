@@ -3,11 +3,11 @@
  * suites move the secrets service's clock, the jobs suite the scheduler's. Each clock is moved
  * through its own API (with that API's token and header names), never through the other one,
  * and moving one leaves the other (two clocks on the embedded reference, as on real services):
- * each is a lock domain of its own (harness/schedule.ts).
+ * each is a lock domain of its own (harness/domain-locks/declarations.ts).
  */
-import type { TargetConfig } from './config/types.js';
-import type { ApiClient } from './http/client.js';
-import { CheckFailure } from './checks/failure.js';
+import type { TargetConfig } from '../config/types.js';
+import type { ApiClient } from '../http/client.js';
+import { CheckFailure } from '../checks/failure.js';
 
 export type TimeOwner = 'svc' | 'sched';
 

@@ -9,7 +9,7 @@
  * back without anyone's help. Messages are JSON, one per line (protocol.ts).
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { DomainLocks, describeWants, type LockEntry } from './domain-locks.js';
+import { DomainLocks, describeWants, type LockEntry } from './locks.js';
 import {
   type AcquireMessage,
   LINE_LIMIT,
@@ -43,7 +43,7 @@ export function timeoutMessage(
   return (
     `${entry.label} waited ${seconds(waitedMs)} for its domain locks (${describeWants(entry.wants)}) and gave up ` +
     `(setting timeouts.lockWaitMs): ${who.join('; ') || 'nothing held it back any more'}. ` +
-    'Exclusive files are listed in suites/schedule.yaml.'
+    'Exclusive files are listed in suites/domain-locks.yaml.'
   );
 }
 
