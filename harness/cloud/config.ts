@@ -45,25 +45,73 @@ export function cloudConfigFromEnv(env: Record<string, string | undefined> = pro
   return out;
 }
 
-/** JSON schema of the `cloud` section of a target config file (for the lead's config validator). */
+/** A property with its description and environment variable (harness/config/schema.ts explains the annotations). */
+const described = <S extends object>(description: string, env: string, schema: S) => ({
+  ...schema,
+  description,
+  'x-env': env,
+});
+
+/** JSON schema of the `cloud` section of a target config file (part of harness/config/schema.ts). */
 export const cloudConfigSchema = {
   type: 'object',
   additionalProperties: false,
+  description:
+    'The cloud directory and fixtures of the cloud suite; a test that needs a missing one is skipped with the reason (and the run is incomplete). The embedded reference fills them from its simulated directory.',
   properties: {
-    directoryAddr: { type: 'string', pattern: '^https?://' },
-    rootClientId: { type: 'string' },
-    rootClientSecret: { type: 'string' },
-    tenantId: { type: 'string' },
-    subscriptionId: { type: 'string' },
-    roleNames: { type: 'array', items: { type: 'string' } },
-    groupNames: { type: 'array', items: { type: 'string' } },
-    applicationObjectId: { type: 'string' },
-    envOverrides: {
-      type: 'object',
-      additionalProperties: false,
-      properties: Object.fromEntries(CLOUD_ENV_VARS.map((k) => [k, { type: 'string' }])),
-    },
-    propagationSeconds: { type: 'number', minimum: 0 },
-    rotationSwapSeconds: { type: 'number', minimum: 0 },
+    directoryAddr: described(
+      'base URL of the cloud directory the engine manages; without it the suite cannot verify effects',
+      'CLOUD_DIRECTORY_ADDR',
+      { type: 'string', pattern: '^https?://' },
+    ),
+    rootClientId: described(
+      'client id of an application with directory rights; the suite configures mounts with it',
+      'CLOUD_ROOT_CLIENT_ID',
+      { type: 'string' },
+    ),
+    rootClientSecret: described('its client secret', 'CLOUD_ROOT_CLIENT_SECRET', { type: 'string' }),
+    tenantId: described('the tenant of the fixtures', 'CLOUD_FIXTURE_TENANT_ID', { type: 'string' }),
+    subscriptionId: described('the subscription of the fixtures', 'CLOUD_FIXTURE_SUBSCRIPTION_ID', {
+      type: 'string',
+    }),
+    roleNames: described(
+      'existing role definition names usable in cloud_roles (most tests use the first); comma-separated in the environment',
+      'CLOUD_ROLE_NAMES',
+      { type: 'array', items: { type: 'string' } },
+    ),
+    groupNames: described(
+      'existing group names usable in cloud_groups; comma-separated in the environment',
+      'CLOUD_GROUP_NAMES',
+      { type: 'array', items: { type: 'string' } },
+    ),
+    applicationObjectId: described(
+      'object id of an existing application for application_object_id roles',
+      'CLOUD_APPLICATION_OBJECT_ID',
+      { type: 'string' },
+    ),
+    envOverrides: described(
+      "the CLOUD_* environment variables the target was started with (names to values; a secret's value may be left out): the tests of environment precedence run only for the variables listed. May use the target's names where the profile maps them (`dialect.names.svc.env`); a JSON object in the environment",
+      'CLOUD_ENV_OVERRIDES',
+      {
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(
+          CLOUD_ENV_VARS.map((k) => [
+            k,
+            { type: 'string', description: `the value of ${k} the target was started with` },
+          ]),
+        ),
+      },
+    ),
+    propagationSeconds: described(
+      'bounds the waits for new or revoked credentials and rotate-root to propagate (the documents allow a brief failure)',
+      'CLOUD_PROPAGATION_SECONDS',
+      { type: 'number', minimum: 0, default: 30 },
+    ),
+    rotationSwapSeconds: described(
+      'bounds the wait for the root secret from before rotate-root to stop working (the upstream product drops it in a periodic task at least a minute after the rotation)',
+      'CLOUD_ROTATION_SWAP_SECONDS',
+      { type: 'number', minimum: 0, default: 150 },
+    ),
   },
 } as const;
