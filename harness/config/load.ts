@@ -10,7 +10,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { TargetConfig } from './types.js';
 import { configSchema } from './schema.js';
 import { envNames } from './settings.js';
-import { cloudConfigFromEnv } from '../cloud/config.js';
+import { cloudConfigFromEnv } from './cloud.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import { cachedValidator } from '../cache/schema-cache.js';
 

@@ -5,7 +5,7 @@
  * else sets it: `x-env` (environment variable), `x-cli` (command-line flag). `readOnly` marks what
  * the harness fills in itself (a file may not need to set it).
  */
-import { cloudConfigSchema } from '../cloud/config.js';
+import { cloudConfigSchema } from './cloud.js';
 
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;

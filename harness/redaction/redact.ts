@@ -6,7 +6,7 @@
  *
  * Only whole values are masked: a JSON string or header value equal to a secret, or an occurrence
  * in free text that stands on its own (not glued to letters, digits, `_`, or to a `-`/`.` joined
- * to them). A short secret such as the README's `SVC_TOKEN=root` would otherwise eat parts of
+ * to them). A short secret such as docs/TARGETS.md's `SVC_TOKEN=root` would otherwise eat parts of
  * requirement ids and titles (`ldap.rotate-root`), which breaks `compare` between runs.
  */
 export const REDACTED = '[REDACTED]';

@@ -84,7 +84,7 @@ describe('docs/CONFIGURATION.md', () => {
       ...ENVIRONMENT_ONLY.map((e) => e.name),
     ]);
     const read = new Set<string>();
-    for (const file of ['harness/config/load.ts', 'harness/cloud/config.ts'])
+    for (const file of ['harness/config/load.ts', 'harness/config/cloud.ts'])
       for (const m of readFileSync(join(PACKAGE_ROOT, file), 'utf8').matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g))
         read.add(m[1]!);
     expect(read.size).toBeGreaterThan(20);
