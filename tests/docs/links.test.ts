@@ -30,7 +30,7 @@ function prose(text: string, keepCode = false): string[] {
 }
 
 /** GitHub's anchor of a heading: lowercase, punctuation dropped, spaces to hyphens. */
-export function slug(heading: string): string {
+function slug(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
