@@ -1,3 +1,4 @@
+// size: one schema, one described property per setting (docs/CONFIGURATION.md is generated from it).
 /**
  * JSON schema of the target configuration: what ajv checks (a violation names the setting and
  * where it came from) and the source of docs/CONFIGURATION.md (`npm run docs:config`). Every
