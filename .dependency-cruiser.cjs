@@ -1,5 +1,5 @@
 /**
- * The layers of the project (README "Layout"), checked by `npm run deps` in CI:
+ * The layers of the project (README "Layout", docs/AUTHORING.md section 0), checked by `npm run deps` in CI:
  *
  *   spec  <-  harness  <-  suites            reference (stands beside: knows none of them)
  *                 \           |                  /
@@ -60,13 +60,21 @@ module.exports = {
     {
       name: 'suites-through-harness-entry',
       comment:
-        'Suites use the harness through its entry points only: harness/index.ts and the index.ts of harness/checks, harness/directory and harness/robustness.',
+        'Suites use the harness through its entry points only: harness/index.ts (the author API of harness/author/ and what suites may use besides) and the index.ts of harness/checks, harness/directory and harness/robustness.',
       severity: 'error',
       from: { path: '^suites/' },
       to: {
         path: '^harness/',
         pathNot: '^harness/(index|checks/index|directory/index|robustness/index)\\.ts$',
       },
+    },
+    {
+      name: 'harness-entry-is-for-suites',
+      comment:
+        "harness/index.ts is the suites' entry, not a barrel for the harness itself: a harness module imports the module it needs (harness/author/, harness/provision/, ...), so the entry stays a list of what suites may use.",
+      severity: 'error',
+      from: { path: '^harness/' },
+      to: { path: '^harness/index\\.ts$' },
     },
     {
       name: 'spec-imports-nothing',

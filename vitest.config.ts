@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import ConformanceReporter from './harness/report/reporter.js';
-import { conformanceProject, LaneSequencer } from './harness/cli/projects.js';
+import { conformanceProject, DomainLockSequencer } from './harness/cli/projects.js';
 import { ALL_SUITES } from './harness/config/load.js';
 
 const testReportDir =
@@ -24,7 +24,7 @@ export default defineConfig({
   test: {
     reporters: ['default', new ConformanceReporter({ reportDir: testReportDir, project: 'conformance' })],
     // Orders the conformance project's files (exclusive files early); other projects keep vitest's order.
-    sequence: { sequencer: LaneSequencer },
+    sequence: { sequencer: DomainLockSequencer },
     projects: [
       {
         test: {
@@ -37,7 +37,7 @@ export default defineConfig({
         },
       },
       // Every suite file in one pool against one target, holding the domain locks of
-      // suites/schedule.yaml (see harness/cli/projects.ts).
+      // suites/domain-locks.yaml (see harness/cli/projects.ts).
       conformanceProject({
         globalSetup: 'compose/global-setup.ts',
         suites: ALL_SUITES,

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { provisionDirectory, type ProvisionedDirectory } from '../harness/directory/provision.js';
 import type { Results } from '../harness/report/model.js';
-import { cliArgs, spawnGroup } from '../harness/process.js';
+import { cliArgs, spawnGroup } from '../harness/cli/process.js';
 import { endGroup, spawnTsx } from './lib/processes.js';
 import { MAX_DELAY_MS, startProxy, type Proxy as DelayingProxy, type Recorded } from './lib/proxy.js';
 import { replay } from './lib/replay.js';

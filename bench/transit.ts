@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { runCli } from '../harness/process.js';
+import { runCli } from '../harness/cli/process.js';
 import { startReference } from '../reference/start.js';
 
 const args = process.argv.slice(2);

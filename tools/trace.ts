@@ -10,7 +10,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCatalogue, type Requirement } from '../harness/catalogue.js';
+import { ALL_SUITES } from '../harness/config/load.js';
+import { loadCatalogue, type Requirement } from '../harness/spec/catalogue.js';
 import { groupOf, requirementId } from '../harness/robustness/catalogue.js';
 import { planOperation } from '../harness/robustness/plan.js';
 import { specRegistry } from '../harness/spec/registry.js';
@@ -134,7 +135,7 @@ export function gaps(t: Trace): string[] {
     if (!t.tests.has(id) && !marked(r))
       out.push(`${id}: no test names it and it has no testability mark (area ${r.area})`);
   for (const { id, file } of t.unknownInTests) out.push(`${file}: names ${id}, which the catalogue lacks`);
-  const suites = new Set(readdirSync(path.join(ROOT, 'suites')).filter((d) => !d.startsWith('_') && d !== 'lib'));
+  const suites = new Set(ALL_SUITES);
   for (const f of t.faults) {
     if (!t.catalogue.has(f.breaks)) out.push(`fault ${f.name}: breaks ${f.breaks}, which the catalogue lacks`);
     const unknown = f.suites.filter((s) => !suites.has(s));

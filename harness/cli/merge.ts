@@ -1,7 +1,7 @@
 /** `merge`: one results.json, junit.xml and index.html from the results.json of a run's shards. */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadCatalogue } from '../catalogue.js';
+import { loadCatalogue } from '../spec/catalogue.js';
 import { mergeResults, MergeError } from '../report/merge.js';
 import type { Results } from '../report/model.js';
 import { writeReports } from '../report/reporter.js';

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../../contract/switches.js';
 import type { Results } from '../report/model.js';
-import { runCli } from '../process.js';
+import { runCli } from './process.js';
 import { filesTesting } from './mutation-targets.js';
 
 export interface MutationOptions {
@@ -106,7 +106,7 @@ async function runSuites(
   const env: NodeJS.ProcessEnv = { ...process.env, REF_FAULTS: '', REF_VARIANTS: '' };
   delete env.SVC_ADDR;
   delete env.SCHED_ADDR;
-  // node directly in its own process group (harness/process.ts): a timeout, an interrupted
+  // node directly in its own process group (harness/cli/process.ts): a timeout, an interrupted
   // mutation run or its end stops the run and everything it started, not only a wrapper.
   const run = await runCli(args, { env, timeoutMs: 15 * 60_000 });
   const file = join(reportDir, 'results.json');

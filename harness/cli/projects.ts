@@ -1,23 +1,35 @@
 /**
  * The conformance files of a selection as one vitest project against one target: every file in
  * one bounded pool of workers (no second group, so no second worker start), each holding the
- * domain locks suites/schedule.yaml gives it for its whole run (harness/lanes/: shared, or
- * exclusive for the files that move a clock or change global settings). The run's sequencer
- * (LaneSequencer) starts the exclusive files early. Per-file module isolation is off: the spec
+ * domain locks suites/domain-locks.yaml gives it for its whole run (harness/domain-locks/: shared,
+ * or exclusive for the files that move a clock or change global settings). The run's sequencer
+ * (DomainLockSequencer) starts the exclusive files early. Per-file module isolation is off: the spec
  * registry, its compiled schemas and the catalogue are built once per worker instead of once per
  * file.
  */
 import { existsSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { ConfigError } from '../config/load.js';
-import { LOCKED_PROJECT } from '../lanes/sequencer.js';
-import { defaultConcurrency, projectPath, ROOT } from '../schedule.js';
+import { LOCKED_PROJECT } from '../domain-locks/sequencer.js';
+import { projectPath } from '../domain-locks/declarations.js';
+import { PACKAGE_ROOT } from '../spec/paths.js';
 
-export { LaneSequencer } from '../lanes/sequencer.js';
+export { DomainLockSequencer } from '../domain-locks/sequencer.js';
 
 /** The setup file through which every conformance file takes its locks. */
-export const FILE_LEASE_SETUP = join(ROOT, 'harness/lanes/file-lease.ts');
+export const FILE_LEASE_SETUP = join(PACKAGE_ROOT, 'harness/domain-locks/file-lease.ts');
+
+/**
+ * Default number of files in flight. The embedded reference shares the machine's cores with the
+ * workers, so one worker per core (at least 2: a worker waits on the target half of the time);
+ * an external target is waited on over the network, so more files overlap its latency.
+ */
+export function defaultConcurrency(embedded: boolean): number {
+  const cores = availableParallelism();
+  return embedded ? Math.min(4, Math.max(2, cores)) : Math.min(8, Math.max(4, 2 * cores));
+}
 
 export interface ProjectOptions {
   /** The vitest globalSetup file (package-relative) that prepares the target: compose/global-setup.ts. */
@@ -36,7 +48,7 @@ export function selectedFiles(suites: string[], files?: string[]): string[] {
   if (files?.length) return [...new Set(files.map(projectPath))].sort();
   const out: string[] = [];
   for (const suite of suites) {
-    const dir = join(ROOT, 'suites', suite);
+    const dir = join(PACKAGE_ROOT, 'suites', suite);
     if (!existsSync(dir)) continue;
     for (const f of readdirSync(dir, { recursive: true }) as string[]) {
       if (f.endsWith('.test.ts')) out.push(projectPath(join('suites', suite, f)));

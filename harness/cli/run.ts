@@ -8,9 +8,9 @@ import type { Results } from '../report/model.js';
 import type { TargetConfig } from '../config/types.js';
 import { checkExpectationIds, loadExpectations } from '../report/expectations.js';
 import { keepPrevious } from '../report/compare.js';
-import { loadCatalogue } from '../catalogue.js';
-import { conformanceProject, LaneSequencer, parseShard } from './projects.js';
-import { PACKAGE_ROOT } from '../process.js';
+import { loadCatalogue } from '../spec/catalogue.js';
+import { conformanceProject, DomainLockSequencer, parseShard } from './projects.js';
+import { PACKAGE_ROOT } from './process.js';
 
 export interface RunOptions {
   /** The vitest globalSetup file that prepares the target (compose/global-setup.ts). */
@@ -18,7 +18,7 @@ export interface RunOptions {
   file?: string;
   cli: CliOverrides;
   quiet?: boolean;
-  /** Files in flight at once in the one pool (default: harness/schedule.ts). */
+  /** Files in flight at once in the one pool (default: defaultConcurrency in harness/cli/projects.ts). */
   concurrency?: number;
   /** `i/n`: only the i-th of n deterministic parts of the selection (CI matrices; see `merge`). */
   shard?: string;
@@ -59,7 +59,7 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     watch: false,
     run: true,
     // One pool; files that move a clock or change global settings hold their domains
-    // exclusively (suites/schedule.yaml), and start early: see harness/cli/projects.ts.
+    // exclusively (suites/domain-locks.yaml), and start early: see harness/cli/projects.ts.
     projects: [
       conformanceProject({
         globalSetup: opts.globalSetup,
@@ -70,7 +70,7 @@ export async function runConformance(opts: RunOptions): Promise<number> {
         timeouts: cfg.timeouts,
       }),
     ],
-    sequence: { sequencer: LaneSequencer },
+    sequence: { sequencer: DomainLockSequencer },
     ...(opts.shard ? { shard: opts.shard } : {}),
     reporters: [opts.quiet ? 'dot' : 'default', new ConformanceReporter({ reportDir })],
     teardownTimeout: 30_000,

@@ -9,9 +9,10 @@ import { parse as parseYaml } from 'yaml';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { TargetConfig } from './types.js';
 import { configSchema } from './schema.js';
-import { cloudConfigFromEnv } from '../cloud/config.js';
-import { loadCatalogue } from '../catalogue.js';
-import { cachedValidator } from '../schema-cache.js';
+import { envNames } from './settings.js';
+import { cloudConfigFromEnv } from './cloud.js';
+import { loadCatalogue } from '../spec/catalogue.js';
+import { cachedValidator } from '../cache/schema-cache.js';
 
 export class ConfigError extends Error {
   constructor(
@@ -218,21 +219,8 @@ export function readConfigFile(path: string): Json {
   return doc;
 }
 
-const ENV_NAMES: Record<string, string> = {
-  'svc.addr': 'SVC_ADDR',
-  'svc.token': 'SVC_TOKEN',
-  'svc.namespace': 'SVC_NAMESPACE',
-  'svc.cacert': 'SVC_CACERT',
-  'svc.skipVerify': 'SVC_SKIP_VERIFY',
-  'svc.version': 'SVC_VERSION',
-  'sched.addr': 'SCHED_ADDR',
-  'sched.token': 'SCHED_TOKEN',
-  'sched.provisioner': 'SCHED_PROVISIONER',
-  'ldap.url': 'LDAP_URL',
-  'cloud.directoryAddr': 'CLOUD_DIRECTORY_ADDR',
-  'reference.faults': 'REF_FAULTS',
-  'reference.variants': 'REF_VARIANTS',
-};
+/** Setting path to its environment variable, for messages (from the schema's `x-env`). */
+const ENV_NAMES = envNames();
 
 let validator: ValidateFunction | undefined;
 /**

@@ -1,5 +1,5 @@
 /** The one typed object that describes a target. Built once, injected into every test. */
-import type { CloudConfig } from '../cloud/config.js';
+import type { CloudConfig } from './cloud.js';
 import type { ProvisionedDirectory } from '../directory/provision.js';
 import type { NamesDialect } from '../dialect/names.js';
 
@@ -59,7 +59,7 @@ export interface SchedTokenGrant {
 /** The directory the ldap suite verifies (harness/directory/provision.ts), without its stop(). */
 export type LdapTarget = Omit<ProvisionedDirectory, 'stop' | 'started'> & { started?: boolean };
 
-export type { CloudConfig as CloudTarget } from '../cloud/config.js';
+export type { CloudConfig as CloudTarget } from './cloud.js';
 
 export interface TargetConfig {
   /** Run-unique id; every resource name the run creates starts with `prefix`. */
@@ -113,7 +113,7 @@ export interface TargetConfig {
     /** Per setup/cleanup hook. */
     hookMs: number;
     /**
-     * Longest a test file waits for its domain locks (harness/lanes): files ahead of it are bounded
+     * Longest a test file waits for its domain locks (harness/domain-locks/): files ahead of it are bounded
      * by their own test and hook timeouts, so this only has to outlast a slow target's exclusive files.
      */
     lockWaitMs: number;

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { packageVersion } from '../disk-cache.js';
+import { packageVersion } from '../cache/disk-cache.js';
 
 export const HINTS_FROM_TESTCONTAINERS = '11.14.0';
 

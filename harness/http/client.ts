@@ -46,7 +46,7 @@ export class TransportError extends Error {
 }
 
 export type ExchangeHook = (ex: Exchange, validate: boolean) => void;
-/** Runs before a request is sent; throwing stops it (the schedule's guard on global endpoints). */
+/** Runs before a request is sent; throwing stops it (the domain-lock guard on global endpoints). */
 export type SendHook = (method: string, path: string) => void;
 
 export class ApiClient {

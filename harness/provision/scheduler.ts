@@ -150,7 +150,7 @@ export function schedNamespace(p: Provisioning, index = 0): Promise<string> {
 
 /**
  * The grants the jobs suite asks a provisioner for (all in namespace `default`): with
- * sched.provisioner `config`, list one token for each (see README, scheduler section).
+ * sched.provisioner `config`, list one token for each (see docs/TARGETS.md, "A real scheduler").
  */
 export const SCHED_SUITE_GRANTS: SchedGrant[] = [
   ['read-logs'],

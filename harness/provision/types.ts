@@ -3,7 +3,7 @@
  * The documents specify what a token may do, not how tokens, policies or namespaces are created,
  * so the creating side is the target's own business and a setting, not part of the spec. One
  * provisioner per API; each one cleans up whatever it created through `track`. The secrets
- * service's identity helpers (harness/identity.ts) can move behind the same interface with a grant
+ * service's identity helpers (identity.ts) can move behind the same interface with a grant
  * of path rules.
  */
 import type { TargetConfig } from '../config/types.js';

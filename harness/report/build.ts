@@ -1,7 +1,7 @@
 /** Builds results.json from the collected test outcomes, the catalogue and the expectations. */
 import type { TargetConfig } from '../config/types.js';
-import type { Requirement } from '../catalogue.js';
-import { redactor } from '../redact.js';
+import type { Requirement } from '../spec/catalogue.js';
+import { redactor } from '../redaction/redact.js';
 import { isExpired, type Expectation } from './expectations.js';
 import { completeness } from './completeness.js';
 import { emptyCounts, type RequirementRow, type Results, type Status, type TestResult } from './model.js';

@@ -4,7 +4,7 @@
  * run's verdict. So the report reads as the documents, each sentence showing whether the target
  * kept it, whether the suite checks it fully, or why nothing can.
  */
-import type { Requirement } from '../catalogue.js';
+import type { Requirement } from '../spec/catalogue.js';
 import {
   carriersByStatement,
   type Coverage,

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { ValidateFunction } from 'ajv';
 import { ConfigError } from '../config/load.js';
-import { cachedValidator } from '../schema-cache.js';
+import { cachedValidator } from '../cache/schema-cache.js';
 
 export interface Expectation {
   id: string;

@@ -3,7 +3,7 @@
  * junit.xml and index.html: the tests of every shard, the summary and the requirement matrix
  * computed again over all of them, so the merged report reads as a single run's.
  */
-import type { Requirement } from '../catalogue.js';
+import type { Requirement } from '../spec/catalogue.js';
 import { mergeCompleteness } from './completeness.js';
 import { summarize } from './build.js';
 import type { Results, TestResult } from './model.js';

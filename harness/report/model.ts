@@ -1,6 +1,6 @@
 /** The shape of results.json: what every other report (JUnit, HTML, compare) is made from. */
-import type { TranscriptEntry } from '../context.js';
-import type { Leftover } from '../tracker.js';
+import type { TranscriptEntry } from '../http/transcript.js';
+import type { Leftover } from '../author/tracker.js';
 import type { SpecFinding, SpecObservation } from '../spec/findings.js';
 import type { StatementVerdict } from './document-view.js';
 

@@ -4,7 +4,7 @@
  * titles, requirement text and the run's own metadata are the catalogue's and the suite's words
  * and are never rewritten, so a short secret cannot change them between runs.
  */
-import { redactor } from '../redact.js';
+import { redactor } from '../redaction/redact.js';
 import type { Results, TestResult } from './model.js';
 
 function safeTest(t: TestResult): TestResult {

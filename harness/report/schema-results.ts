@@ -5,7 +5,7 @@
  * violation is reported here once, instead of failing every behavioural test that touched the
  * operation; the mutation runner counts these results like any other test.
  */
-import type { Requirement } from '../catalogue.js';
+import type { Requirement } from '../spec/catalogue.js';
 import { mergeObservations, type SpecObservation } from '../spec/findings.js';
 import { show } from '../checks/failure.js';
 import type { TestResult } from './model.js';

@@ -1,6 +1,6 @@
 /**
  * The robustness requirements, generated from the spec: one entry per operation and rule that
- * applies to it (plan.ts decides). spec/catalogue/robustness.yaml is this function's output
+ * applies to it (plan.ts decides). generated/catalogue/robustness.yaml is this function's output
  * (`npm run robustness:catalogue` writes it; tests/spec/robustness-catalogue.test.ts keeps the two
  * in sync).
  *

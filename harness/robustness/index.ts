@@ -6,15 +6,15 @@
 export {
   baseBody,
   baseQuery,
-  boundaryMutations,
   casesOf,
   fullBody,
-  invalidMutations,
   planOperation,
   type Case,
   type OperationPlan,
   type Rule,
 } from './plan.js';
+export { invalidMutations } from './invalid.js';
+export { boundaryMutations } from './boundary.js';
 export {
   describeFinding,
   runRule,

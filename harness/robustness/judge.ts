@@ -3,7 +3,7 @@
  * unit-tested without a target (tests/harness/robustness.test.ts).
  */
 import type { Exchange } from '../http/exchange.js';
-import { redactor } from '../redact.js';
+import { redactor } from '../redaction/redact.js';
 import type { Verdict } from './runner.js';
 
 function excerpt(ex: Exchange): string {

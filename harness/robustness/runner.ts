@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { ApiClient } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
-import { redactor } from '../redact.js';
+import { redactor } from '../redaction/redact.js';
 import type { Case, Rule } from './plan.js';
 
 /** The request a case becomes, as it is reported (redacted before it leaves this module). */

@@ -1,6 +1,6 @@
 /**
  * The global setup of the conformance project: resolves the target config once, prepares the
- * target (embedded target, directory), starts the run's lock service (harness/lanes/service.ts)
+ * target (embedded target, directory), starts the run's lock service (harness/domain-locks/service.ts)
  * and provides the config and the lock service's address to every test file. The vitest
  * globalSetup file is compose/global-setup.ts, which hands in the embedded target (the reference).
  *
@@ -12,8 +12,8 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../config/load.js';
 import type { TargetConfig } from '../config/types.js';
 import { prepareTarget, type PreparedTarget } from './target.js';
-import { startLockService, type LockService } from '../lanes/service.js';
-import { rememberConfiguredSecrets } from '../redact.js';
+import { startLockService, type LockService } from '../domain-locks/service.js';
+import { rememberConfiguredSecrets } from '../redaction/redact.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 
 interface Shared {

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { cached, cacheKey, contentHash, packageVersion, sourceHash } from '../disk-cache.js';
+import { cached, cacheKey, contentHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
 
 const PARSER = '@apidevtools/swagger-parser';
 

@@ -1,11 +1,11 @@
 /**
  * The OpenAPI documents of spec/openapi, loaded once: a route table that finds the operation of
  * a method and concrete path, and response validators compiled once per distinct schema (loaded
- * from ajv standalone code cached on disk when it is there, harness/schema-cache.ts).
+ * from ajv standalone code cached on disk when it is there, harness/cache/schema-cache.ts).
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { ErrorObject } from 'ajv';
-import { cachedValidators, Validators, type AjvSetup } from '../schema-cache.js';
+import { cachedValidators, Validators, type AjvSetup } from '../cache/schema-cache.js';
 import { loadDocuments } from './documents.js';
 import { SPEC_DIR } from './paths.js';
 

@@ -7,13 +7,13 @@
  *
  * Every test worker loads the catalogue, and parsing the YAML documents again costs each of them
  * hundreds of milliseconds: the result is cached on disk, keyed by the documents' contents, this
- * module's source and the YAML parser's version (harness/disk-cache.ts).
+ * module's source and the YAML parser's version (harness/cache/disk-cache.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { Requirement } from '../catalogue.js';
-import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from '../disk-cache.js';
+import type { Requirement } from './catalogue.js';
+import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
 import { SPEC_DIR } from './paths.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;

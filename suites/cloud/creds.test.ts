@@ -1,3 +1,4 @@
+// size: the cloud credential lifecycle (issue, lease, renew, revoke) of one mount: 12 tests over its roles.
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, statusBetween, statusIs, success, errorMessage } from '../../harness/checks/index.js';
 import {

@@ -7,7 +7,7 @@ import { redactor, type T, type MountRef, type Suite } from '../../harness/index
 import type { CloudConfig } from '../../harness/index.js';
 import { CheckFailure } from '../../harness/checks/index.js';
 
-/** The target's cloud settings (config file, then CLOUD_* environment variables, see harness/cloud/config.ts). */
+/** The target's cloud settings (config file, then CLOUD_* environment variables, see harness/config/cloud.ts). */
 export function cloudConfig(t: { config: T['config'] }): CloudConfig {
   const c: CloudConfig = { ...t.config.cloud };
   if (c.rootClientSecret) redactor.add(c.rootClientSecret);

@@ -1,3 +1,4 @@
+// size: 19 tests of POST /v1/jobs and what a registration returns (versions, evaluations, submissions).
 /** Register, update, read, evaluations of a registration, submissions. */
 import { suite, conformance } from '../../harness/index.js';
 import { statusIs, clientError, bodyAt, jsonContentType, expectThat, expectEqual } from '../../harness/checks/index.js';

@@ -1,3 +1,4 @@
+// size: versions, tags and revert of a job definition: 15 tests, 3 lines over.
 /** Versions with diffs, version tags, revert (by version, by tag, check-and-set), stability. */
 import { suite, conformance, type T } from '../../harness/index.js';
 import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';

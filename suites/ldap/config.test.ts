@@ -1,3 +1,4 @@
+// size: 20 tests of one path, the directory engine's config (defaults, password policies, schemas).
 import { conformance } from '../../harness/index.js';
 import {
   bodyAt,

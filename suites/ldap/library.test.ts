@@ -1,3 +1,4 @@
+// size: 19 tests of the library set lifecycle (sets, check-out, check-in, TTLs) of one path family.
 import { conformance, type T } from '../../harness/index.js';
 import {
   bodyAt,

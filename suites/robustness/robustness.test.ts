@@ -5,7 +5,7 @@
  * refused write must leave the resource as the operation's `x-observed-by` read saw it.
  * Property-based (fast-check): seeded (`robustness.seed`, `--seed`), shrunk, budgeted
  * (`robustness.examplesPerOperation`, `robustness.timeCapSeconds`). Requirement ids are generated
- * too (spec/catalogue/robustness*.yaml).
+ * too (generated/catalogue/robustness*.yaml).
  *
  * The rules run ahead of their tests in a bounded pool (`robustness.concurrency`), documents side
  * by side and each document in the order harness/robustness/lanes.ts fixes; each test reports its

@@ -1,3 +1,4 @@
+// size: sign and verify over every asymmetric key type, each key generated once for the file (a split generates them twice).
 /**
  * Signatures verified independently: every signature is checked locally with the public key the
  * key read returns. Each asymmetric key type is generated once for the file.

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../harness/report/reporter.js';
-import { loadCatalogue } from '../../harness/catalogue.js';
+import { loadCatalogue } from '../../harness/spec/catalogue.js';
 import { statementVerdicts } from '../../harness/report/document-view.js';
 import type { RequirementRow } from '../../harness/report/model.js';
 import { carriersByStatement, DOCUMENTS, loadStatements } from '../../harness/spec/statements.js';

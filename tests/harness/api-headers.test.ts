@@ -11,7 +11,7 @@ import { loadConfig } from '../../harness/config/load.js';
 import { prepareTarget, type PreparedTarget } from '../../harness/setup/target.js';
 import { embeddedReference } from '../../compose/reference.js';
 import { ApiClient } from '../../harness/http/client.js';
-import { moveTime } from '../../harness/time.js';
+import { moveTime } from '../../harness/author/time.js';
 
 const seen: { method: string; url: string; headers: http.IncomingHttpHeaders }[] = [];
 const fake = http.createServer((req, res) => {

@@ -7,7 +7,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../harness/process.js';
+import { runCli } from '../../harness/cli/process.js';
 import type { AddressInfo } from 'node:net';
 import { runEnv } from '../helpers/run-env.js';
 

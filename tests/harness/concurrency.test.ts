@@ -4,14 +4,14 @@
  * those that move the scheduler clock holding their domains exclusively beside each other (and,
  * at concurrency 1, one worker running every file, each under its own lease). Shards 1/2 and 2/2,
  * merged, give the single run's verdicts too. A file that moves the clock without holding its
- * domain exclusively (suites/schedule.yaml) fails loudly.
+ * domain exclusively (suites/domain-locks.yaml) fails loudly.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Results } from '../../harness/report/model.js';
-import { runCli } from '../../harness/process.js';
+import { runCli } from '../../harness/cli/process.js';
 import { runEnv } from '../helpers/run-env.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'conc-'));
@@ -83,12 +83,12 @@ describe('shards', () => {
 });
 
 describe('a file that moves the clock but does not hold its domain exclusively', () => {
-  it('fails each such test with the message naming suites/schedule.yaml', async () => {
+  it('fails each such test with the message naming suites/domain-locks.yaml', async () => {
     const r = await cli([
       'run',
       '--quiet',
       '--files',
-      'suites/_selftest/misplaced-advance.test.ts',
+      'tests/harness/fixtures/misplaced-advance.suite.ts',
       '--suite',
       'core',
       '--report-dir',
@@ -100,7 +100,7 @@ describe('a file that moves the clock but does not hold its domain exclusively',
     for (const t of tests) {
       expect(t.status, t.title).toBe('failed');
       expect(t.message).toMatch(
-        /suites\/_selftest\/misplaced-advance\.test\.ts (moves time|moves the secrets clock).*the secrets domain only shared.*suites\/schedule\.yaml/,
+        /tests\/harness\/fixtures\/misplaced-advance\.suite\.ts (moves time|moves the secrets clock).*the secrets domain only shared.*suites\/domain-locks\.yaml/,
       );
     }
   }, 300_000);

@@ -10,7 +10,7 @@ import {
   contentHash,
   packageVersion,
   sourceHash,
-} from '../../harness/disk-cache.js';
+} from '../../harness/cache/disk-cache.js';
 import { schemaRequirements } from '../../harness/spec/schema-requirements.js';
 import { SPEC_DIR } from '../../harness/spec/paths.js';
 import { saveCacheEnv } from '../helpers/cache-env.js';

@@ -1,10 +1,10 @@
 /**
- * The reader-writer locks over domains (harness/lanes/domain-locks.ts): shared and exclusive,
+ * The reader-writer locks over domains (harness/domain-locks/locks.ts): shared and exclusive,
  * FIFO fairness (a waiting writer is not overtaken by later readers), all domains of a request at
  * once, withdrawal, and who blocks whom.
  */
 import { describe, expect, it } from 'vitest';
-import { DomainLocks, compatible, describeWants } from '../../harness/lanes/domain-locks.js';
+import { DomainLocks, compatible, describeWants } from '../../harness/domain-locks/locks.js';
 
 /** Whether a promise has settled by the end of the current microtask queue. */
 async function settled(p: Promise<unknown>): Promise<boolean> {

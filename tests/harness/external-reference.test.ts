@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeTsArgs, runCli, spawnGroup, stopGroup } from '../../harness/process.js';
+import { nodeTsArgs, runCli, spawnGroup, stopGroup } from '../../harness/cli/process.js';
 import { runEnv } from '../helpers/run-env.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ext-'));

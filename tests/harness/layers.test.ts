@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../harness/process.js';
+import { PACKAGE_ROOT } from '../../harness/cli/process.js';
 
 const DEPCRUISE = join(PACKAGE_ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
 const CONFIG = '.dependency-cruiser.cjs';
@@ -52,18 +52,25 @@ describe('layers', () => {
     // harness's internals, a suite reading the reference's knob.
     add('reference/start.ts', "import type { TargetConfig } from '../harness/config/types.js';");
     add('suites/kv/v1.test.ts', "import { jobsOf } from '../jobs/helpers.js';");
-    add('suites/kv/list.test.ts', "import { targetConfig } from '../../harness/context.js';");
+    add('suites/kv/list.test.ts', "import { targetConfig } from '../../harness/config/target-config.js';");
     add('suites/jobs/scale.test.ts', "import { HOLD_DEPLOYMENT_META } from '../../reference/scheduler/sim.js';");
+    // A harness module going through the suites' entry instead of the module it needs.
+    add('harness/provision/identity.ts', "import type { T as Test } from '../index.js';");
 
     const r = depcruise(dir, ['--config', CONFIG, ...code]);
     expect(r.status).not.toBe(0);
     expect(r.output).toMatch(/error harness-not-reference: harness\/setup\/target\.ts → reference\/start\.ts/);
     expect(r.output).toMatch(/error reference-not-harness: reference\/start\.ts → harness\/config\/types\.ts/);
     expect(r.output).toMatch(/error suites-not-each-other: suites\/kv\/v1\.test\.ts → suites\/jobs\/helpers\.ts/);
-    expect(r.output).toMatch(/error suites-through-harness-entry: suites\/kv\/list\.test\.ts → harness\/context\.ts/);
+    expect(r.output).toMatch(
+      /error suites-through-harness-entry: suites\/kv\/list\.test\.ts → harness\/config\/target-config\.ts/,
+    );
     expect(r.output).toMatch(
       /error suites-not-reference: suites\/jobs\/scale\.test\.ts → reference\/scheduler\/sim\.ts/,
     );
-    expect(r.output).toMatch(/x 5 dependency violations \(5 errors, 0 warnings\)/);
+    expect(r.output).toMatch(
+      /error harness-entry-is-for-suites: harness\/provision\/identity\.ts → harness\/index\.ts/,
+    );
+    expect(r.output).toMatch(/x 6 dependency violations \(6 errors, 0 warnings\)/);
   });
 });

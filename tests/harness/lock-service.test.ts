@@ -1,13 +1,13 @@
 /**
- * The lock service over its socket (harness/lanes/service.ts, client.ts): leases of several
+ * The lock service over its socket (harness/domain-locks/service.ts, client.ts): leases of several
  * connections exclude each other as the locks say, a holder's locks come back when its process
  * dies, and a wait that runs out of time fails with a message naming the file and the holder.
  */
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLease, LockWaitError } from '../../harness/lanes/client.js';
-import { type LockService, startLockService, timeoutMessage } from '../../harness/lanes/service.js';
-import { spawnGroup, stopGroup } from '../../harness/process.js';
+import { acquireLease, LockWaitError } from '../../harness/domain-locks/client.js';
+import { type LockService, startLockService, timeoutMessage } from '../../harness/domain-locks/service.js';
+import { spawnGroup, stopGroup } from '../../harness/cli/process.js';
 
 let service: LockService;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../harness/process.js';
+import { runCli } from '../../harness/cli/process.js';
 import { MARK_VAR, describeSurvivors, killMarked, newMark, settle } from '../helpers/leftovers.js';
 import { allVariants } from '../../reference/variant-registry.js';
 import type { Results } from '../../harness/report/model.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { NameTranslator, type NamesDialect } from '../../harness/dialect/names.js';
 import { defaults, loadConfig } from '../../harness/config/load.js';
 import { ApiClient } from '../../harness/http/client.js';
-import { Redactor, REDACTED } from '../../harness/redact.js';
+import { Redactor, REDACTED } from '../../harness/redaction/redact.js';
 
 const names: NamesDialect = {
   svc: {

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runGroup } from '../../harness/process.js';
+import { runGroup } from '../../harness/cli/process.js';
 import type { Results } from '../../harness/report/model.js';
 import { MARK_VAR, describeSurvivors, killMarked, newMark, settle } from '../helpers/leftovers.js';
 
@@ -51,6 +51,10 @@ describe('the packed package', () => {
       existsSync(join(user, 'node_modules/svc-conformance/tests')),
       "the project's own tests are not shipped",
     ).toBe(false);
+    expect(
+      existsSync(join(user, 'node_modules/svc-conformance/generated/catalogue/robustness.yaml')),
+      'the generated catalogue a run loads is shipped',
+    ).toBe(true);
 
     const run = await runGroup(
       'npx',

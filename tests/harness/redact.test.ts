@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Redactor, REDACTED } from '../../harness/redact.js';
+import { Redactor, REDACTED } from '../../harness/redaction/redact.js';
 
 describe('redaction', () => {
   it('masks secret fields by name and remembers their values', () => {
@@ -110,7 +110,7 @@ describe('redaction masks whole values only', () => {
 });
 
 /**
- * The masking before secrets were indexed (harness/redact.ts compares a text only with the secrets
+ * The masking before secrets were indexed (harness/redaction/redact.ts compares a text only with the secrets
  * occurring in it): every remembered value, longest first, then the bearer safety net.
  */
 function maskedAsBefore(values: string[], input: string): string {

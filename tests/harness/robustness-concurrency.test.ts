@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Results } from '../../harness/report/model.js';
-import { runCli } from '../../harness/process.js';
+import { runCli } from '../../harness/cli/process.js';
 import { TEST_ROBUSTNESS_SEED } from '../../harness/setup/global-setup.js';
 import { runEnv } from '../helpers/run-env.js';
 

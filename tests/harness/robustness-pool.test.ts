@@ -11,7 +11,8 @@ import type { Exchange } from '../../harness/http/exchange.js';
 import type { Operation } from '../../harness/spec/registry.js';
 import { JobPool, type PoolJob } from '../../harness/robustness/pool.js';
 import { compareOperations, laneJobs, setupKey, stageOf, type LaneItem } from '../../harness/robustness/lanes.js';
-import { casesOf, invalidMutations, planOperation, type Case } from '../../harness/robustness/plan.js';
+import { casesOf, planOperation, type Case } from '../../harness/robustness/plan.js';
+import { invalidMutations } from '../../harness/robustness/invalid.js';
 import { ruleSeed, runRule, send, type Finding, type Sender } from '../../harness/robustness/runner.js';
 import { judgeInvalid } from '../../harness/robustness/judge.js';
 

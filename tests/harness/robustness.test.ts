@@ -8,13 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Operation } from '../../harness/spec/registry.js';
 import type { Exchange } from '../../harness/http/exchange.js';
-import {
-  boundaryMutations,
-  casesOf,
-  fullBody,
-  invalidMutations,
-  planOperation,
-} from '../../harness/robustness/plan.js';
+import { casesOf, fullBody, planOperation } from '../../harness/robustness/plan.js';
+import { invalidMutations } from '../../harness/robustness/invalid.js';
+import { boundaryMutations } from '../../harness/robustness/boundary.js';
 import { entryKeys, firstDifference, judgeBoundary, judgeInvalid, observed } from '../../harness/robustness/judge.js';
 import { ruleSeed } from '../../harness/robustness/runner.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedValidator, cachedValidators, newAjv, schemaHash, Validators } from '../../harness/schema-cache.js';
+import { cachedValidator, cachedValidators, newAjv, schemaHash, Validators } from '../../harness/cache/schema-cache.js';
 import { loadDocuments } from '../../harness/spec/documents.js';
 import { RESPONSE_SCHEMAS, responseSchemas } from '../../harness/spec/registry.js';
 import { SPEC_DIR } from '../../harness/spec/paths.js';

@@ -1,5 +1,5 @@
 /**
- * The README's own example, `SVC_TOKEN=root` against the reference started alone: a short token
+ * The documented example (docs/TARGETS.md), `SVC_TOKEN=root` against the reference started alone: a short token
  * must not eat parts of requirement ids, titles or catalogue text (`auth.write-only.root-password`),
  * the run warns once about the short secret without printing it, and nothing is reported as a
  * leftover that does not still exist.
@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Results } from '../../harness/report/model.js';
-import { nodeTsArgs, runCli, spawnGroup, stopGroup } from '../../harness/process.js';
+import { nodeTsArgs, runCli, spawnGroup, stopGroup } from '../../harness/cli/process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'short-token-'));
 let child: ChildProcess;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../harness/process.js';
+import { runCli } from '../../harness/cli/process.js';
 import { startReference, type RunningReference } from '../../reference/start.js';
 import { selfSignedCertificate } from '../../reference/tls.js';
 

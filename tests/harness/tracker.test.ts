@@ -1,6 +1,6 @@
 /** Cleanup runs in dependency order (revoke, delete, unmount) and a resource already gone is not a leftover. */
 import { describe, expect, it } from 'vitest';
-import { Tracker, alreadyGone } from '../../harness/tracker.js';
+import { Tracker, alreadyGone } from '../../harness/author/tracker.js';
 
 const answer =
   (status: number, body: unknown = {}) =>

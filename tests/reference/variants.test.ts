@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { allVariants } from '../../reference/variant-registry.js';
 import { allFaults } from '../../reference/fault-registry.js';
 import { ALL_SUITES } from '../../harness/config/load.js';
-import { loadCatalogue } from '../../harness/catalogue.js';
+import { loadCatalogue } from '../../harness/spec/catalogue.js';
 import { Variants } from '../../reference/variants.js';
 
 describe('variant declarations', () => {

@@ -1,6 +1,6 @@
 /** The example baseline in fixtures/release stays loadable and names catalogued ids only. */
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../harness/catalogue.js';
+import { loadCatalogue } from '../../harness/spec/catalogue.js';
 import { checkExpectationIds, loadExpectations } from '../../harness/report/expectations.js';
 
 describe('fixtures/release/expectations.example.yaml', () => {

@@ -7,7 +7,7 @@
  * only the many-mounts deadlock is still affected) is the conformance project's own run of the
  * release suite; tests/report covers the baseline's other statuses.
  */
-import { runCli } from '../../harness/process.js';
+import { runCli } from '../../harness/cli/process.js';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

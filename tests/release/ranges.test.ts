@@ -3,8 +3,8 @@
  * the catalogue; both come from the same table, so any disagreement is a transcription error.
  */
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../harness/catalogue.js';
-import { isAffected } from '../../harness/versions.js';
+import { loadCatalogue } from '../../harness/spec/catalogue.js';
+import { isAffected } from '../../harness/spec/version-gates.js';
 import { CARRIED, carries, rollbackWorkers, type CarriedIssue } from '../../reference/secrets/release/versions.js';
 
 const catalogue = loadCatalogue();

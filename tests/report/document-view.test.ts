@@ -3,7 +3,7 @@
  * verdict its requirements got in the run.
  */
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../harness/catalogue.js';
+import { loadCatalogue } from '../../harness/spec/catalogue.js';
 import type { RequirementRow } from '../../harness/report/model.js';
 import { documentViewHtml, statementVerdicts } from '../../harness/report/document-view.js';
 import { carriersByStatement, loadDocuments, loadStatements } from '../../harness/spec/statements.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { toHtml } from '../../harness/report/html.js';
 import { writeReports } from '../../harness/report/reporter.js';
 import { compareResults } from '../../harness/report/compare.js';
-import { redactor } from '../../harness/redact.js';
+import { redactor } from '../../harness/redaction/redact.js';
 import { results } from './synthetic.js';
 
 describe('toHtml', () => {

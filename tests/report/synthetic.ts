@@ -2,7 +2,7 @@
  * Small synthetic runs for the report tests: raw outcomes as the vitest reporter collects them,
  * a three-entry catalogue, and buildResults on top, so the tests exercise the real pipeline.
  */
-import type { Requirement } from '../../harness/catalogue.js';
+import type { Requirement } from '../../harness/spec/catalogue.js';
 import { buildResults, type RawOutcome } from '../../harness/report/build.js';
 import type { Expectation } from '../../harness/report/expectations.js';
 import type { Results } from '../../harness/report/model.js';

@@ -4,7 +4,7 @@
  * reader with no way to change the assumption.
  */
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../harness/catalogue.js';
+import { loadCatalogue } from '../../harness/spec/catalogue.js';
 import { defaults } from '../../harness/config/load.js';
 
 function paths(o: unknown, prefix = ''): string[] {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE_DIR } from '../../harness/catalogue.js';
+import { GENERATED_CATALOGUE_DIR } from '../../harness/spec/paths.js';
 import { specRegistry } from '../../harness/spec/registry.js';
 import { renderCatalogues } from '../../harness/robustness/catalogue.js';
 import { planOperation } from '../../harness/robustness/plan.js';
@@ -14,8 +14,11 @@ describe('robustness catalogue', async () => {
   const registry = await specRegistry();
   const files = renderCatalogues(registry);
   for (const [file, text] of Object.entries(files)) {
-    it(`spec/catalogue/${file} is what the spec generates (npm run robustness:catalogue)`, () => {
-      expect(readFileSync(join(CATALOGUE_DIR, file), 'utf8')).toBe(text);
+    it(`generated/catalogue/${file} is what the spec generates (npm run robustness:catalogue)`, () => {
+      expect(
+        readFileSync(join(GENERATED_CATALOGUE_DIR, file), 'utf8'),
+        `generated/catalogue/${file} is stale: run \`npm run robustness:catalogue\` and commit it`,
+      ).toBe(text);
     });
   }
   it('every x-observed-by names a GET operation of the same API', () => {

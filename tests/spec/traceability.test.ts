@@ -1,7 +1,7 @@
 /**
  * Traceability both ways (issue 14): every catalogue id has a test or a testability mark; every
  * id a test names exists; every fault and variant names existing ids and suites, and every fault
- * is exercised by a test of its suites; and the committed index (spec/conformance-index.yaml) is
+ * is exercised by a test of its suites; and the committed index (generated/conformance-index.yaml) is
  * what the catalogue, the suites and the switches give today.
  */
 import { readFileSync } from 'node:fs';
@@ -56,10 +56,10 @@ describe('traceability', () => {
     for (const r of marks) expect(r.testability?.reason, `${r.id} says why it is not tested`).toBeTruthy();
   });
 
-  it(`spec/conformance-index.yaml is up to date (regenerate with \`${INDEX_COMMAND}\`)`, () => {
+  it(`generated/conformance-index.yaml is up to date (regenerate with \`${INDEX_COMMAND}\`)`, () => {
     expect(
       readFileSync(INDEX_FILE, 'utf8') === renderIndex(t),
-      `spec/conformance-index.yaml is stale: run \`${INDEX_COMMAND}\` and commit it`,
+      `generated/conformance-index.yaml is stale: run \`${INDEX_COMMAND}\` and commit it`,
     ).toBe(true);
   });
 });

@@ -1,0 +1,149 @@
+/**
+ * `conformance({id, level, title}, fn)`: registers one vitest test tied to catalogue ids. Before
+ * the body runs it skips for a missing prerequisite, an assumption switched off or a capability
+ * the target lacks; afterwards it runs the test's cleanup and records the transcript, the spec
+ * observations and the outcome (skipped, not applicable, failed with a redacted message).
+ */
+import { test, type TestContext as VitestContext } from 'vitest';
+import { targetConfig } from '../config/target-config.js';
+import type { TargetConfig } from '../config/types.js';
+import { Transcript } from '../http/transcript.js';
+import { redactor } from '../redaction/redact.js';
+import { loadCatalogue } from '../spec/catalogue.js';
+import { specRegistry } from '../spec/registry.js';
+import { SpecLedger } from './clients.js';
+import { currentArea, unavailable } from './suite.js';
+import {
+  type ConformanceMeta,
+  NotApplicable,
+  type NotApplicableInfo,
+  Skip,
+  type SkipInfo,
+  type T,
+} from './test-api.js';
+import { testContext } from './test-context.js';
+import { Tracker } from './tracker.js';
+
+/**
+ * The first of `ids` that is an assumption the target config switches off: a test naming it is
+ * skipped before its body runs (so work done ahead of the test for it can be left out).
+ */
+export function switchedOffAssumption(ids: readonly string[], cfg: TargetConfig): string | undefined {
+  const catalogue = loadCatalogue();
+  return ids.find((id) => catalogue.get(id)?.kind === 'assumption' && cfg.assumptions[id] === false);
+}
+
+/** Why the test must not run on this target (skip info and vitest's message), or undefined. */
+function skipBeforeRun(
+  meta: ConformanceMeta,
+  ids: string[],
+  area: string | undefined,
+  cfg: TargetConfig,
+): { info: SkipInfo; message: string } | undefined {
+  const missing = unavailable(area);
+  if (missing)
+    return {
+      info: { ...missing, prerequisite: true },
+      message: `${missing.reason} (setting ${missing.setting})`,
+    };
+  const offAssumption = switchedOffAssumption(ids, cfg);
+  if (offAssumption)
+    return {
+      info: {
+        reason: `assumption ${offAssumption} is switched off for this target`,
+        setting: `assumptions.${offAssumption}`,
+      },
+      message: `assumption ${offAssumption} is switched off (setting assumptions.${offAssumption})`,
+    };
+  const cap = (meta.requires ?? []).find((c) => !cfg.capabilities[c]);
+  if (cap)
+    return {
+      info: { reason: `target lacks capability "${cap}"`, setting: `capabilities.${cap}` },
+      message: `target lacks capability "${cap}" (setting capabilities.${cap})`,
+    };
+  return undefined;
+}
+
+/** Registers one conformance test tied to catalogue ids. */
+export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>): void {
+  const catalogue = loadCatalogue();
+  const area = currentArea();
+  const ids = [meta.id, ...(meta.also ?? [])];
+  const unknown = ids.filter((id) => !catalogue.has(id));
+  const entry = catalogue.get(meta.id);
+  const problem = unknown.length
+    ? `unknown requirement id(s) ${unknown.join(', ')}: add them to spec/catalogue or fix the test`
+    : entry && entry.level !== meta.level
+      ? `level ${meta.level} differs from the catalogue's ${entry.level} for ${meta.id}`
+      : undefined;
+
+  // The ids travel with the test from registration on, so a test whose file setup fails (and
+  // which therefore never runs) is still reported under its requirements and level.
+  const conformanceMeta = { ids, level: meta.level, area: entry?.area ?? area ?? 'unknown' };
+  test(meta.title, {
+    timeout: meta.timeoutMs ?? targetConfig().timeouts.testMs,
+    meta: { conformance: conformanceMeta } as Record<string, unknown>,
+  }, async (vctx: VitestContext) => {
+    const taskMeta = vctx.task.meta as Record<string, unknown>;
+    taskMeta.conformance = conformanceMeta;
+    if (problem) throw new Error(problem);
+    const cfg = targetConfig();
+    const early = skipBeforeRun(meta, ids, area, cfg);
+    if (early) {
+      taskMeta.skip = early.info;
+      vctx.skip(early.message);
+      return;
+    }
+    const transcript = new Transcript();
+    const tracker = new Tracker();
+    const ledger = new SpecLedger();
+    const t = testContext({
+      cfg,
+      area,
+      registry: await specRegistry(),
+      catalogue,
+      transcript,
+      tracker,
+      ledger,
+      taskMeta,
+    });
+    let failure: unknown;
+    try {
+      await body(t);
+    } catch (err) {
+      failure = err;
+    }
+    const leftovers = await tracker.runAll();
+    if (leftovers.length) taskMeta.leftovers = leftovers;
+    taskMeta.transcript = transcript.entries;
+    if (ledger.observations.length) taskMeta.spec = ledger.observations;
+    if (failure instanceof NotApplicable) {
+      taskMeta.notApplicable = {
+        ...failure.info,
+        reason: redactor.text(failure.info.reason),
+      } satisfies NotApplicableInfo;
+      vctx.skip(`not applicable: ${failure.info.reason}${failure.info.answer ? ` (${failure.info.answer})` : ''}`);
+      return;
+    }
+    if (failure instanceof Skip) {
+      taskMeta.skip = failure.info;
+      vctx.skip(`${failure.info.reason}${failure.info.setting ? ` (setting ${failure.info.setting})` : ''}`);
+      return;
+    }
+    if (failure) throw redactError(failure);
+  });
+}
+
+/** Failure messages pass through the redactor before vitest prints or reports them. */
+function redactError(err: unknown): Error {
+  if (err instanceof Error) {
+    const e = err;
+    e.message = redactor.text(e.message);
+    if (e.stack) e.stack = redactor.text(e.stack);
+    const withValues = e as Error & { expected?: unknown; actual?: unknown };
+    if ('expected' in withValues) withValues.expected = redactor.value(withValues.expected);
+    if ('actual' in withValues) withValues.actual = redactor.value(withValues.actual);
+    return e;
+  }
+  return new Error(redactor.text(String(err)));
+}

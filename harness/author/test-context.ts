@@ -1,0 +1,114 @@
+/**
+ * Builds `t`, the one argument of a conformance test body (test-api.ts has its contract): clients,
+ * checks, preconditions, cleanup, time, skips and the known-issue gates of one test.
+ */
+import { CheckFailure } from '../checks/index.js';
+import type { TargetConfig } from '../config/types.js';
+import { timeDomain, guardGlobal } from '../domain-locks/declarations.js';
+import type { Exchange } from '../http/exchange.js';
+import type { Transcript } from '../http/transcript.js';
+import { redactor } from '../redaction/redact.js';
+import type { Requirement } from '../spec/catalogue.js';
+import type { SpecRegistry } from '../spec/registry.js';
+import { isAffected, knownVersion } from '../spec/version-gates.js';
+import { heldLease, makeClient, type SpecLedger } from './clients.js';
+import { NotApplicable, Skip, type T } from './test-api.js';
+import { moveTime, timeOwnerOf } from './time.js';
+import type { Tracker } from './tracker.js';
+import { uniqueName } from './unique-name.js';
+
+/** Whether an answer is the target refusing a request (as opposed to failing at it). */
+function refused(ex: Exchange): boolean {
+  const s = ex.response.status;
+  return (s >= 400 && s < 500) || s === 501;
+}
+
+function answerOf(ex: Exchange): string {
+  const errors = (ex.response.body as { errors?: unknown } | undefined)?.errors;
+  const detail = Array.isArray(errors) && errors.length ? `: ${errors.slice(0, 3).join('; ')}` : '';
+  return redactor.text(`${ex.request.method} ${ex.request.path} answered ${ex.response.status}${detail}`).slice(0, 500);
+}
+
+export interface TestParts {
+  cfg: TargetConfig;
+  /** The suite area of the file (whose clock `t.advance` moves). */
+  area: string | undefined;
+  registry: SpecRegistry;
+  catalogue: Map<string, Requirement>;
+  transcript: Transcript;
+  tracker: Tracker;
+  ledger: SpecLedger;
+  /** The running test's metadata, where `t.knownIssue` records what it saw. */
+  taskMeta: Record<string, unknown>;
+}
+
+export function testContext(p: TestParts): T {
+  const { cfg, area, transcript, tracker, ledger } = p;
+  const skip = (reason: string, setting?: string, opts: { prerequisite?: boolean } = {}): never => {
+    throw new Skip({ reason, setting, ...(opts.prerequisite ? { prerequisite: true } : {}) });
+  };
+  const notApplicable = (reason: string, setting?: string): never => {
+    throw new NotApplicable({ reason, setting });
+  };
+  const svc = makeClient(
+    'svc',
+    cfg,
+    p.registry,
+    () => transcript,
+    () => ledger,
+  );
+  const sched = makeClient(
+    'sched',
+    cfg,
+    p.registry,
+    () => transcript,
+    () => ledger,
+  );
+  return {
+    config: cfg,
+    svc,
+    sched,
+    check(ex, ...checks) {
+      for (const c of checks) c(ex, {});
+      return ex;
+    },
+    precondition(ex, ...checks) {
+      try {
+        for (const c of checks) c(ex, {});
+      } catch (err) {
+        if (!refused(ex)) throw err;
+        const why = err instanceof CheckFailure ? err.message.split('\n')[0] : String(err);
+        throw new NotApplicable({
+          reason: `a precondition was refused by the target (${why})`,
+          answer: answerOf(ex),
+        });
+      }
+      return ex;
+    },
+    notApplicable,
+    track: (label, fn, phase) => tracker.add(label, fn, phase),
+    unique: uniqueName,
+    skip,
+    advance: (seconds) => {
+      // Checked before anything moves: a real sleep would not disturb other files, but the file
+      // still depends on time passing, which the domain locks have to say.
+      const owner = timeOwnerOf(area);
+      guardGlobal(heldLease(), timeDomain(owner), 'moves time (t.advance)');
+      return moveTime(cfg, owner, { svc, sched }, seconds, skip);
+    },
+    note: (text) => transcript.note(text),
+    secret: (value) => redactor.add(value),
+    affected: (id) => {
+      if (!knownVersion(cfg.svc.version))
+        notApplicable(
+          `${id} is version-gated and the target's version is unknown (${cfg.svc.versionSource ?? 'not configured'})`,
+          'svc.version (SVC_VERSION) or dialect.versionProbe',
+        );
+      return isAffected(p.catalogue.get(id), cfg.svc.version);
+    },
+    knownIssue: (message) => {
+      p.taskMeta.knownIssue = redactor.text(message);
+      transcript.note(`known issue observed: ${message}`);
+    },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The domain locks each conformance file declares (suites/domain-locks.yaml) and the guard that
+ * holds files to them. The files all run in one bounded pool; what run-unique names cannot keep
+ * apart is the target's global state, split into domains:
+ * - `secrets`: the secrets service's clock (which the simulated cloud directory shares) and the
+ *   settings every client of the service sees (sys/reference/config, audit devices, sys/config/*);
+ * - `scheduler`: the scheduler's clock.
+ * Each file holds a lock on every domain its suite uses for its whole run (the lock service of
+ * this folder): shared, or exclusive for the files suites/domain-locks.yaml lists with the domains
+ * they move. A file that moves a domain it does not hold exclusively fails that test with a
+ * message naming that file.
+ *
+ * The settings are part of the secrets domain, not a domain of their own: every file that talks
+ * to the secrets service depends on them, so a separate domain would be held shared by exactly
+ * the files that hold the secrets clock, and no file could run beside a settings change that
+ * could not also run beside a clock move. Two names would cost bookkeeping and buy nothing.
+ */
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parse } from 'yaml';
+import type { TimeOwner } from '../author/time.js';
+import { PACKAGE_ROOT } from '../spec/paths.js';
+import type { Wants } from './locks.js';
+
+/** Project-relative name of the declarations file, as messages and docs name it. */
+export const DOMAIN_LOCKS_NAME = 'suites/domain-locks.yaml';
+export const DOMAIN_LOCKS_FILE = join(PACKAGE_ROOT, DOMAIN_LOCKS_NAME);
+
+export const DOMAINS = ['secrets', 'scheduler'] as const;
+export type Domain = (typeof DOMAINS)[number];
+
+export interface LockDeclarations {
+  /** The domains each suite's files use (held shared unless the file is exclusive). */
+  suites: Map<string, Domain[]>;
+  /** Exclusive files (project-relative) with the domains they hold exclusively and why. */
+  exclusive: Map<string, { domains: Domain[]; reason: string }>;
+}
+
+function domainList(file: string, where: string, value: unknown): Domain[] {
+  const list = Array.isArray(value) ? value : [];
+  const bad = list.filter((d) => !DOMAINS.includes(d as Domain));
+  if (!list.length || bad.length)
+    throw new Error(
+      `${file}: ${where} needs a list of domains out of ${DOMAINS.join(', ')}${bad.length ? ` (not a domain: ${bad.join(', ')})` : ''}`,
+    );
+  return [...new Set(list as Domain[])];
+}
+
+/** suites/domain-locks.yaml, checked: every domain is known and every exclusive file has a reason. */
+export function loadLockDeclarations(file = DOMAIN_LOCKS_FILE): LockDeclarations {
+  const doc = (parse(readFileSync(file, 'utf8')) ?? {}) as {
+    suites?: Record<string, unknown>;
+    exclusive?: Record<string, unknown>;
+  };
+  const suites = new Map<string, Domain[]>();
+  for (const [suite, domains] of Object.entries(doc.suites ?? {}))
+    suites.set(suite, domainList(file, `suite ${suite}`, domains));
+  const exclusive = new Map<string, { domains: Domain[]; reason: string }>();
+  for (const [path, entry] of Object.entries(doc.exclusive ?? {})) {
+    const e = (entry ?? {}) as { domains?: unknown; reason?: unknown };
+    if (typeof e.reason !== 'string' || !e.reason.trim())
+      throw new Error(`${file}: exclusive file ${path} needs a reason`);
+    exclusive.set(path, { domains: domainList(file, `exclusive file ${path}`, e.domains), reason: e.reason });
+  }
+  return { suites, exclusive };
+}
+
+let cached: LockDeclarations | undefined;
+/** The project's lock declarations, read once per process. */
+export function lockDeclarations(): LockDeclarations {
+  cached ??= loadLockDeclarations();
+  return cached;
+}
+
+/** A path relative to the project root, with forward slashes (how domain-locks.yaml names files). */
+export function projectPath(file: string): string {
+  return relative(PACKAGE_ROOT, resolve(PACKAGE_ROOT, file)).split('\\').join('/');
+}
+
+/** The suite folder of a project-relative file (`suites/<suite>/...`), or undefined. */
+export function suiteOf(file: string): string | undefined {
+  return /^suites\/([^/]+)\//.exec(file)?.[1];
+}
+
+/**
+ * The locks a file holds for its whole run: its suite's domains shared, its declared domains
+ * exclusive. A file outside every listed suite holds every domain shared: it may talk to either
+ * API, and a shared lock on a domain it does not use costs only waits behind exclusive files.
+ */
+export function lockWants(file: string, s: LockDeclarations = lockDeclarations()): Wants {
+  const wants: Record<string, 'shared' | 'exclusive'> = {};
+  const suite = suiteOf(file);
+  for (const d of (suite && s.suites.get(suite)) || DOMAINS) wants[d] = 'shared';
+  for (const d of s.exclusive.get(file)?.domains ?? []) wants[d] = 'exclusive';
+  return wants;
+}
+
+/** The domain whose clock `t.advance` moves for a suite whose time belongs to `owner` (harness/author/time.ts). */
+export function timeDomain(owner: TimeOwner): Domain {
+  return owner === 'sched' ? 'scheduler' : 'secrets';
+}
+
+/**
+ * Requests whose effect every client of the target sees: the clocks and global settings.
+ * Reads (GET) are harmless and the probe makes them.
+ */
+const GLOBAL_ENDPOINTS: { api: 'svc' | 'sched'; path: RegExp; domain: Domain; what: string }[] = [
+  {
+    api: 'svc',
+    path: /^\/sys\/reference\/clock\/?$/,
+    domain: 'secrets',
+    what: 'moves the secrets clock (sys/reference/clock)',
+  },
+  {
+    api: 'svc',
+    path: /^\/sys\/reference\/config\/?$/,
+    domain: 'secrets',
+    what: 'changes the reference settings (sys/reference/config)',
+  },
+  { api: 'svc', path: /^\/sys\/audit(\/|$)/, domain: 'secrets', what: 'changes audit devices (sys/audit)' },
+  { api: 'svc', path: /^\/sys\/config\//, domain: 'secrets', what: 'changes a global setting (sys/config)' },
+  {
+    api: 'sched',
+    path: /^\/reference\/clock\/?$/,
+    domain: 'scheduler',
+    what: 'moves the scheduler clock (reference/clock)',
+  },
+];
+
+/** What a request does to global state and in which domain, or undefined when it stays within the test's own objects. */
+export function globalEffect(
+  api: 'svc' | 'sched',
+  method: string,
+  path: string,
+): { domain: Domain; what: string } | undefined {
+  if (method === 'GET' || method === 'LIST') return undefined;
+  const hit = GLOBAL_ENDPOINTS.find((e) => e.api === api && e.path.test(path));
+  return hit && { domain: hit.domain, what: hit.what };
+}
+
+export class DomainLockError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DomainLockError';
+  }
+}
+
+/**
+ * Throws when the file holding `lease` does `what` to `domain` without holding it exclusively.
+ * Without a lease (a run outside the harness's project, which takes none) nothing is checked.
+ */
+export function guardGlobal(lease: { label: string; wants: Wants } | undefined, domain: Domain, what: string): void {
+  if (!lease || lease.wants[domain] === 'exclusive') return;
+  throw new DomainLockError(
+    `${lease.label} ${what}, but holds the ${domain} domain only shared: other files run against the same target at the same time. ` +
+      `List it under "exclusive:" in ${DOMAIN_LOCKS_NAME} with domains [${domain}] and the reason`,
+  );
+}

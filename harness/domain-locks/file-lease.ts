@@ -1,0 +1,30 @@
+/**
+ * vitest setupFiles entry of the conformance project (harness/cli/projects.ts): every test file
+ * holds the domain locks suites/domain-locks.yaml gives it from before its first hook to after its
+ * last one. vitest evaluates setup files afresh for every test file, isolation off included, so
+ * the aroundAll below wraps each file's whole run: setup, tests and cleanup (which still needs the
+ * state it was promised), whatever their order and however they end.
+ */
+import { aroundAll, inject } from 'vitest';
+import { targetConfig } from '../config/target-config.js';
+import { lockWants, projectPath } from './declarations.js';
+import { acquireLease, lockWaitLimits } from './client.js';
+import { setCurrentLease } from './current.js';
+
+// The hook's timeout covers the wait for the locks and their release, not the file's run.
+const limits = lockWaitLimits(targetConfig().timeouts.lockWaitMs);
+
+// biome-ignore lint/correctness/noEmptyPattern: vitest requires a destructuring second parameter
+aroundAll(async (runSuite, {}, file) => {
+  const address = inject('conformanceLocks');
+  if (!address) return runSuite();
+  const label = projectPath(file.file.filepath);
+  const lease = await acquireLease(address, label, lockWants(label), limits.waitMs);
+  setCurrentLease(lease);
+  try {
+    await runSuite();
+  } finally {
+    setCurrentLease(undefined);
+    await lease.release();
+  }
+}, limits.hookMs);

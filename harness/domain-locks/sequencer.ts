@@ -1,0 +1,65 @@
+/**
+ * The order in which vitest hands the conformance files to its workers (`sequence.sequencer`).
+ * vitest dispatches a project's files in this order, one to each free worker, and a file that
+ * waits for a lock keeps its worker idle, so the order decides how long workers idle:
+ *
+ * 1. exclusive files that leave some domain of the run free first, taking their domains in turn
+ *    (secrets, scheduler, secrets, ...): the secrets and the scheduler files that move a clock run
+ *    side by side, each waiting at most for the few files dispatched just before it;
+ * 2. then the shared files, longest first as vitest orders them (the durations of the last run,
+ *    else the larger file): a shared file no longer waits for anything but those first files, and
+ *    the long ones start early;
+ * 3. last the exclusive files that hold every domain of the run: nothing can run beside them, and
+ *    at the end of the queue no file is dispatched only to wait for them.
+ *
+ * Other projects (the unit tests of `npm test`) keep vitest's order, and sharding stays vitest's
+ * (a hash of the path), so the shards of a run do not depend on this order.
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { type LockDeclarations, lockDeclarations, lockWants, projectPath } from './declarations.js';
+import type { Wants } from './locks.js';
+
+/** The vitest project whose files hold domain locks (harness/cli/projects.ts). */
+export const LOCKED_PROJECT = 'conformance';
+
+/** Orders files (project-relative paths, in vitest's order) as the comment above says. */
+export function dispatchOrder(files: string[], s: LockDeclarations = lockDeclarations()): string[] {
+  const wants = new Map<string, Wants>(files.map((f) => [f, lockWants(f, s)]));
+  const used = new Set(files.flatMap((f) => Object.keys(wants.get(f)!)));
+  const exclusiveOf = (f: string) =>
+    Object.entries(wants.get(f)!)
+      .filter(([, m]) => m === 'exclusive')
+      .map(([d]) => d)
+      .sort();
+  const early = new Map<string, string[]>();
+  const shared: string[] = [];
+  const late: string[] = [];
+  for (const f of files) {
+    const mine = exclusiveOf(f);
+    if (!mine.length) shared.push(f);
+    else if ([...used].every((d) => mine.includes(d))) late.push(f);
+    else {
+      const key = mine.join('+');
+      early.set(key, [...(early.get(key) ?? []), f]);
+    }
+  }
+  // Round-robin over the exclusive domain sets, so that workers start on different domains.
+  const first: string[] = [];
+  const queues = [...early.values()];
+  for (let i = 0; queues.some((q) => i < q.length); i++) for (const q of queues) if (i < q.length) first.push(q[i]!);
+  return [...first, ...shared, ...late];
+}
+
+export class DomainLockSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const locked = sorted.filter((spec) => spec.project.name === LOCKED_PROJECT);
+    if (locked.length < 2) return sorted;
+    const byPath = new Map(locked.map((spec) => [projectPath(spec.moduleId), spec]));
+    const ordered = dispatchOrder([...byPath.keys()]).map((p) => byPath.get(p)!);
+    // The locked project's files keep their place among the other projects' (vitest sorts by
+    // group and project first); only their order among themselves changes.
+    let i = 0;
+    return sorted.map((spec) => (spec.project.name === LOCKED_PROJECT ? ordered[i++]! : spec));
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * BYOK import performed by the suite itself: it wraps its own key material with the target's
+ * wrapping key and proves the import by local decryption and verification.
+ */
+import { createPublicKey, generateKeyPair, randomBytes, sign as nodeSign, type KeyObject } from 'node:crypto';
+import { conformance, suite, type T } from '../../harness/index.js';
+import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
+import { b64, createKey, data, encrypt, expectVersion, KEYGEN_TIMEOUT_MS, rotate, versioned } from './lib/api.js';
+import { aeadOpen, aeadSeal, byokWrap, verifyLocally } from './lib/local-crypto.js';
+
+const s = suite('transit');
+const transit = s.mount('transit', { type: 'transit' });
+
+let wrappingPem = '';
+
+type LocalType = 'ecdsa-p256' | 'ed25519' | 'rsa-2048';
+interface KeyPair {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+}
+const localPairs = new Map<LocalType, Promise<KeyPair>>();
+
+/**
+ * A local key pair of `type`, made once for the file when a test first needs it, on libuv's thread
+ * pool: RSA generation costs 100-200 ms of CPU, which blocked the worker when done up front.
+ */
+function localPair(type: LocalType): Promise<KeyPair> {
+  let pair = localPairs.get(type);
+  if (!pair) {
+    pair = new Promise<KeyPair>((resolve, reject) => {
+      const done = (err: Error | null, publicKey: KeyObject, privateKey: KeyObject) =>
+        err ? reject(err) : resolve({ publicKey, privateKey });
+      if (type === 'ecdsa-p256') generateKeyPair('ec', { namedCurve: 'P-256' }, done);
+      else if (type === 'ed25519') generateKeyPair('ed25519', {}, done);
+      else generateKeyPair('rsa', { modulusLength: 2048 }, done);
+    });
+    localPairs.set(type, pair);
+  }
+  return pair;
+}
+
+s.setup(async (c) => {
+  // The first read generates the 4096-bit wrapping key.
+  const ex = await c.svc.get(`${transit.path}/wrapping_key`, { timeoutMs: KEYGEN_TIMEOUT_MS });
+  if (ex.response.status !== 200) throw new Error(`GET wrapping_key answered ${ex.response.status}`);
+  wrappingPem = String((ex.response.body as { data?: { public_key?: string } }).data?.public_key ?? '');
+});
+
+const MESSAGE = Buffer.from('imported keys sign this');
+const pkcs8 = (k: KeyObject) => k.export({ format: 'der', type: 'pkcs8' });
+
+async function importKey(t: T, body: Record<string, unknown>, base = 'imp'): Promise<string> {
+  const name = t.unique(base);
+  t.check(await t.svc.post(`${transit.path}/keys/${name}/import`, { body }), success);
+  return name;
+}
+
+conformance(
+  {
+    id: 'transit.wrapping-key.rsa-4096',
+    level: 'MUST',
+    title: 'GET /transit/wrapping_key returns a 4096-bit RSA public key',
+  },
+  async (t) => {
+    const ex = await t.svc.get(`${transit.path}/wrapping_key`);
+    t.check(ex, statusIs(200));
+    const key = createPublicKey(String(data(ex).public_key));
+    expectThat(
+      key.asymmetricKeyType === 'rsa' && key.asymmetricKeyDetails?.modulusLength === 4096,
+      'wrapping-key',
+      'the wrapping key is RSA with a 4096-bit modulus',
+      'rsa 4096',
+      `${key.asymmetricKeyType} ${key.asymmetricKeyDetails?.modulusLength}`,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.import.byok',
+    level: 'MUST',
+    also: ['transit.import.imported-flag', 'transit.import.material-format'],
+    title: 'POST /transit/keys/:name/import of suite-wrapped AES-256 material encrypts what the suite decrypts locally',
+  },
+  async (t) => {
+    const material = randomBytes(32);
+    t.secret(material.toString('base64'));
+    const name = await importKey(t, { type: 'aes256-gcm96', ciphertext: byokWrap(material, wrappingPem) });
+    const ct = versioned(t, await encrypt(t, transit, name, 'byok'), 'ciphertext');
+    expectThat(
+      aeadOpen('aes256-gcm96', material, ct.bytes).toString() === 'byok',
+      'byok-encrypt',
+      'the target encrypts with the imported material',
+      'byok',
+      '?',
+    );
+    const sealed = `${t.config.dialect.outputPrefix}:v1:${aeadSeal('aes256-gcm96', material, Buffer.from('sealed locally')).toString('base64')}`;
+    t.check(
+      await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: sealed } }),
+      statusIs(200),
+      bodyAt('/data/plaintext', b64('sealed locally'), 'is what the suite sealed with the material'),
+    );
+    t.check(
+      await t.svc.get(`${transit.path}/keys/${name}`),
+      statusIs(200),
+      bodyAt('/data/imported', true, 'is true for an imported key'),
+    );
+  },
+);
+
+for (const type of ['ecdsa-p256', 'ed25519', 'rsa-2048'] as const) {
+  conformance(
+    {
+      id: 'transit.import.byok',
+      level: 'MUST',
+      also: ['transit.import.material-format'],
+      title: `POST /transit/keys/:name/import of a suite-wrapped ${type} private key signs verifiably with the suite's public key`,
+    },
+    async (t) => {
+      const pair = await localPair(type);
+      const name = await importKey(t, { type, ciphertext: byokWrap(pkcs8(pair.privateKey), wrappingPem) });
+      const ex = await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: MESSAGE.toString('base64') } });
+      t.check(ex, statusIs(200));
+      const ok = verifyLocally(pair.publicKey, MESSAGE, versioned(t, data(ex).signature, 'signature').bytes);
+      expectThat(
+        ok,
+        'byok-sign',
+        `the imported ${type} key signs verifiably with the suite's own public key`,
+        true,
+        ok,
+      );
+    },
+  );
+}
+
+conformance(
+  {
+    id: 'transit.import.hash-function',
+    level: 'MUST',
+    title: 'POST /transit/keys/:name/import uses hash_function for RSA-OAEP: SHA512 works and a mismatched hash fails',
+  },
+  async (t) => {
+    const material = randomBytes(32);
+    const name = await importKey(t, {
+      type: 'aes256-gcm96',
+      hash_function: 'SHA512',
+      ciphertext: byokWrap(material, wrappingPem, 'sha512'),
+    });
+    const ct = versioned(t, await encrypt(t, transit, name, 'sha512'), 'ciphertext');
+    expectThat(
+      aeadOpen('aes256-gcm96', material, ct.bytes).toString() === 'sha512',
+      'oaep-sha512',
+      'the key imported with SHA512 uses the material',
+      'sha512',
+      '?',
+    );
+    const mismatch = t.unique('imp-mismatch');
+    t.check(
+      await t.svc.post(`${transit.path}/keys/${mismatch}/import`, {
+        body: { type: 'aes256-gcm96', hash_function: 'SHA256', ciphertext: byokWrap(material, wrappingPem, 'sha1') },
+      }),
+      clientError,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.import.bad-ciphertext',
+    level: 'MUST',
+    title: 'POST /transit/keys/:name/import with a ciphertext not wrapped by the wrapping key fails',
+  },
+  async (t) => {
+    const name = t.unique('imp-bad');
+    t.check(
+      await t.svc.post(`${transit.path}/keys/${name}/import`, {
+        body: { type: 'aes256-gcm96', ciphertext: randomBytes(560).toString('base64') },
+      }),
+      clientError,
+    );
+    t.check(await t.svc.get(`${transit.path}/keys/${name}`), statusIs(404));
+  },
+);
+
+conformance(
+  {
+    id: 'transit.import.public-key',
+    level: 'MUST',
+    title: "POST /transit/keys/:name/import with only public_key verifies the suite's signatures and cannot sign",
+  },
+  async (t) => {
+    const pair = await localPair('ecdsa-p256');
+    const name = await importKey(t, {
+      type: 'ecdsa-p256',
+      public_key: pair.publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+    });
+    const sig = nodeSign('sha256', MESSAGE, pair.privateKey).toString('base64');
+    t.check(
+      await t.svc.post(`${transit.path}/verify/${name}`, {
+        body: { input: MESSAGE.toString('base64'), signature: `${t.config.dialect.outputPrefix}:v1:${sig}` },
+      }),
+      statusIs(200),
+      bodyAt('/data/valid', true, 'is true for a signature of the matching private key'),
+    );
+    t.check(
+      await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: MESSAGE.toString('base64') } }),
+      clientError,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.rotate.imported-needs-allow-rotation',
+    level: 'MUST',
+    title: 'POST /transit/keys/:name/rotate on an imported key fails without allow_rotation and succeeds with it',
+  },
+  async (t) => {
+    const fixed = await importKey(t, { type: 'aes256-gcm96', ciphertext: byokWrap(randomBytes(32), wrappingPem) });
+    t.check(await t.svc.post(`${transit.path}/keys/${fixed}/rotate`), clientError);
+    const rotating = await importKey(t, {
+      type: 'aes256-gcm96',
+      allow_rotation: true,
+      ciphertext: byokWrap(randomBytes(32), wrappingPem),
+    });
+    await rotate(t, transit, rotating);
+    expectVersion(t, await encrypt(t, transit, rotating, 'x'), 2, 'ciphertext after rotating the imported key');
+  },
+);
+
+conformance(
+  {
+    id: 'transit.import-version.new-version',
+    level: 'MUST',
+    title: "POST /transit/keys/:name/import_version adds version 2 with the suite's new material",
+  },
+  async (t) => {
+    const name = await importKey(t, { type: 'aes256-gcm96', ciphertext: byokWrap(randomBytes(32), wrappingPem) });
+    const second = randomBytes(32);
+    t.check(
+      await t.svc.post(`${transit.path}/keys/${name}/import_version`, {
+        body: { ciphertext: byokWrap(second, wrappingPem) },
+      }),
+      success,
+    );
+    const ct = expectVersion(t, await encrypt(t, transit, name, 'v2 material'), 2, 'ciphertext after import_version');
+    expectThat(
+      aeadOpen('aes256-gcm96', second, ct.bytes).toString() === 'v2 material',
+      'import-version',
+      'version 2 uses the newly imported material',
+      'v2 material',
+      '?',
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.import-version.after-rotate-refused',
+    level: 'MUST',
+    title: 'POST /transit/keys/:name/import_version after the imported key was rotated fails',
+  },
+  async (t) => {
+    const name = await importKey(t, {
+      type: 'aes256-gcm96',
+      allow_rotation: true,
+      ciphertext: byokWrap(randomBytes(32), wrappingPem),
+    });
+    await rotate(t, transit, name);
+    t.check(
+      await t.svc.post(`${transit.path}/keys/${name}/import_version`, {
+        body: { ciphertext: byokWrap(randomBytes(32), wrappingPem) },
+      }),
+      clientError,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.import-version.imported-only',
+    level: 'MUST',
+    title: 'POST /transit/keys/:name/import_version on a key generated by the service fails',
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'generated');
+    t.check(
+      await t.svc.post(`${transit.path}/keys/${name}/import_version`, {
+        body: { ciphertext: byokWrap(randomBytes(32), wrappingPem) },
+      }),
+      clientError,
+    );
+  },
+);

@@ -1,0 +1,225 @@
+/**
+ * suites/domain-locks.yaml is complete and the guard, the project and the file order behave: every
+ * suite names its domains, every file that moves a clock is exclusive on that clock's domain,
+ * every listed file exists, global endpoints are told apart from the rest, and exclusive files
+ * are dispatched first (or last, when they hold every domain of the run).
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  DOMAINS,
+  type Domain,
+  globalEffect,
+  guardGlobal,
+  DomainLockError,
+  type LockDeclarations,
+  loadLockDeclarations,
+  lockDeclarations,
+  lockWants,
+  timeDomain,
+} from '../../harness/domain-locks/declarations.js';
+import {
+  conformanceProject,
+  defaultConcurrency,
+  FILE_LEASE_SETUP,
+  parseShard,
+  selectedFiles,
+} from '../../harness/cli/projects.js';
+import { dispatchOrder } from '../../harness/domain-locks/sequencer.js';
+import { PACKAGE_ROOT as ROOT } from '../../harness/spec/paths.js';
+import { lockWaitLimits } from '../../harness/domain-locks/client.js';
+import { ALL_SUITES } from '../../harness/config/load.js';
+import { timeOwnerOf } from '../../harness/author/time.js';
+
+const timeouts = { testMs: 1000, hookMs: 1000 };
+
+describe('suites/domain-locks.yaml', () => {
+  const s = lockDeclarations();
+  it('names the domains of every suite', () => {
+    expect([...s.suites.keys()].sort()).toEqual([...ALL_SUITES].sort());
+    expect(s.suites.get('jobs')).toEqual(['scheduler']);
+    expect(s.suites.get('robustness')?.sort()).toEqual(['scheduler', 'secrets']);
+    expect(s.suites.get('kv')).toEqual(['secrets']);
+  });
+
+  it('lists existing files, each with its domains and a reason', () => {
+    expect(s.exclusive.size).toBeGreaterThan(0);
+    for (const [file, { domains, reason }] of s.exclusive) {
+      expect(existsSync(join(ROOT, file)), file).toBe(true);
+      expect(domains.length, file).toBeGreaterThan(0);
+      expect(reason.length, file).toBeGreaterThan(10);
+    }
+  });
+
+  it('lists every suite file that moves a clock (t.advance or the lockout wait), exclusive on that clock', () => {
+    // A static cross-check; the runtime guard catches what a scan would miss (calls through helpers).
+    const moving = selectedFiles(ALL_SUITES).filter((f) =>
+      /\bt\.advance\(|\bwaitLockout\(|reference\/clock/.test(readFileSync(join(ROOT, f), 'utf8')),
+    );
+    expect(moving.length).toBeGreaterThan(3);
+    const misdeclared = moving.filter((f) => {
+      const area = /^suites\/([^/]+)\//.exec(f)![1];
+      return lockWants(f)[timeDomain(timeOwnerOf(area))] !== 'exclusive';
+    });
+    expect(misdeclared).toEqual([]);
+  });
+
+  it('refuses an unknown domain and an exclusive file without a reason, naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'domain-locks-'));
+    const bad = join(dir, 'a.yaml');
+    writeFileSync(bad, 'suites:\n  kv: [clocks]\n');
+    expect(() => loadLockDeclarations(bad)).toThrow(/suite kv needs a list of domains .*not a domain: clocks/);
+    writeFileSync(bad, 'exclusive:\n  suites/kv/x.test.ts:\n    domains: [secrets]\n');
+    expect(() => loadLockDeclarations(bad)).toThrow(/exclusive file suites\/kv\/x\.test\.ts needs a reason/);
+  });
+});
+
+describe('lockWants', () => {
+  it("holds the suite's domains shared and the declared ones exclusive", () => {
+    expect(lockWants('suites/kv/list.test.ts')).toEqual({ secrets: 'shared' });
+    expect(lockWants('suites/kv/v2-lifecycle.test.ts')).toEqual({ secrets: 'exclusive' });
+    expect(lockWants('suites/jobs/list.test.ts')).toEqual({ scheduler: 'shared' });
+    expect(lockWants('suites/jobs/acl.test.ts')).toEqual({ scheduler: 'exclusive' });
+  });
+
+  it('holds every domain shared for a file of an unlisted suite', () => {
+    expect(lockWants('tests/harness/fixtures/misplaced-advance.suite.ts')).toEqual({
+      secrets: 'shared',
+      scheduler: 'shared',
+    });
+    expect(Object.keys(lockWants('elsewhere.test.ts')).sort()).toEqual([...DOMAINS].sort());
+  });
+});
+
+describe('globalEffect and guardGlobal', () => {
+  it('names writes to the clocks and global settings with their domain, not reads or run-unique objects', () => {
+    expect(globalEffect('svc', 'POST', '/sys/reference/clock')).toEqual({
+      domain: 'secrets',
+      what: expect.stringMatching(/moves the secrets clock/),
+    });
+    expect(globalEffect('svc', 'POST', '/sys/reference/config')).toMatchObject({ domain: 'secrets' });
+    expect(globalEffect('sched', 'POST', '/reference/clock')).toEqual({
+      domain: 'scheduler',
+      what: expect.stringMatching(/moves the scheduler clock/),
+    });
+    expect(globalEffect('svc', 'PUT', '/sys/audit/file')).toMatchObject({ domain: 'secrets', what: /audit/ });
+    expect(globalEffect('svc', 'GET', '/sys/reference/clock')).toBeUndefined();
+    expect(globalEffect('svc', 'POST', '/sys/mounts/cf-ab12-kv-1')).toBeUndefined();
+    expect(globalEffect('sched', 'POST', '/reference/acl/tokens')).toBeUndefined();
+  });
+
+  it('throws unless the file holds the domain exclusively, naming the file, the domain and the declarations file', () => {
+    const shared = { label: 'suites/kv/list.test.ts', wants: { secrets: 'shared' as const } };
+    expect(() => guardGlobal(shared, 'secrets', 'moves time (t.advance)')).toThrow(DomainLockError);
+    expect(() => guardGlobal(shared, 'secrets', 'moves time (t.advance)')).toThrow(
+      /^suites\/kv\/list\.test\.ts moves time .*the secrets domain only shared.*suites\/domain-locks\.yaml with domains \[secrets\]/,
+    );
+    // Exclusive on the scheduler does not allow moving the secrets clock.
+    const sched = { label: 'suites/jobs/acl.test.ts', wants: { scheduler: 'exclusive' as const } };
+    expect(() => guardGlobal(sched, 'scheduler', 'moves the scheduler clock')).not.toThrow();
+    expect(() => guardGlobal(sched, 'secrets', 'moves the secrets clock')).toThrow(/secrets domain/);
+    // No lease: a run outside the harness's project, which takes none.
+    expect(() => guardGlobal(undefined, 'secrets', 'moves time')).not.toThrow();
+  });
+});
+
+describe('the project, --shard and --concurrency', () => {
+  it('runs every selected file in one pool, each through the lock setup file', () => {
+    const project = conformanceProject({
+      globalSetup: 'compose/global-setup.ts',
+      suites: ['kv', 'jobs'],
+      embedded: true,
+      concurrency: 3,
+      timeouts,
+    });
+    expect(project.test!.name).toBe('conformance');
+    expect(project.test!.include).toContain('suites/kv/v2-lifecycle.test.ts');
+    expect(project.test!.include).toContain('suites/kv/list.test.ts');
+    expect(project.test!.include).toContain('suites/jobs/acl.test.ts');
+    expect(project.test!.maxWorkers).toBe(3);
+    expect(project.test!.fileParallelism).toBe(true);
+    expect(project.test!.setupFiles).toEqual([FILE_LEASE_SETUP]);
+    expect(existsSync(FILE_LEASE_SETUP)).toBe(true);
+  });
+
+  it('selects only suite files (the harness fixtures live under tests/)', () => {
+    expect(selectedFiles(ALL_SUITES).every((f) => /^suites\/[a-z]+\/.+\.test\.ts$/.test(f))).toBe(true);
+  });
+
+  it('parses i/n and refuses the rest with the option name', () => {
+    expect(parseShard('2/3')).toEqual({ index: 2, count: 3 });
+    for (const bad of ['0/2', '3/2', 'a/b', '1', '1/0']) expect(() => parseShard(bad), bad).toThrow(/--shard/);
+  });
+
+  it('sizes the default pool at 2 or more', () => {
+    expect(defaultConcurrency(true)).toBeGreaterThanOrEqual(2);
+    expect(defaultConcurrency(false)).toBeGreaterThanOrEqual(defaultConcurrency(true));
+  });
+
+  it('waits for locks a little less than its hook timeout, so its own message comes first', () => {
+    expect(lockWaitLimits(900_000)).toEqual({ waitMs: 900_000, hookMs: 905_000 });
+    expect(lockWaitLimits(10_000)).toEqual({ waitMs: 10_000, hookMs: 11_000 });
+    expect(lockWaitLimits(500)).toEqual({ waitMs: 500, hookMs: 550 });
+  });
+});
+
+describe('the order of dispatch (DomainLockSequencer)', () => {
+  // Declarations of its own, so that the order is tested whatever suites/domain-locks.yaml lists.
+  const sched: LockDeclarations = {
+    suites: new Map<string, Domain[]>([
+      ['kv', ['secrets']],
+      ['auth', ['secrets']],
+      ['core', ['secrets']],
+      ['jobs', ['scheduler']],
+      ['robustness', ['secrets', 'scheduler']],
+    ]),
+    exclusive: new Map([
+      ['suites/kv/v2-lifecycle.test.ts', { domains: ['secrets' as Domain], reason: 'clock' }],
+      ['suites/auth/lockout.test.ts', { domains: ['secrets' as Domain], reason: 'clock' }],
+      ['suites/jobs/acl.test.ts', { domains: ['scheduler' as Domain], reason: 'clock' }],
+      ['suites/jobs/stop.test.ts', { domains: ['scheduler' as Domain], reason: 'clock' }],
+    ]),
+  };
+  const files = [
+    'suites/jobs/list.test.ts',
+    'suites/robustness/robustness.test.ts',
+    'suites/kv/list.test.ts',
+    'suites/kv/v2-lifecycle.test.ts',
+    'suites/jobs/acl.test.ts',
+    'suites/auth/lockout.test.ts',
+    'suites/jobs/stop.test.ts',
+  ];
+
+  it('starts the exclusive files first, taking the domains in turn, then the shared ones in vitest order', () => {
+    expect(dispatchOrder(files, sched)).toEqual([
+      'suites/kv/v2-lifecycle.test.ts',
+      'suites/jobs/acl.test.ts',
+      'suites/auth/lockout.test.ts',
+      'suites/jobs/stop.test.ts',
+      'suites/jobs/list.test.ts',
+      'suites/robustness/robustness.test.ts',
+      'suites/kv/list.test.ts',
+    ]);
+  });
+
+  it('ends with the exclusive files that hold every domain the run uses', () => {
+    const both: LockDeclarations = {
+      ...sched,
+      exclusive: new Map([
+        ...sched.exclusive,
+        ['suites/robustness/robustness.test.ts', { domains: ['secrets', 'scheduler'] as Domain[], reason: 'listings' }],
+      ]),
+    };
+    expect(dispatchOrder(files, both).slice(4)).toEqual([
+      'suites/jobs/list.test.ts',
+      'suites/kv/list.test.ts',
+      'suites/robustness/robustness.test.ts',
+    ]);
+    // A secrets-only run: lockout holds every domain in use, like a serial file of old.
+    expect(
+      dispatchOrder(['suites/auth/lockout.test.ts', 'suites/kv/list.test.ts', 'suites/core/errors.test.ts'], sched),
+    ).toEqual(['suites/kv/list.test.ts', 'suites/core/errors.test.ts', 'suites/auth/lockout.test.ts']);
+  });
+});
