@@ -44,7 +44,7 @@ export function matrixFiles(args: string[], reportDir: string): number {
   console.log(
     `matrix: ${matrix.counts.rows} requirements × ${matrix.columns.length} implementations; ${matrix.counts.disagree} where they disagree, ${matrix.counts.allFail} where every implementation fails`,
   );
-  matrix.summary.forEach((s, i) => console.log(line(matrix, s, i)));
+  for (const [i, s] of matrix.summary.entries()) console.log(line(matrix, s, i));
   console.log(`reports: ${html}, ${json}`);
   return 0;
 }
