@@ -63,7 +63,9 @@ async function cli(args: string[]): Promise<void> {
   const r = await runCli(args, { env: runEnv(), timeoutMs: 300_000 });
   // 1: the fault run has a MUST failure; anything else is a broken run.
   if (r.code !== 0 && !(r.code === 1 && args.includes('--faults')))
-    throw new Error(`svc-conformance ${args.join(' ')} exited ${r.code}:\n${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`);
+    throw new Error(
+      `svc-conformance ${args.join(' ')} exited ${r.code}:\n${r.stdout.slice(-2000)}${r.stderr.slice(-2000)}`,
+    );
 }
 const conformance = (name: string, extra: string[]) =>
   cli(['run', '--quiet', '--suite', SUITES.join(','), '--report-dir', dirOf(name), ...extra]);
@@ -153,14 +155,25 @@ describe('matrix of three real runs: reference, reference + every legal variant,
   }, 900_000);
 
   it('the differential rows are exactly the fault’s requirement and the assumptions the variants switch off', () => {
-    expect(FAULT.suites.some((s) => SUITES.includes(s)), 'the fault is caught by a selected suite').toBe(true);
+    expect(
+      FAULT.suites.some((s) => SUITES.includes(s)),
+      'the fault is caught by a selected suite',
+    ).toBe(true);
     expect(expectedDifferential.length, 'the variants switch off at least one tested assumption').toBeGreaterThan(1);
     expect(matrix.columns.map((c) => c.name)).toEqual(['reference', 'variants', 'fault']);
-    expect(matrix.rows.filter((r) => r.disagree).map((r) => r.id).sort()).toEqual(expectedDifferential);
+    expect(
+      matrix.rows
+        .filter((r) => r.disagree)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(expectedDifferential);
     const byId = new Map(matrix.rows.map((r) => [r.id, r]));
     expect(byId.get(FAULT.breaks)!.cells.map((c) => c.class)).toEqual(['passed', 'passed', 'violation']);
     for (const id of expectedDifferential.filter((i) => i !== FAULT.breaks))
-      expect(byId.get(id)!.cells.map((c) => c.class), id).toEqual(['passed', 'skipped', 'passed']);
+      expect(
+        byId.get(id)!.cells.map((c) => c.class),
+        id,
+      ).toEqual(['passed', 'skipped', 'passed']);
     expect(matrix.counts.allFail, 'no requirement fails everywhere on the reference').toBe(0);
   });
 
@@ -202,17 +215,20 @@ describe('matrix of three real runs: reference, reference + every legal variant,
 
   describe.skipIf(chromiumPart.skip)(`matrix.html in headless Chromium${chromiumPart.note}`, () => {
     const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-    let context: BrowserContext;
-    beforeAll(async () => {
-      chromiumPart.assertPresent();
-      context = await browser(profile);
-    }, 60_000);
-    afterAll(async () => {
-      await context?.close();
-      rmSync(profile, { recursive: true, force: true });
-    });
+    // The browser starts in the test: the runs' beforeAll above is this block's only hook.
+    afterAll(() => rmSync(profile, { recursive: true, force: true }));
 
     it('filters, shows the differential view and opens a cell’s details, with no console error', async () => {
+      chromiumPart.assertPresent();
+      const context = await browser(profile);
+      try {
+        await differentialView(context);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    async function differentialView(context: BrowserContext): Promise<void> {
       const { page, errors } = await open(context, join(dirOf('matrix'), 'matrix.html'));
       const all = matrix.rows.length;
       expect(await page.locator('#shown').innerText()).toBe(`${all} of ${all} requirements`);
@@ -249,7 +265,10 @@ describe('matrix of three real runs: reference, reference + every legal variant,
       await filter(page, 'allfail', true);
       expect(await visibleIds(page), 'every implementation fails').toEqual([]);
       await page.locator('#filters button[type="reset"]').click();
-      await page.waitForFunction((n) => document.getElementById('shown')?.textContent === `${n} of ${n} requirements`, all);
+      await page.waitForFunction(
+        (n) => document.getElementById('shown')?.textContent === `${n} of ${n} requirements`,
+        all,
+      );
 
       // The fault's cell opens its failure message and the failing exchange.
       const failing = read('fault').tests.find((t) => t.status === 'failed' && t.ids.includes(FAULT.breaks))!;
@@ -258,7 +277,9 @@ describe('matrix of three real runs: reference, reference + every legal variant,
       await page.locator(`#rows tr[data-id="${FAULT.breaks}"] button[data-c="2"]`).click();
       const detail = page.locator('#detail');
       expect(await detail.isVisible(), 'details open').toBe(true);
-      expect(await page.locator('#detail-title').innerText()).toBe(`fault ${reference.run.target.version} · ${FAULT.breaks}`);
+      expect(await page.locator('#detail-title').innerText()).toBe(
+        `fault ${reference.run.target.version} · ${FAULT.breaks}`,
+      );
       const text = await detail.innerText();
       expect(text).toContain('violation');
       expect(text).toContain(failing.title);
@@ -273,64 +294,69 @@ describe('matrix of three real runs: reference, reference + every legal variant,
       expect(await detail.innerText()).toContain(failing.title);
       expect(errors, 'console errors on the page').toEqual([]);
       await page.close();
+    }
+  });
+});
+
+describe.skipIf(chromiumPart.skip)(
+  `matrix.html at scale: 1,100 requirements x 5 implementations${chromiumPart.note}`,
+  () => {
+    const out = mkdtempSync(join(tmpdir(), 'matrix-scale-'));
+    const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
+    let context: BrowserContext;
+    let matrix: Matrix;
+
+    beforeAll(async () => {
+      chromiumPart.assertPresent();
+      matrix = buildMatrix(largeRuns(1100, 5).map((r) => ({ ...r, file: `${r.name}/results.json` })));
+      writeMatrix(out, matrix);
+      context = await browser(profile);
+    }, 60_000);
+    afterAll(async () => {
+      await context?.close();
+      rmSync(profile, { recursive: true, force: true });
+      rmSync(out, { recursive: true, force: true });
+    });
+
+    it('loads without a console error, filters within a frame or so, and opens a cell', async () => {
+      expect(matrix.rows.length).toBe(1100);
+      expect(matrix.columns.length).toBe(5);
+      const { page, errors, loadMs } = await open(context, join(out, 'matrix.html'));
+      expect(await page.locator('#rows tr.req').count()).toBe(1100);
+      // As a reader first sees it: the summary of the five, then the rows under the filter bar.
+      mkdirSync(screenshots, { recursive: true });
+      const shots = [join(screenshots, 'matrix-1100x5.png'), join(screenshots, 'matrix-1100x5-rows.png')];
+      await page.screenshot({ path: shots[0]! });
+      await page.locator('#filters').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: shots[1]! });
+      console.log(`screenshots: ${shots.join(', ')}`);
+      const timings: Record<string, number> = {
+        disagree: await filter(page, 'disagree', true),
+        area: await filter(page, 'area', 'kv'),
+        verdict: await filter(page, 'cls', 'violation'),
+        text: await filter(page, 'text', 'req-00'),
+        reset: await filter(page, 'disagree', false),
+      };
+      await filter(page, 'area', '');
+      await filter(page, 'cls', '');
+      await filter(page, 'text', '');
+      const disagree = matrix.rows.filter((r) => r.disagree).map((r) => r.id);
+      await filter(page, 'disagree', true);
+      expect(await visibleIds(page)).toEqual(disagree);
+      console.log(`matrix 1,100x5: loaded in ${loadMs} ms; filters (ms, in the page): ${JSON.stringify(timings)}`);
+      // Generous bounds for a shared, loaded machine; typical figures are printed above.
+      expect(loadMs, 'load time').toBeLessThan(15_000);
+      for (const [name, ms] of Object.entries(timings)) expect(ms, `${name} filter`).toBeLessThan(1500);
+
+      const failing = matrix.rows.findIndex((r) => r.cells[3]!.class === 'violation');
+      await page.locator(`#rows tr[data-i="${failing}"] button[data-c="3"]`).click();
+      expect(await page.locator('#detail').innerText()).toContain(
+        `expected 404, got 200 for ${matrix.rows[failing]!.id}`,
+      );
+      await page.keyboard.press('Escape');
+      expect(await page.locator('#detail').isVisible(), 'Escape closes the details').toBe(false);
+      expect(errors, 'console errors on the page').toEqual([]);
+      await page.close();
     }, 120_000);
-  });
-});
-
-describe.skipIf(chromiumPart.skip)(`matrix.html at scale: 1,100 requirements x 5 implementations${chromiumPart.note}`, () => {
-  const out = mkdtempSync(join(tmpdir(), 'matrix-scale-'));
-  const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-  let context: BrowserContext;
-  let matrix: Matrix;
-
-  beforeAll(async () => {
-    chromiumPart.assertPresent();
-    matrix = buildMatrix(largeRuns(1100, 5).map((r) => ({ ...r, file: `${r.name}/results.json` })));
-    writeMatrix(out, matrix);
-    context = await browser(profile);
-  }, 60_000);
-  afterAll(async () => {
-    await context?.close();
-    rmSync(profile, { recursive: true, force: true });
-    rmSync(out, { recursive: true, force: true });
-  });
-
-  it('loads without a console error, filters within a frame or so, and opens a cell', async () => {
-    expect(matrix.rows.length).toBe(1100);
-    expect(matrix.columns.length).toBe(5);
-    const { page, errors, loadMs } = await open(context, join(out, 'matrix.html'));
-    expect(await page.locator('#rows tr.req').count()).toBe(1100);
-    // As a reader first sees it: the summary of the five, then the rows under the filter bar.
-    mkdirSync(screenshots, { recursive: true });
-    const shots = [join(screenshots, 'matrix-1100x5.png'), join(screenshots, 'matrix-1100x5-rows.png')];
-    await page.screenshot({ path: shots[0]! });
-    await page.locator('#filters').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: shots[1]! });
-    console.log(`screenshots: ${shots.join(', ')}`);
-    const timings: Record<string, number> = {
-      disagree: await filter(page, 'disagree', true),
-      area: await filter(page, 'area', 'kv'),
-      verdict: await filter(page, 'cls', 'violation'),
-      text: await filter(page, 'text', 'req-00'),
-      reset: await filter(page, 'disagree', false),
-    };
-    await filter(page, 'area', '');
-    await filter(page, 'cls', '');
-    await filter(page, 'text', '');
-    const disagree = matrix.rows.filter((r) => r.disagree).map((r) => r.id);
-    await filter(page, 'disagree', true);
-    expect(await visibleIds(page)).toEqual(disagree);
-    console.log(`matrix 1,100x5: loaded in ${loadMs} ms; filters (ms, in the page): ${JSON.stringify(timings)}`);
-    // Generous bounds for a shared, loaded machine; typical figures are printed above.
-    expect(loadMs, 'load time').toBeLessThan(15_000);
-    for (const [name, ms] of Object.entries(timings)) expect(ms, `${name} filter`).toBeLessThan(1500);
-
-    const failing = matrix.rows.findIndex((r) => r.cells[3]!.class === 'violation');
-    await page.locator(`#rows tr[data-i="${failing}"] button[data-c="3"]`).click();
-    expect(await page.locator('#detail').innerText()).toContain(`expected 404, got 200 for ${matrix.rows[failing]!.id}`);
-    await page.keyboard.press('Escape');
-    expect(await page.locator('#detail').isVisible(), 'Escape closes the details').toBe(false);
-    expect(errors, 'console errors on the page').toEqual([]);
-    await page.close();
-  }, 120_000);
-});
+  },
+);

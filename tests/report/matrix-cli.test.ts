@@ -79,7 +79,10 @@ describe('matrix through the command line', () => {
     });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`matrix: A=${join(dir, 'nope.json')}: file not found`);
-    const ok = await runCli(['matrix', `A=${good}`, '--report-dir', join(dir, 'cli')], { env: runEnv(), timeoutMs: 60_000 });
+    const ok = await runCli(['matrix', `A=${good}`, '--report-dir', join(dir, 'cli')], {
+      env: runEnv(),
+      timeoutMs: 60_000,
+    });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toContain('A (1.13.10): MUST 1/1');
     expect(existsSync(join(dir, 'cli', 'matrix.html'))).toBe(true);

@@ -27,7 +27,10 @@ export function test(id: string, status: string, extra: Partial<InputTest> = {})
 }
 
 /** A run whose requirement rows are `rows` (in that order), each with its tests. */
-export function run(rows: RowSpec[], meta: { version?: string; suites?: string[]; faults?: string[] } = {}): MatrixInput {
+export function run(
+  rows: RowSpec[],
+  meta: { version?: string; suites?: string[]; faults?: string[] } = {},
+): MatrixInput {
   const tests: InputTest[] = [];
   const requirements: InputRequirement[] = rows.map((r) => {
     const own = (r.tests ?? [{}]).map((t) =>

@@ -57,7 +57,10 @@ describe('matrix: alignment by requirement id', () => {
 
   it('notes where the runs catalogues disagree on a level', () => {
     const m = buildMatrix(
-      named(['A', run([{ id: 'kv.a', status: 'passed' }])], ['B', run([{ id: 'kv.a', status: 'passed', level: 'SHOULD' }])]),
+      named(
+        ['A', run([{ id: 'kv.a', status: 'passed' }])],
+        ['B', run([{ id: 'kv.a', status: 'passed', level: 'SHOULD' }])],
+      ),
     );
     expect(m.rows[0]!.notes).toEqual(['level SHOULD in B (MUST elsewhere)']);
   });
@@ -70,7 +73,12 @@ describe('matrix: verdict classes', () => {
     { id: 'x.rule-failed', status: 'failed' },
     { id: 'x.assumption-failed', status: 'failed', kind: 'assumption' },
     { id: 'x.verdict-from-row', status: 'failed', verdict: 'assumption' },
-    { id: 'x.verdict-from-test', status: 'failed', kind: 'assumption', tests: [{ status: 'failed', verdict: 'violation' }] },
+    {
+      id: 'x.verdict-from-test',
+      status: 'failed',
+      kind: 'assumption',
+      tests: [{ status: 'failed', verdict: 'violation' }],
+    },
     { id: 'x.known-failure', status: 'known-failure' },
     { id: 'x.known-issue', status: 'known-issue' },
     { id: 'x.not-applicable', status: 'not-applicable' },
@@ -208,7 +216,11 @@ describe('matrix: a cell and its reproduction', () => {
 
   it('explains a skip and a not-applicable test', () => {
     const a = run([
-      { id: 'kv.s', status: 'skipped', tests: [{ status: 'skipped', skip: { reason: 'switched off', setting: 'assumptions.kv.s' } }] },
+      {
+        id: 'kv.s',
+        status: 'skipped',
+        tests: [{ status: 'skipped', skip: { reason: 'switched off', setting: 'assumptions.kv.s' } }],
+      },
       {
         id: 'kv.n',
         status: 'not-applicable',
