@@ -289,6 +289,12 @@ describe('matrix of three real runs: reference, reference + every legal variant,
       await page.keyboard.press('Escape');
       expect(await detail.isVisible(), 'Escape closes the details').toBe(false);
 
+      // A cell without a verdict says why.
+      const untested = reference.requirements.find((r) => r.status === 'untested')!;
+      await page.locator(`#rows tr[data-id="${untested.id}"] button[data-c="0"]`).click();
+      expect(await detail.innerText()).toContain('no test of this run checks it');
+      await page.keyboard.press('Escape');
+
       // A passed cell opens too, listing its tests.
       await page.locator(`#rows tr[data-id="${FAULT.breaks}"] button[data-c="0"]`).click();
       expect(await detail.innerText()).toContain(failing.title);

@@ -73,7 +73,8 @@ const pct = (n: number | null) => (n === null ? '–' : `${(Math.floor(n * 1000)
 
 function ratio(c: LevelCounts | undefined): string {
   if (!c) return '<span class="muted">–</span>';
-  if (c.applicable === 0) return '<span class="muted">no verdict</span>';
+  if (c.applicable === 0)
+    return `<span class="muted">${c['not-run'] === c['not-applicable'] + c.skipped + c['not-run'] ? 'not run' : 'no verdict'}</span>`;
   const extra = [
     c.violation ? `<span class="bad">${c.violation} violation${c.violation > 1 ? 's' : ''}</span>` : '',
     c.assumption ? `${c.assumption} assumption` : '',
@@ -170,6 +171,13 @@ function groups(m: Matrix, sourceRoot: string): string {
 
 /** The cells' details for the script, as JSON that cannot end the script element it sits in. */
 function detailsJson(m: Matrix): string {
+  // A few reasons repeat over thousands of cells (absent from the run, ...): listed once, by index.
+  const reasons: string[] = [];
+  const reasonIndex = new Map<string, number>();
+  const reasonOf = (text: string) => {
+    if (!reasonIndex.has(text)) reasonIndex.set(text, reasons.push(text) - 1);
+    return reasonIndex.get(text)!;
+  };
   const client = {
     labels: CLASS_LABEL,
     columns: m.columns.map((c) => ({ name: c.name, version: c.version })),
@@ -182,10 +190,12 @@ function detailsJson(m: Matrix): string {
       cells: r.cells.map((c) => ({
         cls: c.class,
         status: c.status,
-        ...(c.reason ? { reason: c.reason } : {}),
-        tests: c.tests,
+        ...(c.reason ? { reason: reasonOf(c.reason) } : {}),
+        // The key is the file and the title again: the page needs neither twice.
+        tests: c.tests.map(({ key: _key, ...t }) => t),
       })),
     })),
+    reasons,
   };
   return JSON.stringify(client)
     .replace(/</g, '\\u003c')

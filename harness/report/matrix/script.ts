@@ -138,8 +138,8 @@ export const MATRIX_SCRIPT = String.raw`
     } else {
       body.appendChild(el('p', 'req', row.text));
     }
-    if (cell.reason) body.appendChild(el('p', 'muted', cell.reason));
-    if (!cell.tests.length && !cell.reason) body.appendChild(el('p', 'muted', 'No test of this run names it.'));
+    if (cell.reason !== undefined) body.appendChild(el('p', 'muted', m.reasons[cell.reason]));
+    if (!cell.tests.length && cell.reason === undefined) body.appendChild(el('p', 'muted', 'No test of this run names it.'));
     cell.tests.forEach(function (t) {
       var box = el('div', 'test s-' + t.status);
       var h = el('h4', null, t.title);
