@@ -242,6 +242,12 @@ describe('matrix of three real runs: reference, reference + every legal variant,
       mkdirSync(screenshots, { recursive: true });
       await page.screenshot({ path: join(screenshots, 'matrix-three-runs-differential.png'), fullPage: true });
 
+      // The documents' sentence, where the results quote it (the statement inventory).
+      const quoted = reference.requirements.find((r) => r.id === FAULT.breaks)!.statements ?? [];
+      expect(quoted.length, `${FAULT.breaks} quotes its sentence (spec/statements)`).toBeGreaterThan(0);
+      for (const s of quoted)
+        expect(await page.locator(`#rows tr[data-id="${FAULT.breaks}"] blockquote`).allInnerTexts()).toContain(s.quote);
+
       await filter(page, 'area', FAULT.breaks.split('.')[0]!);
       expect(await visibleIds(page), 'differential view of the fault’s area').toEqual([FAULT.breaks]);
       await filter(page, 'area', '');
@@ -286,6 +292,9 @@ describe('matrix of three real runs: reference, reference + every legal variant,
       expect(text).toContain(failing.message!.split('\n')[0]!);
       expect(text).toContain(`${last.method} ${last.url} → ${last.status}`);
       await page.screenshot({ path: join(screenshots, 'matrix-three-runs-cell.png') });
+      console.log(
+        `screenshots: ${join(screenshots, 'matrix-three-runs-differential.png')}, ${join(screenshots, 'matrix-three-runs-cell.png')}`,
+      );
       await page.keyboard.press('Escape');
       expect(await detail.isVisible(), 'Escape closes the details').toBe(false);
 

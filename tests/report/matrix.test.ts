@@ -258,10 +258,13 @@ describe('matrix.html', () => {
     expect(html, 'a file path that is a scheme is not linked').not.toContain('href="javascript');
   });
 
-  it('shows the quoted sentence when the results carry it, else the requirement text', () => {
+  it('shows the quoted sentence when the results carry it (the requirement text under it), else the text', () => {
     const quotedRow = html.match(/<tr [^>]*data-id="kv.quoted"[\s\S]*?<\/tr>/)![0];
     expect(quotedRow).toContain('<blockquote title="st.1">A read of a missing key answers 404.</blockquote>');
-    expect(quotedRow).not.toContain('Requirement kv.quoted.');
+    expect(quotedRow, "the catalogue's wording follows, set apart").toContain(
+      '</blockquote><span class="gist">Requirement kv.quoted.</span>',
+    );
+    expect(html.match(/<tr [^>]*data-id="kv.plain"[\s\S]*?<\/tr>/)![0]).not.toContain('blockquote');
     expect(html).toContain('Plain text &lt;/script&gt;');
   });
 

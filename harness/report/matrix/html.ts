@@ -61,7 +61,7 @@ th{background:#f0f2f5;font-weight:600}.muted{color:#777}code{font-size:12px}h5{m
 #filters{position:sticky;top:0;z-index:2;background:#fff;display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;padding:8px 0;border-bottom:1px solid #dde1e7}
 #filters label{white-space:nowrap}#shown{font-weight:600}
 blockquote{margin:4px 0;padding:2px 8px;border-left:3px solid #9aa5b5;color:#333}
-.kind{font-size:11px;color:#5a2d91}.note{font-size:12px;color:#7a5b00}.bad{color:#a00;font-weight:600}
+.kind{font-size:11px;color:#5a2d91}.gist{font-size:12px;color:#555}.note{font-size:12px;color:#7a5b00}.bad{color:#a00;font-weight:600}
 #detail{position:fixed;top:0;right:0;bottom:0;width:min(720px,92vw);background:#fff;border-left:1px solid #9aa5b5;box-shadow:-4px 0 16px rgba(0,0,0,.15);overflow:auto;padding:12px 16px;z-index:3}
 #detail header{display:flex;justify-content:space-between;align-items:center;background:none;color:inherit;padding:0}#detail h2{font-size:16px;margin:0}
 #detail .test{border-left:4px solid #9aa5b5;padding-left:10px;margin:12px 0}#detail .test.s-failed{border-color:#c62828}#detail h4{margin:4px 0}
@@ -134,8 +134,10 @@ ${areas
 }
 
 function requirementCell(r: MatrixRow): string {
+  // The documents' own sentences first; the catalogue's wording under them says which part of
+  // the sentence this row checks (a sentence often carries several requirements).
   const words = r.statements?.length
-    ? r.statements.map((s) => `<blockquote title="${esc(s.id)}">${esc(s.quote)}</blockquote>`).join('')
+    ? `${r.statements.map((s) => `<blockquote title="${esc(s.id)}">${esc(s.quote)}</blockquote>`).join('')}<span class="gist">${esc(r.text)}</span>`
     : esc(r.text);
   return `${words}${r.notes.map((n) => `<br><span class="note">${esc(n)}</span>`).join('')}`;
 }

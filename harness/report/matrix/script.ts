@@ -135,9 +135,8 @@ export const MATRIX_SCRIPT = String.raw`
     body.appendChild(head);
     if (row.statements && row.statements.length) {
       row.statements.forEach(function (s) { body.appendChild(el('blockquote', null, s.quote)); });
-    } else {
-      body.appendChild(el('p', 'req', row.text));
     }
+    body.appendChild(el('p', row.statements && row.statements.length ? 'gist' : 'req', row.text));
     if (cell.reason !== undefined) body.appendChild(el('p', 'muted', m.reasons[cell.reason]));
     if (!cell.tests.length && cell.reason === undefined) body.appendChild(el('p', 'muted', 'No test of this run names it.'));
     cell.tests.forEach(function (t) {
