@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../harness/process.js';
+import { runCli } from '../../harness/cli/process.js';
 import { buildMatrix } from '../../harness/report/matrix/build.js';
 import type { Matrix } from '../../harness/report/matrix/model.js';
 import { writeMatrix } from '../../harness/report/matrix/write.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { matrixFiles } from '../../harness/cli/matrix.js';
-import { runCli } from '../../harness/process.js';
+import { runCli } from '../../harness/cli/process.js';
 import type { Matrix } from '../../harness/report/matrix/model.js';
 import { runEnv } from '../helpers/run-env.js';
 import { run } from './matrix-synthetic.js';

@@ -2,7 +2,7 @@
  * One cell of the matrix: the verdict class of a requirement in one run, and the tests behind it
  * with what explains their outcome (failure message and failing exchange, reason of a skip).
  */
-import { redactor } from '../../redact.js';
+import { redactor } from '../../redaction/redact.js';
 import type { CellClass, CellTest, Exchange, InputRequirement, InputTest, MatrixCell } from './model.js';
 
 type Verdict = 'violation' | 'assumption';

@@ -5,7 +5,7 @@
  * the quoted sentences of the documents, a curl line per failure) are optional inputs: a
  * results.json with them shows them, one without them still reads.
  */
-import type { TranscriptEntry } from '../../context.js';
+import type { TranscriptEntry } from '../../http/transcript.js';
 import type { RequirementRow, Results, TestResult } from '../model.js';
 
 /**
