@@ -11,6 +11,7 @@ import { runConformance } from './run.js';
 import { runMutation } from './mutation.js';
 import { compareFiles } from './compare.js';
 import { mergeFiles } from './merge.js';
+import { matrixFiles } from './matrix.js';
 
 const list = (v: string) =>
   v
@@ -146,6 +147,17 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
     .option('--report-dir <dir>', 'where the merged reports go', 'reports')
     .action((files: string[], o) => {
       process.exitCode = mergeFiles(files, o.reportDir);
+    });
+
+  program
+    .command('matrix')
+    .description(
+      'several runs side by side: one row per requirement, one column per NAME=results.json (the column title); writes matrix.html and matrix.json (docs/MATRIX.md)',
+    )
+    .argument('<runs...>', 'NAME=results.json of each implementation, in column order')
+    .option('--report-dir <dir>', 'where matrix.html and matrix.json go', 'reports')
+    .action((runs: string[], o) => {
+      process.exitCode = matrixFiles(runs, o.reportDir);
     });
 
   try {
