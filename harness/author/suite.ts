@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { targetConfig } from '../config/target-config.js';
 import type { TargetConfig } from '../config/types.js';
 import type { ApiClient } from '../http/client.js';
-import { Transcript } from '../http/transcript.js';
+import { Transcript, tokenHeadersOf } from '../http/transcript.js';
 import { redactor } from '../redaction/redact.js';
 import { mountAliases } from '../spec/mount-aliases.js';
 import { specRegistry } from '../spec/registry.js';
@@ -63,7 +63,7 @@ export function suite(area: string): Suite {
     if (ctx) return ctx;
     const cfg = targetConfig();
     const registry = await specRegistry();
-    suiteTranscript = new Transcript();
+    suiteTranscript = new Transcript(tokenHeadersOf(cfg));
     suiteTracker = new Tracker();
     suiteLedger = new SpecLedger();
     const tracker = suiteTracker;

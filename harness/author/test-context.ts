@@ -2,6 +2,7 @@
  * Builds `t`, the one argument of a conformance test body (test-api.ts has its contract): clients,
  * checks, preconditions, cleanup, time, skips and the known-issue gates of one test.
  */
+import { type Attribution, charge } from '../attribution.js';
 import { CheckFailure } from '../checks/index.js';
 import type { TargetConfig } from '../config/types.js';
 import { timeDomain, guardGlobal } from '../domain-locks/declarations.js';
@@ -40,6 +41,8 @@ export interface TestParts {
   ledger: SpecLedger;
   /** The running test's metadata, where `t.knownIssue` records what it saw. */
   taskMeta: Record<string, unknown>;
+  /** Which requirement each assertion proves (`t.as`, `t.proving`, `t.assuming`). */
+  attribution: Attribution;
 }
 
 export function testContext(p: TestParts): T {
@@ -64,18 +67,31 @@ export function testContext(p: TestParts): T {
     () => transcript,
     () => ledger,
   );
-  return {
+  const t: T = {
     config: cfg,
     svc,
     sched,
     check(ex, ...checks) {
-      for (const c of checks) c(ex, {});
+      try {
+        for (const c of checks) c(ex, {});
+      } catch (err) {
+        // The exchange a failing check looked at: the failure's reproduction (report/curl.ts).
+        charge(err, { exchange: ex });
+        throw err;
+      }
       return ex;
     },
+    as(id) {
+      const proving = p.attribution.as(id);
+      return { check: (ex, ...checks) => proving(() => t.check(ex, ...checks)) };
+    },
+    proving: (id, fn) => p.attribution.proving(id, fn),
+    assuming: (id, fn) => p.attribution.assuming(id, fn),
     precondition(ex, ...checks) {
       try {
         for (const c of checks) c(ex, {});
       } catch (err) {
+        charge(err, { exchange: ex });
         if (!refused(ex)) throw err;
         const why = err instanceof CheckFailure ? err.message.split('\n')[0] : String(err);
         throw new NotApplicable({
@@ -111,4 +127,5 @@ export function testContext(p: TestParts): T {
       transcript.note(`known issue observed: ${message}`);
     },
   };
+  return t;
 }
