@@ -14,7 +14,7 @@ import { redactor } from '../redaction/redact.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import { specRegistry } from '../spec/registry.js';
 import { SpecLedger } from './clients.js';
-import { currentArea, unavailable } from './suite.js';
+import { currentArea, currentSetup, unavailable } from './suite.js';
 import {
   type ConformanceMeta,
   NotApplicable,
@@ -82,6 +82,7 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
   // The ids travel with the test from registration on, so a test whose file setup fails (and
   // which therefore never runs) is still reported under its requirements and level.
   const conformanceMeta = { ids, level: meta.level, area: entry?.area ?? area ?? 'unknown' };
+  const setup = currentSetup();
   test(meta.title, {
     timeout: meta.timeoutMs ?? targetConfig().timeouts.testMs,
     meta: { conformance: conformanceMeta } as Record<string, unknown>,
@@ -101,6 +102,13 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     if (early) {
       taskMeta.skip = early.info;
       vctx.skip(early.message);
+      return;
+    }
+    if (setup?.refused) {
+      taskMeta.notApplicable = setup.refused satisfies NotApplicableInfo;
+      vctx.skip(
+        `not applicable: the file's set-up: ${setup.refused.reason}${setup.refused.answer ? ` (${setup.refused.answer})` : ''}`,
+      );
       return;
     }
     const transcript = new Transcript(tokenHeadersOf(cfg));

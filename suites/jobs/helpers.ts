@@ -31,6 +31,11 @@ export interface RegisterOptions {
   extra?: Record<string, unknown>;
   /** Expected status; defaults to 200. */
   expect?: Check;
+  /**
+   * The registration is the test's set-up, not what it checks: a refusal (4xx) makes the test not
+   * applicable with the scheduler's answer (`registered` sets it).
+   */
+  setup?: boolean;
 }
 
 /** Purges a job (and only it) after the test; tolerant of a job the test already purged. */
@@ -42,11 +47,12 @@ export function trackJob(t: T, id: string, namespace?: string): void {
 export async function register(t: T, job: JobDefinition, opts: RegisterOptions = {}): Promise<Exchange> {
   trackJob(t, String(job.ID), opts.namespace);
   const ex = await t.sched.post('jobs', { body: { Job: job, ...opts.extra }, query: { namespace: opts.namespace } });
-  t.check(ex, opts.expect ?? statusIs(200));
+  if (opts.setup) t.precondition(ex, opts.expect ?? statusIs(200));
+  else t.check(ex, opts.expect ?? statusIs(200));
   return ex;
 }
 
-/** A run-unique job from a fixture definition, registered. */
+/** A run-unique job from a fixture definition, registered (set-up: a refusal makes the test not applicable). */
 export async function registered(
   t: T,
   definition: string,
@@ -55,7 +61,7 @@ export async function registered(
 ): Promise<{ id: string; job: JobDefinition; ex: Exchange }> {
   const id = t.unique(base);
   const job = jobDefinition(definition, id, overrides);
-  const ex = await register(t, job);
+  const ex = await register(t, job, { setup: true });
   return { id, job, ex };
 }
 
