@@ -109,14 +109,29 @@ export function blastRadius(results: Results | undefined, breaks: string): strin
   return [...ids].sort();
 }
 
-/** The assumptions a run differed from (failures of class assumption, and differences recorded on the way). */
-export function assumptionsDiffered(results: Results | undefined): string[] {
-  const ids = new Set<string>();
+/**
+ * The assumptions a run differed from (failures of class assumption, and differences recorded on
+ * the way), and those of them `declared` does not cover. A difference is covered when its id is
+ * declared or when its test also names a declared assumption (a generated robustness rule and the
+ * group assumption it belongs to: `robustness.sched.invalid-4xx`).
+ */
+export function assumptionsDiffered(
+  results: Results | undefined,
+  declared: readonly string[] = [],
+): { differences: string[]; undeclared: string[] } {
+  const all = new Set<string>();
+  const undeclared = new Set<string>();
   for (const t of results?.tests ?? []) {
-    if (t.status === 'failed' && classOf(t) === 'assumption') ids.add(chargedTo(t)!);
-    for (const d of t.assumptionDifferences ?? []) ids.add(d.id);
+    const ids = [
+      ...(t.status === 'failed' && classOf(t) === 'assumption' ? [chargedTo(t)!] : []),
+      ...(t.assumptionDifferences ?? []).map((d) => d.id),
+    ];
+    for (const id of ids) {
+      all.add(id);
+      if (!declared.includes(id) && !t.ids.some((x) => x !== id && declared.includes(x))) undeclared.add(id);
+    }
   }
-  return [...ids].sort();
+  return { differences: [...all].sort(), undeclared: [...undeclared].sort() };
 }
 
 async function runSuites(
@@ -226,8 +241,7 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
   const runVariants = async (names: string[], suitesOf: string[], dir: string, declared: string[]) => {
     const run = await runSuites(suitesOf, [], dir, undefined, undefined, names);
     const violations = run.results?.tests.filter((t) => t.status === 'failed' && classOf(t) === 'violation') ?? [];
-    const differences = assumptionsDiffered(run.results);
-    const undeclared = differences.filter((id) => !declared.includes(id));
+    const { differences, undeclared } = assumptionsDiffered(run.results, declared);
     const verdict: VariantOutcome['verdict'] = !run.results
       ? 'error'
       : violations.length === 0 && undeclared.length === 0 && run.results.errors.length === 0
