@@ -84,6 +84,8 @@ export function buildResults(opts: {
   errors: string[];
   /** Spec observations of file setups and teardowns (beforeAll/afterAll), outside any test. */
   fileSpec?: { file: string; observations: SpecObservation[] }[];
+  /** How assumption differences count; default: the config's run.assumptions. */
+  mode?: AssumptionMode;
   now?: Date;
 }): Results {
   const tests: TestResult[] = opts.outcomes.map((o) => {
@@ -144,7 +146,7 @@ export function buildResults(opts: {
   }
 
   const cfg = opts.config;
-  const mode = assumptionMode(cfg?.run.assumptions);
+  const mode = opts.mode ?? assumptionMode(cfg?.run.assumptions);
   const { summary, requirements, statements } = summarize(tests, opts.catalogue, { mode });
   return {
     tool: { name: 'svc-conformance', version: '0.1.0' },

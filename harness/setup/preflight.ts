@@ -31,11 +31,15 @@ export const SCHED_SELF_READ: Record<string, string | undefined> = {
   upstream: 'acl/token/self',
 };
 
-const TLS = /CERT|SSL|TLS|self[- ]signed|certificate|EPROTO|unable to verify|UNABLE_TO_/i;
+/**
+ * Certificate errors (self-signed, unknown issuer, expired, wrong name): the CA setting. Other TLS
+ * failures (https to a plain HTTP port: EPROTO) are the address's.
+ */
+const CERTIFICATE = /CERT|self[- ]signed|certificate|unable to verify|UNABLE_TO_/i;
 
 function transportSetting(err: TransportError, api: 'svc' | 'sched'): { setting: string; what: string } {
   const message = err.message;
-  if (api === 'svc' && TLS.test(message))
+  if (api === 'svc' && CERTIFICATE.test(message))
     return {
       setting: 'SVC_CACERT',
       what: 'failed the TLS handshake (svc.cacert / SVC_CACERT names the CA that signed its certificate)',
