@@ -63,14 +63,20 @@ export default class ConformanceReporter implements Reporter {
     const fileSpec: { file: string; observations: SpecObservation[] }[] = [];
     for (const mod of modules) {
       const moduleErrors = mod.errors().map((e) => errorText(e));
-      const meta = mod.meta() as { leftovers?: { label: string; error: string }[]; spec?: SpecObservation[] };
-      for (const l of meta.leftovers ?? []) leftovers.push({ file: mod.moduleId, ...l });
-      if (meta.spec?.length) fileSpec.push({ file: mod.moduleId, observations: meta.spec });
+      const fileMeta = mod.meta() as {
+        leftovers?: { label: string; error: string }[];
+        spec?: SpecObservation[];
+        /** The exchange a failed file set-up failed on (harness/index.ts suite()). */
+        reproduction?: unknown;
+      };
+      for (const l of fileMeta.leftovers ?? []) leftovers.push({ file: mod.moduleId, ...l });
+      if (fileMeta.spec?.length) fileSpec.push({ file: mod.moduleId, observations: fileMeta.spec });
       let count = 0;
       for (const test of mod.children.allTests() as Iterable<TestCase>) {
         count++;
         const result = test.result();
-        const meta = test.meta() as Record<string, unknown>;
+        const own = test.meta() as Record<string, unknown>;
+        const meta = fileMeta.reproduction && !own.reproduction ? { ...own, reproduction: fileMeta.reproduction } : own;
         for (const l of (meta.leftovers as { label: string; error: string }[] | undefined) ?? [])
           leftovers.push({ file: mod.moduleId, ...l });
         outcomes.push({
