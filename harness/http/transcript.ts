@@ -21,6 +21,8 @@ export interface TranscriptEntry {
   operation?: string;
   requestHeaders?: Record<string, unknown>;
   requestBody?: unknown;
+  /** A body sent as is (malformed JSON, another content type), redacted, when short text. */
+  requestRaw?: string;
   responseHeaders?: Record<string, unknown>;
   responseBody?: unknown;
   /** Names the dialect translated on the wire (bodies above are in the documents' names). */
@@ -112,6 +114,7 @@ export class Transcript {
       operation: ex.operation,
       requestHeaders: redactor.headers(ex.request.headers),
       requestBody: clip(redactor.value(ex.request.body)),
+      ...(ex.request.raw !== undefined ? { requestRaw: redactor.text(ex.request.raw) } : {}),
       responseHeaders: redactor.headers(
         pick(ex.response.headers, ['content-type', 'x-sched-nexttoken', 'x-nomad-nexttoken', 'location']),
       ),

@@ -42,7 +42,8 @@ export function reproduce(entry: TranscriptEntry): Reproduction {
     args.push('-H', shellQuote(`${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`));
   }
   const body = entry.requestBody;
-  if (body !== undefined) {
+  if (entry.requestRaw !== undefined) args.push('--data-binary', shellQuote(entry.requestRaw));
+  else if (body !== undefined) {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     if (typeof body === 'string' && RAW.test(body)) notes.push(`the request body was ${body}, not kept in the report`);
     else {
@@ -51,6 +52,9 @@ export function reproduce(entry: TranscriptEntry): Reproduction {
       args.push('--data', shellQuote(text));
     }
   }
+  // Without a type of its own a body would go out as curl's default (form data): send none, as the test did.
+  const typed = Object.keys(entry.requestHeaders ?? {}).some((h) => h.toLowerCase() === 'content-type');
+  if (!typed && args.some((a) => a === '--data' || a === '--data-binary')) args.push('-H', shellQuote('Content-Type:'));
   if (entry.renamed?.length)
     notes.push(`the body is in the documents' names; the target's names were: ${entry.renamed.join(', ')}`);
   args.push(shellQuote(entry.url ?? ''));

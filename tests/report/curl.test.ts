@@ -107,8 +107,34 @@ describe('reproduce', () => {
     const url = `http://127.0.0.1:8200/v1/secret/data/${encodeURIComponent("it's $(x)")}?q='$HOME'`;
     const r = reproduce(entry({ url, requestHeaders: { 'X-Odd': header }, auth: undefined, requestBody: body }));
     const args = parsed(r.curl, { HOME: '/should-not-appear' });
-    expect(args).toEqual(['-sS', '-X', 'POST', '-H', `X-Odd: ${header}`, '--data', JSON.stringify(body), url]);
+    expect(args).toEqual([
+      '-sS',
+      '-X',
+      'POST',
+      '-H',
+      `X-Odd: ${header}`,
+      '--data',
+      JSON.stringify(body),
+      '-H',
+      'Content-Type:',
+      url,
+    ]);
     expect(JSON.parse(args[6]!)).toEqual(body);
+  });
+
+  it('a raw body the transcript kept goes out byte for byte; without a Content-Type curl sends none either', () => {
+    const raw = '{"a": 1,,}\n$(x) \'q\'';
+    const typed = reproduce(entry({ requestBody: '<19 raw bytes>', requestRaw: raw }));
+    const args = parsed(typed.curl, { SVC_TOKEN: 't' });
+    expect(args.slice(args.indexOf('--data-binary'), args.indexOf('--data-binary') + 2)).toEqual([
+      '--data-binary',
+      raw,
+    ]);
+    expect(typed.notes).toBeUndefined();
+    const untyped = reproduce(
+      entry({ requestHeaders: { 'X-Svc-Token': '[REDACTED]' }, requestBody: '<19 raw bytes>', requestRaw: raw }),
+    );
+    expect(parsed(untyped.curl, { SVC_TOKEN: 't' })).toContain('Content-Type:');
   });
 
   it('says what it cannot repeat: a token the test created, redacted values, raw and clipped bodies, renamed fields', () => {
