@@ -4,7 +4,7 @@
  * pointer, what the spec expects, what came back). Tests record observations; the report turns
  * them into one result per operation and status (harness/report/schema-results.ts).
  */
-import type { TranscriptEntry } from '../context.js';
+import type { TranscriptEntry } from '../http/transcript.js';
 export interface SpecFinding {
   /** JSON pointer into the response body ('' = the whole answer, e.g. an undocumented status). */
   pointer: string;
