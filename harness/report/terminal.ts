@@ -32,11 +32,15 @@ export function summaryLines(results: Results): string[] {
   lines.push(
     `known failures: ${s.knownFailures}, fixed: ${s.fixed}, known issues observed: ${s.knownIssues}, MUST failures: ${s.mustFailed}`,
   );
-  for (const t of results.tests.filter((x) => x.status === 'failed' && x.verdict === 'assumption').slice(0, 10)) {
+  const shown = 10;
+  const differing = results.tests.filter((x) => x.status === 'failed' && x.verdict === 'assumption');
+  for (const t of differing.slice(0, shown)) {
     const row = results.requirements.find((r) => r.id === t.failedRequirement);
     lines.push(
       `  assumption difference ${t.failedRequirement}${row?.assumption?.setting ? ` (setting ${row.assumption.setting})` : ''}: ${t.title}`,
     );
   }
+  if (differing.length > shown)
+    lines.push(`  ... and ${differing.length - shown} more assumption difference(s): see the report's own section`);
   return lines;
 }
