@@ -232,7 +232,7 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
       ? `; blast radius ${outcome.beyond.length}: ${outcome.beyond.slice(0, 4).join(', ')}${outcome.beyond.length > 4 ? ', ...' : ''}`
       : '';
     console.log(
-      `${mark} ${fault.name.padEnd(48)} ${outcome.verdict === 'killed' ? `${failed.length} failing test(s)${outcome.byTarget ? `, incl. ${fault.breaks}` : `; none names ${fault.breaks}`}${radiusNote}` : fault.description}`,
+      `${mark} ${fault.name.padEnd(48)} ${outcome.verdict === 'killed' ? `${failed.length} failing test(s)${outcome.byTarget ? `, incl. ${fault.breaks}` : `; no failure is charged to ${fault.breaks}`}${radiusNote}` : fault.description}`,
     );
     return outcome;
   });
