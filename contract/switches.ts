@@ -30,9 +30,10 @@ export interface VariantSpec<N extends string = string> {
   suites: string[];
   description: string;
   /**
-   * Catalogue assumptions (`kind: assumption`) this behaviour contradicts: a run on the embedded
-   * reference with the variant on switches them off (`assumptions.<id>: false`), as a vendor of
-   * such a product would in its config.
+   * Catalogue assumptions (`kind: assumption`) this behaviour contradicts. They are not switched
+   * off: a run with the variant on reports assumption differences for them (which do not fail it
+   * unless run.assumptions is strict), and `npm run mutation` fails the variant on a difference it
+   * does not declare here.
    */
   assumptions?: string[];
 }

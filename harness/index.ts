@@ -22,7 +22,14 @@ export { uniqueName } from './author/unique-name.js';
 
 // Identities, mounts and scheduler grants a test makes for itself (harness/provision/).
 export { freshMount } from './provision/fresh-mount.js';
-export { createToken, policyToken, tokenWith, writePolicy } from './provision/identity.js';
+export {
+  createGroup,
+  createNamespace,
+  createToken,
+  policyToken,
+  tokenWith,
+  writePolicy,
+} from './provision/identity.js';
 export { schedNamespace, schedTokenWith } from './provision/scheduler.js';
 
 // The target and what a test reads about it.

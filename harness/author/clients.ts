@@ -86,7 +86,12 @@ export function makeClient(
         const result = observeAgainstSpec(ex, registry, { mountAliases, namespace: cfg.svc.namespace });
         ex.operation = result.operation;
         ex.spec = result.observation;
-        if (result.observation) ledger()?.record(result.observation);
+        const observed = result.observation;
+        // An answer that broke the spec keeps its exchange: the schema result's curl reproduction.
+        if (observed)
+          ledger()?.record(
+            observed.findings.length && transcript() ? { ...observed, example: transcript()!.entryOf(ex) } : observed,
+          );
       }
       transcript()?.exchange(ex);
     },

@@ -5,14 +5,16 @@
  * observations and the outcome (skipped, not applicable, failed with a redacted message).
  */
 import { test, type TestContext as VitestContext } from 'vitest';
+import { Attribution } from '../attribution.js';
 import { targetConfig } from '../config/target-config.js';
 import type { TargetConfig } from '../config/types.js';
-import { Transcript } from '../http/transcript.js';
+import { Transcript, tokenHeadersOf, type TranscriptEntry } from '../http/transcript.js';
+import { reproduce } from '../report/curl.js';
 import { redactor } from '../redaction/redact.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import { specRegistry } from '../spec/registry.js';
 import { SpecLedger } from './clients.js';
-import { currentArea, unavailable } from './suite.js';
+import { currentArea, currentSetup, unavailable } from './suite.js';
 import {
   type ConformanceMeta,
   NotApplicable,
@@ -80,21 +82,36 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
   // The ids travel with the test from registration on, so a test whose file setup fails (and
   // which therefore never runs) is still reported under its requirements and level.
   const conformanceMeta = { ids, level: meta.level, area: entry?.area ?? area ?? 'unknown' };
+  const setup = currentSetup();
   test(meta.title, {
     timeout: meta.timeoutMs ?? targetConfig().timeouts.testMs,
     meta: { conformance: conformanceMeta } as Record<string, unknown>,
   }, async (vctx: VitestContext) => {
     const taskMeta = vctx.task.meta as Record<string, unknown>;
-    taskMeta.conformance = conformanceMeta;
-    if (problem) throw new Error(problem);
     const cfg = targetConfig();
+    // Which requirement each assertion proves (harness/attribution.ts); its ids grow by the
+    // assumptions the test's helpers check (t.assuming).
+    const attribution = new Attribution({
+      ids,
+      isAssumption: (id) => catalogue.get(id)?.kind === 'assumption',
+      switchedOff: (id) => cfg.assumptions[id] === false,
+    });
+    taskMeta.conformance = { ...conformanceMeta, ids: attribution.ids };
+    if (problem) throw new Error(problem);
     const early = skipBeforeRun(meta, ids, area, cfg);
     if (early) {
       taskMeta.skip = early.info;
       vctx.skip(early.message);
       return;
     }
-    const transcript = new Transcript();
+    if (setup?.refused) {
+      taskMeta.notApplicable = setup.refused satisfies NotApplicableInfo;
+      vctx.skip(
+        `not applicable: the file's set-up: ${setup.refused.reason}${setup.refused.answer ? ` (${setup.refused.answer})` : ''}`,
+      );
+      return;
+    }
+    const transcript = new Transcript(tokenHeadersOf(cfg));
     const tracker = new Tracker();
     const ledger = new SpecLedger();
     const t = testContext({
@@ -106,6 +123,7 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       tracker,
       ledger,
       taskMeta,
+      attribution,
     });
     let failure: unknown;
     try {
@@ -113,6 +131,8 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
     } catch (err) {
       failure = err;
     }
+    // The last exchange before the test ended: the reproduction of a failure no check names (cleanup comes after).
+    const lastBefore: TranscriptEntry | undefined = transcript.lastExchange();
     const leftovers = await tracker.runAll();
     if (leftovers.length) taskMeta.leftovers = leftovers;
     taskMeta.transcript = transcript.entries;
@@ -130,7 +150,13 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       vctx.skip(`${failure.info.reason}${failure.info.setting ? ` (setting ${failure.info.setting})` : ''}`);
       return;
     }
-    if (failure) throw redactError(failure);
+    const settled = attribution.settle(failure);
+    taskMeta.attribution = settled.attributed;
+    if (settled.error === undefined) return;
+    // The exchange the failing check looked at (the test's last one when the failure names none).
+    const entry = settled.exchange ? transcript.entryOf(settled.exchange) : lastBefore;
+    if (entry) taskMeta.reproduction = reproduce(entry);
+    throw redactError(settled.error);
   });
 }
 

@@ -6,11 +6,18 @@ import { afterAll, beforeAll } from 'vitest';
 import { targetConfig } from '../config/target-config.js';
 import type { TargetConfig } from '../config/types.js';
 import type { ApiClient } from '../http/client.js';
-import { Transcript } from '../http/transcript.js';
+import { Transcript, tokenHeadersOf } from '../http/transcript.js';
 import { redactor } from '../redaction/redact.js';
 import { mountAliases } from '../spec/mount-aliases.js';
 import { specRegistry } from '../spec/registry.js';
 import { makeClient, SpecLedger } from './clients.js';
+import { chargeOf } from '../attribution.js';
+import { type Check, success } from '../checks/index.js';
+import type { Exchange } from '../http/exchange.js';
+import type { TranscriptEntry } from '../http/transcript.js';
+import { reproduce } from '../report/curl.js';
+import { requirePrecondition } from './precondition.js';
+import { NotApplicable, type NotApplicableInfo } from './test-api.js';
 import { type CleanupPhase, Tracker } from './tracker.js';
 import { uniqueName } from './unique-name.js';
 
@@ -35,6 +42,11 @@ export interface SuiteContext {
   readonly sched: ApiClient;
   track(label: string, cleanup: () => Promise<unknown>, phase?: CleanupPhase): void;
   unique(base: string): string;
+  /**
+   * As `t.precondition`, for the file's set-up: when the target refuses (4xx, 501), the set-up
+   * stops and every test of the file is not applicable with the target's answer.
+   */
+  precondition(ex: Exchange, ...checks: Check[]): Exchange;
 }
 
 /** The area of the file being collected: conformance() skips when its prerequisites are missing. */
@@ -44,6 +56,19 @@ export function currentArea(): string | undefined {
   return fileArea;
 }
 
+/** What the file's set-up found: a refusal makes every test of the file not applicable. */
+export interface FileSetup {
+  refused?: NotApplicableInfo;
+  /** A set-up that failed: the exchange it failed on (its tests' reproduction). */
+  failedOn?: TranscriptEntry;
+}
+/** The set-up state of the file being collected (one file at a time per worker). */
+let fileSetup: FileSetup | undefined;
+
+export function currentSetup(): FileSetup | undefined {
+  return fileSetup;
+}
+
 /** Why the run cannot test an area at all (no directory for ldap), from the global setup. */
 export function unavailable(area: string | undefined): { reason: string; setting: string } | undefined {
   return area ? targetConfig().unavailable?.[area] : undefined;
@@ -51,6 +76,8 @@ export function unavailable(area: string | undefined): { reason: string; setting
 
 export function suite(area: string): Suite {
   fileArea = area;
+  const setupState: FileSetup = {};
+  fileSetup = setupState;
   const setups: ((s: SuiteContext) => Promise<void>)[] = [];
   let ctx: SuiteContext | undefined;
   // Per file, not per module: with isolate off, one worker's module instance serves many files.
@@ -63,7 +90,7 @@ export function suite(area: string): Suite {
     if (ctx) return ctx;
     const cfg = targetConfig();
     const registry = await specRegistry();
-    suiteTranscript = new Transcript();
+    suiteTranscript = new Transcript(tokenHeadersOf(cfg));
     suiteTracker = new Tracker();
     suiteLedger = new SpecLedger();
     const tracker = suiteTracker;
@@ -85,6 +112,7 @@ export function suite(area: string): Suite {
       ),
       track: (label, fn, phase) => tracker.add(label, fn, phase),
       unique: uniqueName,
+      precondition: (ex, ...checks) => requirePrecondition(ex, checks),
     };
     return ctx;
   };
@@ -92,7 +120,17 @@ export function suite(area: string): Suite {
   beforeAll(async () => {
     const s = await context();
     if (unavailable(area)) return;
-    for (const fn of setups) await fn(s);
+    try {
+      for (const fn of setups) await fn(s);
+    } catch (err) {
+      // A refused set-up step (a mount, a fixture): the file's tests are not applicable, not failed.
+      if (!(err instanceof NotApplicable)) {
+        const ex = chargeOf(err).exchange;
+        setupState.failedOn = ex ? suiteTranscript?.entryOf(ex) : suiteTranscript?.lastExchange();
+        throw err;
+      }
+      setupState.refused = { ...err.info, reason: redactor.text(err.info.reason) };
+    }
   }, targetConfig().timeouts.hookMs);
 
   // biome-ignore lint/correctness/noEmptyPattern: vitest requires a destructuring first parameter
@@ -100,6 +138,8 @@ export function suite(area: string): Suite {
     const leftovers = await suiteTracker?.runAll();
     const meta = (file as unknown as { meta: Record<string, unknown> }).meta;
     if (suiteLedger?.observations.length) meta.spec = suiteLedger.observations;
+    // The tests of a file whose set-up failed are reported failed with the set-up's exchange.
+    if (setupState.failedOn) meta.reproduction = reproduce(setupState.failedOn);
     if (leftovers?.length) {
       meta.leftovers = leftovers;
       console.warn(
@@ -131,11 +171,8 @@ export function suite(area: string): Suite {
       const ex = await s.svc.post(kind === 'auth' ? `sys/auth/${name}` : `sys/mounts/${name}`, {
         body: { type: opts.type, options: opts.options ?? {} },
       });
-      if (ex.response.status !== 200 && ex.response.status !== 204) {
-        throw new Error(
-          `could not mount ${opts.type} at ${path}: status ${ex.response.status} ${redactor.text(ex.response.text).slice(0, 200)}`,
-        );
-      }
+      // A fixture: a target refusing the mount makes the file's tests not applicable (its answer shown).
+      s.precondition(ex, success);
       ref.path = path;
       mountAliases.set(path, kind === 'auth' ? `auth/${defaultName}` : defaultName);
       s.track(

@@ -49,6 +49,23 @@ export interface T {
   readonly sched: ApiClient;
   check(ex: Exchange, ...checks: Check[]): Exchange;
   /**
+   * The checks of this form prove requirement `id` (one the test declares): when one fails, the
+   * test fails `id` and its other ids are not reached. `t.as('transit.import.imported-flag').check(ex, bodyAt(...))`.
+   */
+  as(id: string): Pick<T, 'check'>;
+  /**
+   * Every assertion inside `fn` (t.check, expectThat, anything thrown) proves `id`, a requirement
+   * the test declares: `await t.proving('jobs.action.ws-frames-order', async () => { ... })`.
+   * Without a `proving` or `as`, an assertion proves the test's primary id (harness/attribution.ts).
+   */
+  proving<R>(id: string, fn: () => R): R;
+  /**
+   * A check of catalogue assumption `id` (kind: assumption) a shared helper makes on the test's
+   * behalf: skipped when `assumptions.<id>` is false; when it fails the difference is recorded and
+   * the test goes on (it fails as an assumption difference only if nothing else fails).
+   */
+  assuming<R>(id: string, fn: () => R): R | undefined;
+  /**
    * Checks a request the test makes to set up the behaviour under test (create a key, write a
    * policy, mount an engine). When the target refuses it (4xx, 501) the test is reported
    * `not-applicable` with the target's answer: the rule under test was never reached. A 5xx, a

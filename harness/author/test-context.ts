@@ -2,32 +2,20 @@
  * Builds `t`, the one argument of a conformance test body (test-api.ts has its contract): clients,
  * checks, preconditions, cleanup, time, skips and the known-issue gates of one test.
  */
-import { CheckFailure } from '../checks/index.js';
+import { type Attribution, charge } from '../attribution.js';
 import type { TargetConfig } from '../config/types.js';
 import { timeDomain, guardGlobal } from '../domain-locks/declarations.js';
-import type { Exchange } from '../http/exchange.js';
 import type { Transcript } from '../http/transcript.js';
 import { redactor } from '../redaction/redact.js';
 import type { Requirement } from '../spec/catalogue.js';
 import type { SpecRegistry } from '../spec/registry.js';
 import { isAffected, knownVersion } from '../spec/version-gates.js';
 import { heldLease, makeClient, type SpecLedger } from './clients.js';
+import { requirePrecondition } from './precondition.js';
 import { NotApplicable, Skip, type T } from './test-api.js';
 import { moveTime, timeOwnerOf } from './time.js';
 import type { Tracker } from './tracker.js';
 import { uniqueName } from './unique-name.js';
-
-/** Whether an answer is the target refusing a request (as opposed to failing at it). */
-function refused(ex: Exchange): boolean {
-  const s = ex.response.status;
-  return (s >= 400 && s < 500) || s === 501;
-}
-
-function answerOf(ex: Exchange): string {
-  const errors = (ex.response.body as { errors?: unknown } | undefined)?.errors;
-  const detail = Array.isArray(errors) && errors.length ? `: ${errors.slice(0, 3).join('; ')}` : '';
-  return redactor.text(`${ex.request.method} ${ex.request.path} answered ${ex.response.status}${detail}`).slice(0, 500);
-}
 
 export interface TestParts {
   cfg: TargetConfig;
@@ -40,6 +28,8 @@ export interface TestParts {
   ledger: SpecLedger;
   /** The running test's metadata, where `t.knownIssue` records what it saw. */
   taskMeta: Record<string, unknown>;
+  /** Which requirement each assertion proves (`t.as`, `t.proving`, `t.assuming`). */
+  attribution: Attribution;
 }
 
 export function testContext(p: TestParts): T {
@@ -64,27 +54,27 @@ export function testContext(p: TestParts): T {
     () => transcript,
     () => ledger,
   );
-  return {
+  const t: T = {
     config: cfg,
     svc,
     sched,
     check(ex, ...checks) {
-      for (const c of checks) c(ex, {});
-      return ex;
-    },
-    precondition(ex, ...checks) {
       try {
         for (const c of checks) c(ex, {});
       } catch (err) {
-        if (!refused(ex)) throw err;
-        const why = err instanceof CheckFailure ? err.message.split('\n')[0] : String(err);
-        throw new NotApplicable({
-          reason: `a precondition was refused by the target (${why})`,
-          answer: answerOf(ex),
-        });
+        // The exchange a failing check looked at: the failure's reproduction (report/curl.ts).
+        charge(err, { exchange: ex });
+        throw err;
       }
       return ex;
     },
+    as(id) {
+      const proving = p.attribution.as(id);
+      return { check: (ex, ...checks) => proving(() => t.check(ex, ...checks)) };
+    },
+    proving: (id, fn) => p.attribution.proving(id, fn),
+    assuming: (id, fn) => p.attribution.assuming(id, fn),
+    precondition: (ex, ...checks) => requirePrecondition(ex, checks),
     notApplicable,
     track: (label, fn, phase) => tracker.add(label, fn, phase),
     unique: uniqueName,
@@ -111,4 +101,5 @@ export function testContext(p: TestParts): T {
       transcript.note(`known issue observed: ${message}`);
     },
   };
+  return t;
 }

@@ -5,6 +5,7 @@ import { loadCatalogue } from '../spec/catalogue.js';
 import { mergeResults, MergeError } from '../report/merge.js';
 import type { Results } from '../report/model.js';
 import { writeReports } from '../report/reporter.js';
+import { summaryLines } from '../report/terminal.js';
 
 export function mergeFiles(files: string[], reportDir: string): number {
   let merged: Results;
@@ -33,9 +34,8 @@ export function mergeFiles(files: string[], reportDir: string): number {
   const dir = resolve(reportDir);
   writeReports(dir, merged);
   const s = merged.summary;
-  console.log(
-    `conformance (merged ${files.length}): ${s.passed + s.knownIssues} passed, ${s.failed} failed, ${s.skipped} skipped`,
-  );
+  console.log(`merged ${files.length} shard(s)`);
+  for (const line of summaryLines(merged)) console.log(line);
   console.log(`reports: ${join(dir, 'index.html')}, ${join(dir, 'results.json')}, ${join(dir, 'junit.xml')}`);
   return s.mustFailed > 0 || merged.errors.length > 0 ? 1 : 0;
 }

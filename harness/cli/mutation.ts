@@ -1,17 +1,23 @@
 /**
  * `mutation`: measures both ways a suite can be wrong. A clean run first (it must pass); then
  * - one run per fault switch of the reference with the suites that claim to catch it: a fault is
- *   killed when at least one test fails (sensitivity), and its blast radius is the requirement ids
- *   that failed beyond the one it breaks (a fault should fail its own rule, not twenty others);
+ *   killed when at least one test fails, as a violation or as an assumption difference
+ *   (sensitivity), and its blast radius is the requirements failed beyond the one it breaks, each
+ *   failed test counting only the requirement its failure is charged to (a fault should fail its
+ *   own rule, not twenty others; a test's other ids are not reached, not failed);
  * - one run per legal variant with the suites it names, and one with every selected variant on
- *   together: a variant passes with zero failures (any failure is a false failure of the suite).
+ *   together: a variant passes with zero violations (any violation is a false failure of the
+ *   suite). The assumptions a variant contradicts are not switched off: it produces assumption
+ *   differences, and those it does not declare (`assumptions` of its declaration) are findings
+ *   that fail it too (the declaration must say what the variant contradicts).
  * Both go to the terminal and to `<report-dir>/mutation.json` (sections faults, variants,
  * blastRadius).
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../../contract/switches.js';
-import type { Results } from '../report/model.js';
+import type { Results, TestResult } from '../report/model.js';
+import { chargedTo, classOf } from '../report/verdict.js';
 import { runCli } from './process.js';
 import { filesTesting } from './mutation-targets.js';
 
@@ -53,7 +59,11 @@ interface VariantOutcome {
   suites: string[];
   verdict: 'passed' | 'failed' | 'error';
   passed: number;
-  failedTests: { key: string; ids: string[]; message?: string }[];
+  /** Violations: false failures of the suite. */
+  failedTests: { key: string; ids: string[]; failedRequirement?: string; message?: string }[];
+  /** Assumptions the run differed from, and which of them the variant does not declare (findings). */
+  assumptionDifferences: string[];
+  undeclared: string[];
   detail?: string;
 }
 
@@ -82,12 +92,46 @@ export function select(
   return { faults, variants };
 }
 
-/** Requirement ids of the failed tests, other than the one the fault breaks. */
+/**
+ * The requirements a failed test fails: the one its failure is charged to, and the assumptions a
+ * helper found different on the way (`t.assuming`). Never the test's other, unreached ids.
+ */
+export function failedRequirements(t: TestResult): string[] {
+  if (t.status !== 'failed') return [];
+  const charged = chargedTo(t);
+  return [...(charged ? [charged] : []), ...(t.assumptionDifferences ?? []).map((d) => d.id)];
+}
+
+/** Requirements failed in a run, other than the one the fault breaks. */
 export function blastRadius(results: Results | undefined, breaks: string): string[] {
   const ids = new Set<string>();
-  for (const t of results?.tests ?? [])
-    if (t.status === 'failed') for (const id of t.ids) if (id !== breaks) ids.add(id);
+  for (const t of results?.tests ?? []) for (const id of failedRequirements(t)) if (id !== breaks) ids.add(id);
   return [...ids].sort();
+}
+
+/**
+ * The assumptions a run differed from (failures of class assumption, and differences recorded on
+ * the way), and those of them `declared` does not cover. A difference is covered when its id is
+ * declared or when its test also names a declared assumption (a generated robustness rule and the
+ * group assumption it belongs to: `robustness.sched.invalid-4xx`).
+ */
+export function assumptionsDiffered(
+  results: Results | undefined,
+  declared: readonly string[] = [],
+): { differences: string[]; undeclared: string[] } {
+  const all = new Set<string>();
+  const undeclared = new Set<string>();
+  for (const t of results?.tests ?? []) {
+    const ids = [
+      ...(t.status === 'failed' && classOf(t) === 'assumption' ? [chargedTo(t)!] : []),
+      ...(t.assumptionDifferences ?? []).map((d) => d.id),
+    ];
+    for (const id of ids) {
+      all.add(id);
+      if (!declared.includes(id) && !t.ids.some((x) => x !== id && declared.includes(x))) undeclared.add(id);
+    }
+  }
+  return { differences: [...all].sort(), undeclared: [...undeclared].sort() };
 }
 
 async function runSuites(
@@ -177,7 +221,7 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
       breaks: fault.breaks,
       suites: fault.suites,
       verdict: !run.results ? 'error' : failed.length > 0 ? 'killed' : 'survived',
-      byTarget: failed.some((t) => t.ids.includes(fault.breaks)),
+      byTarget: failed.some((t) => failedRequirements(t).includes(fault.breaks)),
       failedTests: failed.map((t) => t.key),
       beyond: blastRadius(run.results, fault.breaks),
       radiusScope: scope,
@@ -188,44 +232,63 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
       ? `; blast radius ${outcome.beyond.length}: ${outcome.beyond.slice(0, 4).join(', ')}${outcome.beyond.length > 4 ? ', ...' : ''}`
       : '';
     console.log(
-      `${mark} ${fault.name.padEnd(48)} ${outcome.verdict === 'killed' ? `${failed.length} failing test(s)${outcome.byTarget ? `, incl. ${fault.breaks}` : `; none names ${fault.breaks}`}${radiusNote}` : fault.description}`,
+      `${mark} ${fault.name.padEnd(48)} ${outcome.verdict === 'killed' ? `${failed.length} failing test(s)${outcome.byTarget ? `, incl. ${fault.breaks}` : `; no failure is charged to ${fault.breaks}`}${radiusNote}` : fault.description}`,
     );
     return outcome;
   });
 
   if (variants.length) console.log(`\nvariants (${variants.length}): legal behaviours, must pass with zero failures`);
-  const runVariants = async (names: string[], suitesOf: string[], dir: string) => {
+  const runVariants = async (names: string[], suitesOf: string[], dir: string, declared: string[]) => {
     const run = await runSuites(suitesOf, [], dir, undefined, undefined, names);
-    const failed = run.results?.tests.filter((t) => t.status === 'failed') ?? [];
+    const violations = run.results?.tests.filter((t) => t.status === 'failed' && classOf(t) === 'violation') ?? [];
+    const { differences, undeclared } = assumptionsDiffered(run.results, declared);
     const verdict: VariantOutcome['verdict'] = !run.results
       ? 'error'
-      : failed.length === 0 && run.results.errors.length === 0
+      : violations.length === 0 && undeclared.length === 0 && run.results.errors.length === 0
         ? 'passed'
         : 'failed';
     return {
       verdict,
       passed: run.results?.summary.passed ?? 0,
-      failedTests: failed.map((t) => ({ key: t.key, ids: t.ids, message: t.message?.slice(0, 300) })),
+      failedTests: violations.map((t) => ({
+        key: t.key,
+        ids: t.ids,
+        failedRequirement: t.failedRequirement,
+        message: t.message?.slice(0, 300),
+      })),
+      assumptionDifferences: differences,
+      undeclared,
       detail:
         verdict === 'passed'
           ? undefined
           : run.results?.errors.join('\n') || run.output.split('\n').slice(-10).join('\n'),
     };
   };
+  const describe = (r: Awaited<ReturnType<typeof runVariants>>) =>
+    r.verdict === 'passed'
+      ? `${r.passed} tests passed${r.assumptionDifferences.length ? `; assumption differences as declared: ${r.assumptionDifferences.join(', ')}` : ''}`
+      : [
+          r.failedTests.length
+            ? `${r.failedTests.length} false failure(s): ${r.failedTests
+                .slice(0, 3)
+                .map((t) => t.failedRequirement ?? t.ids.join('+'))
+                .join(', ')}`
+            : '',
+          r.undeclared.length ? `undeclared assumption difference(s): ${r.undeclared.join(', ')}` : '',
+          r.verdict === 'error' || (!r.failedTests.length && !r.undeclared.length) ? (r.detail ?? 'no results') : '',
+        ]
+          .filter(Boolean)
+          .join('; ');
   const variantOutcomes = await pool(variants, opts.jobs, async (variant): Promise<VariantOutcome> => {
-    const r = await runVariants([variant.name], variant.suites, join(base, `variant-${variant.name}`));
+    const r = await runVariants(
+      [variant.name],
+      variant.suites,
+      join(base, `variant-${variant.name}`),
+      variant.assumptions ?? [],
+    );
     const outcome: VariantOutcome = { variant: variant.name, allows: variant.allows, suites: variant.suites, ...r };
     const mark = r.verdict === 'passed' ? 'PASSED  ' : r.verdict === 'failed' ? 'FAILED  ' : 'ERROR   ';
-    console.log(
-      `${mark} ${variant.name.padEnd(48)} ${
-        r.verdict === 'passed'
-          ? `${r.passed} tests passed`
-          : `${r.failedTests.length} false failure(s): ${r.failedTests
-              .slice(0, 3)
-              .map((t) => t.ids.join('+'))
-              .join(', ')}`
-      }`,
-    );
+    console.log(`${mark} ${variant.name.padEnd(48)} ${describe(r)}`);
     return outcome;
   });
   let together: (Awaited<ReturnType<typeof runVariants>> & { variants: string[]; suites: string[] }) | undefined;
@@ -238,10 +301,11 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
         variants.map((v) => v.name),
         allSuites,
         join(base, 'variants-together'),
+        variants.flatMap((v) => v.assumptions ?? []),
       )),
     };
     console.log(
-      `${together.verdict === 'passed' ? 'PASSED  ' : 'FAILED  '} ${'all variants together'.padEnd(48)} ${together.verdict === 'passed' ? `${together.passed} tests passed` : `${together.failedTests.length} false failure(s)`}`,
+      `${together.verdict === 'passed' ? 'PASSED  ' : 'FAILED  '} ${'all variants together'.padEnd(48)} ${describe(together)}`,
     );
   }
 
@@ -250,6 +314,7 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
   const variantsPassed = variantOutcomes.filter((o) => o.verdict === 'passed').length;
   const falseFailures =
     variantOutcomes.reduce((n, o) => n + o.failedTests.length, 0) + (together?.failedTests.length ?? 0);
+  const undeclared = [...new Set([...variantOutcomes.flatMap((o) => o.undeclared), ...(together?.undeclared ?? [])])];
   const radii = outcomes
     .filter((o) => o.verdict === 'killed')
     .map((o) => ({ fault: o.fault, breaks: o.breaks, beyond: o.beyond, count: o.beyond.length, scope: o.radiusScope }));
@@ -274,7 +339,7 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
   }
   if (variantOutcomes.length) {
     console.log(
-      `variants passed: ${variantsPassed}/${variantOutcomes.length} alone${together ? `, all together ${together.verdict}` : ''}; false failures: ${falseFailures}`,
+      `variants passed: ${variantsPassed}/${variantOutcomes.length} alone${together ? `, all together ${together.verdict}` : ''}; false failures: ${falseFailures}; undeclared assumption differences: ${undeclared.length ? undeclared.join(', ') : 0}`,
     );
   }
   const report = {
@@ -283,6 +348,7 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
       passed: variantsPassed,
       total: variantOutcomes.length,
       falseFailures,
+      undeclaredAssumptionDifferences: undeclared,
       outcomes: variantOutcomes,
       together: together ?? null,
     },

@@ -57,6 +57,10 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
       '--require-complete',
       'exit 1 when a selected suite did not run or tests were skipped for a missing prerequisite (also run.requireComplete)',
     )
+    .option(
+      '--assumptions <mode>',
+      'report (default): differences from catalogue assumptions are reported apart and do not fail the run; strict: they fail it (also run.assumptions, CONFORMANCE_ASSUMPTIONS)',
+    )
     .option('--quiet', 'only the summary on the terminal')
     .option(
       '--concurrency <n>',
@@ -80,6 +84,7 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
           expectationsFile: o.expectations,
           previousResults: o.previous,
           requireComplete: o.requireComplete,
+          assumptions: o.assumptions,
           faults: o.faults,
           variants: o.variants,
           referenceVersion: o.referenceVersion,
@@ -130,12 +135,16 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
   program
     .command('compare')
     .description(
-      'compare two results.json files: new failures, fixed, new and removed tests; exit 1 on any new failure',
+      'compare two results.json files: new violations and new assumption differences apart, fixed, new and removed tests; exit 1 on a new violation (on a new assumption difference only under strict)',
     )
     .argument('<old>', 'results.json of the earlier run')
     .argument('<new>', 'results.json of the later run')
-    .action((oldFile: string, newFile: string) => {
-      process.exitCode = compareFiles(oldFile, newFile);
+    .option(
+      '--assumptions <mode>',
+      'strict: a new assumption difference fails the gate too (default: the mode the newer run recorded)',
+    )
+    .action((oldFile: string, newFile: string, o: { assumptions?: string }) => {
+      process.exitCode = compareFiles(oldFile, newFile, o.assumptions);
     });
 
   program

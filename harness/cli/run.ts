@@ -3,7 +3,10 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { ConfigError, loadConfig, type CliOverrides } from '../config/load.js';
-import ConformanceReporter from '../report/reporter.js';
+import ConformanceReporter, { writeReports } from '../report/reporter.js';
+import { buildResults } from '../report/build.js';
+import { preflight, PreflightFailure, usesScheduler } from '../setup/preflight.js';
+import { rememberConfiguredSecrets } from '../redaction/redact.js';
 import type { Results } from '../report/model.js';
 import type { TargetConfig } from '../config/types.js';
 import { checkExpectationIds, loadExpectations } from '../report/expectations.js';
@@ -50,6 +53,22 @@ export async function runConformance(opts: RunOptions): Promise<number> {
   const reportDir = resolve(cfg.run.reportDir);
   cfg.run.reportDir = reportDir;
   for (const f of ['results.json', 'junit.xml', 'index.html']) rmSync(join(reportDir, f), { force: true });
+  if (cfg.svc.addr || cfg.sched.addr) {
+    // An external target is reached once before vitest starts: one message naming the setting
+    // instead of one connection failure per test (the embedded reference is asked in the setup).
+    const startedAt = new Date();
+    const sched = usesScheduler(cfg.run.suites);
+    try {
+      await preflight(cfg, { sched });
+      cfg.preflighted = [cfg.svc.addr, sched ? cfg.sched.addr : ''].filter(Boolean);
+    } catch (err) {
+      if (!(err instanceof PreflightFailure)) throw err;
+      rememberConfiguredSecrets(cfg);
+      console.error(err.message);
+      writeReports(reportDir, stoppedBeforeSuites(cfg, err, startedAt));
+      return 1;
+    }
+  }
   process.env.CONFORMANCE_CONFIG_JSON = JSON.stringify(cfg);
   const vitest = await startVitest('test', [], {
     config: false,
@@ -83,6 +102,7 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     return 1;
   }
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Results;
+  if (results.preflight) return 1;
   if (results.summary.total === 0) {
     console.error(`no conformance test ran for suites ${cfg.run.suites.join(',')}`);
     return 1;
@@ -93,4 +113,19 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** The reports of a run the pre-flight check stopped: its message as the run's error, no test. */
+function stoppedBeforeSuites(cfg: TargetConfig, err: PreflightFailure, startedAt: Date): Results {
+  const results = buildResults({
+    outcomes: [],
+    catalogue: loadCatalogue(),
+    expectations: new Map(),
+    config: cfg,
+    startedAt,
+    finishedAt: new Date(),
+    leftovers: [],
+    errors: [err.message],
+  });
+  return { ...results, preflight: { setting: err.setting, message: err.message } };
 }

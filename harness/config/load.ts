@@ -136,6 +136,7 @@ export function fromEnv(env: NodeJS.ProcessEnv): Json {
   set(['sched', 'addr'], env.SCHED_ADDR);
   set(['sched', 'token'], env.SCHED_TOKEN);
   set(['sched', 'provisioner'], env.SCHED_PROVISIONER);
+  set(['run', 'assumptions'], env.CONFORMANCE_ASSUMPTIONS);
   if (env.LDAP_URL) {
     set(['ldap', 'url'], env.LDAP_URL);
     set(['ldap', 'bindDn'], env.LDAP_BIND_DN);
@@ -181,6 +182,8 @@ export interface CliOverrides {
   expectationsFile?: string;
   previousResults?: string;
   requireComplete?: boolean;
+  /** `report` or `strict` (run.assumptions). */
+  assumptions?: string;
   faults?: string[];
   variants?: string[];
   referenceVersion?: string;
@@ -195,6 +198,7 @@ function fromCli(cli: CliOverrides): Json {
   if (cli.expectationsFile) run.expectationsFile = cli.expectationsFile;
   if (cli.previousResults) run.previousResults = cli.previousResults;
   if (cli.requireComplete) run.requireComplete = true;
+  if (cli.assumptions) run.assumptions = cli.assumptions;
   const reference: Json = {};
   if (cli.faults) reference.faults = cli.faults;
   if (cli.variants) reference.variants = cli.variants;

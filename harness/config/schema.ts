@@ -371,6 +371,11 @@ export const configSchema = {
       },
     ),
     cloud: cloudConfigSchema,
+    preflighted: d(
+      'target addresses the pre-flight check already reached before vitest started (harness/setup/preflight.ts): not asked again',
+      { type: 'array', items: str },
+      { readOnly: true },
+    ),
     unavailable: d(
       'suites whose prerequisites the harness could not provide (no directory for ldap), with the reason and the setting: their tests skip and the run is incomplete',
       {
@@ -473,6 +478,11 @@ export const configSchema = {
           'exit 1 when the run is incomplete: a selected suite did not run, or tests were skipped for a missing prerequisite',
           bool,
           { cli: '--require-complete' },
+        ),
+        assumptions: d(
+          'What a difference from a catalogue assumption (kind `assumption`: the documents are silent or vague, the suite states a reading) does to the run. `report` (the default): it is an assumption difference, counted and reported apart with the assumption, why it exists and its setting, and the run does not fail on it. `strict`: a MUST assumption difference fails the run like a violation of the documents (for teams whose own product defines the reading). See docs/VERDICTS.md.',
+          { enum: ['report', 'strict'] },
+          { env: 'CONFORMANCE_ASSUMPTIONS', cli: '--assumptions' },
         ),
       },
     }),

@@ -61,6 +61,9 @@ export type LdapTarget = Omit<ProvisionedDirectory, 'stop' | 'started'> & { star
 
 export type { CloudConfig as CloudTarget } from './cloud.js';
 
+/** How assumption differences count: reported apart (default) or failing the run. */
+export type AssumptionMode = 'report' | 'strict';
+
 export interface TargetConfig {
   /** Run-unique id; every resource name the run creates starts with `prefix`. */
   runId: string;
@@ -146,6 +149,8 @@ export interface TargetConfig {
   mounts: Record<string, string>;
   ldap?: LdapTarget;
   cloud?: CloudConfig;
+  /** Target addresses the pre-flight check already reached (harness/setup/preflight.ts): not asked again. */
+  preflighted?: string[];
   /** Suites whose prerequisites the harness could not provide, with the reason (their tests skip). */
   unavailable?: Record<string, { reason: string; setting: string }>;
   /** The spec-driven robustness suite (suites/robustness): its seed and budget. */
@@ -181,5 +186,11 @@ export interface TargetConfig {
     shard?: string;
     /** Exit 1 when the run is incomplete (a selected suite did not run, prerequisite skips). */
     requireComplete?: boolean;
+    /**
+     * What a difference from a catalogue assumption does (harness/config/schema.ts has the whole
+     * description): `report` (default) counts it apart and the run does not fail on it; `strict`
+     * fails the run on it like a violation.
+     */
+    assumptions?: AssumptionMode;
   };
 }

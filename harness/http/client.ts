@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import pactum from 'pactum';
 import type { TargetConfig } from '../config/types.js';
 import type { NameTranslator } from '../dialect/names.js';
-import type { Exchange } from './exchange.js';
+import { RAW_KEPT, type Exchange } from './exchange.js';
 
 const { spec, settings } = pactum;
 // pactum prints failed requests with their headers; our reports carry redacted transcripts instead.
@@ -191,6 +191,7 @@ export class ApiClient {
         path: relPath,
         headers,
         body: opts.rawBody !== undefined ? `<${Buffer.byteLength(opts.rawBody)} raw bytes>` : opts.body,
+        ...(typeof opts.rawBody === 'string' && opts.rawBody.length <= RAW_KEPT ? { raw: opts.rawBody } : {}),
       },
       response: { status: res.statusCode, headers: respHeaders, body: parsed, text, contentType },
       durationMs,

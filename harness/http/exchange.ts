@@ -9,7 +9,15 @@ export interface ExchangeRequest {
   path: string;
   headers: Record<string, string>;
   body?: unknown;
+  /**
+   * A body sent as is (`rawBody`), when it is text of at most RAW_KEPT characters: what a
+   * reproduction sends (`body` then only says its size).
+   */
+  raw?: string;
 }
+
+/** Longest raw text body an exchange keeps for its reproduction. */
+export const RAW_KEPT = 2000;
 
 export interface ExchangeResponse {
   status: number;

@@ -1,8 +1,8 @@
 /**
  * Identities for tests that need more than the run's token: an ACL policy and a child token
- * carrying it, both removed after the test, the token registered as a secret for redaction.
- * Both are preconditions: a target that refuses them makes the test not applicable (with its
- * answer), never a failure of the rule the test is about.
+ * carrying it, child namespaces and identity groups, all removed after the test, tokens
+ * registered as secrets for redaction. All are preconditions: a target that refuses them makes
+ * the test not applicable (with its answer), never a failure of the rule the test is about.
  */
 import { CheckFailure, success } from '../checks/index.js';
 import type { T } from '../author/test-api.js';
@@ -45,4 +45,32 @@ export async function tokenWith(t: T, rules: Record<string, string[]>): Promise<
     .join('\n');
   const policy = await writePolicy(t, hcl);
   return createToken(t, [policy], { displayName: policy });
+}
+
+/**
+ * A child namespace `name` (run-unique when not given) of the configured namespace; removed after
+ * the test. Returns its full path (`parent/child`, or `child` at the root), as a namespace header takes it.
+ */
+export async function createNamespace(t: T, name = t.unique('ns')): Promise<string> {
+  t.precondition(await t.svc.post(`sys/namespaces/${name}`), success);
+  t.track(`namespace ${name}`, () => t.svc.delete(`sys/namespaces/${name}`), 'unmount');
+  const parent = t.config.svc.namespace;
+  return parent ? `${parent}/${name}` : name;
+}
+
+/** An identity group (body as `POST identity/group` takes it) in `namespace`; removed after the test. Returns its id. */
+export async function createGroup(
+  t: T,
+  body: { name?: string; policies?: string[]; member_entity_ids?: string[] },
+  namespace?: string,
+): Promise<string> {
+  const ex = t.precondition(
+    await t.svc.post('identity/group', { namespace, body: { name: t.unique('group'), ...body } }),
+    success,
+  );
+  const id = (ex.response.body as { data?: { id?: unknown } } | undefined)?.data?.id;
+  if (typeof id !== 'string' || !id)
+    throw new CheckFailure('group', 'identity/group returned no data.id', 'a group id', '(missing)');
+  t.track(`identity group ${id}`, () => t.svc.delete(`identity/group/id/${id}`, { namespace }));
+  return id;
 }

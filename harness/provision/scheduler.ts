@@ -7,7 +7,11 @@
  *   /v1/acl/token, /v1/namespace/:name) driven with sched.token as management token. This is the
  *   upstream profile's business, not the documents': these paths are not in the spec.
  * - `config`: tokens and namespaces the user created and listed (sched.tokens, sched.namespaces).
+ * What a provisioner creates is a test's set-up: a target refusing it (4xx, 501) makes the test not
+ * applicable with the target's answer (Provisioning.precondition), never a failure.
  */
+import { CheckFailure, type Check } from '../checks/index.js';
+import type { Exchange } from '../http/exchange.js';
 import type { Provisioner, Provisioning } from './types.js';
 
 export interface SchedGrant {
@@ -17,8 +21,18 @@ export interface SchedGrant {
 
 const enc = encodeURIComponent;
 
-function ok(status: number): boolean {
-  return status >= 200 && status < 300;
+/** A 2xx answer: what the scheduler's provisioning APIs give for a created policy, token or namespace. */
+function created(what: string): Check {
+  return (ex: Exchange) => {
+    const status = ex.response.status;
+    if (status < 200 || status > 299)
+      throw new CheckFailure(
+        'provision',
+        `could not create ${what}: ${ex.request.method} ${ex.request.path} answered ${status} ${ex.response.text.slice(0, 200)}`,
+        '2xx',
+        status,
+      );
+  };
 }
 
 function sameSet(a: string[], b: string[]): boolean {
@@ -44,8 +58,7 @@ const referenceProvisioner: Provisioner<SchedGrant> = {
       },
       validate: false,
     });
-    if (ex.response.status !== 200)
-      throw new Error(`could not create a scheduler token through the reference control: status ${ex.response.status}`);
+    p.precondition(ex, created('a scheduler token through the reference control'));
     const { SecretID, AccessorID } = ex.response.body as { SecretID: string; AccessorID: string };
     p.secret(SecretID);
     p.track('scheduler token', () => p.sched.delete(`reference/acl/tokens/${enc(AccessorID)}`, { validate: false }));
@@ -70,16 +83,13 @@ const upstreamProvisioner: Provisioner<SchedGrant> = {
       body: { Name: policy, Description: 'svc-conformance', Rules: upstreamPolicy(grant) },
       validate: false,
     });
-    if (!ok(pol.response.status))
-      throw new Error(
-        `could not write scheduler ACL policy ${policy}: status ${pol.response.status} ${pol.response.text.slice(0, 200)}`,
-      );
+    p.precondition(pol, created(`scheduler ACL policy ${policy}`));
     p.track(`scheduler policy ${policy}`, () => p.sched.delete(`acl/policy/${enc(policy)}`, { validate: false }));
     const tok = await p.sched.post('acl/token', {
       body: { Name: p.unique('acl'), Type: 'client', Policies: [policy] },
       validate: false,
     });
-    if (!ok(tok.response.status)) throw new Error(`could not create a scheduler token: status ${tok.response.status}`);
+    p.precondition(tok, created('a scheduler token'));
     const { SecretID, AccessorID } = tok.response.body as { SecretID: string; AccessorID: string };
     p.secret(SecretID);
     p.track('scheduler token', () => p.sched.delete(`acl/token/${enc(AccessorID)}`, { validate: false }));
@@ -91,10 +101,7 @@ const upstreamProvisioner: Provisioner<SchedGrant> = {
       body: { Name: name, Description: 'svc-conformance' },
       validate: false,
     });
-    if (!ok(ex.response.status))
-      throw new Error(
-        `could not create scheduler namespace ${name}: status ${ex.response.status} ${ex.response.text.slice(0, 200)}`,
-      );
+    p.precondition(ex, created(`scheduler namespace ${name}`));
     // Registered before the jobs placed in it, so it is removed after they are purged (newest first).
     p.track(`scheduler namespace ${name}`, () => p.sched.delete(`namespace/${enc(name)}`, { validate: false }));
     return name;

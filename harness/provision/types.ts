@@ -6,8 +6,10 @@
  * service's identity helpers (identity.ts) can move behind the same interface with a grant
  * of path rules.
  */
+import type { Check } from '../checks/index.js';
 import type { TargetConfig } from '../config/types.js';
 import type { ApiClient } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
 
 /** What a provisioner needs from a test: the subset of T it uses. */
 export interface Provisioning {
@@ -18,6 +20,8 @@ export interface Provisioning {
   unique(base: string): string;
   skip(reason: string, setting?: string): never;
   secret(value: unknown): void;
+  /** A set-up answer: a refusal (4xx, 501) makes the test not applicable with the target's answer. */
+  precondition(ex: Exchange, ...checks: Check[]): Exchange;
 }
 
 export interface Provisioner<Grant> {

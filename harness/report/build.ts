@@ -4,11 +4,30 @@ import type { Requirement } from '../spec/catalogue.js';
 import { redactor } from '../redaction/redact.js';
 import { isExpired, type Expectation } from './expectations.js';
 import { completeness } from './completeness.js';
-import { emptyCounts, type RequirementRow, type Results, type Status, type TestResult } from './model.js';
+import {
+  emptyCounts,
+  type NotReached,
+  type Reproduction,
+  type RequirementRow,
+  type Results,
+  type Status,
+  type TestResult,
+} from './model.js';
 import { schemaResults } from './schema-results.js';
 import type { SpecObservation } from '../spec/findings.js';
 import { loadStatements } from '../spec/statements.js';
 import { statementVerdicts } from './document-view.js';
+import {
+  assumptionMode,
+  chargedTo,
+  classOf,
+  failedLevel,
+  failsRun,
+  statusFor,
+  verdictOf,
+  type AssumptionMode,
+} from './verdict.js';
+import type { Attributed } from '../attribution.js';
 
 export interface RawOutcome {
   title: string;
@@ -20,8 +39,9 @@ export interface RawOutcome {
   moduleErrors: string[];
 }
 
-const WORST: (Status | 'untested')[] = [
+const WORST: (Status | NotReached | 'untested')[] = [
   'failed',
+  'not-reached',
   'known-failure',
   'known-issue',
   'not-applicable',
@@ -30,9 +50,19 @@ const WORST: (Status | 'untested')[] = [
   'passed',
 ];
 
-/** A known-failure entry turns a failure into `known-failure` and a pass into `fixed`. */
+/**
+ * A known-failure entry turns a failure into `known-failure` and a pass into `fixed`. A failure is
+ * excused only by an entry for the requirement it is charged to (the test keeps its class); a
+ * pass is `fixed` for an entry of any of its ids.
+ */
 function applyExpectation(t: TestResult, expectations: Map<string, Expectation>, now: Date | undefined): void {
-  const expectation = t.ids.map((id) => expectations.get(id)).find(Boolean);
+  const charged = t.status === 'failed' ? chargedTo(t) : undefined;
+  const expectation =
+    t.status === 'failed'
+      ? charged === undefined
+        ? undefined
+        : expectations.get(charged)
+      : t.ids.map((id) => expectations.get(id)).find(Boolean);
   if (!expectation) return;
   const expired = isExpired(expectation, now);
   t.expectation = { reason: expectation.reason, ticket: expectation.ticket, expires: expectation.expires, expired };
@@ -54,6 +84,8 @@ export function buildResults(opts: {
   errors: string[];
   /** Spec observations of file setups and teardowns (beforeAll/afterAll), outside any test. */
   fileSpec?: { file: string; observations: SpecObservation[] }[];
+  /** How assumption differences count; default: the config's run.assumptions. */
+  mode?: AssumptionMode;
   now?: Date;
 }): Results {
   const tests: TestResult[] = opts.outcomes.map((o) => {
@@ -69,6 +101,7 @@ export function buildResults(opts: {
       status = 'failed';
       message = `setup failed: ${o.moduleErrors.join('\n')}`;
     } else status = 'skipped';
+    const attributed = o.meta.attribution as Attributed | undefined;
     const relFile = o.file.replace(/^.*?\/(suites|tests|reference|harness)\//, '$1/');
     const result: TestResult = {
       key: `${relFile} > ${o.title}`,
@@ -87,17 +120,34 @@ export function buildResults(opts: {
       leftovers: o.meta.leftovers as TestResult['leftovers'],
       spec: o.meta.spec as TestResult['spec'],
     };
+    if (attributed?.differences.length) result.assumptionDifferences = attributed.differences;
+    if (status === 'failed') {
+      // One requirement fails: the one the failing assertion proves (the first id by default).
+      // A setup that failed before the test ran is no difference of reading: a violation.
+      const failed = attributed?.failedRequirement ?? ids[0];
+      result.failedRequirement = failed;
+      result.verdict = attributed ? verdictOf(failed, opts.catalogue) : 'violation';
+      result.notReached = attributed?.notReached ?? ids.filter((id) => id !== failed);
+      const reproduction = o.meta.reproduction as Reproduction | undefined;
+      if (reproduction) result.reproduction = reproduction;
+    }
     applyExpectation(result, opts.expectations, opts.now);
     return result;
   });
   // One result per operation and status the run observed: the schema requirements.
   for (const t of schemaResults(tests, opts.fileSpec ?? [], opts.catalogue)) {
+    if (t.status === 'failed') {
+      t.failedRequirement = t.ids[0];
+      t.verdict = 'violation';
+      t.notReached = t.ids.slice(1);
+    }
     applyExpectation(t, opts.expectations, opts.now);
     tests.push(t);
   }
 
-  const { summary, requirements, statements } = summarize(tests, opts.catalogue);
   const cfg = opts.config;
+  const mode = opts.mode ?? assumptionMode(cfg?.run.assumptions);
+  const { summary, requirements, statements } = summarize(tests, opts.catalogue, { mode });
   return {
     tool: { name: 'svc-conformance', version: '0.1.0' },
     ...completeness(tests, cfg),
@@ -116,6 +166,7 @@ export function buildResults(opts: {
       suites: cfg?.run.suites ?? [],
       faults: cfg?.reference.faults ?? [],
       ...(cfg?.run.shard ? { shard: cfg.run.shard } : {}),
+      assumptions: mode,
     },
     summary,
     tests,
@@ -130,7 +181,9 @@ export function buildResults(opts: {
 export function summarize(
   tests: TestResult[],
   catalogue: Map<string, Requirement>,
+  opts: { mode?: AssumptionMode } = {},
 ): { summary: Results['summary']; requirements: RequirementRow[]; statements: Results['statements'] } {
+  const mode = opts.mode ?? 'report';
   const byArea: Results['summary']['byArea'] = {};
   for (const t of tests) {
     const area = (byArea[t.area] ??= {});
@@ -148,7 +201,7 @@ export function summarize(
     .map((r) => {
       const ts = testsById.get(r.id) ?? [];
       let status: RequirementRow['status'] = 'untested';
-      if (ts.length) status = WORST.find((w) => ts.some((t) => t.status === w)) as Status;
+      if (ts.length) status = WORST.find((w) => ts.some((t) => statusFor(t, r.id) === w)) as Status | NotReached;
       else if (r.testability?.class === 'not-observable') status = 'not-observable';
       const note =
         r.kind === 'assumption'
@@ -162,8 +215,10 @@ export function summarize(
         text: r.text,
         kind: r.kind ?? 'rule',
         status,
+        ...(status === 'failed' || status === 'known-failure' ? { verdict: verdictOf(r.id, catalogue) } : {}),
         tests: ts.map((t) => t.key),
         note,
+        ...(r.kind === 'assumption' && r.assumption ? { assumption: r.assumption } : {}),
         ...(r.affected ? { affected: r.affected } : {}),
         ...(r.fixedIn ? { fixedIn: r.fixedIn } : {}),
         ...(r.testability ? { testability: r.testability.class, capability: r.testability.capability } : {}),
@@ -182,8 +237,16 @@ export function summarize(
     fixed: tests.filter((t) => t.status === 'fixed').length,
     knownIssues: tests.filter((t) => t.status === 'known-issue').length,
     notApplicable: tests.filter((t) => t.status === 'not-applicable').length,
-    mustFailed: tests.filter((t) => t.status === 'failed' && (t.level === 'MUST' || t.level === 'NONE')).length,
+    mustFailed: tests.filter((t) => failsRun(t, mode, catalogue)).length,
+    violations: { MUST: 0, SHOULD: 0, MAY: 0 },
+    assumptionDifferences: tests.filter((t) => t.status === 'failed' && classOf(t) === 'assumption').length,
     byArea,
   };
+  for (const t of tests) {
+    if (t.status !== 'failed' || classOf(t) !== 'violation') continue;
+    const level = failedLevel(t, catalogue);
+    // A test of no catalogued level (a harness test) counts as MUST, as it fails the run.
+    summary.violations[level === 'SHOULD' || level === 'MAY' ? level : 'MUST']++;
+  }
   return { summary, requirements, statements: statementVerdicts(inventory, requirements, catalogue) };
 }

@@ -23,6 +23,8 @@ export type StatementStatus =
   | 'failed'
   | 'assumption'
   | 'known-failure'
+  /** Every requirement carrying it belongs to failed tests that stopped before checking it. */
+  | 'not-reached'
   | 'not-applicable'
   | 'skipped'
   | 'not-run'
@@ -48,6 +50,7 @@ const ORDER: StatementStatus[] = [
   'failed',
   'assumption',
   'known-failure',
+  'not-reached',
   'passed',
   'not-applicable',
   'skipped',
@@ -74,6 +77,8 @@ function rowStatus(row: RequirementRow | undefined, catalogue: Map<string, Requi
       return 'passed';
     case 'known-failure':
       return 'known-failure';
+    case 'not-reached':
+      return 'not-reached';
     case 'not-applicable':
       return 'not-applicable';
     case 'skipped':
@@ -130,6 +135,7 @@ const CLASS: Record<StatementStatus, string> = {
   failed: 'bad',
   assumption: 'known',
   'known-failure': 'known',
+  'not-reached': 'skip',
   'not-applicable': 'skip',
   skipped: 'skip',
   'not-run': 'none',

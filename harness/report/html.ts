@@ -8,6 +8,7 @@ import { xmlEscape as esc } from './junit.js';
 import { incompleteLine } from './completeness.js';
 import { DOCUMENT_VIEW_CSS, documentViewHtml } from './document-view.js';
 import { loadDocuments, type ParsedDocument } from '../spec/statements.js';
+import { FAILURE_CSS, failureSections } from './html-failures.js';
 
 const STATUS_CLASS: Record<string, string> = {
   passed: 'ok',
@@ -19,6 +20,7 @@ const STATUS_CLASS: Record<string, string> = {
   untested: 'none',
   'not-observable': 'none',
   'not-applicable': 'skip',
+  'not-reached': 'skip',
 };
 
 function badge(status: string): string {
@@ -51,7 +53,7 @@ th{background:#f0f2f5;font-weight:600}.badge{display:inline-block;padding:0 6px;
 .totals span{margin-right:16px;font-size:16px}.muted{color:#777}pre{background:#f7f7f9;padding:6px;overflow:auto;max-height:320px;font-size:12px;margin:4px 0}
 .cols{display:grid;grid-template-columns:1fr 1fr;gap:8px}.failure{border-left:4px solid #c62828;padding-left:10px;margin:12px 0}
 .failure pre.msg{background:#fff5f5}.incomplete{font-weight:600;color:#7a5b00;background:#fff3cd;padding:6px 8px;border-radius:4px}.gating{font-size:12px;color:#0b4f8a}h5{margin:4px 0}.note{font-style:italic;color:#555}code{font-size:12px}
-`;
+${FAILURE_CSS}`;
 
 /** Version gating and testability of a release-notes row, under its text. */
 function gating(r: RequirementRow): string {
@@ -90,21 +92,25 @@ export function toHtml(results: Results, opts: { sourceRoot?: string; documents?
     c
       ? `${c.passed} ✓ / ${c.failed} ✗ / ${c.skipped} skip${c['known-failure'] ? ` / ${c['known-failure']} known` : ''}${c['known-issue'] ? ` / ${c['known-issue']} known issue` : ''}${c.fixed ? ` / ${c.fixed} fixed` : ''}${c['not-applicable'] ? ` / ${c['not-applicable']} n/a` : ''}`
       : '–';
-  const failed = results.tests.filter((t) => t.status === 'failed');
   const skipped = results.tests.filter((t) => t.status === 'skipped');
   const notApplicable = results.tests.filter((t) => t.status === 'not-applicable');
   const known = results.tests.filter(
     (t) => t.status === 'known-failure' || t.status === 'fixed' || t.status === 'known-issue',
   );
   const incomplete = incompleteLine(results);
-  const verdict =
-    s.mustFailed > 0
-      ? `<span class="badge bad">${s.mustFailed} MUST failure(s)</span>`
+  const differences = s.assumptionDifferences ?? 0;
+  const differencesBadge = differences
+    ? ` <span class="badge known">${differences} assumption difference(s)${results.run.assumptions === 'strict' ? ', failing the run (strict)' : ', not failing the run'}</span>`
+    : '';
+  const verdict = results.preflight
+    ? `<span class="badge bad" id="preflight">not started: ${esc(results.preflight.message)}</span>`
+    : s.mustFailed > 0
+      ? `<span class="badge bad">${s.mustFailed} MUST failure(s)</span>${differencesBadge}`
       : results.errors.length
         ? `<span class="badge bad">run errors (${results.errors.length}): see below</span>`
         : incomplete
           ? '<span class="badge known">INCOMPLETE (every MUST that ran passed; not a claim of conformance)</span>'
-          : '<span class="badge ok">CONFORMS (every MUST passed)</span>';
+          : `<span class="badge ok">CONFORMS (every MUST passed)</span>${differencesBadge}`;
   // The headline names what did not run, whatever the verdict: a partial run must not read as a pass.
   const headline = incomplete ? `<p id="incomplete" class="incomplete">${esc(incomplete)}</p>` : '';
   const cmp = results.comparison;
@@ -113,7 +119,7 @@ export function toHtml(results: Results, opts: { sourceRoot?: string; documents?
 <body><header><h1>Conformance report${incomplete ? ' (incomplete)' : ''}</h1><div>run ${esc(results.run.id)} · ${esc(results.run.startedAt)} · target ${esc(results.run.target.svc || '-')} ${results.run.target.embedded ? '(embedded reference)' : ''} · scheduler ${esc(results.run.target.sched || '-')} · version ${esc(results.run.target.version || '(unknown)')}${results.run.target.versionSource ? ` <span class="muted">(${esc(results.run.target.versionSource)})</span>` : ''}${results.run.faults.length ? ` · faults ${esc(results.run.faults.join(','))}` : ''}</div></header>
 <main>
 <section id="summary"><h2>Summary</h2><p>${verdict}</p>${headline}
-<p class="totals"><span>${s.total} tests</span><span>${s.passed} passed</span><span>${s.failed} failed</span><span>${s.skipped} skipped</span><span>${s.notApplicable ?? 0} not applicable</span><span>${s.knownFailures} known failures</span><span>${s.fixed} fixed</span><span>${s.knownIssues ?? 0} known issues observed</span><span>${(results.run.durationMs / 1000).toFixed(1)} s</span></p>
+<p class="totals"><span>${s.total} tests</span><span>${s.passed} passed</span><span>${s.failed} failed</span><span>${s.violations ? `${s.violations.MUST} MUST / ${s.violations.SHOULD} SHOULD / ${s.violations.MAY} MAY violations` : ''}</span><span>${differences} assumption differences</span><span>${s.skipped} skipped</span><span>${s.notApplicable ?? 0} not applicable</span><span>${s.knownFailures} known failures</span><span>${s.fixed} fixed</span><span>${s.knownIssues ?? 0} known issues observed</span><span>${(results.run.durationMs / 1000).toFixed(1)} s</span></p>
 <table><thead><tr><th>area</th>${levels.map((l) => `<th>${l}</th>`).join('')}</tr></thead><tbody>
 ${areas.map(([area, byLevel]) => `<tr><td>${esc(area)}</td>${levels.map((l) => `<td>${cell(byLevel[l])}</td>`).join('')}</tr>`).join('\n')}
 </tbody></table></section>
@@ -122,6 +128,7 @@ ${
     ? `<section id="comparison"><h2>Compared with ${esc(cmp.previous)}</h2>
 ${[
   ['New failures', cmp.newFailures],
+  ['New assumption differences', cmp.newAssumptionDifferences ?? []],
   ['Fixed', cmp.fixed],
   ['New tests', cmp.added],
   ['Removed tests', cmp.removed],
@@ -133,14 +140,12 @@ ${[
   .join('\n')}</section>`
     : ''
 }
-<section id="failures"><h2>Failures (${failed.length})</h2>
-${failed.map((t) => `<div class="failure"><h3>${esc(t.title)}</h3><p>${t.ids.map((id) => `<code>${esc(id)}</code>`).join(' ')} · ${t.level} · <span class="muted">${esc(t.file)}</span></p><pre class="msg">${esc(t.message ?? '')}</pre>${transcript(t)}</div>`).join('\n') || '<p>None.</p>'}
-</section>
+${failureSections(results, transcript)}
 <section id="matrix"><h2>Requirement matrix</h2><table><thead><tr><th>id</th><th>level</th><th>status</th><th>requirement</th><th>section</th><th>tests</th></tr></thead><tbody>
-${results.requirements.map((r) => `<tr data-id="${esc(r.id)}"><td>${idCell(r)}${r.kind !== 'rule' ? `<br><span class="muted">${esc(r.kind)}</span>` : ''}</td><td>${esc(r.level)}</td><td>${badge(r.status)}</td><td>${esc(r.text)}${gating(r)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${testsCell(r)}</td></tr>`).join('\n')}
+${results.requirements.map((r) => `<tr data-id="${esc(r.id)}"><td>${idCell(r)}${r.kind !== 'rule' ? `<br><span class="muted">${esc(r.kind)}</span>` : ''}</td><td>${esc(r.level)}</td><td>${badge(r.status)}${r.verdict ? `<br><span class="muted">${esc(r.verdict)}</span>` : ''}</td><td>${esc(r.text)}${gating(r)}${r.note ? `<br><span class="muted">${esc(r.note)}</span>` : ''}</td><td class="muted">${esc(r.section)}</td><td>${testsCell(r)}</td></tr>`).join('\n')}
 </tbody></table></section>
 ${results.statements ? documentViewHtml(opts.documents ?? [...loadDocuments().values()], results.statements) : ''}
-${known.length ? `<section id="known"><h2>Known issues, known failures and fixed expectations</h2><table><thead><tr><th>test</th><th>status</th><th>reason</th></tr></thead><tbody>${known.map((t) => `<tr><td>${esc(t.title)}</td><td>${badge(t.status)}</td><td>${esc(t.knownIssue ?? t.expectation?.reason ?? t.message ?? '')}${t.expectation?.ticket ? ` (${esc(t.expectation.ticket)})` : ''}</td></tr>`).join('')}</tbody></table></section>` : ''}
+${known.length ? `<section id="known"><h2>Known issues, known failures and fixed expectations</h2><table><thead><tr><th>test</th><th>status</th><th>reason</th></tr></thead><tbody>${known.map((t) => `<tr><td>${esc(t.title)}</td><td>${badge(t.status)}${t.verdict ? `<br><span class="muted">${esc(t.verdict)}</span>` : ''}</td><td>${esc(t.knownIssue ?? t.expectation?.reason ?? t.message ?? '')}${t.expectation?.ticket ? ` (${esc(t.expectation.ticket)})` : ''}</td></tr>`).join('')}</tbody></table></section>` : ''}
 ${
   notApplicable.length
     ? `<section id="not-applicable"><h2>Not applicable (${notApplicable.length})</h2><table><thead><tr><th>test</th><th>ids</th><th>reason</th><th>target's answer</th></tr></thead><tbody>
@@ -154,7 +159,7 @@ ${skipped.map((t) => `<tr><td>${esc(t.title)}</td><td>${esc(t.skip?.reason ?? 's
 ${results.leftovers.length ? `<section id="leftovers"><h2>Leftovers</h2><ul>${results.leftovers.map((l) => `<li>${esc(l.file)}: ${esc(l.label)}: ${esc(l.error)}</li>`).join('')}</ul></section>` : ''}
 ${results.errors.length ? `<section id="errors"><h2>Run errors</h2>${results.errors.map((e) => `<pre>${esc(e)}</pre>`).join('')}</section>` : ''}
 <section id="all"><h2>All tests</h2><table><thead><tr><th>test</th><th>ids</th><th>level</th><th>status</th><th>ms</th></tr></thead><tbody>
-${results.tests.map((t) => `<tr><td>${esc(t.title)}</td><td>${t.ids.map((id) => `<code>${esc(id)}</code>`).join('<br>')}</td><td>${t.level}</td><td>${badge(t.status)}</td><td>${Math.round(t.durationMs)}</td></tr>`).join('\n')}
+${results.tests.map((t) => `<tr><td>${esc(t.title)}</td><td>${t.ids.map((id) => `<code>${esc(id)}</code>`).join('<br>')}</td><td>${t.level}</td><td>${badge(t.status)}${t.status === 'failed' && t.verdict ? `<br><span class="muted">${esc(t.verdict)}</span>` : ''}</td><td>${Math.round(t.durationMs)}</td></tr>`).join('\n')}
 </tbody></table></section>
 </main></body></html>
 `;

@@ -1,5 +1,5 @@
 /** JUnit XML from the results: one testsuite per file, requirement ids as properties. */
-import type { Results } from './model.js';
+import type { Results, TestResult } from './model.js';
 
 export function xmlEscape(s: string): string {
   return s
@@ -15,12 +15,28 @@ export function toJUnit(results: Results): string {
   for (const t of results.tests) byFile.set(t.file, [...(byFile.get(t.file) ?? []), t]);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const s = results.summary;
+  const strict = results.run.assumptions === 'strict';
+  // An assumption difference outside strict mode is no failure: dashboards must not go red on it.
+  const asFailure = (t: TestResult) => t.status === 'failed' && (t.verdict !== 'assumption' || strict);
+  const asSkip = (t: TestResult) =>
+    t.status === 'skipped' || t.status === 'not-applicable' || (t.status === 'failed' && !asFailure(t));
+  const failures = results.tests.filter(asFailure).length;
+  const pre = results.preflight;
   out.push(
-    `<testsuites name="conformance" tests="${s.total}" failures="${s.failed}" skipped="${s.skipped + (s.notApplicable ?? 0)}" time="${(results.run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="conformance" tests="${s.total + (pre ? 1 : 0)}" failures="${failures}" ${pre ? 'errors="1" ' : ''}skipped="${results.tests.filter(asSkip).length}" time="${(results.run.durationMs / 1000).toFixed(3)}">`,
   );
+  if (pre) {
+    // The run stopped before any suite: one error a CI dashboard shows, naming the setting.
+    out.push('  <testsuite name="pre-flight" tests="1" failures="0" errors="1" skipped="0" time="0.000">');
+    out.push('    <testcase classname="pre-flight" name="the target answers" time="0.000">');
+    out.push(`      <properties><property name="setting" value="${xmlEscape(pre.setting)}"/></properties>`);
+    out.push(`      <error message="${xmlEscape(pre.message)}">${xmlEscape(pre.message)}</error>`);
+    out.push('    </testcase>');
+    out.push('  </testsuite>');
+  }
   for (const [file, tests] of byFile) {
-    const failures = tests.filter((t) => t.status === 'failed').length;
-    const skipped = tests.filter((t) => t.status === 'skipped' || t.status === 'not-applicable').length;
+    const failures = tests.filter(asFailure).length;
+    const skipped = tests.filter(asSkip).length;
     const time = tests.reduce((a, t) => a + t.durationMs, 0) / 1000;
     out.push(
       `  <testsuite name="${xmlEscape(file)}" tests="${tests.length}" failures="${failures}" skipped="${skipped}" time="${time.toFixed(3)}">`,
@@ -35,10 +51,19 @@ export function toJUnit(results: Results): string {
       out.push(`        <property name="status" value="${t.status}"/>`);
       if (t.kind) out.push(`        <property name="kind" value="${xmlEscape(t.kind)}"/>`);
       if (t.knownIssue) out.push(`        <property name="known-issue" value="${xmlEscape(t.knownIssue)}"/>`);
+      if (t.verdict) out.push(`        <property name="verdict" value="${t.verdict}"/>`);
+      if (t.failedRequirement)
+        out.push(`        <property name="failed-requirement" value="${xmlEscape(t.failedRequirement)}"/>`);
+      for (const id of t.notReached ?? []) out.push(`        <property name="not-reached" value="${xmlEscape(id)}"/>`);
+      if (t.reproduction) out.push(`        <property name="curl" value="${xmlEscape(t.reproduction.curl)}"/>`);
       out.push('      </properties>');
-      if (t.status === 'failed')
+      if (asFailure(t))
         out.push(
-          `      <failure message="${xmlEscape((t.message ?? '').split('\n')[0]!)}">${xmlEscape(t.message ?? '')}</failure>`,
+          `      <failure${t.verdict === 'assumption' ? ' type="assumption"' : ''} message="${xmlEscape((t.message ?? '').split('\n')[0]!)}">${xmlEscape(t.message ?? '')}</failure>`,
+        );
+      else if (t.status === 'failed')
+        out.push(
+          `      <skipped message="${xmlEscape(`assumption difference: ${t.failedRequirement ?? ''}${settingOf(results, t.failedRequirement)}: ${firstLine(t.message)}`)}"/>`,
         );
       if (t.status === 'skipped')
         out.push(
@@ -56,4 +81,15 @@ export function toJUnit(results: Results): string {
   }
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
+}
+
+/** ` (setting assumptions.<id>)`: how a reader switches the assumption off for this target. */
+function settingOf(results: Results, id: string | undefined): string {
+  const setting = results.requirements.find((r) => r.id === id)?.assumption?.setting;
+  return setting ? ` (setting ${setting})` : '';
+}
+
+/** The first line of a failure message, without the class prefix an assumption difference carries. */
+function firstLine(message: string | undefined): string {
+  return (message ?? '').split('\n')[0]!.replace(/^assumption difference \([^)]*\): /, '');
 }

@@ -7,6 +7,7 @@ import type { Requirement } from '../spec/catalogue.js';
 import { mergeCompleteness } from './completeness.js';
 import { summarize } from './build.js';
 import type { Results, TestResult } from './model.js';
+import { assumptionMode } from './verdict.js';
 
 export class MergeError extends Error {}
 
@@ -73,8 +74,9 @@ export function mergeResults(
     keys.add(t.key);
   }
   tests.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const { summary, requirements, statements } = summarize(tests, catalogue);
   const runs = parts.map((p) => p.results.run);
+  const mode = assumptionMode(runs.some((r) => r.assumptions === 'strict') ? 'strict' : 'report');
+  const { summary, requirements, statements } = summarize(tests, catalogue, { mode });
   const startedAt = runs.map((r) => r.startedAt).sort()[0]!;
   const finishedAt = runs
     .map((r) => r.finishedAt)
@@ -96,6 +98,7 @@ export function mergeResults(
       suites: [...new Set(runs.flatMap((r) => r.suites))],
       faults: runs[0]!.faults,
       mergedFrom: parts.map((p, i) => `${p.file}${shards[i] ? ` (shard ${shards[i]})` : ''}`),
+      assumptions: mode,
     },
     summary,
     tests,

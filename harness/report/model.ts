@@ -10,6 +10,38 @@ import type { StatementVerdict } from './document-view.js';
  */
 export type Status = 'passed' | 'failed' | 'skipped' | 'known-failure' | 'fixed' | 'known-issue' | 'not-applicable';
 
+/**
+ * The class of a failure (harness/report/verdict.ts): `violation`, a rule the documents state;
+ * `assumption`, the target differs from a catalogue assumption (kind: assumption), where the
+ * documents are silent or vague. Assumption differences fail the run only under
+ * `run.assumptions: strict`.
+ */
+export type Verdict = 'violation' | 'assumption';
+
+/**
+ * A requirement of a failed test other than the one its failing assertion proves: the test
+ * stopped before it was checked. Never a failure; in a requirement row it ranks below `failed`
+ * and above `passed`.
+ */
+export type NotReached = 'not-reached';
+
+/** How to repeat the exchange a failure is about, from a shell. */
+export interface Reproduction {
+  /** A ready curl command: tokens as "$SVC_TOKEN"/"$SCHED_TOKEN", other secrets redacted. */
+  curl: string;
+  /** The exchange (as in the transcript) the failing check looked at, or the test's last one. */
+  exchange: TranscriptEntry;
+  /** What the command cannot repeat exactly (a token the test created, a raw or clipped body). */
+  notes?: string[];
+}
+
+/** A quoted sentence of the documents a requirement comes from (spec/statements). */
+export interface QuotedStatement {
+  id: string;
+  section: string;
+  quote: string;
+}
+
 export interface TestResult {
   /** Stable key for comparisons: `<file> > <title>`. */
   key: string;
@@ -37,6 +69,17 @@ export interface TestResult {
   notApplicable?: { reason: string; answer?: string; setting?: string };
   /** Spec observations of this test's exchanges (folded into schema results). */
   spec?: SpecObservation[];
+  /**
+   * Failed (and known-failure) tests: the requirement the failing assertion proves (the test's
+   * first id when the assertion names none), its class, and the test's other ids, not reached.
+   */
+  failedRequirement?: string;
+  verdict?: Verdict;
+  notReached?: string[];
+  /** Differences from assumptions a shared helper checked on the way (`t.assuming`), the test going on. */
+  assumptionDifferences?: { id: string; message: string }[];
+  /** Failed tests: the failing exchange as a curl command. */
+  reproduction?: Reproduction;
 }
 
 export interface RequirementRow {
@@ -46,8 +89,16 @@ export interface RequirementRow {
   section: string;
   text: string;
   kind: string;
-  /** untested: no test names it; otherwise the worst status of its tests. */
-  status: Status | 'untested' | 'not-observable';
+  /**
+   * untested: no test names it; otherwise the worst status of its tests, where a failed test
+   * counts as failed only for the requirement its failing assertion proves (`not-reached` for its
+   * other ids).
+   */
+  status: Status | NotReached | 'untested' | 'not-observable';
+  /** The class of the failure when the row failed. */
+  verdict?: Verdict;
+  /** Assumptions: why the catalogue assumes it and the setting that switches it off. */
+  assumption?: { why: string; setting?: string };
   tests: string[];
   note?: string;
   /** Known issues and changes: semver ranges of the affected versions, one per release line. */
@@ -57,7 +108,7 @@ export interface RequirementRow {
   testability?: string;
   capability?: string;
   /** The statements of the documents this requirement comes from, quoted (spec/statements). */
-  statements?: { id: string; section: string; quote: string }[];
+  statements?: QuotedStatement[];
 }
 
 export interface AreaSummary {
@@ -106,7 +157,11 @@ export interface Results {
     shard?: string;
     /** Shards merged into this file (`merge`), in order. */
     mergedFrom?: string[];
+    /** How assumption differences counted (run.assumptions): `report` unless set to `strict`. */
+    assumptions?: 'report' | 'strict';
   };
+  /** The pre-flight check stopped the run before any suite: the message and the setting to fix. */
+  preflight?: { setting: string; message: string };
   summary: {
     total: number;
     passed: number;
@@ -117,8 +172,15 @@ export interface Results {
     knownIssues: number;
     /** Tests not applicable to this target (refused precondition, unknown version), with reasons. */
     notApplicable: number;
-    /** Failed tests of level MUST: these make the run exit 1. */
+    /**
+     * Failed tests that make the run exit 1: MUST violations, plus MUST assumption differences
+     * under run.assumptions: strict.
+     */
     mustFailed: number;
+    /** Failed tests whose failure is a violation of the documents, by the level of the failed requirement. */
+    violations: { MUST: number; SHOULD: number; MAY: number };
+    /** Failed tests whose failure is a difference from a catalogue assumption. */
+    assumptionDifferences: number;
     byArea: Record<string, AreaSummary>;
   };
   tests: TestResult[];
@@ -132,7 +194,10 @@ export interface Results {
 
 export interface Comparison {
   previous: string;
+  /** Tests that fail now with a violation and did not before (the gate). */
   newFailures: string[];
+  /** Tests that now differ from an assumption and did not before (fail the gate only under strict). */
+  newAssumptionDifferences?: string[];
   fixed: string[];
   added: string[];
   removed: string[];

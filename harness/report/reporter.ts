@@ -19,9 +19,9 @@ import { loadExpectations } from './expectations.js';
 import { compareResults, formatComparison } from './compare.js';
 import { toJUnit } from './junit.js';
 import { toHtml } from './html.js';
-import { incompleteLine } from './completeness.js';
 import type { Results } from './model.js';
 import { safeResults } from './safe.js';
+import { summaryLines } from './terminal.js';
 
 /** The resolved target config, stashed by the global setup (same process as the reporter). */
 export function stashedConfig(): TargetConfig | undefined {
@@ -63,14 +63,20 @@ export default class ConformanceReporter implements Reporter {
     const fileSpec: { file: string; observations: SpecObservation[] }[] = [];
     for (const mod of modules) {
       const moduleErrors = mod.errors().map((e) => errorText(e));
-      const meta = mod.meta() as { leftovers?: { label: string; error: string }[]; spec?: SpecObservation[] };
-      for (const l of meta.leftovers ?? []) leftovers.push({ file: mod.moduleId, ...l });
-      if (meta.spec?.length) fileSpec.push({ file: mod.moduleId, observations: meta.spec });
+      const fileMeta = mod.meta() as {
+        leftovers?: { label: string; error: string }[];
+        spec?: SpecObservation[];
+        /** The exchange a failed file set-up failed on (harness/index.ts suite()). */
+        reproduction?: unknown;
+      };
+      for (const l of fileMeta.leftovers ?? []) leftovers.push({ file: mod.moduleId, ...l });
+      if (fileMeta.spec?.length) fileSpec.push({ file: mod.moduleId, observations: fileMeta.spec });
       let count = 0;
       for (const test of mod.children.allTests() as Iterable<TestCase>) {
         count++;
         const result = test.result();
-        const meta = test.meta() as Record<string, unknown>;
+        const own = test.meta() as Record<string, unknown>;
+        const meta = fileMeta.reproduction && !own.reproduction ? { ...own, reproduction: fileMeta.reproduction } : own;
         for (const l of (meta.leftovers as { label: string; error: string }[] | undefined) ?? [])
           leftovers.push({ file: mod.moduleId, ...l });
         outcomes.push({
@@ -108,6 +114,11 @@ export default class ConformanceReporter implements Reporter {
       errors,
       fileSpec,
     });
+    // The pre-flight check stopped the run in the global setup (harness/setup/preflight.ts).
+    const stopped = unhandled.find((e) => e.name === 'PreflightFailure') as
+      | (SerializedError & { setting?: string })
+      | undefined;
+    if (stopped) results.preflight = { setting: stopped.setting ?? '', message: stopped.message ?? '' };
     if (this.firstTestAt) results.run.firstTestAt = this.firstTestAt.toISOString();
     const previous = cfg?.run.previousResults;
     if (previous) {
@@ -117,18 +128,7 @@ export default class ConformanceReporter implements Reporter {
       } else results.errors.push(`previous results not found: ${previous}`);
     }
     writeReports(reportDir, results);
-    const s = results.summary;
-    // The first line is the plain closing line CI systems read ("N passed, N failed, N skipped").
-    console.log(`\nconformance: ${s.passed + s.knownIssues} passed, ${s.failed} failed, ${s.skipped} skipped`);
-    const incomplete = incompleteLine(results);
-    if (incomplete) console.log(incomplete);
-    if (s.notApplicable)
-      console.log(
-        `not applicable: ${s.notApplicable} (a precondition the target refused, or an unknown version; see the report)`,
-      );
-    console.log(
-      `known failures: ${s.knownFailures}, fixed: ${s.fixed}, known issues observed: ${s.knownIssues}, MUST failures: ${s.mustFailed}`,
-    );
+    for (const line of summaryLines(results)) console.log(line);
     console.log(`target version: ${results.run.target.version || '(none)'} from ${results.run.target.versionSource}`);
     console.log(
       `reports: ${join(reportDir, 'index.html')}, ${join(reportDir, 'results.json')}, ${join(reportDir, 'junit.xml')}`,

@@ -16,6 +16,18 @@ function safeTest(t: TestResult): TestResult {
     transcript: t.transcript ? redactor.value(t.transcript) : undefined,
     leftovers: t.leftovers ? redactor.value(t.leftovers) : undefined,
     findings: t.findings ? redactor.value(t.findings) : undefined,
+    ...(t.reproduction
+      ? {
+          reproduction: {
+            ...t.reproduction,
+            curl: redactor.text(t.reproduction.curl),
+            exchange: redactor.value(t.reproduction.exchange),
+          },
+        }
+      : {}),
+    ...(t.assumptionDifferences
+      ? { assumptionDifferences: t.assumptionDifferences.map((d) => ({ ...d, message: redactor.text(d.message) })) }
+      : {}),
   };
 }
 
@@ -25,5 +37,8 @@ export function safeResults(results: Results): Results {
     tests: results.tests.map(safeTest),
     leftovers: redactor.value(results.leftovers),
     errors: results.errors.map((e) => redactor.text(e)),
+    ...(results.preflight
+      ? { preflight: { ...results.preflight, message: redactor.text(results.preflight.message) } }
+      : {}),
   };
 }

@@ -9,6 +9,7 @@ import type { Requirement } from '../spec/catalogue.js';
 import { mergeObservations, type SpecObservation } from '../spec/findings.js';
 import { show } from '../checks/failure.js';
 import type { TestResult } from './model.js';
+import { reproduce } from './curl.js';
 
 const MAX_SEEN = 5;
 
@@ -68,6 +69,7 @@ export function schemaResults(
         kind: 'schema',
         findings: failed ? obs.findings : undefined,
         seenIn: where.slice(0, MAX_SEEN),
+        ...(failed && obs.example ? { reproduction: reproduce(obs.example) } : {}),
       } satisfies TestResult;
     });
 }

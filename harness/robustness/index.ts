@@ -17,6 +17,7 @@ export { invalidMutations } from './invalid.js';
 export { boundaryMutations } from './boundary.js';
 export {
   describeFinding,
+  exchangeOf,
   runRule,
   send,
   type Finding,

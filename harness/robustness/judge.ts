@@ -23,13 +23,21 @@ export function judgeInvalid(api: 'svc' | 'sched', ex: Exchange | Error): Verdic
   if (ex instanceof Error) return transport(ex);
   const { status } = ex.response;
   if (status < 400 || status >= 500)
-    return { status, message: `expected a 4xx refusal, got ${status}: ${excerpt(ex)}` };
+    return { status, message: `expected a 4xx refusal, got ${status}: ${excerpt(ex)}`, exchange: ex };
   if (api === 'svc') {
     const errors = (ex.response.body as { errors?: unknown } | undefined)?.errors;
     if (!Array.isArray(errors))
-      return { status, message: `status ${status} without the error body {errors: [...]}: ${excerpt(ex)}` };
+      return {
+        status,
+        message: `status ${status} without the error body {errors: [...]}: ${excerpt(ex)}`,
+        exchange: ex,
+      };
   } else if (!ex.response.text?.trim()) {
-    return { status, message: `status ${status} with an empty body: the refusal carries no error message` };
+    return {
+      status,
+      message: `status ${status} with an empty body: the refusal carries no error message`,
+      exchange: ex,
+    };
   }
   return undefined;
 }
@@ -39,7 +47,7 @@ export function judgeBoundary(documented5xx: ReadonlySet<number>, ex: Exchange |
   if (ex instanceof Error) return transport(ex);
   const { status } = ex.response;
   if (status >= 500 && !documented5xx.has(status))
-    return { status, message: `a request inside the schema got ${status}: ${excerpt(ex)}` };
+    return { status, message: `a request inside the schema got ${status}: ${excerpt(ex)}`, exchange: ex };
   return undefined;
 }
 

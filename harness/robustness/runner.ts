@@ -54,7 +54,18 @@ export function ruleSeed(seed: number, operationId: string, rule: Rule): number 
 }
 
 /** What the judge of a case says: undefined when the answer keeps the rule. */
-export type Verdict = { message: string; status?: number } | undefined;
+/** A rule broken by one case: what is wrong, and the exchange it was seen on (when there was an answer). */
+export type Verdict = { message: string; status?: number; exchange?: Exchange } | undefined;
+
+/**
+ * The exchange of a finding's counterexample, kept out of the finding itself (findings are
+ * written to robustness.json; an exchange still holds the token): the failure's reproduction.
+ */
+const findingExchanges = new WeakMap<Finding, Exchange>();
+
+export function exchangeOf(finding: Finding): Exchange | undefined {
+  return findingExchanges.get(finding);
+}
 
 export interface Sender {
   /** The request a case becomes (method, concrete path, query, body). */
@@ -161,7 +172,7 @@ function findingOf(o: RunRuleOptions, details: fc.RunDetails<[Case]>): Finding {
     err instanceof RuleBroken
       ? err.verdict
       : { message: `the check itself failed: ${String((err as Error | undefined)?.message ?? err)}` };
-  return {
+  const finding: Finding = {
     operationId: o.operationId,
     rule: o.rule,
     kind: c.kind,
@@ -174,6 +185,8 @@ function findingOf(o: RunRuleOptions, details: fc.RunDetails<[Case]>): Finding {
     runs: details.numRuns,
     shrinks: details.numShrinks,
   };
+  if (err instanceof RuleBroken && err.verdict.exchange) findingExchanges.set(finding, err.verdict.exchange);
+  return finding;
 }
 
 function redactRequest(r: SentRequest): SentRequest {

@@ -8,7 +8,7 @@ import type { Capabilities, TargetConfig } from '../config/types.js';
 import { probeCapabilities } from './probe.js';
 import { resolveVersion } from './version.js';
 import { useDocumentDialectFor } from './dialect.js';
-import { applyVariantAssumptions } from './variant-assumptions.js';
+import { preflight } from './preflight.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 
 /**
@@ -83,7 +83,13 @@ export async function prepareTarget(
     }
   }
 
-  applyVariantAssumptions(cfg, embedded.switches.variants, log);
+  try {
+    // Before anything else asks the targets: one bounded request each (harness/setup/preflight.ts).
+    await preflight(cfg, { sched: needsSched });
+  } catch (err) {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    throw err;
+  }
   const restore = await probeCapabilities(cfg, log);
   if (!cfg.sched.provisioner)
     cfg.sched.provisioner = cfg.sched.tokens.length || cfg.sched.namespaces.length ? 'config' : 'reference';

@@ -4,6 +4,7 @@
  * pointer, what the spec expects, what came back). Tests record observations; the report turns
  * them into one result per operation and status (harness/report/schema-results.ts).
  */
+import type { TranscriptEntry } from '../http/transcript.js';
 export interface SpecFinding {
   /** JSON pointer into the response body ('' = the whole answer, e.g. an undocumented status). */
   pointer: string;
@@ -19,6 +20,8 @@ export interface SpecObservation {
   operation: string;
   status: number;
   findings: SpecFinding[];
+  /** The first exchange whose answer showed a finding: the schema result's reproduction. */
+  example?: TranscriptEntry;
 }
 
 /** Merges observations of the same requirement and status, keeping each distinct finding once. */
@@ -32,4 +35,5 @@ export function mergeObservations(into: Map<string, SpecObservation>, obs: SpecO
   for (const f of obs.findings) {
     if (!have.findings.some((g) => g.pointer === f.pointer && g.message === f.message)) have.findings.push(f);
   }
+  if (!have.example && obs.example) have.example = obs.example;
 }

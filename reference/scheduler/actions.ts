@@ -105,6 +105,11 @@ export class ActionStreams {
     if (extra) send({ stderr: { data: '' } });
     for (const chunk of [bytes.subarray(0, half), bytes.subarray(half)])
       if (chunk.length) send({ stdout: { data: chunk.toString('base64') } });
+    if (!this.rules.actionStreamEnds) {
+      // The output and its close frame, then nothing: the stream stays open until the client goes.
+      send({ stdout: { close: true } });
+      return;
+    }
     if (!this.rules.actionCloseBeforeExit) {
       send({ exited: true, result: {} });
       send({ stdout: { close: true } });

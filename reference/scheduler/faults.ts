@@ -147,6 +147,11 @@ export const faults = [
     'the exited frame is sent before the stdout close frame',
   ),
   f(
+    'jobs.action-stream-left-open',
+    'jobs.action.ws-frames-order',
+    'the action stream sends the output and the stdout close frame, then neither the exited frame nor a close',
+  ),
+  f(
     'jobs.action-handshake-ignored',
     'jobs.action.ws-handshake-auth',
     'with ws_handshake=true a bad auth_token in the first frame is accepted',

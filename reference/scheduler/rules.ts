@@ -165,6 +165,8 @@ export interface SchedulerRules {
   actionTtySizeAccepted: boolean;
   /** The stdout close frame comes before the exited frame. */
   actionCloseBeforeExit: boolean;
+  /** The stream ends with the exited frame (and the server closes it). */
+  actionStreamEnds: boolean;
   /** Variant: frames the document does not list (stderr data and close). */
   actionExtraFrames: boolean;
 }
@@ -265,5 +267,6 @@ export const documented: SchedulerRules = {
   actionHandshakeChecked: true,
   actionTtySizeAccepted: true,
   actionCloseBeforeExit: true,
+  actionStreamEnds: true,
   actionExtraFrames: false,
 };

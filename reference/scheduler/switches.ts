@@ -70,6 +70,7 @@ const faultRules = {
   'jobs.acl-dispatch-unchecked': (r) => open(r, 'dispatch-job'),
   'jobs.action-exit-before-close': () => ({ actionCloseBeforeExit: false }),
   'jobs.action-handshake-ignored': () => ({ actionHandshakeChecked: false }),
+  'jobs.action-stream-left-open': () => ({ actionStreamEnds: false }),
   'jobs.durations-in-seconds': (r) => ({ jobView: (view: Job) => secondsView(r.jobView(view)) }),
   'jobs.namespace-ignored': () => ({ jobsAreNamespaced: false }),
   'jobs.preserve-counts-ignored': () => ({ preservesCounts: false }),

@@ -227,6 +227,8 @@ conformance(
 conformance(
   {
     id: 'jobs.acl.alloc-exec',
+    // With the capability the action must run to its end: that is the stream's own rule.
+    also: ['jobs.action.ws-frames-order'],
     level: 'MUST',
     requires: ['schedAcl'],
     title: 'WebSocket /v1/job/:job_id/action needs namespace:alloc-exec',
@@ -253,16 +255,24 @@ conformance(
       '403 or no exited frame',
       { status: without.refusedStatus, frames: without.frames },
     );
-    const withCap = await runAction(t, id, {
-      query,
-      token: await tokenWith(t, ['alloc-exec', 'alloc-node-exec', 'read-job']),
-    });
+    const token = await tokenWith(t, ['alloc-exec', 'alloc-node-exec', 'read-job']);
+    // A stream that does not end (no exited frame, no close) breaks the stream's rule, not the ACL's.
+    const withCap = await t.proving('jobs.action.ws-frames-order', () => runAction(t, id, { query, token }));
     expectThat(
-      withCap.frames.some((f) => f.exited === true),
+      withCap.refusedStatus !== 403 && withCap.refusedStatus !== 401,
       'acl',
-      'with alloc-exec the action runs',
-      'an exited frame',
-      withCap.frames,
+      'with alloc-exec the action is not refused',
+      'the upgrade accepted',
+      withCap.refusedStatus,
+    );
+    t.proving('jobs.action.ws-frames-order', () =>
+      expectThat(
+        withCap.frames.some((f) => f.exited === true),
+        'acl',
+        'with alloc-exec the action runs to its exited frame',
+        'an exited frame',
+        withCap.frames,
+      ),
     );
   },
 );

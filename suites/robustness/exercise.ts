@@ -97,6 +97,7 @@ function unchangedJudge(
     return {
       status: ex.response.status,
       message: `refused with ${ex.response.status}, but ${observer.operationId} changed: ${firstDifference(before, after)}`,
+      exchange: ex,
     };
   };
 }

@@ -26,6 +26,7 @@ import {
   type OperationPlan,
   type Rule,
   describeFinding,
+  exchangeOf,
   type Finding,
   type RuleResult,
   compareOperations,
@@ -218,13 +219,21 @@ for (const item of items) {
       if (o.kind !== 'done') return;
       t.note(o.note);
       const finding = o.result.finding;
-      if (finding)
-        throw new CheckFailure(
+      if (finding) {
+        const failure = new CheckFailure(
           `robustness.${rule}`,
           describeFinding(finding),
           expectation(rule),
           finding.status ?? finding.message,
         );
+        // Through t.check, so the report's reproduction is the counterexample's own exchange.
+        const ex = exchangeOf(finding);
+        if (ex)
+          t.check(ex, () => {
+            throw failure;
+          });
+        throw failure;
+      }
     },
   );
 }

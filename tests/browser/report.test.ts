@@ -15,7 +15,8 @@ import { loadCatalogue } from '../../harness/spec/catalogue.js';
 import { statementVerdicts } from '../../harness/report/document-view.js';
 import type { RequirementRow } from '../../harness/report/model.js';
 import { carriersByStatement, DOCUMENTS, loadStatements } from '../../harness/spec/statements.js';
-import { results } from '../report/synthetic.js';
+import { defaultOutcomes, failingExchange, outcome, results } from '../report/synthetic.js';
+import { reproduce } from '../../harness/report/curl.js';
 import { prerequisite } from '../helpers/prerequisites.js';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -43,8 +44,35 @@ describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPa
 
   beforeAll(async () => {
     chromiumPart.assertPresent();
-    writeReports(reportDir, results());
     writeReports(join(reportDir, 'documents'), withStatements());
+    writeReports(
+      reportDir,
+      results({
+        outcomes: [
+          ...defaultOutcomes(),
+          outcome(
+            'GET /demo/x?help=1 without permission is refused',
+            ['demo.help.permission', 'demo.read.ok'],
+            'failed',
+            {
+              errors: ['CheckFailure: status: GET /demo/x answered 200'],
+              meta: {
+                attribution: {
+                  failedRequirement: 'demo.help.permission',
+                  notReached: ['demo.read.ok'],
+                  differences: [],
+                },
+                reproduction: reproduce({
+                  ...failingExchange,
+                  url: 'http://127.0.0.1:8200/v1/demo/x?help=1',
+                  status: 200,
+                }),
+              },
+            },
+          ),
+        ],
+      }),
+    );
     // A persistent context is how playwright takes a fresh --user-data-dir.
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath,
@@ -69,10 +97,12 @@ describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPa
 
     const summary = page.locator('#summary');
     expect(await summary.isVisible(), 'summary section visible').toBe(true);
-    expect(await summary.innerText(), 'verdict and totals').toMatch(/1 MUST failure\(s\)[\s\S]*3 tests[\s\S]*1 failed/);
+    expect(await summary.innerText(), 'verdict and totals').toMatch(
+      /1 MUST failure\(s\)[\s\S]*4 tests[\s\S]*2 failed[\s\S]*1 MUST \/ 0 SHOULD \/ 0 MAY violations[\s\S]*1 assumption differences/,
+    );
 
     const rows = page.locator('#matrix tbody tr');
-    expect(await rows.count(), 'one matrix row per catalogued requirement of the area').toBe(4);
+    expect(await rows.count(), 'one matrix row per catalogued requirement of the area').toBe(5);
     const known = page.locator('#matrix tr[data-id="demo.known.crash"]');
     expect(await known.innerText(), 'known issue row with status and gating').toMatch(
       /known-issue[\s\S]*affected: 1\.13\.9, 1\.14\.5/,
@@ -109,6 +139,34 @@ describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPa
     expect(await failed.innerText()).toMatch(new RegExp(`failed[\\s\\S]*${failing.requirement.replace(/\./g, '\\.')}`));
     expect(await view.locator('[data-statement]').count(), 'every statement of the inventory').toBe(inventory.length);
     expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('a failure entry shows its curl line and the sentence of the documents; assumption differences have their own section', async () => {
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(join(reportDir, 'index.html')).href, { timeout: 15_000 });
+    const failure = page.locator('#failures .failure').first();
+    expect(await failure.locator('pre.curl').innerText(), 'the failing exchange as a curl command').toBe(
+      `curl -sS -H 'X-Svc-Token: '"$SVC_TOKEN" 'http://127.0.0.1:8200/v1/demo/x'`,
+    );
+    const quote = failure.locator('blockquote.quote');
+    expect(await quote.isVisible(), 'the quoted sentence is shown').toBe(true);
+    expect(await quote.innerText(), 'the sentence and where it stands').toMatch(
+      /Successful responses are JSON\.[\s\S]*Resources and their fields > Response envelope · doc\.core\.envelope\.json/,
+    );
+    expect(await failure.locator('.failed-id').innerText(), 'the failed requirement').toBe('demo.read.ok');
+
+    const difference = page.locator('#assumption-differences .failure.assumption');
+    expect(await difference.count(), 'one assumption difference').toBe(1);
+    expect(await difference.innerText(), 'with its assumption, why and setting').toMatch(
+      /Help needs the permission[\s\S]*"if permitted" only[\s\S]*assumptions\.demo\.help\.permission/,
+    );
+    expect(await difference.locator('pre.curl').innerText()).toContain('"$SVC_TOKEN"');
+    expect(await difference.locator('blockquote.quote').innerText(), 'no statement yet: the requirement text').toMatch(
+      /Help needs the permission of the path\.[\s\S]*requirement text/,
+    );
+    expect(await difference.locator('.not-reached').innerText(), 'the other id is not reached').toBe('demo.read.ok');
+    expect(await page.locator('#summary').innerText()).toMatch(/1 assumption difference\(s\), not failing the run/);
     await page.close();
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 /**
  * A target that is down, hangs or answers garbage: the run ends within its timeouts, every failure
- * says why, the reports are still written, and the exit code is 1.
+ * says why, the reports are still written, and the exit code is 1. Down and hanging targets are
+ * stopped by the pre-flight check (tests/harness/preflight.test.ts has the details).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -71,6 +72,8 @@ describe('a misbehaving target', () => {
     const text =
       JSON.stringify(results.tests.map((t: { message?: string }) => t.message)) + JSON.stringify(results.errors);
     expect(text).toMatch(/ECONNREFUSED/);
+    expect(results.preflight?.setting, 'the pre-flight check stopped the run').toBe('SVC_ADDR');
+    expect(results.tests, 'not one failure per test').toEqual([]);
   }, 130_000);
 
   it('hangs: exit 1 within the timeouts, failures name the timeout setting', async () => {
@@ -80,6 +83,7 @@ describe('a misbehaving target', () => {
     const results = reports(r.reportDir);
     const text = JSON.stringify(results);
     expect(text).toMatch(/timeouts\.requestMs|timed out/);
+    expect(results.preflight?.setting, 'no answer to the pre-flight request').toBe('SVC_ADDR');
   }, 130_000);
 
   it('answers garbage: exit 1, failures say the response broke the spec', async () => {

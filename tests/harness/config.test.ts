@@ -101,6 +101,21 @@ describe('assumption switches', () => {
   });
 });
 
+describe('run.assumptions (how assumption differences count)', () => {
+  it('report by default; strict from the file, the environment or the command line, the later winning', () => {
+    expect(loadConfig({ env: {} }).run.assumptions).toBeUndefined();
+    const f = file('s.yaml', 'run:\n  assumptions: strict\n');
+    expect(loadConfig({ file: f, env: {} }).run.assumptions).toBe('strict');
+    expect(loadConfig({ env: { CONFORMANCE_ASSUMPTIONS: 'strict' } }).run.assumptions).toBe('strict');
+    expect(loadConfig({ file: f, env: {}, cli: { assumptions: 'report' } }).run.assumptions).toBe('report');
+  });
+  it('another value is a configuration error naming the setting and the variable', () => {
+    expect(() => loadConfig({ env: { CONFORMANCE_ASSUMPTIONS: 'lenient' } })).toThrowError(
+      /run\.assumptions \(CONFORMANCE_ASSUMPTIONS\): must be equal to one of the allowed values/,
+    );
+  });
+});
+
 describe('shipped profiles', () => {
   it('fixtures/profiles/upstream-names.yaml loads', () => {
     const cfg = loadConfig({ file: 'fixtures/profiles/upstream-names.yaml', env: {} });

@@ -47,6 +47,8 @@ describe('TLS to the secrets service', () => {
     expect(r.status).toBe(1);
     const results = readFileSync(join(r.reportDir, 'results.json'), 'utf8');
     expect(results).toMatch(/self.signed|certificate/i);
+    // The pre-flight check stops the run at once, naming the setting that fixes it.
+    expect((JSON.parse(results) as { preflight?: { setting: string } }).preflight?.setting).toBe('SVC_CACERT');
   }, 130_000);
 
   it('SVC_SKIP_VERIFY=true skips verification', async () => {

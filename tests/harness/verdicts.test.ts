@@ -33,7 +33,7 @@ beforeAll(async () => {
         '--report-dir',
         dir,
         '--files',
-        'tests/harness/fixtures/verdicts.suite.ts,tests/harness/fixtures/setup-fails.suite.ts',
+        'tests/harness/fixtures/verdicts.suite.ts,tests/harness/fixtures/setup-fails.suite.ts,tests/harness/fixtures/setup-refused.suite.ts',
       ],
       {
         env: {
@@ -76,6 +76,10 @@ describe('verdicts', () => {
       level: 'MUST',
       status: 'failed',
     });
+    expect(read!.reproduction?.curl, 'the schema result repeats an answer that broke the spec').toMatch(
+      /^curl -sS -H 'X-Svc-Token: '"\$SVC_TOKEN" .*'http:\/\/127\.0\.0\.1:\d+\/v1\//,
+    );
+    expect(read!.verdict).toBe('violation');
     expect(junit).toContain(`value="${read!.ids[0]}"`);
     expect(html).toContain(read!.ids[0]);
   });
@@ -85,6 +89,8 @@ describe('verdicts', () => {
     const shape = byTitle('whose purpose is the shape');
     expect(shape?.status).toBe('failed');
     expect(shape?.message).toMatch(/\/renewable/);
+    expect(shape?.failedRequirement).toBe('kv.v1.body-fields');
+    expect(shape?.reproduction?.exchange.method, 'the read the failing check looked at').toBe('GET');
   });
 
   it("a refused precondition is not applicable, with the target's answer, counted apart", () => {
@@ -103,6 +109,14 @@ describe('verdicts', () => {
     expect(t!.level).toBe('MUST');
     expect(t!.status).toBe('failed');
     expect(results.requirements.find((r) => r.id === 'kv.v1.nested-keys')?.status).toBe('failed');
+    expect(t!.reproduction?.curl, "the set-up's last exchange").toMatch(/\/v1\/sys\/mounts'$/);
+  });
+
+  it("a refused mount of the file's set-up makes its tests not applicable with the target's answer", () => {
+    const t = byTitle('whose file mount was refused');
+    expect(t?.status).toBe('not-applicable');
+    expect(t?.notApplicable?.answer).toMatch(/POST \/sys\/mounts\/.* answered 400/);
+    expect(results.errors.join('\n'), 'no run error: a refusal is not a failure').not.toMatch(/no-such-engine-type/);
   });
 
   it('the run fails on the MUST failures and says where the version came from', () => {

@@ -1,6 +1,6 @@
 /**
  * The declarations of legal variants and faults: every variant names the document passage that
- * allows it and suites that exist, every assumption it switches off is a catalogue assumption,
+ * allows it and suites that exist, every assumption it contradicts is a catalogue assumption,
  * and no name is used twice across faults and variants (REF_FAULTS and REF_VARIANTS share a
  * namespace in reports and in `npm run mutation`).
  */
@@ -25,7 +25,7 @@ describe('variant declarations', () => {
     }
   });
 
-  it('the assumptions a variant switches off are catalogue assumptions', () => {
+  it('the assumptions a variant contradicts are catalogue assumptions', () => {
     const catalogue = loadCatalogue();
     for (const v of allVariants) {
       for (const id of v.assumptions ?? []) expect(catalogue.get(id)?.kind, `${v.name}: ${id}`).toBe('assumption');

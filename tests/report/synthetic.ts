@@ -3,9 +3,19 @@
  * a three-entry catalogue, and buildResults on top, so the tests exercise the real pipeline.
  */
 import type { Requirement } from '../../harness/spec/catalogue.js';
+import type { TranscriptEntry } from '../../harness/http/transcript.js';
 import { buildResults, type RawOutcome } from '../../harness/report/build.js';
+import { reproduce } from '../../harness/report/curl.js';
 import type { Expectation } from '../../harness/report/expectations.js';
 import type { Results } from '../../harness/report/model.js';
+import type { AssumptionMode } from '../../harness/report/verdict.js';
+
+/** A statement of the inventory (spec/statements) the synthetic requirement demo.read.ok names. */
+export const STATEMENT = {
+  id: 'doc.core.envelope.json',
+  section: 'Resources and their fields > Response envelope',
+  quote: 'Successful responses are JSON.',
+};
 
 export const catalogue = new Map<string, Requirement>([
   [
@@ -15,6 +25,20 @@ export const catalogue = new Map<string, Requirement>([
       level: 'MUST',
       section: 'Endpoints',
       text: 'GET /demo/:name returns the stored value.',
+      statements: [STATEMENT.id],
+      area: 'demo',
+      document: 'demo.md',
+    },
+  ],
+  [
+    'demo.help.permission',
+    {
+      id: 'demo.help.permission',
+      level: 'MUST',
+      section: 'Conventions',
+      text: 'Help needs the permission of the path.',
+      kind: 'assumption',
+      assumption: { why: 'The documents say "if permitted" only.', setting: 'assumptions.demo.help.permission' },
       area: 'demo',
       document: 'demo.md',
     },
@@ -79,24 +103,28 @@ export function outcome(
   };
 }
 
+/** The exchange the default failing test looked at. */
+export const failingExchange: TranscriptEntry = {
+  kind: 'exchange',
+  api: 'svc',
+  auth: { header: 'X-Svc-Token', configured: true },
+  method: 'GET',
+  url: 'http://127.0.0.1:8200/v1/demo/x',
+  status: 500,
+  durationMs: 3.2,
+  requestHeaders: { 'X-Svc-Token': '[REDACTED]' },
+  responseHeaders: { 'content-type': 'application/json' },
+  responseBody: { errors: ['internal error <boom>'] },
+};
+
 /** A failing test with a transcript, a passing one and a known issue. */
 export function defaultOutcomes(): RawOutcome[] {
   return [
     outcome('GET /demo/:name returns the stored value', ['demo.read.ok'], 'failed', {
       meta: {
-        transcript: [
-          { kind: 'note', note: 'wrote demo value' },
-          {
-            kind: 'exchange',
-            method: 'GET',
-            url: 'http://127.0.0.1:8200/v1/demo/x',
-            status: 500,
-            durationMs: 3.2,
-            requestHeaders: { 'X-Svc-Token': '[REDACTED]' },
-            responseHeaders: { 'content-type': 'application/json' },
-            responseBody: { errors: ['internal error <boom>'] },
-          },
-        ],
+        transcript: [{ kind: 'note', note: 'wrote demo value' }, failingExchange],
+        attribution: { failedRequirement: 'demo.read.ok', notReached: [], differences: [] },
+        reproduction: reproduce(failingExchange),
       },
     }),
     outcome('LIST /demo with no entries returns 404', ['demo.list.empty-404'], 'passed'),
@@ -107,7 +135,13 @@ export function defaultOutcomes(): RawOutcome[] {
 }
 
 export function results(
-  opts: { outcomes?: RawOutcome[]; expectations?: Expectation[]; now?: Date; version?: string } = {},
+  opts: {
+    outcomes?: RawOutcome[];
+    expectations?: Expectation[];
+    now?: Date;
+    version?: string;
+    mode?: AssumptionMode;
+  } = {},
 ): Results {
   const started = new Date('2026-11-20T10:00:00Z');
   return buildResults({
@@ -120,5 +154,6 @@ export function results(
     leftovers: [],
     errors: [],
     now: opts.now ?? new Date('2026-11-20T10:00:00Z'),
+    mode: opts.mode,
   });
 }

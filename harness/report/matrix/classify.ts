@@ -27,6 +27,7 @@ const NOT_RUN_REASON: Record<string, string> = {
   absent: 'absent from this run: its suite was not selected, or its catalogue has no such requirement',
   untested: 'no test of this run checks it',
   'not-observable': 'not observable through the API',
+  'not-reached': "its tests stopped at another requirement's failure before checking it",
 };
 
 /** The class of a requirement status other than `failed`. */
@@ -106,7 +107,8 @@ function cellTest(t: InputTest, failedClass: Verdict | undefined): CellTest {
   if (t.status === 'failed') out.verdict = asVerdict(t.verdict) ?? failedClass;
   const message = explanation(t);
   if (message) out.message = message;
-  if (typeof t.curl === 'string' && t.curl) out.curl = redactor.text(t.curl);
+  const curl = t.curl ?? t.reproduction?.curl;
+  if (typeof curl === 'string' && curl) out.curl = redactor.text(curl);
   if (WITH_EXCHANGE.has(t.status)) {
     const exchange = lastExchange(t);
     if (exchange) out.exchange = exchange;

@@ -60,6 +60,8 @@ export type InputTest = Pick<TestResult, 'key' | 'title' | 'file' | 'ids' | 'lev
   Partial<Pick<TestResult, 'message' | 'knownIssue' | 'skip' | 'expectation' | 'notApplicable' | 'transcript'>> & {
     verdict?: string;
     curl?: string;
+    /** results.json's failure reproduction (harness/report/curl.ts): its `curl` when `curl` is absent. */
+    reproduction?: { curl?: string };
   };
 
 /** What the matrix reads of a requirement row; `verdict` and `statements` come with later results.json. */
