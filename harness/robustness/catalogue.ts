@@ -22,7 +22,23 @@ export interface GeneratedRequirement {
   text: string;
   kind?: 'assumption';
   assumption?: { why: string; setting: string };
+  /** The statements of the documents (spec/statements) the rule comes from. */
+  statements: string[];
 }
+
+/**
+ * The sentences each rule rests on. Secrets service: "400 | Invalid request, missing or invalid
+ * data" and the error body; "500 | Internal error" (a request the schema admits is no reason for
+ * one). Scheduler: the document gives no statuses beyond the scaling rule, which is why its rules
+ * are assumptions that interpret that sentence.
+ */
+const STATEMENTS = {
+  svcInvalid: ['doc.core.errors.status-400', 'doc.core.errors.body'],
+  svcBoundary: ['doc.core.errors.status-400', 'doc.core.errors.status-500'],
+  unchanged: ['doc.core.errors.status-400'],
+  sched: ['doc.jobs.errors.no-other-status'],
+  schedInvalid: ['doc.jobs.errors.no-other-status', 'doc.jobs.errors.body-not-shown'],
+};
 
 /** Group switches: one setting turns a whole class of generated assumptions off. */
 export const GROUPS = {
@@ -53,6 +69,7 @@ const GROUP_ENTRIES: GeneratedRequirement[] = [
       why: 'The jobs document names no status or body for invalid input ("Error body format of this API: not shown"); a real scheduler answers some refusals 500 with a message.',
       setting: `assumptions.${GROUPS.schedInvalid}`,
     },
+    statements: STATEMENTS.schedInvalid,
   },
   {
     id: GROUPS.schedBoundary,
@@ -64,6 +81,7 @@ const GROUP_ENTRIES: GeneratedRequirement[] = [
       why: 'The jobs document gives no error table; a 5xx for a valid request is assumed to be a defect.',
       setting: `assumptions.${GROUPS.schedBoundary}`,
     },
+    statements: STATEMENTS.sched,
   },
   {
     id: GROUPS.unchanged,
@@ -75,6 +93,7 @@ const GROUP_ENTRIES: GeneratedRequirement[] = [
       why: 'The documents say invalid data is refused (400) but not that nothing of it is stored; the real products validate before they store.',
       setting: `assumptions.${GROUPS.unchanged}`,
     },
+    statements: STATEMENTS.unchanged,
   },
 ];
 
@@ -101,12 +120,14 @@ function entry(
             why: 'The jobs document leaves the status and body of refusals open.',
             setting: `assumptions.${id} (or assumptions.${GROUPS.schedInvalid} for every scheduler operation)`,
           },
+          statements: STATEMENTS.schedInvalid,
         }
       : {
           id,
           level: 'MUST',
           section: 'Errors',
           text: `${what}: a request that breaks the request schema (one property at a time, or malformed JSON) gets a 4xx with {errors: [...]}, never a 5xx or no answer.`,
+          statements: STATEMENTS.svcInvalid,
         };
   }
   if (rule === 'boundary-no-5xx') {
@@ -121,12 +142,14 @@ function entry(
             why: 'The jobs document gives no error table.',
             setting: `assumptions.${id} (or assumptions.${GROUPS.schedBoundary} for every scheduler operation)`,
           },
+          statements: STATEMENTS.sched,
         }
       : {
           id,
           level: 'MUST',
           section: 'Errors',
           text: `${what}: a request inside the schema's edges (or with unknown names, odd query values, no Content-Type) gets no 5xx other than those the spec documents for it.`,
+          statements: STATEMENTS.svcBoundary,
         };
   }
   return {
@@ -139,6 +162,7 @@ function entry(
       why: 'The documents do not say that a refused write stores nothing.',
       setting: `assumptions.${id} (or assumptions.${GROUPS.unchanged} for every operation)`,
     },
+    statements: STATEMENTS.unchanged,
   };
 }
 
@@ -164,7 +188,10 @@ export function renderCatalogues(registry: SpecRegistry): Record<string, string>
   ].join('\n');
   const render = (api: 'svc' | 'sched', document: string) =>
     header +
-    stringify({ area: 'robustness', document, requirements: robustnessRequirements(registry, api) }, { lineWidth: 0 });
+    stringify(
+      { area: 'robustness', document, requirements: robustnessRequirements(registry, api) },
+      { lineWidth: 0, aliasDuplicateObjects: false },
+    );
   return {
     'robustness.yaml': render('svc', 'secrets-service-core.md'),
     'robustness-jobs.yaml': render('sched', 'jobs-service.md'),
