@@ -14,7 +14,8 @@ import { DEFAULT_POLICY_SOURCE, parsePolicy, type Capability, type Policy } from
 import type { Engine, EngineContext, EngineRequest, EngineResponse, Operation, ReferenceSettings } from './engine.js';
 import { SvcError, badRequest, permissionDenied, unsupportedPath } from './errors.js';
 import type { CoreRules } from './core-rules.js';
-import { coreRulesFor, coreWire } from './core-switches.js';
+import { coreRulesFor } from './core-switches.js';
+import { coreWire } from './core-wire-switches.js';
 import { BodyTooLarge, readBody } from './http-util.js';
 import { type Rewrite, type Wire, send } from './wire.js';
 import { LeaseManager } from './leases.js';

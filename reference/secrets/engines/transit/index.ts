@@ -3,7 +3,7 @@
  * Routing lives here; key material handling in keys.ts, per-item operations in ops.ts, batches in
  * batch.ts, BYOK wrapping in byok.ts, CSR and chains in certs.ts. The documents' rules are named in
  * rules.ts and reached through `this.rules` (ops.ts: `ctx.rules`); the faults and variants replace
- * them in one table, switches.ts, so nothing here asks which switch is on.
+ * them in one table, switches/, so nothing here asks which switch is on.
  */
 import { createHash, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -39,7 +39,7 @@ import {
 import { b64, batchInput, bool, checkFields, duration, int, str, type Body } from './params.js';
 import { KEY_TYPES } from './types.js';
 import type { TransitRules } from './rules.js';
-import { transitRulesFor } from './switches.js';
+import { transitRulesFor } from './switches/index.js';
 
 const genPair = promisify(generateKeyPair);
 
@@ -50,7 +50,7 @@ class TransitEngine implements Engine {
   private cacheSize = 0;
   private wrappingKey?: Promise<{ privateKey: KeyObject; publicKey: KeyObject }>;
   private readonly op: OpContext;
-  /** The documents' rules, with this reference's switches applied (switches.ts). */
+  /** The documents' rules, with this reference's switches applied (switches/). */
   private readonly rules: TransitRules;
 
   constructor(private readonly ctx: EngineContext) {
