@@ -1,8 +1,10 @@
 /**
  * Switches of the reference, faults and legal variants alike, kept at the edge of the model. Each
- * area has one table, its `switches.ts`, that declares every switch of the area once, where it
- * takes effect: what the catalogue says of it (name, the rule it breaks or the passage that allows
- * it, suites, description) and its effect, one of
+ * area has one table, its `switches.ts` (split into the files of a `switches/` folder, or with a
+ * `<part>-switches.ts` beside it, where one file would be too long), that declares every switch of
+ * the area once, where it takes effect: what the catalogue says of it (name, the rule it `breaks`
+ * or the passage that `allows` it, suites, description, the `statements` of the documents it
+ * concerns) and its effect, one of
  * - `replace`: the named rules of the area's `rules.ts` it replaces, given the rules as the earlier
  *   switches of the table left them (to wrap them); the model calls `rules.x(...)` and never asks
  *   which switch is on;
@@ -40,56 +42,33 @@ export interface Switch<K extends 'fault' | 'variant', N extends string, R, W> {
   rewrite?(answer: W): W;
 }
 
-/** `{ [key]: value }`, or nothing when the value is empty: the catalogue leaves out what a switch does not say. */
-function given<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  const empty = value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
-  return empty ? {} : ({ [key]: value } as { [P in K]?: V });
-}
+/** A catalogue entry leaves out what a switch does not say (no empty referenceVersion, assumptions...). */
+const said = (value: unknown) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
 
 /**
  * The declarers of an area whose rules are `R` (and whose answers, for an area with wire-level
  * switches, are `W`): `const { fault, variant } = switchesOf<KvRules>(['kv'])`.
  */
 export function switchesOf<R, W = never>(suites: string[]) {
-  const declared = <K extends 'fault' | 'variant', N extends string>(
-    kind: K,
-    spec: Switch<K, N, R, W>['spec'],
-    d: { replace?: (documented: R) => Partial<R>; rewrite?: (answer: W) => W },
-  ): Switch<K, N, R, W> => ({
-    kind,
-    name: spec.name,
-    spec,
-    ...given('replace', d.replace),
-    ...given('rewrite', d.rewrite),
-  });
-  return {
-    fault: <const N extends string>(name: N, d: FaultDeclaration<R, W>) =>
-      declared<'fault', N>(
-        'fault',
-        {
-          name,
-          breaks: d.breaks,
-          suites: d.suites ?? suites,
-          description: d.description,
-          ...given('referenceVersion', d.referenceVersion),
-          ...given('statements', d.statements),
-        },
-        d,
-      ),
-    variant: <const N extends string>(name: N, d: VariantDeclaration<R, W>) =>
-      declared<'variant', N>(
-        'variant',
-        {
-          name,
-          allows: d.allows,
-          suites: d.suites ?? suites,
-          description: d.description,
-          ...given('assumptions', d.assumptions),
-          ...given('statements', d.statements),
-        },
-        d,
-      ),
-  };
+  const declarer =
+    <K extends 'fault' | 'variant'>(kind: K) =>
+    <const N extends string>(
+      name: N,
+      declaration: K extends 'fault' ? FaultDeclaration<R, W> : VariantDeclaration<R, W>,
+    ): Switch<K, N, R, W> => {
+      const { replace, rewrite, ...entry } = declaration as Partial<Switch<K, N, R, W>> & { suites?: string[] };
+      const spec = Object.fromEntries(
+        Object.entries({ name, ...entry, suites: entry.suites ?? suites }).filter(([, value]) => said(value)),
+      );
+      return {
+        kind,
+        name,
+        spec: spec as unknown as Switch<K, N, R, W>['spec'],
+        ...(replace ? { replace } : {}),
+        ...(rewrite ? { rewrite } : {}),
+      };
+    };
+  return { fault: declarer('fault'), variant: declarer('variant') };
 }
 
 /** The switches on for one reference. `has` takes only declared names. */

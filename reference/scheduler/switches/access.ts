@@ -10,32 +10,32 @@ import type { SchedulerRules } from '../rules.js';
 
 const { fault } = switchesOf<SchedulerRules, Wire>(['jobs']);
 
-/** The rules with these permissions no longer checked. */
-const open = (rules: SchedulerRules, ...permissions: (keyof SchedulerRules['capabilities'])[]) => ({
-  capabilities: { ...rules.capabilities, ...Object.fromEntries(permissions.map((p) => [p, null])) },
+/** An ACL fault: the rules with these permissions no longer checked. */
+const unchecked = (breaks: string, description: string, ...permissions: (keyof SchedulerRules['capabilities'])[]) => ({
+  breaks,
+  description,
+  replace: (rules: SchedulerRules) => ({
+    capabilities: { ...rules.capabilities, ...Object.fromEntries(permissions.map((p) => [p, null])) },
+  }),
 });
 
 export const accessSwitches = [
-  fault('jobs.acl-list-unchecked', {
-    breaks: 'jobs.acl.list-jobs',
-    description: 'listing jobs needs no list-jobs capability',
-    replace: (r) => open(r, 'list-jobs'),
-  }),
-  fault('jobs.acl-read-unchecked', {
-    breaks: 'jobs.acl.read-job',
-    description: 'reading a job needs no read-job capability',
-    replace: (r) => open(r, 'read-job'),
-  }),
-  fault('jobs.acl-submit-unchecked', {
-    breaks: 'jobs.acl.submit-job',
-    description: 'registering a job needs no submit-job capability',
-    replace: (r) => open(r, 'submit-job'),
-  }),
-  fault('jobs.acl-dispatch-unchecked', {
-    breaks: 'jobs.acl.dispatch-job',
-    description: 'dispatching needs no dispatch-job capability',
-    replace: (r) => open(r, 'dispatch-job'),
-  }),
+  fault(
+    'jobs.acl-list-unchecked',
+    unchecked('jobs.acl.list-jobs', 'listing jobs needs no list-jobs capability', 'list-jobs'),
+  ),
+  fault(
+    'jobs.acl-read-unchecked',
+    unchecked('jobs.acl.read-job', 'reading a job needs no read-job capability', 'read-job'),
+  ),
+  fault(
+    'jobs.acl-submit-unchecked',
+    unchecked('jobs.acl.submit-job', 'registering a job needs no submit-job capability', 'submit-job'),
+  ),
+  fault(
+    'jobs.acl-dispatch-unchecked',
+    unchecked('jobs.acl.dispatch-job', 'dispatching needs no dispatch-job capability', 'dispatch-job'),
+  ),
   fault('jobs.action-exit-before-close', {
     breaks: 'jobs.action.ws-frames-order',
     description: 'the exited frame is sent before the stdout close frame',
@@ -58,26 +58,32 @@ export const accessSwitches = [
     rewrite: (w: Wire): Wire =>
       w.contentType === 'application/json' ? { ...w, contentType: 'text/plain; charset=utf-8' } : w,
   }),
-  fault('jobs.acl-scale-unchecked', {
-    breaks: 'jobs.acl.scale-job',
-    description: 'scaling needs no scale-job or submit-job capability',
-    replace: (r) => open(r, 'scale-job', 'read-job-scaling'),
-  }),
-  fault('jobs.acl-parse-unchecked', {
-    breaks: 'jobs.acl.parse-job',
-    description: 'parsing needs no parse-job or submit-job capability',
-    replace: (r) => open(r, 'parse-job'),
-  }),
-  fault('jobs.acl-alloc-exec-unchecked', {
-    breaks: 'jobs.acl.alloc-exec',
-    description: 'the action stream needs no alloc-exec capability',
-    replace: (r) => open(r, 'alloc-exec', 'alloc-node-exec'),
-  }),
-  fault('jobs.acl-policy-override-unchecked', {
-    breaks: 'jobs.acl.policy-override',
-    description: 'PolicyOverride needs no policy-override capability',
-    replace: (r) => open(r, 'policy-override'),
-  }),
+  fault(
+    'jobs.acl-scale-unchecked',
+    unchecked(
+      'jobs.acl.scale-job',
+      'scaling needs no scale-job or submit-job capability',
+      'scale-job',
+      'read-job-scaling',
+    ),
+  ),
+  fault(
+    'jobs.acl-parse-unchecked',
+    unchecked('jobs.acl.parse-job', 'parsing needs no parse-job or submit-job capability', 'parse-job'),
+  ),
+  fault(
+    'jobs.acl-alloc-exec-unchecked',
+    unchecked(
+      'jobs.acl.alloc-exec',
+      'the action stream needs no alloc-exec capability',
+      'alloc-exec',
+      'alloc-node-exec',
+    ),
+  ),
+  fault(
+    'jobs.acl-policy-override-unchecked',
+    unchecked('jobs.acl.policy-override', 'PolicyOverride needs no policy-override capability', 'policy-override'),
+  ),
   // The action stream's checks were always made in the request's own namespace.
   fault('jobs.acl-namespace-unchecked', {
     breaks: 'jobs.acl.namespace-access',
