@@ -27,6 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
+import { BodyTimeout, BodyTooLarge, readBody } from '../http-body.js';
 import { DirectoryError, DirectoryStore, applicationView, type Application } from './store.js';
 
 export interface CloudDirectorySeed {
@@ -54,6 +55,7 @@ export interface RunningCloudDirectory {
 const DEFAULT_ROLES = ['Reader', 'Contributor', 'Storage Blob Data Reader'];
 const DEFAULT_GROUPS = ['svc-readers', 'svc-operators'];
 const MAX_BODY = 1024 * 1024;
+const BODY_TIMEOUT_MS = 30_000;
 
 function parseSeed(seed: unknown): CloudDirectorySeed {
   if (seed === undefined || seed === null) return {};
@@ -75,14 +77,14 @@ function parseSeed(seed: unknown): CloudDirectorySeed {
 class HttpError extends DirectoryError {}
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new HttpError(413, 'Request_EntityTooLarge', 'request body too large');
-    chunks.push(chunk as Buffer);
+  let text: string;
+  try {
+    text = (await readBody(req, MAX_BODY, BODY_TIMEOUT_MS)).toString('utf8');
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw new HttpError(413, 'Request_EntityTooLarge', 'request body too large');
+    if (err instanceof BodyTimeout) throw new HttpError(408, 'Request_Timeout', 'request body timed out');
+    throw err;
   }
-  const text = Buffer.concat(chunks).toString('utf8');
   if (!text.trim()) return {};
   const type = String(req.headers['content-type'] ?? '');
   if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));

@@ -16,7 +16,7 @@ import { SvcError, badRequest, permissionDenied, unsupportedPath } from './error
 import type { CoreRules } from './core-rules.js';
 import { coreRulesFor } from './core-switches.js';
 import { coreWire } from './core-wire-switches.js';
-import { BodyTooLarge, readBody } from './http-util.js';
+import { BodyTooLarge, readBody } from '../http-body.js';
 import { type Rewrite, type Wire, send } from './wire.js';
 import { LeaseManager } from './leases.js';
 import { ListVerbSocket, LIST_MARKER_HEADER } from './list-verb.js';
@@ -61,6 +61,8 @@ export type Method = EngineRequest['method'];
 const TOKEN_HEADER = 'x-svc-token';
 const NAMESPACE_HEADER = 'x-svc-namespace';
 const REQUEST_HEADER = 'x-svc-request';
+/** How long a request's body may take to arrive. */
+const BODY_TIMEOUT_MS = 30_000;
 
 export class SecretsCore {
   readonly tokens: TokenStore;
@@ -332,7 +334,8 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
     help: rules.helpRequested(query),
   };
 
-  const body = await readBody(req, rules.maxRequestBytes(core.options.maxRequestBytes ?? 32 * 1024 * 1024));
+  const limit = rules.maxRequestBytes(core.options.maxRequestBytes ?? 32 * 1024 * 1024);
+  const body = await readBody(req, limit, BODY_TIMEOUT_MS);
   let json: Record<string, unknown> = {};
   if (body.length && method !== 'GET' && method !== 'LIST') {
     const contentType = String(req.headers['content-type'] ?? '');
