@@ -6,7 +6,8 @@
  */
 import { parse } from '@cdktf/hcl2json';
 import { badRequest } from './errors.js';
-import { canonicalize, checkJobTypes, clone, isObj, type Job } from './job.js';
+import { canonicalize, clone, isObj, type Job } from './job.js';
+import { checkJobTypes } from './job-checks.js';
 
 type Obj = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SchedError } from './errors.js';
-import { canonicalize, checkJobDurations, specOf, validateJob, type Job } from './job.js';
+import { canonicalize, specOf, type Job } from './job.js';
+import { checkJobDurations, validateJob } from './job-checks.js';
 
 const minimal = (): Job => ({ ID: 'web', TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'docker' }] }] });
 
