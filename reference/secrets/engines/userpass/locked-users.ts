@@ -11,7 +11,7 @@
  *           400 when the accessor names no auth mount of the namespace.
  *
  * For the lead's sys router:
- *   - `lockedUsersRoutes: SysRoute[]` plugs into `reference/secrets/sys-extensions.ts`;
+ *   - `lockedUsersRoutes: SysRoute[]` plugs into `reference/secrets/sys/extensions.ts`;
  *   - or call `listLockedUsers(core, { namespace, mountAccessor })` and
  *     `unlockLockedUser(core, { namespace, mountAccessor, aliasIdentifier })` directly
  *     (both throw SvcError for bad input; ACL checks are the caller's when called directly).

@@ -1,3 +1,9 @@
+/**
+ * The transit engine's legal variants: behaviours the transit document allows and a real
+ * implementation shows, each replacing rules of ../rules.ts (see reference/switches.ts); the
+ * answer shapes they give are in ../variant-shapes.ts. index.ts applies them after the faults, so
+ * a variant wraps the rule a fault left.
+ */
 import { switchesOf } from '../../../../switches.js';
 import { notFound, SvcError } from '../../../errors.js';
 import type { TransitRules } from '../rules.js';
