@@ -7,7 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EngineResponse } from './engine.js';
-import type { Method, SecretsCore } from './server.js';
+import type { Method, SecretsCore } from './core.js';
 import type { TokenEntry } from './tokens.js';
 import { SvcError, badRequest, unsupportedPath } from './errors.js';
 import { sysExtensions } from './sys/extensions.js';

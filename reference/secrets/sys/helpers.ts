@@ -1,7 +1,7 @@
 /** What the sys routes share: permission checks, body field checks, namespaces, timestamps. */
 import type { Capability } from '../acl.js';
 import { badRequest, methodNotAllowed, permissionDenied } from '../errors.js';
-import type { Method } from '../server.js';
+import type { Method } from '../core.js';
 import type { SysContext } from '../sys.js';
 
 export function requireCap(ctx: SysContext, cap: Capability, path = ctx.fullPath): void {

@@ -1,6 +1,6 @@
 /** sys/health, sys/mounts, sys/auth and sys/namespaces: the service's health, its mounts, auth methods and namespaces. */
 import { badRequest, methodNotAllowed, notFound } from '../errors.js';
-import type { SecretsCore } from '../server.js';
+import type { SecretsCore } from '../core.js';
 import type { SysContext, SysRoute } from '../sys.js';
 import { capFor, listOnly, nsPrefix, objects, requireCap, str, stringMaps } from './helpers.js';
 

@@ -17,7 +17,7 @@
  *     (both throw SvcError for bad input; ACL checks are the caller's when called directly).
  * The lockout state lives in `lockout.ts`, one book per reference instance keyed by its token store.
  */
-import type { SecretsCore } from '../../server.js';
+import type { SecretsCore } from '../../core.js';
 import type { SysRoute } from '../../sys.js';
 import { badRequest, forbidden, methodNotAllowed } from '../../errors.js';
 import { lockoutBook, lockoutPolicy } from './lockout.js';
