@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration, parseJobHcl } from './hcl.js';
+import { parseJobHcl } from './hcl.js';
+import { parseDuration } from './hcl-blocks.js';
 
 const HCL = `
 variable "image" {
