@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { render, TemplateError } from './template.js';
-import { goSprintf, goTimeFormat, rfc3339, templateFunctions } from './template-functions.js';
+import { render, TemplateError } from '../../../../../reference/secrets/engines/ldap/template.js';
+import {
+  goSprintf,
+  goTimeFormat,
+  rfc3339,
+  templateFunctions,
+} from '../../../../../reference/secrets/engines/ldap/template-functions.js';
 
 const NOW = Date.UTC(2024, 0, 2, 15, 4, 5, 123);
 const ldif = templateFunctions({ now: () => NOW, ldif: true });

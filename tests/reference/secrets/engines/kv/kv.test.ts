@@ -1,10 +1,10 @@
 /** Unit tests of the reference key-value engine: listing, versions, soft delete and time-based deletion. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ControllableClock } from '../../../clock.js';
-import { Variants } from '../../../variants.js';
-import { Faults } from '../../../faults.js';
-import type { Engine, EngineContext, EngineRequest } from '../../engine.js';
-import { factory, listUnder } from './index.js';
+import { ControllableClock } from '../../../../../reference/clock.js';
+import { Variants } from '../../../../../reference/variants.js';
+import { Faults } from '../../../../../reference/faults.js';
+import type { Engine, EngineContext, EngineRequest } from '../../../../../reference/secrets/engine.js';
+import { factory, listUnder } from '../../../../../reference/secrets/engines/kv/index.js';
 
 const clocks: ControllableClock[] = [];
 afterEach(() => {

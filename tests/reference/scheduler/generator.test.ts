@@ -4,10 +4,10 @@
  * (restart policy modes, attempts, interval and delay included).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ControllableClock } from '../clock.js';
-import { Faults } from '../faults.js';
-import { jobGenerator } from '../../fixtures/jobs/generator.js';
-import { startScheduler } from './server.js';
+import { ControllableClock } from '../../../reference/clock.js';
+import { Faults } from '../../../reference/faults.js';
+import { jobGenerator } from '../../../fixtures/jobs/generator.js';
+import { startScheduler } from '../../../reference/scheduler/server.js';
 
 let sched: Awaited<ReturnType<typeof startScheduler>>;
 const clock = new ControllableClock();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SchedError } from './errors.js';
-import { canonicalize, specOf, type Job } from './job.js';
-import { checkJobDurations, validateJob } from './job-checks.js';
+import { SchedError } from '../../../reference/scheduler/errors.js';
+import { canonicalize, specOf, type Job } from '../../../reference/scheduler/job.js';
+import { checkJobDurations, validateJob } from '../../../reference/scheduler/job-checks.js';
 
 const minimal = (): Job => ({ ID: 'web', TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'docker' }] }] });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { annotate, desiredUpdates, jobDiff } from './diff.js';
+import { annotate, desiredUpdates, jobDiff } from '../../../reference/scheduler/diff.js';
 
 const base = () => ({
   ID: 'web',

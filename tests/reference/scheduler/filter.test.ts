@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileFilter, FilterError, parseFilter } from './filter.js';
+import { compileFilter, FilterError, parseFilter } from '../../../reference/scheduler/filter.js';
 
 const job = {
   ID: 'web-api',

@@ -1,14 +1,24 @@
 /** Unit checks of the transit engine's hand-written cryptography against node:crypto and RFC vectors. */
 import { constants, createHash, generateKeyPairSync, randomBytes, sign, verify } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { runBatch } from './batch.js';
-import { documentedRules } from './rules.js';
-import { unwrap, wrap } from './byok.js';
-import { aesCmac } from './cmac.js';
-import { signDigest, verifyDigest } from './ecdsa-raw.js';
-import { deserialize, generateMaterial, serialize, type NamedKey } from './keys.js';
-import { pkcs1SignDigest, pkcs1VerifyDigest, pssSignDigest, pssVerifyDigest } from './rsa-raw.js';
-import { duration } from './params.js';
+import { runBatch } from '../../../../../reference/secrets/engines/transit/batch.js';
+import { documentedRules } from '../../../../../reference/secrets/engines/transit/rules.js';
+import { unwrap, wrap } from '../../../../../reference/secrets/engines/transit/byok.js';
+import { aesCmac } from '../../../../../reference/secrets/engines/transit/cmac.js';
+import { signDigest, verifyDigest } from '../../../../../reference/secrets/engines/transit/ecdsa-raw.js';
+import {
+  deserialize,
+  generateMaterial,
+  serialize,
+  type NamedKey,
+} from '../../../../../reference/secrets/engines/transit/keys.js';
+import {
+  pkcs1SignDigest,
+  pkcs1VerifyDigest,
+  pssSignDigest,
+  pssVerifyDigest,
+} from '../../../../../reference/secrets/engines/transit/rsa-raw.js';
+import { duration } from '../../../../../reference/secrets/engines/transit/params.js';
 
 const msg = Buffer.from('unit check message');
 

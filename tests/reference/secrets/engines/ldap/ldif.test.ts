@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeMaybeBase64, parseLdif } from './ldif.js';
-import { listLevel } from './names.js';
+import { decodeMaybeBase64, parseLdif } from '../../../../../reference/secrets/engines/ldap/ldif.js';
+import { listLevel } from '../../../../../reference/secrets/engines/ldap/names.js';
 
 describe('LDIF records', () => {
   it('reads an add record (the default changetype) with repeated attributes', () => {

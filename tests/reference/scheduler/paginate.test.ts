@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareJobs, compareJobToToken, jobToken, paginate } from './paginate.js';
+import { compareJobs, compareJobToToken, jobToken, paginate } from '../../../reference/scheduler/paginate.js';
 
 const jobs = ['a', 'b', 'c', 'd', 'e'].map((ID) => ({ Namespace: 'default', ID, odd: 'ace'.includes(ID) }));
 const opts = { compareToToken: compareJobToToken, tokenOf: jobToken };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJobHcl } from './hcl.js';
-import { parseDuration } from './hcl-blocks.js';
+import { parseJobHcl } from '../../../reference/scheduler/hcl.js';
+import { parseDuration } from '../../../reference/scheduler/hcl-blocks.js';
 
 const HCL = `
 variable "image" {
