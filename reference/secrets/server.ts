@@ -8,7 +8,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { randomUUID } from 'node:crypto';
-import type { EngineRequest, EngineResponse, Operation } from './engine.js';
+import { type EngineRequest, type EngineResponse, operationFor } from './engine.js';
 import { SvcError, badRequest, permissionDenied, unsupportedPath } from './errors.js';
 import type { CoreRules } from './core-rules.js';
 import { BodyTooLarge, readBody } from '../http-body.js';
@@ -60,19 +60,6 @@ function isUnauthenticated(rest: string, core: SecretsCore): boolean {
     return sub.startsWith('login/') || sub === 'login';
   }
   return false;
-}
-
-function operationFor(method: Method, exists: boolean): Operation {
-  switch (method) {
-    case 'GET':
-      return 'read';
-    case 'LIST':
-      return 'list';
-    case 'DELETE':
-      return 'delete';
-    default:
-      return exists ? 'update' : 'create';
-  }
 }
 
 /** The answer to an operation's result: the envelope around it, or its raw body. */

@@ -1,5 +1,6 @@
 /** What the sys routes share: permission checks, body field checks, namespaces, timestamps. */
 import type { Capability } from '../acl.js';
+import { operationFor } from '../engine.js';
 import { badRequest, methodNotAllowed, permissionDenied } from '../errors.js';
 import type { Method } from '../core.js';
 import type { SysContext } from '../sys.js';
@@ -19,18 +20,8 @@ export function listOnly(ctx: SysContext): void {
 /** RFC 3339 for the core's lookups. */
 export const timestamp = (ctx: SysContext, ms: number) => ctx.core.rules.timestamp(ms);
 
-export function capFor(method: Method): Capability {
-  switch (method) {
-    case 'GET':
-      return 'read';
-    case 'LIST':
-      return 'list';
-    case 'DELETE':
-      return 'delete';
-    default:
-      return 'update';
-  }
-}
+/** The capability a sys request needs: its operation, a write counted as an update. */
+export const capFor = (method: Method): Capability => operationFor(method, true);
 
 export const nsPrefix = (ctx: SysContext) => (ctx.namespace ? `${ctx.namespace}/` : '');
 

@@ -55,6 +55,19 @@ export class DataOperations {
     return (seg.length === 2 || seg.length === 3) && post;
   }
 
+  /**
+   * The answer of an operation on one item (`one`): for each item of batch_input, or for the body
+   * (hmac, sign, cmac; partial_failure_response_code is not theirs: see runBatch).
+   */
+  private async eachItem(
+    body: Body,
+    items: unknown[] | undefined,
+    one: (item: Body) => Record<string, unknown>,
+  ): Promise<EngineResponse> {
+    if (items) return runBatch(items, this.rules, this.partialCode(body), one, false);
+    return { data: one(body) };
+  }
+
   private partialCode(body: Body): number | undefined {
     if (body.partial_failure_response_code === undefined || body.partial_failure_response_code === null)
       return undefined;
@@ -183,15 +196,7 @@ export class DataOperations {
     const alg = urlAlg ?? (str(body, 'algorithm') || str(body, 'hash_algorithm') || 'sha2-256');
     hashName(alg);
     const keyVersion = int(body, 'key_version', 0);
-    if (items)
-      return runBatch(
-        items,
-        this.rules,
-        this.partialCode(body),
-        (item) => hmacItem(this.op, k, item, alg, keyVersion),
-        false,
-      );
-    return { data: hmacItem(this.op, k, body, alg, keyVersion) };
+    return this.eachItem(body, items, (item) => hmacItem(this.op, k, item, alg, keyVersion));
   }
 
   private async sign(name: string, urlAlg: string | undefined, body: Body): Promise<EngineResponse> {
@@ -200,15 +205,7 @@ export class DataOperations {
     const k = await this.s.key(name);
     const opts = signOptions(this.op, body, urlAlg);
     const keyVersion = int(body, 'key_version', 0);
-    if (items)
-      return runBatch(
-        items,
-        this.rules,
-        this.partialCode(body),
-        (item) => signItem(this.op, k, item, opts, keyVersion, true),
-        false,
-      );
-    return { data: signItem(this.op, k, body, opts, keyVersion, false) };
+    return this.eachItem(body, items, (item) => signItem(this.op, k, item, opts, keyVersion, items !== undefined));
   }
 
   private async verify(name: string, urlAlg: string | undefined, body: Body): Promise<EngineResponse> {
@@ -252,14 +249,6 @@ export class DataOperations {
       if (length === 0) throw badRequest('url_mac_length must be at least 1');
     }
     const keyVersion = int(body, 'key_version', 0);
-    if (items)
-      return runBatch(
-        items,
-        this.rules,
-        this.partialCode(body),
-        (item) => cmacItem(this.op, k, item, length, keyVersion),
-        false,
-      );
-    return { data: cmacItem(this.op, k, body, length, keyVersion) };
+    return this.eachItem(body, items, (item) => cmacItem(this.op, k, item, length, keyVersion));
   }
 }
