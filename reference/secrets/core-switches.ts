@@ -2,15 +2,13 @@
  * Every behavioural switch of the secrets core, declared once where it takes effect: each replaces
  * one or more rules of core-rules.ts (see reference/switches.ts). The core's wire-level switches
  * (envelope, status codes, content type, error body, headers) are in core-wire-switches.ts.
- * Variants come first, so a fault replaces the rule as a variant left it.
+ * Variants come first, so a fault replaces the rule as a variant left it. The table imports no
+ * rule (core.ts applies it to core-rules.ts), so the catalogue loads without the engines.
  */
 import { createHash } from 'node:crypto';
-import type { Faults } from '../faults.js';
-import { rulesWith, switchesOf } from '../switches.js';
-import type { Variants } from '../variants.js';
-import { type Policy, capabilitiesFor } from './acl.js';
-import { type CoreRules, coreRules } from './core-rules.js';
-import { secretEngines } from './engines/index.js';
+import { switchesOf } from '../switches.js';
+import type { Policy } from './acl.js';
+import type { CoreRules } from './core-rules.js';
 import { rfc3339 } from './timestamps.js';
 
 const { fault, variant } = switchesOf<CoreRules>(['core']);
@@ -129,7 +127,7 @@ export const coreSwitches = [
     breaks: 'core.mounts.unknown-type-400',
     description: 'An unknown engine type is mounted as a key-value engine.',
     replace: (d) => ({
-      engineFor: (type, kind) => d.engineFor(type, kind) ?? secretEngines.kv,
+      engineFor: (type, kind) => d.engineFor(type, kind) ?? d.engineFor('kv', 'secret'),
     }),
   }),
   fault('core.mount-read-options-missing', {
@@ -274,21 +272,17 @@ export const coreSwitches = [
     breaks: 'auth.acl.deny',
     description: 'A deny capability does not override other grants.',
     suites: ['auth'],
-    replace: () => ({
-      capabilities: (policies, path) => capabilitiesIgnoringDeny(policies, path),
+    replace: (d) => ({
+      capabilities: (policies, path) => d.capabilities(policies.map(withoutDenyRules), path),
     }),
   }),
 ];
 
-/** The core's rules with the active switches applied. */
-export function coreRulesFor(faults: Faults, variants: Variants): CoreRules {
-  return rulesWith(coreRules, { faults, variants }, coreSwitches);
-}
-
 // ---- replacements too long to write inline ----
 
-function capabilitiesIgnoringDeny(policies: Policy[], path: string) {
-  return capabilitiesFor(policies, path, true);
+/** A policy without its rules that deny: what is left grants as if no deny were written. */
+function withoutDenyRules(policy: Policy): Policy {
+  return { ...policy, rules: policy.rules.filter((rule) => !rule.capabilities.has('deny')) };
 }
 
 /** A mount's uuid, the same in every listing (a listing that changes by itself is not a listing). */

@@ -6,19 +6,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
+import { rulesWith } from '../switches.js';
 import { Variants } from '../variants.js';
 import { DEFAULT_POLICY_SOURCE, parsePolicy, type Capability, type Policy } from './acl.js';
 import type { Engine, EngineContext, EngineRequest, ReferenceSettings } from './engine.js';
 import { badRequest, unsupportedPath } from './errors.js';
-import type { CoreRules } from './core-rules.js';
-import { coreRulesFor } from './core-switches.js';
+import { coreRules, type CoreRules } from './core-rules.js';
+import { coreSwitches } from './core-switches.js';
 import { coreWire } from './core-wire-switches.js';
 import type { Rewrite } from './wire.js';
 import { LeaseManager } from './leases.js';
 import { PasswordPolicies } from './password-policies.js';
 import { TokenStore, type TokenEntry } from './tokens.js';
 import type { ReleaseRules } from './release/rules.js';
-import { releaseRulesFor } from './release/switches.js';
+import { releaseRulesFor } from './release/rules.js';
 
 export interface SecretsServerOptions {
   port?: number;
@@ -58,7 +59,7 @@ export class SecretsCore {
   readonly policies = new Map<string, Policy>();
   readonly mounts = new Map<string, Mount>();
   readonly namespaces = new Set<string>(['']);
-  /** The documents' rules of the core, as the switches on leave them (core-switches.ts). */
+  /** The documents' rules of the core, as the switches on leave them (the table of core-switches.ts). */
   readonly rules: CoreRules;
   /** The release area's rules (release/rules.ts). */
   readonly release: ReleaseRules;
@@ -67,7 +68,7 @@ export class SecretsCore {
   private defaultPolicy: Policy | undefined;
 
   constructor(readonly options: SecretsServerOptions) {
-    this.rules = coreRulesFor(options.faults, this.variants);
+    this.rules = rulesWith(coreRules, { faults: options.faults, variants: this.variants }, coreSwitches);
     this.release = releaseRulesFor(options.faults, this.variants);
     this.wire = coreWire(options.faults, this.variants);
     this.tokens = new TokenStore(options.clock, this.rules.tokenFields);

@@ -4,12 +4,10 @@
  * behave like an affected one (a regression of the fix: a `*-when-fixed` fault makes a fixed
  * version carry its known issue too) or breaks what the gate relies on; `referenceVersion` names a
  * fixed version for issues whose affected range contains the reference's default version. Faults
- * come first, so a variant wraps the rule a fault left.
+ * come first, so a variant wraps the rule a fault left. rules.ts applies the table (releaseRulesFor).
  */
-import type { Faults } from '../../faults.js';
-import { rulesWith, switchesOf } from '../../switches.js';
-import type { Variants } from '../../variants.js';
-import { type ReleaseRules, releaseRules } from './rules.js';
+import { switchesOf } from '../../switches.js';
+import type { ReleaseRules } from './rules.js';
 import type { CarriedIssue } from './versions.js';
 
 const { fault, variant } = switchesOf<ReleaseRules>(['release']);
@@ -78,8 +76,3 @@ export const releaseSwitches = [
     replace: (d) => ({ reportedVersion: (version) => `${d.reportedVersion(version)}+ent` }),
   }),
 ];
-
-/** The release rules with the active switches applied. */
-export function releaseRulesFor(faults: Faults, variants: Variants): ReleaseRules {
-  return rulesWith(releaseRules, { faults, variants }, releaseSwitches);
-}

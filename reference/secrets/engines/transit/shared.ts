@@ -4,13 +4,14 @@
  * switches applied (switches/), and the steps several endpoints take: find a key (rotating it when
  * due), create one (the create endpoint and encrypt's upsert), add a version, read it.
  */
+import { rulesWith } from '../../../switches.js';
 import type { EngineContext, EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest } from '../../errors.js';
 import { generateMaterial, type NamedKey } from './keys.js';
 import type { OpContext } from './ops.js';
 import { bool, duration, int, str, type Body } from './params.js';
-import type { TransitRules } from './rules.js';
-import { transitRulesFor } from './switches/index.js';
+import { documentedRules, type TransitRules } from './rules.js';
+import { transitSwitches } from './switches/index.js';
 import { KEY_TYPES } from './types.js';
 
 /** The answer of one endpoint, or nothing when the path and method name no endpoint. */
@@ -46,7 +47,7 @@ export class Shared {
 
   constructor(readonly ctx: EngineContext) {
     const prefix = typeof ctx.settings.transitOutputPrefix === 'string' ? ctx.settings.transitOutputPrefix : 'svc';
-    this.rules = transitRulesFor(ctx.faults, ctx.variants);
+    this.rules = rulesWith(documentedRules, ctx, transitSwitches);
     this.op = { prefix, rules: this.rules };
   }
 
