@@ -1,6 +1,7 @@
 /**
- * `npm test`: the project's own tests (unit tests of harness and reference, spec and catalogue
- * validation, payload acceptance) and the conformance suites against the embedded reference.
+ * `npm test`: the project's own tests (unit tests of harness and reference, the reference's in
+ * tests/reference/; spec and catalogue validation, payload acceptance) and the conformance suites
+ * against the embedded reference.
  * `npm run conformance` runs only the conformance projects through the CLI.
  *
  * reports/ belongs to the user's conformance runs: `npm test` writes the conformance project's
@@ -29,7 +30,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['tests/**/*.test.ts', 'reference/**/*.test.ts', 'harness/**/*.test.ts'],
+          include: ['tests/**/*.test.ts', 'harness/**/*.test.ts'],
           testTimeout: 30_000,
           // After the conformance project (group 0): vitest runs groups in order, and projects of
           // one group must share maxWorkers.

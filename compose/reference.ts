@@ -4,11 +4,10 @@
  * never loads it).
  */
 import type { EmbeddedTarget } from '../contract/target.js';
-import { allFaults } from '../reference/fault-registry.js';
-import { allVariants } from '../reference/variant-registry.js';
+import { switchCatalogue } from '../reference/switch-registry.js';
 
 export const embeddedReference: EmbeddedTarget = {
-  switches: { faults: allFaults, variants: allVariants },
+  switches: switchCatalogue,
   async start(options) {
     const { startReference } = await import('../reference/start.js');
     return startReference(options);

@@ -15,6 +15,11 @@ export interface FaultSpec<N extends string = string> {
   description: string;
   /** Version the embedded reference must run at for the fault to matter (version-gated rules). */
   referenceVersion?: string;
+  /**
+   * Ids of the document statements (spec/statements/, `doc.<core|transit|jobs>.<dotted-slug>`) the
+   * fault contradicts, as the statements inventory names them.
+   */
+  statements?: readonly string[];
 }
 
 /**
@@ -36,6 +41,8 @@ export interface VariantSpec<N extends string = string> {
    * does not declare here.
    */
   assumptions?: string[];
+  /** Ids of the document statements (spec/statements/) whose latitude allows the behaviour. */
+  statements?: readonly string[];
 }
 
 /** Every switch an embedded target offers. */

@@ -22,7 +22,7 @@ export interface ReferenceOptions {
   /** Scheduler ACLs (default on); off, every request is allowed as a real scheduler without ACLs does. */
   schedAcl?: boolean;
   faults?: string[];
-  /** Legal variants to switch on (reference/variant-registry.ts). */
+  /** Legal variants to switch on (reference/switch-registry.ts). */
   variants?: string[];
   /** Reported by sys/health and used by release-gated behaviour. */
   version?: string;
@@ -65,10 +65,7 @@ async function optional<T>(name: string, load: () => Promise<T>, log: (m: string
 /** A misspelled switch would silently test the clean reference: refuse it, naming the setting. */
 async function refuseUnknownSwitches(faults: string[], variants: string[]): Promise<void> {
   if (!faults.length && !variants.length) return;
-  const [{ allFaults }, { allVariants }] = await Promise.all([
-    import('./fault-registry.js'),
-    import('./variant-registry.js'),
-  ]);
+  const { allFaults, allVariants } = await import('./switch-registry.js');
   const unknownFaults = faults.filter((n) => !allFaults.some((f) => f.name === n));
   const unknownVariants = variants.filter((n) => !allVariants.some((v) => v.name === n));
   if (unknownFaults.length)

@@ -1,45 +1,74 @@
 /**
- * Switches of the reference, faults and legal variants alike, kept at the edge of the model:
- * - declared as data with typed names (`faultsOf`/`variantsOf`; the union of every declared name is
- *   `FaultName`/`VariantName` in switch-names.ts, so a misspelled name fails `npm run typecheck`);
- * - applied at one place each: a behavioural switch replaces one of a model's named rules
- *   (`withSwitches`), a wire-level one rewrites the response in the server's one response layer
- *   (`rewriteWith`). The model itself reads as the documents' rules.
+ * Switches of the reference, faults and legal variants alike, kept at the edge of the model. Each
+ * area has one table, its `switches.ts` (split into the files of a `switches/` folder, or with a
+ * `<part>-switches.ts` beside it, where one file would be too long), that declares every switch of
+ * the area once, where it takes effect: what the catalogue says of it (name, the rule it `breaks`
+ * or the passage that `allows` it, suites, description, the `statements` of the documents it
+ * concerns) and its effect, one of
+ * - `replace`: the named rules of the area's `rules.ts` it replaces, given the rules as the earlier
+ *   switches of the table left them (to wrap them); the model calls `rules.x(...)` and never asks
+ *   which switch is on;
+ * - `rewrite`: for a wire-level switch, how it rewrites an answer in the area's one response layer.
+ * Table order is the order of application. switch-registry.ts gathers the tables into the catalogue
+ * the harness lists; the union of the declared names is `FaultName`/`VariantName` there, so
+ * `Faults.has`/`Variants.has` take no misspelled name.
  */
 import type { FaultSpec, VariantSpec } from '../contract/switches.js';
 
 export type { FaultSpec, VariantSpec } from '../contract/switches.js';
 
-/** A declarer of an area's faults: `const f = faultsOf(['ldap']); f(name, breaks, description)`. */
-export function faultsOf(suites: string[]) {
-  return <const N extends string>(
-    name: N,
-    breaks: string,
-    description: string,
-    more: { suites?: string[]; referenceVersion?: string } = {},
-  ): FaultSpec<N> => ({
-    name,
-    breaks,
-    suites: more.suites ?? suites,
-    description,
-    ...(more.referenceVersion ? { referenceVersion: more.referenceVersion } : {}),
-  });
+/**
+ * A switch's effect: the rules `R` it replaces, or its rewrite of an answer `W` (a table of an area
+ * without a response layer has no `W`; a table of wire-level switches only has no `R`).
+ */
+export type Effect<R, W> =
+  | ([R] extends [never] ? never : { replace: (documented: R) => Partial<R>; rewrite?: never })
+  | ([W] extends [never] ? never : { rewrite: (answer: W) => W; replace?: never });
+
+/** What a table says of a fault besides its name; `suites` defaults to the area's. */
+export type FaultDeclaration<R, W> = Omit<FaultSpec, 'name' | 'suites'> & { suites?: string[] } & Effect<R, W>;
+/** What a table says of a variant besides its name; `suites` defaults to the area's. */
+export type VariantDeclaration<R, W> = Omit<VariantSpec, 'name' | 'suites'> & { suites?: string[] } & Effect<R, W>;
+
+/**
+ * One declared switch: its catalogue entry and its effect (methods, so that the tables of an area's
+ * parts, with and without a response layer, make one table).
+ */
+export interface Switch<K extends 'fault' | 'variant', N extends string, R, W> {
+  kind: K;
+  name: N;
+  spec: K extends 'fault' ? FaultSpec<N> : VariantSpec<N>;
+  replace?(documented: R): Partial<R>;
+  rewrite?(answer: W): W;
 }
 
-/** A declarer of an area's variants: `const v = variantsOf(['kv']); v(name, allows, description)`. */
-export function variantsOf(suites: string[]) {
-  return <const N extends string>(
-    name: N,
-    allows: string,
-    description: string,
-    more: { suites?: string[]; assumptions?: string[] } = {},
-  ): VariantSpec<N> => ({
-    name,
-    allows,
-    suites: more.suites ?? suites,
-    description,
-    ...(more.assumptions?.length ? { assumptions: more.assumptions } : {}),
-  });
+/** A catalogue entry leaves out what a switch does not say (no empty referenceVersion, assumptions...). */
+const said = (value: unknown) => value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
+
+/**
+ * The declarers of an area whose rules are `R` (and whose answers, for an area with wire-level
+ * switches, are `W`): `const { fault, variant } = switchesOf<KvRules>(['kv'])`.
+ */
+export function switchesOf<R, W = never>(suites: string[]) {
+  const declarer =
+    <K extends 'fault' | 'variant'>(kind: K) =>
+    <const N extends string>(
+      name: N,
+      declaration: K extends 'fault' ? FaultDeclaration<R, W> : VariantDeclaration<R, W>,
+    ): Switch<K, N, R, W> => {
+      const { replace, rewrite, ...entry } = declaration as Partial<Switch<K, N, R, W>> & { suites?: string[] };
+      const spec = Object.fromEntries(
+        Object.entries({ name, ...entry, suites: entry.suites ?? suites }).filter(([, value]) => said(value)),
+      );
+      return {
+        kind,
+        name,
+        spec: spec as unknown as Switch<K, N, R, W>['spec'],
+        ...(replace ? { replace } : {}),
+        ...(rewrite ? { rewrite } : {}),
+      };
+    };
+  return { fault: declarer('fault'), variant: declarer('variant') };
 }
 
 /** The switches on for one reference. `has` takes only declared names. */
@@ -62,33 +91,39 @@ export class Switches<N extends string = string> {
   }
 }
 
+/** The faults and variants on for one reference, as a table's effects are chosen by them. */
+export interface SwitchedOn {
+  faults: { list(): string[] };
+  variants: { list(): string[] };
+}
+
+function activeIn<S extends { name: string }>(on: SwitchedOn, table: readonly S[]): S[] {
+  const names = new Set([...on.faults.list(), ...on.variants.list()]);
+  return table.filter((s) => names.has(s.name));
+}
+
 /**
- * A model's rules with the active switches' replacements applied: the one place a behavioural
- * switch takes effect. `table` maps a switch name to the rules it replaces, given the documents'
- * rules (to wrap them); the model then calls `rules.x(...)` and never asks which switch is on.
+ * A model's rules with the replacements of the switches that are on applied, in table order: the
+ * one place a behavioural switch takes effect.
  */
-export function withSwitches<R extends object, N extends string>(
-  rules: R,
-  active: { has(name: N): boolean },
-  table: { [K in N]?: (documented: R) => Partial<R> },
+export function rulesWith<R>(
+  documented: R,
+  on: SwitchedOn,
+  table: readonly { name: string; replace?(documented: R): Partial<R> }[],
 ): R {
-  let out: R = rules;
-  for (const [name, replace] of Object.entries(table) as [N, ((documented: R) => Partial<R>) | undefined][]) {
-    if (replace && active.has(name)) out = { ...out, ...replace(out) };
-  }
+  let out = documented;
+  for (const s of activeIn(on, table)) if (s.replace) out = { ...out, ...s.replace(out) };
   return out;
 }
 
 /**
- * The response rewriters of the active wire-level switches, composed: the server's one response
- * layer passes every response through it (envelope, status, content type, error body, headers).
+ * The rewrites of the wire-level switches that are on, composed in table order: the area's one
+ * response layer passes every answer through it (envelope, status, content type, error body, headers).
  */
-export function rewriteWith<W, N extends string>(
-  active: { has(name: N): boolean },
-  table: { [K in N]?: (response: W) => W },
-): (response: W) => W {
-  const on = (Object.entries(table) as [N, ((response: W) => W) | undefined][]).filter(
-    ([name, rewrite]) => rewrite && active.has(name),
-  );
-  return (response) => on.reduce((w, [, rewrite]) => rewrite!(w), response);
+export function rewritesWith<W>(
+  on: SwitchedOn,
+  table: readonly { name: string; rewrite?(answer: W): W }[],
+): (answer: W) => W {
+  const rewriting = activeIn(on, table).filter((s) => s.rewrite);
+  return (answer) => rewriting.reduce((w, s) => s.rewrite!(w), answer);
 }

@@ -3,14 +3,10 @@
  * documents allow (they are silent, vague or give a choice) and that a real implementation shows,
  * so the suites can prove they do not fail a correct implementation. Enabled with
  * REF_VARIANTS=name,name or --variants. With none on, the reference is the documents' plainest
- * reading. Declared per area with `variantsOf` (reference/switches.ts), gathered in
- * variant-registry.ts.
+ * reading. Declared in the areas' switch tables (see switches.ts), gathered in switch-registry.ts.
  */
-import type { VariantName } from './switch-names.js';
+import type { VariantName } from './switch-registry.js';
 import { Switches } from './switches.js';
-
-export type { VariantSpec } from '../contract/switches.js';
-export { variantsOf } from './switches.js';
 
 /** The variants switched on for one reference. */
 export class Variants extends Switches<VariantName> {

@@ -15,8 +15,7 @@ import { loadCatalogue, type Requirement } from '../harness/spec/catalogue.js';
 import { groupOf, requirementId } from '../harness/robustness/catalogue.js';
 import { planOperation } from '../harness/robustness/plan.js';
 import { specRegistry } from '../harness/spec/registry.js';
-import { allFaults } from '../reference/fault-registry.js';
-import { allVariants } from '../reference/variant-registry.js';
+import { allFaults, allVariants } from '../reference/switch-registry.js';
 import { caseFiles, loadCases } from '../suites/lib/case-files.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

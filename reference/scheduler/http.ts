@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { BodyTimeout, BodyTooLarge, readBody as readRequestBody } from '../http-body.js';
 import type { AclToken } from './acl.js';
 import { badRequest, SchedError } from './errors.js';
 import { clone, isObj, type Job } from './job.js';
@@ -136,33 +137,16 @@ export function requestTarget(req: IncomingMessage): { url: URL; path: string } 
   }
 }
 
-export const readBody = (req: IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const timer = setTimeout(() => {
-      reject(new SchedError(408, 'request body timed out'));
-      req.destroy();
-    }, BODY_TIMEOUT_MS);
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        clearTimeout(timer);
-        reject(new SchedError(413, 'request body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks));
-    });
-    req.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-  });
+/** The request's body, refused with 413 past MAX_BODY and 408 past BODY_TIMEOUT_MS. */
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  try {
+    return await readRequestBody(req, MAX_BODY, BODY_TIMEOUT_MS);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw new SchedError(413, 'request body too large');
+    if (err instanceof BodyTimeout) throw new SchedError(408, 'request body timed out');
+    throw err;
+  }
+}
 
 /** Blocking query: with ?index=N wait (at most `wait`, capped) until the state index passes N. */
 export async function block(store: Store, query: URLSearchParams): Promise<void> {

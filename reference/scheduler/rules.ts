@@ -1,7 +1,7 @@
 /**
  * The jobs document's rules as named values and functions: the reference scheduler's routes, store
  * and action stream call `rules.x` and never ask which switch is on. `documented` is the plainest
- * reading of jobs-service.md; switches.ts (the one table of the area's faults and variants) replaces
+ * reading of jobs-service.md; switches/ (the one table of the area's faults and variants) replaces
  * single rules of it, so a reader finds each rule here, under the name of what the document says.
  */
 import type { Capability } from './acl.js';

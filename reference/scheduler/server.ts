@@ -2,7 +2,7 @@
  * The reference job scheduler: the jobs HTTP API of jobs-service.md on node:http, with the action
  * stream on `ws`. Errors are plain text (as the real scheduler writes them); every malformed
  * request is a 4xx. This file wires the parts: the rules (rules.ts, with the switches of
- * switches.ts applied), the store, the routes (routes/*.ts, one module per group of endpoints, each
+ * switches/ applied), the store, the routes (routes/*.ts, one module per group of endpoints, each
  * route declaring its method, path, body and permission), the router (router.ts: matching, body
  * parsing, the ACL check) and the one response function (http.ts).
  *
@@ -43,7 +43,7 @@ import { schedulingRoutes } from './routes/scheduling.js';
 import { versionRoutes } from './routes/versions.js';
 import { Guard, Router } from './router.js';
 import { Store } from './store.js';
-import { schedulerRules, schedulerWire } from './switches.js';
+import { schedulerRules, schedulerWire } from './switches/index.js';
 
 export interface SchedulerControl {
   store: Store;

@@ -7,8 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { clone, isObj, type Job, SECOND } from './job.js';
+import { clone, type Job, SECOND } from './job.js';
 import { HOLD_DEPLOYMENT_META } from '../../contract/scheduler-control.js';
+import { deploymentRecord, taskEvent } from './sim-records.js';
 
 export { HOLD_DEPLOYMENT_META };
 
@@ -31,34 +32,6 @@ const TERMINAL = new Set(['complete', 'failed', 'lost']);
 export const isTerminal = (a: Alloc) =>
   TERMINAL.has(a.ClientStatus) ||
   (a.DesiredStatus !== 'run' && a.ClientStatus !== 'running' && a.ClientStatus !== 'pending');
-
-function event(type: string, nowNs: number, extra: Job = {}): Job {
-  return {
-    Type: type,
-    Time: nowNs,
-    FailsTask: false,
-    RestartReason: '',
-    SetupError: '',
-    DriverError: '',
-    ExitCode: 0,
-    Signal: 0,
-    Message: '',
-    KillTimeout: 0,
-    KillError: '',
-    KillReason: '',
-    StartDelay: 0,
-    DownloadError: '',
-    ValidationError: '',
-    DiskLimit: 0,
-    FailedSibling: '',
-    VaultError: '',
-    TaskSignalReason: '',
-    TaskSignal: '',
-    DriverMessage: '',
-    DisplayMessage: '',
-    ...extra,
-  };
-}
 
 const rfc3339 = (ms: number) => new Date(ms).toISOString();
 const ZERO_TIME = '0001-01-01T00:00:00Z';
@@ -167,7 +140,7 @@ export class Cluster {
             LastRestart: ZERO_TIME,
             StartedAt: ZERO_TIME,
             FinishedAt: ZERO_TIME,
-            Events: [event('Received', now, { DisplayMessage: 'Task received by client' })],
+            Events: [taskEvent('Received', now, { DisplayMessage: 'Task received by client' })],
           },
         ]),
       ),
@@ -206,12 +179,12 @@ export class Cluster {
       st.State = 'running';
       st.StartedAt = startedAt;
       st.Events.push(
-        event('Task Setup', now, { Message: 'Building Task Directory', DisplayMessage: 'Building Task Directory' }),
-        event('Driver', now, {
+        taskEvent('Task Setup', now, { Message: 'Building Task Directory', DisplayMessage: 'Building Task Directory' }),
+        taskEvent('Driver', now, {
           DriverMessage: image ? `Downloading image ${String(image)}` : '',
           DisplayMessage: image ? `Downloading image ${String(image)}` : '',
         }),
-        event('Started', now, { DisplayMessage: 'Task started by client' }),
+        taskEvent('Started', now, { DisplayMessage: 'Task started by client' }),
       );
     }
     alloc.ClientStatus = 'running';
@@ -231,7 +204,7 @@ export class Cluster {
     for (const st of Object.values(alloc.TaskStates as Record<string, Job>)) {
       st.State = 'dead';
       st.FinishedAt = rfc3339(dueMs);
-      st.Events.push(event('Terminated', now, { ExitCode: 0, DisplayMessage: 'Exit Code: 0' }));
+      st.Events.push(taskEvent('Terminated', now, { ExitCode: 0, DisplayMessage: 'Exit Code: 0' }));
     }
     alloc.ClientStatus = status;
     alloc.ClientDescription = description;
@@ -252,7 +225,7 @@ export class Cluster {
         for (const st of Object.values(alloc.TaskStates as Record<string, Job>)) {
           st.State = 'dead';
           st.FinishedAt = rfc3339(this.clock.now());
-          st.Events.push(event('Killed', now, { DisplayMessage: 'Task successfully killed' }));
+          st.Events.push(taskEvent('Killed', now, { DisplayMessage: 'Task successfully killed' }));
         }
         alloc.ClientStatus = 'complete';
         alloc.ClientDescription = 'All tasks have completed';
@@ -275,43 +248,7 @@ export class Cluster {
   createDeployment(job: Job, evalPriority: number): Deployment {
     const index = this.hooks.nextIndex();
     const now = this.nowNs();
-    const d: Deployment = {
-      ID: randomUUID(),
-      Namespace: job.Namespace,
-      JobID: job.ID,
-      JobVersion: job.Version,
-      JobModifyIndex: job.JobModifyIndex,
-      JobSpecModifyIndex: job.JobModifyIndex,
-      JobCreateIndex: job.CreateIndex,
-      IsMultiregion: false,
-      TaskGroups: Object.fromEntries(
-        (job.TaskGroups ?? []).map((g: Job) => [
-          g.Name,
-          {
-            AutoRevert: g.Update?.AutoRevert ?? false,
-            AutoPromote: g.Update?.AutoPromote ?? false,
-            ProgressDeadline: g.Update?.ProgressDeadline ?? 0,
-            RequireProgressBy: rfc3339(this.clock.now() + Number(g.Update?.ProgressDeadline ?? 0) / 1e6),
-            Promoted: false,
-            PlacedCanaries: null,
-            DesiredCanaries: 0,
-            DesiredTotal: g.Count,
-            PlacedAllocs: 0,
-            HealthyAllocs: 0,
-            UnhealthyAllocs: 0,
-          },
-        ]),
-      ),
-      Status: 'running',
-      StatusDescription: 'Deployment is running',
-      EvalPriority: evalPriority,
-      CreateIndex: index,
-      ModifyIndex: index,
-      CreateTime: now,
-      ModifyTime: now,
-      hold: isObj(job.Meta) && job.Meta[HOLD_DEPLOYMENT_META] === 'true',
-      jobKey: '',
-    };
+    const d = deploymentRecord(job, evalPriority, { index, now, nowMs: this.clock.now() });
     this.deployments.push(d);
     return d;
   }

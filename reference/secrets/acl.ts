@@ -88,13 +88,12 @@ function compare(a: number[], b: number[]): number {
 }
 
 /** Capabilities granted on `path` by `policies`. Root is handled by the caller. */
-export function capabilitiesFor(policies: Policy[], path: string, ignoreDeny = false): Set<Capability> {
+export function capabilitiesFor(policies: Policy[], path: string): Set<Capability> {
   let best: number[] | undefined;
   let caps = new Set<Capability>();
   for (const policy of policies) {
     for (const rule of policy.rules) {
       if (!segmentsMatch(rule.pattern, path)) continue;
-      if (ignoreDeny && rule.capabilities.has('deny')) continue;
       const spec = specificity(rule.pattern);
       const cmp = best ? compare(spec, best) : 1;
       if (cmp > 0) {

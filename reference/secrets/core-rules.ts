@@ -6,7 +6,7 @@
 import type { Capability, Policy } from './acl.js';
 import { capabilitiesFor } from './acl.js';
 import type { EngineFactory, EngineResponse } from './engine.js';
-import type { Method } from './server.js';
+import type { Method } from './core.js';
 import { authMethods, secretEngines } from './engines/index.js';
 import { badRequest, forbidden, unsupportedPath } from './errors.js';
 import { rfc3339 } from './timestamps.js';

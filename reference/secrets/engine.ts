@@ -13,6 +13,20 @@ import type { TokenStore } from './tokens.js';
 /** The operation after verb mapping: PUT and POST become create or update by existence check. */
 export type Operation = 'read' | 'list' | 'create' | 'update' | 'delete';
 
+/** The operation of a request: by its method, and for a write by whether the path exists. */
+export function operationFor(method: EngineRequest['method'], exists: boolean): Operation {
+  switch (method) {
+    case 'GET':
+      return 'read';
+    case 'LIST':
+      return 'list';
+    case 'DELETE':
+      return 'delete';
+    default:
+      return exists ? 'update' : 'create';
+  }
+}
+
 export interface TokenInfo {
   /** The token's id (the secret value). Engines must never echo it back. */
   id: string;

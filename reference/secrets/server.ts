@@ -1,216 +1,29 @@
 /**
- * The reference secrets service: routing, token transport, ACLs with the existence check,
- * namespaces, mounts, the envelope and error body, LIST (verb and query), help, leases and the
- * controllable clock. Engines plug in through `engine.ts`.
+ * The reference secrets service's HTTP side: routing, token transport, ACLs with the existence
+ * check, namespaces, the envelope and error body, LIST (verb and query), help; the listener (HTTP or
+ * TLS). Its state (mounts, tokens, policies, leases, the rules) is the SecretsCore of core.ts.
+ * Engines plug in through `engine.ts`.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../clock.js';
-import type { Faults } from '../faults.js';
-import { Variants } from '../variants.js';
-import { DEFAULT_POLICY_SOURCE, parsePolicy, type Capability, type Policy } from './acl.js';
-import type { Engine, EngineContext, EngineRequest, EngineResponse, Operation, ReferenceSettings } from './engine.js';
+import { type EngineRequest, type EngineResponse, operationFor } from './engine.js';
 import { SvcError, badRequest, permissionDenied, unsupportedPath } from './errors.js';
 import type { CoreRules } from './core-rules.js';
-import { coreRulesFor, coreWire } from './core-switches.js';
-import { BodyTooLarge, readBody } from './http-util.js';
-import { type Rewrite, type Wire, send } from './wire.js';
-import { LeaseManager } from './leases.js';
+import { BodyTooLarge, readBody } from '../http-body.js';
+import { type Wire, send } from './wire.js';
 import { ListVerbSocket, LIST_MARKER_HEADER } from './list-verb.js';
-import { PasswordPolicies } from './password-policies.js';
-import { TokenStore, type TokenEntry } from './tokens.js';
+import type { TokenEntry } from './tokens.js';
 import { handleSys, type SysContext } from './sys.js';
 import { afterLogin } from './release/index.js';
-import type { ReleaseRules } from './release/rules.js';
-import { releaseRulesFor } from './release/switches.js';
 
-export interface SecretsServerOptions {
-  port?: number;
-  host?: string;
-  rootToken: string;
-  clock: Clock;
-  faults: Faults;
-  /** Legal variants switched on (none: the documents' plainest reading). */
-  variants?: Variants;
-  settings: ReferenceSettings;
-  /** Maximum request body in bytes (the document's default is 32 MB). */
-  maxRequestBytes?: number;
-  /** When true every request must carry the X-Svc-Request header. */
-  requireRequestHeader?: boolean;
-  /** Serve HTTPS with this certificate and key (PEM). */
-  tls?: { cert: string; key: string };
-  log?: (message: string) => void;
-}
-
-export interface Mount {
-  /** Full path with trailing slash, namespace prefix included. */
-  path: string;
-  type: string;
-  kind: 'secret' | 'auth';
-  options: Record<string, string>;
-  accessor: string;
-  engine: Engine;
-  description: string;
-}
-
-export type Method = EngineRequest['method'];
-
+import { type Method, type Mount, SecretsCore, type SecretsServerOptions } from './core.js';
 const TOKEN_HEADER = 'x-svc-token';
 const NAMESPACE_HEADER = 'x-svc-namespace';
 const REQUEST_HEADER = 'x-svc-request';
-
-export class SecretsCore {
-  readonly tokens: TokenStore;
-  readonly leases: LeaseManager;
-  readonly passwordPolicies = new PasswordPolicies();
-  readonly policies = new Map<string, Policy>();
-  readonly mounts = new Map<string, Mount>();
-  readonly namespaces = new Set<string>(['']);
-  /** The documents' rules of the core, as the switches on leave them (core-switches.ts). */
-  readonly rules: CoreRules;
-  /** The release area's rules (release/rules.ts). */
-  readonly release: ReleaseRules;
-  /** The one response layer: every answer passes through it before it is written. */
-  readonly wire: Rewrite;
-  private defaultPolicy: Policy | undefined;
-
-  constructor(readonly options: SecretsServerOptions) {
-    this.rules = coreRulesFor(options.faults, this.variants);
-    this.release = releaseRulesFor(options.faults, this.variants);
-    this.wire = coreWire(options.faults, this.variants);
-    this.tokens = new TokenStore(options.clock, this.rules.tokenFields);
-    this.leases = new LeaseManager(options.clock, this.log);
-    this.tokens.create({
-      id: options.rootToken,
-      policies: ['root'],
-      displayName: 'root',
-      path: 'auth/token/root',
-      entityId: '',
-    });
-  }
-
-  readonly log = (message: string): void => {
-    (this.options.log ?? ((m: string) => console.error(`[reference] ${m}`)))(message);
-  };
-
-  get faults(): Faults {
-    return this.options.faults;
-  }
-
-  get variants(): Variants {
-    return this.options.variants ?? new Variants();
-  }
-
-  async init(): Promise<void> {
-    this.defaultPolicy = await parsePolicy('default', DEFAULT_POLICY_SOURCE);
-    await this.mount(this.rules.defaultSecretMount, 'kv', 'secret', { version: '2' }, 'key-value secrets');
-    await this.mount('auth/token/', 'token', 'auth', {}, 'token based credentials');
-  }
-
-  engineContext(path: string, options: Record<string, string>): EngineContext {
-    return {
-      clock: this.options.clock,
-      faults: this.options.faults,
-      variants: this.variants,
-      leases: this.leases,
-      passwordPolicies: this.passwordPolicies,
-      tokens: this.tokens,
-      mountPath: path,
-      options,
-      settings: this.options.settings,
-      log: this.log,
-    };
-  }
-
-  async mount(
-    path: string,
-    type: string,
-    kind: 'secret' | 'auth',
-    options: Record<string, string>,
-    description = '',
-  ): Promise<Mount> {
-    const normalized = path.replace(/^\/+/, '').replace(/\/*$/, '/');
-    const problem = this.rules.mountPathProblem(normalized);
-    if (problem) throw badRequest(problem);
-    const conflict = this.rules.mountConflict(normalized, [...this.mounts.keys()]);
-    if (conflict !== undefined) throw badRequest(`path is already in use at ${conflict}`);
-    let engine: Engine;
-    if (type === 'token') {
-      engine = {
-        handle: async () => {
-          throw unsupportedPath();
-        },
-      };
-    } else {
-      const factory = this.rules.engineFor(type, kind);
-      if (!factory) throw badRequest(`plugin not found in the catalog: ${type}`);
-      engine = await factory(this.engineContext(normalized, options));
-    }
-    const mount: Mount = {
-      path: normalized,
-      type,
-      kind,
-      options,
-      accessor: `${type}_${randomUUID().slice(0, 8)}`,
-      engine,
-      description,
-    };
-    this.mounts.set(normalized, mount);
-    return mount;
-  }
-
-  async unmount(path: string): Promise<boolean> {
-    const normalized = path.replace(/^\/+/, '').replace(/\/*$/, '/');
-    const mount = this.mounts.get(normalized);
-    if (!mount) return false;
-    if (!this.rules.unmountRemoves) return true;
-    this.mounts.delete(normalized);
-    await this.leases.revokePrefix(normalized);
-    await mount.engine.close?.();
-    return true;
-  }
-
-  /** The mount whose path is the longest prefix of `fullPath`. */
-  findMount(fullPath: string): Mount | undefined {
-    let best: Mount | undefined;
-    for (const mount of this.mounts.values()) {
-      if (`${fullPath}/`.startsWith(mount.path) && (!best || mount.path.length > best.path.length)) best = mount;
-    }
-    return best;
-  }
-
-  /** Splits a full path into its namespace (longest known prefix) and the rest. */
-  splitNamespace(fullPath: string): { namespace: string; rest: string } {
-    let ns = '';
-    for (const candidate of this.namespaces) {
-      if (candidate && (fullPath === candidate || fullPath.startsWith(`${candidate}/`)) && candidate.length > ns.length)
-        ns = candidate;
-    }
-    return { namespace: ns, rest: ns ? fullPath.slice(ns.length + 1) : fullPath };
-  }
-
-  policiesOf(token: TokenEntry): Policy[] {
-    const list: Policy[] = [];
-    if (this.defaultPolicy && !token.policies.includes('no-default-policy')) list.push(this.defaultPolicy);
-    for (const name of token.policies) {
-      const p = this.policies.get(name);
-      if (p) list.push(p);
-    }
-    return list;
-  }
-
-  can(token: TokenEntry, capability: Capability, fullPath: string): boolean {
-    if (token.root) return true;
-    return this.rules.capabilities(this.policiesOf(token), fullPath).has(capability);
-  }
-
-  async close(): Promise<void> {
-    await this.leases.closeAll();
-    for (const mount of this.mounts.values()) await mount.engine.close?.();
-  }
-}
+/** How long a request's body may take to arrive. */
+const BODY_TIMEOUT_MS = 30_000;
 
 interface Parsed {
   method: Method;
@@ -247,19 +60,6 @@ function isUnauthenticated(rest: string, core: SecretsCore): boolean {
     return sub.startsWith('login/') || sub === 'login';
   }
   return false;
-}
-
-function operationFor(method: Method, exists: boolean): Operation {
-  switch (method) {
-    case 'GET':
-      return 'read';
-    case 'LIST':
-      return 'list';
-    case 'DELETE':
-      return 'delete';
-    default:
-      return exists ? 'update' : 'create';
-  }
 }
 
 /** The answer to an operation's result: the envelope around it, or its raw body. */
@@ -331,7 +131,8 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
     help: rules.helpRequested(query),
   };
 
-  const body = await readBody(req, rules.maxRequestBytes(core.options.maxRequestBytes ?? 32 * 1024 * 1024));
+  const limit = rules.maxRequestBytes(core.options.maxRequestBytes ?? 32 * 1024 * 1024);
+  const body = await readBody(req, limit, BODY_TIMEOUT_MS);
   let json: Record<string, unknown> = {};
   if (body.length && method !== 'GET' && method !== 'LIST') {
     const contentType = String(req.headers['content-type'] ?? '');

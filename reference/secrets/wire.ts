@@ -1,6 +1,6 @@
 /**
  * The secrets server's one response layer: every answer is built as a `Wire` value, passed through
- * the rewriters of the active wire-level switches (core-switches.ts: envelope fields, status codes,
+ * the rewriters of the active wire-level switches (core-wire-switches.ts: envelope fields, status codes,
  * content type, error body, headers) and only then written. Handlers never write to the socket.
  */
 import type { ServerResponse } from 'node:http';

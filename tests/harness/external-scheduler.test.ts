@@ -10,8 +10,11 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { variants as schedVariants } from '../../reference/scheduler/variants.js';
 import { SCHED_SUITE_GRANTS } from '../../harness/provision/scheduler.js';
+import { allVariants } from '../../reference/switch-registry.js';
+
+/** The reference scheduler's legal variants. */
+const schedVariants = allVariants.filter((v) => v.name.startsWith('jobs.'));
 
 const ROOT = 'alone-sched-3b9f';
 const tmp = mkdtempSync(join(tmpdir(), 'ext-sched-'));

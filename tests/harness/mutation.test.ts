@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../harness/cli/process.js';
 import { MARK_VAR, describeSurvivors, killMarked, newMark, settle } from '../helpers/leftovers.js';
-import { allVariants } from '../../reference/variant-registry.js';
+import { allVariants } from '../../reference/switch-registry.js';
 import type { Results } from '../../harness/report/model.js';
 import { TEST_ROBUSTNESS_SEED } from '../../harness/setup/global-setup.js';
 import { runEnv } from '../helpers/run-env.js';

@@ -1,16 +1,16 @@
 /**
  * Switches stay at the edge of the model (reference/switches.ts): the reference's model files read
- * as the documents' rules. A switch name may appear only in its declaration (an area's faults or
- * variants file) and in the one place it is applied (the area's switches table); model files neither
- * name a switch nor ask which one is on.
+ * as the documents' rules. Each switch name appears exactly once in reference/: in the switch table
+ * of its area, where it is declared and takes effect; model files neither name a switch nor ask
+ * which one is on; and the registry gathers every table (a table it missed would declare switches
+ * no run could turn on).
  *
- * The checks run per area, so a failure names the area whose model asks for a switch.
+ * The checks run per area, so a failure names the area at fault.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allFaults } from '../../reference/fault-registry.js';
-import { allVariants } from '../../reference/variant-registry.js';
+import { allFaults, allVariants } from '../../reference/switch-registry.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -40,13 +40,12 @@ const AREAS: Record<string, Area> = {
   jobs: { prefixes: ['jobs.'], paths: ['reference/scheduler/'] },
 };
 
-/** Declaration files (`faults.ts`, `core-faults.ts`, ...) and switch tables (`switches.ts`, `core-switches.ts`). */
-const DECLARATION = /(^|-)(faults|variants)\.ts$/;
-const TABLE = /(^|-)switches\.ts$/;
+/** Switch tables: `switches.ts`, `<part>-switches.ts`, or the files of a `switches/` folder. */
+const isTable = (path: string) => /(^|-)switches\.ts$/.test(basename(path)) || path.includes('/switches/');
 /** The machinery itself, which names no switch. */
 const MACHINERY = new Set([
   'reference/switches.ts',
-  'reference/switch-names.ts',
+  'reference/switch-registry.ts',
   'reference/faults.ts',
   'reference/variants.ts',
 ]);
@@ -78,25 +77,19 @@ function mentions(text: string, name: string): number {
   return n;
 }
 
-function namedOnlyAtTheEdge(area: Area): string[] {
+/** Each switch of the area is named once in reference/: by its declaration, in a table of its area. */
+function namedOnceWhereApplied(area: Area): string[] {
   const switches = allSwitches.filter((n) => area.prefixes.some((p) => n.startsWith(p)));
   const problems: string[] = [];
   for (const name of switches) {
-    const sites = files
-      .filter((f) => !MACHINERY.has(f.path))
-      .map((f) => ({ path: f.path, count: mentions(f.text, name) }))
-      .filter((s) => s.count > 0);
-    const declared = sites.filter((s) => DECLARATION.test(basename(s.path)));
-    const applied = sites.filter((s) => TABLE.test(basename(s.path)));
-    const inModel = sites.filter((s) => !DECLARATION.test(basename(s.path)) && !TABLE.test(basename(s.path)));
-    if (declared.reduce((a, s) => a + s.count, 0) !== 1)
-      problems.push(`${name}: declared ${declared.map((s) => `${s.path}×${s.count}`).join(', ') || 'nowhere'}`);
-    const appliedCount = applied.reduce((a, s) => a + s.count, 0);
-    if (appliedCount !== 1)
-      problems.push(
-        `${name}: applied ${appliedCount} times (${applied.map((s) => s.path).join(', ') || 'in no switches table'}); it must be applied at exactly one place`,
-      );
-    for (const s of inModel) problems.push(`${name}: named in model file ${s.path} (×${s.count})`);
+    const sites = files.map((f) => ({ path: f.path, count: mentions(f.text, name) })).filter((s) => s.count > 0);
+    const total = sites.reduce((a, s) => a + s.count, 0);
+    if (total !== 1)
+      problems.push(`${name}: named ${total} times (${sites.map((s) => `${s.path}×${s.count}`).join(', ')})`);
+    for (const s of sites) {
+      if (MACHINERY.has(s.path) || !isTable(s.path)) problems.push(`${name}: named in ${s.path}, not a switch table`);
+      else if (!inArea(s.path, area)) problems.push(`${name}: declared in ${s.path}, outside its area`);
+    }
   }
   return problems;
 }
@@ -104,7 +97,7 @@ function namedOnlyAtTheEdge(area: Area): string[] {
 function modelAsking(area: Area): string[] {
   const asking = /\b(faults|variants)\??\.has\(|\bas (FaultName|VariantName)\b/;
   return files
-    .filter((f) => !MACHINERY.has(f.path) && !DECLARATION.test(basename(f.path)) && !TABLE.test(basename(f.path)))
+    .filter((f) => !MACHINERY.has(f.path) && !isTable(f.path))
     .filter((f) => inArea(f.path, area))
     .flatMap((f) =>
       f.text
@@ -119,8 +112,8 @@ const show = (xs: string[]) => xs.slice(0, 40).join('\n');
 
 for (const [name, area] of Object.entries(AREAS)) {
   describe(`switches at the edge of the model: ${name}`, () => {
-    it('a switch is named only by its declaration and the one place it is applied', () => {
-      const problems = namedOnlyAtTheEdge(area);
+    it('a switch is named once, in a switch table of its area (where it is declared and takes effect)', () => {
+      const problems = namedOnceWhereApplied(area);
       expect(problems, show(problems)).toEqual([]);
     });
     it('model files do not ask which switch is on', () => {
@@ -129,6 +122,19 @@ for (const [name, area] of Object.entries(AREAS)) {
     });
   });
 }
+
+it('the registry gathers every switch the tables declare, and nothing else', () => {
+  const declared = files.flatMap((f) =>
+    [...f.text.matchAll(/\b(fault|variant)\(\s*'([^']+)'/g)].map((m) => `${m[1]} ${m[2]} (${f.path})`),
+  );
+  const catalogued = new Set([
+    ...allFaults.map((f) => `fault ${f.name}`),
+    ...allVariants.map((v) => `variant ${v.name}`),
+  ]);
+  const uncatalogued = declared.filter((d) => !catalogued.has(d.slice(0, d.indexOf(' ('))));
+  expect(uncatalogued, show(uncatalogued)).toEqual([]);
+  expect(declared).toHaveLength(catalogued.size);
+});
 
 it('every switch belongs to an area', () => {
   const prefixes = Object.values(AREAS).flatMap((a) => a.prefixes);

@@ -5,8 +5,7 @@
  * namespace in reports and in `npm run mutation`).
  */
 import { describe, expect, it } from 'vitest';
-import { allVariants } from '../../reference/variant-registry.js';
-import { allFaults } from '../../reference/fault-registry.js';
+import { allFaults, allVariants } from '../../reference/switch-registry.js';
 import { ALL_SUITES } from '../../harness/config/load.js';
 import { loadCatalogue } from '../../harness/spec/catalogue.js';
 import { Variants } from '../../reference/variants.js';

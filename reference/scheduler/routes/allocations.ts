@@ -7,6 +7,7 @@ import type { Job } from '../job.js';
 import type { Route } from '../router.js';
 import { Cluster } from '../sim.js';
 import { keyOf } from '../store.js';
+import { jobSummary } from '../summary.js';
 import { actionsOf, type Deps } from './deps.js';
 
 export function allocationRoutes(d: Deps): Route[] {
@@ -49,7 +50,7 @@ export function allocationRoutes(d: Deps): Route[] {
     return { body: ds[0] ? Cluster.viewDeployment(ds[0]) : null };
   };
 
-  const readSummary = (ctx: Ctx, id: string): Reply => ({ body: store.summary(store.mustGet(ctx.namespace, id)) });
+  const readSummary = (ctx: Ctx, id: string): Reply => ({ body: jobSummary(store, store.mustGet(ctx.namespace, id)) });
 
   const services = (ctx: Ctx, id: string): Reply => {
     const e = store.mustGet(ctx.namespace, id);

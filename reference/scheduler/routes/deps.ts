@@ -6,16 +6,8 @@ import type { Clock } from '../../clock.js';
 import type { AclStore } from '../acl.js';
 import { badRequest } from '../errors.js';
 import type { Ctx } from '../http.js';
-import {
-  canonicalize,
-  checkJobDurations,
-  checkJobTypes,
-  clone,
-  isObj,
-  type Job,
-  validateJob,
-  withDefaultUpdate,
-} from '../job.js';
+import { canonicalize, clone, isObj, type Job, withDefaultUpdate } from '../job.js';
+import { checkJobDurations, checkJobTypes, validateJob } from '../job-checks.js';
 import type { Guard } from '../router.js';
 import type { SchedulerRules } from '../rules.js';
 import type { Store } from '../store.js';

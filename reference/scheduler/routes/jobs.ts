@@ -23,6 +23,7 @@ import { isObj, isParameterized, isPeriodic, type Job } from '../job.js';
 import { compareJobs, compareJobToToken, jobToken, paginate } from '../paginate.js';
 import type { Route } from '../router.js';
 import type { Entry } from '../store.js';
+import { jobSummary } from '../summary.js';
 import { type Deps, jobFromBody, REGISTER_MESSAGES } from './deps.js';
 
 export function jobRoutes(d: Deps): Route[] {
@@ -46,7 +47,7 @@ export function jobRoutes(d: Deps): Route[] {
       Stop: j.Stop,
       Status: store.status(e),
       StatusDescription: j.StatusDescription,
-      JobSummary: store.summary(e),
+      JobSummary: jobSummary(store, e),
       CreateIndex: j.CreateIndex,
       ModifyIndex: j.ModifyIndex,
       JobModifyIndex: j.JobModifyIndex,

@@ -7,6 +7,7 @@ import { badRequest, documented, notFound } from '../errors.js';
 import { type Ctx, optBool, optInt, optString, optUint, type Reply, writeResponse } from '../http.js';
 import { clone, isObj, isParameterized, isPeriodic, type Job } from '../job.js';
 import type { Route } from '../router.js';
+import { nextLaunch } from '../periodic.js';
 import { isTerminal } from '../sim.js';
 import type { WriteResult } from '../store.js';
 import { type Deps, jobFromBody } from './deps.js';
@@ -86,7 +87,7 @@ export function schedulingRoutes(d: Deps): Route[] {
     }
     let next = ZERO_TIME;
     if (isPeriodic(job) && job.Periodic.Enabled) {
-      const at = store.nextLaunch(job);
+      const at = nextLaunch(clock, job);
       if (at !== null) next = new Date(at).toISOString();
     }
     if (!rules.planDryRun) store.register(clone(job));

@@ -8,7 +8,7 @@
  * 500 if a lease or token is created or revoked meanwhile (the crash of that node, reduced to the
  * request that hit it so a run can go on). A fixed version counts from a snapshot and never fails.
  */
-import type { SecretsCore } from '../server.js';
+import type { SecretsCore } from '../core.js';
 import type { SysRoute } from '../sys.js';
 import { SvcError, forbidden, methodNotAllowed } from '../errors.js';
 

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EngineResponse } from '../engine.js';
-import type { SecretsCore } from '../server.js';
+import type { SecretsCore } from '../core.js';
 import type { SysRoute } from '../sys.js';
 import { SvcError, badRequest, forbidden, methodNotAllowed, notFound } from '../errors.js';
 

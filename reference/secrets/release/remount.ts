@@ -8,7 +8,7 @@
  * run sees the symptom without hanging. Only remount carries it: unmounts must keep working so
  * that every run (and the other suites sharing the reference) can clean up.
  */
-import type { SecretsCore } from '../server.js';
+import type { SecretsCore } from '../core.js';
 import type { SysRoute } from '../sys.js';
 import { SvcError, badRequest, forbidden, methodNotAllowed } from '../errors.js';
 import { rollbackWorkers } from './versions.js';

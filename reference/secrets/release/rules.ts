@@ -4,6 +4,10 @@
  * expiration-metrics.ts, identity.ts, remount.ts, sts-engine.ts) calls `rules.x(...)`; fault
  * switches and legal variants replace single rules in release/switches.ts.
  */
+import type { Faults } from '../../faults.js';
+import { rulesWith } from '../../switches.js';
+import type { Variants } from '../../variants.js';
+import { releaseSwitches } from './switches.js';
 import { type CarriedIssue, carries } from './versions.js';
 
 export interface ReleaseRules {
@@ -20,3 +24,8 @@ export const releaseRules: ReleaseRules = {
   reportedVersion: (version) => version,
   healthBody: (body) => body,
 };
+
+/** The release rules with the switches on applied (the table: switches.ts). */
+export function releaseRulesFor(faults: Faults, variants: Variants): ReleaseRules {
+  return rulesWith(releaseRules, { faults, variants }, releaseSwitches);
+}

@@ -9,7 +9,7 @@ import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineRespons
 import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../errors.js';
 import { parseDuration } from '../duration.js';
 import type { ReleaseRules } from './rules.js';
-import { releaseRulesFor } from './switches.js';
+import { releaseRulesFor } from './rules.js';
 
 const STS_TYPES = ['assumed_role', 'federation_token', 'session_token'];
 const DEFAULT_STS_TTL = 3600;

@@ -1,16 +1,16 @@
 /**
- * The one place every switch of the release area (faults.ts, variants.ts) takes effect: each
- * replaces one rule of release/rules.ts. A `*-when-fixed` fault makes a fixed version carry its
- * known issue too.
+ * Every switch of the release area, declared once where it takes effect (see
+ * reference/switches.ts): each replaces one rule of release/rules.ts. A fault makes a fixed version
+ * behave like an affected one (a regression of the fix: a `*-when-fixed` fault makes a fixed
+ * version carry its known issue too) or breaks what the gate relies on; `referenceVersion` names a
+ * fixed version for issues whose affected range contains the reference's default version. Faults
+ * come first, so a variant wraps the rule a fault left. rules.ts applies the table (releaseRulesFor).
  */
-import type { Faults } from '../../faults.js';
-import type { FaultName, VariantName } from '../../switch-names.js';
-import { withSwitches } from '../../switches.js';
-import type { Variants } from '../../variants.js';
-import { type ReleaseRules, releaseRules } from './rules.js';
+import { switchesOf } from '../../switches.js';
+import type { ReleaseRules } from './rules.js';
 import type { CarriedIssue } from './versions.js';
 
-type Table<N extends string> = { [K in N]?: (documented: ReleaseRules) => Partial<ReleaseRules> };
+const { fault, variant } = switchesOf<ReleaseRules>(['release']);
 
 /** The rules with `issue` carried at every version. */
 const carriedAlways =
@@ -19,33 +19,60 @@ const carriedAlways =
     affected: (asked, version) => asked === issue || d.affected(asked, version),
   });
 
-const faultRules: Table<FaultName> = {
-  'release.metrics-crash-when-fixed': carriedAlways('release.known.expiration-metrics-crash'),
-  'release.login-group-policy-error-when-fixed': carriedAlways('release.known.login-missing-group-policy'),
-  'release.mounts-deadlock-when-fixed': carriedAlways('release.known.many-mounts-deadlock'),
-  'release.sts-lease-duration-zero-when-fixed': carriedAlways('release.known.sts-lease-duration-zero'),
-  'release.health-version-wrong': () => ({ reportedVersion: () => '1.12.0' }),
-};
-
-const variantRules: Table<VariantName> = {
-  'release.version-build-metadata': (d) => ({ reportedVersion: (version) => `${d.reportedVersion(version)}+ent` }),
-  'release.health-extra-fields': (d) => ({
-    healthBody: (body, now) => ({
-      ...d.healthBody(body, now),
-      performance_standby: false,
-      replication_performance_mode: 'disabled',
-      replication_dr_mode: 'disabled',
-      server_time_utc: Math.floor(now / 1000),
-      enterprise: false,
-      cluster_name: 'reference-cluster',
-      cluster_id: '00000000-0000-4000-8000-000000000000',
-      echo_duration_ms: 0,
-      clock_skew_ms: 0,
+export const releaseSwitches = [
+  // --- faults ---
+  fault('release.metrics-crash-when-fixed', {
+    breaks: 'release.known.expiration-metrics-crash',
+    description: 'Reading sys/metrics while leases change crashes (500) on a fixed version too.',
+    replace: carriedAlways('release.known.expiration-metrics-crash'),
+  }),
+  fault('release.login-group-policy-error-when-fixed', {
+    breaks: 'release.known.login-missing-group-policy',
+    description:
+      'A login whose entity is in a group of another namespace naming a missing policy answers 500 on a fixed version too.',
+    replace: carriedAlways('release.known.login-missing-group-policy'),
+  }),
+  fault('release.mounts-deadlock-when-fixed', {
+    breaks: 'release.known.many-mounts-deadlock',
+    description: 'sys/remount with more than 256 mounts answers 503 (deadlock) on a fixed version too.',
+    referenceVersion: '1.13.14',
+    replace: carriedAlways('release.known.many-mounts-deadlock'),
+  }),
+  fault('release.sts-lease-duration-zero-when-fixed', {
+    breaks: 'release.known.sts-lease-duration-zero',
+    description: 'STS credentials come back without a lease (lease_duration 0) on a fixed version too.',
+    replace: carriedAlways('release.known.sts-lease-duration-zero'),
+  }),
+  fault('release.health-version-wrong', {
+    breaks: 'release.gate.reported-version',
+    description: 'sys/health reports 1.12.0 whatever version the reference runs.',
+    replace: () => ({ reportedVersion: () => '1.12.0' }),
+  }),
+  // --- legal variants ---
+  variant('release.health-extra-fields', {
+    allows:
+      "secrets-service-core.md, Errors (health status codes 429/472/473 named) and Versioning: the health answer's shape is not shown",
+    description:
+      "GET sys/health carries the upstream product's further fields (cluster_name, cluster_id, server_time_utc, replication modes, enterprise, echo_duration_ms ...).",
+    replace: (d) => ({
+      healthBody: (body, now) => ({
+        ...d.healthBody(body, now),
+        performance_standby: false,
+        replication_performance_mode: 'disabled',
+        replication_dr_mode: 'disabled',
+        server_time_utc: Math.floor(now / 1000),
+        enterprise: false,
+        cluster_name: 'reference-cluster',
+        cluster_id: '00000000-0000-4000-8000-000000000000',
+        echo_duration_ms: 0,
+        clock_skew_ms: 0,
+      }),
     }),
   }),
-};
-
-/** The release rules with the active switches applied. */
-export function releaseRulesFor(faults: Faults, variants: Variants): ReleaseRules {
-  return withSwitches(withSwitches(releaseRules, faults, faultRules), variants, variantRules);
-}
+  variant('release.version-build-metadata', {
+    allows:
+      'secrets-service-core.md, Versioning 3-4: versions are named as x.y.z; how a build labels itself is not given',
+    description: 'GET sys/health reports the version with build metadata ("1.13.10+ent"), as enterprise builds do.',
+    replace: (d) => ({ reportedVersion: (version) => `${d.reportedVersion(version)}+ent` }),
+  }),
+];

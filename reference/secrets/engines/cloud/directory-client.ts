@@ -3,6 +3,8 @@
  * of `reference/cloud-directory`. Every call has a timeout; errors carry the directory's status
  * and code but never the request body (it may hold a client secret).
  */
+import { SvcError } from '../../errors.js';
+
 export interface DirectoryCredentials {
   addr: string;
   tenantId: string;
@@ -100,4 +102,10 @@ export async function orMissing<T>(fn: () => Promise<T>): Promise<T | undefined>
     if (err instanceof DirectoryCallError && err.status === 404) return undefined;
     throw err;
   }
+}
+
+/** A failed call to the directory as the engine answers it (502, naming the directory's error). */
+export function remote(err: unknown): never {
+  if (err instanceof DirectoryCallError) throw new SvcError(502, [`cloud directory: ${err.code}: ${err.message}`]);
+  throw err;
 }

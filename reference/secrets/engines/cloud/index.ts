@@ -9,30 +9,22 @@ import { randomUUID } from 'node:crypto';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { SvcError, badRequest, methodNotAllowed, unsupportedPath } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
-import { DirectoryCallError, DirectoryClient, orMissing } from './directory-client.js';
+import { DirectoryClient, orMissing, remote } from './directory-client.js';
 import { parseBool, parseGroupItems, parseTags, type GroupItem, type RoleItem } from './roles.js';
 import {
   CONFIG_FIELDS,
   ENV_OF,
   type CloudRules,
   type EffectiveConfig,
-  type Principal,
-  type ResolvedGroup,
-  type ResolvedRole,
   type RoleEntry,
   type StoredConfig,
 } from './rules.js';
+import { issueCredentials } from './credentials.js';
+import { persistApp, removePrincipal, resolveGroups, resolveRoles } from './principals.js';
 import { cloudRulesWith } from './switches.js';
 
 /** How long the old root secret stays in use after rotate-root when the swap is deferred. */
 const DEFERRED_SWAP_MS = 1500;
-/** Generated principals' secrets live far longer than any lease; the lease's end removes them. */
-const SP_SECRET_SECONDS = 10 * 365 * 86400;
-
-function remote(err: unknown): never {
-  if (err instanceof DirectoryCallError) throw new SvcError(502, [`cloud directory: ${err.code}: ${err.message}`]);
-  throw err;
-}
 
 class CloudEngine implements Engine {
   private config: StoredConfig | undefined;
@@ -326,12 +318,12 @@ class CloudEngine implements Engine {
         }
         role.application_id = app.appId;
       }
-      if (roleItems) role.cloud_roles = await this.resolveRoles(client, roleItems);
-      if (groupItems) role.cloud_groups = await this.resolveGroups(client, groupItems);
+      if (roleItems) role.cloud_roles = await resolveRoles(this.rules, client, roleItems);
+      if (groupItems) role.cloud_groups = await resolveGroups(this.rules, client, groupItems);
       const usable = role.application_object_id || role.cloud_roles.length > 0 || role.cloud_groups.length > 0;
       this.rules.checkUsable(Boolean(usable));
       if (this.rules.persistApp(role) && !(role.application_object_id && !role.managed)) {
-        await this.persistApp(client, name, role);
+        await persistApp(this.rules, client, name, role);
       }
     } catch (err) {
       return remote(err);
@@ -340,63 +332,12 @@ class CloudEngine implements Engine {
     return {};
   }
 
-  private async resolveRoles(client: DirectoryClient, items: RoleItem[]): Promise<ResolvedRole[]> {
-    type Def = { id: string; roleName: string };
-    const out: ResolvedRole[] = [];
-    const seen = new Set<string>();
-    for (const item of items) {
-      let def: Def | undefined;
-      if (item.role_id) {
-        def =
-          (await client.list<Def>(`/roleDefinitions?id=${encodeURIComponent(item.role_id)}`))[0] ??
-          (await orMissing(() => client.request<Def>('GET', `/roleDefinitions/${encodeURIComponent(item.role_id!)}`)));
-        if (!def) this.rules.missingResource(`no role found for role_id: '${item.role_id}'`);
-      } else {
-        const defs = await client.list<Def>(`/roleDefinitions?roleName=${encodeURIComponent(item.role_name!)}`);
-        if (defs.length > 1)
-          throw badRequest(`multiple matches found for role_name: '${item.role_name}'; specify role_id instead`);
-        def = defs[0];
-        if (!def) this.rules.missingResource(`no role found for role_name: '${item.role_name}'`);
-      }
-      const resolved = def
-        ? { role_name: def.roleName, role_id: def.id, scope: item.scope }
-        : { role_name: item.role_name ?? '', role_id: item.role_id ?? '', scope: item.scope };
-      const key = `${resolved.role_id}||${resolved.scope}`;
-      if (seen.has(key)) throw badRequest(`duplicate role_id and scope: '${resolved.role_id}', '${resolved.scope}'`);
-      seen.add(key);
-      out.push(resolved);
-    }
-    return out;
-  }
-
-  private async resolveGroups(client: DirectoryClient, items: GroupItem[]): Promise<ResolvedGroup[]> {
-    type G = { id: string; displayName: string };
-    const out: ResolvedGroup[] = [];
-    for (const item of items) {
-      let g: G | undefined;
-      if (item.object_id) {
-        g = await orMissing(() => client.request<G>('GET', `/groups/${encodeURIComponent(item.object_id!)}`));
-        if (!g) this.rules.missingResource(`no group found for object_id: '${item.object_id}'`);
-      } else {
-        const list = await client.list<G>(`/groups?displayName=${encodeURIComponent(item.group_name!)}`);
-        if (list.length > 1)
-          throw badRequest(`multiple matches found for group_name: '${item.group_name}'; specify object_id instead`);
-        g = list[0];
-        if (!g) this.rules.missingResource(`no group found for group_name: '${item.group_name}'`);
-      }
-      if (!g) continue;
-      if (out.some((o) => o.object_id === g!.id)) throw badRequest(`duplicate object_id '${g.id}'`);
-      out.push({ group_name: g.displayName, object_id: g.id });
-    }
-    return out;
-  }
-
   private async deleteRole(name: string): Promise<EngineResponse> {
     const role = this.roles.get(name);
     if (role?.managed) {
       const client = await this.client();
       try {
-        await this.removePrincipal(client, role.managed, role.permanently_delete);
+        await removePrincipal(this.rules, client, role.managed, role.permanently_delete);
       } catch (err) {
         return remote(err);
       }
@@ -405,162 +346,12 @@ class CloudEngine implements Engine {
     return {};
   }
 
-  // --- principals --------------------------------------------------------------------------
-
-  /** Creates application + principal with the role's assignments and memberships; undoes partial work on failure. */
-  private async createPrincipal(client: DirectoryClient, roleName: string, role: RoleEntry): Promise<Principal> {
-    const app = await client.request<{ id: string; appId: string }>('POST', '/applications', {
-      displayName: `svc-${roleName}-${randomUUID().slice(0, 8)}`,
-      ...(role.sign_in_audience ? { signInAudience: role.sign_in_audience } : {}),
-      tags: this.rules.applicationTags(role),
-    });
-    const principal: Principal = {
-      appObjectId: app.id,
-      appId: app.appId,
-      spObjectId: '',
-      assignmentNames: [],
-      groupIds: [],
-    };
-    try {
-      const sp = await client.request<{ id: string }>('POST', '/servicePrincipals', { appId: app.appId });
-      principal.spObjectId = sp.id;
-      for (const r of this.rules.assignmentsOf(role)) {
-        const assignment = randomUUID();
-        await client.request('PUT', `/roleAssignments/${assignment}`, {
-          roleDefinitionId: r.role_id,
-          principalId: sp.id,
-          scope: r.scope,
-        });
-        principal.assignmentNames.push(assignment);
-      }
-      for (const g of this.rules.groupsOf(role)) {
-        await client.request('POST', `/groups/${g.object_id}/members`, { id: sp.id });
-        principal.groupIds.push(g.object_id);
-      }
-      return principal;
-    } catch (err) {
-      await this.removePrincipal(client, principal, true).catch(() => {});
-      throw err;
-    }
-  }
-
-  private async removePrincipal(client: DirectoryClient, p: Principal, permanently: boolean): Promise<void> {
-    if (this.rules.revokeRemovesAssignments) {
-      for (const a of p.assignmentNames) await orMissing(() => client.request('DELETE', `/roleAssignments/${a}`));
-      if (p.spObjectId)
-        for (const g of p.groupIds)
-          await orMissing(() => client.request('DELETE', `/groups/${g}/members/${p.spObjectId}`));
-    }
-    if (!this.rules.revokeRemovesPrincipal) return;
-    const permanent = this.rules.permanentDelete(permanently);
-    if (p.spObjectId) {
-      await orMissing(() => client.request('DELETE', `/servicePrincipals/${p.spObjectId}`));
-      if (permanent) await orMissing(() => client.request('DELETE', `/directory/deletedItems/${p.spObjectId}`));
-    }
-    await client.request('DELETE', `/applications/${p.appObjectId}`);
-    if (permanent) await orMissing(() => client.request('DELETE', `/directory/deletedItems/${p.appObjectId}`));
-  }
-
-  private async persistApp(client: DirectoryClient, roleName: string, role: RoleEntry): Promise<void> {
-    if (role.managed) {
-      // Role changed: re-apply assignments and memberships on the kept principal.
-      const old = role.managed;
-      for (const a of old.assignmentNames) await orMissing(() => client.request('DELETE', `/roleAssignments/${a}`));
-      for (const g of old.groupIds)
-        await orMissing(() => client.request('DELETE', `/groups/${g}/members/${old.spObjectId}`));
-      const next: Principal = { ...old, assignmentNames: [], groupIds: [] };
-      for (const r of role.cloud_roles) {
-        const assignment = randomUUID();
-        await client.request('PUT', `/roleAssignments/${assignment}`, {
-          roleDefinitionId: r.role_id,
-          principalId: old.spObjectId,
-          scope: r.scope,
-        });
-        next.assignmentNames.push(assignment);
-      }
-      for (const g of role.cloud_groups) {
-        await client.request('POST', `/groups/${g.object_id}/members`, { id: old.spObjectId });
-        next.groupIds.push(g.object_id);
-      }
-      role.managed = next;
-      return;
-    }
-    role.managed = await this.createPrincipal(client, roleName, role);
-    role.application_object_id = role.managed.appObjectId;
-    role.application_id = role.managed.appId;
-  }
-
   // --- credentials -------------------------------------------------------------------------
-
-  private leaseTimes(role: RoleEntry): { ttl: number; maxTtl: number } {
-    const roleTtl = this.rules.roleTtl(role);
-    const roleMaxTtl = this.rules.roleMaxTtl(role);
-    const ttl = roleTtl > 0 ? roleTtl : this.ctx.settings.defaultLeaseTtl;
-    const maxTtl = roleMaxTtl > 0 ? roleMaxTtl : this.ctx.settings.maxLeaseTtl;
-    return { ttl: maxTtl > 0 ? Math.min(ttl, maxTtl) : ttl, maxTtl };
-  }
 
   private async creds(name: string): Promise<EngineResponse> {
     const role = this.roles.get(name);
     if (!role) throw this.rules.unknownRole(name);
-    const client = await this.client();
-    const { ttl, maxTtl } = this.leaseTimes(role);
-    const endDateTime = new Date(this.ctx.clock.now() + SP_SECRET_SECONDS * 1000).toISOString();
-    const renew = async (increment: number) => {
-      const roleTtl = this.rules.roleTtl(role);
-      return roleTtl > 0 ? roleTtl : increment;
-    };
-    const staticApp = this.rules.staticApplication(role);
-    try {
-      if (staticApp) {
-        const added = await client.request<{ keyId: string; secretText: string }>(
-          'POST',
-          `/applications/${staticApp}/addPassword`,
-          { displayName: `svc-${name}-${randomUUID().slice(0, 8)}`, endDateTime },
-        );
-        return {
-          data: {
-            client_id: role.application_id,
-            client_secret: this.rules.returnedSecret(added.secretText),
-          },
-          lease: {
-            ttl,
-            maxTtl,
-            renewable: true,
-            renew,
-            revoke: async () => {
-              if (!this.rules.revokeRemovesAddedSecret) return;
-              const c = await this.client();
-              await orMissing(() =>
-                c.request('POST', `/applications/${staticApp}/removePassword`, { keyId: added.keyId }),
-              );
-            },
-          },
-        };
-      }
-      const principal = await this.createPrincipal(client, name, role);
-      const added = await client.request<{ secretText: string }>(
-        'POST',
-        `/applications/${principal.appObjectId}/addPassword`,
-        { displayName: 'svc-generated', endDateTime },
-      );
-      const permanently = role.permanently_delete;
-      return {
-        data: {
-          client_id: principal.appId,
-          client_secret: this.rules.returnedSecret(added.secretText),
-        },
-        lease: {
-          ttl,
-          maxTtl,
-          renewable: true,
-          renew,
-          revoke: async () => this.removePrincipal(await this.client(), principal, permanently),
-        },
-      };
-    } catch (err) {
-      return remote(err);
-    }
+    return issueCredentials({ rules: this.rules, ctx: this.ctx, client: () => this.client() }, name, role);
   }
 }
 

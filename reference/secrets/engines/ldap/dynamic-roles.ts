@@ -6,7 +6,8 @@ import { LdifError, parseLdif, type LdifRecord } from './ldif.js';
 import { listLevel } from './names.js';
 import { runLdif } from './directory.js';
 import { stringField, type Shared } from './shared.js';
-import { parseTemplate, render, rfc3339, templateFunctions, TemplateError } from './template.js';
+import { parseTemplate, render, TemplateError } from './template.js';
+import { rfc3339, templateFunctions } from './template-functions.js';
 
 interface DynamicRole {
   creation_ldif: string;

@@ -9,7 +9,7 @@ import { DynamicRoles } from './dynamic-roles.js';
 import { Library } from './library.js';
 import { Shared } from './shared.js';
 import { StaticRoles } from './static-roles.js';
-import { type LdapAnswer, ldapAnswersFor } from './switches.js';
+import { type LdapAnswer, ldapAnswersFor } from './answer-switches.js';
 
 class LdapEngine implements Engine {
   private readonly statics: StaticRoles;

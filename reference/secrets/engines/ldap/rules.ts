@@ -7,7 +7,7 @@ import type { SvcError } from '../../errors.js';
 import { badRequest } from '../../errors.js';
 import { type DirectoryConfig, DEFAULT_LENGTH, readConfig, SCHEMA_USERATTR, type Schema } from './config.js';
 import { decodeMaybeBase64 } from './ldif.js';
-import { rfc3339 } from './template.js';
+import { rfc3339 } from './template-functions.js';
 
 /** The smallest rotation_period of a static role, in seconds. */
 export const MIN_ROTATION_PERIOD = 5;

@@ -10,7 +10,7 @@ import { ldapRulesFor } from './switches.js';
 export class Shared {
   config: DirectoryConfig | undefined;
 
-  /** The documents' rules, with the replacements of the switches that are on (switches.ts). */
+  /** The documents' rules, with the replacements of the switches that are on (switches.ts; the answer rewrites: answer-switches.ts). */
   readonly rules: LdapRules;
 
   constructor(readonly ctx: EngineContext) {

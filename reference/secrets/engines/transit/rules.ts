@@ -1,7 +1,7 @@
 /**
  * The rules of the encryption engine (secrets-service-transit.md) as named functions and values:
  * the model (index.ts, ops.ts, batch.ts) calls `rules.x(...)` where a document states a rule, so a
- * switch (switches.ts) replaces that one rule and the model never asks which switch is on.
+ * switch (switches/) replaces that one rule and the model never asks which switch is on.
  */
 import { createHmac, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import type { EngineResponse } from '../../engine.js';

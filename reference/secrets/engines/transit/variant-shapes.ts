@@ -1,6 +1,6 @@
 /**
- * The shapes of answers that the transit engine's legal variants give (see variants.ts and the one
- * switches table, switches.ts): each a plain function of an answer, so the model keeps the
+ * The shapes of answers that the transit engine's legal variants give (see the one switches
+ * table, switches/variants.ts): each a plain function of an answer, so the model keeps the
  * documents' plainest reading.
  */
 import type { EngineResponse } from '../../engine.js';

@@ -11,13 +11,13 @@
  *           400 when the accessor names no auth mount of the namespace.
  *
  * For the lead's sys router:
- *   - `lockedUsersRoutes: SysRoute[]` plugs into `reference/secrets/sys-extensions.ts`;
+ *   - `lockedUsersRoutes: SysRoute[]` plugs into `reference/secrets/sys/extensions.ts`;
  *   - or call `listLockedUsers(core, { namespace, mountAccessor })` and
  *     `unlockLockedUser(core, { namespace, mountAccessor, aliasIdentifier })` directly
  *     (both throw SvcError for bad input; ACL checks are the caller's when called directly).
  * The lockout state lives in `lockout.ts`, one book per reference instance keyed by its token store.
  */
-import type { SecretsCore } from '../../server.js';
+import type { SecretsCore } from '../../core.js';
 import type { SysRoute } from '../../sys.js';
 import { badRequest, forbidden, methodNotAllowed } from '../../errors.js';
 import { lockoutBook, lockoutPolicy } from './lockout.js';

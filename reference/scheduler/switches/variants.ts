@@ -1,0 +1,64 @@
+/**
+ * The jobs area's legal variants: behaviours the jobs document allows and the real scheduler shows,
+ * each replacing rules of ../rules.ts or rewriting the answer in the server's one response function
+ * (see reference/switches.ts). index.ts applies them after the faults.
+ */
+import { switchesOf } from '../../switches.js';
+import type { Wire } from '../http.js';
+import type { SchedulerRules } from '../rules.js';
+
+const { variant } = switchesOf<SchedulerRules, Wire>(['jobs']);
+
+export const variantSwitches = [
+  variant('jobs.async-evaluations', {
+    allows:
+      'jobs-service.md Objects: "Evaluation Status: complete, blocked"; "Complete lists of allowed Status and Type values: not shown. Transitions: not shown."',
+    description:
+      'Evaluations are created pending and processed after the write answered (store.ts process()): allocations and deployments appear later, as on the real scheduler.',
+    replace: () => ({ asyncEvaluations: true }),
+  }),
+  variant('jobs.default-deployments', {
+    allows: 'jobs-service.md Objects: Deployment fields are listed; when a deployment is created is not shown',
+    description:
+      "Every group of a service job without an update block gets the real scheduler's default update strategy (MinHealthyTime 10 s), so every service job has a deployment after registration and scaling waits for it (job.ts canonicalize).",
+    replace: () => ({ defaultUpdateStrategy: true }),
+  }),
+  variant('jobs.gc-queued', {
+    allows:
+      'jobs-service.md Stop job: "purge ... otherwise left to garbage collection" (how and when collection runs: not shown)',
+    description: 'PUT /v1/system/gc answers at once and collects a moment later (routes/control.ts).',
+    replace: () => ({ gcQueued: true }),
+  }),
+  // The real scheduler refuses most rule violations with 500 and the message; a status the
+  // document gives itself stays.
+  variant('jobs.refusals-500', {
+    allows: 'jobs-service.md Errors: "Status codes beyond the above are not given per endpoint."',
+    description:
+      "Refusals of the document's rules answer 500 with the error message, as the real scheduler does for errors raised behind its RPC layer; the documented 400 (scaling during an active deployment) stays 400 (switches.ts, in the one response function).",
+    assumptions: ['jobs.errors.rejections-4xx', 'robustness.sched.invalid-4xx', 'robustness.sched.boundary-no-5xx'],
+    suites: ['jobs', 'robustness'],
+    rewrite: (w: Wire): Wire => (w.refusal && w.status === 400 && !w.refusal.documented ? { ...w, status: 500 } : w),
+  }),
+  variant('jobs.action-extra-frames', {
+    allows:
+      'jobs-service.md Run action: output frames listed are stdout data, stdout close and exited; other frames are not excluded',
+    description:
+      'The action stream also sends frames the document does not list (an empty stderr data frame, a stderr close frame) (actions.ts).',
+    replace: () => ({ actionExtraFrames: true }),
+  }),
+  variant('jobs.periodic-child-per-second', {
+    allows:
+      'jobs-service.md Force periodic instance: "Creates an instance even if it violates prohibit_overlap"; child IDs are not given',
+    description:
+      'A periodic instance is named after its launch second: two forces within one second register the same child again (a new evaluation each), as the real scheduler does (store.ts launchChild).',
+    replace: () => ({ periodicChildPerSecond: true }),
+  }),
+  variant('jobs.purge-collects-allocations', {
+    allows:
+      'jobs-service.md Stop job: "purge ... purge immediately"; what happens to the allocations of a purged job is not shown',
+    description:
+      'Purging a job also removes its allocations and deployments, so all=true has nothing of the earlier job to show (store.ts stop).',
+    assumptions: ['jobs.allocations.all-after-purge'],
+    replace: () => ({ purgeCollectsAllocations: true }),
+  }),
+];

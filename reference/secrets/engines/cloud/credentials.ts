@@ -1,0 +1,94 @@
+/**
+ * Credentials of the cloud engine (GET creds/:role): a client secret with a lease, renewable up to
+ * the role's max_ttl, whose end removes what it created in the directory.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EngineContext, EngineResponse } from '../../engine.js';
+import { type DirectoryClient, orMissing, remote } from './directory-client.js';
+import { createPrincipal, removePrincipal } from './principals.js';
+import type { CloudRules, RoleEntry } from './rules.js';
+
+/** Generated principals' secrets live far longer than any lease; the lease's end removes them. */
+const SP_SECRET_SECONDS = 10 * 365 * 86400;
+
+/** What issuing a credential needs of the engine. */
+export interface CredentialsDeps {
+  rules: CloudRules;
+  ctx: EngineContext;
+  /** A client of the directory, logged in with the engine's configured credentials. */
+  client(): Promise<DirectoryClient>;
+}
+
+/** The lease of a credential: the role's ttl and max_ttl, or the mount's defaults. */
+function leaseTimes(d: CredentialsDeps, role: RoleEntry): { ttl: number; maxTtl: number } {
+  const roleTtl = d.rules.roleTtl(role);
+  const roleMaxTtl = d.rules.roleMaxTtl(role);
+  const ttl = roleTtl > 0 ? roleTtl : d.ctx.settings.defaultLeaseTtl;
+  const maxTtl = roleMaxTtl > 0 ? roleMaxTtl : d.ctx.settings.maxLeaseTtl;
+  return { ttl: maxTtl > 0 ? Math.min(ttl, maxTtl) : ttl, maxTtl };
+}
+
+/**
+ * A credential of `role`: a secret added to the role's own application (application_object_id),
+ * or a new principal with the role's assignments and memberships; its lease's end removes it.
+ */
+export async function issueCredentials(d: CredentialsDeps, name: string, role: RoleEntry): Promise<EngineResponse> {
+  const client = await d.client();
+  const { ttl, maxTtl } = leaseTimes(d, role);
+  const endDateTime = new Date(d.ctx.clock.now() + SP_SECRET_SECONDS * 1000).toISOString();
+  const renew = async (increment: number) => {
+    const roleTtl = d.rules.roleTtl(role);
+    return roleTtl > 0 ? roleTtl : increment;
+  };
+  const staticApp = d.rules.staticApplication(role);
+  try {
+    if (staticApp) {
+      const added = await client.request<{ keyId: string; secretText: string }>(
+        'POST',
+        `/applications/${staticApp}/addPassword`,
+        { displayName: `svc-${name}-${randomUUID().slice(0, 8)}`, endDateTime },
+      );
+      return {
+        data: {
+          client_id: role.application_id,
+          client_secret: d.rules.returnedSecret(added.secretText),
+        },
+        lease: {
+          ttl,
+          maxTtl,
+          renewable: true,
+          renew,
+          revoke: async () => {
+            if (!d.rules.revokeRemovesAddedSecret) return;
+            const c = await d.client();
+            await orMissing(() =>
+              c.request('POST', `/applications/${staticApp}/removePassword`, { keyId: added.keyId }),
+            );
+          },
+        },
+      };
+    }
+    const principal = await createPrincipal(d.rules, client, name, role);
+    const added = await client.request<{ secretText: string }>(
+      'POST',
+      `/applications/${principal.appObjectId}/addPassword`,
+      { displayName: 'svc-generated', endDateTime },
+    );
+    const permanently = role.permanently_delete;
+    return {
+      data: {
+        client_id: principal.appId,
+        client_secret: d.rules.returnedSecret(added.secretText),
+      },
+      lease: {
+        ttl,
+        maxTtl,
+        renewable: true,
+        renew,
+        revoke: async () => removePrincipal(d.rules, await d.client(), principal, permanently),
+      },
+    };
+  } catch (err) {
+    return remote(err);
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The directory engine's switches that only change the shape of an answer, declared once where they
+ * take effect: each rewrites the engine's answer at the engine's edge, after the model answered
+ * (see reference/switches.ts; applied in this order).
+ */
+import type { Faults } from '../../../faults.js';
+import { rewritesWith, switchesOf } from '../../../switches.js';
+import type { Variants } from '../../../variants.js';
+import type { EngineResponse } from '../../engine.js';
+import { SvcError } from '../../errors.js';
+import { CONFIG_READ_FIELDS, goDuration, multiErrorText, STATIC_READ_FIELDS } from './rules.js';
+
+const { variant } = switchesOf<never, LdapAnswer>(['ldap']);
+const DOC = 'secrets-service-core.md';
+
+/** The engine's answer to one request, as the engine's edge sees it: a response or an error. */
+export interface LdapAnswer {
+  method: string;
+  path: string;
+  /** The model threw `error` instead of answering `response`. */
+  failed: boolean;
+  response?: EngineResponse;
+  error?: unknown;
+}
+
+/** The data object of a successful read (GET or LIST), if the answer is one. */
+function readData(a: LdapAnswer): Record<string, unknown> | undefined {
+  if (a.failed || !a.response || (a.method !== 'GET' && a.method !== 'LIST')) return undefined;
+  const data = a.response.data as Record<string, unknown> | undefined;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  return data;
+}
+
+/** A read of one object (not a list): the answers whose fields the read-shape variants change. */
+function objectRead(a: LdapAnswer, path: (p: string) => boolean): Record<string, unknown> | undefined {
+  const data = readData(a);
+  return data && !('keys' in data) && path(a.path) ? data : undefined;
+}
+const notStatus = (p: string) => !/\/status$/.test(p);
+
+const withData = (a: LdapAnswer, data: Record<string, unknown>): LdapAnswer => ({
+  ...a,
+  response: { ...a.response, data },
+});
+const pick = (data: Record<string, unknown>, fields: string[]) =>
+  Object.fromEntries(Object.entries(data).filter(([k]) => fields.includes(k)));
+
+export const ldapAnswerSwitches = [
+  // --- legal variants ---
+  variant('ldap.read-durations-as-strings', {
+    allows: `${DOC} Directory engine: library ttl/max_ttl are "duration" and dynamic default_ttl/max_ttl "string or integer"; the read format is not shown`,
+    description: 'library and dynamic role reads give ttl, max_ttl and default_ttl as duration strings (1h0m0s)',
+    rewrite: (a) => {
+      const data = objectRead(a, (p) => /^role\/.+/.test(p) || (/^library\/.+/.test(p) && notStatus(p)));
+      if (!data) return a;
+      const out = { ...data };
+      for (const f of ['ttl', 'max_ttl', 'default_ttl'])
+        if (typeof out[f] === 'number') out[f] = goDuration(out[f] as number);
+      return withData(a, out);
+    },
+  }),
+  variant('ldap.config-read-documented-only', {
+    allows: `${DOC} Directory engine: configuration: "Read response data fields" lists binddn ... url`,
+    description:
+      'the config read has only the listed fields (no userdn, userattr, upndomain, timeouts, password_policy, ...)',
+    rewrite: (a) => {
+      const data = objectRead(a, (p) => p === 'config');
+      return data ? withData(a, pick(data, CONFIG_READ_FIELDS)) : a;
+    },
+  }),
+  variant('ldap.static-read-documented-only', {
+    allows: `${DOC} Directory engine: static role: "Read response data: dn, last_svc_rotation, rotation_period, username"`,
+    description: 'the static role read has only the listed fields (no skip_import_rotation)',
+    rewrite: (a) => {
+      const data = objectRead(a, (p) => /^static-role\/.+/.test(p));
+      return data ? withData(a, pick(data, STATIC_READ_FIELDS)) : a;
+    },
+  }),
+  variant('ldap.missing-object-read-400', {
+    allows: `${DOC} Errors: 400 is "invalid request", 404 "invalid path"; the status of a read of a role or set that does not exist is not named`,
+    description:
+      'reads of a static role, static-cred, dynamic role or library set that does not exist answer 400 instead of 404',
+    rewrite: (a) => {
+      const e = a.error;
+      const objectPath = /^(static-role|static-cred|role|library)\/.+/.test(a.path) && notStatus(a.path);
+      return a.failed && e instanceof SvcError && e.status === 404 && a.method === 'GET' && objectPath
+        ? { ...a, error: new SvcError(400, e.messages.length ? e.messages : ['no such object']) }
+        : a;
+    },
+  }),
+  variant('ldap.lists-unsorted', {
+    allows: `${DOC} Endpoints > Directory engine: LIST answers "array of role names" / "top-level set names"; no order is given`,
+    description:
+      'LIST of static roles, dynamic roles and library sets answers the names in reverse order instead of sorted',
+    rewrite: (a) => {
+      const data = readData(a);
+      return data && 'keys' in data && Array.isArray(data.keys)
+        ? withData(a, { ...data, keys: [...data.keys].reverse() })
+        : a;
+    },
+  }),
+  variant('ldap.error-texts-multierror', {
+    allows: `${DOC} Errors: the body is {errors: [<message>, ...]}; the texts are not specified`,
+    description: 'error messages are worded as the real product words them: "1 error occurred:\\n\\t* <message>\\n\\n"',
+    rewrite: (a) => {
+      const e = a.error;
+      return a.failed && e instanceof SvcError && e.messages.length
+        ? { ...a, error: new SvcError(e.status, [multiErrorText(e.messages)]) }
+        : a;
+    },
+  }),
+];
+
+/** The rewrite of the engine's answers by the wire-level switches that are on. */
+export function ldapAnswersFor(faults: Faults, variants: Variants): (answer: LdapAnswer) => LdapAnswer {
+  return rewritesWith({ faults, variants }, ldapAnswerSwitches);
+}

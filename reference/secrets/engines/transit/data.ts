@@ -1,0 +1,254 @@
+/**
+ * The data operations of the transit engine (transit document: Data operations: encrypt (with
+ * upsert), decrypt, rewrap, datakey, random, hash, HMAC, sign, verify, CMAC; Shared parameters).
+ * Per-item work is in ops.ts, batches in batch.ts.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { EngineRequest, EngineResponse } from '../../engine.js';
+import { badRequest } from '../../errors.js';
+import { runBatch } from './batch.js';
+import { typeInfo } from './keys.js';
+import {
+  cmacItem,
+  decryptRaw,
+  encryptRaw,
+  encryptionVersion,
+  hashName,
+  hmacItem,
+  parseVersioned,
+  signItem,
+  signOptions,
+  verifyItem,
+  type OpContext,
+} from './ops.js';
+import { b64, batchInput, int, str, type Body } from './params.js';
+import type { TransitRules } from './rules.js';
+import type { Call, Routes, Shared } from './shared.js';
+
+/** Operations with keys on data: each answers one item, or a batch of them (batch_input). */
+export class DataOperations {
+  private readonly rules: TransitRules;
+  private readonly op: OpContext;
+
+  constructor(private readonly s: Shared) {
+    this.rules = s.rules;
+    this.op = s.op;
+  }
+
+  routes(): Routes {
+    return [
+      ['encrypt', (c) => (c.seg.length === 2 && c.post ? this.encrypt(c.seg[1]!, c.req) : undefined)],
+      ['decrypt', (c) => (c.seg.length === 2 && c.post ? this.decrypt(c.seg[1]!, c.body) : undefined)],
+      ['rewrap', (c) => (c.seg.length === 2 && c.post ? this.rewrap(c.seg[1]!, c.body) : undefined)],
+      ['datakey', (c) => (c.seg.length === 3 && c.post ? this.datakey(c.seg[1]!, c.seg[2]!, c.body) : undefined)],
+      ['random', (c) => (c.seg.length <= 3 && c.post ? this.random(c.seg.slice(1), c.body) : undefined)],
+      ['hash', (c) => (c.seg.length <= 2 && c.post ? this.hash(c.seg[1], c.body) : undefined)],
+      ['hmac', (c) => (this.named(c) ? this.hmac(c.seg[1]!, c.seg[2], c.body) : undefined)],
+      ['sign', (c) => (this.named(c) ? this.sign(c.seg[1]!, c.seg[2], c.body) : undefined)],
+      ['verify', (c) => (this.named(c) ? this.verify(c.seg[1]!, c.seg[2], c.body) : undefined)],
+      ['cmac', (c) => (this.named(c) ? this.cmac(c.seg[1]!, c.seg[2], c.body) : undefined)],
+    ];
+  }
+
+  /** <operation>/:name(/:url-parameter), with POST. */
+  private named({ seg, post }: Call): boolean {
+    return (seg.length === 2 || seg.length === 3) && post;
+  }
+
+  /**
+   * The answer of an operation on one item (`one`): for each item of batch_input, or for the body
+   * (hmac, sign, cmac; partial_failure_response_code is not theirs: see runBatch).
+   */
+  private async eachItem(
+    body: Body,
+    items: unknown[] | undefined,
+    one: (item: Body) => Record<string, unknown>,
+  ): Promise<EngineResponse> {
+    if (items) return runBatch(items, this.rules, this.partialCode(body), one, false);
+    return { data: one(body) };
+  }
+
+  private partialCode(body: Body): number | undefined {
+    if (body.partial_failure_response_code === undefined || body.partial_failure_response_code === null)
+      return undefined;
+    const code = int(body, 'partial_failure_response_code');
+    if (code < 200 || code > 599) throw badRequest('partial_failure_response_code must be an HTTP status code');
+    return code;
+  }
+
+  private async encrypt(name: string, req: EngineRequest): Promise<EngineResponse> {
+    const body = req.body;
+    const items = batchInput(body);
+    const partial = this.partialCode(body);
+    const keyVersion = int(body, 'key_version', 0);
+    if (!items && body.plaintext === undefined) throw badRequest('missing plaintext to encrypt');
+    let k = this.s.keys.get(name);
+    if (!k) {
+      // Upsert: only a create operation (existence check said missing, caller holds create) may create.
+      const allowed = this.rules.upsertAllowed({ create: req.operation === 'create', disabled: this.s.disableUpsert });
+      if (!allowed) throw badRequest(`encryption key ${JSON.stringify(name)} not found and upsert is not permitted`);
+      const first = items?.[0] as Body | undefined;
+      const hasContext = !!(
+        b64(body, 'context') ?? (first && typeof first === 'object' ? b64(first, 'context') : undefined)
+      );
+      const upsertBody: Body = {
+        type: this.rules.upsertType(body),
+        derived: this.rules.upsertDerived(hasContext),
+        convergent_encryption: body.convergent_encryption,
+      };
+      await this.s.create(name, upsertBody);
+      k = this.s.keys.get(name)!;
+    }
+    await this.s.autoRotate(k);
+    const key = k;
+    if (!typeInfo(key).encryption) throw badRequest(`key type ${key.type} does not support encryption`);
+    const one = (item: Body, ad: Buffer | undefined) => {
+      const plaintext = b64(item, 'plaintext');
+      if (plaintext === undefined && item.plaintext !== '') throw badRequest('missing plaintext to encrypt');
+      const v = encryptionVersion(this.op, key, int(item, 'key_version', keyVersion));
+      return {
+        ciphertext: encryptRaw(this.op, key, v, plaintext ?? Buffer.alloc(0), item, ad),
+        key_version: v.version,
+      };
+    };
+    const batch = this.rules.encryptBatch(items);
+    if (batch) return runBatch(batch, this.rules, partial, (item) => one(item, b64(item, 'associated_data')));
+    return { data: one(body, b64(body, 'associated_data')) };
+  }
+
+  private async decrypt(name: string, body: Body): Promise<EngineResponse> {
+    const items = batchInput(body);
+    const partial = this.partialCode(body);
+    if (!items && body.ciphertext === undefined) throw badRequest('missing ciphertext to decrypt');
+    const k = await this.s.key(name);
+    const one = (item: Body) => {
+      const pt = decryptRaw(this.op, k, item.ciphertext, item, b64(item, 'associated_data'));
+      return { plaintext: pt.toString(this.rules.plaintextEncoding) };
+    };
+    if (items) return runBatch(items, this.rules, partial, one);
+    return { data: one(body) };
+  }
+
+  private async rewrap(name: string, body: Body): Promise<EngineResponse> {
+    const items = batchInput(body);
+    const partial = this.partialCode(body);
+    if (!items && body.ciphertext === undefined) throw badRequest('missing ciphertext to rewrap');
+    const k = await this.s.key(name);
+    const keyVersion = int(body, 'key_version', 0);
+    const one = (item: Body) => {
+      const pt = decryptRaw(this.op, k, item.ciphertext, item, undefined);
+      const previous = parseVersioned(this.op, item.ciphertext, 'ciphertext').version;
+      const v = encryptionVersion(this.op, k, this.rules.rewrapVersion({ item, keyVersion, previous }));
+      return { ciphertext: encryptRaw(this.op, k, v, pt, item, undefined), key_version: v.version };
+    };
+    if (items) return runBatch(items, this.rules, partial, one, false);
+    return { data: one(body) };
+  }
+
+  private async datakey(kind: string, name: string, body: Body): Promise<EngineResponse> {
+    if (kind !== 'plaintext' && kind !== 'wrapped') throw badRequest('datakey type must be plaintext or wrapped');
+    const bits = int(body, 'bits', 256);
+    this.rules.checkDatakeyBits(bits);
+    if (bits <= 0 || bits % 8 !== 0 || bits > 4096) throw badRequest('invalid bits');
+    const k = await this.s.key(name);
+    if (!typeInfo(k).encryption) throw badRequest(`key type ${k.type} does not support encryption`);
+    const raw = randomBytes(bits / 8);
+    const v = encryptionVersion(this.op, k, int(body, 'key_version', 0));
+    const ciphertext = encryptRaw(this.op, k, v, raw, body, undefined);
+    const data: Record<string, unknown> = { ciphertext, key_version: v.version };
+    if (this.rules.datakeyShowsPlaintext(kind)) data.plaintext = raw.toString('base64');
+    return { data };
+  }
+
+  private random(urlParts: string[], body: Body): EngineResponse {
+    let source = str(body, 'source') || 'platform';
+    let bytes = int(body, 'bytes', 32);
+    for (const part of urlParts) {
+      if (/^\d+$/.test(part)) bytes = Number(part);
+      else source = part;
+    }
+    if (!['platform', 'seal', 'all'].includes(source)) throw badRequest('source must be platform, seal or all');
+    this.rules.checkRandomSource(source);
+    if (bytes < 1 || bytes > 128 * 1024) throw badRequest('bytes must be between 1 and 131072');
+    const format = str(body, 'format') || 'base64';
+    if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
+    const out = randomBytes(this.rules.randomLength(bytes));
+    const useHex = this.rules.randomUsesHex(format);
+    return { data: { random_bytes: useHex ? this.rules.randomHex(out.toString('hex')) : out.toString('base64') } };
+  }
+
+  private hash(urlAlg: string | undefined, body: Body): EngineResponse {
+    const input = b64(body, 'input');
+    if (input === undefined && body.input !== '') throw badRequest('missing input to hash');
+    const alg = this.rules.hashUrlAlgorithm(urlAlg) ?? (str(body, 'algorithm') || this.rules.hashDefaultAlgorithm);
+    const format = this.rules.hashFormat(body);
+    if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
+    const sum = createHash(hashName(alg))
+      .update(input ?? Buffer.alloc(0))
+      .digest();
+    return { data: { sum: sum.toString(format) } };
+  }
+
+  private async hmac(name: string, urlAlg: string | undefined, body: Body): Promise<EngineResponse> {
+    const items = batchInput(body);
+    if (!items && body.input === undefined) throw badRequest('missing input for HMAC');
+    const k = await this.s.key(name);
+    const alg = urlAlg ?? (str(body, 'algorithm') || str(body, 'hash_algorithm') || 'sha2-256');
+    hashName(alg);
+    const keyVersion = int(body, 'key_version', 0);
+    return this.eachItem(body, items, (item) => hmacItem(this.op, k, item, alg, keyVersion));
+  }
+
+  private async sign(name: string, urlAlg: string | undefined, body: Body): Promise<EngineResponse> {
+    const items = batchInput(body);
+    if (!items && body.input === undefined) throw badRequest('missing input to sign');
+    const k = await this.s.key(name);
+    const opts = signOptions(this.op, body, urlAlg);
+    const keyVersion = int(body, 'key_version', 0);
+    return this.eachItem(body, items, (item) => signItem(this.op, k, item, opts, keyVersion, items !== undefined));
+  }
+
+  private async verify(name: string, urlAlg: string | undefined, body: Body): Promise<EngineResponse> {
+    const items = batchInput(body);
+    const k = await this.s.key(name);
+    const opts = signOptions(this.op, body, urlAlg);
+    if (items) {
+      const objects = items.filter((i): i is Body => i !== null && typeof i === 'object');
+      const withSig = objects.some((i) => i.signature !== undefined && i.signature !== '');
+      const withHmac = objects.some((i) => i.hmac !== undefined && i.hmac !== '');
+      this.rules.checkVerifyBatchModes(withSig, withHmac);
+      return runBatch(
+        items,
+        this.rules,
+        this.partialCode(body),
+        (item) => {
+          const mode = item.hmac !== undefined && item.hmac !== '' ? 'hmac' : 'signature';
+          if (mode === 'signature' && (item.signature === undefined || item.signature === ''))
+            throw badRequest('signature or hmac is required');
+          return verifyItem(this.op, k, item, opts, mode);
+        },
+        false,
+      );
+    }
+    const hasSig = body.signature !== undefined && body.signature !== '';
+    const hasHmac = body.hmac !== undefined && body.hmac !== '';
+    if (hasSig === hasHmac) throw badRequest('exactly one of signature or hmac is required');
+    if (body.input === undefined) throw badRequest('missing input to verify');
+    return { data: verifyItem(this.op, k, body, opts, hasHmac ? 'hmac' : 'signature') };
+  }
+
+  private async cmac(name: string, urlLength: string | undefined, body: Body): Promise<EngineResponse> {
+    const items = batchInput(body);
+    if (!items && body.input === undefined) throw badRequest('missing input for CMAC');
+    const k = await this.s.key(name);
+    let length = int(body, 'mac_length', 0);
+    const url = this.rules.cmacUrlLength(urlLength);
+    if (url !== undefined) {
+      if (!/^\d+$/.test(url)) throw badRequest('url_mac_length must be an integer');
+      length = Number(url);
+      if (length === 0) throw badRequest('url_mac_length must be at least 1');
+    }
+    const keyVersion = int(body, 'key_version', 0);
+    return this.eachItem(body, items, (item) => cmacItem(this.op, k, item, length, keyVersion));
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * The transit engine's faults on the key lifecycle (transit document: Resources > Named key and Key
+ * types; States and transitions; Key management: create, read, list, delete, config, rotate, trim,
+ * config/keys, cache-config): each breaks one catalogued rule by replacing rules of ../rules.ts
+ * (see reference/switches.ts). Gathered, in order, by index.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { switchesOf } from '../../../../switches.js';
+import { typeInfo } from '../keys.js';
+import type { TransitRules } from '../rules.js';
+
+const { fault } = switchesOf<TransitRules>(['transit']);
+
+const noCheck = (): void => undefined;
+
+export const lifecycleSwitches = [
+  fault('transit.create-wrong-type-500', {
+    breaks: 'robustness.transitcreatekey.invalid-4xx',
+    description: 'key creation answers 500 (an unchecked conversion) to a field of the wrong JSON type instead of 400',
+    suites: ['robustness'],
+    replace: (d) => ({
+      wrongFieldType: (err, seg) =>
+        seg[0] === 'keys' && seg.length === 2
+          ? new TypeError(`cannot convert a field: ${(err as Error).message}`)
+          : d.wrongFieldType(err, seg),
+    }),
+  }),
+  fault('transit.read-drops-imported', {
+    breaks: 'transit.key.read-fields',
+    description: 'the key read leaves out `imported`',
+    replace: (d) => ({
+      keyRead: (k) => {
+        const view = d.keyRead(k);
+        delete view.imported;
+        return view;
+      },
+    }),
+  }),
+  fault('transit.keys-map-iso-time', {
+    breaks: 'transit.key.keys-map',
+    description: 'symmetric versions map to an ISO time string instead of Unix seconds',
+    replace: (d) => ({
+      keyRead: (k) => {
+        const view = d.keyRead(k);
+        const keys = view.keys as Record<string, unknown>;
+        for (const [ver, info] of Object.entries(keys))
+          if (typeof info === 'number') keys[ver] = new Date(k.versions.get(Number(ver))!.createdAt).toISOString();
+        return view;
+      },
+    }),
+  }),
+  fault('transit.read-leaks-material', {
+    breaks: 'transit.key.no-material-in-read',
+    description: 'the key read includes the symmetric key material',
+    replace: (d) => ({
+      keyRead: (k) => {
+        const view = d.keyRead(k);
+        const keys = view.keys as Record<string, unknown>;
+        for (const v of k.versions.values()) if (v.key) keys[`material_${v.version}`] = v.key.toString('base64');
+        return view;
+      },
+    }),
+  }),
+  fault('transit.supports-inverted', {
+    breaks: 'transit.key.supports-by-type',
+    description: 'supports_encryption is the opposite of what the type supports',
+    replace: (d) => ({
+      keyRead: (k) => ({ ...d.keyRead(k), supports_encryption: !typeInfo(k).encryption }),
+    }),
+  }),
+  fault('transit.default-type-aes128', {
+    breaks: 'transit.key.default-type',
+    description: 'a key created without type is aes128-gcm96',
+    replace: () => ({ defaultKeyType: 'aes128-gcm96' }),
+  }),
+  fault('transit.hmac-default-size-16', {
+    breaks: 'transit.key.hmac-default-size',
+    description: 'an hmac key without key_size gets 16 bytes',
+    replace: () => ({ hmacDefaultKeySize: 16 }),
+  }),
+  fault('transit.hmac-key-shared', {
+    breaks: 'transit.key.hmac-every-type',
+    description: 'rotation reuses the previous HMAC key instead of creating one',
+    replace: () => ({ newHmacKey: (prev) => (prev ? prev.hmacKey : randomBytes(32)) }),
+  }),
+  fault('transit.ed25519-derivation-random', {
+    breaks: 'transit.key.ed25519-derived-deterministic',
+    description: 'derived ed25519 keys mix a random salt into each derivation',
+    replace: () => ({ derivationSalt: () => randomBytes(8) }),
+  }),
+  fault('transit.exportable-can-be-disabled', {
+    breaks: 'transit.key.exportable-irreversible',
+    description: 'config can turn exportable off again',
+    replace: (d) => ({
+      disableFlag: (field) => field === 'exportable' || d.disableFlag(field),
+    }),
+  }),
+  fault('transit.plaintext-backup-can-be-disabled', {
+    breaks: 'transit.key.plaintext-backup-irreversible',
+    description: 'config can turn allow_plaintext_backup off again',
+    replace: (d) => ({
+      disableFlag: (field) => field === 'allow_plaintext_backup' || d.disableFlag(field),
+    }),
+  }),
+  fault('transit.deletion-allowed-config-ignored', {
+    breaks: 'transit.key.deletion-allowed-config',
+    description: 'config ignores deletion_allowed',
+    replace: () => ({ applyDeletionAllowed: noCheck }),
+  }),
+  fault('transit.delete-keeps-key', {
+    breaks: 'transit.key.delete',
+    description: 'DELETE answers success but keeps the key',
+    replace: () => ({ removeKey: noCheck }),
+  }),
+  fault('transit.delete-ignores-deletion-allowed', {
+    breaks: 'transit.key.delete-not-allowed',
+    description: 'DELETE removes keys whose deletion_allowed is false',
+    replace: () => ({ checkDeletion: noCheck }),
+  }),
+  fault('transit.rotate-keeps-version', {
+    breaks: 'transit.rotate.new-version',
+    description: 'after rotation encryption keeps using the oldest available version',
+    replace: (d) => ({
+      outputVersion: (k, requested) =>
+        requested === 0 ? Math.max(k.minAvailableVersion, 1) : d.outputVersion(k, requested),
+    }),
+  }),
+  fault('transit.rotate-shrinks-key', {
+    breaks: 'transit.rotate.keeps-size',
+    description: 'rotating an aes256-gcm96 key creates a 16-byte version',
+    replace: (d) => ({
+      newVersionBytes: (k) => {
+        const info = typeInfo(k);
+        return k.latestVersion > 0 && info.kind === 'aead' && info.bytes === 32 ? 16 : d.newVersionBytes(k);
+      },
+    }),
+  }),
+  fault('transit.rotate-imported-without-allow', {
+    breaks: 'transit.rotate.imported-needs-allow-rotation',
+    description: 'imported keys rotate without allow_rotation',
+    replace: () => ({ checkRotation: noCheck }),
+  }),
+  fault('transit.trim-keeps-versions', {
+    breaks: 'transit.trim.removes-old',
+    description: 'trim records the minimum but deletes nothing',
+    replace: () => ({ trimVersions: noCheck }),
+  }),
+  fault('transit.trim-bounds-unchecked', {
+    breaks: 'transit.trim.bounds',
+    description: 'trim skips its bounds checks',
+    replace: () => ({ checkTrim: noCheck }),
+  }),
+  fault('transit.list-missing-keys', {
+    breaks: 'transit.keys.list',
+    description: 'LIST leaves out the most recently created key',
+    replace: () => ({ listed: (names) => names.slice(0, -1) }),
+  }),
+  fault('transit.convergent-without-derived', {
+    breaks: 'transit.create.convergent-requires-derived',
+    description: 'convergent_encryption is accepted without derived',
+    replace: () => ({ checkConvergent: noCheck }),
+  }),
+  fault('transit.key-size-unchecked', {
+    breaks: 'transit.create.key-size-range',
+    description: 'hmac key_size outside 32..512 is accepted',
+    replace: () => ({ checkHmacKeySize: noCheck }),
+  }),
+  fault('transit.auto-rotate-min-unchecked', {
+    breaks: 'transit.create.auto-rotate-min',
+    description: 'auto_rotate_period under one hour is accepted',
+    replace: () => ({ checkAutoRotatePeriod: noCheck }),
+  }),
+  fault('transit.auto-rotate-never', {
+    breaks: 'transit.auto-rotate.rotates',
+    description: 'keys are never rotated automatically',
+    replace: () => ({ autoRotates: () => false }),
+  }),
+  fault('transit.auto-rotate-zero-ignored', {
+    breaks: 'transit.auto-rotate.zero-disables',
+    description: 'config auto_rotate_period 0 keeps the previous period',
+    replace: () => ({
+      autoRotateUpdate: (current, requested) => (requested === 0 ? current : requested),
+    }),
+  }),
+  fault('transit.config-min-versions-unchecked', {
+    breaks: 'transit.config.min-versions',
+    description: 'min_encryption_version below min_decryption_version is accepted',
+    replace: () => ({ checkMinVersions: noCheck }),
+  }),
+  fault('transit.min-decryption-ignored', {
+    breaks: 'transit.config.min-decryption',
+    description: 'versions below min_decryption_version still decrypt and verify',
+    replace: () => ({ allowsVersion: () => true }),
+  }),
+  fault('transit.cache-size-unchecked', {
+    breaks: 'transit.cache-config.size',
+    description: 'cache-config accepts sizes 1 to 9',
+    replace: () => ({ checkCacheSize: noCheck }),
+  }),
+  fault('transit.cache-read-zero', {
+    breaks: 'transit.cache-config.read',
+    description: 'GET cache-config always answers 0',
+    replace: () => ({ cacheSizeRead: () => 0 }),
+  }),
+  fault('transit.disable-upsert-not-persisted', {
+    breaks: 'transit.config-keys.disable-upsert',
+    description: 'GET config/keys always answers false',
+    replace: () => ({ disableUpsertRead: () => false }),
+  }),
+];

@@ -1,0 +1,60 @@
+/** sys/reference: the reference-only controls (its clock, its listener settings), not part of the documents. */
+import { advanceProblem, MAX_ADVANCE_SECONDS } from '../../clock.js';
+import { badRequest, forbidden } from '../errors.js';
+import type { SysRoute } from '../sys.js';
+
+export const referenceRoutes: SysRoute[] = [
+  {
+    pattern: /^sys\/reference\/clock$/,
+    async handle(ctx) {
+      if (!ctx.token?.root) throw forbidden();
+      if (ctx.method === 'GET')
+        return {
+          data: {
+            now: new Date(ctx.core.options.clock.now()).toISOString(),
+            now_ms: ctx.core.options.clock.now(),
+            offset_ms: ctx.core.options.clock.offset(),
+          },
+        };
+      const seconds = Number(ctx.body.advance);
+      if (!Number.isFinite(seconds) || seconds < 0)
+        throw badRequest('advance must be a non-negative number of seconds');
+      if (seconds > MAX_ADVANCE_SECONDS) throw badRequest(`advance must be at most ${MAX_ADVANCE_SECONDS} seconds`);
+      // Checked before moving: a refused move leaves the time as it was.
+      const problem = advanceProblem(ctx.core.options.clock.now(), seconds * 1000);
+      if (problem)
+        throw badRequest(
+          problem.replace(
+            'advance needs a non-negative, finite number',
+            'advance must be a non-negative number of seconds',
+          ),
+        );
+      await ctx.core.options.clock.advance(seconds * 1000);
+      // Let engine timers that awaited I/O settle before answering.
+      await new Promise((r) => setTimeout(r, 20));
+      return {
+        data: {
+          now: new Date(ctx.core.options.clock.now()).toISOString(),
+          now_ms: ctx.core.options.clock.now(),
+          offset_ms: ctx.core.options.clock.offset(),
+        },
+      };
+    },
+  },
+  {
+    // Reference-only listener settings, so one running reference can show both sides of a rule.
+    pattern: /^sys\/reference\/config$/,
+    async handle(ctx) {
+      if (!ctx.token?.root) throw forbidden();
+      const opts = ctx.core.options;
+      if (ctx.method === 'POST' || ctx.method === 'PUT') {
+        const v = ctx.body.require_request_header;
+        if (v !== undefined && typeof v !== 'boolean') throw badRequest('require_request_header must be a boolean');
+        if (v !== undefined) opts.requireRequestHeader = v;
+      }
+      return {
+        data: { require_request_header: !!opts.requireRequestHeader, version: String(opts.settings.version ?? '') },
+      };
+    },
+  },
+];

@@ -1,0 +1,45 @@
+/**
+ * Every switch of the reference, gathered from the areas' tables (each area's `switches.ts`, or its
+ * `switches/` folder, declares its switches where they take effect: see switches.ts): the catalogue
+ * the harness lists (contract/switches.ts) and the names `Faults.has`/`Variants.has` accept.
+ */
+import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../contract/switches.js';
+import { schedulerSwitches } from './scheduler/switches/index.js';
+import { coreSwitches } from './secrets/core-switches.js';
+import { coreWireSwitches } from './secrets/core-wire-switches.js';
+import { cloudSwitches } from './secrets/engines/cloud/switches.js';
+import { kvSwitches } from './secrets/engines/kv/switches.js';
+import { ldapAnswerSwitches } from './secrets/engines/ldap/answer-switches.js';
+import { ldapSwitches } from './secrets/engines/ldap/switches.js';
+import { transitSwitches } from './secrets/engines/transit/switches/index.js';
+import { userpassSwitches } from './secrets/engines/userpass/switches.js';
+import { releaseSwitches } from './secrets/release/switches.js';
+
+const tables = [
+  ...coreSwitches,
+  ...coreWireSwitches,
+  ...kvSwitches,
+  ...transitSwitches,
+  ...ldapSwitches,
+  ...ldapAnswerSwitches,
+  ...cloudSwitches,
+  ...userpassSwitches,
+  ...schedulerSwitches,
+  ...releaseSwitches,
+];
+type Declared = (typeof tables)[number];
+
+/** The name of every declared fault: `Faults.has` accepts nothing else. */
+export type FaultName = Extract<Declared, { kind: 'fault' }>['name'];
+/** The name of every declared legal variant: `Variants.has` accepts nothing else. */
+export type VariantName = Extract<Declared, { kind: 'variant' }>['name'];
+
+export const allFaults: readonly FaultSpec<FaultName>[] = tables.flatMap((s) =>
+  s.kind === 'fault' ? [s.spec as FaultSpec<FaultName>] : [],
+);
+export const allVariants: readonly VariantSpec<VariantName>[] = tables.flatMap((s) =>
+  s.kind === 'variant' ? [s.spec as VariantSpec<VariantName>] : [],
+);
+
+/** The catalogue the composition root hands the harness. */
+export const switchCatalogue: SwitchCatalogue = { faults: allFaults, variants: allVariants };
