@@ -2,7 +2,8 @@
  * `npm run coverage:docs`: how much of the documents the suite checks, statement by statement.
  * Per document and section: statements, testable, asserted by a behavioural test, partly asserted,
  * checked by the response schema only, untested; then every statement that is not asserted, with
- * what is missing. `--json` prints the same as data; `--document core|transit|jobs` narrows it.
+ * what is missing. `--json` prints the same as data; `--document core|transit|jobs` narrows it;
+ * `--faults` also lists the testable statements no fault switch of the reference declares it breaks.
  *
  * The figures come from the inventory (spec/statements), the catalogue's `statements` fields and
  * the traceability of tools/trace.ts (which requirement a suite test checks): a statement counts as
@@ -30,6 +31,8 @@ export interface Row {
   partial: number;
   schemaOnly: number;
   untested: number;
+  /** Testable statements that a fault switch of the reference declares it breaks. */
+  withFault: number;
 }
 
 export interface StatementCoverage {
@@ -40,6 +43,8 @@ export interface StatementCoverage {
   quote: string;
   coverage: Coverage;
   requirements: string[];
+  /** Fault switches of the reference that declare they break this statement. */
+  faults: string[];
   why?: string;
 }
 
@@ -59,12 +64,14 @@ const empty = (document: string, section: string): Row => ({
   partial: 0,
   schemaOnly: 0,
   untested: 0,
+  withFault: 0,
 });
 
-function count(row: Row, c: Coverage): void {
+function count(row: Row, c: Coverage, faulted: boolean): void {
   row.statements++;
   if (c === 'untestable') return;
   row.testable++;
+  if (faulted) row.withFault++;
   if (c === 'asserted') row.asserted++;
   else if (c === 'partial') row.partial++;
   else if (c === 'schema-only') row.schemaOnly++;
@@ -75,6 +82,8 @@ export async function docsCoverage(only?: DocumentKey): Promise<DocsCoverage> {
   const t = await trace();
   const carriers = carriersByStatement(t.catalogue.values());
   const tested = (id: string) => t.tests.has(id);
+  const faultsOf = new Map<string, string[]>();
+  for (const f of t.faults) for (const id of f.statements) faultsOf.set(id, [...(faultsOf.get(id) ?? []), f.name]);
   const wanted = (s: Statement) => !only || s.document === DOCUMENTS[only];
   const statements = loadStatements()
     .filter(wanted)
@@ -93,6 +102,7 @@ export async function docsCoverage(only?: DocumentKey): Promise<DocsCoverage> {
         quote: s.quote,
         coverage,
         requirements,
+        faults: faultsOf.get(s.id) ?? [],
         why,
       };
     });
@@ -102,17 +112,17 @@ export async function docsCoverage(only?: DocumentKey): Promise<DocsCoverage> {
     const key = `${s.document}\u0000${s.section}`;
     if (!rows.has(key)) rows.set(key, empty(s.document, s.section));
     if (!totals.has(s.document)) totals.set(s.document, empty(s.document, '(all)'));
-    count(rows.get(key)!, s.coverage);
-    count(totals.get(s.document)!, s.coverage);
+    count(rows.get(key)!, s.coverage, s.faults.length > 0);
+    count(totals.get(s.document)!, s.coverage, s.faults.length > 0);
   }
   return { rows: [...rows.values()], totals: [...totals.values()], statements };
 }
 
 const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)}%` : '-');
 
-export function formatCoverage(c: DocsCoverage): string {
+export function formatCoverage(c: DocsCoverage, opts: { faults?: boolean } = {}): string {
   const out: string[] = [];
-  const head = ['section', 'statements', 'testable', 'asserted', 'partly', 'schema only', 'untested'];
+  const head = ['section', 'statements', 'testable', 'asserted', 'partly', 'schema only', 'untested', 'with a fault'];
   for (const total of c.totals) {
     out.push(`\n${total.document}`);
     const rows = [...c.rows.filter((r) => r.document === total.document), total];
@@ -124,6 +134,7 @@ export function formatCoverage(c: DocsCoverage): string {
       String(r.partial),
       String(r.schemaOnly),
       String(r.untested),
+      String(r.withFault),
     ]);
     const widths = head.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)));
     const line = (row: string[]) =>
@@ -131,13 +142,18 @@ export function formatCoverage(c: DocsCoverage): string {
     out.push(line(head));
     for (const row of cells) out.push(line(row));
     out.push(
-      `asserted: ${total.asserted} of ${total.testable} testable statements (${pct(total.asserted, total.testable)}); ${total.statements - total.testable} not testable here`,
+      `asserted: ${total.asserted} of ${total.testable} testable statements (${pct(total.asserted, total.testable)}); ${total.statements - total.testable} not testable here; a fault breaks ${total.withFault} of them (${pct(total.withFault, total.testable)})`,
     );
   }
   const open = c.statements.filter((s) => s.coverage !== 'asserted' && s.coverage !== 'untestable');
   out.push(`\nStatements not asserted (${open.length}):`);
   for (const s of open)
     out.push(`  ${s.id} [${s.coverage}] ${s.section}\n      "${s.quote.slice(0, 140)}"\n      ${s.why ?? ''}`);
+  if (opts.faults) {
+    const bare = c.statements.filter((s) => s.coverage !== 'untestable' && !s.faults.length);
+    out.push(`\nTestable statements no fault switch declares (${bare.length}):`);
+    for (const s of bare) out.push(`  ${s.id} [${s.coverage}] carried by ${s.requirements.join(', ') || 'nothing'}`);
+  }
   return out.join('\n');
 }
 
@@ -149,5 +165,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(2);
   }
   const c = await docsCoverage(docArg as DocumentKey | undefined);
-  console.log(args.includes('--json') ? JSON.stringify(c, null, 2) : formatCoverage(c));
+  console.log(
+    args.includes('--json') ? JSON.stringify(c, null, 2) : formatCoverage(c, { faults: args.includes('--faults') }),
+  );
 }

@@ -16,6 +16,7 @@ import { groupOf, requirementId } from '../harness/robustness/catalogue.js';
 import { planOperation } from '../harness/robustness/plan.js';
 import { specRegistry } from '../harness/spec/registry.js';
 import { allFaults, allVariants } from '../reference/switch-registry.js';
+import { loadStatements } from '../harness/spec/statements.js';
 import { caseFiles, loadCases } from '../suites/lib/case-files.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,7 +31,7 @@ export interface Trace {
   cases: Map<string, Set<string>>;
   /** Ids a test declares (`id:`/`also:`, a case) that the catalogue lacks, with the file. */
   unknownInTests: { id: string; file: string }[];
-  faults: { name: string; breaks: string; suites: string[] }[];
+  faults: { name: string; breaks: string; suites: string[]; statements: string[] }[];
   variants: { name: string; assumptions: string[]; suites: string[] }[];
 }
 
@@ -115,7 +116,12 @@ export async function trace(): Promise<Trace> {
     tests,
     cases,
     unknownInTests,
-    faults: allFaults.map((f) => ({ name: f.name, breaks: f.breaks, suites: [...f.suites] })),
+    faults: allFaults.map((f) => ({
+      name: f.name,
+      breaks: f.breaks,
+      suites: [...f.suites],
+      statements: [...(f.statements ?? [])],
+    })),
     variants: allVariants.map((v) => ({
       name: v.name,
       assumptions: [...(v.assumptions ?? [])],
@@ -135,8 +141,11 @@ export function gaps(t: Trace): string[] {
       out.push(`${id}: no test names it and it has no testability mark (area ${r.area})`);
   for (const { id, file } of t.unknownInTests) out.push(`${file}: names ${id}, which the catalogue lacks`);
   const suites = new Set(ALL_SUITES);
+  const statementIds = new Set(loadStatements().map((s) => s.id));
   for (const f of t.faults) {
     if (!t.catalogue.has(f.breaks)) out.push(`fault ${f.name}: breaks ${f.breaks}, which the catalogue lacks`);
+    for (const id of f.statements)
+      if (!statementIds.has(id)) out.push(`fault ${f.name}: declares statement ${id}, which spec/statements lacks`);
     const unknown = f.suites.filter((s) => !suites.has(s));
     if (unknown.length) out.push(`fault ${f.name}: names unknown suite(s) ${unknown.join(', ')}`);
     const inSuites = [...(t.tests.get(f.breaks) ?? [])].filter((file) =>

@@ -20,6 +20,8 @@ import type { Results, TestResult } from '../report/model.js';
 import { chargedTo, classOf } from '../report/verdict.js';
 import { runCli } from './process.js';
 import { filesTesting } from './mutation-targets.js';
+import { statementKillLines, statementKills } from './mutation-statements.js';
+import { loadStatements } from '../spec/statements.js';
 
 export interface MutationOptions {
   suites?: string[];
@@ -337,6 +339,9 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
       }`,
     );
   }
+  // Sensitivity against the documents: kills per statement (faults declare the statements they break).
+  const perStatement = statementKills(loadStatements(), switches.faults, outcomes);
+  if (outcomes.length) for (const line of statementKillLines(perStatement)) console.log(line);
   if (variantOutcomes.length) {
     console.log(
       `variants passed: ${variantsPassed}/${variantOutcomes.length} alone${together ? `, all together ${together.verdict}` : ''}; false failures: ${falseFailures}; undeclared assumption differences: ${undeclared.length ? undeclared.join(', ') : 0}`,
@@ -353,6 +358,7 @@ export async function runMutation(opts: MutationOptions, switches: SwitchCatalog
       together: together ?? null,
     },
     blastRadius: { scope: radius, contained, measured: radii.length, faults: radii },
+    statements: perStatement,
   };
   writeFileSync(join(opts.reportDir, 'mutation.json'), JSON.stringify(report, null, 2));
   const variantsOk = variantsPassed === variantOutcomes.length && (!together || together.verdict === 'passed');

@@ -27,7 +27,10 @@ describe('traceability', () => {
         ['core.made-up.untested', { ...t.catalogue.values().next().value!, id: 'core.made-up.untested' }],
       ]),
       unknownInTests: [{ id: 'core.made-up.unknown', file: 'suites/core/x.test.ts' }],
-      faults: [...t.faults, { name: 'core.made-up-fault', breaks: 'core.made-up.missing', suites: ['core'] }],
+      faults: [
+        ...t.faults,
+        { name: 'core.made-up-fault', breaks: 'core.made-up.missing', suites: ['core'], statements: [] },
+      ],
       variants: [
         ...t.variants,
         { name: 'core.made-up-variant', assumptions: ['core.made-up.gone'], suites: ['nosuch'] },
