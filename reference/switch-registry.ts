@@ -10,7 +10,7 @@ import { coreWireSwitches } from './secrets/core-wire-switches.js';
 import { cloudSwitches } from './secrets/engines/cloud/switches.js';
 import { kvSwitches } from './secrets/engines/kv/switches.js';
 import { ldapAnswerSwitches } from './secrets/engines/ldap/answer-switches.js';
-import { ldapSwitches } from './secrets/engines/ldap/switches.js';
+import { ldapSwitches } from './secrets/engines/ldap/switches/index.js';
 import { transitSwitches } from './secrets/engines/transit/switches/index.js';
 import { userpassSwitches } from './secrets/engines/userpass/switches.js';
 import { releaseSwitches } from './secrets/release/switches.js';

@@ -24,6 +24,11 @@ export function targetConfig(): TargetConfig {
     redactor.add(config.sched.token);
     for (const listed of config.sched.tokens ?? []) redactor.add(listed.secret);
     if (config.ldap) redactor.add(config.ldap.bindPass);
+    if (config.ldap?.tls) {
+      redactor.add(config.ldap.tls.tlsBindPass);
+      redactor.add(config.ldap.tls.clientKey);
+      redactor.add(config.ldap.tls.serverKey);
+    }
     if (config.cloud?.rootClientSecret) redactor.add(config.cloud.rootClientSecret);
   }
   return config;

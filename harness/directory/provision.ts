@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { containerRuntimeAvailable, startContainerLdap } from './container.js';
 import { seedPlan } from './seed.js';
 import { startLocalSlapd } from './slapd.js';
+import { tlsMaterial } from './tls-material.js';
 
 export interface DirectoryConfigInput {
   url?: string;
@@ -13,6 +14,22 @@ export interface DirectoryConfigInput {
   bindPass?: string;
   baseDn?: string;
   userDn?: string;
+}
+
+/** The TLS side of a directory the harness started: the run's CA and a client certificate it signed. */
+export interface DirectoryTls {
+  /** The directory over TLS from the first byte (its certificate signed by `ca`). */
+  ldapsUrl: string;
+  /** The CA certificate (PEM) of the run. */
+  ca: string;
+  clientCert: string;
+  clientKey: string;
+  /** An administrator whose password the directory accepts over TLS only (StartTLS or ldaps). */
+  tlsBindDn: string;
+  tlsBindPass: string;
+  /** The server certificate and key the directory presents (for a listener of the run that stands in for it). */
+  serverCert: string;
+  serverKey: string;
 }
 
 export interface ProvisionedDirectory {
@@ -24,6 +41,13 @@ export interface ProvisionedDirectory {
   groupDn?: string;
   serviceAccounts: string[];
   users: string[];
+  /** TLS of the directory, when the harness started it (the local slapd). */
+  tls?: DirectoryTls;
+  /**
+   * The directory knows the auxiliary class conformanceAccount with the attributes of the ad and
+   * racf schemas (userPrincipalName, unicodePwd, racfid, racfPassword, racfAttributes).
+   */
+  extraSchema?: boolean;
   stop(): Promise<void>;
   /** True when this call started the directory (and `stop` ends it). */
   started: boolean;
@@ -48,7 +72,8 @@ export async function provisionDirectory(cfg: DirectoryConfigInput = {}): Promis
     };
   }
   const baseDn = cfg.baseDn ?? DEFAULT_BASE;
-  const plan = seedPlan(baseDn, randomBytes(18).toString('base64url'));
+  const tlsBindPass = randomBytes(18).toString('base64url');
+  const plan = seedPlan(baseDn, randomBytes(18).toString('base64url'), undefined, tlsBindPass);
   const common = {
     bindPass: plan.bindPass,
     baseDn,
@@ -62,8 +87,25 @@ export async function provisionDirectory(cfg: DirectoryConfigInput = {}): Promis
     const c = await startContainerLdap(plan);
     return { ...common, url: c.url, bindDn: c.bindDn, stop: c.stop };
   }
-  const local = await startLocalSlapd(plan);
-  return { ...common, url: local.url, bindDn: plan.bindDn, stop: local.stop };
+  const material = await tlsMaterial();
+  const local = await startLocalSlapd(plan, material);
+  return {
+    ...common,
+    url: local.url,
+    bindDn: plan.bindDn,
+    tls: {
+      ldapsUrl: local.ldapsUrl,
+      ca: material.ca,
+      clientCert: material.clientCert,
+      clientKey: material.clientKey,
+      tlsBindDn: plan.tlsBindDn!,
+      tlsBindPass,
+      serverCert: material.serverCert,
+      serverKey: material.serverKey,
+    },
+    extraSchema: true,
+    stop: local.stop,
+  };
 }
 
 /** Reads LDAP_URL, LDAP_BIND_DN, LDAP_BIND_PASS, LDAP_BASE_DN, LDAP_USER_DN. */

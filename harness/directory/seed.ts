@@ -14,6 +14,9 @@ export interface SeedPlan {
   groupDn: string;
   bindDn: string;
   bindPass: string;
+  /** An administrator whose password the directory accepts over TLS only (when seeded with one). */
+  tlsBindDn?: string;
+  tlsBindPass?: string;
   users: string[];
   serviceAccounts: string[];
   entries: SeedEntry[];
@@ -22,10 +25,11 @@ export interface SeedPlan {
 /** Accounts per OU: enough for every test file to take its own, running in parallel. */
 export const SEED_ACCOUNTS = 60;
 
-export function seedPlan(baseDn: string, bindPass: string, count = SEED_ACCOUNTS): SeedPlan {
+export function seedPlan(baseDn: string, bindPass: string, count = SEED_ACCOUNTS, tlsBindPass?: string): SeedPlan {
   const userDn = `ou=users,${baseDn}`;
   const groupDn = `cn=directory-admins,ou=groups,${baseDn}`;
   const bindDn = `cn=svc-admin,${baseDn}`;
+  const tlsBindDn = tlsBindPass ? `cn=tls-admin,${baseDn}` : undefined;
   const dc = /^dc=([^,]+)/i.exec(baseDn)?.[1] ?? 'example';
   const pad = (n: number) => String(n).padStart(3, '0');
   const users = Array.from({ length: count }, (_, i) => `user-${pad(i + 1)}`);
@@ -49,11 +53,31 @@ export function seedPlan(baseDn: string, bindPass: string, count = SEED_ACCOUNTS
       dn: bindDn,
       attributes: { objectClass: ['top', 'person'], cn: ['svc-admin'], sn: ['svc-admin'], userPassword: [bindPass] },
     },
-    { dn: groupDn, attributes: { objectClass: ['top', 'groupOfNames'], cn: ['directory-admins'], member: [bindDn] } },
+    ...(tlsBindDn
+      ? [
+          {
+            dn: tlsBindDn,
+            attributes: {
+              objectClass: ['top', 'person'],
+              cn: ['tls-admin'],
+              sn: ['tls-admin'],
+              userPassword: [tlsBindPass!],
+            },
+          },
+        ]
+      : []),
+    {
+      dn: groupDn,
+      attributes: {
+        objectClass: ['top', 'groupOfNames'],
+        cn: ['directory-admins'],
+        member: tlsBindDn ? [bindDn, tlsBindDn] : [bindDn],
+      },
+    },
     ...users.map(person),
     ...serviceAccounts.map(person),
   ];
-  return { baseDn, userDn, groupDn, bindDn, bindPass, users, serviceAccounts, entries };
+  return { baseDn, userDn, groupDn, bindDn, bindPass, tlsBindDn, tlsBindPass, users, serviceAccounts, entries };
 }
 
 /** LDIF text of the plan (for slapadd). Values are plain ASCII by construction. */

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
 import { toLdif, type SeedPlan } from './seed.js';
+import type { TlsMaterial } from './tls-material.js';
 
 const SLAPD_CANDIDATES = ['/usr/sbin/slapd', '/usr/local/sbin/slapd', '/usr/local/libexec/slapd'];
 const SLAPADD_CANDIDATES = ['/usr/sbin/slapadd', '/usr/local/sbin/slapadd'];
@@ -51,18 +52,43 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The attributes the ad and racf schemas of the directory engine search and set, which OpenLDAP
+ * does not ship, on an auxiliary class a test adds to its accounts: userPrincipalName and
+ * unicodePwd (OIDs of Active Directory), racfid, racfPassword and racfAttributes (OpenLDAP's
+ * experimental arc 1.3.6.1.4.1.4203.666).
+ */
+export const EXTRA_SCHEMA = [
+  "attributetype ( 1.2.840.113556.1.4.656 NAME 'userPrincipalName' EQUALITY caseIgnoreMatch SUBSTR caseIgnoreSubstringsMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 SINGLE-VALUE )",
+  "attributetype ( 1.2.840.113556.1.4.90 NAME 'unicodePwd' EQUALITY octetStringMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.40 )",
+  "attributetype ( 1.3.6.1.4.1.4203.666.11.901.1 NAME 'racfid' EQUALITY caseIgnoreMatch SUBSTR caseIgnoreSubstringsMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 )",
+  "attributetype ( 1.3.6.1.4.1.4203.666.11.901.2 NAME 'racfPassword' EQUALITY octetStringMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.40 )",
+  "attributetype ( 1.3.6.1.4.1.4203.666.11.901.3 NAME 'racfAttributes' EQUALITY caseIgnoreMatch SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 )",
+  "objectclass ( 1.3.6.1.4.1.4203.666.11.901.10 NAME 'conformanceAccount' AUXILIARY MAY ( userPrincipalName $ unicodePwd $ racfid $ racfPassword $ racfAttributes ) )",
+  '',
+].join('\n');
+
 function slapdConf(dir: string, plan: SeedPlan, schemaDir: string, moduleDir: string | undefined): string {
   const schemas = ['core', 'cosine', 'nis', 'inetorgperson'].map((s) => `include ${schemaDir}/${s}.schema`);
   const admins = `group.exact="${plan.groupDn}"`;
   return [
     ...schemas,
+    `include ${dir}/conformance.schema`,
     `pidfile ${dir}/slapd.pid`,
     `argsfile ${dir}/slapd.args`,
+    // StartTLS on the ldap:// listener and the ldaps:// one, with the run's CA; no client certificate asked.
+    `TLSCACertificateFile ${dir}/ca.pem`,
+    `TLSCertificateFile ${dir}/server.pem`,
+    `TLSCertificateKeyFile ${dir}/server-key.pem`,
     ...(moduleDir ? [`modulepath ${moduleDir}`, 'moduleload back_mdb'] : []),
     'database mdb',
     'maxsize 104857600',
     `suffix "${plan.baseDn}"`,
     `directory ${dir}/db`,
+    // The TLS-only administrator: its password is accepted only on a TLS connection.
+    ...(plan.tlsBindDn
+      ? [`access to dn.exact="${plan.tlsBindDn}" attrs=userPassword by tls_ssf=1 anonymous auth by * none`]
+      : []),
     // Without these lines anonymous users could read password hashes; admins may rewrite them.
     `access to attrs=userPassword by ${admins} write by self write by anonymous auth by * none`,
     `access to * by ${admins} write by * read`,
@@ -101,10 +127,12 @@ const WATCHDOG = [
 
 export interface LocalSlapd {
   url: string;
+  /** The same directory over TLS from the first byte. */
+  ldapsUrl: string;
   stop(): Promise<void>;
 }
 
-export async function startLocalSlapd(plan: SeedPlan): Promise<LocalSlapd> {
+export async function startLocalSlapd(plan: SeedPlan, tls: TlsMaterial): Promise<LocalSlapd> {
   const slapd = first(process.env.SLAPD_BIN ? [process.env.SLAPD_BIN] : SLAPD_CANDIDATES);
   const slapadd = first(SLAPADD_CANDIDATES);
   const schemaDir = first(SCHEMA_DIRS);
@@ -115,6 +143,10 @@ export async function startLocalSlapd(plan: SeedPlan): Promise<LocalSlapd> {
   await mkdir(join(dir, 'db'));
   const conf = join(dir, 'slapd.conf');
   await writeFile(conf, slapdConf(dir, plan, schemaDir, moduleDir));
+  await writeFile(join(dir, 'conformance.schema'), EXTRA_SCHEMA);
+  await writeFile(join(dir, 'ca.pem'), tls.ca);
+  await writeFile(join(dir, 'server.pem'), tls.serverCert);
+  await writeFile(join(dir, 'server-key.pem'), tls.serverKey, { mode: 0o600 });
   await writeFile(join(dir, 'seed.ldif'), toLdif(plan.entries));
   const added = spawnSync(slapadd, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')], {
     encoding: 'utf8',
@@ -127,9 +159,11 @@ export async function startLocalSlapd(plan: SeedPlan): Promise<LocalSlapd> {
 
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
+  const ldapsUrl = `ldaps://127.0.0.1:${await freePort()}`;
   // -d keeps slapd in the foreground. A small shell watchdog owns it: SIGTERM from stop() ends
   // slapd, and if this process dies without stopping it (killed run), slapd and its files go too.
-  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'slapd-watchdog', slapd, `${url}/`, conf, String(process.pid), dir], {
+  const listeners = `${url}/ ${ldapsUrl}/`;
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, 'slapd-watchdog', slapd, listeners, conf, String(process.pid), dir], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -152,5 +186,5 @@ export async function startLocalSlapd(plan: SeedPlan): Promise<LocalSlapd> {
     await stop();
     throw new Error(`${(err as Error).message}${stderr ? `; slapd said: ${stderr.trim().slice(-300)}` : ''}`);
   }
-  return { url, stop };
+  return { url, ldapsUrl, stop };
 }

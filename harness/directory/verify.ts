@@ -66,14 +66,15 @@ export async function findEntries(dir: DirectoryAdmin, base: string, filter: str
   });
 }
 
-/** Creates a person under userDn with a known password; returns its DN. */
+/** Creates a person under `parentDn` (default userDn) with a known password; returns its DN. */
 export async function createAccount(
   dir: DirectoryAdmin,
   cn: string,
   password: string,
   extra: Record<string, string[]> = {},
+  parentDn: string = dir.userDn,
 ): Promise<string> {
-  const dn = `cn=${cn},${dir.userDn}`;
+  const dn = `cn=${cn},${parentDn}`;
   await withClient(dir.url, async (c) => {
     await c.bind(dir.bindDn, dir.bindPass);
     await c.add(dn, {
@@ -84,6 +85,16 @@ export async function createAccount(
       userPassword: [password],
       ...extra,
     });
+  });
+  return dn;
+}
+
+/** Creates an organizational unit (a container for entries a test keeps apart); returns its DN. */
+export async function createUnit(dir: DirectoryAdmin, ou: string, parentDn: string): Promise<string> {
+  const dn = `ou=${ou},${parentDn}`;
+  await withClient(dir.url, async (c) => {
+    await c.bind(dir.bindDn, dir.bindPass);
+    await c.add(dn, { objectClass: ['top', 'organizationalUnit'], ou: [ou] });
   });
   return dn;
 }
@@ -135,6 +146,25 @@ export async function readAttribute(dir: DirectoryAdmin, dn: string, attr: strin
       const v = key ? e[key] : [];
       const list = Array.isArray(v) ? v : [v];
       return list.map((x) => (Buffer.isBuffer(x) ? x.toString('utf8') : String(x)));
+    } catch (err) {
+      if (err instanceof NoSuchObjectError) return undefined;
+      throw err;
+    }
+  });
+}
+
+/** Values of one attribute of an entry as bytes (unicodePwd, racfPassword); undefined when the entry is absent. */
+export async function readBinaryAttribute(dir: DirectoryAdmin, dn: string, attr: string): Promise<Buffer[] | undefined> {
+  return withClient(dir.url, async (c) => {
+    await c.bind(dir.bindDn, dir.bindPass);
+    try {
+      const r = await c.search(dn, { scope: 'base', attributes: [attr], explicitBufferAttributes: [attr] });
+      const e = r.searchEntries[0];
+      if (!e) return undefined;
+      const key = Object.keys(e).find((k) => k.toLowerCase() === attr.toLowerCase());
+      const v = key ? e[key] : [];
+      const list = Array.isArray(v) ? v : [v];
+      return list.map((x) => (Buffer.isBuffer(x) ? x : Buffer.from(String(x), 'utf8')));
     } catch (err) {
       if (err instanceof NoSuchObjectError) return undefined;
       throw err;

@@ -1,4 +1,4 @@
-// size: 20 tests of one path, the directory engine's config (defaults, password policies, schemas).
+/** The directory engine's configuration (`/ldap/config`): fields, defaults, url failover, rotate-root. */
 import { conformance } from '../../harness/index.js';
 import {
   bodyAt,
@@ -10,6 +10,7 @@ import {
   success,
 } from '../../harness/checks/index.js';
 import { freePort } from '../../harness/directory/index.js';
+import { READ_BACK_CA } from '../../fixtures/ldap/certificate.js';
 import {
   account,
   adminAccount,
@@ -28,21 +29,9 @@ import {
 const { mount } = ldapSuite();
 const path = () => `${mount.path}/config`;
 
-/** Creates a static role on a fresh account and returns the password static-cred reports. */
-async function generated(
-  t: Parameters<Parameters<typeof conformance>[1]>[0],
-  mountPath: string,
-): Promise<{ password: string; dn: string; status: number }> {
-  const acct = await account(t, 'gen');
-  const role = t.unique('gen');
-  const created = await t.svc.post(`${mountPath}/static-role/${role}`, {
-    body: { username: acct.cn, rotation_period: LONG },
-  });
-  if (created.response.status >= 400) return { password: '', dn: acct.dn, status: created.response.status };
-  t.track(`static role ${role}`, () => t.svc.delete(`${mountPath}/static-role/${role}`));
-  const cred = t.check(await t.svc.get(`${mountPath}/static-cred/${role}`), statusIs(200));
-  return { password: String(data(cred).password ?? ''), dn: acct.dn, status: created.response.status };
-}
+/** bodyAt predicate: the same PEM text, whatever the line ending or trailing newline. */
+const samePem = (pem: string) => (v: unknown) =>
+  typeof v === 'string' && v.replace(/\r\n/g, '\n').trim() === pem.replace(/\r\n/g, '\n').trim();
 
 conformance(
   {
@@ -51,12 +40,58 @@ conformance(
     title: 'POST /ldap/config stores the configuration and GET returns binddn, url and userdn-based settings',
   },
   async (t) => {
-    await configure(t, mount);
-    const read = t.check(await t.svc.get(path()), statusIs(200));
+    const name = await freshMount(t, null);
+    t.check(await t.svc.post(`${name}/config`, { body: baseConfig(t) }), success);
     t.check(
-      read,
+      await t.svc.get(`${name}/config`),
+      statusIs(200),
       bodyAt('/data/binddn', directory(t).bindDn, 'is the binddn written'),
       bodyAt('/data/url', directory(t).url, 'is the url written'),
+    );
+    // A second write with other values: the read follows it. The engine never connects here.
+    const binddn = `cn=${t.unique('other')},${directory(t).userDn}`;
+    const url = `ldap://127.0.0.1:${await freePort()}`;
+    t.check(await t.svc.post(`${name}/config`, { body: baseConfig(t, { binddn, url }) }), success);
+    t.check(
+      await t.svc.get(`${name}/config`),
+      statusIs(200),
+      bodyAt('/data/binddn', binddn, 'is the binddn of the second write'),
+      bodyAt('/data/url', url, 'is the url of the second write'),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.config.write-read',
+    level: 'MUST',
+    title: 'GET /ldap/config after a full write returns every documented read field with its type',
+  },
+  async (t) => {
+    const name = await freshMount(t, null);
+    const written = baseConfig(t, {
+      schema: 'ad',
+      length: 20,
+      certificate: READ_BACK_CA,
+      starttls: true,
+      insecure_tls: true,
+    });
+    t.check(await t.svc.post(`${name}/config`, { body: written }), success);
+    const str = (v: unknown) => typeof v === 'string';
+    const bool = (v: unknown) => typeof v === 'boolean';
+    t.check(
+      await t.svc.get(`${name}/config`),
+      statusIs(200),
+      bodyAt('/data/binddn', written.binddn, 'is the binddn written'),
+      bodyAt('/data/case_sensitive_names', bool, 'is a boolean'),
+      bodyAt('/data/certificate', samePem(READ_BACK_CA), 'is the certificate written'),
+      bodyAt('/data/insecure_tls', true, 'is the insecure_tls written'),
+      bodyAt('/data/length', 20, 'is the length written'),
+      bodyAt('/data/schema', 'ad', 'is the schema written'),
+      bodyAt('/data/starttls', true, 'is the starttls written'),
+      bodyAt('/data/tls_max_version', str, 'is a string'),
+      bodyAt('/data/tls_min_version', str, 'is a string'),
+      bodyAt('/data/url', written.url, 'is the url written'),
     );
   },
 );
@@ -81,11 +116,23 @@ conformance(
   {
     id: 'ldap.config.required-fields',
     level: 'MUST',
-    title: 'POST /ldap/config without binddn and bindpass on a fresh mount returns 400',
+    title: 'POST /ldap/config without binddn, without bindpass or without both on a fresh mount returns 400',
   },
   async (t) => {
     const name = await freshMount(t, null);
-    t.check(await t.svc.post(`${name}/config`, { body: { url: directory(t).url } }), statusIs(400), errorMessage);
+    const { binddn, bindpass, url } = baseConfig(t);
+    t.check(await t.svc.post(`${name}/config`, { body: { url } }), statusIs(400), errorMessage);
+    t.check(await t.svc.post(`${name}/config`, { body: { url, bindpass } }), statusIs(400), errorMessage);
+    t.check(await t.svc.post(`${name}/config`, { body: { url, binddn } }), statusIs(400), errorMessage);
+    // None of the refused writes stored a configuration.
+    const read = await t.svc.get(`${name}/config`);
+    expectThat(
+      read.response.status === 404 || (read.response.status === 200 && !data(read).binddn),
+      'not-stored',
+      'a refused configuration is not stored',
+      '404 or no binddn',
+      read.response.status,
+    );
   },
 );
 
@@ -117,12 +164,18 @@ conformance(
   {
     id: 'ldap.config.schema-default',
     level: 'MUST',
-    title: 'GET /ldap/config reports schema openldap by default and POST rejects an unknown schema',
+    title: 'GET /ldap/config reports schema openldap by default, ad and racf are accepted and an unknown schema is not',
   },
   async (t) => {
     await configure(t, mount);
     t.check(await t.svc.get(path()), statusIs(200), bodyAt('/data/schema', 'openldap', 'is the default schema'));
     t.check(await t.svc.post(path(), { body: baseConfig(t, { schema: 'novell' }) }), statusIs(400), errorMessage);
+    // The other two values of the list, on a mount of their own (the schema changes the search).
+    const name = await freshMount(t, null);
+    for (const schema of ['ad', 'racf']) {
+      t.check(await t.svc.post(`${name}/config`, { body: baseConfig(t, { schema }) }), success);
+      t.check(await t.svc.get(`${name}/config`), statusIs(200), bodyAt('/data/schema', schema, 'is the schema written'));
+    }
   },
 );
 
@@ -209,12 +262,14 @@ conformance(
   {
     id: 'ldap.config.tls-fields',
     level: 'MUST',
-    title: 'GET /ldap/config reads back starttls and insecure_tls as written',
+    title: 'GET /ldap/config reads back starttls, insecure_tls and certificate as written',
   },
   async (t) => {
     const name = await freshMount(t, null);
     t.check(
-      await t.svc.post(`${name}/config`, { body: baseConfig(t, { starttls: true, insecure_tls: true }) }),
+      await t.svc.post(`${name}/config`, {
+        body: baseConfig(t, { starttls: true, insecure_tls: true, certificate: READ_BACK_CA }),
+      }),
       success,
     );
     t.check(
@@ -222,6 +277,18 @@ conformance(
       statusIs(200),
       bodyAt('/data/starttls', true, 'is the starttls written'),
       bodyAt('/data/insecure_tls', true, 'is the insecure_tls written'),
+      bodyAt('/data/certificate', samePem(READ_BACK_CA), 'is the certificate written'),
+    );
+    // A second write with the opposite values: the read follows it.
+    t.check(
+      await t.svc.post(`${name}/config`, { body: baseConfig(t, { starttls: false, insecure_tls: false }) }),
+      success,
+    );
+    t.check(
+      await t.svc.get(`${name}/config`),
+      statusIs(200),
+      bodyAt('/data/starttls', false, 'is the starttls of the second write'),
+      bodyAt('/data/insecure_tls', false, 'is the insecure_tls of the second write'),
     );
   },
 );
@@ -240,128 +307,6 @@ conformance(
       '404 or no binddn',
       read.response.status,
     );
-  },
-);
-
-conformance(
-  {
-    id: 'ldap.password.both-rejected',
-    level: 'MUST',
-    title: 'POST /ldap/config with both length and password_policy returns 400',
-  },
-  async (t) => {
-    const m = await freshMount(t, null);
-    t.check(
-      await t.svc.post(`${m}/config`, { body: baseConfig(t, { length: 20, password_policy: 'any' }) }),
-      clientError,
-      errorMessage,
-    );
-  },
-);
-
-conformance(
-  {
-    id: 'ldap.password.policy-not-checked-on-save',
-    level: 'MUST',
-    title: 'POST /ldap/config naming a password policy that does not exist is accepted',
-  },
-  async (t) => {
-    const m = await freshMount(t, null);
-    t.check(
-      await t.svc.post(`${m}/config`, { body: baseConfig(t, { password_policy: t.unique('nopolicy') }) }),
-      success,
-    );
-  },
-);
-
-conformance(
-  {
-    id: 'ldap.password.policy-missing-fails-generation',
-    level: 'MUST',
-    title: 'With a missing password policy, generating a password (static role import) fails',
-  },
-  async (t) => {
-    const m = await freshMount(t, { password_policy: t.unique('nopolicy') });
-    const { status } = await generated(t, m);
-    expectThat(
-      status >= 400,
-      'generation-fails',
-      'creating a static role needs a password from the missing policy and fails',
-      '>= 400',
-      status,
-    );
-  },
-);
-
-conformance(
-  {
-    id: 'ldap.password.default-algorithm',
-    level: 'MUST',
-    also: ['ldap.config.length-default'],
-    title: 'Without length or password_policy generated passwords have the default length 64',
-  },
-  async (t) => {
-    const m = await freshMount(t);
-    const { password, dn } = await generated(t, m);
-    expectThat(password.length === 64, 'length', 'the default generator gives 64 characters', 64, password.length);
-    await expectBinds(t, dn, password, 'default-generated password');
-  },
-);
-
-conformance(
-  {
-    id: 'ldap.default-algorithm-charset',
-    level: 'SHOULD',
-    title: 'The pre-policy default generator produces alphanumeric passwords',
-  },
-  async (t) => {
-    const m = await freshMount(t);
-    const { password } = await generated(t, m);
-    expectThat(
-      password !== '' && /^[A-Za-z0-9]+$/.test(password),
-      'charset',
-      'the default password is alphanumeric',
-      'alphanumeric',
-      '[other characters]',
-    );
-  },
-);
-
-conformance(
-  {
-    id: 'ldap.password.length',
-    level: 'MUST',
-    title: 'With length 20 generated passwords are 20 characters and open the account',
-  },
-  async (t) => {
-    const m = await freshMount(t, { length: 20 });
-    const { password, dn } = await generated(t, m);
-    expectThat(password.length === 20, 'length', 'passwords follow the configured length', 20, password.length);
-    await expectBinds(t, dn, password, 'length-20 password');
-  },
-);
-
-conformance(
-  {
-    id: 'ldap.password.policy',
-    level: 'MUST',
-    title: 'With password_policy generated passwords come from that policy (sys/policies/password/:name)',
-  },
-  async (t) => {
-    const name = t.unique('pwpol');
-    const policy = 'length = 24\nrule "charset" {\n  charset = "abcdefgh"\n  min-chars = 1\n}\n';
-    t.check(await t.svc.post(`sys/policies/password/${name}`, { body: { policy } }), success);
-    t.track(`password policy ${name}`, () => t.svc.delete(`sys/policies/password/${name}`));
-    const m = await freshMount(t, { password_policy: name });
-    const { password, dn } = await generated(t, m);
-    expectThat(
-      /^[a-h]{24}$/.test(password),
-      'policy',
-      'the password has the policy length and charset',
-      '24 of [a-h]',
-      `${password.length} characters`,
-    );
-    await expectBinds(t, dn, password, 'policy password');
   },
 );
 

@@ -24,9 +24,11 @@ export function dynamicRoles(mount: MountRef) {
 
   async function createRole(t: T, body: Record<string, unknown>, base = 'dyn'): Promise<string> {
     const name = t.unique(base);
+    // rollback_ldif is "recommended": sent unless the test leaves it out (rollback_ldif: undefined).
     const full = {
       creation_ldif: creationLdif(userDn(t)),
       deletion_ldif: deletionLdif(userDn(t)),
+      rollback_ldif: deletionLdif(userDn(t)),
       default_ttl: LONG,
       ...body,
     };

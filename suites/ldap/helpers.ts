@@ -8,11 +8,12 @@ import { suite, type MountRef, type Suite, type T } from '../../harness/index.js
 import type { Exchange } from '../../harness/index.js';
 import { expectThat, success } from '../../harness/checks/index.js';
 import type { LdapTarget } from '../../harness/index.js';
-import { freshMount as freshEngineMount } from '../../harness/index.js';
+import { createToken, freshMount as freshEngineMount } from '../../harness/index.js';
 import {
   addMember,
   canBind,
   createAccount,
+  createUnit,
   deleteEntry,
   entryExists,
   findEntries,
@@ -80,6 +81,38 @@ export async function account(t: T, base = 'acct'): Promise<Account> {
   const dn = await createAccount(admin(t), cn, password);
   t.track(`directory entry ${dn}`, () => deleteEntry(admin(t), dn));
   return { cn, dn, password };
+}
+
+/**
+ * A directory account outside userdn: in an organizational unit of its own beside userdn's, with
+ * a cn no entry under userdn has. Deleted (with its unit) afterwards.
+ */
+export async function accountOutsideUserDn(t: T): Promise<Account> {
+  const d = directory(t);
+  const parent = d.userDn.split(',').slice(1).join(',') || d.baseDn;
+  const unit = await createUnit(admin(t), t.unique('outside'), parent);
+  t.track(`directory unit ${unit}`, () => deleteEntry(admin(t), unit));
+  const cn = t.unique('away');
+  const password = `Init-${randomBytes(9).toString('base64url')}`;
+  t.secret(password);
+  const dn = await createAccount(admin(t), cn, password, {}, unit);
+  t.track(`directory entry ${dn}`, () => deleteEntry(admin(t), dn));
+  return { cn, dn, password };
+}
+
+/**
+ * The service's current time (ms, to the second), which may run ahead of this machine's when a
+ * test moved the service's clock: the creation time of a token created now.
+ */
+export async function serviceNow(t: T): Promise<number> {
+  const token = await createToken(t, ['default'], { ttl: '1h' });
+  const self = t.precondition(await t.svc.get('auth/token/lookup-self', { token }), success);
+  // creation_time (Unix seconds) as the real product shows it; issue_time (RFC 3339) otherwise.
+  const { creation_time: created, issue_time: issued } = data<{ creation_time?: unknown; issue_time?: unknown }>(self);
+  if (typeof created === 'number') return created * 1000;
+  const ms = Date.parse(String(issued ?? ''));
+  if (Number.isNaN(ms)) t.notApplicable('auth/token/lookup-self shows neither creation_time nor issue_time');
+  return ms;
 }
 
 /** A test-owned entry allowed to manage the directory (for rotate-root, which changes its password). */

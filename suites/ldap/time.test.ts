@@ -2,9 +2,9 @@
  * Behaviour that needs time to pass (scheduled rotation, lease expiry). Short periods and the
  * target's controllable clock (t.advance); the only file of the suite with short TTLs.
  */
-import { conformance } from '../../harness/index.js';
-import { expectThat, statusIs, success } from '../../harness/checks/index.js';
-import { creationLdif, deletionLdif } from '../../fixtures/ldap/roles.js';
+import { conformance, type T } from '../../harness/index.js';
+import { bodyAt, expectThat, statusIs, success } from '../../harness/checks/index.js';
+import { creationLdif, deletionLdif, deletionWithErrorLdif } from '../../fixtures/ldap/roles.js';
 import { deleteEntry } from '../../harness/directory/index.js';
 import {
   account,
@@ -14,6 +14,7 @@ import {
   exists,
   expectBinds,
   expectNoBind,
+  durationOf,
   ldapSuite,
   leaseId,
   revokeLease,
@@ -31,7 +32,7 @@ conformance(
     const acct = await account(t);
     const name = t.unique('sched');
     t.check(
-      await t.svc.post(`${mount.path}/static-role/${name}`, { body: { username: acct.cn, rotation_period: '5s' } }),
+      await t.svc.post(`${mount.path}/static-role/${name}`, { body: { username: acct.cn, rotation_period: 5 } }),
       success,
     );
     t.track(`static role ${name}`, () => t.svc.delete(`${mount.path}/static-role/${name}`));
@@ -56,7 +57,7 @@ conformance(
     const acct = await account(t);
     const name = t.unique('ttl');
     t.check(
-      await t.svc.post(`${mount.path}/static-role/${name}`, { body: { username: acct.cn, rotation_period: '1h' } }),
+      await t.svc.post(`${mount.path}/static-role/${name}`, { body: { username: acct.cn, rotation_period: 3600 } }),
       success,
     );
     t.track(`static role ${name}`, () => t.svc.delete(`${mount.path}/static-role/${name}`));
@@ -153,5 +154,107 @@ conformance(
       true,
       st?.available,
     );
+  },
+);
+
+/** A dynamic role with a short lease and the deletion LDIF given; its account's DN once created. */
+async function shortLivedAccount(t: T, deletion: string): Promise<string> {
+  const userDn = directory(t).userDn;
+  const role = t.unique('exp');
+  t.check(
+    await t.svc.post(`${mount.path}/role/${role}`, {
+      body: { creation_ldif: creationLdif(userDn), deletion_ldif: deletion, default_ttl: 5, max_ttl: 10 },
+    }),
+    success,
+  );
+  t.track(`dynamic role ${role}`, () => t.svc.delete(`${mount.path}/role/${role}`));
+  const ex = t.check(await t.svc.get(`${mount.path}/creds/${role}`), statusIs(200));
+  const dn = `cn=${String(data(ex).username)},${userDn}`;
+  t.track(`account ${dn}`, () => deleteEntry(admin(t), dn));
+  t.track('lease', () => revokeLease(t, leaseId(ex)), 'revoke');
+  return dn;
+}
+
+conformance(
+  {
+    id: 'ldap.dynamic.deletion-continues',
+    level: 'MUST',
+    title: 'deletion_ldif whose first record fails still deletes the account',
+  },
+  async (t) => {
+    // Through the lease's expiry, where the document runs deletion_ldif ("after TTL expiry"); the
+    // failing first record may be reported or not, what counts is that the later one ran.
+    const dn = await shortLivedAccount(t, deletionWithErrorLdif(directory(t).userDn));
+    expectThat(await exists(t, dn), 'exists', 'the account exists while the lease lives', 'present', 'absent');
+    await t.advance(7);
+    expectThat(!(await exists(t, dn)), 'deleted', 'the record after the failing one ran', 'absent', 'present');
+  },
+);
+
+const DAY = 24 * 3600;
+
+conformance(
+  {
+    id: 'ldap.library.ttl-zero',
+    level: 'MUST',
+    title: 'A library set with ttl 0 reads back 0 and its check-out is still out after more than 24h',
+  },
+  async (t) => {
+    const a = await account(t);
+    const set = t.unique('unlimited');
+    t.check(
+      await t.svc.post(`${mount.path}/library/${set}`, { body: { service_account_names: [a.cn], ttl: 0, max_ttl: 0 } }),
+      success,
+    );
+    t.track(`library set ${set}`, () => t.svc.delete(`${mount.path}/library/${set}`));
+    t.check(await t.svc.get(`${mount.path}/library/${set}`), statusIs(200), bodyAt('/data/ttl', durationOf(0), 'is 0'));
+    const co = t.check(await t.svc.post(`${mount.path}/library/${set}/check-out`, { body: {} }), statusIs(200));
+    t.track('lease', () => revokeLease(t, leaseId(co)), 'revoke');
+    await t.advance(DAY + 3600);
+    const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as
+      | { available?: boolean }
+      | undefined;
+    expectThat(st?.available === false, 'status', 'the check-out is still out after 25h', false, st?.available);
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.library.max-ttl-zero',
+    level: 'MUST',
+    title: 'A library set with max_ttl 0 reads back 0 and its check-out renews past 24h',
+  },
+  async (t) => {
+    const a = await account(t);
+    const set = t.unique('norenewcap');
+    t.check(
+      await t.svc.post(`${mount.path}/library/${set}`, {
+        body: { service_account_names: [a.cn], ttl: '10h', max_ttl: 0 },
+      }),
+      success,
+    );
+    t.track(`library set ${set}`, () => t.svc.delete(`${mount.path}/library/${set}`));
+    t.check(
+      await t.svc.get(`${mount.path}/library/${set}`),
+      statusIs(200),
+      bodyAt('/data/max_ttl', durationOf(0), 'is 0'),
+    );
+    const co = t.check(await t.svc.post(`${mount.path}/library/${set}/check-out`, { body: {} }), statusIs(200));
+    t.track('lease', () => revokeLease(t, leaseId(co)), 'revoke');
+    // Three renewals 9h apart: 27h after the check-out it is still out and renews for a full ttl.
+    let renewed = 0;
+    for (let i = 0; i < 3; i++) {
+      await t.advance(9 * 3600);
+      const ex = t.check(
+        await t.svc.put('sys/leases/renew', { body: { lease_id: leaseId(co), increment: 36000 } }),
+        statusIs(200),
+      );
+      renewed = Number((ex.response.body as { lease_duration?: number }).lease_duration);
+    }
+    expectThat(renewed > 9 * 3600, 'renewed', 'the renewal 27h after check-out still gets a full ttl', '> 32400', renewed);
+    const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as
+      | { available?: boolean }
+      | undefined;
+    expectThat(st?.available === false, 'status', 'the check-out is still out after 27h', false, st?.available);
   },
 );

@@ -10,7 +10,7 @@ import type { EngineResponse } from '../../engine.js';
 import { SvcError } from '../../errors.js';
 import { CONFIG_READ_FIELDS, goDuration, multiErrorText, STATIC_READ_FIELDS } from './rules.js';
 
-const { variant } = switchesOf<never, LdapAnswer>(['ldap']);
+const { fault, variant } = switchesOf<never, LdapAnswer>(['ldap']);
 const DOC = 'secrets-service-core.md';
 
 /** The engine's answer to one request, as the engine's edge sees it: a response or an error. */
@@ -44,8 +44,72 @@ const withData = (a: LdapAnswer, data: Record<string, unknown>): LdapAnswer => (
 });
 const pick = (data: Record<string, unknown>, fields: string[]) =>
   Object.fromEntries(Object.entries(data).filter(([k]) => fields.includes(k)));
+const omit = (data: Record<string, unknown>, fields: string[]) =>
+  Object.fromEntries(Object.entries(data).filter(([k]) => !fields.includes(k)));
+
+/** The data of a successful write (POST or PUT) to a path, if the answer is one. */
+function writeData(a: LdapAnswer, path: (p: string) => boolean): Record<string, unknown> | undefined {
+  if (a.failed || !a.response || (a.method !== 'POST' && a.method !== 'PUT') || !path(a.path)) return undefined;
+  const data = a.response.data as Record<string, unknown> | undefined;
+  return data && typeof data === 'object' && !Array.isArray(data) ? data : undefined;
+}
+
+/** A fault that leaves `fields` out of the answers whose data `select` picks. */
+const dropping =
+  (select: (a: LdapAnswer) => Record<string, unknown> | undefined, fields: string[]) =>
+  (a: LdapAnswer): LdapAnswer => {
+    const data = select(a);
+    return data ? withData(a, omit(data, fields)) : a;
+  };
+const S = 'doc.core';
 
 export const ldapAnswerSwitches = [
+  // --- faults: a field the documents list is missing from an answer ---
+  fault('ldap.static-read-username-missing', {
+    breaks: 'ldap.static.create-read',
+    statements: [`${S}.ldap-static.endpoint-read`],
+    description: 'GET /ldap/static-role/:name leaves out username.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^static-role\/.+/.test(p)), ['username']),
+  }),
+  fault('ldap.static-cred-missing-ttl', {
+    breaks: 'ldap.static.cred-fields',
+    statements: [`${S}.ldap-static.endpoint-cred`],
+    description: 'GET /ldap/static-cred/:name leaves out ttl.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^static-cred\/.+/.test(p)), ['ttl']),
+  }),
+  fault('ldap.dynamic-read-drops-ttls', {
+    breaks: 'ldap.dynamic.create-read',
+    statements: [`${S}.ldap-dynamic.endpoint-read`],
+    description: 'GET /ldap/role/:name leaves out default_ttl and max_ttl.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^role\/.+/.test(p)), ['default_ttl', 'max_ttl']),
+  }),
+  fault('ldap.dynamic-creds-no-dns', {
+    breaks: 'ldap.dynamic.creds-shape',
+    statements: [`${S}.ldap-dynamic.creds-fields`, `${S}.ldap-dynamic.endpoint-creds`],
+    description: 'GET /ldap/creds/:name leaves out distinguished_names.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^creds\/.+/.test(p)), ['distinguished_names']),
+  }),
+  fault('ldap.library-read-drops-flag', {
+    breaks: 'ldap.library.create-read',
+    statements: [`${S}.library.endpoint-read`],
+    description: 'GET /ldap/library/:set leaves out disable_check_in_enforcement.',
+    rewrite: dropping(
+      (a) => objectRead(a, (p) => /^library\/.+/.test(p) && notStatus(p)),
+      ['disable_check_in_enforcement'],
+    ),
+  }),
+  fault('ldap.library-checkout-no-account-name', {
+    breaks: 'ldap.library.checkout',
+    statements: [`${S}.library.checkout-response`],
+    description: 'The check-out answer leaves out data.service_account_name.',
+    rewrite: dropping((a) => writeData(a, (p) => /^library\/.+\/check-out$/.test(p)), ['service_account_name']),
+  }),
+  fault('ldap.library-checkin-no-list', {
+    breaks: 'ldap.library.checkin',
+    statements: [`${S}.library.checkin-response`],
+    description: 'The check-in answer leaves out data.check_ins.',
+    rewrite: dropping((a) => writeData(a, (p) => /\/check-in$/.test(p)), ['check_ins']),
+  }),
   // --- legal variants ---
   variant('ldap.read-durations-as-strings', {
     allows: `${DOC} Directory engine: library ttl/max_ttl are "duration" and dynamic default_ttl/max_ttl "string or integer"; the read format is not shown`,

@@ -1,6 +1,5 @@
 /** The engine's configuration (`/ldap/config`): parsing, defaults by schema, and the read view. */
 import { X509Certificate } from 'node:crypto';
-import { parseDuration } from '../../duration.js';
 import { badRequest } from '../../errors.js';
 import type { LdapRules } from './rules.js';
 import { lookupTable } from '../../../lookup-table.js';
@@ -58,10 +57,14 @@ function bool(body: Record<string, unknown>, key: string): boolean | undefined {
   throw badRequest(`${key} must be a boolean`);
 }
 
-function seconds(body: Record<string, unknown>, key: string): number | undefined {
+function seconds(
+  body: Record<string, unknown>,
+  key: 'request_timeout' | 'connection_timeout',
+  parse: (key: 'request_timeout' | 'connection_timeout', value: unknown) => number,
+): number | undefined {
   if (!has(body, key)) return undefined;
   try {
-    return parseDuration(body[key]);
+    return parse(key, body[key]);
   } catch {
     throw badRequest(`${key} must be a duration (seconds or a string such as 90s)`);
   }
@@ -81,7 +84,19 @@ export function applyConfigWrite(
   prev: DirectoryConfig | undefined,
   body: Record<string, unknown>,
   policyExists: (name: string) => boolean,
-  rules: Pick<LdapRules, 'lengthAndPolicyExclusive' | 'policyCheckedOnSave'>,
+  rules: Pick<
+    LdapRules,
+    | 'lengthAndPolicyExclusive'
+    | 'policyCheckedOnSave'
+    | 'configRequired'
+    | 'schemas'
+    | 'defaultUrl'
+    | 'defaultRequestTimeout'
+    | 'defaultConnectionTimeout'
+    | 'defaultSkipStaticImport'
+    | 'configDuration'
+    | 'mergeConfig'
+  >,
 ): DirectoryConfig {
   const lengthSent = has(body, 'length');
   const policySent = str(body, 'password_policy');
@@ -103,10 +118,10 @@ export function applyConfigWrite(
   if (policySent && rules.policyCheckedOnSave && !policyExists(policySent)) {
     throw badRequest(`password policy "${policySent}" does not exist`);
   }
-  const binddn = str(body, 'binddn') ?? prev?.binddn;
-  const bindpass = str(body, 'bindpass') ?? prev?.bindpass;
-  if (!binddn) throw badRequest('binddn is required');
-  if (!bindpass) throw badRequest('bindpass is required');
+  const binddn = str(body, 'binddn') ?? prev?.binddn ?? '';
+  const bindpass = str(body, 'bindpass') ?? prev?.bindpass ?? '';
+  if (!binddn && rules.configRequired.includes('binddn')) throw badRequest('binddn is required');
+  if (!bindpass && rules.configRequired.includes('bindpass')) throw badRequest('bindpass is required');
 
   const urlText = str(body, 'url');
   const urls =
@@ -115,15 +130,15 @@ export function applyConfigWrite(
           .split(',')
           .map((u) => u.trim())
           .filter(Boolean)
-      : (prev?.urls ?? [DEFAULT_URL]);
-  if (!urls.length) urls.push(DEFAULT_URL);
+      : (prev?.urls ?? [rules.defaultUrl]);
+  if (!urls.length) urls.push(rules.defaultUrl);
   for (const u of urls) {
     if (!/^ldaps?:\/\/[^/\s]+\/?$/i.test(u))
       throw badRequest(`url "${u}" must be ldap://host[:port] or ldaps://host[:port]`);
   }
   const schemaText = str(body, 'schema');
-  if (schemaText !== undefined && !['openldap', 'ad', 'racf'].includes(schemaText))
-    throw badRequest('schema must be one of openldap, ad, racf');
+  if (schemaText !== undefined && schemaText !== '' && !rules.schemas.includes(schemaText as Schema))
+    throw badRequest(`schema must be one of ${rules.schemas.join(', ')}`);
   const schema = (schemaText || prev?.schema || 'openldap') as Schema;
   const certificate = str(body, 'certificate') ?? prev?.certificate ?? '';
   checkPem(certificate, 'certificate');
@@ -131,7 +146,7 @@ export function applyConfigWrite(
   checkPem(clientTlsCert, 'client_tls_cert');
   const userattr = str(body, 'userattr');
 
-  return {
+  return rules.mergeConfig(prev, {
     binddn,
     bindpass,
     urls,
@@ -140,19 +155,23 @@ export function applyConfigWrite(
     userdn: str(body, 'userdn') ?? prev?.userdn ?? '',
     userattr: userattr !== undefined ? userattr || undefined : prev?.userattr,
     upndomain: str(body, 'upndomain') ?? prev?.upndomain ?? '',
-    requestTimeout: seconds(body, 'request_timeout') ?? prev?.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT,
-    connectionTimeout: seconds(body, 'connection_timeout') ?? prev?.connectionTimeout ?? DEFAULT_CONNECTION_TIMEOUT,
+    requestTimeout:
+      seconds(body, 'request_timeout', rules.configDuration) ?? prev?.requestTimeout ?? rules.defaultRequestTimeout,
+    connectionTimeout:
+      seconds(body, 'connection_timeout', rules.configDuration) ??
+      prev?.connectionTimeout ??
+      rules.defaultConnectionTimeout,
     starttls: bool(body, 'starttls') ?? prev?.starttls ?? false,
     insecureTls: bool(body, 'insecure_tls') ?? prev?.insecureTls ?? false,
     certificate,
     clientTlsCert,
     clientTlsKey: str(body, 'client_tls_key') ?? prev?.clientTlsKey ?? '',
     skipStaticRoleImportRotation:
-      bool(body, 'skip_static_role_import_rotation') ?? prev?.skipStaticRoleImportRotation ?? false,
+      bool(body, 'skip_static_role_import_rotation') ?? prev?.skipStaticRoleImportRotation ?? rules.defaultSkipStaticImport,
     length,
     tlsMinVersion: str(body, 'tls_min_version') ?? prev?.tlsMinVersion ?? 'tls12',
     tlsMaxVersion: str(body, 'tls_max_version') ?? prev?.tlsMaxVersion ?? 'tls12',
-  };
+  });
 }
 
 /** The documented read fields; bindpass and the client key are write-only. */

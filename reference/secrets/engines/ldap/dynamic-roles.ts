@@ -7,7 +7,7 @@ import { listLevel } from './names.js';
 import { runLdif } from './directory.js';
 import { stringField, type Shared } from './shared.js';
 import { parseTemplate, render, TemplateError } from './template.js';
-import { rfc3339, templateFunctions } from './template-functions.js';
+import { templateFunctions } from './template-functions.js';
 
 interface DynamicRole {
   creation_ldif: string;
@@ -47,17 +47,20 @@ export class DynamicRoles {
   }
 
   delete(name: string): void {
-    this.roles.delete(name);
+    if (this.s.rules.dynamicDeleteRemoves) this.roles.delete(name);
   }
 
   private ldifFns(now = () => this.s.now()) {
     const { utf16leIn, truncate } = this.s.rules;
-    return templateFunctions({ now, ldif: utf16leIn('ldif'), truncate });
+    return this.s.rules.templateFunctions(templateFunctions({ now, ldif: utf16leIn('ldif'), truncate }), 'ldif');
   }
 
   private usernameFns(now = () => this.s.now()) {
     const { utf16leIn, truncate } = this.s.rules;
-    return templateFunctions({ now, ldif: utf16leIn('username'), truncate });
+    return this.s.rules.templateFunctions(
+      templateFunctions({ now, ldif: utf16leIn('username'), truncate }),
+      'username',
+    );
   }
 
   write(name: string, body: Record<string, unknown>): void {
@@ -71,7 +74,7 @@ export class DynamicRoles {
         if (rules.emptyStringDeletes) delete role[key];
         continue;
       }
-      role[key] = key !== 'username_template' ? rules.decodeLdif(v) : v;
+      role[key] = key !== 'username_template' ? rules.decodeLdif(v, key) : v;
     }
     for (const key of ['default_ttl', 'max_ttl'] as const) {
       const v = body[key];
@@ -86,22 +89,21 @@ export class DynamicRoles {
         throw badRequest(`${key} must be a duration`);
       }
     }
-    if (!role.creation_ldif) throw badRequest('creation_ldif is required');
-    if (!role.deletion_ldif) throw badRequest('deletion_ldif is required');
+    for (const key of rules.dynamicRequired) if (!role[key]) throw badRequest(`${key} is required`);
     if (role.default_ttl && role.max_ttl && role.default_ttl > role.max_ttl)
       throw badRequest('default_ttl cannot be greater than max_ttl');
     for (const key of LDIF_KEYS) {
       const t = role[key];
       if (!t) continue;
       try {
-        parseTemplate(t, this.ldifFns());
+        parseTemplate(rules.templateSource(t, 'ldif'), this.ldifFns());
       } catch (err) {
         throw badRequest(`${key}: invalid template: ${(err as Error).message}`);
       }
     }
     if (role.username_template) {
       try {
-        parseTemplate(role.username_template, this.usernameFns());
+        parseTemplate(rules.templateSource(role.username_template, 'username'), this.usernameFns());
       } catch (err) {
         throw badRequest(`username_template: invalid template: ${(err as Error).message}`);
       }
@@ -109,11 +111,12 @@ export class DynamicRoles {
     this.roles.set(name, role);
   }
 
-  private renderLdif(template: string, data: Record<string, unknown>, issuedAt: number): LdifRecord[] {
+  private renderLdif(template: string | undefined, data: Record<string, unknown>, issuedAt: number): LdifRecord[] {
+    if (!template) return [];
     try {
       return parseLdif(
         render(
-          template,
+          this.s.rules.templateSource(template, 'ldif'),
           data,
           this.ldifFns(() => issuedAt),
         ),
@@ -134,34 +137,33 @@ export class DynamicRoles {
     const wantTtl = rules.dynamicDefaultTtl(role.default_ttl, settings.defaultLeaseTtl);
     const ttl = Math.min(wantTtl, maxTtl);
     const issuedAt = this.s.now();
-    const displayName = rules.displayName(token.displayName);
 
-    const usernameTemplate = role.username_template || rules.defaultUsernameTemplate;
+    const usernameTemplate = rules.usernameTemplate(
+      role.username_template && rules.templateSource(role.username_template, 'username'),
+      rules.defaultUsernameTemplate,
+    );
     let username: string;
     try {
       username = render(
         usernameTemplate,
-        { RoleName: name, DisplayName: displayName },
+        { RoleName: name, DisplayName: rules.displayName(token.displayName, 'username') },
         this.usernameFns(() => issuedAt),
       );
     } catch (err) {
       throw badRequest(`username_template: ${(err as Error).message}`);
     }
-    const password = this.s.generatePassword();
+    const password = this.s.generatePassword('dynamic');
     const expiresAt = issuedAt + ttl * 1000;
     const data = {
-      Username: username,
-      Password: password,
-      RoleName: name,
-      DisplayName: displayName,
-      IssueTime: rfc3339(issuedAt),
-      IssueTimeSeconds: Math.floor(issuedAt / 1000),
-      ExpirationTime: rfc3339(expiresAt),
-      ExpirationTimeSeconds: Math.floor(expiresAt / 1000),
+      Username: rules.ldifUsername(username),
+      Password: rules.ldifPassword(password),
+      RoleName: rules.ldifRoleName(name),
+      DisplayName: rules.displayName(token.displayName, 'ldif'),
+      ...rules.templateTimes(issuedAt, expiresAt),
     };
     const creation = this.renderLdif(role.creation_ldif, data, issuedAt);
     const deletion = this.renderLdif(role.deletion_ldif, data, issuedAt);
-    const rollback = role.rollback_ldif ? this.renderLdif(role.rollback_ldif, data, issuedAt) : [];
+    const rollback = this.renderLdif(role.rollback_ldif, data, issuedAt);
 
     const applied = await this.s.withDirectory(async (session) => {
       const created = await runLdif(session, creation, rules.creationStopsAtError);

@@ -72,7 +72,7 @@ class LdapEngine implements Engine {
         return { data: this.s.rules.configRead(this.s.config) };
       }
       if (method === 'DELETE') {
-        this.s.config = undefined;
+        if (this.s.rules.configDeleteRemoves) this.s.config = undefined;
         return {};
       }
       throw methodNotAllowed();
@@ -80,8 +80,7 @@ class LdapEngine implements Engine {
 
     if (path === 'rotate-root') {
       if (!write) throw methodNotAllowed();
-      await this.rotateRoot();
-      return {};
+      return this.s.rules.rotateRootAnswer(await this.rotateRoot());
     }
 
     // Static roles; GET without a name lists them as the document says.
@@ -183,14 +182,15 @@ class LdapEngine implements Engine {
   }
 
   /** A new bind password known only to the service: set in the directory, then stored. */
-  private async rotateRoot(): Promise<void> {
+  private async rotateRoot(): Promise<string> {
     const cfg = this.s.requireConfig();
     if (!cfg.binddn) throw badRequest('binddn is not configured');
-    const password = this.s.generatePassword();
+    const password = this.s.generatePassword('root');
     if (this.s.rules.rotateRootChangesDirectory) {
       await this.s.withDirectory((session) => session.setPassword(cfg.binddn, password));
     }
     cfg.bindpass = password;
+    return password;
   }
 
   async close(): Promise<void> {

@@ -6,10 +6,7 @@
 import { parseDuration } from '../../duration.js';
 import type { LeaseSpec, TokenInfo } from '../../engine.js';
 import { badRequest, notFound } from '../../errors.js';
-import { listLevel } from './names.js';
 import { boolField, type Shared } from './shared.js';
-
-const DAY = 24 * 3600;
 
 interface LibrarySet {
   accounts: string[];
@@ -29,18 +26,8 @@ interface Account {
   dn: string;
   password: string;
   checkout?: CheckOut;
-}
-
-function names(value: unknown, key: string): string[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string')
-    return value
-      .split(',')
-      .map((v) => v.trim())
-      .filter(Boolean);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
-    return (value as string[]).map((v) => v.trim()).filter(Boolean);
-  throw badRequest(`${key} must be a string or a list of strings`);
+  /** Whether the account was ever checked out. */
+  borrowed?: boolean;
 }
 
 function duration(value: unknown, key: string): number | undefined {
@@ -63,7 +50,7 @@ export class Library {
   }
 
   list(prefix: string): { keys: string[] } {
-    return { keys: listLevel(this.sets.keys(), prefix) };
+    return { keys: this.s.rules.libraryList(this.sets.keys(), prefix) };
   }
 
   private get(name: string): LibrarySet {
@@ -84,12 +71,21 @@ export class Library {
 
   async write(name: string, body: Record<string, unknown>): Promise<void> {
     const existing = this.sets.get(name);
-    const accounts = names(body.service_account_names, 'service_account_names') ?? existing?.accounts;
-    if (!accounts?.length) throw badRequest('service_account_names is required');
-    const ttl = duration(body.ttl, 'ttl') ?? existing?.ttl ?? DAY;
-    const maxTtl = duration(body.max_ttl, 'max_ttl') ?? existing?.maxTtl ?? DAY;
+    const rules = this.s.rules;
+    const accounts = rules.accountNames(body.service_account_names) ?? existing?.accounts ?? [];
+    if (!accounts.length && rules.libraryAccountsRequired) throw badRequest('service_account_names is required');
+    const given = (key: 'ttl' | 'max_ttl') => {
+      const v = duration(body[key], key);
+      return v === undefined ? undefined : rules.libraryTtl(v, key);
+    };
+    const applies = !existing || rules.libraryUpdateApplies;
+    const ttl = (applies ? given('ttl') : undefined) ?? existing?.ttl ?? rules.libraryDefaultTtl;
+    const maxTtl = (applies ? given('max_ttl') : undefined) ?? existing?.maxTtl ?? rules.libraryDefaultMaxTtl;
     if (ttl > 0 && maxTtl > 0 && ttl > maxTtl) throw badRequest('ttl cannot be greater than max_ttl');
-    const disableEnforcement = boolField(body, 'disable_check_in_enforcement') ?? existing?.disableEnforcement ?? false;
+    const disableEnforcement =
+      boolField(body, 'disable_check_in_enforcement') ??
+      existing?.disableEnforcement ??
+      rules.libraryDefaultDisableEnforcement;
     const unique = [...new Set(accounts)];
     for (const acct of unique) {
       const owner = this.accounts.get(acct)?.set;
@@ -99,12 +95,13 @@ export class Library {
     }
     const added = unique.filter((a) => this.accounts.get(a)?.set !== name);
     const attr = this.s.userAttr();
+    const verify = rules.verifyAddedAccounts(!existing);
     const joined = await this.s.withDirectory(async (session) => {
       const found: { name: string; dn: string; password: string }[] = [];
       for (const acct of added) {
         const dn = await session.findAccount(acct, undefined, attr);
         if (!dn) {
-          if (!this.s.rules.libraryAccountsMustExist) {
+          if (!rules.libraryAccountsMustExist || !verify) {
             found.push({ name: acct, dn: '', password: '' });
             continue;
           }
@@ -115,7 +112,7 @@ export class Library {
       // Only after every account was found, so a rejected write changes nothing.
       for (const f of found) {
         if (!f.dn) continue;
-        f.password = this.s.generatePassword();
+        f.password = this.s.generatePassword('library');
         await session.setPassword(f.dn, f.password);
       }
       return found;
@@ -137,7 +134,7 @@ export class Library {
 
   async delete(name: string): Promise<void> {
     const set = this.sets.get(name);
-    if (!set) return;
+    if (!set || !this.s.rules.libraryDeleteRemoves) return;
     for (const acct of set.accounts) {
       const co = this.accounts.get(acct)?.checkout;
       this.release(acct);
@@ -150,7 +147,9 @@ export class Library {
     const set = this.get(name);
     const out: Record<string, unknown> = {};
     for (const acct of set.accounts) {
-      const co = this.accounts.get(acct)?.checkout;
+      const account = this.accounts.get(acct);
+      const co = account?.checkout;
+      if (!co && !account?.borrowed && !this.s.rules.statusShowsNeverBorrowed) continue;
       if (!co) out[acct] = { available: true };
       // The borrower token is identified by its accessor: the token itself must never be echoed.
       else out[acct] = this.s.rules.borrowerStatus(co);
@@ -162,10 +161,10 @@ export class Library {
     name: string,
     body: Record<string, unknown>,
     token: TokenInfo,
-  ): Promise<{ data: Record<string, unknown>; lease: LeaseSpec }> {
+  ): Promise<{ data: Record<string, unknown>; lease?: LeaseSpec }> {
     const set = this.get(name);
     const requested = duration(body.ttl, 'ttl');
-    let ttl = requested === undefined || requested === 0 ? set.ttl : requested;
+    let ttl = this.s.rules.checkoutTtl(requested, set.ttl);
     if (set.ttl > 0 && ttl > set.ttl && this.s.rules.checkoutTtlCapped) ttl = set.ttl;
     if (set.ttl > 0 && ttl === 0) ttl = set.ttl;
     const free = this.s.rules.pickFreeAccount(set.accounts, (a) => {
@@ -190,15 +189,17 @@ export class Library {
       },
     };
     account.checkout = checkout;
+    account.borrowed = true;
     const password = this.s.rules.checkoutPassword(account.password);
-    return { data: { service_account_name: free, password }, lease: checkout.spec };
+    const data = { service_account_name: free, password };
+    return this.s.rules.checkoutCreatesLease ? { data, lease: checkout.spec } : { data };
   }
 
   /** Makes the account available and rotates its password (as the real product does on check-in). */
   private async returnAccount(account: Account): Promise<void> {
     account.checkout = undefined;
     if (!this.s.rules.checkInRotates || !account.dn) return;
-    const password = this.s.generatePassword();
+    const password = this.s.generatePassword('library');
     await this.s.withDirectory((session) => session.setPassword(account.dn, password));
     account.password = password;
   }
@@ -218,9 +219,9 @@ export class Library {
   ): Promise<Record<string, unknown>> {
     const set = this.get(name);
     const enforce = this.s.rules.checkInEnforced(set.disableEnforcement, manage);
-    const isBorrower = (co: CheckOut) =>
-      (co.entityId !== '' && co.entityId === token.entityId) || (co.accessor !== '' && co.accessor === token.accessor);
-    let wanted = names(body.service_account_names, 'service_account_names');
+    const caller = { entityId: token.entityId, accessor: token.accessor };
+    const isBorrower = (co: CheckOut) => this.s.rules.isBorrower(co, caller);
+    let wanted = this.s.rules.checkInNames(body.service_account_names);
     if (!wanted?.length) {
       const mine = set.accounts.filter((a) => {
         const co = this.accounts.get(a)?.checkout;

@@ -3,14 +3,29 @@
  * engine): named values and functions the model calls (`s.rules.x(...)`). A fault or a legal
  * variant replaces one of them in switches.ts; the model never asks which switch is on.
  */
+import { parseDuration } from '../../duration.js';
 import type { SvcError } from '../../errors.js';
 import { badRequest } from '../../errors.js';
-import { type DirectoryConfig, DEFAULT_LENGTH, readConfig, SCHEMA_USERATTR, type Schema } from './config.js';
+import {
+  DEFAULT_CONNECTION_TIMEOUT,
+  DEFAULT_LENGTH,
+  DEFAULT_REQUEST_TIMEOUT,
+  DEFAULT_URL,
+  type DirectoryConfig,
+  readConfig,
+  SCHEMA_USERATTR,
+  type Schema,
+} from './config.js';
+import type { SessionSettings } from './directory.js';
 import { decodeMaybeBase64 } from './ldif.js';
+import { listLevel } from './names.js';
+import type { TemplateFn } from './template.js';
 import { rfc3339 } from './template-functions.js';
 
 /** The smallest rotation_period of a static role, in seconds. */
 export const MIN_ROTATION_PERIOD = 5;
+
+const DAY = 24 * 3600;
 
 /** A library check-out as the status shows it: who borrowed the account. */
 export interface Borrower {
@@ -18,8 +33,39 @@ export interface Borrower {
   entityId: string;
 }
 
+/** What a credential request hands its templates as time fields. */
+export interface TemplateTimes {
+  IssueTime: string;
+  IssueTimeSeconds: number;
+  ExpirationTime: string;
+  ExpirationTimeSeconds: number;
+}
+
+/** The LDIF fields of a dynamic role's templates. */
+export type LdifKey = 'creation_ldif' | 'deletion_ldif' | 'rollback_ldif';
+
+/** What a password is generated for (rules 2-4 apply to all of them). */
+export type PasswordUse = 'root' | 'static' | 'dynamic' | 'library';
+
 export const documentedRules = {
   // --- Configuration -------------------------------------------------------------------------
+  /** binddn and bindpass are required ("yes" in the Required column). */
+  configRequired: ['binddn', 'bindpass'] as string[],
+  /** schema is one of openldap, ad, racf. */
+  schemas: ['openldap', 'ad', 'racf'] as Schema[],
+  /** url when none was written. */
+  defaultUrl: DEFAULT_URL,
+  /** request_timeout and connection_timeout when not written: 90 and 30 seconds. */
+  defaultRequestTimeout: DEFAULT_REQUEST_TIMEOUT,
+  defaultConnectionTimeout: DEFAULT_CONNECTION_TIMEOUT,
+  /** skip_static_role_import_rotation when not written. */
+  defaultSkipStaticImport: false,
+  /** request_timeout and connection_timeout take integer seconds or a duration string. */
+  configDuration: (_key: 'request_timeout' | 'connection_timeout', value: unknown): number => parseDuration(value),
+  /** A write on an existing configuration: the fields sent replace the stored ones. */
+  mergeConfig: (_prev: DirectoryConfig | undefined, next: DirectoryConfig): DirectoryConfig => next,
+  /** DELETE /ldap/config removes the configuration. */
+  configDeleteRemoves: true,
   /** "length" and "password_policy" are mutually exclusive. */
   lengthAndPolicyExclusive: true,
   /** A password policy is looked up when a password is generated, not when the config is saved. */
@@ -28,21 +74,62 @@ export const documentedRules = {
   configRead: (cfg: DirectoryConfig): Record<string, unknown> => readConfig(cfg),
   /** userattr when not set: the schema's attribute (openldap: cn). */
   defaultUserAttr: (schema: Schema): string => SCHEMA_USERATTR[schema],
+  /** A configured userattr is the search attribute. */
+  configuredUserAttr: (configured: string | undefined): string | undefined => configured,
+  /** Entries of static roles and library sets are searched under userdn. */
+  searchBase: (userdn: string): string => userdn,
   /** url is a comma-separated list tried in order (failover). */
   urlsToTry: (urls: string[]): string[] => urls,
+  /**
+   * How the engine talks to the directory: StartTLS when configured on ldap:// URLs, the
+   * configured CA, verification unless insecure_tls, the client certificate and key, the UPN
+   * `binddn@upndomain` as bind name when upndomain is set, connection_timeout before the next URL
+   * (the smaller of the two timeouts when both apply) and request_timeout for every request.
+   */
+  session: (cfg: DirectoryConfig): SessionSettings => ({
+    urls: cfg.urls,
+    starttls: cfg.starttls,
+    ca: cfg.certificate || undefined,
+    verifyServer: !cfg.insecureTls,
+    clientCert: cfg.clientTlsCert || undefined,
+    clientKey: cfg.clientTlsKey || undefined,
+    bindName: cfg.upndomain ? `${cfg.binddn}@${cfg.upndomain}` : cfg.binddn,
+    connectTimeout: Math.min(cfg.connectionTimeout, cfg.requestTimeout),
+    requestTimeout: cfg.requestTimeout,
+  }),
   /** rotate-root changes the bind password in the directory before storing it. */
   rotateRootChangesDirectory: true,
+  /** rotate-root answers without the new password: it is known only to the service. */
+  rotateRootAnswer: (_password: string): { data?: Record<string, unknown> } => ({}),
 
   // --- Password generation (configuration rules 2-4) -----------------------------------------
-  /** A configured password_policy generates the passwords. */
-  usesPasswordPolicy: (cfg: DirectoryConfig): boolean => !!cfg.passwordPolicy,
+  /** A configured password_policy generates the passwords, whatever they are for. */
+  usesPasswordPolicy: (cfg: DirectoryConfig, _use: PasswordUse): boolean => !!cfg.passwordPolicy,
   /** Otherwise passwords have the configured length, 64 by default. */
   passwordLength: (configured: number | undefined): number => configured ?? DEFAULT_LENGTH,
+  /** A configured policy that does not exist fails the generation (no fallback). */
+  missingPolicyFallsBack: false,
+  /** The alphabet of the pre-policy algorithm, the same with and without length (rules 2-3). */
+  passwordAlphabet: (_lengthConfigured: boolean): string | undefined => undefined,
 
   // --- Static roles --------------------------------------------------------------------------
   minRotationPeriod: MIN_ROTATION_PERIOD,
+  /** rotation_period: integer seconds or a duration string. */
+  rotationPeriod: (value: unknown): number => parseDuration(value),
+  /** username and rotation_period are required on creation. */
+  staticUsernameRequired: true,
+  staticRotationPeriodRequired: true,
+  /** Any static role name is allowed, slashes included (a hierarchy). */
+  checkStaticRoleName: (_name: string): void => {},
   /** username and dn cannot change after creation. */
-  staticIdentityImmutable: true,
+  staticUsernameImmutable: true,
+  staticDnImmutable: true,
+  /** A POST on an existing role applies its rotation_period. */
+  staticUpdateApplies: true,
+  /** skip_import_rotation counts only on creation: an update sending it changes nothing. */
+  skipImportOnUpdateForgets: false,
+  /** DELETE removes the role. */
+  staticDeleteRemoves: true,
   /** The entry must exist in the directory. */
   staticEntryMustExist: true,
   /** dn, if given, takes precedence over searching for username. */
@@ -59,6 +146,10 @@ export const documentedRules = {
   reportsLastPassword: true,
   /** Before the first rotation static-cred answers without a password. */
   credBeforeFirstRotation: (): void => {},
+  /** static-cred supplies the password once the service has rotated it (skip_import or not). */
+  credSuppliesPassword: (rotatedByService: boolean, _skipImport: boolean): boolean => rotatedByService,
+  /** LIST of static roles: the names at the level asked (a nested level ends with "/"). */
+  staticList: (names: Iterable<string>, prefix: string): string[] => listLevel(names, prefix),
   /** The dn shown by reads: the entry's DN. */
   staticShownDn: (found: string, _written: string): string => found,
   /** last_svc_rotation: an RFC 3339 timestamp. */
@@ -69,8 +160,30 @@ export const documentedRules = {
   partialUpdate: true,
   /** A key sent as an empty string is deleted. */
   emptyStringDeletes: true,
-  /** LDIF may be sent base64-encoded. */
-  decodeLdif: (text: string): string => decodeMaybeBase64(text),
+  /** LDIF may be sent base64-encoded, in each of the three LDIF fields. */
+  decodeLdif: (text: string, _key: LdifKey): string => decodeMaybeBase64(text),
+  /** creation_ldif and deletion_ldif are required; rollback_ldif is recommended only. */
+  dynamicRequired: ['creation_ldif', 'deletion_ldif'] as LdifKey[],
+  /** DELETE removes the role. */
+  dynamicDeleteRemoves: true,
+  /** The role's username_template, or the default. */
+  usernameTemplate: (roleTemplate: string | undefined, defaultTemplate: string): string =>
+    roleTemplate || defaultTemplate,
+  /** The functions a template can call (LDIF or username template). */
+  templateFunctions: (fns: Record<string, TemplateFn>, _kind: 'ldif' | 'username'): Record<string, TemplateFn> => fns,
+  /** A template's source as the template language reads it. */
+  templateSource: (src: string, _kind: 'ldif' | 'username'): string => src,
+  /** The time fields of a credential request: RFC 3339 and Unix seconds of issue and expiry. */
+  templateTimes: (issuedAtMs: number, expiresAtMs: number): TemplateTimes => ({
+    IssueTime: rfc3339(issuedAtMs),
+    IssueTimeSeconds: Math.floor(issuedAtMs / 1000),
+    ExpirationTime: rfc3339(expiresAtMs),
+    ExpirationTimeSeconds: Math.floor(expiresAtMs / 1000),
+  }),
+  /** .RoleName, .Username and .Password as the LDIF templates receive them. */
+  ldifRoleName: (name: string): string => name,
+  ldifUsername: (username: string): string => username,
+  ldifPassword: (password: string): string => password,
   /** Any role name is allowed. */
   checkDynamicRoleName: (_name: string): void => {},
   /** The lease: max_ttl of the role, bounded by the system maximum. */
@@ -78,8 +191,8 @@ export const documentedRules = {
   /** The lease: default_ttl of the role, else the system default. */
   dynamicDefaultTtl: (roleDefault: number | undefined, systemDefault: number): number => roleDefault || systemDefault,
   defaultUsernameTemplate: 'v_{{.DisplayName}}_{{.RoleName}}_{{random 10}}_{{unix_time}}',
-  /** Template fields: .DisplayName is the token's display name. */
-  displayName: (tokenDisplayName: string): string => tokenDisplayName,
+  /** Template fields: .DisplayName is the token's display name, in LDIF and username templates. */
+  displayName: (tokenDisplayName: string, _kind: 'ldif' | 'username'): string => tokenDisplayName,
   /** utf16le is available in LDIF templates only. */
   utf16leIn: (kind: 'ldif' | 'username'): boolean => kind === 'ldif',
   /** truncate N keeps N characters. */
@@ -93,12 +206,37 @@ export const documentedRules = {
   deletionStopsAtError: false,
 
   // --- Library sets --------------------------------------------------------------------------
+  /** service_account_names is required; a string or a list of strings. */
+  libraryAccountsRequired: true,
+  accountNames: (value: unknown): string[] | undefined => accountNameList(value),
+  /** ttl, max_ttl and disable_check_in_enforcement when not written: 24h, 24h, false. */
+  libraryDefaultTtl: DAY,
+  libraryDefaultMaxTtl: DAY,
+  libraryDefaultDisableEnforcement: false,
+  /** A ttl or max_ttl of 0 means unlimited and is stored as 0. */
+  libraryTtl: (seconds: number, _key: 'ttl' | 'max_ttl'): number => seconds,
+  /** DELETE removes the set. */
+  libraryDeleteRemoves: true,
+  /** A POST on an existing set applies the fields it sends. */
+  libraryUpdateApplies: true,
+  /** LIST of library sets: the names at the level asked (a nested level ends with "/"). */
+  libraryList: (names: Iterable<string>, prefix: string): string[] => listLevel(names, prefix),
+  /** Every account added to a set, on creation or update, must exist in the directory. */
+  verifyAddedAccounts: (_setIsNew: boolean): boolean => true,
   /** Every account must exist in the directory. */
   libraryAccountsMustExist: true,
   /** An account belongs to one set only. */
   accountInOneSetOnly: true,
   /** A check-out ttl above the set's ttl is capped to it. */
   checkoutTtlCapped: true,
+  /**
+   * The check-out ttl before the cap: the requested one, the set's ttl when none is requested;
+   * 0 asks for no limit (the set's ttl then still applies when it has one).
+   */
+  checkoutTtl: (requested: number | undefined, setTtl: number): number =>
+    requested === undefined || requested === 0 ? setTtl : requested,
+  /** A check-out creates a lease (renewable, of the check-out ttl). */
+  checkoutCreatesLease: true,
   /** Check-out lends a free account; none free is an error (undefined). */
   pickFreeAccount: (accounts: string[], isFree: (a: string) => boolean): string | undefined => accounts.find(isFree),
   /** The password given by check-out opens the account. */
@@ -111,10 +249,17 @@ export const documentedRules = {
   checkInRotates: true,
   /** Only the borrower may check in, unless enforcement is disabled or the manage path is used. */
   checkInEnforced: (disableEnforcement: boolean, manage: boolean): boolean => !disableEnforcement && !manage,
+  /** The borrower: the entity that checked out (any of its tokens), or the token itself. */
+  isBorrower: (co: Borrower, caller: Borrower): boolean =>
+    (co.entityId !== '' && co.entityId === caller.entityId) || (co.accessor !== '' && co.accessor === caller.accessor),
+  /** check-in names: a string or a list of strings. */
+  checkInNames: (value: unknown): string[] | undefined => accountNameList(value),
   /** A check-in refused to a caller who is not the borrower. */
   unauthorizedCheckIn: (message: string): SvcError => badRequest(message),
   /** check_ins lists the accounts that were checked in (not those already available). */
   checkInListsAvailable: false,
+  /** status lists every account of the set, borrowed or not. */
+  statusShowsNeverBorrowed: true,
   /** status of a checked-out account: borrower_client_token and borrower_entity_id. */
   borrowerStatus: (co: Borrower): Record<string, unknown> => ({
     available: false,
@@ -124,6 +269,19 @@ export const documentedRules = {
 };
 
 export type LdapRules = typeof documentedRules;
+
+/** A string (one name, or a comma-separated list) or a list of strings; undefined when absent. */
+export function accountNameList(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+    return (value as string[]).map((v) => v.trim()).filter(Boolean);
+  throw badRequest('service_account_names must be a string or a list of strings');
+}
 
 // --- Response shapes (the documents' read fields, formats and error texts) ---------------------
 

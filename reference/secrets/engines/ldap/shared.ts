@@ -1,11 +1,12 @@
 /** What every part of the engine shares: the config, directory sessions, password generation. */
+import { randomInt } from 'node:crypto';
 import type { EngineContext } from '../../engine.js';
 import { badRequest, SvcError } from '../../errors.js';
 import { defaultPassword } from '../../password-policies.js';
 import type { DirectoryConfig } from './config.js';
-import { DirectoryError, withSession, type Session } from './directory.js';
-import type { LdapRules } from './rules.js';
-import { ldapRulesFor } from './switches.js';
+import { type After, DirectoryError, withSession, type Session } from './directory.js';
+import type { LdapRules, PasswordUse } from './rules.js';
+import { ldapRulesFor } from './switches/index.js';
 
 export class Shared {
   config: DirectoryConfig | undefined;
@@ -24,14 +25,20 @@ export class Shared {
 
   userAttr(): string {
     const cfg = this.requireConfig();
-    return cfg.userattr || this.rules.defaultUserAttr(cfg.schema);
+    return this.rules.configuredUserAttr(cfg.userattr) || this.rules.defaultUserAttr(cfg.schema);
   }
+
+  /** Timers of the directory's timeouts, on the service's clock. */
+  private readonly after: After = (seconds, fn) => this.ctx.clock.at(this.ctx.clock.now() + seconds * 1000, fn);
 
   /** Runs `fn` on a bound session; directory failures become 500 with a credential-free message. */
   async withDirectory<T>(fn: (s: Session) => Promise<T>): Promise<T> {
     const cfg = this.requireConfig();
+    const session = this.rules.session(cfg);
+    const settings = { ...session, urls: this.rules.urlsToTry(session.urls) };
+    const scope = { searchBase: this.rules.searchBase(cfg.userdn), schema: cfg.schema };
     try {
-      return await withSession(cfg, { urls: this.rules.urlsToTry(cfg.urls) }, fn);
+      return await withSession(settings, cfg.bindpass, scope, this.after, fn);
     } catch (err) {
       if (err instanceof SvcError) throw err;
       if (err instanceof DirectoryError) throw new SvcError(500, [`directory: ${err.message}`]);
@@ -40,16 +47,20 @@ export class Shared {
   }
 
   /** Password generation rules 2-4 of the configuration section. */
-  generatePassword(): string {
+  generatePassword(use: PasswordUse): string {
     const cfg = this.requireConfig();
-    if (cfg.passwordPolicy && this.rules.usesPasswordPolicy(cfg)) {
+    if (cfg.passwordPolicy && this.rules.usesPasswordPolicy(cfg, use)) {
       try {
         return this.ctx.passwordPolicies.generate(cfg.passwordPolicy);
       } catch (err) {
-        throw badRequest(`cannot generate a password: ${(err as Error).message}`);
+        if (!this.rules.missingPolicyFallsBack)
+          throw badRequest(`cannot generate a password: ${(err as Error).message}`);
       }
     }
-    return defaultPassword(this.rules.passwordLength(cfg.length));
+    const length = this.rules.passwordLength(cfg.length);
+    const alphabet = this.rules.passwordAlphabet(cfg.length !== undefined);
+    if (!alphabet) return defaultPassword(length);
+    return Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
   }
 
   now(): number {

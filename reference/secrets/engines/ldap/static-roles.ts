@@ -1,7 +1,5 @@
 /** Static roles: existing entries whose passwords the engine rotates now and every rotation_period. */
-import { parseDuration } from '../../duration.js';
 import { badRequest, notFound } from '../../errors.js';
-import { listLevel } from './names.js';
 import { boolField, stringField, type Shared } from './shared.js';
 import { MIN_ROTATION_PERIOD } from './rules.js';
 
@@ -20,6 +18,8 @@ interface StaticRole {
   lastRotation?: number;
   /** ms when the schedule last started (creation or last rotation). */
   scheduleFrom: number;
+  /** Whether the service has set the password (import rotation, rotate-role, schedule). */
+  rotatedByService: boolean;
   skipImportRotation: boolean;
   cancel: () => void;
 }
@@ -34,7 +34,7 @@ export class StaticRoles {
   }
 
   list(prefix: string): { keys: string[] } {
-    return { keys: listLevel(this.roles.keys(), prefix) };
+    return { keys: this.s.rules.staticList(this.roles.keys(), prefix) };
   }
 
   read(name: string): Record<string, unknown> {
@@ -65,10 +65,12 @@ export class StaticRoles {
 
   async write(name: string, body: Record<string, unknown>): Promise<void> {
     const existing = this.roles.get(name);
+    const rules = this.s.rules;
+    if (!existing) rules.checkStaticRoleName(name);
     let period: number | undefined;
     if (body.rotation_period !== undefined && body.rotation_period !== null) {
       try {
-        period = parseDuration(body.rotation_period);
+        period = rules.rotationPeriod(body.rotation_period);
       } catch {
         throw badRequest('rotation_period must be a duration (seconds or a string such as 1h)');
       }
@@ -77,39 +79,35 @@ export class StaticRoles {
     }
     const username = stringField(body, 'username');
     const dn = stringField(body, 'dn');
+    const roleSkip = boolField(body, 'skip_import_rotation');
     if (existing) {
-      const mutable = !this.s.rules.staticIdentityImmutable;
-      if (username !== undefined && username !== existing.username && !mutable)
-        throw badRequest('username cannot be changed after creation');
-      if (dn !== undefined && dn !== '' && dn !== existing.dn && !mutable)
-        throw badRequest('dn cannot be changed after creation');
-      if (mutable && username) existing.username = username;
-      if (period !== undefined && period !== existing.rotationPeriod) {
-        existing.rotationPeriod = period;
-        this.schedule(name, existing);
-      }
+      this.update(name, existing, { username, dn, period, roleSkip });
       return;
     }
-    if (!username) throw badRequest('username is required');
-    if (period === undefined) throw badRequest('rotation_period is required');
+    if (!username && rules.staticUsernameRequired) throw badRequest('username is required');
+    if (period === undefined) {
+      if (rules.staticRotationPeriodRequired) throw badRequest('rotation_period is required');
+      period = 24 * 3600;
+    }
     const cfg = this.s.requireConfig();
-    const roleSkip = boolField(body, 'skip_import_rotation');
-    let skip = this.s.rules.skipImportRotation(roleSkip, cfg.skipStaticRoleImportRotation);
+    let skip = rules.skipImportRotation(roleSkip, cfg.skipStaticRoleImportRotation);
     const attr = this.s.userAttr();
-    const foundDn = await this.s.withDirectory(async (session) => {
-      return session.findAccount(username, this.s.rules.staticLookupDn(dn), attr);
-    });
-    if (!foundDn && this.s.rules.staticEntryMustExist) {
+    // Only when a rule above is replaced: a role without username is stored without an entry.
+    const foundDn = username
+      ? await this.s.withDirectory(async (session) => session.findAccount(username, rules.staticLookupDn(dn), attr))
+      : undefined;
+    if (!foundDn && rules.staticEntryMustExist && username) {
       throw badRequest(`no entry found for ${dn ? `dn "${dn}"` : `${attr}="${username}" under userdn`}`);
     }
     // Only when the rule above is replaced: a role for an absent entry gets a guessed DN, never rotated.
     if (!foundDn) skip = true;
     const role: StaticRole = {
-      username,
+      username: username ?? '',
       dn: foundDn ?? (dn || `${attr}=${username},${cfg.userdn}`),
       writtenDn: dn ?? '',
       rotationPeriod: period,
       scheduleFrom: this.s.now(),
+      rotatedByService: false,
       skipImportRotation: roleSkip ?? cfg.skipStaticRoleImportRotation,
       cancel: () => {},
     };
@@ -118,9 +116,39 @@ export class StaticRoles {
     this.schedule(name, role);
   }
 
+  /** A POST on an existing role: username and dn stay, rotation_period may change. */
+  private update(
+    name: string,
+    existing: StaticRole,
+    sent: { username?: string; dn?: string; period?: number; roleSkip?: boolean },
+  ): void {
+    const rules = this.s.rules;
+    const { username, dn, period, roleSkip } = sent;
+    if (username !== undefined && username !== existing.username && rules.staticUsernameImmutable)
+      throw badRequest('username cannot be changed after creation');
+    const sameDn = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+    const dnChanged = dn !== undefined && dn !== '' && !sameDn(dn, existing.dn) && !sameDn(dn, existing.writtenDn);
+    if (dnChanged && rules.staticDnImmutable) throw badRequest('dn cannot be changed after creation');
+    // Only when the rules above are replaced: the identity moves to what was sent.
+    if (!rules.staticUsernameImmutable && username) existing.username = username;
+    if (!rules.staticDnImmutable && dnChanged) {
+      existing.dn = dn!;
+      existing.writtenDn = dn!;
+    }
+    if (roleSkip === true && rules.skipImportOnUpdateForgets) {
+      existing.password = undefined;
+      existing.lastPassword = undefined;
+      existing.rotatedByService = false;
+    }
+    if (period !== undefined && period !== existing.rotationPeriod && rules.staticUpdateApplies) {
+      existing.rotationPeriod = period;
+      this.schedule(name, existing);
+    }
+  }
+
   async delete(name: string): Promise<void> {
     const r = this.roles.get(name);
-    if (!r) return;
+    if (!r || !this.s.rules.staticDeleteRemoves) return;
     r.cancel();
     this.roles.delete(name);
   }
@@ -130,7 +158,8 @@ export class StaticRoles {
     const next = r.scheduleFrom + r.rotationPeriod * 1000;
     const left = Math.max(0, Math.ceil((next - this.s.now()) / 1000));
     const ttl = this.s.rules.staticCredTtl(left, r.rotationPeriod);
-    if (r.password === undefined) this.s.rules.credBeforeFirstRotation();
+    const supplies = r.password !== undefined && this.s.rules.credSuppliesPassword(r.rotatedByService, r.skipImportRotation);
+    if (!supplies) this.s.rules.credBeforeFirstRotation();
     const data: Record<string, unknown> = {
       dn: this.shownDn(r),
       username: r.username,
@@ -139,7 +168,7 @@ export class StaticRoles {
       last_svc_rotation: this.lastRotation(r),
     };
     // Until the first rotation the engine does not know the password, so it cannot supply it.
-    if (r.password !== undefined) data.password = r.password;
+    if (supplies) data.password = r.password;
     if (r.lastPassword !== undefined && this.s.rules.reportsLastPassword) data.last_password = r.lastPassword;
     return data;
   }
@@ -152,10 +181,11 @@ export class StaticRoles {
 
   private async rotate(role: StaticRole, changeDirectory = true): Promise<void> {
     if (!role.dn) throw badRequest('the role has no entry to rotate');
-    const password = this.s.generatePassword();
+    const password = this.s.generatePassword('static');
     if (changeDirectory) await this.s.withDirectory((session) => session.setPassword(role.dn, password));
     if (role.password !== undefined) role.lastPassword = role.password;
     role.password = password;
+    role.rotatedByService = true;
     role.lastRotation = this.s.now();
     role.scheduleFrom = role.lastRotation;
   }
