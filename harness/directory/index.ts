@@ -17,4 +17,4 @@ export {
   type DirectoryAdmin,
 } from './verify.js';
 export { freePort } from './slapd.js';
-export { clientCertListener, type Listener, silentListener, upnListener } from './listeners.js';
+export { clientCertListener, type Listener, type SilentListener, silentListener, upnListener } from './listeners.js';

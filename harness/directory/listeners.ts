@@ -41,13 +41,22 @@ function tracked(sockets: Set<Socket>, socket: Socket): Socket {
   return socket;
 }
 
+export interface SilentListener extends Listener {
+  /** Resolves once a client has sent its first bytes (a request, or a TLS ClientHello). */
+  contacted: Promise<void>;
+}
+
 /** Accepts connections and never sends a byte. */
-export async function silentListener(): Promise<Listener> {
+export async function silentListener(): Promise<SilentListener> {
   const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    tracked(sockets, socket);
+  let heard!: () => void;
+  const contacted = new Promise<void>((resolve) => {
+    heard = resolve;
   });
-  return listening(server, sockets);
+  const server = createServer((socket) => {
+    tracked(sockets, socket).once('data', () => heard());
+  });
+  return { ...(await listening(server, sockets)), contacted };
 }
 
 /** Pipes a client connection to the directory at `target` (host:port), both ends closing together. */

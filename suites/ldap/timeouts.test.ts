@@ -7,7 +7,7 @@
  */
 import { conformance, type Exchange, type T } from '../../harness/index.js';
 import { expectThat, statusBetween, success } from '../../harness/checks/index.js';
-import { silentListener } from '../../harness/directory/index.js';
+import { type SilentListener, silentListener } from '../../harness/directory/index.js';
 import { account, baseConfig, directory, freshMount, ldapSuite, LONG } from './helpers.js';
 
 ldapSuite();
@@ -44,16 +44,40 @@ async function expectPending(t: T, req: InFlight, mountPath: string, when: strin
   expectThat(ex === undefined, 'pending', `the request is still waiting ${when}`, 'no answer yet', ex?.response.status);
 }
 
-/** The answer, which must come within timing.settleSeconds of real time now that the timeout passed. */
-async function expectAnswered(t: T, req: InFlight, when: string): Promise<Exchange> {
-  const bound = t.config.timing.settleSeconds * 1000;
+/** `p`, or undefined when it has not settled within timing.settleSeconds of real time. */
+async function bounded<R>(t: T, p: Promise<R>): Promise<R | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), bound);
+    timer = setTimeout(() => resolve(undefined), t.config.timing.settleSeconds * 1000);
   });
-  const ex = await Promise.race([req.done, late]);
-  clearTimeout(timer);
-  expectThat(ex !== undefined, 'answered', `the request is answered ${when}`, 'an answer', `none within ${bound} ms`);
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Starts the request and waits until the engine is talking to the silent listener (its request
+ * or TLS handshake arrived): only from then on does moving the clock measure the timeout.
+ */
+async function waiting(t: T, mountPath: string, listener: SilentListener): Promise<InFlight> {
+  const req = await useDirectory(t, mountPath);
+  const reached = await bounded(t, Promise.race([listener.contacted.then(() => true), req.done.then(() => false)]));
+  expectThat(
+    reached === true,
+    'contacted',
+    'the engine contacts the directory at the configured URL',
+    'a connection that sends a request or a TLS handshake',
+    reached === false ? `an answer first: ${req.answer()?.response.status}` : 'no contact',
+  );
+  return req;
+}
+
+/** The answer, which must come within timing.settleSeconds of real time now that the timeout passed. */
+async function expectAnswered(t: T, req: InFlight, when: string): Promise<Exchange> {
+  const ex = await bounded(t, req.done);
+  expectThat(ex !== undefined, 'answered', `the request is answered ${when}`, 'an answer', 'none in time');
   return ex!;
 }
 
@@ -64,10 +88,10 @@ async function mountAt(t: T, url: string, timeouts: Record<string, unknown>): Pr
   return m;
 }
 
-async function silent(t: T): Promise<string> {
+async function silent(t: T): Promise<SilentListener> {
   const listener = await silentListener();
   t.track('silent listener', () => listener.close());
-  return listener.address;
+  return listener;
 }
 
 conformance(
@@ -77,8 +101,9 @@ conformance(
     title: 'With request_timeout 20 a request the directory never answers fails after 20 seconds, not before',
   },
   async (t) => {
-    const m = await mountAt(t, `ldap://${await silent(t)}`, { request_timeout: 20 });
-    const req = await useDirectory(t, m);
+    const hang = await silent(t);
+    const m = await mountAt(t, `ldap://${hang.address}`, { request_timeout: 20 });
+    const req = await waiting(t, m, hang);
     await t.advance(15);
     await expectPending(t, req, m, '15 seconds in');
     await t.advance(6);
@@ -93,8 +118,9 @@ conformance(
     title: 'Without request_timeout a request the directory never answers fails after 90 seconds, not before',
   },
   async (t) => {
-    const m = await mountAt(t, `ldap://${await silent(t)}`, {});
-    const req = await useDirectory(t, m);
+    const hang = await silent(t);
+    const m = await mountAt(t, `ldap://${hang.address}`, {});
+    const req = await waiting(t, m, hang);
     await t.advance(85);
     await expectPending(t, req, m, '85 seconds in');
     await t.advance(6);
@@ -109,8 +135,9 @@ conformance(
     title: 'With connection_timeout 20 a URL whose TLS handshake never completes is given up for the next after 20 seconds',
   },
   async (t) => {
-    const m = await mountAt(t, `ldaps://${await silent(t)},${directory(t).url}`, { connection_timeout: 20 });
-    const req = await useDirectory(t, m);
+    const hang = await silent(t);
+    const m = await mountAt(t, `ldaps://${hang.address},${directory(t).url}`, { connection_timeout: 20 });
+    const req = await waiting(t, m, hang);
     await t.advance(15);
     await expectPending(t, req, m, '15 seconds in');
     await t.advance(6);
@@ -125,8 +152,9 @@ conformance(
     title: 'Without connection_timeout a URL whose TLS handshake never completes is given up for the next after 30 seconds',
   },
   async (t) => {
-    const m = await mountAt(t, `ldaps://${await silent(t)},${directory(t).url}`, {});
-    const req = await useDirectory(t, m);
+    const hang = await silent(t);
+    const m = await mountAt(t, `ldaps://${hang.address},${directory(t).url}`, {});
+    const req = await waiting(t, m, hang);
     await t.advance(25);
     await expectPending(t, req, m, '25 seconds in');
     await t.advance(6);
@@ -141,11 +169,12 @@ conformance(
     title: 'With connection_timeout 60 and request_timeout 20 the next URL is tried after 20 seconds',
   },
   async (t) => {
-    const m = await mountAt(t, `ldaps://${await silent(t)},${directory(t).url}`, {
+    const hang = await silent(t);
+    const m = await mountAt(t, `ldaps://${hang.address},${directory(t).url}`, {
       connection_timeout: 60,
       request_timeout: 20,
     });
-    const req = await useDirectory(t, m);
+    const req = await waiting(t, m, hang);
     await t.advance(15);
     await expectPending(t, req, m, '15 seconds in');
     await t.advance(6);
