@@ -132,10 +132,7 @@ export function rewriteBindName(message: Buffer, map: (name: string) => string |
       message.subarray(name.end, op.end),
     ]),
   );
-  return tlv(
-    0x30,
-    Buffer.concat([message.subarray(outer.start, id.end), bind, message.subarray(op.end, outer.end)]),
-  );
+  return tlv(0x30, Buffer.concat([message.subarray(outer.start, id.end), bind, message.subarray(op.end, outer.end)]));
 }
 
 /**

@@ -21,7 +21,10 @@ const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY_MS = 86_400_000;
 
 function pemKey(pkcs8: ArrayBuffer): string {
-  const b64 = Buffer.from(pkcs8).toString('base64').match(/.{1,64}/g)!.join('\n');
+  const b64 = Buffer.from(pkcs8)
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n');
   return `-----BEGIN PRIVATE KEY-----\n${b64}\n-----END PRIVATE KEY-----\n`;
 }
 

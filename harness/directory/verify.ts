@@ -154,7 +154,11 @@ export async function readAttribute(dir: DirectoryAdmin, dn: string, attr: strin
 }
 
 /** Values of one attribute of an entry as bytes (unicodePwd, racfPassword); undefined when the entry is absent. */
-export async function readBinaryAttribute(dir: DirectoryAdmin, dn: string, attr: string): Promise<Buffer[] | undefined> {
+export async function readBinaryAttribute(
+  dir: DirectoryAdmin,
+  dn: string,
+  attr: string,
+): Promise<Buffer[] | undefined> {
   return withClient(dir.url, async (c) => {
     await c.bind(dir.bindDn, dir.bindPass);
     try {

@@ -1,14 +1,6 @@
 /** The directory engine's configuration (`/ldap/config`): fields, defaults, url failover, rotate-root. */
 import { conformance } from '../../harness/index.js';
-import {
-  bodyAt,
-  clientError,
-  errorMessage,
-  expectThat,
-  lacksField,
-  statusIs,
-  success,
-} from '../../harness/checks/index.js';
+import { bodyAt, errorMessage, expectThat, lacksField, statusIs, success } from '../../harness/checks/index.js';
 import { freePort } from '../../harness/directory/index.js';
 import { READ_BACK_CA } from '../../fixtures/ldap/certificate.js';
 import {
@@ -174,7 +166,11 @@ conformance(
     const name = await freshMount(t, null);
     for (const schema of ['ad', 'racf']) {
       t.check(await t.svc.post(`${name}/config`, { body: baseConfig(t, { schema }) }), success);
-      t.check(await t.svc.get(`${name}/config`), statusIs(200), bodyAt('/data/schema', schema, 'is the schema written'));
+      t.check(
+        await t.svc.get(`${name}/config`),
+        statusIs(200),
+        bodyAt('/data/schema', schema, 'is the schema written'),
+      );
     }
   },
 );

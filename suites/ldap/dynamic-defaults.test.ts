@@ -24,7 +24,8 @@ conformance(
   {
     id: 'ldap.dynamic.system-ttls',
     level: 'MUST',
-    title: 'A role without default_ttl and max_ttl gives leases of the system default that renew up to the system maximum',
+    title:
+      'A role without default_ttl and max_ttl gives leases of the system default that renew up to the system maximum',
   },
   async (t) => {
     const role = await createRole(t, { default_ttl: undefined });
@@ -60,7 +61,12 @@ conformance(
     const name = t.unique('beyond');
     const userDn = directory(t).userDn;
     const write = await t.svc.post(rolePath(name), {
-      body: { creation_ldif: creationLdif(userDn), deletion_ldif: deletionLdif(userDn), default_ttl: '1h', max_ttl: BEYOND },
+      body: {
+        creation_ldif: creationLdif(userDn),
+        deletion_ldif: deletionLdif(userDn),
+        default_ttl: '1h',
+        max_ttl: BEYOND,
+      },
     });
     t.track(`dynamic role ${name}`, () => t.svc.delete(rolePath(name)));
     // "never longer": refusing the role is one way to keep it.

@@ -51,12 +51,12 @@ export function dynamicRoles(mount: MountRef) {
     t: T,
     expr: string,
     base = 'tpl',
-  ): Promise<{ value: string; role: string; username: string; leaseSeconds: number }> {
+  ): Promise<{ value: string; role: string; username: string; leaseSeconds: number; lease: string }> {
     const role = await createRole(t, { creation_ldif: creationLdif(userDn(t), `description: ${expr}\n`) }, base);
     const c = await creds(t, role);
     const values = await attribute(t, dnOf(t, c.username), 'description');
     const leaseSeconds = Number((c.ex.response.body as { lease_duration?: number }).lease_duration);
-    return { value: values?.[0] ?? '', role, username: c.username, leaseSeconds };
+    return { value: values?.[0] ?? '', role, username: c.username, leaseSeconds, lease: c.lease };
   }
 
   /** Creates a role whose username is the role name, so a failed creation's entries can be found. */

@@ -114,7 +114,6 @@ conformance(
   },
 );
 
-
 conformance(
   {
     id: 'ldap.library.checkout-ttl-capped',
@@ -196,7 +195,7 @@ conformance(
   {
     id: 'ldap.library.status',
     level: 'MUST',
-    title: 'GET /ldap/library/:set/status of an account checked out by a user names the user\'s entity',
+    title: "GET /ldap/library/:set/status of an account checked out by a user names the user's entity",
   },
   async (t) => {
     const a = await account(t);
@@ -229,7 +228,13 @@ conformance(
       await t.svc.post(`${setPath(set)}/check-in`, { body: { service_account_names: [a.cn] }, token: second }),
       statusIs(200),
     );
-    expectThat(checkIns(ex).includes(a.cn), 'check_ins', 'the entity\'s other token checked the account in', [a.cn], checkIns(ex));
+    expectThat(
+      checkIns(ex).includes(a.cn),
+      'check_ins',
+      "the entity's other token checked the account in",
+      [a.cn],
+      checkIns(ex),
+    );
     await expectAvailable(t, set, a.cn, true, 'after check-in by the same entity');
   },
 );

@@ -13,11 +13,21 @@ import {
   statusIs,
   success,
 } from '../../harness/checks/index.js';
-import { account, data, durationOf, expectBinds, expectNoBind, ldapSuite, leaseId, LONG, revokeLease } from './helpers.js';
+import {
+  account,
+  data,
+  durationOf,
+  expectBinds,
+  expectNoBind,
+  ldapSuite,
+  leaseId,
+  LONG,
+  revokeLease,
+} from './helpers.js';
 import { library } from './library-sets.js';
 
 const { mount } = ldapSuite();
-const { setPath, createSet, borrower, checkOut, statusOf, expectAvailable, checkIns } = library(mount);
+const { setPath, createSet, borrower, checkOut, expectAvailable, checkIns } = library(mount);
 
 conformance(
   {
@@ -66,7 +76,11 @@ conformance(
     t.check(
       await t.svc.get(setPath(single)),
       statusIs(200),
-      bodyAt('/data/service_account_names', (v: unknown) => Array.isArray(v) && v.length === 1 && v[0] === c.cn, `is ["${c.cn}"]`),
+      bodyAt(
+        '/data/service_account_names',
+        (v: unknown) => Array.isArray(v) && v.length === 1 && v[0] === c.cn,
+        `is ["${c.cn}"]`,
+      ),
     );
   },
 );
@@ -145,7 +159,11 @@ conformance(
     t.check(
       await t.svc.get(setPath(set)),
       statusIs(200),
-      bodyAt('/data/service_account_names', (v: unknown) => Array.isArray(v) && v.length === 1 && v[0] === a.cn, `is still ["${a.cn}"]`),
+      bodyAt(
+        '/data/service_account_names',
+        (v: unknown) => Array.isArray(v) && v.length === 1 && v[0] === a.cn,
+        `is still ["${a.cn}"]`,
+      ),
     );
   },
 );

@@ -32,7 +32,10 @@ function kindOf(c: string): string {
 }
 
 /** Creates a static role on a fresh account and returns the password static-cred reports. */
-async function generated(t: T, mountPath: string): Promise<{ password: string; dn: string; status: number; role: string }> {
+async function generated(
+  t: T,
+  mountPath: string,
+): Promise<{ password: string; dn: string; status: number; role: string }> {
   const acct = await account(t, 'gen');
   const role = t.unique('gen');
   const created = await t.svc.post(`${mountPath}/static-role/${role}`, {

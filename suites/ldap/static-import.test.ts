@@ -33,7 +33,6 @@ conformance(
   },
 );
 
-
 conformance(
   {
     id: 'ldap.static.skip-import-rotation',
@@ -62,12 +61,12 @@ conformance(
   },
 );
 
-
 conformance(
   {
     id: 'ldap.static.skip-import-creation-only',
     level: 'MUST',
-    title: 'An update sending skip_import_rotation true is refused or changes nothing: static-cred still supplies the password',
+    title:
+      'An update sending skip_import_rotation true is refused or changes nothing: static-cred still supplies the password',
   },
   async (t) => {
     const acct = await account(t);
@@ -81,7 +80,6 @@ conformance(
     await expectBinds(t, acct.dn, data(after).password, 'the password after the update');
   },
 );
-
 
 conformance(
   {
@@ -106,4 +104,3 @@ conformance(
     await expectNoBind(t, rotated.dn, rotated.password, 'role-level false overrides the config: the original password');
   },
 );
-

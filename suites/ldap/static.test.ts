@@ -15,7 +15,6 @@ import {
   data,
   expectBinds,
   expectNoBind,
-  freshMount,
   ldapSuite,
   LONG,
   serviceNow,
@@ -230,7 +229,8 @@ conformance(
   {
     id: 'ldap.static.immutable-identity',
     level: 'MUST',
-    title: 'POST /ldap/static-role/:name changing the dn of an existing role is refused or ignored: the role keeps its entry',
+    title:
+      'POST /ldap/static-role/:name changing the dn of an existing role is refused or ignored: the role keeps its entry',
   },
   async (t) => {
     const a = await account(t);
@@ -242,7 +242,11 @@ conformance(
     t.check(
       await t.svc.get(role(name)),
       statusIs(200),
-      bodyAt('/data/dn', (v: unknown) => typeof v === 'string' && v.toLowerCase() === a.dn.toLowerCase(), 'is still the first dn'),
+      bodyAt(
+        '/data/dn',
+        (v: unknown) => typeof v === 'string' && v.toLowerCase() === a.dn.toLowerCase(),
+        'is still the first dn',
+      ),
     );
     // The role still manages the first entry: a rotation opens it, the other entry keeps its password.
     t.check(await t.svc.post(`${mount.path}/rotate-role/${name}`), success);

@@ -1,5 +1,5 @@
 /** LDIF templates of dynamic roles: the fields they receive and the functions they may call. */
-import { conformance } from '../../harness/index.js';
+import { conformance, type T } from '../../harness/index.js';
 import { clientError, errorMessage, expectThat, statusIs } from '../../harness/checks/index.js';
 import { creationLdif, deletionLdif } from '../../fixtures/ldap/roles.js';
 import { admin, data, leaseId, ldapSuite, revokeLease } from './helpers.js';
@@ -8,6 +8,22 @@ import { dynamicRoles } from './dynamic-roles.js';
 
 const { mount } = ldapSuite();
 const { rolePath, userDn, dnOf, rendered } = dynamicRoles(mount);
+
+/** RFC 3339 date-time (fractional seconds allowed, Z or an offset). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+/** How much earlier than the lease's own times the time fields may be ("slightly"). */
+const SLIGHTLY = 5;
+
+/** The lease's own issue and expiry times (Unix seconds, with fractions), from PUT sys/leases/lookup. */
+async function leaseTimes(t: T, lease: string): Promise<{ issue: number; expire: number }> {
+  const ex = t.precondition(await t.svc.put('sys/leases/lookup', { body: { lease_id: lease } }), statusIs(200));
+  const d = data<{ issue_time?: string; expire_time?: string }>(ex);
+  const issue = Date.parse(String(d.issue_time ?? '')) / 1000;
+  const expire = Date.parse(String(d.expire_time ?? '')) / 1000;
+  if (Number.isNaN(issue) || Number.isNaN(expire))
+    t.notApplicable('sys/leases/lookup shows no issue_time and expire_time of the lease');
+  return { issue, expire };
+}
 
 conformance(
   { id: 'ldap.template.fields', level: 'MUST', title: 'LDIF templates receive .RoleName, .DisplayName and .Username' },
@@ -29,11 +45,19 @@ conformance(
   {
     id: 'ldap.template.time-fields',
     level: 'MUST',
-    title: '.ExpirationTimeSeconds minus .IssueTimeSeconds is the lease TTL and .IssueTime is RFC 3339',
+    title:
+      '.ExpirationTimeSeconds minus .IssueTimeSeconds is the lease TTL and .IssueTime and .ExpirationTime are RFC 3339',
   },
   async (t) => {
     const r = await rendered(t, '{{.IssueTimeSeconds}} {{.ExpirationTimeSeconds}} {{.IssueTime}} {{.ExpirationTime}}');
     const [issue, exp, issueText, expText] = r.value.split(' ');
+    expectThat(
+      RFC3339.test(issueText ?? '') && RFC3339.test(expText ?? ''),
+      'rfc3339-format',
+      '.IssueTime and .ExpirationTime are RFC 3339 date-times',
+      'YYYY-MM-DDThh:mm:ss[.frac](Z|±hh:mm)',
+      `${issueText} ${expText}`,
+    );
     const span = Number(exp) - Number(issue);
     expectThat(
       Math.abs(span - r.leaseSeconds) <= 2,
@@ -49,6 +73,37 @@ conformance(
       'the RFC 3339 fields match the Unix ones',
       `${issue} ${exp}`,
       `${issueText} ${expText}`,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.template.time-fields',
+    level: 'MUST',
+    title: "The time fields are at most slightly earlier, never later, than the lease's own issue and expiry times",
+  },
+  async (t) => {
+    const r = await rendered(t, '{{.IssueTimeSeconds}} {{.ExpirationTimeSeconds}} {{.IssueTime}} {{.ExpirationTime}}');
+    const [issue, exp, issueText, expText] = r.value.split(' ');
+    const lease = await leaseTimes(t, r.lease);
+    // "slightly earlier": a few seconds at most (the lease's times may carry fractions of a second).
+    const close = (field: number, own: number) => field <= own + 1 && field >= own - SLIGHTLY;
+    const fields = {
+      IssueTimeSeconds: close(Number(issue), lease.issue),
+      ExpirationTimeSeconds: close(Number(exp), lease.expire),
+      IssueTime: close(Date.parse(issueText ?? '') / 1000, lease.issue),
+      ExpirationTime: close(Date.parse(expText ?? '') / 1000, lease.expire),
+    };
+    const off = Object.entries(fields)
+      .filter(([, ok]) => !ok)
+      .map(([name]) => name);
+    expectThat(
+      off.length === 0,
+      'earlier',
+      `each time field is at most ${SLIGHTLY} s earlier than the lease's value and not later`,
+      { issue_time: lease.issue, expire_time: lease.expire },
+      { fields: r.value, off },
     );
   },
 );
@@ -72,10 +127,10 @@ conformance(
 );
 
 conformance(
-  { id: 'ldap.template.printf', level: 'MUST', title: 'printf is available: {{ printf "%s=%d" .RoleName 42 }}' },
+  { id: 'ldap.template.printf', level: 'MUST', title: 'printf is available: {{ printf "%s=%d" "abc" 42 }}' },
   async (t) => {
-    const r = await rendered(t, '{{ printf "%s=%d" .RoleName 42 }}');
-    expectThat(r.value === `${r.role}=42`, 'printf', 'printf formats its arguments', `${r.role}=42`, r.value);
+    const r = await rendered(t, '{{ printf "%s=%d" "abc" 42 }}');
+    expectThat(r.value === 'abc=42', 'printf', 'printf formats its arguments', 'abc=42', r.value);
   },
 );
 
@@ -117,16 +172,21 @@ conformance(
   {
     id: 'ldap.template.fn-truncate-sha256',
     level: 'MUST',
-    title: 'truncate_sha256 20 keeps 20 characters ending in 8 hex digits of a SHA-256',
+    title: 'truncate_sha256 20 keeps 20 characters ending in the first 8 hex digits of a SHA-256 of the text',
   },
   async (t) => {
     const input = 'abcdefghijklmnopqrstuvwxyz0123456789';
     const r = await rendered(t, `{{ "${input}" | truncate_sha256 20 }}`);
+    // "the SHA-256 of the cut text" reads several ways: the whole input, the 20 characters cut
+    // to, the 12 kept or the part cut off (what the real product hashes). Each is accepted.
+    const { createHash } = await import('node:crypto');
+    const sha8 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 8);
+    const readings = [input, input.slice(0, 20), input.slice(0, 12), input.slice(12)].map(sha8);
     expectThat(
-      r.value.length === 20 && r.value.startsWith(input.slice(0, 12)) && /^[0-9a-f]{8}$/.test(r.value.slice(12)),
+      r.value.length === 20 && r.value.startsWith(input.slice(0, 12)) && readings.includes(r.value.slice(12)),
       'truncate_sha256',
-      '12 kept characters then 8 hex digits',
-      `${input.slice(0, 12)}<8 hex>`,
+      '12 kept characters then the first 8 hex digits of the SHA-256 of the text',
+      `${input.slice(0, 12)}<one of ${readings.join(', ')}>`,
       r.value,
     );
   },
@@ -162,20 +222,19 @@ conformance(
     title: 'unix_time, unix_time_millis and timestamp give the current time',
   },
   async (t) => {
-    const r = await rendered(
-      t,
-      '{{unix_time}} {{unix_time_millis}} {{timestamp "2006-01-02"}} {{.IssueTimeSeconds}} {{.IssueTime}}',
-    );
-    const [secs, millis, day, issue, issueText] = r.value.split(' ');
+    const r = await rendered(t, '{{unix_time}} {{unix_time_millis}} {{timestamp "2006-01-02"}}');
+    const [secs, millis, day] = r.value.split(' ');
+    // "Current": the service's time when the credentials were made, the issue time of their lease.
+    const { issue } = await leaseTimes(t, r.lease);
     const ok =
-      Math.abs(Number(secs) - Number(issue)) <= 5 &&
-      Math.abs(Number(millis) / 1000 - Number(issue)) <= 5 &&
-      day === issueText!.slice(0, 10);
+      Math.abs(Number(secs) - issue) <= 5 &&
+      Math.abs(Number(millis) / 1000 - issue) <= 5 &&
+      day === new Date(issue * 1000).toISOString().slice(0, 10);
     expectThat(
       ok,
       'time',
-      'the time functions agree with the issue time',
-      `${issue} / ${issueText!.slice(0, 10)}`,
+      'the time functions agree with the lease issue time',
+      `${Math.floor(issue)} / ${new Date(issue * 1000).toISOString().slice(0, 10)}`,
       r.value,
     );
   },

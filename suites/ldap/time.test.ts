@@ -251,7 +251,13 @@ conformance(
       );
       renewed = Number((ex.response.body as { lease_duration?: number }).lease_duration);
     }
-    expectThat(renewed > 9 * 3600, 'renewed', 'the renewal 27h after check-out still gets a full ttl', '> 32400', renewed);
+    expectThat(
+      renewed > 9 * 3600,
+      'renewed',
+      'the renewal 27h after check-out still gets a full ttl',
+      '> 32400',
+      renewed,
+    );
     const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as
       | { available?: boolean }
       | undefined;

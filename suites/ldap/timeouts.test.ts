@@ -29,7 +29,8 @@ async function useDirectory(t: T, mountPath: string): Promise<InFlight> {
     })
     .then((ex) => {
       answered = ex;
-      if (ex.response.status < 400) t.track(`static role ${role}`, () => t.svc.delete(`${mountPath}/static-role/${role}`));
+      if (ex.response.status < 400)
+        t.track(`static role ${role}`, () => t.svc.delete(`${mountPath}/static-role/${role}`));
       return ex;
     });
   // Awaited by the test; a failure before that must not become an unhandled rejection.
@@ -132,7 +133,8 @@ conformance(
   {
     id: 'ldap.config.connection-timeout-applies',
     level: 'MUST',
-    title: 'With connection_timeout 20 a URL whose TLS handshake never completes is given up for the next after 20 seconds',
+    title:
+      'With connection_timeout 20 a URL whose TLS handshake never completes is given up for the next after 20 seconds',
   },
   async (t) => {
     const hang = await silent(t);
@@ -149,7 +151,8 @@ conformance(
   {
     id: 'ldap.config.connection-timeout-default',
     level: 'MUST',
-    title: 'Without connection_timeout a URL whose TLS handshake never completes is given up for the next after 30 seconds',
+    title:
+      'Without connection_timeout a URL whose TLS handshake never completes is given up for the next after 30 seconds',
   },
   async (t) => {
     const hang = await silent(t);

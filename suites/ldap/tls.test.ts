@@ -110,7 +110,12 @@ conformance(
     const url = `ldaps://${listener.address}`;
     await configureWith(t, m, { url, certificate: tls.ca });
     t.check(await useDirectory(t, m), failed);
-    await configureWith(t, m, { url, certificate: tls.ca, client_tls_cert: tls.clientCert, client_tls_key: tls.clientKey });
+    await configureWith(t, m, {
+      url,
+      certificate: tls.ca,
+      client_tls_cert: tls.clientCert,
+      client_tls_key: tls.clientKey,
+    });
     t.check(await useDirectory(t, m), success);
   },
 );

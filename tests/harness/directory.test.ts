@@ -39,6 +39,17 @@ describe.skipIf(slapd.skip)(`directory fixture${slapd.note}`, () => {
       expect(await binds(dir.url, dir.bindDn, dir.bindPass), 'bind entry binds').toBe(true);
       expect(await binds(dir.url, dir.bindDn, `${dir.bindPass}x`), 'a wrong password does not bind').toBe(false);
       expect(dir.serviceAccounts.length, 'service accounts seeded').toBeGreaterThan(0);
+      // The TLS side: the TLS-only administrator binds over ldaps:// with the run's CA, not in clear.
+      if (dir.tls) {
+        const { ldapsUrl, ca, tlsBindDn, tlsBindPass } = dir.tls;
+        const overTls = new Client({ url: ldapsUrl, timeout: 5000, connectTimeout: 5000, tlsOptions: { ca: [ca] } });
+        try {
+          await overTls.bind(tlsBindDn, tlsBindPass);
+        } finally {
+          await overTls.unbind().catch(() => {});
+        }
+        expect(await binds(dir.url, tlsBindDn, tlsBindPass), 'the TLS-only administrator binds in clear').toBe(false);
+      }
     } finally {
       await dir.stop();
     }

@@ -167,7 +167,9 @@ export function applyConfigWrite(
     clientTlsCert,
     clientTlsKey: str(body, 'client_tls_key') ?? prev?.clientTlsKey ?? '',
     skipStaticRoleImportRotation:
-      bool(body, 'skip_static_role_import_rotation') ?? prev?.skipStaticRoleImportRotation ?? rules.defaultSkipStaticImport,
+      bool(body, 'skip_static_role_import_rotation') ??
+      prev?.skipStaticRoleImportRotation ??
+      rules.defaultSkipStaticImport,
     length,
     tlsMinVersion: str(body, 'tls_min_version') ?? prev?.tlsMinVersion ?? 'tls12',
     tlsMaxVersion: str(body, 'tls_max_version') ?? prev?.tlsMaxVersion ?? 'tls12',

@@ -158,7 +158,8 @@ export class StaticRoles {
     const next = r.scheduleFrom + r.rotationPeriod * 1000;
     const left = Math.max(0, Math.ceil((next - this.s.now()) / 1000));
     const ttl = this.s.rules.staticCredTtl(left, r.rotationPeriod);
-    const supplies = r.password !== undefined && this.s.rules.credSuppliesPassword(r.rotatedByService, r.skipImportRotation);
+    const supplies =
+      r.password !== undefined && this.s.rules.credSuppliesPassword(r.rotatedByService, r.skipImportRotation);
     if (!supplies) this.s.rules.credBeforeFirstRotation();
     const data: Record<string, unknown> = {
       dn: this.shownDn(r),

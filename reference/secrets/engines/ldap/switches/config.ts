@@ -286,13 +286,17 @@ export const configSwitches = [
     breaks: 'ldap.password.length',
     statements: [`${S}.password-rule-length`],
     description: 'With length set, passwords come from another generator, with symbols.',
-    replace: (d) => ({ passwordAlphabet: (lengthConfigured) => (lengthConfigured ? SYMBOLS : d.passwordAlphabet(false)) }),
+    replace: (d) => ({
+      passwordAlphabet: (lengthConfigured) => (lengthConfigured ? SYMBOLS : d.passwordAlphabet(false)),
+    }),
   }),
   fault('ldap.default-algorithm-symbols', {
     breaks: 'ldap.default-algorithm-charset',
     statements: [`${S}.password-rule-default`],
     description: 'With neither length nor policy, passwords come from a generator with symbols.',
-    replace: (d) => ({ passwordAlphabet: (lengthConfigured) => (lengthConfigured ? d.passwordAlphabet(true) : SYMBOLS) }),
+    replace: (d) => ({
+      passwordAlphabet: (lengthConfigured) => (lengthConfigured ? d.passwordAlphabet(true) : SYMBOLS),
+    }),
   }),
   fault('ldap.default-length-32', {
     breaks: 'ldap.config.length-default',

@@ -12,7 +12,8 @@ const { fault } = switchesOf<LdapRules>(['ldap']);
 const S = 'doc.core.ldap-template';
 
 /** Go's default time.Time format ("2006-01-02 15:04:05 +0000 UTC"), not RFC 3339. */
-const goDefault = (ms: number) => `${new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('T', ' ').replace('.000Z', '')} +0000 UTC`;
+const goDefault = (ms: number) =>
+  `${new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('T', ' ').replace('.000Z', '')} +0000 UTC`;
 
 /** The template functions with `name` replaced (or removed, for undefined). */
 const withFn =
@@ -32,9 +33,7 @@ export const templateSwitches = [
     description: 'In a username template a field written {{.Field}} (without spaces) is left as it is.',
     replace: (d) => ({
       templateSource: (src, kind) =>
-        kind === 'username'
-          ? src.replace(/\{\{\.([A-Za-z]\w*)\}\}/g, '{{"{{.$1}}"}}')
-          : d.templateSource(src, kind),
+        kind === 'username' ? src.replace(/\{\{\.([A-Za-z]\w*)\}\}/g, '{{"{{.$1}}"}}') : d.templateSource(src, kind),
     }),
   }),
   fault('ldap.template-spaces-refused', {
@@ -108,7 +107,7 @@ export const templateSwitches = [
   fault('ldap.template-expiration-time-go-format', {
     breaks: 'ldap.template.time-fields',
     statements: [`${S}.field-expiration-time`],
-    description: '.ExpirationTime is in Go\'s default time format, not RFC 3339.',
+    description: ".ExpirationTime is in Go's default time format, not RFC 3339.",
     replace: (d) => ({ templateTimes: (i, e) => ({ ...d.templateTimes(i, e), ExpirationTime: goDefault(e) }) }),
   }),
   fault('ldap.template-issue-seconds-millis', {
@@ -128,7 +127,7 @@ export const templateSwitches = [
   fault('ldap.template-times-later', {
     breaks: 'ldap.template.time-fields',
     statements: [`${S}.time-fields-earlier`],
-    description: 'The time fields are 30 seconds later than the lease\'s own issue and expiry times.',
+    description: "The time fields are 30 seconds later than the lease's own issue and expiry times.",
     replace: (d) => ({ templateTimes: (i, e) => d.templateTimes(i + 30_000, e + 30_000) }),
   }),
   // Functions.
@@ -175,9 +174,7 @@ export const templateSwitches = [
     description: 'replace FROM TO replaces only the first occurrence.',
     replace: (d) => ({
       templateFunctions: (fns, kind) =>
-        withFn('replace', (from, to, v) => String(v).replace(String(from), String(to)))(
-          d.templateFunctions(fns, kind),
-        ),
+        withFn('replace', (from, to, v) => String(v).replace(String(from), String(to)))(d.templateFunctions(fns, kind)),
     }),
   }),
   fault('ldap.template-sha256-base64-digest', {
@@ -218,7 +215,8 @@ export const templateSwitches = [
     statements: [`${S}.fn-uuid`],
     description: 'uuid gives 32 hex digits without dashes.',
     replace: (d) => ({
-      templateFunctions: (fns, kind) => withFn('uuid', () => randomBytes(16).toString('hex'))(d.templateFunctions(fns, kind)),
+      templateFunctions: (fns, kind) =>
+        withFn('uuid', () => randomBytes(16).toString('hex'))(d.templateFunctions(fns, kind)),
     }),
   }),
   fault('ldap.template-utf16le-missing', {

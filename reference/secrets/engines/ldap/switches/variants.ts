@@ -3,7 +3,7 @@
  * documents allow where they are silent or vague (each names the passage in `allows`).
  */
 import { switchesOf } from '../../../../switches.js';
-import { badRequest, forbidden, SvcError } from '../../../errors.js';
+import { badRequest, forbidden } from '../../../errors.js';
 import type { LdapRules } from '../rules.js';
 
 const { variant } = switchesOf<LdapRules>(['ldap']);
