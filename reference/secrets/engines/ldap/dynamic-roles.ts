@@ -51,14 +51,17 @@ export class DynamicRoles {
   }
 
   private ldifFns(now = () => this.s.now()) {
-    const { utf16leIn, truncate } = this.s.rules;
-    return this.s.rules.templateFunctions(templateFunctions({ now, ldif: utf16leIn('ldif'), truncate }), 'ldif');
+    const { utf16leIn, truncate, truncateSha256Of } = this.s.rules;
+    return this.s.rules.templateFunctions(
+      templateFunctions({ now, ldif: utf16leIn('ldif'), truncate, truncateSha256Of }),
+      'ldif',
+    );
   }
 
   private usernameFns(now = () => this.s.now()) {
-    const { utf16leIn, truncate } = this.s.rules;
+    const { utf16leIn, truncate, truncateSha256Of } = this.s.rules;
     return this.s.rules.templateFunctions(
-      templateFunctions({ now, ldif: utf16leIn('username'), truncate }),
+      templateFunctions({ now, ldif: utf16leIn('username'), truncate, truncateSha256Of }),
       'username',
     );
   }
@@ -92,6 +95,8 @@ export class DynamicRoles {
     for (const key of rules.dynamicRequired) if (!role[key]) throw badRequest(`${key} is required`);
     if (role.default_ttl && role.max_ttl && role.default_ttl > role.max_ttl)
       throw badRequest('default_ttl cannot be greater than max_ttl');
+    if (rules.maxTtlAboveSystemRefused && role.max_ttl && role.max_ttl > this.s.ctx.settings.maxLeaseTtl)
+      throw badRequest('max_ttl cannot be greater than the system maximum lease TTL');
     for (const key of LDIF_KEYS) {
       const t = role[key];
       if (!t) continue;

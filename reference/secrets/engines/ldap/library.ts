@@ -166,7 +166,7 @@ export class Library {
     const requested = duration(body.ttl, 'ttl');
     let ttl = this.s.rules.checkoutTtl(requested, set.ttl);
     if (set.ttl > 0 && ttl > set.ttl && this.s.rules.checkoutTtlCapped) ttl = set.ttl;
-    if (set.ttl > 0 && ttl === 0) ttl = set.ttl;
+    if (set.ttl > 0 && ttl === 0) ttl = requested === 0 ? this.s.rules.unlimitedCheckoutTtl(set.ttl) : set.ttl;
     const free = this.s.rules.pickFreeAccount(set.accounts, (a) => {
       const acc = this.accounts.get(a);
       return acc !== undefined && !acc.checkout;

@@ -126,6 +126,11 @@ export const documentedRules = {
   staticDnImmutable: true,
   /** A POST on an existing role applies its rotation_period. */
   staticUpdateApplies: true,
+  /** An update naming another username or dn is refused (undefined: ignored instead). */
+  identityChangeRefused: (what: 'username' | 'dn'): SvcError | undefined =>
+    badRequest(`${what} cannot be changed after creation`),
+  /** An update sending skip_import_rotation is accepted (and changes nothing; undefined) or refused. */
+  skipImportOnUpdate: (): SvcError | undefined => undefined,
   /** skip_import_rotation counts only on creation: an update sending it changes nothing. */
   skipImportOnUpdateForgets: false,
   /** DELETE removes the role. */
@@ -186,6 +191,8 @@ export const documentedRules = {
   ldifPassword: (password: string): string => password,
   /** Any role name is allowed. */
   checkDynamicRoleName: (_name: string): void => {},
+  /** A role max_ttl above the system maximum is accepted (and bounded), not refused. */
+  maxTtlAboveSystemRefused: false,
   /** The lease: max_ttl of the role, bounded by the system maximum. */
   dynamicMaxTtl: (roleMax: number | undefined, systemMax: number): number => Math.min(roleMax || systemMax, systemMax),
   /** The lease: default_ttl of the role, else the system default. */
@@ -197,6 +204,8 @@ export const documentedRules = {
   utf16leIn: (kind: 'ldif' | 'username'): boolean => kind === 'ldif',
   /** truncate N keeps N characters. */
   truncate: (s: string, n: number): string => s.slice(0, n),
+  /** truncate_sha256: the text whose SHA-256 ends the result (the real product: the part cut off). */
+  truncateSha256Of: (input: string, cut: number): string => input.slice(cut),
   /** creation_ldif stops at the first error, then rollback_ldif runs, continuing past errors. */
   creationStopsAtError: true,
   rollbackRuns: true,
@@ -235,6 +244,8 @@ export const documentedRules = {
    */
   checkoutTtl: (requested: number | undefined, setTtl: number): number =>
     requested === undefined || requested === 0 ? setTtl : requested,
+  /** A check-out asking for no limit (ttl 0) from a set with a ttl: the set's ttl still applies. */
+  unlimitedCheckoutTtl: (setTtl: number): number => setTtl,
   /** A check-out creates a lease (renewable, of the check-out ttl). */
   checkoutCreatesLease: true,
   /** Check-out lends a free account; none free is an error (undefined). */

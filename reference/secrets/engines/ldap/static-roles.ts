@@ -124,11 +124,21 @@ export class StaticRoles {
   ): void {
     const rules = this.s.rules;
     const { username, dn, period, roleSkip } = sent;
-    if (username !== undefined && username !== existing.username && rules.staticUsernameImmutable)
-      throw badRequest('username cannot be changed after creation');
+    const usernameChanged = username !== undefined && username !== existing.username;
+    if (usernameChanged && rules.staticUsernameImmutable) {
+      const refusal = rules.identityChangeRefused('username');
+      if (refusal) throw refusal;
+    }
     const sameDn = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
     const dnChanged = dn !== undefined && dn !== '' && !sameDn(dn, existing.dn) && !sameDn(dn, existing.writtenDn);
-    if (dnChanged && rules.staticDnImmutable) throw badRequest('dn cannot be changed after creation');
+    if (dnChanged && rules.staticDnImmutable) {
+      const refusal = rules.identityChangeRefused('dn');
+      if (refusal) throw refusal;
+    }
+    if (roleSkip !== undefined) {
+      const refusal = rules.skipImportOnUpdate();
+      if (refusal) throw refusal;
+    }
     // Only when the rules above are replaced: the identity moves to what was sent.
     if (!rules.staticUsernameImmutable && username) existing.username = username;
     if (!rules.staticDnImmutable && dnChanged) {

@@ -195,6 +195,8 @@ export interface TemplateFunctionOptions {
   ldif: boolean;
   /** truncate N: the first N characters (default); the engine passes its rule. */
   truncate?: (s: string, n: number) => string;
+  /** truncate_sha256: the text hashed (default: the part cut off, as the real product); the engine passes its rule. */
+  truncateSha256Of?: (input: string, cut: number) => string;
 }
 
 /** The custom functions of the document's table plus the ordinary ones. */
@@ -223,8 +225,8 @@ export function templateFunctions(opts: TemplateFunctionOptions): Record<string,
       const s = str(a[1], 'truncate_sha256');
       if (s.length <= n) return s;
       const cut = n - 8;
-      // As the real product: the hash is of the part that was cut off.
-      return s.slice(0, cut) + createHash('sha256').update(s.slice(cut)).digest('hex').slice(0, 8);
+      const hashed = opts.truncateSha256Of ? opts.truncateSha256Of(s, cut) : s.slice(cut);
+      return s.slice(0, cut) + createHash('sha256').update(hashed).digest('hex').slice(0, 8);
     },
     uppercase: (...a) => {
       arity(a, 1, 'uppercase');

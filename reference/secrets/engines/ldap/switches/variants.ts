@@ -57,4 +57,36 @@ export const variantSwitches = [
       },
     }),
   }),
+  variant('ldap.static-identity-change-ignored', {
+    allows: `${DOC} Directory engine: static role: username and dn "cannot change after creation"; whether an update naming others is refused or ignored is not said`,
+    description: 'an update naming another username or dn is answered 204 and ignored (the role keeps its entry)',
+    replace: () => ({ identityChangeRefused: () => undefined }),
+  }),
+  variant('ldap.static-skip-import-update-refused', {
+    allows: `${DOC} Directory engine: static role: skip_import_rotation applies "Only on creation"; whether an update sending it is refused or ignored is not said`,
+    description: 'an update of an existing static role sending skip_import_rotation is refused with 400',
+    replace: () => ({
+      skipImportOnUpdate: () => badRequest('skip_import_rotation can only be set when the role is created'),
+    }),
+  }),
+  variant('ldap.checkout-ttl-zero-unlimited', {
+    allows: `${DOC} Endpoints > Directory engine: check-out ttl "0 unlimited"; whether the set's ttl still caps an unlimited request is not said`,
+    description: "a check-out asking for ttl 0 has no per-check-out limit: its lease lasts until the set's max_ttl",
+    replace: () => ({ unlimitedCheckoutTtl: () => 0 }),
+  }),
+  variant('ldap.dynamic-max-ttl-above-system-refused', {
+    allows: `${DOC} Directory engine: dynamic role: max_ttl "may be shorter than it, never longer" (refusing a longer one keeps the rule)`,
+    description: 'a dynamic role whose max_ttl exceeds the system maximum is refused with 400',
+    replace: () => ({ maxTtlAboveSystemRefused: true }),
+  }),
+  variant('ldap.truncate-sha256-whole-text', {
+    allows: `${DOC} Template language: truncate_sha256: "the SHA-256 of the cut text" (the text being cut, or what is cut off)`,
+    description: 'truncate_sha256 ends with the first 8 characters of the SHA-256 of the whole input',
+    replace: () => ({ truncateSha256Of: (input) => input }),
+  }),
+  variant('ldap.template-times-earlier', {
+    allows: `${DOC} Template language: "The time fields may be slightly earlier than the lease's own values"`,
+    description: "the template time fields are taken 2 seconds before the lease's issue and expiry times",
+    replace: (d) => ({ templateTimes: (i, e) => d.templateTimes(i - 2000, e - 2000) }),
+  }),
 ];
