@@ -113,6 +113,8 @@ export interface Engine {
   handle(req: EngineRequest): Promise<EngineResponse>;
   /** Existence check deciding create versus update for POST/PUT; default: treated as update. */
   exists?(path: string): Promise<boolean>;
+  /** The path (relative to the mount) the caller's policies are checked against; default: the path itself. */
+  aclPath?(path: string): string;
   /** Markdown help for `?help=1` on a path of this mount. */
   help?(path: string): string;
   close?(): Promise<void>;

@@ -204,7 +204,10 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
       ? ((await mount.engine.exists?.(sub)) ?? true)
       : true;
   const operation = operationFor(method, exists);
-  if (token && !core.can(token, operation, parsed.fullPath)) throw permissionDenied();
+  // An engine may authorise a path against another (the default is the path itself).
+  const aclSub = mount.engine.aclPath?.(sub) ?? sub;
+  const aclPath = aclSub === sub ? parsed.fullPath : mount.path + aclSub;
+  if (token && !core.can(token, operation, aclPath)) throw permissionDenied();
   const engineReq: EngineRequest = {
     operation,
     method,

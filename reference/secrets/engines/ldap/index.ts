@@ -34,6 +34,10 @@ class LdapEngine implements Engine {
     return this.library.has(m[2]!);
   }
 
+  aclPath(path: string): string {
+    return this.s.rules.aclPath(path);
+  }
+
   help(path: string): string {
     return `## ldap/${path}\n\nDirectory engine of the reference: config, rotate-root, static-role, static-cred, rotate-role, role, creds, library.`;
   }

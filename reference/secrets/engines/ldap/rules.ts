@@ -260,6 +260,11 @@ export const documentedRules = {
   checkInRotates: true,
   /** Only the borrower may check in, unless enforcement is disabled or the manage path is used. */
   checkInEnforced: (disableEnforcement: boolean, manage: boolean): boolean => !disableEnforcement && !manage,
+  /**
+   * The path a request is authorised against: itself, so the forced check-in
+   * (library/manage/:set/check-in) needs a policy on the manage path ("for highly privileged callers").
+   */
+  aclPath: (path: string): string => path,
   /** The borrower: the entity that checked out (any of its tokens), or the token itself. */
   isBorrower: (co: Borrower, caller: Borrower): boolean =>
     (co.entityId !== '' && co.entityId === caller.entityId) || (co.accessor !== '' && co.accessor === caller.accessor),

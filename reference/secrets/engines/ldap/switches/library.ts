@@ -199,6 +199,13 @@ export const librarySwitches = [
     description: 'The manage path applies the borrower check.',
     replace: (d) => ({ checkInEnforced: (disable) => d.checkInEnforced(disable, false) }),
   }),
+  fault('ldap.library-manage-acl-as-checkin', {
+    breaks: 'ldap.library.checkin-manage-acl',
+    statements: [`${S}.endpoint-manage-privileged`],
+    description:
+      "The forced check-in is authorised against the set's ordinary check-in path: a borrower may force check-ins.",
+    replace: () => ({ aclPath: (p) => p.replace(/^library\/manage\/(.+)\/check-in$/, 'library/$1/check-in') }),
+  }),
   fault('ldap.library-checkin-names-string-ignored', {
     breaks: 'ldap.library.checkin-body-optional',
     statements: [`${S}.endpoint-checkin-names`],
