@@ -228,7 +228,7 @@ export const jobSwitches = [
     replace: () => ({ globalStopAccepted: false }),
   }),
   fault('jobs.stable-replaces-job', {
-    breaks: 'jobs.stable.set',
+    breaks: 'jobs.stable.flag-only',
     description: 'marking an older version stable makes it the current definition (no new version, no evaluation)',
     replace: () => ({ stableKeepsJob: false }),
   }),
