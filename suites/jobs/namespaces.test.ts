@@ -105,7 +105,11 @@ conformance(
       return body<Obj[]>(ex) ?? [];
     };
     // Placement and the deployment are the scheduler's work after the registration answered: polled.
-    const allocs = await waitFor('the job of the namespace has allocations', listOf('allocations'), (a) => a.length > 0);
+    const allocs = await waitFor(
+      'the job of the namespace has allocations',
+      listOf('allocations'),
+      (a) => a.length > 0,
+    );
     expectThat(
       allocs.every((a) => a.JobID === id),
       'allocations',
@@ -220,7 +224,8 @@ conformance(
     id: 'jobs.parse.namespace',
     level: 'MUST',
     requires: ['schedAcl'],
-    title: 'POST /v1/jobs/parse?namespace= is made in that namespace: a token that may parse only there may parse with it',
+    title:
+      'POST /v1/jobs/parse?namespace= is made in that namespace: a token that may parse only there may parse with it',
   },
   async (t) => {
     const ns = await schedNamespace(t);

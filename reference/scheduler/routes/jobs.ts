@@ -160,7 +160,8 @@ export function jobRoutes(d: Deps): Route[] {
     const hcl = optString(body, 'JobHCL');
     if (!hcl && !rules.parseNeedsJobHcl) return { body: {} };
     if (!hcl) throw badRequest('Job spec is empty');
-    const canonicalize = body.Canonicalize === undefined ? rules.parseCanonicalizeDefault : optBool(body, 'Canonicalize');
+    const canonicalize =
+      body.Canonicalize === undefined ? rules.parseCanonicalizeDefault : optBool(body, 'Canonicalize');
     const canonical = canonicalize && rules.parseCanonicalizes;
     const variables = rules.parseUsesVariables ? (optString(body, 'Variables') ?? '') : '';
     return { body: await parseJobHcl({ JobHCL: hcl, Canonicalize: canonical, Variables: variables }) };

@@ -122,7 +122,10 @@ export function versionRoutes(d: Deps): Route[] {
     const version = optUint(body, 'JobVersion') ?? rules.stableDefaultVersion(e.job.Version);
     const v = e.versions.find((x) => x.Version === version);
     if (!v) throw notFound(`job "${id}" in namespace "${ctx.namespace}" at version ${version} not found`);
-    const value = body.Stable === undefined || body.Stable === null ? rules.stableDefault(Boolean(v.Stable)) : optBool(body, 'Stable');
+    const value =
+      body.Stable === undefined || body.Stable === null
+        ? rules.stableDefault(Boolean(v.Stable))
+        : optBool(body, 'Stable');
     const index = store.nextIndex();
     if (rules.stableSets) {
       v.Stable = value;

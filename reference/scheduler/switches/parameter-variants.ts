@@ -17,7 +17,8 @@ export const parameterVariantSwitches = [
   variant('jobs.list-page-reversed', {
     allows:
       'jobs-service.md Parameters and responses, List jobs: "Response: array of job list items" (no order given; `prefix` is a filter, `next_token` comes from the previous page)',
-    description: 'The items of every page of GET /v1/jobs come in descending ID order (the pages themselves in the usual walk).',
+    description:
+      'The items of every page of GET /v1/jobs come in descending ID order (the pages themselves in the usual walk).',
     replace: answering('GET /v1/jobs', reversed),
   }),
   variant('jobs.versions-oldest-first', {

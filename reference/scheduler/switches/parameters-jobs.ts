@@ -136,7 +136,7 @@ export const parameterJobSwitches = [
   fault('jobs.parse-drops-resources', {
     breaks: 'jobs.parse.hcl-to-json',
     statements: ['doc.jobs.parse.response'],
-    description: 'the parsed JSON job leaves out the tasks\' Resources',
+    description: "the parsed JSON job leaves out the tasks' Resources",
     replace: answeringObject('WRITE /v1/jobs/parse', (job) => {
       for (const g of job.TaskGroups ?? []) for (const t of g.Tasks ?? []) delete t.Resources;
       return job;

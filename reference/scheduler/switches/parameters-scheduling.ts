@@ -63,7 +63,8 @@ export const parameterSchedulingSwitches = [
     statements: ['doc.jobs.dispatch.id-prefix-template'],
     description: 'IdPrefixTemplate is appended at the end of the dispatched ID instead of prefixing it',
     replace: (r) => ({
-      dispatchedId: (parent, template, unique) => `${r.dispatchedId(parent, '', unique)}${template ? `-${template}` : ''}`,
+      dispatchedId: (parent, template, unique) =>
+        `${r.dispatchedId(parent, '', unique)}${template ? `-${template}` : ''}`,
     }),
   }),
   fault('jobs.dispatch-no-job-create-index', {
@@ -75,7 +76,8 @@ export const parameterSchedulingSwitches = [
   fault('jobs.dispatch-raw-json-parsed', {
     breaks: 'jobs.dispatch.raw-payload',
     statements: ['doc.jobs.dispatch-payload.body'],
-    description: 'a JSON body sent to dispatch/payload is read as a dispatch request (its Payload field), not kept whole',
+    description:
+      'a JSON body sent to dispatch/payload is read as a dispatch request (its Payload field), not kept whole',
     replace: jsonDispatch,
   }),
   fault('jobs.dispatch-raw-answers-id-only', {
