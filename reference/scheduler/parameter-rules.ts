@@ -52,8 +52,8 @@ export interface ParameterRules {
   tagsKeepVersions: boolean;
   /** `diff_tag` (the real scheduler's name for comparing with a tagged version) is honoured. */
   diffTagHonoured: boolean;
-  /** The tag is stored under the path's tag_name. */
-  tagNamedByPath: boolean;
+  /** The name a tag is stored under, given the path's tag_name: that name. */
+  tagName(path: string): string;
   tagKeepsDescription: boolean;
 
   // ---- deployments -------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ export const documentedParameters: ParameterRules = {
 
   tagsKeepVersions: true,
   diffTagHonoured: true,
-  tagNamedByPath: true,
+  tagName: (path) => path,
   tagKeepsDescription: true,
 
   latestDeploymentIsNewest: true,

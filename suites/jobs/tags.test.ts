@@ -16,11 +16,12 @@ conformance(
   async (t) => {
     const { id } = await versioned(t, 'tagc', 'secondary');
     const before = Date.now() * 1e6;
-    const ex = await tag(t, id, 'golden', { Version: 0, Description: 'the one to roll back to' });
+    // A name with capitals and a dash, kept as the path gives it.
+    const ex = await tag(t, id, 'Golden-1', { Version: 0, Description: 'the one to roll back to' });
     t.check(
       ex,
       statusIs(200),
-      bodyAt('/Name', 'golden'),
+      bodyAt('/Name', 'Golden-1'),
       bodyAt('/Description', 'the one to roll back to'),
       bodyAt(
         '/TaggedTime',

@@ -146,7 +146,7 @@ export function versionRoutes(d: Deps): Route[] {
     const version = requested ?? (rules.tagDefaultsToLatest ? e.job.Version : 0);
     const v = e.versions.find((x) => x.Version === version);
     if (!v) throw notFound(`job "${id}" version ${version} not found`);
-    const name = rules.tagNamedByPath ? path : `version-${version}`;
+    const name = rules.tagName(path);
     const other = e.versions.find((x) => x.VersionTag?.Name === name && x.Version !== version);
     if (other && rules.tagUniquePerJob)
       throw badRequest(`tag "${name}" already exists on a different version of job "${id}"`);

@@ -257,11 +257,11 @@ export const parameterJobSwitches = [
     description: 'POST /v1/job/:job_id/stable answers without JobModifyIndex',
     replace: answeringObject('WRITE /v1/job/*id/stable', ({ JobModifyIndex: _, ...rest }) => rest),
   }),
-  fault('jobs.tag-name-ignored', {
+  fault('jobs.tag-name-lowercased', {
     breaks: 'jobs.tag.create',
     statements: ['doc.jobs.tag.path'],
-    description: 'the tag is stored as version-<n> instead of the path tag_name',
-    replace: () => ({ tagNamedByPath: false }),
+    description: 'the tag is stored under the path tag_name lowercased (Release-1 becomes release-1)',
+    replace: () => ({ tagName: (path: string) => path.toLowerCase() }),
   }),
   fault('jobs.tag-description-dropped', {
     breaks: 'jobs.tag.create',
