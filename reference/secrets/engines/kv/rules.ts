@@ -5,7 +5,7 @@
  * the formats of times and durations. The switches (switches.ts) replace some of these by name.
  */
 import type { EngineResponse } from '../../engine.js';
-import { badRequest, notFound } from '../../errors.js';
+import { type SvcError, badRequest, notFound } from '../../errors.js';
 import { rfc3339 } from '../../timestamps.js';
 
 export interface Version {
@@ -61,6 +61,8 @@ export const documented = {
   },
   /** A leaf is not a directory: listing it finds nothing. */
   leafIsDirectory: false,
+  /** The refusal of a LIST on a leaf with nothing under it (none: it lists nothing, answered 404). */
+  leafListRefusal: (): SvcError | undefined => undefined,
 
   // --- version 1 ----------------------------------------------------------------------------
 
