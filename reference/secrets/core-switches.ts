@@ -270,7 +270,8 @@ export const coreSwitches = [
   fault('core.help-root-paths', {
     breaks: 'core.help.openapi-paths-resolve',
     statements: ['doc.core.conventions.help-relative-paths'],
-    description: 'The help OpenAPI paths are written from the API root (/secret/data/<key>), not relative to the queried path.',
+    description:
+      'The help OpenAPI paths are written from the API root (/secret/data/<key>), not relative to the queried path.',
     replace: () => ({ helpPath: (_relative, fullPath) => `/${fullPath}` }),
   }),
   fault('core.help-unrestricted', {
@@ -330,7 +331,8 @@ export const coreSwitches = [
   fault('core.request-size-1mb', {
     breaks: 'core.limits.request-size',
     statements: ['doc.core.limits.request-size', 'doc.transit.limits.request-size'],
-    description: 'The maximum request size is 1 MiB whatever the listener is configured to (a request of a few MB is refused).',
+    description:
+      'The maximum request size is 1 MiB whatever the listener is configured to (a request of a few MB is refused).',
     replace: (d) => ({ maxRequestBytes: (configured) => Math.min(d.maxRequestBytes(configured), 1024 * 1024) }),
   }),
 ];

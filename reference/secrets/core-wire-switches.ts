@@ -206,7 +206,7 @@ export const coreWireSwitches = [
   fault('core.forbidden-as-401', {
     breaks: 'core.errors.status-403',
     statements: ['doc.core.errors.status-403-no-access'],
-    description: "A valid token refused by its policies gets 401 instead of 403.",
+    description: 'A valid token refused by its policies gets 401 instead of 403.',
     rewrite: (w) => (w.kind === 'error' && w.error instanceof PermissionDenied ? { ...w, status: 401 } : w),
   }),
   fault('core.bad-token-as-401', {
@@ -229,7 +229,8 @@ export const coreWireSwitches = [
   fault('core.bad-gateway-as-500', {
     breaks: 'core.errors.status-502',
     statements: ['doc.core.errors.status-502'],
-    description: 'An error answered by a third party the service called (the cloud directory) becomes 500 instead of 502.',
+    description:
+      'An error answered by a third party the service called (the cloud directory) becomes 500 instead of 502.',
     rewrite: errorStatus(502, 500),
   }),
   fault('core.created-as-201', {
@@ -268,7 +269,7 @@ export const coreWireSwitches = [
   fault('core.lease-duration-milliseconds', {
     breaks: 'core.envelope.lease-duration-of-lease',
     statements: ['doc.core.envelope.lease-duration'],
-    description: "lease_duration of a leased answer counts milliseconds instead of seconds.",
+    description: 'lease_duration of a leased answer counts milliseconds instead of seconds.',
     rewrite: leased((body) => {
       if (typeof body.lease_duration === 'number') body.lease_duration *= 1000;
     }),

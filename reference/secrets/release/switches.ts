@@ -49,7 +49,12 @@ export const releaseSwitches = [
   }),
   fault('release.health-version-wrong', {
     breaks: 'release.gate.reported-version',
-    statements: ['doc.core.known.sts-lease-duration-zero', 'doc.core.known.expiration-metrics-crash', 'doc.core.known.login-missing-group-policy', 'doc.core.known.many-mounts-deadlock'],
+    statements: [
+      'doc.core.known.sts-lease-duration-zero',
+      'doc.core.known.expiration-metrics-crash',
+      'doc.core.known.login-missing-group-policy',
+      'doc.core.known.many-mounts-deadlock',
+    ],
     description: 'sys/health reports 1.12.0 whatever version the reference runs.',
     replace: () => ({ reportedVersion: () => '1.12.0' }),
   }),
@@ -64,7 +69,8 @@ export const releaseSwitches = [
   fault('release.database-engines-pending-removal', {
     breaks: 'release.change.removed-database-engines',
     statements: ['doc.core.change.removed-plugins-status'],
-    description: "The plugin catalog reports the standalone database engines as 'pending removal' (their 1.12 status), not removed.",
+    description:
+      "The plugin catalog reports the standalone database engines as 'pending removal' (their 1.12 status), not removed.",
     replace: (d) => ({
       pluginStatus: (type, name) => {
         const status = d.pluginStatus(type, name);

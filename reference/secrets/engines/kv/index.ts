@@ -14,16 +14,11 @@ import { kvRulesWith } from './switches.js';
 export function listUnder(
   paths: Iterable<string>,
   prefix: string,
-  rules: Pick<KvRules, 'listEntry' | 'leafIsDirectory' | 'leafListRefusal'> = documented,
+  rules: Pick<KvRules, 'keysBelow' | 'listEntry' | 'leafIsDirectory' | 'leafListRefusal'> = documented,
 ): string[] {
   const out = new Set<string>();
   const all = [...paths];
-  for (const p of all) {
-    if (!p.startsWith(prefix)) continue;
-    const rest = p.slice(prefix.length);
-    const entry = rest ? rules.listEntry(rest) : '';
-    if (entry) out.add(entry);
-  }
+  for (const rest of rules.keysBelow(all, prefix)) if (rest) out.add(rules.listEntry(rest));
   const leaf = !!prefix && all.includes(prefix.slice(0, -1));
   if (rules.leafIsDirectory && leaf) out.add(prefix.slice(0, -1).split('/').pop()!);
   const refusal = leaf && out.size === 0 ? rules.leafListRefusal() : undefined;

@@ -54,6 +54,9 @@ export const documented = {
 
   // --- listing ------------------------------------------------------------------------------
 
+  /** The keys below a listed directory (`prefix` ends in "/"), relative to it. */
+  keysBelow: (paths: string[], prefix: string): string[] =>
+    paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)),
   /** The listed name of a key below the listed directory: a direct child, folders with a trailing "/". */
   listEntry: (rest: string): string => {
     const slash = rest.indexOf('/');

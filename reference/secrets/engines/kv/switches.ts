@@ -67,7 +67,8 @@ export const kvSwitches = [
   }),
   variant('kv.list-leaf-refused-400', {
     allows: `${KV}: "Listing is allowed on directories only" (the answer to a LIST of a leaf is not given)`,
-    description: 'A LIST on a key that holds a secret and has nothing under it answers 400 "not a directory" instead of 404.',
+    description:
+      'A LIST on a key that holds a secret and has nothing under it answers 400 "not a directory" instead of 404.',
     statements: ['doc.core.kv.list-directories-only'],
     replace: () => ({ leafListRefusal: () => badRequest('cannot list a key that is not a directory') }),
   }),
@@ -144,11 +145,14 @@ export const kvSwitches = [
     description: 'A LIST returns every key below the directory, not just the direct children.',
     replace: () => ({ listEntry: (rest) => rest }),
   }),
-  fault('kv.list-skips-directories', {
+  fault('kv.list-sibling-keys', {
     breaks: 'kv.list.keys-under-path',
     statements: ['doc.core.kv.list-keys-under-path'],
-    description: 'A LIST leaves out the sub-directories under the path: only the keys that hold a secret there are listed.',
-    replace: (rules) => ({ listEntry: (rest) => (rest.includes('/') ? '' : rules.listEntry(rest)) }),
+    description:
+      'A LIST matches the path as a bare string prefix: a sibling directory whose name starts with the listed one (dir-beside/ beside dir/) is listed too.',
+    replace: (rules) => ({
+      keysBelow: (paths, prefix) => [...rules.keysBelow(paths, prefix), ...siblings(paths, prefix)],
+    }),
   }),
   fault('kv.list-no-folder-suffix', {
     breaks: 'kv.list.folder-suffix',
@@ -374,6 +378,16 @@ export const kvSwitches = [
     replace: () => ({ versionCustomMetadata: () => null }),
   }),
 ];
+
+/** Keys of the directories beside `prefix` whose names start with its name, relative to its parent. */
+function siblings(paths: string[], prefix: string): string[] {
+  const base = prefix.slice(0, -1);
+  if (!base) return [];
+  const parent = base.slice(0, base.lastIndexOf('/') + 1);
+  return paths
+    .filter((p) => p.startsWith(base) && !p.startsWith(prefix) && p !== base)
+    .map((p) => p.slice(parent.length));
+}
 
 /** A route rule that no longer serves one sub-path (it becomes unsupported). */
 function hiding(section: string, route: KvRules['v2Route']): KvRules['v2Route'] {

@@ -74,7 +74,11 @@ export function listLockedUsers(
         ns,
         (entry = { namespace_id: ns || 'root', namespace_path: ns ? `${ns}/` : '', counts: 0, mount_accessors: [] }),
       );
-    entry.mount_accessors.push({ mount_accessor: mount.accessor, counts: users.length, alias_identifiers: rules.lockedUsersOrder(users) });
+    entry.mount_accessors.push({
+      mount_accessor: mount.accessor,
+      counts: users.length,
+      alias_identifiers: rules.lockedUsersOrder(users),
+    });
     entry.counts += users.length;
   }
   const by_namespace = [...byNs.values()].sort((a, b) => b.counts - a.counts);
