@@ -135,6 +135,7 @@ conformance(
 conformance(
   {
     id: 'kv.list.keys-under-path',
+    also: ['kv.list.folder-suffix'],
     level: 'MUST',
     title: 'LIST /secret (the mount root) lists the top-level keys and directories',
   },
@@ -145,6 +146,14 @@ conformance(
     t.check(
       ex,
       statusIs(200),
+      bodyAt(
+        '/data/keys',
+        (v: unknown) => Array.isArray(v) && (v.includes(`${dir}/`) || v.includes(`${dir}/x`)),
+        `lists ${dir}/x, by its directory or itself`,
+      ),
+    );
+    t.as('kv.list.folder-suffix').check(
+      ex,
       bodyAt(
         '/data/keys',
         (v: unknown) => Array.isArray(v) && v.includes(`${dir}/`) && !v.includes(`${dir}/x`),
