@@ -5,6 +5,7 @@
  */
 import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../contract/switches.js';
 import { schedulerSwitches } from './scheduler/switches/index.js';
+import { coreAuthSwitches } from './secrets/core-auth-switches.js';
 import { coreSwitches } from './secrets/core-switches.js';
 import { coreWireSwitches } from './secrets/core-wire-switches.js';
 import { cloudSwitches } from './secrets/engines/cloud/switches.js';
@@ -17,6 +18,7 @@ import { releaseSwitches } from './secrets/release/switches.js';
 
 const tables = [
   ...coreSwitches,
+  ...coreAuthSwitches,
   ...coreWireSwitches,
   ...kvSwitches,
   ...transitSwitches,
