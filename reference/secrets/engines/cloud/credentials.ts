@@ -49,10 +49,7 @@ export async function issueCredentials(d: CredentialsDeps, name: string, role: R
         { displayName: `svc-${name}-${randomUUID().slice(0, 8)}`, endDateTime },
       );
       return {
-        data: {
-          client_id: role.application_id,
-          client_secret: d.rules.returnedSecret(added.secretText),
-        },
+        data: d.rules.credentialsData(d.rules.staticClientId(role), d.rules.returnedSecret(added.secretText)),
         lease: {
           ttl,
           maxTtl,
@@ -76,10 +73,7 @@ export async function issueCredentials(d: CredentialsDeps, name: string, role: R
     );
     const permanently = role.permanently_delete;
     return {
-      data: {
-        client_id: principal.appId,
-        client_secret: d.rules.returnedSecret(added.secretText),
-      },
+      data: d.rules.credentialsData(principal.appId, d.rules.returnedSecret(added.secretText)),
       lease: {
         ttl,
         maxTtl,
