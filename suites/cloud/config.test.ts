@@ -58,7 +58,7 @@ conformance(
 conformance(
   {
     id: 'cloud.config.client-secret-write-only',
-    also: ['auth.write-only.client-secret'],
+    also: ['auth.write-only.client-secret', 'cloud.config.write-read'],
     level: 'MUST',
     title: 'GET /cloud/config never returns client_secret',
   },
@@ -67,7 +67,9 @@ conformance(
     const written = randomConfig(t);
     t.check(await t.svc.post(`${mount}/config`, { body: written }), success);
     const read = await t.svc.get(`${mount}/config`);
-    t.check(read, statusIs(200), lacksField('/data/client_secret'));
+    // That the read answers is the rule of write-read; this test is about what it leaves out.
+    t.as('cloud.config.write-read').check(read, statusIs(200));
+    t.check(read, lacksField('/data/client_secret'));
     if (read.response.text.includes(written.client_secret))
       fail('write-only', 'the configuration read contains the client secret', 'absent', '[present]');
   },
@@ -76,6 +78,7 @@ conformance(
 conformance(
   {
     id: 'cloud.config.optional-fields',
+    also: ['cloud.config.write-read'],
     level: 'MUST',
     title:
       'POST /cloud/config without client_id, client_secret and environment is accepted and reads show client_id and environment empty',
@@ -85,9 +88,16 @@ conformance(
     const { mount } = await envMount(t, { unset: ['CLOUD_CLIENT_ID', 'CLOUD_CLIENT_SECRET', 'CLOUD_ENVIRONMENT'] });
     const body = { subscription_id: randomUUID(), tenant_id: randomUUID() };
     t.check(await t.svc.post(`${mount}/config`, { body }), success);
+    const read = await t.svc.get(`${mount}/config`);
+    // That the read answers with both fields is the rule of write-read; this test is about their values.
+    t.as('cloud.config.write-read').check(read, statusIs(200));
+    const data = (read.response.body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+    t.proving('cloud.config.write-read', () => {
+      for (const field of ['client_id', 'environment'])
+        if (!(field in data)) fail('read-fields', `GET /cloud/config lacks ${field}`, 'present', undefined);
+    });
     t.check(
-      await t.svc.get(`${mount}/config`),
-      statusIs(200),
+      read,
       bodyAt('/data/client_id', '', 'is empty (the default)'),
       bodyAt('/data/environment', '', 'is empty (the default: the public cloud)'),
     );
@@ -159,10 +169,11 @@ conformance(
     );
     t.check(await t.svc.delete(`${mount}/config`), success);
     const read = await t.svc.get(`${mount}/config`);
+    // No stored values: empty ones, nothing (204) or 404; which one is not shown.
     if (read.response.status === 200) {
       t.check(read, lacksField('/data/client_id'), lacksField('/data/subscription_id'));
     } else {
-      t.check(read, statusIs(404));
+      t.check(read, statusIs(204, 404));
     }
     const creds = await t.svc.get(`${mount}/creds/${name}`);
     const leaseId = (creds.response.body as { lease_id?: string } | undefined)?.lease_id;

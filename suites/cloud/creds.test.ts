@@ -232,20 +232,24 @@ conformance(
   },
 );
 
-/** Revokes credentials of `role` and returns the ids of their application and principal once both are gone. */
+/**
+ * Revokes credentials of `role` and returns the ids of their application and principal once both
+ * are gone. That revocation removes them is the rule of revoke-removes (which the tests name).
+ */
 async function revokedPrincipal(t: T, p: DirectoryProbe, role: string): Promise<{ app: string; sp: string }> {
   const c = await readCreds(t, cloud.path, role, { track: false });
   const app = await p.appByClientId(c.clientId);
   const sp = await p.spByClientId(c.clientId);
   if (!app || !sp) fail('directory-principal', 'no application or principal was created', 'present', undefined);
   t.check(await revokeLease(t, c.leaseId), success);
-  await expectGone(t, p, c, sp.id, 'after revocation');
+  await t.proving('cloud.creds.revoke-removes', () => expectGone(t, p, c, sp.id, 'after revocation'));
   return { app: app.id, sp: sp.id };
 }
 
 conformance(
   {
     id: 'cloud.creds.permanently-delete',
+    also: ['cloud.creds.revoke-removes'],
     level: 'MUST',
     title: 'with permanently_delete the revoked application and principal leave no deleted item',
   },
@@ -263,6 +267,7 @@ conformance(
 conformance(
   {
     id: 'cloud.creds.permanently-delete',
+    also: ['cloud.creds.revoke-removes'],
     level: 'MUST',
     title:
       'without permanently_delete the revoked application and principal are kept as deleted items, even right after a role with it',

@@ -71,13 +71,18 @@ async function whilePropagating(t: T, attempt: () => Promise<number>): Promise<n
   return status;
 }
 
-/** The one secret of `app` that was not there before, as the directory lists it. */
-async function newCredential(p: DirectoryProbe, before: App): Promise<{ keyId: string; endDateTime: string }> {
+/**
+ * The one secret of `app` that was not there before, as the directory lists it. That rotate-root
+ * generates one is the rule of replaces-secret (which every test that rotates names).
+ */
+async function newCredential(t: T, p: DirectoryProbe, before: App): Promise<{ keyId: string; endDateTime: string }> {
   const after = await p.appByClientId(before.appId);
   const added =
     after?.passwordCredentials.filter((c) => !before.passwordCredentials.some((b) => b.keyId === c.keyId)) ?? [];
-  if (added.length !== 1)
-    fail('new-secret', 'rotate-root did not add exactly one secret to the configured application', 1, added.length);
+  t.proving('cloud.rotate-root.replaces-secret', () => {
+    if (added.length !== 1)
+      fail('new-secret', 'rotate-root did not add exactly one secret to the configured application', 1, added.length);
+  });
   return added[0]!;
 }
 
@@ -158,7 +163,7 @@ async function expiryAfterRotation(t: T, config: Record<string, unknown>): Promi
   const before = (await p.appByClientId(app.appId))!;
   await rotate(t, mount);
   const now = await p.now();
-  const cred = await newCredential(p, before);
+  const cred = await newCredential(t, p, before);
   return Math.round((Date.parse(cred.endDateTime) - now) / 1000);
 }
 

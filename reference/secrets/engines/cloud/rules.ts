@@ -201,6 +201,8 @@ export const documented = {
   unknownRole: (name: string): SvcError => new SvcError(400, [`role '${name}' does not exist`]),
   /** With application_object_id, credentials add a secret to that application (cloud_roles ignored). */
   staticApplication: (role: RoleEntry): string => role.application_object_id,
+  /** ... ignoring cloud_roles: the application's principal gets no role assignment ... */
+  staticAssignments: (_role: RoleEntry): ResolvedRole[] => [],
   /** ... and name it by its client id. */
   staticClientId: (role: RoleEntry): string => role.application_id,
   /** The credentials response: the client id and secret. */

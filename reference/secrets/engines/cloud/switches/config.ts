@@ -219,7 +219,7 @@ export const configFaults = [
   fault('cloud.rotate-root-ttl-ignored', {
     breaks: 'cloud.rotate-root.expiry',
     statements: [S('config-root-password-ttl')],
-    description: 'rotate-root ignores root_password_ttl and uses a two-year expiry.',
-    replace: () => ({ rootSecretExpiry: () => ({}) }),
+    description: 'rotate-root ignores the configured root_password_ttl and always uses the 182-day default.',
+    replace: (rules) => ({ rootSecretExpiry: (now) => rules.rootSecretExpiry(now, rules.rootPasswordTtlDefault) }),
   }),
 ];

@@ -254,15 +254,19 @@ export const roleFaults = [
   fault('cloud.app-object-uses-roles', {
     breaks: 'cloud.roles.app-object-ignores-roles',
     statements: [S('role-app-object-ignores-roles')],
-    description: 'With application_object_id the engine still creates a new application with cloud_roles.',
-    replace: () => ({ staticApplication: () => '' }),
+    description:
+      "With application_object_id the engine still assigns cloud_roles, to the existing application's principal.",
+    // A role with persist_app keeps its own application; the bug concerns an existing one.
+    replace: () => ({ staticAssignments: (role) => (role.managed ? [] : role.cloud_roles) }),
   }),
   fault('cloud.app-object-client-id-is-object-id', {
     breaks: 'cloud.creds.app-object-adds-secret',
     statements: [S('role-app-object-used')],
     description:
       "Credentials of an application_object_id role name the application's object id as client_id instead of its client id.",
-    replace: () => ({ staticClientId: (role) => role.application_object_id }),
+    replace: (rules) => ({
+      staticClientId: (role) => (role.managed ? rules.staticClientId(role) : role.application_object_id),
+    }),
   }),
   fault('cloud.app-object-revoke-keeps-secret', {
     // An assumption of the suite (the documents do not say what a lease's end does to that secret).
