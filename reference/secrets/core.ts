@@ -66,6 +66,8 @@ export class SecretsCore {
     allowedOrigins: [],
     allowedHeaders: [],
   };
+  /** Environments given to single mounts (sys/reference/environment): the mount sees these instead of the reference's. */
+  readonly mountEnvironments = new Map<string, Record<string, string>>();
   /** The documents' rules of the core, as the switches on leave them (the table of core-switches.ts). */
   readonly rules: CoreRules;
   /** The release area's rules (release/rules.ts). */
@@ -121,6 +123,7 @@ export class SecretsCore {
       mountPath: path,
       options,
       settings: this.options.settings,
+      environment: () => this.mountEnvironments.get(path) ?? this.options.settings.env,
       log: this.log,
     };
   }
@@ -173,6 +176,7 @@ export class SecretsCore {
     if (!mount) return false;
     if (!this.rules.unmountRemoves) return true;
     this.mounts.delete(normalized);
+    this.mountEnvironments.delete(normalized);
     await this.leases.revokePrefix(normalized);
     await mount.engine.close?.();
     return true;
