@@ -335,6 +335,35 @@ conformance(
 
 conformance(
   {
+    id: 'ldap.config.bindpass-update',
+    level: 'MUST',
+    title: 'A second POST /ldap/config with another bindpass: the engine binds with the new one',
+  },
+  async (t) => {
+    const root = await adminAccount(t);
+    const name = await freshMount(t, null);
+    // The first write names a password the directory refuses (an engine may refuse it at once, or
+    // store it: either way the second write must win); the second names the right one.
+    await t.svc.post(`${name}/config`, {
+      body: baseConfig(t, { binddn: root.dn, bindpass: `${root.password}-stale` }),
+    });
+    t.check(
+      await t.svc.post(`${name}/config`, { body: baseConfig(t, { binddn: root.dn, bindpass: root.password }) }),
+      success,
+    );
+    // The engine must bind with the second password to find this entry.
+    const acct = await account(t, 'bpupd');
+    t.check(
+      await t.svc.post(`${name}/static-role/${t.unique('bpupd')}`, {
+        body: { username: acct.cn, rotation_period: LONG, skip_import_rotation: true },
+      }),
+      success,
+    );
+  },
+);
+
+conformance(
+  {
     id: 'ldap.rotate-root.not-returned',
     level: 'MUST',
     title: 'POST /ldap/rotate-root returns no password and the config read still hides it',

@@ -134,14 +134,16 @@ conformance(
     id: 'ldap.config.connection-timeout-applies',
     level: 'MUST',
     title:
-      'With connection_timeout 20 a URL whose TLS handshake never completes is given up for the next after 20 seconds',
+      'With connection_timeout 10 a URL whose TLS handshake never completes is given up for the next after 10 seconds',
   },
   async (t) => {
     const hang = await silent(t);
-    const m = await mountAt(t, `ldaps://${hang.address},${directory(t).url}`, { connection_timeout: 20 });
+    // 10 seconds, far enough below the default (30) that the service's clock, which also moves
+    // with real time, cannot reach the default while the answer is awaited (timing.settleSeconds).
+    const m = await mountAt(t, `ldaps://${hang.address},${directory(t).url}`, { connection_timeout: 10 });
     const req = await waiting(t, m, hang);
-    await t.advance(15);
-    await expectPending(t, req, m, '15 seconds in');
+    await t.advance(5);
+    await expectPending(t, req, m, '5 seconds in');
     await t.advance(6);
     t.check(await expectAnswered(t, req, 'through the second URL once connection_timeout has passed'), success);
   },

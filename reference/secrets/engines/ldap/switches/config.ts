@@ -77,7 +77,7 @@ export const configSwitches = [
     }),
   }),
   fault('ldap.config-bindpass-update-ignored', {
-    breaks: 'ldap.rotate-root.changes-bind-password',
+    breaks: 'ldap.config.bindpass-update',
     statements: [`${S}.bindpass`],
     description: 'After a write changing bindpass the engine keeps binding with the first password.',
     replace: (d) => ({
