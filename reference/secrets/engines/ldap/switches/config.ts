@@ -69,7 +69,7 @@ export const configSwitches = [
     }),
   }),
   fault('ldap.config-binddn-update-ignored', {
-    breaks: 'ldap.rotate-root.changes-bind-password',
+    breaks: 'ldap.config.write-read',
     statements: [`${S}.binddn`],
     description: 'After a write changing binddn the engine keeps binding as the first binddn.',
     replace: (d) => ({
@@ -299,7 +299,7 @@ export const configSwitches = [
     }),
   }),
   fault('ldap.default-length-32', {
-    breaks: 'ldap.config.length-default',
+    breaks: 'ldap.password.default-algorithm',
     statements: [`${S}.length-default`, `${S}.limit-length-default`],
     description: 'Without length or policy passwords are 32 characters instead of 64.',
     replace: (d) => ({

@@ -161,7 +161,7 @@ export const librarySwitches = [
     }),
   }),
   fault('ldap.library-renew-past-max-ttl', {
-    breaks: 'ldap.library.renew-max-ttl',
+    breaks: 'ldap.library.ttl-expiry-checkin',
     statements: [`${S}.max-ttl`],
     description: 'Check-out leases can be renewed past max_ttl.',
     replace: () => ({ renewCap: () => undefined }),
