@@ -74,6 +74,7 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
     .action(async (o) => {
       process.exitCode = await runConformance({
         globalSetup: root.globalSetup,
+        embedded: root.embedded,
         concurrency: o.concurrency,
         shard: o.shard,
         file: o.config,

@@ -14,6 +14,8 @@ import { keepPrevious } from '../report/compare.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import { conformanceProject, DomainLockSequencer, parseShard } from './projects.js';
 import { PACKAGE_ROOT } from './process.js';
+import { startEmbeddedEarly, stopUntakenEarlyStart } from '../setup/early-start.js';
+import type { EmbeddedTarget } from '../../contract/target.js';
 
 export interface RunOptions {
   /** The vitest globalSetup file that prepares the target (compose/global-setup.ts). */
@@ -23,6 +25,8 @@ export interface RunOptions {
   quiet?: boolean;
   /** Files in flight at once in the one pool (default: defaultConcurrency in harness/cli/projects.ts). */
   concurrency?: number;
+  /** The embedded target, started before vitest when the run needs it (harness/setup/early-start.ts). */
+  embedded?: EmbeddedTarget;
   /** `i/n`: only the i-th of n deterministic parts of the selection (CI matrices; see `merge`). */
   shard?: string;
 }
@@ -70,6 +74,34 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     }
   }
   process.env.CONFORMANCE_CONFIG_JSON = JSON.stringify(cfg);
+  // The embedded target starts now, beside vitest's start-up; the global setup takes it over.
+  if (opts.embedded) startEmbeddedEarly(cfg, opts.embedded);
+  try {
+    await runVitest(opts, cfg, reportDir);
+  } finally {
+    await stopUntakenEarlyStart();
+  }
+  const resultsFile = join(reportDir, 'results.json');
+  if (!existsSync(resultsFile)) {
+    console.error('the run ended without results (see the errors above)');
+    return 1;
+  }
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Results;
+  if (results.preflight) return 1;
+  if (results.summary.total === 0) {
+    console.error(`no conformance test ran for suites ${cfg.run.suites.join(',')}`);
+    return 1;
+  }
+  if (results.summary.mustFailed > 0 || results.errors.length > 0) return 1;
+  if (!results.complete && cfg.run.requireComplete) {
+    console.error('exit 1: the run is incomplete and run.requireComplete (--require-complete) is set');
+    return 1;
+  }
+  return 0;
+}
+
+/** The run itself: one vitest project of the selected files against the prepared target. */
+async function runVitest(opts: RunOptions, cfg: TargetConfig, reportDir: string): Promise<void> {
   const vitest = await startVitest('test', [], {
     config: false,
     // Suites and setup are found in this package, wherever it is installed and whatever the
@@ -96,23 +128,6 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     passWithNoTests: true,
   });
   await vitest?.close();
-  const resultsFile = join(reportDir, 'results.json');
-  if (!existsSync(resultsFile)) {
-    console.error('the run ended without results (see the errors above)');
-    return 1;
-  }
-  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Results;
-  if (results.preflight) return 1;
-  if (results.summary.total === 0) {
-    console.error(`no conformance test ran for suites ${cfg.run.suites.join(',')}`);
-    return 1;
-  }
-  if (results.summary.mustFailed > 0 || results.errors.length > 0) return 1;
-  if (!results.complete && cfg.run.requireComplete) {
-    console.error('exit 1: the run is incomplete and run.requireComplete (--require-complete) is set');
-    return 1;
-  }
-  return 0;
 }
 
 /** The reports of a run the pre-flight check stopped: its message as the run's error, no test. */
