@@ -22,6 +22,12 @@ export interface ConformanceMeta {
   requires?: (keyof Capabilities)[];
   /** Per-test timeout override (ms). */
   timeoutMs?: number;
+  /**
+   * Why the test must run alone in its file (it moves a clock or changes a setting every test
+   * sees): it starts after the file's earlier tests and ends before its later ones start. The
+   * tests of a file run side by side otherwise (harness/author/in-file-order.ts).
+   */
+  sequential?: string;
 }
 
 export interface SkipInfo {

@@ -31,6 +31,15 @@ export function defaultConcurrency(embedded: boolean): number {
   return embedded ? Math.min(4, Math.max(2, cores)) : Math.min(8, Math.max(4, 2 * cores));
 }
 
+/**
+ * Default number of one file's tests in flight at once in a worker. Against the embedded reference
+ * the machine's cores are the limit, and a few overlap the waits (key generation, polling); an
+ * external target is waited on over the network, so more overlap its latency.
+ */
+export function defaultTestsInFlight(embedded: boolean): number {
+  return embedded ? 4 : 8;
+}
+
 export interface ProjectOptions {
   /** The vitest globalSetup file (package-relative) that prepares the target: compose/global-setup.ts. */
   globalSetup: string;
@@ -40,6 +49,8 @@ export interface ProjectOptions {
   /** The secrets service is the embedded reference (sizes the default pool). */
   embedded: boolean;
   concurrency?: number;
+  /** Tests of one file in flight at once (default: defaultTestsInFlight). */
+  testsInFlight?: number;
   timeouts: { testMs: number; hookMs: number };
 }
 
@@ -82,6 +93,8 @@ export function conformanceProject(opts: ProjectOptions): TestProjectInlineConfi
       isolate: false,
       fileParallelism: workers > 1,
       maxWorkers: workers,
+      // Tests of one file in flight at once (harness/author/in-file-order.ts).
+      maxConcurrency: opts.testsInFlight ?? defaultTestsInFlight(opts.embedded),
       // Before the unit tests of `npm test` (vitest.config.ts).
       sequence: { groupOrder: 0 },
     },

@@ -25,6 +25,8 @@ export interface RunOptions {
   quiet?: boolean;
   /** Files in flight at once in the one pool (default: defaultConcurrency in harness/cli/projects.ts). */
   concurrency?: number;
+  /** Tests of one file in flight at once (default: by the target's latency; 1 with concurrency 1). */
+  testsInFlight?: number;
   /** The embedded target, started before vitest when the run needs it (harness/setup/early-start.ts). */
   embedded?: EmbeddedTarget;
   /** `i/n`: only the i-th of n deterministic parts of the selection (CI matrices; see `merge`). */
@@ -46,6 +48,12 @@ export async function runConformance(opts: RunOptions): Promise<number> {
       !(Number.isInteger(opts.concurrency) && opts.concurrency >= 1 && opts.concurrency <= 64)
     ) {
       throw new ConfigError('--concurrency', `must be a whole number from 1 to 64, got ${opts.concurrency}`);
+    }
+    if (
+      opts.testsInFlight !== undefined &&
+      !(Number.isInteger(opts.testsInFlight) && opts.testsInFlight >= 1 && opts.testsInFlight <= 64)
+    ) {
+      throw new ConfigError('--tests-in-flight', `must be a whole number from 1 to 64, got ${opts.testsInFlight}`);
     }
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -118,6 +126,8 @@ async function runVitest(opts: RunOptions, cfg: TargetConfig, reportDir: string)
         files: cfg.run.files,
         embedded: !cfg.svc.addr,
         concurrency: opts.concurrency,
+        // Concurrency 1 is the baseline with nothing side by side: one test at a time too.
+        testsInFlight: opts.testsInFlight ?? (opts.concurrency === 1 ? 1 : undefined),
         timeouts: cfg.timeouts,
       }),
     ],

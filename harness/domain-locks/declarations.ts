@@ -34,6 +34,8 @@ export interface LockDeclarations {
   suites: Map<string, Domain[]>;
   /** Exclusive files (project-relative) with the domains they hold exclusively and why. */
   exclusive: Map<string, { domains: Domain[]; reason: string }>;
+  /** Files whose tests run one after another, in the order written, and why (the others' run side by side). */
+  sequential: Map<string, string>;
 }
 
 function domainList(file: string, where: string, value: unknown): Domain[] {
@@ -51,6 +53,7 @@ export function loadLockDeclarations(file = DOMAIN_LOCKS_FILE): LockDeclarations
   const doc = (parse(readFileSync(file, 'utf8')) ?? {}) as {
     suites?: Record<string, unknown>;
     exclusive?: Record<string, unknown>;
+    sequential?: Record<string, unknown>;
   };
   const suites = new Map<string, Domain[]>();
   for (const [suite, domains] of Object.entries(doc.suites ?? {}))
@@ -62,7 +65,13 @@ export function loadLockDeclarations(file = DOMAIN_LOCKS_FILE): LockDeclarations
       throw new Error(`${file}: exclusive file ${path} needs a reason`);
     exclusive.set(path, { domains: domainList(file, `exclusive file ${path}`, e.domains), reason: e.reason });
   }
-  return { suites, exclusive };
+  const sequential = new Map<string, string>();
+  for (const [path, reason] of Object.entries(doc.sequential ?? {})) {
+    if (typeof reason !== 'string' || !reason.trim())
+      throw new Error(`${file}: sequential file ${path} needs a reason`);
+    sequential.set(path, reason);
+  }
+  return { suites, exclusive, sequential };
 }
 
 let cached: LockDeclarations | undefined;
@@ -93,6 +102,14 @@ export function lockWants(file: string, s: LockDeclarations = lockDeclarations()
   for (const d of (suite && s.suites.get(suite)) || DOMAINS) wants[d] = 'shared';
   for (const d of s.exclusive.get(file)?.domains ?? []) wants[d] = 'exclusive';
   return wants;
+}
+
+/**
+ * Whether the tests of a file run side by side (the default: each test makes its own objects under
+ * run-unique names) or one after another in the order written (a file listed under `sequential:`).
+ */
+export function testsRunConcurrently(file: string, s: LockDeclarations = lockDeclarations()): boolean {
+  return !s.sequential.has(file);
 }
 
 /** The domain whose clock `t.advance` moves for a suite whose time belongs to `owner` (harness/author/time.ts). */
@@ -138,6 +155,13 @@ export function globalEffect(
   return hit && { domain: hit.domain, what: hit.what };
 }
 
+/** How a test runs among the other tests of its file (harness/author/conformance.ts). */
+export interface InFileOrder {
+  title: string;
+  /** Side by side with the file's other tests; false: alone, in the order written. */
+  concurrent: boolean;
+}
+
 export class DomainLockError extends Error {
   constructor(message: string) {
     super(message);
@@ -146,13 +170,25 @@ export class DomainLockError extends Error {
 }
 
 /**
- * Throws when the file holding `lease` does `what` to `domain` without holding it exclusively.
- * Without a lease (a run outside the harness's project, which takes none) nothing is checked.
+ * Throws when the file holding `lease` does `what` to `domain` without holding it exclusively, or
+ * when a test does it while other tests of its file run beside it (`test`: how it runs in its
+ * file). Without a lease (a run outside the harness's project, which takes none) only the second
+ * is checked.
  */
-export function guardGlobal(lease: { label: string; wants: Wants } | undefined, domain: Domain, what: string): void {
-  if (!lease || lease.wants[domain] === 'exclusive') return;
-  throw new DomainLockError(
-    `${lease.label} ${what}, but holds the ${domain} domain only shared: other files run against the same target at the same time. ` +
-      `List it under "exclusive:" in ${DOMAIN_LOCKS_NAME} with domains [${domain}] and the reason`,
-  );
+export function guardGlobal(
+  lease: { label: string; wants: Wants } | undefined,
+  domain: Domain,
+  what: string,
+  test?: InFileOrder,
+): void {
+  if (lease && lease.wants[domain] !== 'exclusive')
+    throw new DomainLockError(
+      `${lease.label} ${what}, but holds the ${domain} domain only shared: other files run against the same target at the same time. ` +
+        `List it under "exclusive:" in ${DOMAIN_LOCKS_NAME} with domains [${domain}] and the reason`,
+    );
+  if (test?.concurrent)
+    throw new DomainLockError(
+      `${lease?.label ?? 'this file'}: the test "${test.title}" ${what}, but runs side by side with the other tests of its file. ` +
+        `Give it \`sequential: '<why>'\` in its conformance metadata (it then runs alone in its file), or list the file under "sequential:" in ${DOMAIN_LOCKS_NAME}`,
+    );
 }

@@ -18,11 +18,13 @@ import {
   loadLockDeclarations,
   lockDeclarations,
   lockWants,
+  testsRunConcurrently,
   timeDomain,
 } from '../../harness/domain-locks/declarations.js';
 import {
   conformanceProject,
   defaultConcurrency,
+  defaultTestsInFlight,
   FILE_LEASE_SETUP,
   parseShard,
   selectedFiles,
@@ -66,6 +68,16 @@ describe('suites/domain-locks.yaml', () => {
     expect(misdeclared).toEqual([]);
   });
 
+  it('lists existing files whose tests run in order, each with a reason', () => {
+    expect(s.sequential.size).toBeGreaterThan(0);
+    for (const [file, reason] of s.sequential) {
+      expect(existsSync(join(ROOT, file)), file).toBe(true);
+      expect(reason.length, file).toBeGreaterThan(10);
+    }
+    expect(testsRunConcurrently('suites/kv/list.test.ts')).toBe(true);
+    expect(testsRunConcurrently('suites/robustness/robustness.test.ts')).toBe(false);
+  });
+
   it('refuses an unknown domain and an exclusive file without a reason, naming the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'domain-locks-'));
     const bad = join(dir, 'a.yaml');
@@ -73,6 +85,8 @@ describe('suites/domain-locks.yaml', () => {
     expect(() => loadLockDeclarations(bad)).toThrow(/suite kv needs a list of domains .*not a domain: clocks/);
     writeFileSync(bad, 'exclusive:\n  suites/kv/x.test.ts:\n    domains: [secrets]\n');
     expect(() => loadLockDeclarations(bad)).toThrow(/exclusive file suites\/kv\/x\.test\.ts needs a reason/);
+    writeFileSync(bad, 'sequential:\n  suites/kv/x.test.ts:\n');
+    expect(() => loadLockDeclarations(bad)).toThrow(/sequential file suites\/kv\/x\.test\.ts needs a reason/);
   });
 });
 
@@ -123,6 +137,18 @@ describe('globalEffect and guardGlobal', () => {
     // No lease: a run outside the harness's project, which takes none.
     expect(() => guardGlobal(undefined, 'secrets', 'moves time')).not.toThrow();
   });
+
+  it('throws for a test running side by side with the other tests of its file, naming the test and the way out', () => {
+    const sched = { label: 'suites/jobs/acl.test.ts', wants: { scheduler: 'exclusive' as const } };
+    const title = 'an allocation runs';
+    expect(() => guardGlobal(sched, 'scheduler', 'moves time (t.advance)', { title, concurrent: false })).not.toThrow();
+    expect(() => guardGlobal(sched, 'scheduler', 'moves time (t.advance)', { title, concurrent: true })).toThrow(
+      /^suites\/jobs\/acl\.test\.ts: the test "an allocation runs" moves time .*side by side .*sequential: '<why>'.*suites\/domain-locks\.yaml/,
+    );
+    // The file's declaration comes first: a shared file is told to become exclusive.
+    const shared = { label: 'suites/kv/list.test.ts', wants: { secrets: 'shared' as const } };
+    expect(() => guardGlobal(shared, 'secrets', 'moves time', { title, concurrent: true })).toThrow(/only shared/);
+  });
 });
 
 describe('the project, --shard and --concurrency', () => {
@@ -139,6 +165,7 @@ describe('the project, --shard and --concurrency', () => {
     expect(project.test!.include).toContain('suites/kv/list.test.ts');
     expect(project.test!.include).toContain('suites/jobs/acl.test.ts');
     expect(project.test!.maxWorkers).toBe(3);
+    expect(project.test!.maxConcurrency).toBe(defaultTestsInFlight(true));
     expect(project.test!.fileParallelism).toBe(true);
     expect(project.test!.setupFiles).toEqual([FILE_LEASE_SETUP]);
     expect(existsSync(FILE_LEASE_SETUP)).toBe(true);
@@ -181,6 +208,7 @@ describe('the order of dispatch (DomainLockSequencer)', () => {
       ['suites/jobs/acl.test.ts', { domains: ['scheduler' as Domain], reason: 'clock' }],
       ['suites/jobs/stop.test.ts', { domains: ['scheduler' as Domain], reason: 'clock' }],
     ]),
+    sequential: new Map(),
   };
   const files = [
     'suites/jobs/list.test.ts',
