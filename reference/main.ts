@@ -27,6 +27,11 @@ const program = new Command('reference')
   .option('--faults <names>', 'comma-separated fault switches (also REF_FAULTS)', process.env.REF_FAULTS ?? '')
   .option('--variants <names>', 'comma-separated legal variants (also REF_VARIANTS)', process.env.REF_VARIANTS ?? '')
   .option('--sched-no-acl', 'run the scheduler without ACLs', false)
+  .option(
+    '--sched-delays <name=ms,...>',
+    "the scheduler's delays after it answers: evaluationMs, gcMs, defaultMinHealthyMs, allocationStartMs, batchRunMs (also REF_SCHED_DELAYS)",
+    process.env.REF_SCHED_DELAYS ?? '',
+  )
   .option('--max-request-bytes <n>', 'maximum request body size', positive, 32 * 1024 * 1024)
   .option('--require-request-header', 'require the X-Svc-Request header on every request', false)
   .option('--lockout-threshold <n>', 'user lockout threshold (attempts)', positive, 5)
@@ -65,6 +70,7 @@ const ref = await startReference({
     .filter(Boolean),
   maxRequestBytes: o.maxRequestBytes,
   schedAcl: !o.schedNoAcl,
+  schedDelays: o.schedDelays,
   requireRequestHeader: o.requireRequestHeader,
   lockoutThreshold: o.lockoutThreshold,
   lockoutDurationSeconds: o.lockoutDuration,

@@ -28,7 +28,7 @@ import { type Deps, jobFromBody, REGISTER_MESSAGES } from './deps.js';
 
 export function jobRoutes(d: Deps): Route[] {
   const { store, rules, guard } = d;
-  const registerJob = jobFromBody(rules, REGISTER_MESSAGES);
+  const registerJob = jobFromBody(rules, REGISTER_MESSAGES, store.delays.defaultMinHealthyMs);
 
   const listItem = (e: Entry, withMeta: boolean): Job => {
     const j = e.job;
