@@ -4,7 +4,7 @@
  */
 import { type Attribution, charge } from '../attribution.js';
 import type { TargetConfig } from '../config/types.js';
-import { timeDomain, guardGlobal, type InFileOrder } from '../domain-locks/declarations.js';
+import { clockMovable, timeDomain, guardGlobal, type InFileOrder } from '../domain-locks/declarations.js';
 import type { Transcript } from '../http/transcript.js';
 import { redactor } from '../redaction/redact.js';
 import type { Requirement } from '../spec/catalogue.js';
@@ -87,7 +87,9 @@ export function testContext(p: TestParts): T {
       // Checked before anything moves: a real sleep would not disturb other files, but the file
       // still depends on time passing, which the domain locks have to say.
       const owner = timeOwnerOf(area);
-      guardGlobal(heldLease(), timeDomain(owner), 'moves time (t.advance)', p.order);
+      const domain = timeDomain(owner);
+      // Only a clock the harness can move is global state: otherwise time passes for everyone alike.
+      if (clockMovable(cfg.capabilities)(domain)) guardGlobal(heldLease(), domain, 'moves time (t.advance)', p.order);
       return moveTime(cfg, owner, { svc, sched }, seconds, skip);
     },
     note: (text) => transcript.note(text),

@@ -33,11 +33,14 @@ export function defaultConcurrency(embedded: boolean): number {
 
 /**
  * Default number of one file's tests in flight at once in a worker. Against the embedded reference
- * the machine's cores are the limit, and a few overlap the waits (key generation, polling); an
- * external target is waited on over the network, so more overlap its latency.
+ * the machine's cores are the limit, and a few overlap the waits (key generation, polling). An
+ * external target is waited on, for its own work (a real scheduler's deployments take seconds)
+ * and over the network, while the harness idles: at least 12, and one more for every 4 ms of
+ * round trip (harness/setup/latency.ts), up to 20.
  */
-export function defaultTestsInFlight(embedded: boolean): number {
-  return embedded ? 4 : 8;
+export function defaultTestsInFlight(embedded: boolean, latencyMs?: number): number {
+  if (embedded) return 4;
+  return Math.min(20, 12 + Math.ceil(Math.max(0, latencyMs ?? 0) / 4));
 }
 
 export interface ProjectOptions {

@@ -12,7 +12,8 @@ import type { TargetConfig } from '../config/types.js';
 import { checkExpectationIds, loadExpectations } from '../report/expectations.js';
 import { keepPrevious } from '../report/compare.js';
 import { loadCatalogue } from '../spec/catalogue.js';
-import { conformanceProject, DomainLockSequencer, parseShard } from './projects.js';
+import { conformanceProject, defaultTestsInFlight, DomainLockSequencer, parseShard } from './projects.js';
+import { measureLatency } from '../setup/latency.js';
 import { PACKAGE_ROOT } from './process.js';
 import { startEmbeddedEarly, stopUntakenEarlyStart } from '../setup/early-start.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
@@ -84,8 +85,9 @@ export async function runConformance(opts: RunOptions): Promise<number> {
   process.env.CONFORMANCE_CONFIG_JSON = JSON.stringify(cfg);
   // The embedded target starts now, beside vitest's start-up; the global setup takes it over.
   if (opts.embedded) startEmbeddedEarly(cfg, opts.embedded);
+  const testsInFlight = opts.testsInFlight ?? (opts.concurrency === 1 ? 1 : await inFlightFor(cfg));
   try {
-    await runVitest(opts, cfg, reportDir);
+    await runVitest({ ...opts, testsInFlight }, cfg, reportDir);
   } finally {
     await stopUntakenEarlyStart();
   }
@@ -108,6 +110,21 @@ export async function runConformance(opts: RunOptions): Promise<number> {
   return 0;
 }
 
+/**
+ * Tests of a file in flight against an external target, by its round trip (the default for the
+ * embedded reference, which needs no measuring). Concurrency 1 is the baseline with nothing side
+ * by side: one test at a time too (the caller's rule).
+ */
+async function inFlightFor(cfg: TargetConfig): Promise<number | undefined> {
+  if (!cfg.svc.addr) return undefined;
+  const latency = await measureLatency(cfg);
+  const n = defaultTestsInFlight(false, latency);
+  console.error(
+    `[conformance] ${latency === undefined ? 'target round trip not measured' : `target round trip ${latency.toFixed(1)} ms`}: ${n} tests of a file in flight (--tests-in-flight)`,
+  );
+  return n;
+}
+
 /** The run itself: one vitest project of the selected files against the prepared target. */
 async function runVitest(opts: RunOptions, cfg: TargetConfig, reportDir: string): Promise<void> {
   const vitest = await startVitest('test', [], {
@@ -126,8 +143,7 @@ async function runVitest(opts: RunOptions, cfg: TargetConfig, reportDir: string)
         files: cfg.run.files,
         embedded: !cfg.svc.addr,
         concurrency: opts.concurrency,
-        // Concurrency 1 is the baseline with nothing side by side: one test at a time too.
-        testsInFlight: opts.testsInFlight ?? (opts.concurrency === 1 ? 1 : undefined),
+        testsInFlight: opts.testsInFlight,
         timeouts: cfg.timeouts,
       }),
     ],

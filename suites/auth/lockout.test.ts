@@ -45,7 +45,7 @@ conformance(
     id: 'auth.lockout.locked-refused',
     level: 'MUST',
     title: 'a locked user is refused with the right password until the lockout duration ends',
-    sequential: 'moves the secrets clock through the lockout duration',
+    movesClock: 'through the lockout duration',
     timeoutMs,
   },
   async (t) => {
@@ -62,7 +62,7 @@ conformance(
     also: atDefaults ? ['auth.lockout.defaults'] : [],
     level: 'MUST',
     title: `a locked user logs in again ${L.durationSeconds}s after the lock began`,
-    sequential: 'moves the secrets clock past the lockout duration',
+    movesClock: 'past the lockout duration',
     timeoutMs,
   },
   async (t) => {
@@ -80,7 +80,7 @@ conformance(
     also: atDefaults ? ['auth.lockout.defaults'] : [],
     level: 'MUST',
     title: `invalid attempts older than the ${L.resetSeconds}s counter reset window do not count towards the threshold`,
-    sequential: 'moves the secrets clock past the counter reset window',
+    movesClock: 'past the counter reset window',
     timeoutMs,
   },
   async (t) => {

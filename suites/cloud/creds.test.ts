@@ -218,7 +218,7 @@ conformance(
     also: ['cloud.roles.ttl'],
     level: 'MUST',
     title: 'a cloud lease that reaches the role ttl removes its principal from the directory',
-    sequential: 'moves the secrets clock past the lease ttl',
+    movesClock: 'past the lease ttl',
   },
   async (t) => {
     requireConfigured(t, cloud);

@@ -232,7 +232,7 @@ conformance(
     level: 'MUST',
     requires: ['schedAcl'],
     title: 'WebSocket /v1/job/:job_id/action needs namespace:alloc-exec',
-    sequential: 'moves the scheduler clock so an allocation starts',
+    movesClock: 'so an allocation starts',
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'aclexec');

@@ -68,7 +68,7 @@ conformance(
     id: 'jobs.stop.no-shutdown-delay',
     level: 'MUST',
     title: 'DELETE /v1/job/:job_id?no_shutdown_delay=true stops allocations without waiting the group shutdown_delay',
-    sequential: 'moves the scheduler clock so allocations start and stop',
+    movesClock: 'so allocations start and stop',
   },
   async (t) => {
     const quick = await delayedJob(t, 'nsd');
