@@ -9,6 +9,7 @@ import { jobDefinition, hcl } from '../../fixtures/jobs/index.js';
 import type { Exchange } from '../../harness/index.js';
 import { body, enc, registered, trackJob, waitFor, type Obj } from './helpers.js';
 import { runAction } from './ws.js';
+import { together } from '../lib/together.js';
 
 import { schedTokenWith } from '../../harness/index.js';
 
@@ -125,21 +126,16 @@ conformance(
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'aclread');
-    for (const sub of [
-      '',
-      '/versions',
-      '/allocations',
-      '/evaluations',
-      '/deployments',
-      '/deployment',
-      '/summary',
-      '/services',
-      '/actions',
-    ]) {
-      await gate(t, `GET /v1/job/:job_id${sub}`, [['read-job']], (token) =>
-        t.sched.get(`job/${enc(id)}${sub}`, { token }),
-      );
-    }
+    const subs = ['', '/versions', '/allocations', '/evaluations', '/deployments', '/deployment', '/summary'];
+    // Reads of the one job: independent, so they go out together.
+    await together(
+      [...subs, '/services', '/actions'].map(
+        (sub) => () =>
+          gate(t, `GET /v1/job/:job_id${sub}`, [['read-job']], (token) =>
+            t.sched.get(`job/${enc(id)}${sub}`, { token }),
+          ),
+      ),
+    );
   },
 );
 

@@ -6,6 +6,7 @@ import type { T, Exchange } from '../../harness/index.js';
 import { statusIs, expectThat, expectEqual, bodyAt, CheckFailure, type Check } from '../../harness/checks/index.js';
 import { jobDefinition, resolvePath, useRunningTask, type JobDefinition } from '../../fixtures/jobs/index.js';
 import { statusCheck, type Case, type CaseFile } from '../lib/cases.js';
+import { together } from '../lib/together.js';
 import { targetConfig } from '../../harness/index.js';
 
 // Every jobs file imports these helpers: service fixtures get the target's running-task driver.
@@ -140,17 +141,16 @@ export async function jobsState(t: T, prefix: string, namespace?: string): Promi
   const ex = await t.sched.get('jobs', { query: { prefix, namespace } });
   t.check(ex, statusIs(200));
   const items = body<Obj[]>(ex) ?? [];
-  const out: Obj[] = [];
-  for (const j of items.filter((x) => !x.ParentID).sort((a, b) => String(a.ID).localeCompare(String(b.ID)))) {
-    const job = await readJob(t, String(j.ID), namespace);
-    out.push({
-      ID: j.ID,
-      Version: job.Version,
-      JobModifyIndex: job.JobModifyIndex,
-      Stop: job.Stop,
-      TaskGroups: (job.TaskGroups as Obj[] | undefined)?.map((g) => [g.Name, g.Count]),
-    });
-  }
+  const parents = items.filter((x) => !x.ParentID).sort((a, b) => String(a.ID).localeCompare(String(b.ID)));
+  // Each job read on its own: the reads go out together.
+  const jobs = await together(parents.map((j) => () => readJob(t, String(j.ID), namespace)));
+  const out: Obj[] = parents.map((j, i) => ({
+    ID: j.ID,
+    Version: jobs[i]!.Version,
+    JobModifyIndex: jobs[i]!.JobModifyIndex,
+    Stop: jobs[i]!.Stop,
+    TaskGroups: (jobs[i]!.TaskGroups as Obj[] | undefined)?.map((g) => [g.Name, g.Count]),
+  }));
   out.push({
     children: items
       .filter((x) => x.ParentID)
