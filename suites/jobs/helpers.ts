@@ -187,14 +187,21 @@ export function payloadOf(n: number): string {
 
 /** Registers the jobs a case file names; returns name → run-unique ID. */
 export async function registerCaseJobs(t: T, file: CaseFile, base: string): Promise<Record<string, string>> {
-  const ids: Record<string, string> = {};
   const prefix = t.unique(base);
-  for (const [name, spec] of Object.entries(file.jobs ?? {})) {
-    const id = `${prefix}-${name.toLowerCase()}`;
-    await register(t, jobDefinition(spec.definition, id, spec.overrides));
-    ids[name] = id;
-  }
-  return ids;
+  const jobs = Object.entries(file.jobs ?? {}).map(([name, spec]) => ({
+    name,
+    spec,
+    id: `${prefix}-${name.toLowerCase()}`,
+  }));
+  // Independent registrations: they go out together.
+  await together(
+    jobs.map(
+      ({ spec, id }) =>
+        () =>
+          register(t, jobDefinition(spec.definition, id, spec.overrides)),
+    ),
+  );
+  return Object.fromEntries(jobs.map(({ name, id }) => [name, id]));
 }
 
 /** Sends one data-driven case and checks its expectations; dispatched children get purged. */
