@@ -20,8 +20,22 @@ type ThreadMessage =
   | { type: 'failed'; message: string }
   | { type: 'stopped' };
 
+/**
+ * The thread bin/svc-conformance.mjs started before the run's config was read, loading the
+ * reference's modules meanwhile (taken once), or a new one.
+ */
+function referenceThread(options: EmbeddedStartOptions): Worker {
+  const holder = globalThis as { __conformanceReferenceThread?: Worker };
+  const preloaded = holder.__conformanceReferenceThread;
+  delete holder.__conformanceReferenceThread;
+  if (!preloaded) return new Worker(new URL('./reference-thread.mjs', import.meta.url), { workerData: { options } });
+  preloaded.ref();
+  preloaded.postMessage({ type: 'start', options });
+  return preloaded;
+}
+
 function startInThread(options: EmbeddedStartOptions): Promise<RunningEmbedded> {
-  const worker = new Worker(new URL('./reference-thread.mjs', import.meta.url), { workerData: { options } });
+  const worker = referenceThread(options);
   return new Promise<RunningEmbedded>((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate();
