@@ -7,7 +7,7 @@ import { suite, conformance, type T } from '../../harness/index.js';
 import { statusIs, expectThat } from '../../harness/checks/index.js';
 import { jobDefinition, hcl } from '../../fixtures/jobs/index.js';
 import type { Exchange } from '../../harness/index.js';
-import { body, enc, registered, trackJob, waitFor, type Obj } from './helpers.js';
+import { body, enc, registered, trackJob, waitAdvancing, type Obj } from './helpers.js';
 import { runAction } from './ws.js';
 import { together } from '../lib/together.js';
 
@@ -233,7 +233,8 @@ conformance(
   async (t) => {
     const { id } = await registered(t, 'service', 'aclexec');
     await t.advance(3);
-    const allocs = await waitFor(
+    const allocs = await waitAdvancing(
+      t,
       'an allocation runs',
       async () => body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)),
       (a) => a.some((x) => x.ClientStatus === 'running'),

@@ -7,7 +7,18 @@ import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../ha
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { runCases } from '../lib/cases.js';
 import { HOLD_DEPLOYMENT_META } from '../../contract/scheduler-control.js';
-import { body, enc, readJob, register, registered, runCase, scalable, waitFor, type Obj } from './helpers.js';
+import {
+  body,
+  enc,
+  readJob,
+  register,
+  registered,
+  runCase,
+  scalable,
+  waitAdvancing,
+  waitFor,
+  type Obj,
+} from './helpers.js';
 
 suite('jobs');
 
@@ -188,7 +199,8 @@ conformance(
     job.TaskGroups![0]!.Count = 2;
     await register(t, job);
     await settle(t, 3);
-    const allocs = await waitFor(
+    const allocs = await waitAdvancing(
+      t,
       'two allocations run',
       () => allocsOf(t, id),
       (a) => a.filter((x) => x.ClientStatus === 'running').length === 2,
@@ -213,7 +225,8 @@ conformance(
   async (t) => {
     const { id } = await registered(t, 'service', 'ssum');
     await settle(t, 3);
-    const summary = await waitFor(
+    const summary = await waitAdvancing(
+      t,
       'the summary counts one running allocation',
       async () => {
         const ex = await t.sched.get(`job/${enc(id)}/summary`);
@@ -243,7 +256,8 @@ conformance(
   async (t) => {
     const { id } = await registered(t, 'service', 'ssvc');
     await settle(t, 3);
-    const regs = await waitFor(
+    const regs = await waitAdvancing(
+      t,
       'the service is registered',
       async () => {
         const ex = await t.sched.get(`job/${enc(id)}/services`);
@@ -286,14 +300,16 @@ conformance(
     await settle(t, 3);
     // Placement and the deployment are the scheduler's work after the answer: polled.
     const oldAllocs = (
-      await waitFor(
+      await waitAdvancing(
+        t,
         'the first job is placed',
         () => allocsOf(t, id),
         (a) => a.length > 0,
       )
     ).map((a) => a.ID as string);
     const oldDeps = (
-      await waitFor(
+      await waitAdvancing(
+        t,
         'the first job has a deployment',
         () => deploymentsOf(t, id),
         (d) => d.length > 0,
