@@ -84,11 +84,12 @@ export function testContext(p: TestParts): T {
     unique: uniqueName,
     skip,
     advance: (seconds) => {
-      // Checked before anything moves: a real sleep would not disturb other files, but the file
-      // still depends on time passing, which the domain locks have to say.
+      // Checked before anything moves, where the harness moves a clock: that is global state. A
+      // test that only waits for real time (a target without the clock) moves nothing the other
+      // files or tests see; on the embedded reference every call is checked, so an undeclared
+      // one is found there.
       const owner = timeOwnerOf(area);
       const domain = timeDomain(owner);
-      // Only a clock the harness can move is global state: otherwise time passes for everyone alike.
       if (clockMovable(cfg.capabilities)(domain)) guardGlobal(heldLease(), domain, 'moves time (t.advance)', p.order);
       return moveTime(cfg, owner, { svc, sched }, seconds, skip);
     },
