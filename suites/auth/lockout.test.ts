@@ -130,6 +130,7 @@ conformance(
     also: atDefaults ? ['auth.lockout.defaults'] : [],
     level: 'MUST',
     title: `invalid attempts made shortly before the ${L.resetSeconds}s counter reset window ends still count towards the threshold`,
+    movesClock: 'to shortly before the end of the reset window',
     timeoutMs,
   },
   async (t) => {
