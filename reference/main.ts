@@ -41,6 +41,10 @@ const program = new Command('reference')
     'serve the secrets service over TLS with a fresh self-signed certificate, written to this file for clients (SVC_CACERT)',
   )
   .option('--lockout-reset <seconds>', 'user lockout counter reset window in seconds', positive, 900)
+  .option(
+    '--cloud-config-out <file>',
+    "write the simulated cloud directory's settings (the run's `cloud` section, with its root client secret) to this config file (--config FILE)",
+  )
   .showHelpAfterError();
 
 program.parse();
@@ -79,6 +83,11 @@ const ref = await startReference({
 console.log(`secrets service: ${ref.svcAddr}`);
 if (ref.schedAddr) console.log(`scheduler:       ${ref.schedAddr}`);
 if (ref.cloudAddr) console.log(`cloud directory: ${ref.cloudAddr}`);
+// The settings carry a client secret: they go to a file of the operator's choosing (mode 0600), never to the console.
+if (o.cloudConfigOut && ref.cloud) {
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(o.cloudConfigOut, JSON.stringify({ cloud: ref.cloud }, null, 2), { mode: 0o600 });
+}
 console.log('ready');
 const shutdown = async () => {
   await ref.stop();
