@@ -185,6 +185,7 @@ export const SCHED_SUITE_GRANTS: SchedGrant[] = [
   ['read-job-scaling'],
   ['scale-job'],
   ['submit-job', 'policy-override'],
+  ['scale-job', 'policy-override'],
   ['read-job', 'list-jobs'],
   ['alloc-exec', 'alloc-node-exec', 'read-job'],
 ].map((capabilities) => ({ namespace: 'default', capabilities }));
