@@ -163,15 +163,6 @@ export const ldapAnswerSwitches = [
         : a;
     },
   }),
-  variant('ldap.directory-errors-502', {
-    allows: `${DOC} Errors: 502 is "A third party the service called answered with an error"; the directory is one, and no status is named for its failures`,
-    description:
-      'a request the directory failed (an LDIF record refused, a refused bind, no URL answering in time) answers 502 instead of 500',
-    rewrite: (a) => {
-      const e = a.error;
-      return a.failed && e instanceof SvcError && e.status === 500 ? { ...a, error: new SvcError(502, e.messages) } : a;
-    },
-  }),
   variant('ldap.error-texts-multierror', {
     allows: `${DOC} Errors: the body is {errors: [<message>, ...]}; the texts are not specified`,
     description: 'error messages are worded as the real product words them: "1 error occurred:\\n\\t* <message>\\n\\n"',
