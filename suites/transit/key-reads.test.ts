@@ -7,7 +7,7 @@
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, statusIs, success } from '../../harness/checks/index.js';
 import { b64, createKey, exported, keygenTimeout, readKey, rotate } from './lib/api.js';
-import { privateKeyFrom } from './lib/local-crypto.js';
+import { privateKeyFrom, publicKeyFrom } from './lib/local-crypto.js';
 
 const s = suite('transit');
 const transit = s.mount('transit', { type: 'transit' });
@@ -181,6 +181,31 @@ conformance(
         '[private key material found]',
       );
     }
+  },
+);
+
+conformance(
+  {
+    id: 'transit.key.keys-map',
+    level: 'MUST',
+    title: 'GET /transit/keys/:name of a rotated rsa-2048 key shows each version with its own public key',
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'pubkeys', { type: 'rsa-2048' });
+    await rotate(t, transit, name);
+    const keys = (await readKey(t, transit, name)).keys ?? {};
+    const spki = (v: string) =>
+      publicKeyFrom(String(keys[v]?.public_key ?? ''))
+        .export({ format: 'der', type: 'spki' })
+        .toString('hex');
+    const [one, two] = [spki('1'), spki('2')];
+    expectThat(
+      one !== two,
+      'public-key-per-version',
+      'versions 1 and 2 show different public keys',
+      'two keys',
+      'one key',
+    );
   },
 );
 

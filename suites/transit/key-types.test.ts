@@ -75,6 +75,17 @@ conformance(
 
 conformance(
   {
+    id: 'transit.key.types',
+    level: 'MUST',
+    title: 'POST /transit/keys without a key name is refused (name is required)',
+  },
+  async (t) => {
+    t.check(await t.svc.post(`${transit.path}/keys`, { body: { type: 'aes256-gcm96' }, validate: false }), clientError);
+  },
+);
+
+conformance(
+  {
     id: 'transit.key.derivation-types',
     level: 'MUST',
     title:

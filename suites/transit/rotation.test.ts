@@ -351,7 +351,9 @@ conformance(
       clientError,
     );
     t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_encryption_version: 0 } }), success);
-    expectVersion(t, await encrypt(t, transit, name, 'latest'), 3, 'ciphertext with min_encryption_version 0');
+    await t.proving('transit.key.min-encryption-zero-latest', async () =>
+      expectVersion(t, await encrypt(t, transit, name, 'latest'), 3, 'ciphertext with min_encryption_version 0'),
+    );
   },
 );
 

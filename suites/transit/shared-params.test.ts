@@ -265,14 +265,33 @@ conformance(
   {
     id: 'transit.batch.single-fields-ignored',
     level: 'MUST',
-    title: 'POST /transit/hmac/:name and /transit/sign/:name with input beside batch_input answer only the batch items',
+    title:
+      'POST decrypt, rewrap, hmac, sign and verify with the single fields beside batch_input answer only the batch items',
   },
   async (t) => {
-    const name = await createKey(t, transit, 'singlehmac');
-    for (const path of [`hmac/${name}`, `sign/${ecdsa}`]) {
-      const ex = await t.svc.post(`${transit.path}/${path}`, {
-        body: { input: b64('single'), batch_input: [{ input: b64('one') }, { input: b64('two') }] },
-      });
+    const name = await createKey(t, transit, 'single-fields');
+    const [one, two, single] = [
+      await encrypt(t, transit, name, 'one'),
+      await encrypt(t, transit, name, 'two'),
+      await encrypt(t, transit, name, 'single'),
+    ];
+    const sig = await signature(t, ecdsa);
+    const requests: [string, Record<string, unknown>, Record<string, unknown>[]][] = [
+      [`decrypt/${name}`, { ciphertext: single }, [{ ciphertext: one }, { ciphertext: two }]],
+      [`rewrap/${name}`, { ciphertext: single }, [{ ciphertext: one }, { ciphertext: two }]],
+      [`hmac/${name}`, { input: b64('single') }, [{ input: b64('one') }, { input: b64('two') }]],
+      [`sign/${ecdsa}`, { input: b64('single') }, [{ input: b64('one') }, { input: b64('two') }]],
+      [
+        `verify/${ecdsa}`,
+        { input: b64(MESSAGE), signature: sig },
+        [
+          { input: b64(MESSAGE), signature: sig },
+          { input: b64('two'), signature: sig },
+        ],
+      ],
+    ];
+    for (const [path, singleFields, items] of requests) {
+      const ex = await t.svc.post(`${transit.path}/${path}`, { body: { ...singleFields, batch_input: items } });
       t.check(ex, statusIs(200));
       const results = batchResults(ex);
       expectThat(
@@ -282,12 +301,13 @@ conformance(
         2,
         results.length,
       );
+      const top = data(ex);
       expectThat(
-        data(ex).hmac === undefined && data(ex).signature === undefined,
+        ['plaintext', 'ciphertext', 'hmac', 'signature', 'valid'].every((f) => top[f] === undefined),
         'no-single',
-        `POST ${path} answers no single result`,
+        `POST ${path} answers no single result beside batch_results`,
         'absent',
-        'present',
+        Object.keys(top),
       );
     }
   },

@@ -124,7 +124,7 @@ export class DataOperations {
       const pt = decryptRaw(this.op, k, item.ciphertext, item, b64(item, 'associated_data'));
       return { plaintext: pt.toString(this.rules.plaintextEncoding) };
     };
-    if (items) return runBatch(items, this.rules, partial, one);
+    if (items) return runBatch(this.rules.batchItems(body, items), this.rules, partial, one);
     return { data: one(body) };
   }
 
@@ -140,7 +140,7 @@ export class DataOperations {
       const v = encryptionVersion(this.op, k, this.rules.rewrapVersion({ item, keyVersion, previous }));
       return { ciphertext: encryptRaw(this.op, k, v, pt, item, undefined), key_version: v.version };
     };
-    if (items) return runBatch(items, this.rules, partial, one, false);
+    if (items) return runBatch(this.rules.batchItems(body, items), this.rules, partial, one, false);
     return { data: one(body) };
   }
 
@@ -217,7 +217,7 @@ export class DataOperations {
       const withHmac = objects.some((i) => i.hmac !== undefined && i.hmac !== '');
       this.rules.checkVerifyBatchModes(withSig, withHmac);
       return runBatch(
-        items,
+        this.rules.batchItems(body, items),
         this.rules,
         this.partialCode(body),
         (item) => {

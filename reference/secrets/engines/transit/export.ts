@@ -92,7 +92,7 @@ export class KeyExport {
     if (this.rules.exportNeedsExportable(keyType)) this.rules.checkExportable(k, keyType);
     const keys: Record<string, string> = {};
     for (const v of this.versionsFor(k, version, 'export')) {
-      const value = this.exportValue(k, v, keyType);
+      const value = this.rules.exportedValue(keyType, v, this.exportValue(k, v, keyType));
       if (value !== undefined) keys[String(v.version)] = value;
     }
     if (keyType === 'certificate-chain' && Object.keys(keys).length === 0)

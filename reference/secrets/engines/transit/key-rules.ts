@@ -7,7 +7,7 @@
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { EngineResponse } from '../../engine.js';
-import { badRequest, notFound, type SvcError } from '../../errors.js';
+import { badRequest, methodNotAllowed, notFound, type SvcError } from '../../errors.js';
 import { OAEP_HASHES } from './byok.js';
 import { typeInfo, type KeyVersion, type NamedKey } from './keys.js';
 import { b64, int, str, type Body } from './params.js';
@@ -48,6 +48,12 @@ export interface KeyManagementRules {
   cacheDefaultSize: number;
   /** The disable_upsert a POST config/keys answers. */
   disableUpsertAnswer(previous: boolean, now: boolean): boolean;
+  /** The service offers key type `type` (Key types table). */
+  typeSupported(type: string): boolean;
+  /** The type a create request for `type` makes. */
+  typeCreated(type: string): string;
+  /** POST /transit/keys without a name (Create key: name required). */
+  createWithoutName(): EngineResponse;
   /** The type whose material a new version of a `type` key gets (Key types). */
   materialType(type: string): string;
   /** POST keys/:name/rotate adds a version (States and transitions: rotate). */
@@ -72,6 +78,8 @@ export interface KeyManagementRules {
   omittedVersions(all: KeyVersion[], k: NamedKey): KeyVersion[];
   /** The version `n` an export names (undefined: no such version). */
   exportVersion(k: NamedKey, n: number): KeyVersion | undefined;
+  /** The value export answers for `keyType` of version `v` (`value`: the documented one). */
+  exportedValue(keyType: string, v: KeyVersion, value: string | undefined): string | undefined;
   /** The certificate chain export certificate-chain returns for a version. */
   chainExport(chain: string | undefined): string | undefined;
   /** The version a CSR answer reports. */
@@ -140,6 +148,11 @@ export const documentedKeyManagementRules: KeyManagementRules = {
   applyOmittedConfig: () => undefined,
   cacheDefaultSize: 0,
   disableUpsertAnswer: (_previous, now) => now,
+  typeSupported: () => true,
+  typeCreated: (type) => type,
+  createWithoutName: () => {
+    throw methodNotAllowed();
+  },
   materialType: (type) => type,
   rotatesOnRequest: () => true,
   missingKeyRead: () => notFound(),
@@ -158,6 +171,7 @@ export const documentedKeyManagementRules: KeyManagementRules = {
   exportNeedsExportable: (keyType) => keyType !== 'public-key' && keyType !== 'certificate-chain',
   omittedVersions: (all) => all,
   exportVersion: (k, n) => k.versions.get(n),
+  exportedValue: (_keyType, _v, value) => value,
   chainExport: (chain) => chain,
   csrAnswerVersion: (version) => String(version),
   missingChain: () => {

@@ -32,6 +32,7 @@ export class KeyLifecycle {
     const m = req.method;
     if (seg.length === 1) {
       if (m === 'LIST' || (m === 'GET' && req.query.get('list') === 'true')) return this.list();
+      if (post) return this.rules.createWithoutName();
       throw methodNotAllowed();
     }
     if (seg.length !== 2) return undefined;

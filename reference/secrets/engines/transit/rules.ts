@@ -129,7 +129,7 @@ export interface TransitRules extends KeyManagementRules {
   batchFailureBody(data: { batch_results: unknown[] }, errors: string[]): Record<string, unknown>;
   /** The batch an encrypt request runs (batch_input). */
   encryptBatch(items: unknown[] | undefined): unknown[] | undefined;
-  /** The batch an hmac, sign or cmac request runs (batch_input; the single fields are ignored). */
+  /** The batch a decrypt, rewrap, hmac, sign, verify or cmac request runs (batch_input; the single fields are ignored). */
   batchItems(body: Body, items: unknown[]): unknown[];
 
   // ---------------------------------------------------------------- data operations

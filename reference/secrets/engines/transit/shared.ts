@@ -124,10 +124,11 @@ export class Shared {
   keyType(body: Body, field = 'type'): string {
     const type = str(body, field) || this.rules.defaultKeyType;
     const info = KEY_TYPES[type];
-    if (!info) throw badRequest(`unknown key type ${JSON.stringify(type.slice(0, 40))}`);
+    if (!info || !this.rules.typeSupported(type))
+      throw badRequest(`unknown key type ${JSON.stringify(type.slice(0, 40))}`);
     if (info.kind === 'managed')
       throw badRequest('managed keys are not supported by this service (enterprise capability)');
-    return type;
+    return this.rules.typeCreated(type);
   }
 
   async create(name: string, body: Body): Promise<EngineResponse> {

@@ -203,6 +203,48 @@ export const exportSwitches = [
     description: 'the csr answer always reports version 1',
     replace: () => ({ csrAnswerVersion: () => '1' }),
   }),
+
+  fault('transit.export-encryption-key-is-hmac-key', {
+    breaks: 'transit.export.key-types',
+    statements: ['doc.transit.export.encryption-key', 'doc.transit.keys-api.export-keys'],
+    description: "export encryption-key of a symmetric key answers the version's HMAC key",
+    replace: (d) => ({
+      exportedValue: (keyType, v, value) =>
+        keyType === 'encryption-key' && v.key ? v.hmacKey.toString('base64') : d.exportedValue(keyType, v, value),
+    }),
+  }),
+  fault('transit.export-hmac-key-is-encryption-key', {
+    breaks: 'transit.hmac.compute',
+    statements: ['doc.transit.export.hmac-key'],
+    description: "export hmac-key of a symmetric key answers the version's encryption key",
+    replace: (d) => ({
+      exportedValue: (keyType, v, value) =>
+        keyType === 'hmac-key' && v.key && v.key.length === v.hmacKey.length
+          ? v.key.toString('base64')
+          : d.exportedValue(keyType, v, value),
+    }),
+  }),
+  fault('transit.export-public-key-wrong', {
+    breaks: 'transit.export.key-types',
+    statements: ['doc.transit.export.public-key'],
+    description: "export public-key answers a public key that is not the version's",
+    replace: (d) => ({
+      exportedValue: (keyType, v, value) => {
+        if (keyType !== 'public-key' || !v.publicKey) return d.exportedValue(keyType, v, value);
+        const pub = v.publicKey;
+        if (pub.asymmetricKeyType === 'ed25519')
+          return Buffer.from(
+            generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!,
+            'base64url',
+          ).toString('base64');
+        const other =
+          pub.asymmetricKeyType === 'ec'
+            ? generateKeyPairSync('ec', { namedCurve: pub.asymmetricKeyDetails!.namedCurve! }).publicKey
+            : generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey;
+        return other.export({ format: 'pem', type: 'spki' }).toString();
+      },
+    }),
+  }),
 ];
 
 /** The export answer of `head` (export or byok-export) with data.name replaced by the path's first parameter. */

@@ -215,4 +215,56 @@ export const keyReadSwitches = [
         typeof item.context === 'string' && item.context !== '' ? Buffer.from(item.context, 'utf8') : undefined,
     }),
   }),
+
+  fault('transit.read-type-abbreviated', {
+    breaks: 'transit.key.types',
+    statements: ['doc.transit.key.type'],
+    description: 'the key read of a chacha20-poly1305 key answers type chacha20',
+    replace: (d) => ({
+      keyRead: (k) => {
+        const view = d.keyRead(k);
+        return view.type === 'chacha20-poly1305' ? { ...view, type: 'chacha20' } : view;
+      },
+    }),
+  }),
+  fault('transit.read-name-path', {
+    breaks: 'transit.key.read-fields',
+    statements: ['doc.transit.key.name'],
+    description: 'the key read answers name as the path keys/<name>',
+    replace: (d) => ({ keyRead: (k) => ({ ...d.keyRead(k), name: `keys/${k.name}` }) }),
+  }),
+  fault('transit.read-public-key-latest', {
+    breaks: 'transit.key.keys-map',
+    statements: ['doc.transit.key.keys-public-key'],
+    description: "every version of an asymmetric key's keys map shows the latest version's public key",
+    replace: (d) => ({
+      keyRead: (k) => {
+        const view = d.keyRead(k);
+        const keys = view.keys as Record<string, unknown>;
+        const latest = keys[String(k.latestVersion)] as Record<string, unknown> | undefined;
+        if (latest && typeof latest === 'object')
+          for (const [ver, info] of Object.entries(keys))
+            if (info && typeof info === 'object') keys[ver] = { ...info, public_key: latest.public_key };
+        return view;
+      },
+    }),
+  }),
+  fault('transit.create-hmac-as-aes', {
+    breaks: 'transit.key.types',
+    statements: ['doc.transit.create.type-values', 'doc.transit.keys-api.create'],
+    description: 'POST /transit/keys/:name with type hmac creates an aes256-gcm96 key',
+    replace: (d) => ({ typeCreated: (type) => (type === 'hmac' ? 'aes256-gcm96' : d.typeCreated(type)) }),
+  }),
+  fault('transit.create-without-name-accepted', {
+    breaks: 'transit.key.types',
+    statements: ['doc.transit.create.name'],
+    description: 'POST /transit/keys without a key name answers success and creates nothing',
+    replace: () => ({ createWithoutName: () => ({}) }),
+  }),
+  fault('transit.cmac-aes128-refused', {
+    breaks: 'transit.cmac.compute',
+    statements: ['doc.transit.key-types.cmac', 'doc.transit.service.cmac'],
+    description: 'keys of type aes128-cmac cannot be created',
+    replace: (d) => ({ typeSupported: (type) => type !== 'aes128-cmac' && d.typeSupported(type) }),
+  }),
 ];

@@ -94,16 +94,51 @@ export const paramSwitches = [
   fault('transit.batch-single-input-signed', {
     breaks: 'transit.batch.single-fields-ignored',
     statements: ['doc.transit.params.batch-single-ignored'],
-    description: 'hmac, sign and cmac with batch_input also process the single input, as the first result',
+    description:
+      'decrypt, rewrap, hmac, sign, verify and cmac with batch_input also process the single fields, as the first result',
     replace: (d) => ({
-      batchItems: (body, items) =>
-        body.input !== undefined ? [{ input: body.input }, ...d.batchItems(body, items)] : d.batchItems(body, items),
+      batchItems: (body, items) => {
+        const { batch_input: _, ...single } = body;
+        const given = single.input !== undefined || single.ciphertext !== undefined;
+        return given ? [single, ...d.batchItems(body, items)] : d.batchItems(body, items);
+      },
     }),
   }),
   fault('transit.batch-truncated', {
     breaks: 'transit.batch.order',
     statements: ['doc.transit.service.batching'],
-    description: 'hmac, sign and cmac process only the first item of batch_input',
+    description: 'decrypt, rewrap, hmac, sign, verify and cmac process only the first item of batch_input',
     replace: (d) => ({ batchItems: (body, items) => d.batchItems(body, items).slice(0, 1) }),
+  }),
+
+  fault('transit.convergent-needs-nonce', {
+    breaks: 'transit.create.convergent-deterministic',
+    statements: ['doc.transit.params.nonce-not-needed'],
+    description: 'a convergent key of this release refuses to encrypt without a nonce',
+    replace: (d) => ({
+      aeadNonce: (k, key, plaintext) => {
+        if (k.convergent) throw badRequest('missing nonce: convergent encryption needs a 12-byte nonce');
+        return d.aeadNonce(k, key, plaintext);
+      },
+    }),
+  }),
+  fault('transit.min-encryption-zero-blocks', {
+    breaks: 'transit.key.min-encryption-zero-latest',
+    statements: ['doc.transit.key.min-encryption-zero-latest'],
+    description: 'min_encryption_version 0 written through config is read as "no version may encrypt"',
+    replace: (d) => {
+      const zeroed = new Set<string>();
+      return {
+        applyOmittedConfig: (next, body) => {
+          d.applyOmittedConfig(next, body);
+          if (body.min_encryption_version === 0 || body.min_encryption_version === '0') zeroed.add(next.name);
+          else if (body.min_encryption_version !== undefined) zeroed.delete(next.name);
+        },
+        checkMinEncryption: (k, version) => {
+          if (zeroed.has(k.name)) throw badRequest('no key version may encrypt: min_encryption_version is 0');
+          d.checkMinEncryption(k, version);
+        },
+      };
+    },
   }),
 ];
