@@ -130,6 +130,44 @@ conformance(
 
 conformance(
   {
+    id: 'transit.key.ed25519-derived-deterministic',
+    level: 'MUST',
+    title: 'A derived ed25519 key gives one signature and one derived public key for one context, others for another',
+  },
+  async (t) => {
+    const name = t.unique('ed-derived');
+    t.check(
+      await t.svc.post(`${transit.path}/keys/${name}`, { body: { type: 'ed25519', derived: true } }),
+      statusIs(200, 204),
+    );
+    const signWith = async (context: string) => {
+      const ex = await t.svc.post(`${transit.path}/sign/${name}`, {
+        body: { batch_input: [{ input: b64(MESSAGE), context: b64(context) }] },
+      });
+      t.check(ex, statusIs(200));
+      const item = data(ex).batch_results?.[0] ?? {};
+      return { signature: String(item.signature), publickey: String(item.publickey ?? '') };
+    };
+    const [a, again, other] = [await signWith('alice'), await signWith('alice'), await signWith('bob')];
+    expectThat(
+      a.signature === again.signature && (a.publickey === '' || a.publickey === again.publickey),
+      'same-context',
+      'one context gives one signature (and one derived public key)',
+      a.signature,
+      again.signature,
+    );
+    expectThat(
+      a.signature !== other.signature,
+      'other-context',
+      'another context gives another signature',
+      'different',
+      'equal',
+    );
+  },
+);
+
+conformance(
+  {
     id: 'transit.key.hmac-only',
     level: 'MUST',
     title: 'A key of type hmac computes HMACs and refuses encrypt and sign',

@@ -245,6 +245,17 @@ export const exportSwitches = [
       },
     }),
   }),
+  fault('transit.export-cmac-key-is-hmac-key', {
+    breaks: 'transit.cmac.compute',
+    statements: ['doc.transit.export.cmac-key'],
+    description: "export cmac-key answers the version's HMAC key",
+    replace: (d) => ({
+      exportedValue: (keyType, v, value) =>
+        keyType === 'cmac-key'
+          ? v.hmacKey.subarray(0, v.key?.length ?? 32).toString('base64')
+          : d.exportedValue(keyType, v, value),
+    }),
+  }),
 ];
 
 /** The export answer of `head` (export or byok-export) with data.name replaced by the path's first parameter. */
