@@ -2,7 +2,9 @@
  * CSR and certificate chains per key version (Key management: csr, set-certificate, export
  * certificate-chain): the version a request names, the version a CSR answer reports, a chain of one
  * block and a request without a chain. An rsa-2048 key is used: it signs and, encrypting and
- * decrypting too, rotates under the rotate row's condition.
+ * decrypting too, rotates under the rotate row's condition. The keys are created exportable: the
+ * chain is read back through export, and "The key must be exportable" (Export key) names no key
+ * type as an exception, so a service may refuse certificate-chain export of other keys.
  */
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, statusBetween } from '../../harness/checks/index.js';
@@ -13,9 +15,9 @@ import { chainDer, issue, localCa, x509 } from './lib/x509.js';
 const s = suite('transit');
 const transit = s.mount('transit', { type: 'transit' });
 
-/** An rsa-2048 key with versions 1 and 2. */
+/** An exportable rsa-2048 key with versions 1 and 2. */
 async function twoVersions(t: T, base: string): Promise<string> {
-  const name = await createKey(t, transit, base, { type: 'rsa-2048' });
+  const name = await createKey(t, transit, base, { type: 'rsa-2048', exportable: true });
   await rotate(t, transit, name);
   return name;
 }
@@ -130,7 +132,7 @@ conformance(
     title: 'POST /transit/keys/:name/set-certificate takes a chain of one block and refuses a request without a chain',
   },
   async (t) => {
-    const name = await createKey(t, transit, 'certone', { type: 'rsa-2048' });
+    const name = await createKey(t, transit, 'certone', { type: 'rsa-2048', exportable: true });
     const ca = await localCa();
     const leaf = (await issue(ca, (await csrOf(t, name, {})).pem, '3001')).toString('pem');
     t.check(
