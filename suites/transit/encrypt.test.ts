@@ -8,6 +8,7 @@ import {
   encrypt,
   expectVersion,
   exported,
+  keyAbsent,
   readKey,
   rotate,
   tokenWith,
@@ -334,7 +335,7 @@ conformance(
       await t.svc.post(`${transit.path}/encrypt/${missing}`, { token, body: { plaintext: b64('x') } }),
       clientError,
     );
-    t.check(await t.svc.get(`${transit.path}/keys/${missing}`), statusIs(404));
+    t.check(await t.svc.get(`${transit.path}/keys/${missing}`), keyAbsent);
   },
 );
 
@@ -353,7 +354,7 @@ conformance(
     t.check(await t.svc.post(`${transit.path}/config/keys`, { body: { disable_upsert: true } }), success);
     const missing = t.unique('noup-missing');
     t.check(await t.svc.post(`${transit.path}/encrypt/${missing}`, { body: { plaintext: b64('x') } }), clientError);
-    t.check(await t.svc.get(`${transit.path}/keys/${missing}`), statusIs(404));
+    t.check(await t.svc.get(`${transit.path}/keys/${missing}`), keyAbsent);
     t.check(await t.svc.post(`${transit.path}/encrypt/${existing}`, { body: { plaintext: b64('x') } }), statusIs(200));
   },
 );

@@ -438,7 +438,7 @@ conformance(
     title: 'POST /transit/keys/:name/set-certificate stores the chain export returns, and a second call overwrites it',
   },
   async (t) => {
-    const name = await createKey(t, transit, 'certkey', { type: 'ecdsa-p256' });
+    const name = await createKey(t, transit, 'certkey', { type: 'ecdsa-p256', exportable: true });
     const csr = String(
       data(
         await t.svc.post(`${transit.path}/keys/${name}/csr`, { body: { csr: await templateCsr('CN=leaf.example') } }),

@@ -7,7 +7,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest } from '../../errors.js';
 import { runBatch } from './batch.js';
-import { typeInfo } from './keys.js';
 import {
   cmacItem,
   decryptRaw,
@@ -64,7 +63,7 @@ export class DataOperations {
     items: unknown[] | undefined,
     one: (item: Body) => Record<string, unknown>,
   ): Promise<EngineResponse> {
-    if (items) return runBatch(items, this.rules, this.partialCode(body), one, false);
+    if (items) return runBatch(this.rules.batchItems(body, items), this.rules, this.partialCode(body), one, false);
     return { data: one(body) };
   }
 
@@ -101,7 +100,7 @@ export class DataOperations {
     }
     await this.s.autoRotate(k);
     const key = k;
-    if (!typeInfo(key).encryption) throw badRequest(`key type ${key.type} does not support encryption`);
+    if (!this.rules.encrypts(key)) throw badRequest(`key type ${key.type} does not support encryption`);
     const one = (item: Body, ad: Buffer | undefined) => {
       const plaintext = b64(item, 'plaintext');
       if (plaintext === undefined && item.plaintext !== '') throw badRequest('missing plaintext to encrypt');
@@ -125,7 +124,7 @@ export class DataOperations {
       const pt = decryptRaw(this.op, k, item.ciphertext, item, b64(item, 'associated_data'));
       return { plaintext: pt.toString(this.rules.plaintextEncoding) };
     };
-    if (items) return runBatch(items, this.rules, partial, one);
+    if (items) return runBatch(this.rules.batchItems(body, items), this.rules, partial, one);
     return { data: one(body) };
   }
 
@@ -141,7 +140,7 @@ export class DataOperations {
       const v = encryptionVersion(this.op, k, this.rules.rewrapVersion({ item, keyVersion, previous }));
       return { ciphertext: encryptRaw(this.op, k, v, pt, item, undefined), key_version: v.version };
     };
-    if (items) return runBatch(items, this.rules, partial, one, false);
+    if (items) return runBatch(this.rules.batchItems(body, items), this.rules, partial, one, false);
     return { data: one(body) };
   }
 
@@ -151,7 +150,7 @@ export class DataOperations {
     this.rules.checkDatakeyBits(bits);
     if (bits <= 0 || bits % 8 !== 0 || bits > 4096) throw badRequest('invalid bits');
     const k = await this.s.key(name);
-    if (!typeInfo(k).encryption) throw badRequest(`key type ${k.type} does not support encryption`);
+    if (!this.rules.encrypts(k)) throw badRequest(`key type ${k.type} does not support encryption`);
     const raw = randomBytes(bits / 8);
     const v = encryptionVersion(this.op, k, int(body, 'key_version', 0));
     const ciphertext = encryptRaw(this.op, k, v, raw, body, undefined);
@@ -211,14 +210,14 @@ export class DataOperations {
   private async verify(name: string, urlAlg: string | undefined, body: Body): Promise<EngineResponse> {
     const items = batchInput(body);
     const k = await this.s.key(name);
-    const opts = signOptions(this.op, body, urlAlg);
+    const opts = signOptions(this.op, body, urlAlg, 'verify');
     if (items) {
       const objects = items.filter((i): i is Body => i !== null && typeof i === 'object');
       const withSig = objects.some((i) => i.signature !== undefined && i.signature !== '');
       const withHmac = objects.some((i) => i.hmac !== undefined && i.hmac !== '');
       this.rules.checkVerifyBatchModes(withSig, withHmac);
       return runBatch(
-        items,
+        this.rules.batchItems(body, items),
         this.rules,
         this.partialCode(body),
         (item) => {

@@ -87,7 +87,7 @@ export function decryptionVersion(ctx: OpContext, k: NamedKey, version: number):
 }
 
 function context(ctx: OpContext, k: NamedKey, item: Body): Buffer | undefined {
-  const c = b64(item, 'context');
+  const c = ctx.rules.contextBytes(item);
   if (k.derived) ctx.rules.checkDerivationContext(c);
   return c;
 }
@@ -115,18 +115,19 @@ export function encryptRaw(
   const ctxBytes = context(ctx, k, item);
   nonceOf(ctx, item);
   if (info.kind === 'rsa') {
-    if (!v.publicKey) throw badRequest('key version has no public key');
+    ctx.rules.checkRsaEncryption(v);
     return formatVersioned(
       ctx,
       v.version,
-      publicEncrypt({ key: v.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, plaintext),
+      publicEncrypt({ key: v.publicKey!, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, plaintext),
       k,
     );
   }
-  if (info.kind !== 'aead') throw badRequest(`key type ${k.type} does not support encryption`);
+  const cipher = ctx.rules.aeadCipher(k);
+  if (!cipher) throw badRequest(`key type ${k.type} does not support encryption`);
   const key = aeadKey(k, v, ctxBytes);
   const nonce = ctx.rules.aeadNonce(k, key, plaintext);
-  const c = createCipheriv(info.cipher!, key, nonce, { authTagLength: 16 } as never) as import('node:crypto').CipherGCM;
+  const c = createCipheriv(cipher, key, nonce, { authTagLength: 16 } as never) as import('node:crypto').CipherGCM;
   const aad = ctx.rules.associatedData(ad);
   if (aad) c.setAAD(aad);
   const ct = Buffer.concat([c.update(plaintext), c.final()]);
@@ -154,11 +155,12 @@ export function decryptRaw(
       throw badRequest('invalid ciphertext: unable to decrypt');
     }
   }
-  if (info.kind !== 'aead') throw badRequest(`key type ${k.type} does not support decryption`);
+  const cipher = ctx.rules.aeadCipher(k);
+  if (!cipher) throw badRequest(`key type ${k.type} does not support decryption`);
   if (data.length < 28) throw badRequest('invalid ciphertext: too short');
   const key = aeadKey(k, v, ctxBytes);
   const { nonce, ct, tag } = ctx.rules.openAead(data);
-  const d = createDecipheriv(info.cipher!, key, nonce, {
+  const d = createDecipheriv(cipher, key, nonce, {
     authTagLength: 16,
   } as never) as import('node:crypto').DecipherGCM;
   const aad = ctx.rules.associatedData(ad);
@@ -182,6 +184,7 @@ export function hmacItem(
 ): Record<string, unknown> {
   const input = b64(item, 'input');
   if (input === undefined && item.input !== '') throw badRequest('missing input for HMAC');
+  ctx.rules.checkHmacSupported(k);
   const v = encryptionVersion(ctx, k, keyVersion);
   const alg = ctx.rules.hmacHash(algorithm);
   const mac = createHmac(alg, hmacKeyOf(k, v))
@@ -193,8 +196,9 @@ export function hmacItem(
 function verifyHmacItem(ctx: OpContext, k: NamedKey, item: Body, algorithm: string): Record<string, unknown> {
   const input = b64(item, 'input') ?? Buffer.alloc(0);
   const { version, data } = parseVersioned(ctx, item.hmac, 'hmac');
-  if (tooOldToVerify(ctx, k, version)) return { valid: false };
-  const v = decryptionVersion(ctx, k, version);
+  const bounds = ctx.rules.verifyingKey(k, 'hmac');
+  if (tooOldToVerify(ctx, bounds, version)) return { valid: false };
+  const v = decryptionVersion(ctx, bounds, version);
   const mac = createHmac(hashName(algorithm), hmacKeyOf(k, v)).update(input).digest();
   const valid = mac.length === data.length && timingSafeEqual(mac, data);
   return { valid: ctx.rules.verified(valid) };
@@ -210,13 +214,19 @@ export interface SignOptions {
   saltLength: string;
 }
 
-export function signOptions(ctx: OpContext, body: Body, urlAlgorithm: string | undefined): SignOptions {
+export function signOptions(
+  ctx: OpContext,
+  body: Body,
+  urlAlgorithm: string | undefined,
+  op: 'sign' | 'verify' = 'sign',
+): SignOptions {
   return {
-    hashAlgorithm: ctx.rules.signHashAlgorithm(urlAlgorithm, body),
+    hashAlgorithm: ctx.rules.signHashAlgorithm(urlAlgorithm, body, op),
     prehashed: bool(body, 'prehashed'),
-    signatureAlgorithm: str(body, 'signature_algorithm') || ctx.rules.defaultSignatureAlgorithm,
+    signatureAlgorithm:
+      ctx.rules.signatureAlgorithm(str(body, 'signature_algorithm')) || ctx.rules.defaultSignatureAlgorithm,
     marshaling: str(body, 'marshaling_algorithm') || ctx.rules.defaultMarshaling,
-    saltLength: str(body, 'salt_length') || 'auto',
+    saltLength: str(body, 'salt_length') || ctx.rules.defaultSaltLength(op),
   };
 }
 
@@ -251,7 +261,7 @@ function signBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, o
   const prehashed = ctx.rules.prehashed(opts.prehashed);
   if (kind === 'ed25519') {
     if (opts.prehashed) throw badRequest('prehashed input is not supported for ed25519 keys');
-    return nodeSign(null, input, key);
+    return nodeSign(null, ctx.rules.ed25519Message(input), key);
   }
   if (kind === 'ecdsa') {
     if (opts.marshaling !== 'asn1' && opts.marshaling !== 'jws') throw badRequest('unsupported marshaling_algorithm');
@@ -297,15 +307,17 @@ function verifyBytes(
   const kind = typeInfo(k).kind;
   const key = signer.publicKey;
   if (!key) throw badRequest('key version has no public key');
+  ctx.rules.refuseVerifyOption(opts);
+  const prehashed = ctx.rules.verifyPrehashed(opts.prehashed);
   if (kind === 'ed25519') {
-    if (opts.prehashed) throw badRequest('prehashed input is not supported for ed25519 keys');
+    if (prehashed) throw badRequest('prehashed input is not supported for ed25519 keys');
     return nodeVerify(null, input, key, sig);
   }
   if (kind === 'ecdsa') {
     if (opts.marshaling !== 'asn1' && opts.marshaling !== 'jws') throw badRequest('unsupported marshaling_algorithm');
     const dsaEncoding = opts.marshaling === 'jws' ? 'ieee-p1363' : 'der';
     const hash = hashName(opts.hashAlgorithm);
-    if (opts.prehashed) return verifyDigest(key, input, sig, dsaEncoding);
+    if (prehashed) return verifyDigest(key, input, sig, dsaEncoding);
     return nodeVerify(hash, input, { key, dsaEncoding }, sig);
   }
   if (kind === 'rsa') {
@@ -313,7 +325,7 @@ function verifyBytes(
     if (opts.hashAlgorithm === 'none') return pkcs1VerifyDigest(key, input, sig);
     const hash = hashName(opts.hashAlgorithm);
     if (opts.signatureAlgorithm === 'pkcs1v15') {
-      return opts.prehashed
+      return prehashed
         ? pkcs1VerifyDigest(key, input, sig, hash)
         : nodeVerify(hash, input, { key, padding: constants.RSA_PKCS1_PADDING }, sig);
     }
@@ -328,7 +340,7 @@ function verifyBytes(
               throw badRequest('invalid salt_length');
             }
           })();
-    if (opts.prehashed) return pssVerifyDigest(key, input, sig, hash, salt);
+    if (prehashed) return pssVerifyDigest(key, input, sig, hash, salt);
     return nodeVerify(
       hash,
       input,
@@ -369,8 +381,9 @@ export function verifyItem(
   if (!typeInfo(k).signing) throw badRequest(`key type ${k.type} does not support verification`);
   const input = b64(item, 'input') ?? Buffer.alloc(0);
   const { version, data } = parseVersioned(ctx, item.signature, 'signature');
-  if (tooOldToVerify(ctx, k, version)) return { valid: false };
-  const v = decryptionVersion(ctx, k, version);
+  const bounds = ctx.rules.verifyingKey(k, 'signature');
+  if (tooOldToVerify(ctx, bounds, version)) return { valid: false };
+  const v = decryptionVersion(ctx, bounds, version);
   const signer = signerFor(ctx, k, v, item);
   const valid = verifyBytes(ctx, k, signer, input, data, opts);
   return { valid: ctx.rules.verified(valid) };

@@ -16,6 +16,7 @@ const noCheck = (): void => undefined;
 export const dataSwitches = [
   fault('transit.version-prefix-stuck', {
     breaks: 'transit.versioning.follows-rotation',
+    statements: ['doc.transit.format.versioned-output'],
     description: 'outputs always say v1 whatever version produced them',
     replace: () => ({ shownVersion: () => 1 }),
   }),
@@ -29,11 +30,13 @@ export const dataSwitches = [
   }),
   fault('transit.decrypt-plaintext-raw', {
     breaks: 'transit.format.base64-fields',
+    statements: ['doc.transit.format.base64'],
     description: 'decrypt returns the plaintext as raw text instead of base64',
     replace: () => ({ plaintextEncoding: 'latin1' }),
   }),
   fault('transit.batch-order-reversed', {
     breaks: 'transit.batch.order',
+    statements: ['doc.transit.format.batch-results-order', 'doc.transit.params.batch-order'],
     description: 'the first two batch results are swapped',
     replace: () => ({
       // Swap the first two results: "out of order" without touching single-item batches.
@@ -42,21 +45,25 @@ export const dataSwitches = [
   }),
   fault('transit.batch-error-dropped', {
     breaks: 'transit.batch.item-error',
+    statements: ['doc.transit.format.batch-item-error'],
     description: 'a failed batch item has no `error`',
     replace: () => ({ batchItemError: (_message, echo) => ({ ...echo }) }),
   }),
   fault('transit.batch-reference-dropped', {
     breaks: 'transit.batch.reference-echo',
+    statements: ['doc.transit.params.reference-echo', 'doc.transit.format.batch-reference'],
     description: 'batch results do not echo `reference`',
     replace: () => ({ batchEcho: () => ({}) }),
   }),
   fault('transit.batch-partial-200', {
     breaks: 'transit.batch.partial-failure-400',
+    statements: ['doc.transit.params.partial-failure-default'],
     description: 'a partial batch failure answers 200',
     replace: (d) => ({ batchStatus: (o) => (o.total ? d.batchStatus(o) : 200) }),
   }),
   fault('transit.batch-partial-code-ignored', {
     breaks: 'transit.batch.partial-failure-code',
+    statements: ['doc.transit.params.partial-failure-code'],
     description: 'partial_failure_response_code is ignored',
     replace: (d) => ({
       batchStatus: (o) => (o.total ? d.batchStatus(o) : d.batchStatus({ ...o, partialCode: undefined })),
@@ -64,6 +71,7 @@ export const dataSwitches = [
   }),
   fault('transit.batch-total-failure-ok', {
     breaks: 'transit.batch.total-failure-error',
+    statements: ['doc.transit.params.total-failure'],
     description: 'a total batch failure answers partial_failure_response_code',
     replace: (d) => ({
       batchStatus: (o) => (o.total && o.partialCode !== undefined ? o.partialCode : d.batchStatus(o)),
@@ -71,26 +79,31 @@ export const dataSwitches = [
   }),
   fault('transit.batch-single-fields-used', {
     breaks: 'transit.batch.single-fields-ignored',
+    statements: ['doc.transit.params.batch-single-ignored'],
     description: 'encrypt uses the single plaintext when batch_input is also set',
     replace: () => ({ encryptBatch: () => undefined }),
   }),
   fault('transit.upsert-never', {
     breaks: 'transit.upsert.create',
+    statements: ['doc.transit.lifecycle.upsert-create'],
     description: 'encrypt never creates a missing key',
     replace: (d) => ({ upsertAllowed: (a) => d.upsertAllowed({ ...a, create: false }) }),
   }),
   fault('transit.derived-upsert-not-derived', {
     breaks: 'transit.upsert.derived-with-context',
+    statements: ['doc.transit.lifecycle.upsert-derived'],
     description: 'a key upserted with a context is not derived',
     replace: () => ({ upsertDerived: () => false }),
   }),
   fault('transit.upsert-without-create', {
     breaks: 'transit.upsert.update-only-refused',
+    statements: ['doc.transit.lifecycle.upsert-update-only'],
     description: 'the existence check always says the key exists and encrypt upserts anyway, so update suffices',
     replace: () => ({ encryptIsUpdate: () => true, upsertAllowed: () => true }),
   }),
   fault('transit.upsert-ignores-disable', {
     breaks: 'transit.upsert.disabled-refused',
+    statements: ['doc.transit.lifecycle.upsert-disabled'],
     description: 'encrypt upserts even with disable_upsert',
     replace: () => ({ upsertAllowed: () => true }),
   }),
@@ -101,6 +114,7 @@ export const dataSwitches = [
   }),
   fault('transit.hash-default-sha512', {
     breaks: 'transit.params.hash-default',
+    statements: ['doc.transit.params.hash-default'],
     description: 'hash defaults to sha2-512',
     replace: () => ({ hashDefaultAlgorithm: 'sha2-512' }),
   }),
@@ -118,36 +132,43 @@ export const dataSwitches = [
   }),
   fault('transit.pss-default-pkcs1', {
     breaks: 'transit.params.signature-algorithm',
+    statements: ['doc.transit.params.signature-algorithm-default'],
     description: 'RSA signatures default to PKCS#1 v1.5',
     replace: () => ({ defaultSignatureAlgorithm: 'pkcs1v15' }),
   }),
   fault('transit.marshaling-default-jws', {
     breaks: 'transit.params.marshaling-default',
+    statements: ['doc.transit.params.marshaling-default'],
     description: 'ECDSA signatures default to the raw (JWS) encoding',
     replace: () => ({ defaultMarshaling: 'jws' }),
   }),
   fault('transit.key-version-ignored', {
     breaks: 'transit.params.key-version-latest',
+    statements: ['doc.transit.params.key-version'],
     description: 'key_version is ignored: the latest version is always used',
     replace: () => ({ outputVersion: (k) => k.latestVersion }),
   }),
   fault('transit.min-encryption-unchecked', {
     breaks: 'transit.params.key-version-min-encryption',
+    statements: ['doc.transit.params.key-version-min-encryption'],
     description: 'key_version below min_encryption_version is accepted',
     replace: () => ({ checkMinEncryption: noCheck }),
   }),
   fault('transit.context-optional', {
     breaks: 'transit.params.context-required',
+    statements: ['doc.transit.params.context-required', 'doc.transit.create.derived-context'],
     description: 'derived keys accept requests without context',
     replace: () => ({ checkDerivationContext: noCheck }),
   }),
   fault('transit.nonce-length-unchecked', {
     breaks: 'transit.params.nonce-12-bytes',
+    statements: ['doc.transit.params.nonce-length'],
     description: 'a nonce of any length is accepted',
     replace: () => ({ checkNonce: noCheck }),
   }),
   fault('transit.convergent-random-nonce', {
     breaks: 'transit.create.convergent-deterministic',
+    statements: ['doc.transit.create.convergent-same', 'doc.transit.key-types.aes256-gcm96-derivation'],
     description: 'convergent keys use a random nonce',
     replace: () => ({ aeadNonce: () => randomBytes(12) }),
   }),
@@ -223,6 +244,7 @@ export const dataSwitches = [
   }),
   fault('transit.prehashed-ignored', {
     breaks: 'transit.sign.prehashed',
+    statements: ['doc.transit.service.prehashed-sign'],
     description: 'prehashed input is hashed again',
     replace: () => ({ prehashed: () => false }),
   }),
@@ -238,6 +260,7 @@ export const dataSwitches = [
   }),
   fault('transit.verify-always-true', {
     breaks: 'transit.verify.valid',
+    statements: ['doc.transit.service.data-operations'],
     description: 'verify answers valid true for any signature or HMAC',
     replace: () => ({ verified: () => true }),
   }),

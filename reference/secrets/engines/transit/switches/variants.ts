@@ -5,7 +5,8 @@
  * a variant wraps the rule a fault left.
  */
 import { switchesOf } from '../../../../switches.js';
-import { notFound, SvcError } from '../../../errors.js';
+import { badRequest, notFound, SvcError } from '../../../errors.js';
+import { typeInfo } from '../keys.js';
 import type { TransitRules } from '../rules.js';
 import {
   extraReadFields,
@@ -93,8 +94,8 @@ export const variantSwitches = [
     }),
   }),
   variant('transit.writes-answer-204', {
-    allows: `${DOC} Key management: create, config, rotate, trim, restore, config/keys and cache-config answer "success"; core document: success is 200 or 204`,
-    description: 'key create, config, rotate, trim, restore, config/keys and cache-config answer 204 without a body',
+    allows: `${DOC} Key management: create, config, rotate, trim, restore and cache-config answer "success" (config/keys answers data.disable_upsert); core document: success is 200 or 204`,
+    description: 'key create, config, rotate, trim, restore and cache-config answer 204 without a body',
     replace: (d) => ({ answer: (a) => (isPlainWrite(a.method, a.seg) ? {} : d.answer(a)) }),
   }),
   variant('transit.backup-needs-plaintext-flag-only', {
@@ -139,6 +140,28 @@ export const variantSwitches = [
     allows: `${DOC} Update key configuration: min_decryption_version is "for signatures the oldest verifiable"; how an older one is answered is not said`,
     description: 'verify of a signature or HMAC below min_decryption_version answers valid false instead of an error',
     replace: () => ({ tooOldVerification: 'invalid' }),
+  }),
+  variant('transit.rotate-encryption-keys-only', {
+    allows: `${DOC} States and transitions: rotate has the condition "key supports encryption and decryption"; nothing is said of other keys`,
+    description: 'rotation of a key that does not encrypt and decrypt (hmac, ed25519, ECDSA) is refused',
+    replace: (d) => ({
+      checkRotation: (k) => {
+        const info = typeInfo(k);
+        if (!info.encryption || !info.decryption)
+          throw badRequest(`rotation is only supported for keys that encrypt and decrypt, not ${k.type}`);
+        d.checkRotation(k);
+      },
+    }),
+  }),
+  variant('transit.missing-key-read-400', {
+    allows: `${DOC} Key management: GET /transit/keys/:name names no status for a missing key; secrets-service-core.md Errors: 404 is "invalid path", 400 "invalid request"`,
+    description: 'GET /transit/keys/:name of a key that does not exist answers 400 "key not found"',
+    replace: () => ({ missingKeyRead: (name) => badRequest(`key ${JSON.stringify(name)} not found`) }),
+  }),
+  variant('transit.public-export-needs-exportable', {
+    allows: `${DOC} Export key: "The key must be exportable" names no key_type as an exception`,
+    description: 'export public-key and certificate-chain of a key that is not exportable are refused too',
+    replace: () => ({ exportNeedsExportable: () => true }),
   }),
   variant('transit.missing-key-404', {
     allows: `${DOC} Errors: no status is named for an operation on a missing key; core document: 404 is "invalid path"`,
