@@ -6,8 +6,9 @@
 import { createHmac, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import type { EngineResponse } from '../../engine.js';
 import { badRequest, type SvcError } from '../../errors.js';
+import { type DataOperationRules, documentedDataRules } from './data-rules.js';
 import { readView, typeInfo, type KeyVersion, type NamedKey } from './keys.js';
-import { hashName } from './ops.js';
+import { hashName } from './outputs.js';
 import { bool, int, str, type Body } from './params.js';
 
 const HOUR = 3600;
@@ -30,9 +31,11 @@ export interface BatchOutcome {
   partialCode: number | undefined;
   /** The operation is encrypt or decrypt (the ones partial_failure_response_code is documented for). */
   tiedToPartialCode: boolean;
+  /** The operation (the path's first segment). */
+  operation: string;
 }
 
-export interface TransitRules {
+export interface TransitRules extends DataOperationRules {
   // ---------------------------------------------------------------- answers and errors
   /** The answer as it leaves the engine (the one response point). */
   answer(a: Answer): EngineResponse;
@@ -118,8 +121,8 @@ export interface TransitRules {
   storeChain(v: KeyVersion, chain: string): void;
 
   // ---------------------------------------------------------------- batches
-  /** The `reference` part of a batch result. */
-  batchEcho(reference: string): Record<string, unknown>;
+  /** The `reference` part of a batch result of `operation`. */
+  batchEcho(reference: string, operation: string): Record<string, unknown>;
   /** A failed item's result. */
   batchItemError(message: string, echo: Record<string, unknown>): Record<string, unknown>;
   batchOrder(results: Record<string, unknown>[]): Record<string, unknown>[];
@@ -154,7 +157,8 @@ export interface TransitRules {
   shownVersion(version: number): number;
   /** The version a new output uses for `requested` (0: latest). */
   outputVersion(k: NamedKey, requested: number): number;
-  checkMinEncryption(k: NamedKey, version: number): void;
+  /** key_version below min_encryption_version is refused (`op`: the data operation asking). */
+  checkMinEncryption(k: NamedKey, version: number, op?: string): void;
   /** A derived key needs a context. */
   checkDerivationContext(context: Buffer | undefined): void;
   checkNonce(nonce: Buffer | undefined): void;
@@ -183,6 +187,7 @@ export interface TransitRules {
 const nothing = (): void => undefined;
 
 export const documentedRules: TransitRules = {
+  ...documentedDataRules,
   answer: (a) => a.res,
   failure: (err) => err,
   missingKey: (name) => badRequest(`key ${JSON.stringify(name)} not found`),
