@@ -97,6 +97,7 @@ export const coreSwitches = [
   // --- faults ---
   fault('core.v1-prefix-ignored', {
     breaks: 'core.routes.v1-prefix',
+    statements: ['doc.transit.versioning.v1-paths'],
     description: 'Any /vN/ prefix is served like /v1/.',
     replace: () => ({ versionPrefix: /^\/v\d+\// }),
   }),
@@ -270,6 +271,7 @@ export const coreSwitches = [
   }),
   fault('auth.acl-deny-ignored', {
     breaks: 'auth.acl.deny',
+    statements: ['doc.transit.auth.hash-suffix-deny', 'doc.transit.sign.sha1-deny', 'doc.transit.verify.sha1-deny'],
     description: 'A deny capability does not override other grants.',
     suites: ['auth'],
     replace: (d) => ({

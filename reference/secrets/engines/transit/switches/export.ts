@@ -16,6 +16,7 @@ const noCheck = (): void => undefined;
 export const exportSwitches = [
   fault('transit.restore-overwrites-without-force', {
     breaks: 'transit.restore.refused-without-force',
+    statements: ['doc.transit.errors.restore-without-force'],
     description: 'restore replaces an existing key without force',
     replace: () => ({ checkRestoreTarget: noCheck }),
   }),

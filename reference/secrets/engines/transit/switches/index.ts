@@ -7,6 +7,7 @@
  * rule, so the catalogue loads without the engine.
  */
 import { dataSwitches } from './data.js';
+import { dataInputSwitches } from './data-inputs.js';
 import { exportSwitches } from './export.js';
 import { importSwitches } from './import.js';
 import { lifecycleSwitches } from './lifecycle.js';
@@ -17,5 +18,6 @@ export const transitSwitches = [
   ...importSwitches,
   ...exportSwitches,
   ...dataSwitches,
+  ...dataInputSwitches,
   ...variantSwitches,
 ];

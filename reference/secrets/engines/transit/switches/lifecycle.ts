@@ -114,11 +114,13 @@ export const lifecycleSwitches = [
   }),
   fault('transit.delete-ignores-deletion-allowed', {
     breaks: 'transit.key.delete-not-allowed',
+    statements: ['doc.transit.errors.delete-not-allowed'],
     description: 'DELETE removes keys whose deletion_allowed is false',
     replace: () => ({ checkDeletion: noCheck }),
   }),
   fault('transit.rotate-keeps-version', {
     breaks: 'transit.rotate.new-version',
+    statements: ['doc.transit.versioning.numbered'],
     description: 'after rotation encryption keeps using the oldest available version',
     replace: (d) => ({
       outputVersion: (k, requested) =>
@@ -147,6 +149,7 @@ export const lifecycleSwitches = [
   }),
   fault('transit.trim-bounds-unchecked', {
     breaks: 'transit.trim.bounds',
+    statements: ['doc.transit.errors.trim-zero', 'doc.transit.errors.trim-above-maximum'],
     description: 'trim skips its bounds checks',
     replace: () => ({ checkTrim: noCheck }),
   }),
@@ -162,11 +165,13 @@ export const lifecycleSwitches = [
   }),
   fault('transit.key-size-unchecked', {
     breaks: 'transit.create.key-size-range',
+    statements: ['doc.transit.limits.key-size'],
     description: 'hmac key_size outside 32..512 is accepted',
     replace: () => ({ checkHmacKeySize: noCheck }),
   }),
   fault('transit.auto-rotate-min-unchecked', {
     breaks: 'transit.create.auto-rotate-min',
+    statements: ['doc.transit.limits.auto-rotate-period'],
     description: 'auto_rotate_period under one hour is accepted',
     replace: () => ({ checkAutoRotatePeriod: noCheck }),
   }),
@@ -194,6 +199,7 @@ export const lifecycleSwitches = [
   }),
   fault('transit.cache-size-unchecked', {
     breaks: 'transit.cache-config.size',
+    statements: ['doc.transit.limits.cache-size'],
     description: 'cache-config accepts sizes 1 to 9',
     replace: () => ({ checkCacheSize: noCheck }),
   }),
