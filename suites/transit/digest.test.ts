@@ -10,6 +10,15 @@ const transit = s.mount('transit', { type: 'transit' });
 
 const INPUT = Buffer.from('digest me \u00e9\u00e8', 'utf8');
 
+/** A hex sum: the document says "hex", not which case, so the digits are compared in any case. */
+function hexSum(expected: string, description: string) {
+  return bodyAt(
+    '/data/sum',
+    (v: unknown) => typeof v === 'string' && v.toLowerCase() === expected,
+    `${description} (${expected}, any case)`,
+  );
+}
+
 conformance(
   {
     id: 'transit.hash.sum',
@@ -21,7 +30,7 @@ conformance(
     t.check(
       await t.svc.post(`${transit.path}/hash`, { body: { input: INPUT.toString('base64') } }),
       statusIs(200),
-      bodyAt('/data/sum', createHash('sha256').update(INPUT).digest('hex'), 'is the hex SHA-256 of the input'),
+      hexSum(createHash('sha256').update(INPUT).digest('hex'), 'is the hex SHA-256 of the input'),
     );
     t.check(
       await t.svc.post(`${transit.path}/hash`, { body: { input: INPUT.toString('base64'), format: 'base64' } }),
@@ -43,7 +52,7 @@ conformance(
     t.check(
       await t.svc.post(`${transit.path}/hash/sha2-512`, { body: { input: INPUT.toString('base64') } }),
       statusIs(200),
-      bodyAt('/data/sum', expected, 'is the sha2-512 digest (URL)'),
+      hexSum(expected, 'is the sha2-512 digest (URL)'),
     );
   },
 );
@@ -61,12 +70,12 @@ for (const alg of ['sha2-256', 'sha2-512', 'sha3-224', 'sha3-256', 'sha3-384', '
       t.check(
         await t.svc.post(`${transit.path}/hash/${alg}`, { body: { input: INPUT.toString('base64') } }),
         statusIs(200),
-        bodyAt('/data/sum', expected, `is the ${alg} digest (URL)`),
+        hexSum(expected, `is the ${alg} digest (URL)`),
       );
       t.check(
         await t.svc.post(`${transit.path}/hash`, { body: { input: INPUT.toString('base64'), algorithm: alg } }),
         statusIs(200),
-        bodyAt('/data/sum', expected, `is the ${alg} digest (body)`),
+        hexSum(expected, `is the ${alg} digest (body)`),
       );
     },
   );
@@ -90,7 +99,7 @@ conformance(
     ] as const) {
       const ex = await t.svc.post(`${transit.path}/${path}`, { body: { input: INPUT.toString('base64'), ...body } });
       if (ex.response.status >= 400 && ex.response.status < 500) continue;
-      t.check(ex, statusIs(200), bodyAt('/data/sum', expected, `is the sha1 digest (${path} ${JSON.stringify(body)})`));
+      t.check(ex, statusIs(200), hexSum(expected, `is the sha1 digest (${path} ${JSON.stringify(body)})`));
     }
   },
 );

@@ -317,6 +317,29 @@ conformance(
 
 conformance(
   {
+    id: 'transit.upsert.type',
+    level: 'MUST',
+    title:
+      'POST /transit/encrypt/:name with type chacha20-poly1305 on an existing aes256-gcm96 key is served and the key keeps its type',
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'keeps-type');
+    const ct = await encrypt(t, transit, name, 'typed', { type: 'chacha20-poly1305' });
+    t.check(
+      await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } }),
+      statusIs(200),
+      bodyAt('/data/plaintext', b64('typed')),
+    );
+    t.check(
+      await t.svc.get(`${transit.path}/keys/${name}`),
+      statusIs(200),
+      bodyAt('/data/type', 'aes256-gcm96', 'is the type the key was created with'),
+    );
+  },
+);
+
+conformance(
+  {
     id: 'transit.upsert.update-only-refused',
     level: 'MUST',
     title: 'POST /transit/encrypt/:name on a missing key with only the update capability fails and creates nothing',
@@ -361,16 +384,16 @@ conformance(
   {
     id: 'transit.auth.datakey-path-policy',
     level: 'MUST',
+    also: ['transit.datakey.types'],
     title: 'POST /transit/datakey/plaintext/:name is refused to a token whose policy grants only datakey/wrapped',
   },
   async (t) => {
     const name = await createKey(t, transit, 'dk-policy');
     const token = await tokenWith(t, { [`${transit.path}/datakey/wrapped/*`]: ['update'] });
-    t.check(
-      await t.svc.post(`${transit.path}/datakey/wrapped/${name}`, { token }),
-      statusIs(200),
-      lacksField('/data/plaintext'),
-    );
+    const wrapped = await t.svc.post(`${transit.path}/datakey/wrapped/${name}`, { token });
+    t.check(wrapped, statusIs(200));
+    // That datakey/wrapped never shows a plaintext is the datakey rule; this test is about the policy.
+    t.as('transit.datakey.types').check(wrapped, lacksField('/data/plaintext'));
     t.check(await t.svc.post(`${transit.path}/datakey/plaintext/${name}`, { token }), denied);
   },
 );

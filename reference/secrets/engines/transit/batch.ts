@@ -38,7 +38,12 @@ export async function runBatch(
   const data = { batch_results: rules.batchOrder(collected) };
   if (errors.length === 0) return { data };
   const tiedToPartialCode = operation === 'encrypt' || operation === 'decrypt';
-  const status = rules.batchStatus({ total: errors.length === items.length, partialCode, tiedToPartialCode, operation });
+  const status = rules.batchStatus({
+    total: errors.length === items.length,
+    partialCode,
+    tiedToPartialCode,
+    operation,
+  });
   if (status < 400) return { status, data };
   return { status, rawBody: rules.batchFailureBody(data, errors) };
 }

@@ -55,7 +55,8 @@ export class DataOperations {
     items: Body[] | undefined,
     one: (item: Body) => Record<string, unknown>,
   ): Promise<EngineResponse> {
-    if (items) return runBatch(items, this.rules, this.partialCode(body), (item) => one(this.item(op, item, items)), op);
+    if (items)
+      return runBatch(items, this.rules, this.partialCode(body), (item) => one(this.item(op, item, items)), op);
     return { data: one(this.item(op, body, undefined)) };
   }
 
@@ -125,8 +126,7 @@ export class DataOperations {
       };
     };
     const batch = this.rules.encryptBatch(items) as Body[] | undefined;
-    if (batch)
-      return runBatch(batch, this.rules, partial, (item) => one(this.item('encrypt', item, batch)), 'encrypt');
+    if (batch) return runBatch(batch, this.rules, partial, (item) => one(this.item('encrypt', item, batch)), 'encrypt');
     return { data: one(this.item('encrypt', body, undefined)) };
   }
 
@@ -140,8 +140,7 @@ export class DataOperations {
       const pt = decryptRaw(this.op, k, item.ciphertext, item, b64(item, 'associated_data'));
       return { plaintext: pt.toString(this.rules.plaintextEncoding) };
     };
-    if (items)
-      return runBatch(items, this.rules, partial, (item) => one(this.item('decrypt', item, items)), 'decrypt');
+    if (items) return runBatch(items, this.rules, partial, (item) => one(this.item('decrypt', item, items)), 'decrypt');
     return { data: one(this.item('decrypt', body, undefined)) };
   }
 

@@ -28,7 +28,6 @@ import {
   type KeyVersion,
   type NamedKey,
 } from './keys.js';
-import type { DataOp } from './data-rules.js';
 import {
   decryptionVersion,
   encryptionVersion,
@@ -39,9 +38,7 @@ import {
   tooOldToVerify,
 } from './outputs.js';
 import { b64, bool, int, str, type Body } from './params.js';
-import type { TransitRules } from './rules.js';
 import { pkcs1SignDigest, pkcs1VerifyDigest, pssSaltLength, pssSignDigest, pssVerifyDigest } from './rsa-raw.js';
-import { HASHES } from './types.js';
 
 function context(ctx: OpContext, k: NamedKey, item: Body): Buffer | undefined {
   const c = b64(item, 'context');

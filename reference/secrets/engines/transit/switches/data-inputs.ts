@@ -36,7 +36,9 @@ function renamed(op: string, from: string, to: string, value: (v: unknown) => un
 function firstContext(op: DataOp) {
   return (d: TransitRules): Partial<TransitRules> => ({
     itemFields: (o, item, items) =>
-      o === op && items?.[0] ? { ...d.itemFields(o, item, items), context: items[0].context } : d.itemFields(o, item, items),
+      o === op && items?.[0]
+        ? { ...d.itemFields(o, item, items), context: items[0].context }
+        : d.itemFields(o, item, items),
   });
 }
 
@@ -208,7 +210,9 @@ export const dataInputSwitches = [
     description: 'sign reads context from batch items only, so a single sign on a derived ed25519 key fails',
     replace: (d) => ({
       itemFields: (op, item, items) =>
-        op === 'sign' && !items ? { ...d.itemFields(op, item, items), context: undefined } : d.itemFields(op, item, items),
+        op === 'sign' && !items
+          ? { ...d.itemFields(op, item, items), context: undefined }
+          : d.itemFields(op, item, items),
     }),
   }),
   fault('transit.encrypt-type-mismatch-refused', {
@@ -268,14 +272,19 @@ export const dataInputSwitches = [
         op === 'cmac' ? k.latestVersion : d.versionFor(op, k, requested, general),
     }),
   }),
-  fault('transit.hmac-version-bounds-ignored', {
+  fault('transit.hmac-min-encryption-ignored', {
     breaks: 'transit.params.key-version-min-encryption',
     statements: ['doc.transit.versioning.bounds'],
-    description: 'hmac computes with any existing version, below min_encryption_version and min_decryption_version too',
+    description: 'hmac computes with a key_version below min_encryption_version',
     replace: (d) => ({
-      hmacVersionUsable: () => true,
       checkMinEncryption: (k, version, op) => (op === 'hmac' ? undefined : d.checkMinEncryption(k, version, op)),
     }),
+  }),
+  fault('transit.hmac-min-decryption-ignored', {
+    breaks: 'transit.config.min-decryption',
+    statements: ['doc.transit.versioning.bounds', 'doc.transit.config.min-decryption-hmac'],
+    description: 'hmac computes with a version below min_decryption_version',
+    replace: () => ({ hmacVersionUsable: () => true }),
   }),
 
   // ---------------------------------------------------------------- per operation

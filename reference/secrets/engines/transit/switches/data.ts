@@ -92,7 +92,11 @@ export const dataSwitches = [
   }),
   fault('transit.upsert-without-create', {
     breaks: 'transit.upsert.update-only-refused',
-    statements: ['doc.transit.encrypt.upsert-create-capability', 'doc.transit.errors.upsert-update-only', 'doc.transit.auth.encrypt-create-update'],
+    statements: [
+      'doc.transit.encrypt.upsert-create-capability',
+      'doc.transit.errors.upsert-update-only',
+      'doc.transit.auth.encrypt-create-update',
+    ],
     description: 'the existence check always says the key exists and encrypt upserts anyway, so update suffices',
     replace: () => ({ encryptIsUpdate: () => true, upsertAllowed: () => true }),
   }),
