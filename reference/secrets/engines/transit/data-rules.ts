@@ -33,8 +33,8 @@ export interface DataOperationRules {
   nonceAllowed(k: NamedKey): boolean;
   /** The nonce the cipher seals with (`chosen`: the one the output carries; `supplied`: the request's). */
   sealingNonce(chosen: Buffer, supplied: Buffer | undefined): Buffer;
-  /** The nonce decrypt opens with (`stored`: the ciphertext's; `supplied`: the request's). */
-  openingNonce(stored: Buffer, supplied: Buffer | undefined): Buffer;
+  /** The associated_data decrypt opens with (the request's). */
+  openingAssociatedData(ad: Buffer | undefined): Buffer | undefined;
   /** A convergent key of this release needs a nonce on encrypt. */
   convergentNeedsNonce(k: NamedKey): boolean;
   /** encrypt on an existing key with a `type`: the type is used only when the call creates the key. */
@@ -69,7 +69,7 @@ export const documentedDataRules: DataOperationRules = {
   hmacVersionUsable: (k, version) => version >= k.minDecryptionVersion,
   nonceAllowed: () => true,
   sealingNonce: (chosen) => chosen,
-  openingNonce: (stored) => stored,
+  openingAssociatedData: (ad) => ad,
   convergentNeedsNonce: () => false,
   checkEncryptType: () => undefined,
   upsertConvergent: (body) => body.convergent_encryption,

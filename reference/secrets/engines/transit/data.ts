@@ -125,7 +125,7 @@ export class DataOperations {
         key_version: v.version,
       };
     };
-    const batch = this.rules.encryptBatch(items) as Body[] | undefined;
+    const batch = this.rules.encryptBatch(items, body) as Body[] | undefined;
     if (batch) return runBatch(batch, this.rules, partial, (item) => one(this.item('encrypt', item, batch)), 'encrypt');
     return { data: one(this.item('encrypt', body, undefined)) };
   }

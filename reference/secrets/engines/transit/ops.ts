@@ -104,7 +104,7 @@ export function decryptRaw(
   const { version, data } = parseVersioned(ctx, ciphertext, 'ciphertext');
   const v = decryptionVersion(ctx, k, version);
   const ctxBytes = context(ctx, k, item);
-  const supplied = nonceOf(ctx, k, item);
+  nonceOf(ctx, k, item);
   if (info.kind === 'rsa') {
     if (!v.privateKey) throw badRequest('key version has no private key');
     try {
@@ -117,10 +117,10 @@ export function decryptRaw(
   if (data.length < 28) throw badRequest('invalid ciphertext: too short');
   const key = aeadKey(k, v, ctxBytes);
   const { nonce, ct, tag } = ctx.rules.openAead(data);
-  const d = createDecipheriv(info.cipher!, key, ctx.rules.openingNonce(nonce, supplied), {
+  const d = createDecipheriv(info.cipher!, key, nonce, {
     authTagLength: 16,
   } as never) as import('node:crypto').DecipherGCM;
-  const aad = ctx.rules.associatedData(ad);
+  const aad = ctx.rules.associatedData(ctx.rules.openingAssociatedData(ad));
   if (aad) d.setAAD(aad);
   d.setAuthTag(tag);
   return ctx.rules.authenticate(d.update(ct), () => d.final());

@@ -129,8 +129,8 @@ export interface TransitRules extends DataOperationRules {
   batchStatus(o: BatchOutcome): number;
   /** The body of a batch answered with an error status. */
   batchFailureBody(data: { batch_results: unknown[] }, errors: string[]): Record<string, unknown>;
-  /** The batch an encrypt request runs (batch_input). */
-  encryptBatch(items: unknown[] | undefined): unknown[] | undefined;
+  /** The batch an encrypt request runs (batch_input; `body`: the request, single-item fields too). */
+  encryptBatch(items: unknown[] | undefined, body: Body): unknown[] | undefined;
 
   // ---------------------------------------------------------------- data operations
   plaintextEncoding: BufferEncoding;

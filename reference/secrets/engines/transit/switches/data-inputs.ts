@@ -168,11 +168,11 @@ export const dataInputSwitches = [
     description: 'a nonce given to encrypt seals the plaintext, but the ciphertext carries the generated nonce',
     replace: () => ({ sealingNonce: (chosen, supplied) => supplied ?? chosen }),
   }),
-  fault('transit.decrypt-nonce-used', {
-    breaks: 'transit.params.nonce-optional',
+  fault('transit.decrypt-associated-data-ignored', {
+    breaks: 'transit.encrypt.associated-data',
     statements: ['doc.transit.decrypt.params'],
-    description: "a nonce given to decrypt replaces the ciphertext's own, so the ciphertext does not open",
-    replace: () => ({ openingNonce: (stored, supplied) => supplied ?? stored }),
+    description: 'decrypt ignores associated_data, so a ciphertext bound to associated data never opens',
+    replace: () => ({ openingAssociatedData: () => undefined }),
   }),
   fault('transit.encrypt-batch-context-shared', {
     breaks: 'transit.batch.item-context',

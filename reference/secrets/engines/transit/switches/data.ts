@@ -56,7 +56,9 @@ export const dataSwitches = [
     breaks: 'transit.batch.partial-failure-400',
     statements: ['doc.transit.errors.partial-400'],
     description: 'a partial encrypt or decrypt batch failure answers 200',
-    replace: (d) => ({ batchStatus: (o) => (o.total || !o.tiedToPartialCode ? d.batchStatus(o) : 200) }),
+    replace: (d) => ({
+      batchStatus: (o) => (o.total || !o.tiedToPartialCode || o.partialCode !== undefined ? d.batchStatus(o) : 200),
+    }),
   }),
   fault('transit.batch-partial-code-ignored', {
     breaks: 'transit.batch.partial-failure-code',
@@ -78,7 +80,9 @@ export const dataSwitches = [
   fault('transit.batch-single-fields-used', {
     breaks: 'transit.batch.single-fields-ignored',
     description: 'encrypt uses the single plaintext when batch_input is also set',
-    replace: () => ({ encryptBatch: () => undefined }),
+    replace: (d) => ({
+      encryptBatch: (items, body) => (body.plaintext !== undefined ? undefined : d.encryptBatch(items, body)),
+    }),
   }),
   fault('transit.upsert-never', {
     breaks: 'transit.upsert.create',
@@ -98,7 +102,10 @@ export const dataSwitches = [
       'doc.transit.auth.encrypt-create-update',
     ],
     description: 'the existence check always says the key exists and encrypt upserts anyway, so update suffices',
-    replace: () => ({ encryptIsUpdate: () => true, upsertAllowed: () => true }),
+    replace: (d) => ({
+      encryptIsUpdate: () => true,
+      upsertAllowed: (a) => d.upsertAllowed({ ...a, create: true }),
+    }),
   }),
   fault('transit.upsert-ignores-disable', {
     breaks: 'transit.upsert.disabled-refused',
