@@ -96,12 +96,16 @@ function compile(route: Route): Compiled {
   return { route, key: route.path, pattern: new RegExp(`^${source}$`), names };
 }
 
+/** A route's name in the rules (parameter-rules.ts RouteKey): `GET /v1/job/*id/versions`. */
+export const routeKey = (route: Route): string => `${route.method} ${String(route.path)}`;
+
 export class Router {
   private readonly routes: Compiled[];
 
   constructor(
     routes: Route[],
     private readonly guard: Guard,
+    private readonly rules: SchedulerRules,
   ) {
     this.routes = routes.map(compile);
   }
@@ -112,6 +116,8 @@ export class Router {
     const chosen = this.routes.find((r) => r.key === first.key && METHODS[r.route.method](ctx.method));
     if (!chosen) throw methodNotAllowed();
     const { route } = chosen;
+    const key = routeKey(route);
+    ctx.namespace = this.rules.requestNamespace(key, ctx.namespace);
     const match = chosen.pattern.exec(ctx.path)!;
     const params = Object.fromEntries(chosen.names.map((n, i) => [n, match[i + 1]!]));
     const parse = () => (route.body ? jsonBody(ctx, { optional: route.body === 'optional-json' }) : {});
@@ -124,6 +130,7 @@ export class Router {
     }
     if (route.acl && !(route.aclPerNamespace && ctx.namespace === '*')) this.guard.check(ctx, route.acl);
     body ??= parse();
-    return route.handle(ctx, { params, body, job });
+    const reply = await route.handle(ctx, { params, body, job });
+    return { ...reply, body: this.rules.answer(key, reply.body) };
   }
 }

@@ -6,6 +6,7 @@
  */
 import type { Capability } from './acl.js';
 import type { Job } from './job.js';
+import { documentedParameters, type ParameterRules } from './parameter-rules.js';
 
 /** The payload limit of a dispatch (jobs-service.md Dispatch job). */
 export const DISPATCH_PAYLOAD_LIMIT = 16384;
@@ -29,7 +30,8 @@ export type Permission =
   | 'alloc-exec'
   | 'alloc-node-exec';
 
-export interface SchedulerRules {
+/** With the rules of the parameters and answers (parameter-rules.ts). */
+export interface SchedulerRules extends ParameterRules {
   // ---- ACL (jobs.acl.*) --------------------------------------------------------------------------
   /** The capabilities each permission accepts (any one of them). */
   capabilities: Record<Permission, Capability[] | null>;
@@ -79,8 +81,8 @@ export interface SchedulerRules {
   listSendsNextToken: boolean;
   /** meta=true adds Meta to list items. */
   listMetaOnRequest: boolean;
-  /** namespace=*: every namespace the token may list. */
-  wildcardNamespaces(allowed: Set<string>): Set<string>;
+  /** namespace=*: every namespace the token may list (of all the scheduler knows). */
+  wildcardNamespaces(allowed: Set<string>, all: Set<string>): Set<string>;
 
   // ---- versions (jobs.versions.*, jobs.revert.*, jobs.stable.*, jobs.tag.*) ----------------------
   /** Diffs are filled only with diffs=true (or diff_version/diff_tag). */
@@ -172,6 +174,7 @@ export interface SchedulerRules {
 }
 
 export const documented: SchedulerRules = {
+  ...documentedParameters,
   capabilities: {
     'list-jobs': ['list-jobs'],
     'read-job': ['read-job'],

@@ -89,6 +89,7 @@ export async function startScheduler(opts: {
       ...jobRoutes(deps),
     ],
     guard,
+    rules,
   );
   const send = responder(store, schedulerWire(opts.faults, variants));
 

@@ -1,27 +1,23 @@
-// size: versions, tags and revert of a job definition: 15 tests, 3 lines over.
-/** Versions with diffs, version tags, revert (by version, by tag, check-and-set), stability. */
-import { suite, conformance, type T } from '../../harness/index.js';
+/**
+ * Versions with diffs and stability, and the lifecycle of a job through them (tags: tags.test.ts,
+ * revert: revert.test.ts).
+ */
+import { suite, conformance } from '../../harness/index.js';
 import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import type { JobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, readJob, refusedUnchanged, registered, scalable, update, type Obj } from './helpers.js';
+import { body, enc, readJob, registered, scalable, update, type Obj } from './helpers.js';
+import {
+  envDiff,
+  hasEnvDiff,
+  modeOf,
+  revert,
+  tag,
+  versioned,
+  versionNumbers,
+  versionsOf,
+  withMode,
+} from './versioned.js';
 
 suite('jobs');
-
-/** A copy of the job with the task's MODE environment variable set (one field diff per change). */
-function withMode(job: JobDefinition, mode: string): JobDefinition {
-  const next = structuredClone(job);
-  next.TaskGroups![0]!.Tasks![0]!.Env = { MODE: mode };
-  return next;
-}
-
-/** Registers the service fixture (MODE=primary) and applies each further mode as a new version. */
-async function versioned(t: T, base: string, ...modes: string[]): Promise<{ id: string; job: JobDefinition }> {
-  const { id, job } = await registered(t, 'service', base);
-  for (const m of modes) t.check(await update(t, withMode(job, m)), statusIs(200));
-  return { id, job };
-}
-
-const modeOf = (job: Obj): unknown => job.TaskGroups?.[0]?.Tasks?.[0]?.Env?.MODE;
 
 /** The definition a user wrote: groups, their tasks and settings, without state the scheduler keeps. */
 const specOf = (job: Obj): unknown => ({
@@ -32,35 +28,15 @@ const specOf = (job: Obj): unknown => ({
   Update: job.Update,
 });
 
-/** Every field diff anywhere in a job diff (job, group, task and object levels). */
-function fieldDiffs(diff: Obj | null | undefined): Obj[] {
-  if (!diff) return [];
-  const out: Obj[] = [...(diff.Fields ?? [])];
-  for (const o of diff.Objects ?? []) out.push(...fieldDiffs(o));
-  for (const g of diff.TaskGroups ?? []) out.push(...fieldDiffs(g));
-  for (const tk of diff.Tasks ?? []) out.push(...fieldDiffs(tk));
-  return out;
-}
-
-const hasEnvDiff = (diffs: Obj[] | null, oldV: string, newV: string): boolean =>
-  (diffs ?? []).some((d) =>
-    fieldDiffs(d).some((f) => String(f.Name).includes('MODE') && f.Old === oldV && f.New === newV),
-  );
-
-async function tag(t: T, id: string, name: string, reqBody?: Obj) {
-  return t.sched.post(`job/${enc(id)}/versions/${enc(name)}/tag`, { body: reqBody ?? {} });
-}
-
-async function revert(t: T, id: string, reqBody: Obj) {
-  return t.sched.post(`job/${enc(id)}/revert`, { body: { JobID: id, ...reqBody } });
-}
+/** Keys an object must carry (present, whatever their value: the document gives none). */
+const carries = (o: Obj | undefined, keys: string[]): string[] => keys.filter((k) => !o || !(k in o));
 
 conformance(
   {
     id: 'jobs.versions.list',
     also: ['jobs.versions.no-diffs-by-default'],
     level: 'MUST',
-    title: 'GET /v1/job/:job_id/versions returns every version, newest first, without diffs by default',
+    title: 'GET /v1/job/:job_id/versions returns every version with its definition, without diffs by default',
   },
   async (t) => {
     const { id } = await versioned(t, 'vers', 'secondary');
@@ -70,21 +46,21 @@ conformance(
       statusIs(200),
       bodyAt('/Index', Number.isInteger, 'is an integer'),
       bodyAt('/KnownLeader', (v: unknown) => typeof v === 'boolean', 'is a boolean'),
+      bodyAt('/LastContact', (v: unknown) => typeof v === 'number' && v >= 0, 'is a non-negative number'),
     );
-    const versions = body(ex).Versions as Obj[];
-    expectEqual(
-      versions.map((v) => v.Version),
-      [1, 0],
-      'versions listed newest first',
-    );
-    expectEqual(versions.map(modeOf), ['secondary', 'primary'], 'each version keeps its definition');
+    // No order is given: the versions are told apart by their definitions, the newest the highest.
+    const versions = [...(body(ex).Versions as Obj[])].sort((a, b) => Number(a.Version) - Number(b.Version));
+    expectEqual(versions.length, 2, 'two versions listed');
+    expectEqual(versions.map(modeOf), ['primary', 'secondary'], 'each version keeps its definition');
     const diffs = body(ex).Diffs as unknown;
-    expectThat(
-      diffs === null || diffs === undefined || (Array.isArray(diffs) && diffs.length === 0),
-      'diffs',
-      'no diffs without diffs=true',
-      'null or []',
-      diffs,
+    t.proving('jobs.versions.no-diffs-by-default', () =>
+      expectThat(
+        diffs === null || diffs === undefined || (Array.isArray(diffs) && diffs.length === 0),
+        'diffs',
+        'no diffs without diffs=true',
+        'null or []',
+        diffs,
+      ),
     );
   },
 );
@@ -98,14 +74,31 @@ conformance(
   async (t) => {
     const { id } = await versioned(t, 'diffs', 'secondary');
     const ex = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
-    t.check(ex, statusIs(200), bodyAt('/Diffs/0/Type', 'Edited'), bodyAt('/Diffs/0/ID', id));
+    t.check(ex, statusIs(200));
+    const diffs = (body(ex).Diffs ?? []) as Obj[];
+    const field = envDiff(diffs, 'primary', 'secondary');
     expectThat(
-      hasEnvDiff(body(ex).Diffs, 'primary', 'secondary'),
+      !!field,
       'diff',
-      'the diff of version 1 names Env MODE primary -> secondary',
+      'the diff of the second version names Env MODE primary -> secondary',
       'field diff MODE primary -> secondary',
-      body(ex).Diffs,
+      diffs,
     );
+    const jobDiff = diffs.find((d) => envDiff([d], 'primary', 'secondary'))!;
+    expectEqual(jobDiff.ID, id, 'the job diff names the job');
+    expectEqual(carries(jobDiff, ['ID', 'Type', 'Fields', 'Objects', 'TaskGroups']), [], 'fields of the job diff');
+    const group = (jobDiff.TaskGroups ?? []).find((g: Obj) => g.Name === 'cache') as Obj | undefined;
+    expectThat(!!group, 'diff', 'the task group cache has a diff', 'a task group diff named cache', jobDiff.TaskGroups);
+    expectEqual(carries(group, ['Name', 'Type', 'Updates', 'Tasks']), [], 'fields of the task group diff');
+    expectEqual(carries(field, ['Name', 'Old', 'New', 'Type', 'Annotations']), [], 'fields of the field diff');
+    expectThat(
+      [jobDiff.Type, group!.Type, field!.Type].every((v) => typeof v === 'string' && v.length > 0),
+      'diff',
+      'the job, task group and field diffs have a Type',
+      'non-empty strings',
+      [jobDiff.Type, group!.Type, field!.Type],
+    );
+    t.assuming('jobs.diff.type-names', () => expectEqual(jobDiff.Type, 'Edited', 'Type of the diff of a changed job'));
   },
 );
 
@@ -137,220 +130,64 @@ conformance(
   },
 );
 
-conformance(
-  {
-    id: 'jobs.tag.create',
-    level: 'MUST',
-    title: 'POST /v1/job/:job_id/versions/:tag_name/tag returns Name, Description and TaggedTime',
-  },
-  async (t) => {
-    const { id } = await versioned(t, 'tagc', 'secondary');
-    const before = Date.now() * 1e6;
-    const ex = await tag(t, id, 'golden', { Version: 0, Description: 'the one to roll back to' });
-    t.check(
-      ex,
-      statusIs(200),
-      bodyAt('/Name', 'golden'),
-      bodyAt('/Description', 'the one to roll back to'),
-      bodyAt(
-        '/TaggedTime',
-        (v: unknown) => Number.isInteger(v) && (v as number) > before - 86_400e9,
-        'is integer nanoseconds since the epoch',
-      ),
-    );
-  },
-);
+/** The Stable flag of each version of the job, by Version. */
+const flags = async (t: Parameters<Parameters<typeof conformance>[1]>[0], id: string) =>
+  Object.fromEntries((await versionsOf(t, id)).map((v) => [v.Version, v.Stable]));
 
 conformance(
   {
-    id: 'jobs.tag.unique-per-job',
+    id: 'jobs.stable.set',
+    also: ['jobs.stable.flag-only'],
     level: 'MUST',
-    title: 'POST /v1/job/:job_id/versions/:tag_name/tag with a name the job already uses is refused',
+    title: 'POST /v1/job/:job_id/stable marks a version stable and unstable',
   },
-  async (t) => {
-    const { id } = await versioned(t, 'tagu', 'secondary');
-    t.check(await tag(t, id, 'golden', { Version: 0 }), statusIs(200));
-    await refusedUnchanged(t, id, 'a tag name the job already uses', () => tag(t, id, 'golden', { Version: 1 }));
-    const tags = Object.fromEntries(
-      (body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map((v) => [
-        v.Version,
-        v.VersionTag?.Name ?? null,
-      ]),
-    );
-    expectEqual([tags[0], tags[1] ?? null], ['golden', null], 'the tag stays on version 0 and version 1 got none');
-    const other = await versioned(t, 'tagu');
-    t.check(await tag(t, other.id, 'golden', { Version: 0 }), statusIs(200));
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.tag.latest-when-omitted',
-    also: ['jobs.revert.by-tag'],
-    level: 'MUST',
-    title: 'POST /v1/job/:job_id/versions/:tag_name/tag without Version tags the latest version',
-  },
-  async (t) => {
-    const { id, job } = await versioned(t, 'tagl', 'secondary');
-    t.check(await tag(t, id, 'current'), statusIs(200));
-    t.check(await update(t, withMode(job, 'tertiary')), statusIs(200));
-    t.check(await revert(t, id, { TaggedVersion: 'current' }), statusIs(200));
-    const now = await readJob(t, id);
-    expectEqual(now.Version, 3, 'the revert made version 3');
-    expectEqual(modeOf(now), 'secondary', 'reverting to the tag restored version 1 (the latest when tagged)');
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.tag.not-garbage-collected',
-    level: 'MUST',
-    title: 'GET /v1/job/:job_id/versions still lists a tagged version after many newer versions',
-  },
-  async (t) => {
-    const modes = Array.from({ length: 11 }, (_, i) => `m${i + 1}`);
-    const { id, job } = await versioned(t, 'tagkeep');
-    t.check(await tag(t, id, 'keep', { Version: 0 }), statusIs(200));
-    for (const m of modes) t.check(await update(t, withMode(job, m)), statusIs(200));
-    const versions = (body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map(
-      (v) => v.Version as number,
-    );
-    expectThat(
-      versions.includes(0),
-      'versions',
-      'the tagged version 0 is kept after 11 newer versions',
-      'includes 0',
-      versions,
-    );
-    t.check(await revert(t, id, { TaggedVersion: 'keep' }), statusIs(200));
-    expectEqual(modeOf(await readJob(t, id)), 'primary', 'the tagged version can still be reverted to');
-  },
-);
-
-conformance(
-  { id: 'jobs.tag.delete', level: 'MUST', title: 'DELETE /v1/job/:job_id/versions/:tag_name/tag removes the tag' },
-  async (t) => {
-    const { id } = await versioned(t, 'tagd', 'secondary');
-    t.check(await tag(t, id, 'gone', { Version: 0 }), statusIs(200));
-    const del = await t.sched.delete(`job/${enc(id)}/versions/gone/tag`);
-    t.check(del, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
-    await refusedUnchanged(t, id, 'a revert to a deleted tag', () => revert(t, id, { TaggedVersion: 'gone' }));
-    t.check(await tag(t, id, 'gone', { Version: 1 }), statusIs(200));
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.revert.by-version',
-    level: 'MUST',
-    title: 'POST /v1/job/:job_id/revert with JobVersion registers that definition as a new version',
-  },
-  async (t) => {
-    const { id } = await versioned(t, 'revv', 'secondary');
-    const ex = await revert(t, id, { JobVersion: 0 });
-    t.check(ex, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
-    const now = await readJob(t, id);
-    expectEqual(now.Version, 2, 'a revert creates a new version');
-    expectEqual(modeOf(now), 'primary', 'the definition of version 0 is back');
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.revert.by-tag',
-    level: 'MUST',
-    title: 'POST /v1/job/:job_id/revert with TaggedVersion reverts to the tagged version',
-  },
-  async (t) => {
-    const { id } = await versioned(t, 'revt', 'secondary', 'tertiary');
-    t.check(await tag(t, id, 'golden', { Version: 1 }), statusIs(200));
-    t.check(await revert(t, id, { TaggedVersion: 'golden' }), statusIs(200));
-    expectEqual(modeOf(await readJob(t, id)), 'secondary', 'the definition of the tagged version 1 is back');
-    await refusedUnchanged(t, id, 'a revert to an unknown tag', () => revert(t, id, { TaggedVersion: 'no-such-tag' }));
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.revert.enforce-prior-version',
-    level: 'MUST',
-    title: 'POST /v1/job/:job_id/revert with a stale EnforcePriorVersion is refused and changes nothing',
-  },
-  async (t) => {
-    const { id } = await versioned(t, 'revc', 'secondary');
-    await refusedUnchanged(t, id, 'a revert with a stale EnforcePriorVersion', () =>
-      revert(t, id, { JobVersion: 0, EnforcePriorVersion: 0 }),
-    );
-    const unchanged = await readJob(t, id);
-    expectEqual(
-      [unchanged.Version, modeOf(unchanged)],
-      [1, 'secondary'],
-      'the refused revert left the job at version 1',
-    );
-    t.check(await revert(t, id, { JobVersion: 0, EnforcePriorVersion: 1 }), statusIs(200));
-    expectEqual(modeOf(await readJob(t, id)), 'primary', 'the revert with the current version applied');
-  },
-);
-
-conformance(
-  { id: 'jobs.revert.jobid-required', level: 'MUST', title: 'POST /v1/job/:job_id/revert without JobID is refused' },
-  async (t) => {
-    const { id } = await versioned(t, 'revj', 'secondary');
-    await refusedUnchanged(t, id, 'a revert without JobID', () =>
-      t.sched.post(`job/${enc(id)}/revert`, { body: { JobVersion: 0 }, validate: false }),
-    );
-    expectEqual((await readJob(t, id)).Version, 1, 'the refused revert changed nothing');
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.revert.one-of-version-or-tag',
-    level: 'MUST',
-    title: 'POST /v1/job/:job_id/revert naming both JobVersion and TaggedVersion is refused and changes nothing',
-  },
-  async (t) => {
-    const { id } = await versioned(t, 'revb', 'secondary');
-    t.check(await tag(t, id, 'golden', { Version: 0 }), statusIs(200));
-    await refusedUnchanged(t, id, 'a revert naming JobVersion and TaggedVersion', () =>
-      revert(t, id, { JobVersion: 0, TaggedVersion: 'golden' }),
-    );
-    expectEqual((await readJob(t, id)).Version, 1, 'the refused revert changed nothing');
-  },
-);
-
-conformance(
-  { id: 'jobs.stable.set', level: 'MUST', title: 'POST /v1/job/:job_id/stable marks a version stable and unstable' },
   async (t) => {
     const { id } = await versioned(t, 'stab', 'secondary');
     const before = await readJob(t, id);
-    const stable = await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0, Stable: true } });
+    const [first, latest] = await versionNumbers(t, id);
+    const stable = await t.sched.post(`job/${enc(id)}/stable`, {
+      body: { JobID: id, JobVersion: first, Stable: true },
+    });
     t.check(stable, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
-    const flags = async () =>
-      Object.fromEntries(
-        (body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map((v) => [v.Version, v.Stable]),
-      );
-    expectEqual((await flags())[0], true, 'version 0 is stable');
-    expectEqual((await flags())[1], false, 'version 1 was not touched');
+    expectEqual((await flags(t, id))[first!], true, 'the first version is stable');
+    expectEqual((await flags(t, id))[latest!], false, 'the latest version was not touched');
     // Marking an older version stable is a flag, not a revert: the job keeps its version and spec.
     const after = await readJob(t, id);
-    expectEqual(
-      [after.Version, modeOf(after), specOf(after)],
-      [before.Version, modeOf(before), specOf(before)],
-      'the job itself (version, definition) is unchanged',
+    t.assuming('jobs.stable.flag-only', () =>
+      expectEqual(
+        [after.Version, modeOf(after), specOf(after)],
+        [before.Version, modeOf(before), specOf(before)],
+        'the job itself (version, definition) is unchanged',
+      ),
     );
-    expectEqual(Object.keys(await flags()).length, 2, 'no version was added');
+    const count = (await versionsOf(t, id)).length;
+    t.assuming('jobs.stable.flag-only', () => expectEqual(count, 2, 'no version was added'));
     t.check(
-      await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0, Stable: false } }),
+      await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: first, Stable: false } }),
       statusIs(200),
     );
-    expectEqual((await flags())[0], false, 'version 0 is unstable again');
-    const last = await readJob(t, id);
+    expectEqual((await flags(t, id))[first!], false, 'the first version is unstable again');
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.stable.set',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/stable without JobVersion marks version 0, and without Stable marks it unstable',
+  },
+  async (t) => {
+    const { id } = await versioned(t, 'stabd', 'secondary');
+    const [first, latest] = await versionNumbers(t, id);
+    if (first !== 0) t.notApplicable(`the job has no version 0 (versions ${first}, ${latest})`);
+    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, Stable: true } }), statusIs(200));
     expectEqual(
-      [last.Version, specOf(last)],
-      [before.Version, specOf(before)],
-      'the job is still unchanged after unmarking',
+      [(await flags(t, id))[0], (await flags(t, id))[latest!]],
+      [true, false],
+      'JobVersion defaults to 0: version 0 is stable, the latest untouched',
     );
+    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0 } }), statusIs(200));
+    expectEqual((await flags(t, id))[0], false, 'Stable defaults to false: version 0 is unstable again');
   },
 );
 
@@ -371,34 +208,45 @@ conformance(
   },
   async (t) => {
     const { id, job } = await registered(t, 'service', 'life');
-    t.check(await update(t, withMode(job, 'secondary')), statusIs(200));
+    t.as('jobs.update.bumps-version').check(await update(t, withMode(job, 'secondary')), statusIs(200));
     const diffs = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
-    expectThat(
-      hasEnvDiff(body(diffs).Diffs, 'primary', 'secondary'),
-      'diff',
-      'version 1 differs by MODE',
-      'primary -> secondary',
-      body(diffs).Diffs,
+    t.proving('jobs.versions.diffs', () =>
+      expectThat(
+        hasEnvDiff(body(diffs).Diffs, 'primary', 'secondary'),
+        'diff',
+        'version 1 differs by MODE',
+        'primary -> secondary',
+        body(diffs).Diffs,
+      ),
     );
-    t.check(await tag(t, id, 'first', { Version: 0, Description: 'initial' }), statusIs(200), bodyAt('/Name', 'first'));
+    t.as('jobs.tag.create').check(
+      await tag(t, id, 'first', { Version: 0, Description: 'initial' }),
+      statusIs(200),
+      bodyAt('/Name', 'first'),
+    );
     t.check(await revert(t, id, { TaggedVersion: 'first' }), statusIs(200));
     const reverted = await readJob(t, id);
-    expectEqual([reverted.Version, modeOf(reverted)], [2, 'primary'], 'reverted to the tagged definition as version 2');
-    t.check(
-      await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 2, Stable: true } }),
+    expectEqual(modeOf(reverted), 'primary', 'reverted to the tagged definition');
+    t.as('jobs.stable.set').check(
+      await t.sched.post(`job/${enc(id)}/stable`, {
+        body: { JobID: id, JobVersion: reverted.Version, Stable: true },
+      }),
       statusIs(200),
     );
     await scalable(t, id);
-    t.check(
+    t.as('jobs.scale.sets-count').check(
       await t.sched.post(`job/${enc(id)}/scale`, {
         body: { Count: 2, Message: 'lifecycle', Target: { Group: 'cache' } },
       }),
       statusIs(200),
     );
-    expectEqual((await readJob(t, id)).TaskGroups[0].Count, 2, 'scaled to 2');
-    t.check(await t.sched.delete(`job/${enc(id)}`), statusIs(200));
-    expectEqual((await readJob(t, id)).Stop, true, 'stopped but still readable');
-    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), statusIs(200));
-    t.check(await t.sched.get(`job/${enc(id)}`), clientError);
+    await t.proving('jobs.scale.sets-count', async () =>
+      expectEqual((await readJob(t, id)).TaskGroups[0].Count, 2, 'scaled to 2'),
+    );
+    t.as('jobs.stop.marks-stopped').check(await t.sched.delete(`job/${enc(id)}`), statusIs(200));
+    const stopped = await readJob(t, id);
+    t.proving('jobs.stop.marks-stopped', () => expectEqual(stopped.Stop, true, 'stopped but still readable'));
+    t.as('jobs.stop.purge').check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), statusIs(200));
+    t.as('jobs.stop.purge').check(await t.sched.get(`job/${enc(id)}`), clientError);
   },
 );

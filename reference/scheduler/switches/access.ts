@@ -36,19 +36,16 @@ export const accessSwitches = [
     'jobs.acl-dispatch-unchecked',
     unchecked('jobs.acl.dispatch-job', 'dispatching needs no dispatch-job capability', 'dispatch-job'),
   ),
-  fault('jobs.action-exit-before-close', {
-    breaks: 'jobs.action.ws-frames-order',
-    description: 'the exited frame is sent before the stdout close frame',
-    replace: () => ({ actionCloseBeforeExit: false }),
-  }),
   fault('jobs.action-stream-left-open', {
     breaks: 'jobs.action.ws-frames-order',
+    statements: ['doc.jobs.run-action.output-frames'],
     description:
       'the action stream sends the output and the stdout close frame, then neither the exited frame nor a close',
     replace: () => ({ actionStreamEnds: false }),
   }),
   fault('jobs.action-handshake-ignored', {
     breaks: 'jobs.action.ws-handshake-auth',
+    statements: ['doc.jobs.run-action.ws-handshake'],
     description: 'with ws_handshake=true a bad auth_token in the first frame is accepted',
     replace: () => ({ actionHandshakeChecked: false }),
   }),
@@ -102,11 +99,13 @@ export const accessSwitches = [
   }),
   fault('jobs.action-task-optional', {
     breaks: 'jobs.action.query-required',
+    statements: ['doc.jobs.run-action.task'],
     description: 'the action stream runs without the task query parameter',
     replace: () => ({ actionNeedsTask: false }),
   }),
   fault('jobs.action-tty-size-breaks', {
     breaks: 'jobs.action.tty-size',
+    statements: ['doc.jobs.run-action.tty-size-frame'],
     description: 'a tty_size frame closes the stream with an error',
     replace: () => ({ actionTtySizeAccepted: false }),
   }),

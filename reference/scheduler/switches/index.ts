@@ -1,8 +1,9 @@
 /**
  * Every switch of the reference scheduler, declared once where it takes effect (see
  * reference/switches.ts), in one table split by the parts of the API it breaks: jobs.ts (jobs and
- * their versions), scheduling.ts, access.ts (ACLs, action stream, wire), then the legal variants
- * (variants.ts). Table order is the order of application: faults first, so a variant wraps the
+ * their versions), scheduling.ts, access.ts (ACLs, action stream, wire), parameters-jobs.ts and
+ * parameters-scheduling.ts (the parameters and responses), then the legal variants (variants.ts,
+ * parameter-variants.ts). Table order is the order of application: faults first, so a variant wraps the
  * rule a fault left. Nothing else in the reference scheduler names a switch.
  */
 import type { Faults } from '../../faults.js';
@@ -12,10 +13,21 @@ import type { Wire } from '../http.js';
 import { documented, type SchedulerRules } from '../rules.js';
 import { accessSwitches } from './access.js';
 import { jobSwitches } from './jobs.js';
+import { parameterJobSwitches } from './parameters-jobs.js';
+import { parameterSchedulingSwitches } from './parameters-scheduling.js';
+import { parameterVariantSwitches } from './parameter-variants.js';
 import { schedulingSwitches } from './scheduling.js';
 import { variantSwitches } from './variants.js';
 
-export const schedulerSwitches = [...jobSwitches, ...schedulingSwitches, ...accessSwitches, ...variantSwitches];
+export const schedulerSwitches = [
+  ...jobSwitches,
+  ...schedulingSwitches,
+  ...accessSwitches,
+  ...parameterJobSwitches,
+  ...parameterSchedulingSwitches,
+  ...variantSwitches,
+  ...parameterVariantSwitches,
+];
 
 /** The rules of a reference scheduler with these switches on. */
 export function schedulerRules(faults: Faults, variants: Variants): SchedulerRules {
