@@ -22,6 +22,9 @@ const entry = (key: string, xs: Iterable<string>): string[] => {
   const sorted = [...xs].sort();
   const line = `  ${key}: [${sorted.join(', ')}]`;
   if (line.length <= LINE_WIDTH) return [line];
+  // The formatter first moves the list to its own line, and breaks it item by item only when that is still too wide.
+  const own = `    [${sorted.join(', ')}]`;
+  if (own.length <= LINE_WIDTH) return [`  ${key}:`, own];
   return [`  ${key}:`, '    [', ...sorted.map((x) => `      ${x},`), '    ]'];
 };
 const quote = (s: string) => JSON.stringify(s);

@@ -87,8 +87,7 @@ conformance(
   {
     id: 'core.errors.status-404-hides-forbidden',
     level: 'MAY',
-    title:
-      'GET /secret/data/:path refused by policy answers the same status whether the path exists or not',
+    title: 'GET /secret/data/:path refused by policy answers the same status whether the path exists or not',
   },
   async (t) => {
     const existing = t.unique('hidden');

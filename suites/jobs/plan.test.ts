@@ -2,7 +2,7 @@
 import { suite, conformance, schedTokenWith, type T } from '../../harness/index.js';
 import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, readJob, registered, trackJob, type Obj, refused, refusedUnchanged } from './helpers.js';
+import { body, enc, readJob, registered, trackJob, type Obj, refused } from './helpers.js';
 
 suite('jobs');
 
