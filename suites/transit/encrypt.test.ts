@@ -38,6 +38,15 @@ conformance(
       expectVersion(t, ct, 1, `${type} ciphertext`);
       const ex = await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } });
       t.check(ex, statusIs(200));
+      // Present first (this rule); its encoding, and the schema's pattern for it, are the base64 rule's.
+      const plaintext = data(ex).plaintext;
+      expectThat(
+        typeof plaintext === 'string',
+        'plaintext',
+        `decrypt answers data.plaintext (${type})`,
+        'string',
+        typeof plaintext,
+      );
       t.as('transit.format.base64-fields').check(ex, bodyAt('/data/plaintext', isBase64, 'is base64'));
       t.check(ex, bodyAt('/data/plaintext', BINARY.toString('base64'), `is the base64 of the plaintext (${type})`));
     }
