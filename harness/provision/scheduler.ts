@@ -145,9 +145,25 @@ export function schedProvisioner(p: Provisioning): Provisioner<SchedGrant> {
   return PROVISIONERS[p.config.sched.provisioner || 'reference']!;
 }
 
-/** A scheduler token with exactly `capabilities` in `namespace`. */
+/** Tokens already minted, per test (or suite set-up) and grant. */
+const minted = new WeakMap<Provisioning, Map<string, Promise<string>>>();
+
+/**
+ * A scheduler token with exactly `capabilities` in `namespace`: one per grant and test, so a test
+ * that checks many endpoints with the same grant asks the provisioner once (and revokes once).
+ */
 export function schedTokenWith(p: Provisioning, capabilities: string[], namespace = 'default'): Promise<string> {
-  return schedProvisioner(p).token(p, { namespace, capabilities });
+  let mine = minted.get(p);
+  if (!mine) minted.set(p, (mine = new Map()));
+  const key = `${namespace}\u0000${[...new Set(capabilities)].sort().join(',')}`;
+  let token = mine.get(key);
+  if (!token) {
+    token = schedProvisioner(p).token(p, { namespace, capabilities });
+    mine.set(key, token);
+    // A refused or skipped grant is asked again (and refused again) by the next caller.
+    token.catch(() => mine.delete(key));
+  }
+  return token;
 }
 
 /** A namespace besides default (see Provisioner.namespace). */
@@ -169,6 +185,7 @@ export const SCHED_SUITE_GRANTS: SchedGrant[] = [
   ['read-job-scaling'],
   ['scale-job'],
   ['submit-job', 'policy-override'],
+  ['scale-job', 'policy-override'],
   ['read-job', 'list-jobs'],
   ['alloc-exec', 'alloc-node-exec', 'read-job'],
 ].map((capabilities) => ({ namespace: 'default', capabilities }));

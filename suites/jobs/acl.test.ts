@@ -7,8 +7,9 @@ import { suite, conformance, type T } from '../../harness/index.js';
 import { statusIs, expectThat } from '../../harness/checks/index.js';
 import { jobDefinition, hcl } from '../../fixtures/jobs/index.js';
 import type { Exchange } from '../../harness/index.js';
-import { body, enc, registered, trackJob, waitFor, type Obj } from './helpers.js';
+import { body, enc, registered, trackJob, waitAdvancing, type Obj } from './helpers.js';
 import { runAction } from './ws.js';
+import { together } from '../lib/together.js';
 
 import { schedTokenWith } from '../../harness/index.js';
 
@@ -125,21 +126,16 @@ conformance(
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'aclread');
-    for (const sub of [
-      '',
-      '/versions',
-      '/allocations',
-      '/evaluations',
-      '/deployments',
-      '/deployment',
-      '/summary',
-      '/services',
-      '/actions',
-    ]) {
-      await gate(t, `GET /v1/job/:job_id${sub}`, [['read-job']], (token) =>
-        t.sched.get(`job/${enc(id)}${sub}`, { token }),
-      );
-    }
+    const subs = ['', '/versions', '/allocations', '/evaluations', '/deployments', '/deployment', '/summary'];
+    // Reads of the one job: independent, so they go out together.
+    await together(
+      [...subs, '/services', '/actions'].map(
+        (sub) => () =>
+          gate(t, `GET /v1/job/:job_id${sub}`, [['read-job']], (token) =>
+            t.sched.get(`job/${enc(id)}${sub}`, { token }),
+          ),
+      ),
+    );
   },
 );
 
@@ -232,11 +228,13 @@ conformance(
     level: 'MUST',
     requires: ['schedAcl'],
     title: 'WebSocket /v1/job/:job_id/action needs namespace:alloc-exec',
+    movesClock: 'so an allocation starts',
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'aclexec');
     await t.advance(3);
-    const allocs = await waitFor(
+    const allocs = await waitAdvancing(
+      t,
       'an allocation runs',
       async () => body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)),
       (a) => a.some((x) => x.ClientStatus === 'running'),
