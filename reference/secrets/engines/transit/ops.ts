@@ -28,63 +28,17 @@ import {
   type KeyVersion,
   type NamedKey,
 } from './keys.js';
+import {
+  decryptionVersion,
+  encryptionVersion,
+  formatVersioned,
+  hashName,
+  type OpContext,
+  parseVersioned,
+  tooOldToVerify,
+} from './outputs.js';
 import { b64, bool, int, str, type Body } from './params.js';
-import type { TransitRules } from './rules.js';
 import { pkcs1SignDigest, pkcs1VerifyDigest, pssSaltLength, pssSignDigest, pssVerifyDigest } from './rsa-raw.js';
-import { HASHES } from './types.js';
-
-export interface OpContext {
-  /** The output prefix (`svc` unless the settings name another). */
-  prefix: string;
-  /** The engine's rules (rules.ts, with this reference's switches applied). */
-  rules: TransitRules;
-}
-
-/** Verify below min_decryption_version: an error, or valid false where the rules say so. */
-function tooOldToVerify(ctx: OpContext, k: NamedKey, version: number): boolean {
-  return ctx.rules.tooOldVerification === 'invalid' && !ctx.rules.allowsVersion(k, version);
-}
-
-export function formatVersioned(ctx: OpContext, version: number, data: Buffer, k?: NamedKey): string {
-  void k;
-  return `${ctx.prefix}:v${ctx.rules.shownVersion(version)}:${data.toString('base64')}`;
-}
-
-export function parseVersioned(ctx: OpContext, value: unknown, field: string): { version: number; data: Buffer } {
-  if (typeof value !== 'string' || value === '') throw badRequest(`missing ${field}`);
-  const m = /^([^:]+):v(\d+):(.*)$/s.exec(value);
-  if (!m || m[1] !== ctx.prefix) throw badRequest(`invalid ${field}: no prefix`);
-  const version = Number(m[2]);
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(m[3]!)) throw badRequest(`invalid ${field}: could not decode`);
-  return { version, data: Buffer.from(m[3]!, m[3]!.includes('-') || m[3]!.includes('_') ? 'base64url' : 'base64') };
-}
-
-export function hashName(alg: string): string {
-  const h = HASHES[alg];
-  if (!h) throw badRequest(`unsupported hash algorithm ${JSON.stringify(alg.slice(0, 32))}`);
-  return h;
-}
-
-/** The version to use for a new output: key_version or the latest, never below min_encryption_version. */
-export function encryptionVersion(ctx: OpContext, k: NamedKey, requested: number): KeyVersion {
-  if (requested < 0) throw badRequest('key_version cannot be negative');
-  const ver = ctx.rules.outputVersion(k, requested);
-  if (ver > k.latestVersion) throw badRequest('requested version for encryption is higher than the latest key version');
-  ctx.rules.checkMinEncryption(k, ver);
-  const v = k.versions.get(ver);
-  if (!v) throw badRequest('requested key version has been trimmed or does not exist');
-  return v;
-}
-
-/** The version named by an input string, checked against min_decryption_version. */
-export function decryptionVersion(ctx: OpContext, k: NamedKey, version: number): KeyVersion {
-  if (!ctx.rules.allowsVersion(k, version))
-    throw badRequest('ciphertext or signature version is disallowed by policy (too old)');
-  if (version > k.latestVersion || version < 1) throw badRequest('invalid key version');
-  const v = k.versions.get(version);
-  if (!v) throw badRequest('key version has been trimmed or does not exist');
-  return v;
-}
 
 function context(ctx: OpContext, k: NamedKey, item: Body): Buffer | undefined {
   const c = ctx.rules.contextBytes(item);
@@ -92,9 +46,10 @@ function context(ctx: OpContext, k: NamedKey, item: Body): Buffer | undefined {
   return c;
 }
 
-function nonceOf(ctx: OpContext, item: Body): Buffer | undefined {
+function nonceOf(ctx: OpContext, k: NamedKey, item: Body): Buffer | undefined {
   const n = b64(item, 'nonce');
   ctx.rules.checkNonce(n);
+  if (n && !ctx.rules.nonceAllowed(k)) throw badRequest('provided nonce not allowed for this key');
   return n;
 }
 
@@ -113,7 +68,9 @@ export function encryptRaw(
 ): string {
   const info = typeInfo(k);
   const ctxBytes = context(ctx, k, item);
-  nonceOf(ctx, item);
+  const supplied = nonceOf(ctx, k, item);
+  if (k.convergent && !supplied && ctx.rules.convergentNeedsNonce(k))
+    throw badRequest('a 12-byte nonce is required for convergent encryption');
   if (info.kind === 'rsa') {
     ctx.rules.checkRsaEncryption(v);
     return formatVersioned(
@@ -127,7 +84,9 @@ export function encryptRaw(
   if (!cipher) throw badRequest(`key type ${k.type} does not support encryption`);
   const key = aeadKey(k, v, ctxBytes);
   const nonce = ctx.rules.aeadNonce(k, key, plaintext);
-  const c = createCipheriv(cipher, key, nonce, { authTagLength: 16 } as never) as import('node:crypto').CipherGCM;
+  const c = createCipheriv(cipher, key, ctx.rules.sealingNonce(nonce, supplied), {
+    authTagLength: 16,
+  } as never) as import('node:crypto').CipherGCM;
   const aad = ctx.rules.associatedData(ad);
   if (aad) c.setAAD(aad);
   const ct = Buffer.concat([c.update(plaintext), c.final()]);
@@ -146,7 +105,7 @@ export function decryptRaw(
   const { version, data } = parseVersioned(ctx, ciphertext, 'ciphertext');
   const v = decryptionVersion(ctx, k, version);
   const ctxBytes = context(ctx, k, item);
-  nonceOf(ctx, item);
+  nonceOf(ctx, k, item);
   if (info.kind === 'rsa') {
     if (!v.privateKey) throw badRequest('key version has no private key');
     try {
@@ -163,7 +122,7 @@ export function decryptRaw(
   const d = createDecipheriv(cipher, key, nonce, {
     authTagLength: 16,
   } as never) as import('node:crypto').DecipherGCM;
-  const aad = ctx.rules.associatedData(ad);
+  const aad = ctx.rules.associatedData(ctx.rules.openingAssociatedData(ad));
   if (aad) d.setAAD(aad);
   d.setAuthTag(tag);
   return ctx.rules.authenticate(d.update(ct), () => d.final());
@@ -183,9 +142,10 @@ export function hmacItem(
   keyVersion: number,
 ): Record<string, unknown> {
   const input = b64(item, 'input');
-  if (input === undefined && item.input !== '') throw badRequest('missing input for HMAC');
+  if (input === undefined && item.input !== '' && ctx.rules.required('hmac', 'input'))
+    throw badRequest('missing input for HMAC');
   ctx.rules.checkHmacSupported(k);
-  const v = encryptionVersion(ctx, k, keyVersion);
+  const v = encryptionVersion(ctx, k, keyVersion, 'hmac');
   const alg = ctx.rules.hmacHash(algorithm);
   const mac = createHmac(alg, hmacKeyOf(k, v))
     .update(input ?? Buffer.alloc(0))
@@ -274,7 +234,9 @@ function signBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, o
   if (kind === 'rsa') {
     checkRsaOptions(opts, ctx);
     if (opts.hashAlgorithm === 'none') return pkcs1SignDigest(key, input);
-    const hash = ctx.rules.signingHash(opts.hashAlgorithm);
+    const hash = prehashed
+      ? hashName(ctx.rules.prehashedHash(opts.hashAlgorithm))
+      : ctx.rules.signingHash(opts.hashAlgorithm);
     const hLen = createHash(hash).digest().length;
     if (prehashed && input.length !== hLen)
       throw badRequest('prehashed input length does not match the hash algorithm');
@@ -361,8 +323,9 @@ export function signItem(
 ): Record<string, unknown> {
   if (!typeInfo(k).signing) throw badRequest(`key type ${k.type} does not support signing`);
   const input = b64(item, 'input');
-  if (input === undefined && item.input !== '') throw badRequest('missing input to sign');
-  const v = encryptionVersion(ctx, k, keyVersion);
+  if (input === undefined && item.input !== '' && ctx.rules.required('sign', 'input'))
+    throw badRequest('missing input to sign');
+  const v = encryptionVersion(ctx, k, keyVersion, 'sign');
   const signer = signerFor(ctx, k, v, item);
   const sig = signBytes(ctx, k, signer, input ?? Buffer.alloc(0), opts);
   const out: Record<string, unknown> = { signature: formatVersioned(ctx, v.version, sig, k), key_version: v.version };
@@ -400,10 +363,11 @@ export function cmacItem(
 ): Record<string, unknown> {
   if (typeInfo(k).kind !== 'cmac') throw badRequest(`key type ${k.type} does not support CMAC`);
   const input = b64(item, 'input');
-  if (input === undefined && item.input !== '') throw badRequest('missing input for CMAC');
-  const len = macLength || int(item, 'mac_length', 16) || 16;
+  if (input === undefined && item.input !== '' && ctx.rules.required('cmac', 'input'))
+    throw badRequest('missing input for CMAC');
+  const len = macLength || ctx.rules.cmacBodyLength(int(item, 'mac_length', 16)) || 16;
   ctx.rules.checkMacLength(len);
-  const v = encryptionVersion(ctx, k, keyVersion);
+  const v = encryptionVersion(ctx, k, keyVersion, 'cmac');
   const mac = aesCmac(v.key!, input ?? Buffer.alloc(0)).subarray(0, Math.min(len, 16));
   return { cmac: formatVersioned(ctx, v.version, mac, k), key_version: v.version };
 }

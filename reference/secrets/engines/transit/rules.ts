@@ -7,8 +7,10 @@ import { createHmac, randomBytes, randomUUID, type KeyObject } from 'node:crypto
 import type { EngineResponse } from '../../engine.js';
 import { badRequest, type SvcError } from '../../errors.js';
 import { checkRotationPeriod, documentedKeyManagementRules, type KeyManagementRules } from './key-rules.js';
+import { type DataOperationRules, documentedDataRules } from './data-rules.js';
 import { readView, typeInfo, type KeyVersion, type NamedKey } from './keys.js';
-import { hashName, type SignOptions } from './ops.js';
+import type { SignOptions } from './ops.js';
+import { hashName } from './outputs.js';
 import { bool, int, str, type Body } from './params.js';
 
 /** Version material as an import produces it. */
@@ -31,9 +33,11 @@ export interface BatchOutcome {
   partialCode: number | undefined;
   /** The operation is encrypt or decrypt (the ones partial_failure_response_code is documented for). */
   tiedToPartialCode: boolean;
+  /** The operation (the path's first segment). */
+  operation: string;
 }
 
-export interface TransitRules extends KeyManagementRules {
+export interface TransitRules extends KeyManagementRules, DataOperationRules {
   // ---------------------------------------------------------------- answers and errors
   /** The answer as it leaves the engine (the one response point). */
   answer(a: Answer): EngineResponse;
@@ -119,16 +123,16 @@ export interface TransitRules extends KeyManagementRules {
   storeChain(v: KeyVersion, chain: string): void;
 
   // ---------------------------------------------------------------- batches
-  /** The `reference` part of a batch result. */
-  batchEcho(reference: string): Record<string, unknown>;
+  /** The `reference` part of a batch result of `operation`. */
+  batchEcho(reference: string, operation: string): Record<string, unknown>;
   /** A failed item's result. */
   batchItemError(message: string, echo: Record<string, unknown>): Record<string, unknown>;
   batchOrder(results: Record<string, unknown>[]): Record<string, unknown>[];
   batchStatus(o: BatchOutcome): number;
   /** The body of a batch answered with an error status. */
   batchFailureBody(data: { batch_results: unknown[] }, errors: string[]): Record<string, unknown>;
-  /** The batch an encrypt request runs (batch_input). */
-  encryptBatch(items: unknown[] | undefined): unknown[] | undefined;
+  /** The batch an encrypt request runs (batch_input; `body`: the request, single-item fields too). */
+  encryptBatch(items: unknown[] | undefined, body: Body): unknown[] | undefined;
   /** The batch a decrypt, rewrap, hmac, sign, verify or cmac request runs (batch_input; the single fields are ignored). */
   batchItems(body: Body, items: unknown[]): unknown[];
 
@@ -157,7 +161,8 @@ export interface TransitRules extends KeyManagementRules {
   shownVersion(version: number): number;
   /** The version a new output uses for `requested` (0: latest). */
   outputVersion(k: NamedKey, requested: number): number;
-  checkMinEncryption(k: NamedKey, version: number): void;
+  /** key_version below min_encryption_version is refused (`op`: the data operation asking). */
+  checkMinEncryption(k: NamedKey, version: number, op?: string): void;
   /** A derived key needs a context. */
   checkDerivationContext(context: Buffer | undefined): void;
   checkNonce(nonce: Buffer | undefined): void;
@@ -191,6 +196,7 @@ const nothing = (): void => undefined;
 
 export const documentedRules: TransitRules = {
   ...documentedKeyManagementRules,
+  ...documentedDataRules,
   answer: (a) => a.res,
   failure: (err) => err,
   missingKey: (name) => badRequest(`key ${JSON.stringify(name)} not found`),

@@ -8,7 +8,7 @@ import { rulesWith } from '../../../switches.js';
 import type { EngineContext, EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest } from '../../errors.js';
 import { generateMaterial, type NamedKey } from './keys.js';
-import type { OpContext } from './ops.js';
+import type { OpContext } from './outputs.js';
 import { bool, duration, int, str, type Body } from './params.js';
 import { documentedRules, type TransitRules } from './rules.js';
 import { transitSwitches } from './switches/index.js';

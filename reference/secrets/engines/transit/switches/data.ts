@@ -16,7 +16,7 @@ const noCheck = (): void => undefined;
 export const dataSwitches = [
   fault('transit.version-prefix-stuck', {
     breaks: 'transit.versioning.follows-rotation',
-    statements: ['doc.transit.format.versioned-output'],
+    statements: ['doc.transit.format.versioned-output', 'doc.transit.versioning.embedded'],
     description: 'outputs always say v1 whatever version produced them',
     replace: () => ({ shownVersion: () => 1 }),
   }),
@@ -45,7 +45,7 @@ export const dataSwitches = [
   }),
   fault('transit.batch-error-dropped', {
     breaks: 'transit.batch.item-error',
-    statements: ['doc.transit.format.batch-item-error'],
+    statements: ['doc.transit.format.batch-item-error', 'doc.transit.errors.batch-item-error'],
     description: 'a failed batch item has no `error`',
     replace: () => ({ batchItemError: (_message, echo) => ({ ...echo }) }),
   }),
@@ -57,21 +57,24 @@ export const dataSwitches = [
   }),
   fault('transit.batch-partial-200', {
     breaks: 'transit.batch.partial-failure-400',
-    statements: ['doc.transit.params.partial-failure-default'],
-    description: 'a partial batch failure answers 200',
-    replace: (d) => ({ batchStatus: (o) => (o.total ? d.batchStatus(o) : 200) }),
+    statements: ['doc.transit.params.partial-failure-default', 'doc.transit.errors.partial-400'],
+    description: 'a partial encrypt or decrypt batch failure answers 200',
+    replace: (d) => ({
+      batchStatus: (o) => (o.total || !o.tiedToPartialCode || o.partialCode !== undefined ? d.batchStatus(o) : 200),
+    }),
   }),
   fault('transit.batch-partial-code-ignored', {
     breaks: 'transit.batch.partial-failure-code',
-    statements: ['doc.transit.params.partial-failure-code'],
-    description: 'partial_failure_response_code is ignored',
+    statements: ['doc.transit.params.partial-failure-code', 'doc.transit.encrypt.partial-failure-code'],
+    description: 'encrypt ignores partial_failure_response_code',
     replace: (d) => ({
-      batchStatus: (o) => (o.total ? d.batchStatus(o) : d.batchStatus({ ...o, partialCode: undefined })),
+      batchStatus: (o) =>
+        !o.total && o.operation === 'encrypt' ? d.batchStatus({ ...o, partialCode: undefined }) : d.batchStatus(o),
     }),
   }),
   fault('transit.batch-total-failure-ok', {
     breaks: 'transit.batch.total-failure-error',
-    statements: ['doc.transit.params.total-failure'],
+    statements: ['doc.transit.params.total-failure', 'doc.transit.errors.total-failure'],
     description: 'a total batch failure answers partial_failure_response_code',
     replace: (d) => ({
       batchStatus: (o) => (o.total && o.partialCode !== undefined ? o.partialCode : d.batchStatus(o)),
@@ -81,7 +84,9 @@ export const dataSwitches = [
     breaks: 'transit.batch.single-fields-ignored',
     statements: ['doc.transit.params.batch-single-ignored'],
     description: 'encrypt uses the single plaintext when batch_input is also set',
-    replace: () => ({ encryptBatch: () => undefined }),
+    replace: (d) => ({
+      encryptBatch: (items, body) => (body.plaintext !== undefined ? undefined : d.encryptBatch(items, body)),
+    }),
   }),
   fault('transit.upsert-never', {
     breaks: 'transit.upsert.create',
@@ -97,24 +102,37 @@ export const dataSwitches = [
   }),
   fault('transit.upsert-without-create', {
     breaks: 'transit.upsert.update-only-refused',
-    statements: ['doc.transit.lifecycle.upsert-update-only'],
+    statements: [
+      'doc.transit.lifecycle.upsert-update-only',
+      'doc.transit.encrypt.upsert-create-capability',
+      'doc.transit.errors.upsert-update-only',
+      'doc.transit.auth.encrypt-create-update',
+    ],
     description: 'the existence check always says the key exists and encrypt upserts anyway, so update suffices',
-    replace: () => ({ encryptIsUpdate: () => true, upsertAllowed: () => true }),
+    replace: (d) => ({
+      encryptIsUpdate: () => true,
+      upsertAllowed: (a) => d.upsertAllowed({ ...a, create: true }),
+    }),
   }),
   fault('transit.upsert-ignores-disable', {
     breaks: 'transit.upsert.disabled-refused',
-    statements: ['doc.transit.lifecycle.upsert-disabled'],
+    statements: [
+      'doc.transit.lifecycle.upsert-disabled',
+      'doc.transit.encrypt.disable-upsert',
+      'doc.transit.errors.upsert-disabled',
+    ],
     description: 'encrypt upserts even with disable_upsert',
     replace: () => ({ upsertAllowed: () => true }),
   }),
   fault('transit.upsert-type-ignored', {
     breaks: 'transit.upsert.type',
+    statements: ['doc.transit.encrypt.type'],
     description: 'encrypt upserts ignore `type`',
     replace: () => ({ upsertType: () => undefined }),
   }),
   fault('transit.hash-default-sha512', {
     breaks: 'transit.params.hash-default',
-    statements: ['doc.transit.params.hash-default'],
+    statements: ['doc.transit.params.hash-default', 'doc.transit.hash.algorithm'],
     description: 'hash defaults to sha2-512',
     replace: () => ({ hashDefaultAlgorithm: 'sha2-512' }),
   }),
@@ -125,6 +143,7 @@ export const dataSwitches = [
   }),
   fault('transit.sign-hash-url-ignored', {
     breaks: 'transit.params.hash-in-url',
+    statements: ['doc.transit.sign.hash-algorithm'],
     description: 'the hash algorithm in the sign URL is ignored',
     replace: (d) => ({
       signHashAlgorithm: (urlAlgorithm, body) => (urlAlgorithm ? 'sha2-256' : d.signHashAlgorithm(urlAlgorithm, body)),
@@ -132,7 +151,7 @@ export const dataSwitches = [
   }),
   fault('transit.pss-default-pkcs1', {
     breaks: 'transit.params.signature-algorithm',
-    statements: ['doc.transit.params.signature-algorithm-default'],
+    statements: ['doc.transit.params.signature-algorithm-default', 'doc.transit.sign.options'],
     description: 'RSA signatures default to PKCS#1 v1.5',
     replace: () => ({ defaultSignatureAlgorithm: 'pkcs1v15' }),
   }),
@@ -162,7 +181,7 @@ export const dataSwitches = [
   }),
   fault('transit.nonce-length-unchecked', {
     breaks: 'transit.params.nonce-12-bytes',
-    statements: ['doc.transit.params.nonce-length'],
+    statements: ['doc.transit.params.nonce-length', 'doc.transit.limits.nonce'],
     description: 'a nonce of any length is accepted',
     replace: () => ({ checkNonce: noCheck }),
   }),
@@ -174,6 +193,7 @@ export const dataSwitches = [
   }),
   fault('transit.associated-data-ignored', {
     breaks: 'transit.encrypt.associated-data',
+    statements: ['doc.transit.encrypt.associated-data'],
     description: 'associated_data is not bound to the ciphertext',
     replace: () => ({ associatedData: () => undefined }),
   }),
@@ -184,31 +204,37 @@ export const dataSwitches = [
   }),
   fault('transit.rewrap-keeps-version', {
     breaks: 'transit.rewrap.latest',
+    statements: ['doc.transit.rewrap.latest'],
     description: "rewrap re-encrypts under the ciphertext's own version",
     replace: () => ({ rewrapVersion: ({ previous }) => previous }),
   }),
   fault('transit.datakey-wrapped-leaks-plaintext', {
     breaks: 'transit.datakey.types',
+    statements: ['doc.transit.datakey.types', 'doc.transit.auth.datakey-path'],
     description: 'datakey/wrapped also returns the plaintext',
     replace: () => ({ datakeyShowsPlaintext: () => true }),
   }),
   fault('transit.datakey-bits-unchecked', {
     breaks: 'transit.datakey.bits',
+    statements: ['doc.transit.limits.datakey-bits'],
     description: 'datakey accepts any multiple of 8 bits',
     replace: () => ({ checkDatakeyBits: noCheck }),
   }),
   fault('transit.random-bytes-off-by-one', {
     breaks: 'transit.random.bytes',
+    statements: ['doc.transit.random.bytes'],
     description: 'random returns one byte less than asked',
     replace: () => ({ randomLength: (bytes) => bytes - 1 }),
   }),
   fault('transit.random-format-ignored', {
     breaks: 'transit.random.format',
+    statements: ['doc.transit.random.format'],
     description: 'random ignores format hex',
     replace: () => ({ randomUsesHex: () => false }),
   }),
   fault('transit.random-source-all-rejected', {
     breaks: 'transit.random.source',
+    statements: ['doc.transit.random.source-values'],
     description: 'random refuses source all',
     replace: (d) => ({
       checkRandomSource: (source) => {
@@ -219,6 +245,7 @@ export const dataSwitches = [
   }),
   fault('transit.seal-source-rejected', {
     breaks: 'transit.random.seal',
+    statements: ['doc.transit.random.source-values'],
     description: 'random refuses source seal',
     replace: (d) => ({
       checkRandomSource: (source) => {
@@ -229,11 +256,13 @@ export const dataSwitches = [
   }),
   fault('transit.hash-format-ignored', {
     breaks: 'transit.hash.sum',
+    statements: ['doc.transit.hash.format'],
     description: 'hash ignores format base64',
     replace: () => ({ hashFormat: () => 'hex' }),
   }),
   fault('transit.hmac-ignores-algorithm', {
     breaks: 'transit.hmac.compute',
+    statements: ['doc.transit.hmac.params'],
     description: 'HMAC always uses SHA-256',
     replace: () => ({ hmacHash: () => 'sha256' }),
   }),
@@ -244,17 +273,19 @@ export const dataSwitches = [
   }),
   fault('transit.prehashed-ignored', {
     breaks: 'transit.sign.prehashed',
-    statements: ['doc.transit.service.prehashed-sign'],
+    statements: ['doc.transit.service.prehashed-sign', 'doc.transit.sign.prehashed'],
     description: 'prehashed input is hashed again',
     replace: () => ({ prehashed: () => false }),
   }),
   fault('transit.hash-none-unchecked', {
     breaks: 'transit.sign.hash-none',
+    statements: ['doc.transit.sign.hash-none'],
     description: 'hash_algorithm none is accepted without prehashed or with PSS',
     replace: () => ({ checkHashNone: noCheck }),
   }),
   fault('transit.derived-publickey-missing', {
     breaks: 'transit.sign.derived-publickey',
+    statements: ['doc.transit.sign.derived-publickey'],
     description: 'derived ed25519 batch results lack publickey',
     replace: () => ({ showsPublicKey: (batch) => !batch }),
   }),
@@ -266,16 +297,19 @@ export const dataSwitches = [
   }),
   fault('transit.verify-mixed-accepted', {
     breaks: 'transit.verify.mixed-batch',
+    statements: ['doc.transit.verify.no-mixing', 'doc.transit.errors.verify-mixed'],
     description: 'verify batches may mix hmac and signature items',
     replace: () => ({ checkVerifyBatchModes: noCheck }),
   }),
   fault('transit.cmac-url-length-ignored', {
     breaks: 'transit.cmac.compute',
+    statements: ['doc.transit.cmac.url-mac-length'],
     description: 'url_mac_length is ignored',
     replace: () => ({ cmacUrlLength: () => undefined }),
   }),
   fault('transit.cmac-length-unchecked', {
     breaks: 'transit.cmac.length-bound',
+    statements: ['doc.transit.cmac.length-bound'],
     description: 'mac_length above 16 is accepted',
     replace: () => ({
       checkMacLength: (length) => {

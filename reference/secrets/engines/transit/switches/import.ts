@@ -41,7 +41,11 @@ export const importSwitches = [
   }),
   fault('transit.wrapping-key-2048', {
     breaks: 'transit.wrapping-key.rsa-4096',
-    statements: ['doc.transit.keys-api.wrapping-key', 'doc.transit.limits.wrapping-key'],
+    statements: [
+      'doc.transit.keys-api.wrapping-key',
+      'doc.transit.limits.wrapping-key',
+      'doc.transit.limits.import-wrapped-key',
+    ],
     description: 'the wrapping key is RSA-2048',
     replace: () => ({ wrappingKeyBits: 2048 }),
   }),

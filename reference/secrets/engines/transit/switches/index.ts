@@ -8,6 +8,7 @@
  * rule, so the catalogue loads without the engine.
  */
 import { dataSwitches } from './data.js';
+import { dataInputSwitches } from './data-inputs.js';
 import { exportSwitches } from './export.js';
 import { configurationSwitches } from './configuration.js';
 import { importSwitches } from './import.js';
@@ -24,5 +25,6 @@ export const transitSwitches = [
   ...exportSwitches,
   ...dataSwitches,
   ...paramSwitches,
+  ...dataInputSwitches,
   ...variantSwitches,
 ];

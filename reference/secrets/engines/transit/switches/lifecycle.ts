@@ -137,7 +137,7 @@ export const lifecycleSwitches = [
   }),
   fault('transit.rotate-keeps-version', {
     breaks: 'transit.rotate.new-version',
-    statements: ['doc.transit.lifecycle.rotate-new-encryption'],
+    statements: ['doc.transit.lifecycle.rotate-new-encryption', 'doc.transit.versioning.numbered'],
     description: 'after rotation encryption keeps using the oldest available version',
     replace: (d) => ({
       outputVersion: (k, requested) =>

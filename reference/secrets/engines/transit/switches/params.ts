@@ -69,9 +69,9 @@ export const paramSwitches = [
     replace: (d) => {
       let last = '';
       return {
-        batchEcho: (reference) => {
+        batchEcho: (reference, operation) => {
           if (reference !== '') last = reference;
-          return d.batchEcho(reference === '' ? last : reference);
+          return d.batchEcho(reference === '' ? last : reference, operation);
         },
       };
     },

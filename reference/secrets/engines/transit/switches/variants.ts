@@ -27,11 +27,13 @@ const noCheck = (): void => undefined;
 
 export const variantSwitches = [
   variant('transit.batch-other-ops-partial-200', {
-    allows: `${DOC} Endpoints > Shared parameters: partial_failure_response_code (and with it the 400 of a partial failure) is given to "encrypt and decrypt" only`,
+    allows: `${DOC} Endpoints > Shared parameters: partial_failure_response_code (and with it the 400 of a partial failure and the error status of a total one) is given to "encrypt and decrypt" only; Errors rule 2 names no operation`,
     description:
-      'rewrap, hmac, sign, verify and cmac batches with some failed items answer 200 with the item errors (as the real product does)',
+      'rewrap, hmac, sign, verify and cmac batches with failed items answer 200 with the item errors, even when every item failed (as the real product does)',
+    assumptions: ['transit.batch.other-ops-status'],
+    statements: ['doc.transit.errors.partial-400', 'doc.transit.errors.total-failure'],
     replace: (d) => ({
-      batchStatus: (o) => (!o.total && !o.tiedToPartialCode && o.partialCode === undefined ? 200 : d.batchStatus(o)),
+      batchStatus: (o) => (!o.tiedToPartialCode && o.partialCode === undefined ? 200 : d.batchStatus(o)),
     }),
   }),
   variant('transit.batch-400-envelope-only', {
@@ -49,7 +51,7 @@ export const variantSwitches = [
     allows: `${DOC} Shared parameters: reference is "echoed in the matching batch_results item" (default empty; nothing says an empty one is echoed)`,
     description: 'a batch item sent without reference has no reference field in its result',
     replace: (d) => ({
-      batchEcho: (reference) => (reference === '' ? {} : d.batchEcho(reference)),
+      batchEcho: (reference, op) => (reference === '' ? {} : d.batchEcho(reference, op)),
     }),
   }),
   variant('transit.keys-map-from-min-decryption', {
@@ -125,6 +127,19 @@ export const variantSwitches = [
     allows: `${DOC} Key management: export and byok-export answer "data: name, keys"`,
     description: 'export and byok-export answers carry only name and keys (no type)',
     replace: (d) => ({ answer: (a) => onlyDocumentedExport(a.seg, d.answer(a)) }),
+  }),
+  variant('transit.hash-hex-uppercase', {
+    allows: `${DOC} Data operations: hash format is "hex default, or base64"; the case of hex digits is not said`,
+    description: 'hash sums in hex use uppercase digits',
+    statements: ['doc.transit.hash.format'],
+    replace: (d) => ({ hashHex: (text) => d.hashHex(text).toUpperCase() }),
+  }),
+  variant('transit.nonce-not-allowed', {
+    allows: `${DOC} Shared parameters: nonce is "required for convergent encryption on keys generated with an old release (0.6.1); not needed for keys created in 0.6.2 or later"; whether a nonce where none is needed is accepted is not said`,
+    description:
+      'a nonce given to encrypt, decrypt, rewrap or datakey on a key that does not need one is refused ("provided nonce not allowed for this key", as the real product)',
+    statements: ['doc.transit.params.nonce-not-needed', 'doc.transit.limits.nonce'],
+    replace: () => ({ nonceAllowed: () => false }),
   }),
   variant('transit.random-hex-uppercase', {
     allows: `${DOC} Data operations: random format is "hex or base64"; the case of hex digits is not said`,
