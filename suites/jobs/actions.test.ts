@@ -1,7 +1,7 @@
 /** GET /v1/job/:job_id/actions and the action stream over a WebSocket. */
 import { suite, conformance, type T } from '../../harness/index.js';
-import { statusIs, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { body, enc, registered, waitFor, type Obj } from './helpers.js';
+import { expectThat, expectEqual } from '../../harness/checks/index.js';
+import { body, enc, registered, waitFor, type Obj, ok } from './helpers.js';
 import { runAction, stdoutText, type ActionRun } from './ws.js';
 
 suite('jobs');
@@ -56,7 +56,7 @@ conformance(
   async (t) => {
     const { id } = await registered(t, 'service', 'alist');
     const ex = await t.sched.get(`job/${enc(id)}/actions`);
-    t.check(ex, statusIs(200));
+    t.check(ex, ok);
     const byName = Object.fromEntries(body<Obj[]>(ex).map((a) => [a.Name, a]));
     expectEqual(Object.keys(byName).sort(), ['echo-hello', 'show-date'], 'action names');
     const a = byName['echo-hello']!;

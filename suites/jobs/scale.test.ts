@@ -7,7 +7,7 @@ import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../ha
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { runCases } from '../lib/cases.js';
 import { HOLD_DEPLOYMENT_META } from '../../contract/scheduler-control.js';
-import { body, enc, readJob, register, registered, runCase, scalable, waitFor, type Obj } from './helpers.js';
+import { body, enc, readJob, register, registered, runCase, scalable, waitFor, type Obj, ok } from './helpers.js';
 
 suite('jobs');
 
@@ -18,13 +18,13 @@ async function settle(t: T, seconds: number): Promise<void> {
 
 const allocsOf = async (t: T, id: string, query: Record<string, string | boolean> = {}) => {
   const ex = await t.sched.get(`job/${enc(id)}/allocations`, { query });
-  t.check(ex, statusIs(200));
+  t.check(ex, ok);
   return body<Obj[]>(ex);
 };
 
 const deploymentsOf = async (t: T, id: string, query: Record<string, string | boolean> = {}) => {
   const ex = await t.sched.get(`job/${enc(id)}/deployments`, { query });
-  t.check(ex, statusIs(200));
+  t.check(ex, ok);
   return body<Obj[]>(ex);
 };
 
@@ -54,7 +54,7 @@ conformance(
     const ex = await t.sched.get(`job/${enc(id)}/scale`);
     t.check(
       ex,
-      statusIs(200),
+      ok,
       bodyAt('/JobID', id),
       bodyAt('/Namespace', 'default'),
       bodyAt('/JobStopped', false),
@@ -72,8 +72,8 @@ conformance(
     const ex = await t.sched.post(`job/${enc(id)}/scale`, {
       body: { Count: 3, Message: 'more', Target: { Group: 'cache' } },
     });
-    t.check(ex, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
-    t.check(await t.sched.get(`job/${enc(id)}/scale`), statusIs(200), bodyAt('/TaskGroups/cache/Desired', 3));
+    t.check(ex, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    t.check(await t.sched.get(`job/${enc(id)}/scale`), ok, bodyAt('/TaskGroups/cache/Desired', 3));
     expectEqual((await readJob(t, id)).TaskGroups[0].Count, 3, 'the job definition has the new count');
   },
 );
@@ -92,10 +92,10 @@ conformance(
       await t.sched.post(`job/${enc(id)}/scale`, {
         body: { Count: 2, Message: message, Meta: { source: 'suite' }, Target: { Group: 'cache' } },
       }),
-      statusIs(200),
+      ok,
     );
     const status = await t.sched.get(`job/${enc(id)}/scale`);
-    t.check(status, statusIs(200));
+    t.check(status, ok);
     const events = (body(status).TaskGroups?.cache?.Events ?? []) as Obj[];
     const ev = events.find((e) => e.Message === message);
     expectThat(!!ev, 'event', 'the scale status lists an event with the request message', message, events);
@@ -124,7 +124,7 @@ conformance(
       async () => t.sched.get(`job/${enc(id)}/deployment`),
       (ex) => body(ex)?.Status === 'running',
     );
-    t.check(latest, statusIs(200), bodyAt('/Status', 'running'), bodyAt('/JobID', id));
+    t.check(latest, ok, bodyAt('/Status', 'running'), bodyAt('/JobID', id));
     const before = await readJob(t, id);
     const ex = await t.sched.post(`job/${enc(id)}/scale`, {
       body: { Count: 5, Message: 'during deployment', Target: { Group: 'web' } },
@@ -157,7 +157,7 @@ conformance(
     );
     expectEqual(deps.length, 1, 'one deployment for the first version');
     expectEqual([deps[0]!.JobID, deps[0]!.JobVersion], [id, 0], 'the deployment belongs to version 0 of the job');
-    t.check(await t.sched.get(`job/${enc(id)}/deployment`), statusIs(200), bodyAt('/ID', deps[0]!.ID));
+    t.check(await t.sched.get(`job/${enc(id)}/deployment`), ok, bodyAt('/ID', deps[0]!.ID));
     await settle(t, 6);
     await waitFor(
       'the deployment becomes successful',
@@ -171,7 +171,7 @@ conformance(
       await t.sched.post(`job/${enc(id)}/scale`, {
         body: { Count: 3, Message: 'after deployment', Target: { Group: 'web' } },
       }),
-      statusIs(200),
+      ok,
     );
   },
 );
@@ -217,7 +217,7 @@ conformance(
       'the summary counts one running allocation',
       async () => {
         const ex = await t.sched.get(`job/${enc(id)}/summary`);
-        t.check(ex, statusIs(200), bodyAt('/JobID', id));
+        t.check(ex, ok, bodyAt('/JobID', id));
         return body(ex);
       },
       (s) => s.Summary?.cache?.Running === 1,
@@ -247,7 +247,7 @@ conformance(
       'the service is registered',
       async () => {
         const ex = await t.sched.get(`job/${enc(id)}/services`);
-        t.check(ex, statusIs(200));
+        t.check(ex, ok);
         return body<Obj[]>(ex);
       },
       (r) => r.length > 0,
@@ -306,7 +306,7 @@ conformance(
       '> 0',
       { oldAllocs, oldDeps },
     );
-    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), statusIs(200));
+    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), ok);
     await register(t, jobDefinition('service-with-update', id));
     const current = (await allocsOf(t, id)).map((a) => a.ID as string);
     expectThat(

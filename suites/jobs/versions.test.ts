@@ -1,9 +1,9 @@
 // size: versions, tags and revert of a job definition: 15 tests, 3 lines over.
 /** Versions with diffs, version tags, revert (by version, by tag, check-and-set), stability. */
 import { suite, conformance, type T } from '../../harness/index.js';
-import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
+import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import type { JobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, readJob, refusedUnchanged, registered, scalable, update, type Obj } from './helpers.js';
+import { body, enc, readJob, refusedUnchanged, registered, scalable, update, type Obj, ok, absent } from './helpers.js';
 
 suite('jobs');
 
@@ -17,7 +17,7 @@ function withMode(job: JobDefinition, mode: string): JobDefinition {
 /** Registers the service fixture (MODE=primary) and applies each further mode as a new version. */
 async function versioned(t: T, base: string, ...modes: string[]): Promise<{ id: string; job: JobDefinition }> {
   const { id, job } = await registered(t, 'service', base);
-  for (const m of modes) t.check(await update(t, withMode(job, m)), statusIs(200));
+  for (const m of modes) t.check(await update(t, withMode(job, m)), ok);
   return { id, job };
 }
 
@@ -67,7 +67,7 @@ conformance(
     const ex = await t.sched.get(`job/${enc(id)}/versions`);
     t.check(
       ex,
-      statusIs(200),
+      ok,
       bodyAt('/Index', Number.isInteger, 'is an integer'),
       bodyAt('/KnownLeader', (v: unknown) => typeof v === 'boolean', 'is a boolean'),
     );
@@ -98,7 +98,7 @@ conformance(
   async (t) => {
     const { id } = await versioned(t, 'diffs', 'secondary');
     const ex = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
-    t.check(ex, statusIs(200), bodyAt('/Diffs/0/Type', 'Edited'), bodyAt('/Diffs/0/ID', id));
+    t.check(ex, ok, bodyAt('/Diffs/0/Type', 'Edited'), bodyAt('/Diffs/0/ID', id));
     expectThat(
       hasEnvDiff(body(ex).Diffs, 'primary', 'secondary'),
       'diff',
@@ -118,7 +118,7 @@ conformance(
   async (t) => {
     const { id } = await versioned(t, 'diffv', 'secondary', 'tertiary');
     const ex = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true, diff_version: 0 } });
-    t.check(ex, statusIs(200));
+    t.check(ex, ok);
     expectThat(
       hasEnvDiff(body(ex).Diffs, 'primary', 'tertiary'),
       'diff',
@@ -149,7 +149,7 @@ conformance(
     const ex = await tag(t, id, 'golden', { Version: 0, Description: 'the one to roll back to' });
     t.check(
       ex,
-      statusIs(200),
+      ok,
       bodyAt('/Name', 'golden'),
       bodyAt('/Description', 'the one to roll back to'),
       bodyAt(
@@ -169,7 +169,7 @@ conformance(
   },
   async (t) => {
     const { id } = await versioned(t, 'tagu', 'secondary');
-    t.check(await tag(t, id, 'golden', { Version: 0 }), statusIs(200));
+    t.check(await tag(t, id, 'golden', { Version: 0 }), ok);
     await refusedUnchanged(t, id, 'a tag name the job already uses', () => tag(t, id, 'golden', { Version: 1 }));
     const tags = Object.fromEntries(
       (body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map((v) => [
@@ -179,7 +179,7 @@ conformance(
     );
     expectEqual([tags[0], tags[1] ?? null], ['golden', null], 'the tag stays on version 0 and version 1 got none');
     const other = await versioned(t, 'tagu');
-    t.check(await tag(t, other.id, 'golden', { Version: 0 }), statusIs(200));
+    t.check(await tag(t, other.id, 'golden', { Version: 0 }), ok);
   },
 );
 
@@ -192,9 +192,9 @@ conformance(
   },
   async (t) => {
     const { id, job } = await versioned(t, 'tagl', 'secondary');
-    t.check(await tag(t, id, 'current'), statusIs(200));
-    t.check(await update(t, withMode(job, 'tertiary')), statusIs(200));
-    t.check(await revert(t, id, { TaggedVersion: 'current' }), statusIs(200));
+    t.check(await tag(t, id, 'current'), ok);
+    t.check(await update(t, withMode(job, 'tertiary')), ok);
+    t.check(await revert(t, id, { TaggedVersion: 'current' }), ok);
     const now = await readJob(t, id);
     expectEqual(now.Version, 3, 'the revert made version 3');
     expectEqual(modeOf(now), 'secondary', 'reverting to the tag restored version 1 (the latest when tagged)');
@@ -210,8 +210,8 @@ conformance(
   async (t) => {
     const modes = Array.from({ length: 11 }, (_, i) => `m${i + 1}`);
     const { id, job } = await versioned(t, 'tagkeep');
-    t.check(await tag(t, id, 'keep', { Version: 0 }), statusIs(200));
-    for (const m of modes) t.check(await update(t, withMode(job, m)), statusIs(200));
+    t.check(await tag(t, id, 'keep', { Version: 0 }), ok);
+    for (const m of modes) t.check(await update(t, withMode(job, m)), ok);
     const versions = (body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map(
       (v) => v.Version as number,
     );
@@ -222,7 +222,7 @@ conformance(
       'includes 0',
       versions,
     );
-    t.check(await revert(t, id, { TaggedVersion: 'keep' }), statusIs(200));
+    t.check(await revert(t, id, { TaggedVersion: 'keep' }), ok);
     expectEqual(modeOf(await readJob(t, id)), 'primary', 'the tagged version can still be reverted to');
   },
 );
@@ -231,11 +231,11 @@ conformance(
   { id: 'jobs.tag.delete', level: 'MUST', title: 'DELETE /v1/job/:job_id/versions/:tag_name/tag removes the tag' },
   async (t) => {
     const { id } = await versioned(t, 'tagd', 'secondary');
-    t.check(await tag(t, id, 'gone', { Version: 0 }), statusIs(200));
+    t.check(await tag(t, id, 'gone', { Version: 0 }), ok);
     const del = await t.sched.delete(`job/${enc(id)}/versions/gone/tag`);
-    t.check(del, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    t.check(del, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
     await refusedUnchanged(t, id, 'a revert to a deleted tag', () => revert(t, id, { TaggedVersion: 'gone' }));
-    t.check(await tag(t, id, 'gone', { Version: 1 }), statusIs(200));
+    t.check(await tag(t, id, 'gone', { Version: 1 }), ok);
   },
 );
 
@@ -248,7 +248,7 @@ conformance(
   async (t) => {
     const { id } = await versioned(t, 'revv', 'secondary');
     const ex = await revert(t, id, { JobVersion: 0 });
-    t.check(ex, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    t.check(ex, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
     const now = await readJob(t, id);
     expectEqual(now.Version, 2, 'a revert creates a new version');
     expectEqual(modeOf(now), 'primary', 'the definition of version 0 is back');
@@ -263,8 +263,8 @@ conformance(
   },
   async (t) => {
     const { id } = await versioned(t, 'revt', 'secondary', 'tertiary');
-    t.check(await tag(t, id, 'golden', { Version: 1 }), statusIs(200));
-    t.check(await revert(t, id, { TaggedVersion: 'golden' }), statusIs(200));
+    t.check(await tag(t, id, 'golden', { Version: 1 }), ok);
+    t.check(await revert(t, id, { TaggedVersion: 'golden' }), ok);
     expectEqual(modeOf(await readJob(t, id)), 'secondary', 'the definition of the tagged version 1 is back');
     await refusedUnchanged(t, id, 'a revert to an unknown tag', () => revert(t, id, { TaggedVersion: 'no-such-tag' }));
   },
@@ -287,7 +287,7 @@ conformance(
       [1, 'secondary'],
       'the refused revert left the job at version 1',
     );
-    t.check(await revert(t, id, { JobVersion: 0, EnforcePriorVersion: 1 }), statusIs(200));
+    t.check(await revert(t, id, { JobVersion: 0, EnforcePriorVersion: 1 }), ok);
     expectEqual(modeOf(await readJob(t, id)), 'primary', 'the revert with the current version applied');
   },
 );
@@ -311,7 +311,7 @@ conformance(
   },
   async (t) => {
     const { id } = await versioned(t, 'revb', 'secondary');
-    t.check(await tag(t, id, 'golden', { Version: 0 }), statusIs(200));
+    t.check(await tag(t, id, 'golden', { Version: 0 }), ok);
     await refusedUnchanged(t, id, 'a revert naming JobVersion and TaggedVersion', () =>
       revert(t, id, { JobVersion: 0, TaggedVersion: 'golden' }),
     );
@@ -325,7 +325,7 @@ conformance(
     const { id } = await versioned(t, 'stab', 'secondary');
     const before = await readJob(t, id);
     const stable = await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0, Stable: true } });
-    t.check(stable, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    t.check(stable, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
     const flags = async () =>
       Object.fromEntries(
         (body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map((v) => [v.Version, v.Stable]),
@@ -340,10 +340,7 @@ conformance(
       'the job itself (version, definition) is unchanged',
     );
     expectEqual(Object.keys(await flags()).length, 2, 'no version was added');
-    t.check(
-      await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0, Stable: false } }),
-      statusIs(200),
-    );
+    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0, Stable: false } }), ok);
     expectEqual((await flags())[0], false, 'version 0 is unstable again');
     const last = await readJob(t, id);
     expectEqual(
@@ -371,7 +368,7 @@ conformance(
   },
   async (t) => {
     const { id, job } = await registered(t, 'service', 'life');
-    t.check(await update(t, withMode(job, 'secondary')), statusIs(200));
+    t.check(await update(t, withMode(job, 'secondary')), ok);
     const diffs = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
     expectThat(
       hasEnvDiff(body(diffs).Diffs, 'primary', 'secondary'),
@@ -380,25 +377,22 @@ conformance(
       'primary -> secondary',
       body(diffs).Diffs,
     );
-    t.check(await tag(t, id, 'first', { Version: 0, Description: 'initial' }), statusIs(200), bodyAt('/Name', 'first'));
-    t.check(await revert(t, id, { TaggedVersion: 'first' }), statusIs(200));
+    t.check(await tag(t, id, 'first', { Version: 0, Description: 'initial' }), ok, bodyAt('/Name', 'first'));
+    t.check(await revert(t, id, { TaggedVersion: 'first' }), ok);
     const reverted = await readJob(t, id);
     expectEqual([reverted.Version, modeOf(reverted)], [2, 'primary'], 'reverted to the tagged definition as version 2');
-    t.check(
-      await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 2, Stable: true } }),
-      statusIs(200),
-    );
+    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 2, Stable: true } }), ok);
     await scalable(t, id);
     t.check(
       await t.sched.post(`job/${enc(id)}/scale`, {
         body: { Count: 2, Message: 'lifecycle', Target: { Group: 'cache' } },
       }),
-      statusIs(200),
+      ok,
     );
     expectEqual((await readJob(t, id)).TaskGroups[0].Count, 2, 'scaled to 2');
-    t.check(await t.sched.delete(`job/${enc(id)}`), statusIs(200));
+    t.check(await t.sched.delete(`job/${enc(id)}`), ok);
     expectEqual((await readJob(t, id)).Stop, true, 'stopped but still readable');
-    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), statusIs(200));
-    t.check(await t.sched.get(`job/${enc(id)}`), clientError);
+    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), ok);
+    await t.proving('jobs.stop.purge', () => absent(t, id, 'the purged job'));
   },
 );
