@@ -35,6 +35,11 @@ export interface SchedulerRules {
   capabilities: Record<Permission, Capability[] | null>;
   /** The namespace a permission is checked in: the request's own. */
   aclNamespace(namespace: string, permission: Permission): string;
+  /**
+   * The permission an endpoint checks (its row of the document's ACL column), `endpoint` in the
+   * document's form (`GET /v1/job/:job_id/summary`); `null` checks none.
+   */
+  endpointPermission(endpoint: string, permission: Permission): Permission | null;
 
   // ---- registration (jobs.register.*, jobs.update.*) ---------------------------------------------
   /** EnforceIndex refuses a stale JobModifyIndex. */
@@ -158,6 +163,8 @@ export interface SchedulerRules {
   parseUsesVariables: boolean;
 
   // ---- the action stream (jobs.action.*) ---------------------------------------------------------
+  /** The task driver lacks file system isolation, so the stream also needs alloc-node-exec. */
+  lacksFsIsolation(driver: string): boolean;
   actionNeedsTask: boolean;
   /** With ws_handshake=true the first frame's auth_token is checked. */
   actionHandshakeChecked: boolean;
@@ -187,6 +194,7 @@ export const documented: SchedulerRules = {
     'alloc-node-exec': ['alloc-node-exec'],
   },
   aclNamespace: (namespace) => namespace,
+  endpointPermission: (_endpoint, permission) => permission,
 
   enforcesIndex: true,
   preservesCounts: true,
@@ -263,6 +271,8 @@ export const documented: SchedulerRules = {
   parseCanonicalizes: true,
   parseUsesVariables: true,
 
+  // Of the real scheduler's built-in drivers only raw_exec runs tasks without file system isolation.
+  lacksFsIsolation: (driver) => driver === 'raw_exec',
   actionNeedsTask: true,
   actionHandshakeChecked: true,
   actionTtySizeAccepted: true,

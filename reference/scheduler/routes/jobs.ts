@@ -63,7 +63,7 @@ export function jobRoutes(d: Deps): Route[] {
     const namespaces =
       ns === '*'
         ? rules.wildcardNamespaces(
-            new Set([...store.namespaces].filter((n) => guard.allows(ctx.token, 'list-jobs', n))),
+            new Set([...store.namespaces].filter((n) => guard.allows(ctx.token, 'GET /v1/jobs', 'list-jobs', n))),
           )
         : new Set([ns]);
     const withMeta = parseBoolParam(ctx.query, 'meta') ?? false;
@@ -106,8 +106,8 @@ export function jobRoutes(d: Deps): Route[] {
     return { body: page.items.map((e) => listItem(e, withMeta)), headers };
   };
 
-  const register = (ctx: Ctx, body: Job, job: Job): Reply => {
-    if (optBool(body, 'PolicyOverride')) guard.check(ctx, 'policy-override');
+  const register = (ctx: Ctx, body: Job, job: Job, endpoint: string): Reply => {
+    if (optBool(body, 'PolicyOverride')) guard.check(ctx, endpoint, 'policy-override');
     if (job.Dispatched === true && !store.get(job.Namespace, job.ID))
       throw badRequest("job can't be submitted with 'Dispatched' set");
     let submission = null;
@@ -184,7 +184,7 @@ export function jobRoutes(d: Deps): Route[] {
       body: 'json',
       job: (ctx, body) => registerJob(ctx, body, ''),
       acl: 'submit-job',
-      handle: (ctx, r) => register(ctx, r.body, r.job),
+      handle: (ctx, r) => register(ctx, r.body, r.job, 'POST /v1/jobs'),
     },
     { method: 'WRITE', path: '/v1/validate/job', body: 'json', handle: (ctx, r) => validate(ctx, r.body) },
     { method: 'WRITE', path: '/v1/jobs/parse', acl: 'parse-job', body: 'json', handle: (_ctx, r) => parseHcl(r.body) },
@@ -196,7 +196,7 @@ export function jobRoutes(d: Deps): Route[] {
       body: 'json',
       job: (ctx, body, params) => registerJob(ctx, body, params.id!),
       acl: 'submit-job',
-      handle: (ctx, r) => register(ctx, r.body, r.job),
+      handle: (ctx, r) => register(ctx, r.body, r.job, 'POST /v1/job/:job_id'),
     },
     { method: 'DELETE', path: '/v1/job/*id', acl: 'submit-job', handle: (ctx, r) => stopJob(ctx, r.params.id!) },
   ];

@@ -50,7 +50,7 @@ export function schedulingRoutes(d: Deps): Route[] {
   };
 
   const plan = (ctx: Ctx, body: Job, job: Job): Reply => {
-    if (optBool(body, 'PolicyOverride')) guard.check(ctx, 'policy-override');
+    if (optBool(body, 'PolicyOverride')) guard.check(ctx, 'POST /v1/job/:job_id/plan', 'policy-override');
     const wantDiff = optBool(body, 'Diff');
     const e = store.get(job.Namespace, job.ID);
     const old = e ? e.job : null;
@@ -189,7 +189,7 @@ export function schedulingRoutes(d: Deps): Route[] {
     if (supplied(body.Message) === supplied(body.Error) && rules.scaleMessageXorError)
       throw badRequest('exactly one of Message or Error must be supplied');
     if (body.Meta !== undefined && body.Meta !== null && !isObj(body.Meta)) throw badRequest('Meta must be an object');
-    if (optBool(body, 'PolicyOverride')) guard.check(ctx, 'policy-override');
+    if (optBool(body, 'PolicyOverride')) guard.check(ctx, 'POST /v1/job/:job_id/scale', 'policy-override');
     const enforceIndex = optBool(body, 'EnforceIndex');
     const jobModifyIndex = optUint(body, 'JobModifyIndex') ?? 0;
     const e = store.get(ctx.namespace, id);
