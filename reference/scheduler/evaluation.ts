@@ -117,7 +117,7 @@ export function reconcile(store: Store, e: Entry, ev: Job, deploymentID: string,
         let idx = 0;
         // The simulated nodes have finite room, as real ones do: what does not fit stays queued
         // (a count of millions must not make the reference place millions of allocations).
-        const fits = Math.min(missing, store.cluster.freeSlots());
+        const fits = store.rules.placesAllocations ? Math.min(missing, store.cluster.freeSlots()) : 0;
         if (fits < missing) {
           queued[g.Name] = missing - fits;
           failed[g.Name] = {

@@ -69,7 +69,7 @@ export class Guard {
 /** A route's endpoint as the document's table writes it: `POST /v1/job/:job_id/plan`. */
 export function endpointOf(route: Pick<Route, 'method' | 'path'>): string {
   const method = route.method === 'WRITE' ? 'POST' : route.method;
-  return `${method} ${String(route.path).replace('*id', ':job_id')}`;
+  return `${method} ${String(route.path).replace('*id', ':job_id').replace('/:tag/', '/:tag_name/')}`;
 }
 
 const METHODS: Record<Method, (m: string) => boolean> = {
@@ -112,6 +112,7 @@ export class Router {
   constructor(
     routes: Route[],
     private readonly guard: Guard,
+    private readonly rules: Pick<SchedulerRules, 'served' | 'answer'>,
   ) {
     this.routes = routes.map(compile);
   }
@@ -122,6 +123,8 @@ export class Router {
     const chosen = this.routes.find((r) => r.key === first.key && METHODS[r.route.method](ctx.method));
     if (!chosen) throw methodNotAllowed();
     const { route } = chosen;
+    const endpoint = endpointOf(route);
+    if (!this.rules.served(endpoint)) throw notFound('Invalid URL');
     const match = chosen.pattern.exec(ctx.path)!;
     const params = Object.fromEntries(chosen.names.map((n, i) => [n, match[i + 1]!]));
     const parse = () => (route.body ? jsonBody(ctx, { optional: route.body === 'optional-json' }) : {});
@@ -132,9 +135,9 @@ export class Router {
       job = route.job(ctx, body, params);
       ctx.namespace = job.Namespace;
     }
-    if (route.acl && !(route.aclPerNamespace && ctx.namespace === '*'))
-      this.guard.check(ctx, endpointOf(route), route.acl);
+    if (route.acl && !(route.aclPerNamespace && ctx.namespace === '*')) this.guard.check(ctx, endpoint, route.acl);
     body ??= parse();
-    return route.handle(ctx, { params, body, job });
+    const reply = await route.handle(ctx, { params, body, job });
+    return { ...reply, body: this.rules.answer(endpoint, reply.body) };
   }
 }

@@ -30,6 +30,14 @@ export type Permission =
   | 'alloc-node-exec';
 
 export interface SchedulerRules {
+  // ---- endpoints and answers (the document's endpoint table and resource field lists) -------------
+  /** The endpoint (`METHOD /path` as the document's table writes it) is served. */
+  served(endpoint: string): boolean;
+  /** An endpoint's answer body as it goes out (the resources with their documented fields). */
+  answer(endpoint: string, body: unknown): unknown;
+  /** The namespace of a request that names none (Endpoints: "default `default`"). */
+  defaultNamespace: string;
+
   // ---- ACL (jobs.acl.*) --------------------------------------------------------------------------
   /** The capabilities each permission accepts (any one of them). */
   capabilities: Record<Permission, Capability[] | null>;
@@ -42,6 +50,8 @@ export interface SchedulerRules {
   endpointPermission(endpoint: string, permission: Permission): Permission | null;
 
   // ---- registration (jobs.register.*, jobs.update.*) ---------------------------------------------
+  /** A registered job as stored: the definition the request carried, canonicalized. */
+  storedJob(job: Job): Job;
   /** EnforceIndex refuses a stale JobModifyIndex. */
   enforcesIndex: boolean;
   /** PreserveCounts keeps the group counts of the registered job. */
@@ -54,6 +64,10 @@ export interface SchedulerRules {
   registerCreatesEval: boolean;
   /** EvalPriority gives the evaluation its priority (0: the job's). */
   evalPriority(requested: number): number;
+  /** Processing an evaluation places the allocations the job needs. */
+  placesAllocations: boolean;
+  /** A service job with an update strategy gets a deployment for each new version. */
+  createsDeployments: boolean;
   /** A deployment completes once its allocations are healthy. */
   deploymentsComplete: boolean;
   /** Submission sources kept per job. */
@@ -78,6 +92,8 @@ export interface SchedulerRules {
   // ---- list (jobs.list.*) ------------------------------------------------------------------------
   listHonoursPrefix: boolean;
   listHonoursFilter: boolean;
+  /** per_page when the request names none (0: not paginated). */
+  defaultPerPage: number;
   /** A page holds at most per_page items. */
   pageOverfill: boolean;
   /** A truncated page carries X-Sched-NextToken. */
@@ -107,6 +123,8 @@ export interface SchedulerRules {
   /** A tag without Version goes to the latest version. */
   tagDefaultsToLatest: boolean;
   tagUniquePerJob: boolean;
+  /** A tag is kept on the version it names. */
+  tagsKept: boolean;
   tagDeletes: boolean;
 
   // ---- allocations and deployments ---------------------------------------------------------------
@@ -141,6 +159,8 @@ export interface SchedulerRules {
 
   // ---- evaluate, plan, periodic, scale -----------------------------------------------------------
   evaluateJobIdRequired: boolean;
+  /** The evaluate endpoint takes a JSON payload (scheduler release 0.8.4 and later). */
+  evaluateTakesJson: boolean;
   evaluateCreatesEval: boolean;
   /** Plan is a dry run. */
   planDryRun: boolean;
@@ -179,6 +199,10 @@ export interface SchedulerRules {
 }
 
 export const documented: SchedulerRules = {
+  served: () => true,
+  answer: (_endpoint, body) => body,
+  defaultNamespace: 'default',
+
   capabilities: {
     'list-jobs': ['list-jobs'],
     'read-job': ['read-job'],
@@ -196,12 +220,15 @@ export const documented: SchedulerRules = {
   aclNamespace: (namespace) => namespace,
   endpointPermission: (_endpoint, permission) => permission,
 
+  storedJob: (job) => job,
   enforcesIndex: true,
   preservesCounts: true,
   definitionChanged: (old, next) => old !== next,
   nextVersion: (current) => current + 1,
   registerCreatesEval: true,
   evalPriority: (requested) => requested,
+  placesAllocations: true,
+  createsDeployments: true,
   deploymentsComplete: true,
   submissionsKept: SUBMISSIONS_KEPT,
   asyncEvaluations: false,
@@ -215,6 +242,7 @@ export const documented: SchedulerRules = {
 
   listHonoursPrefix: true,
   listHonoursFilter: true,
+  defaultPerPage: 0,
   pageOverfill: false,
   listSendsNextToken: true,
   listMetaOnRequest: true,
@@ -232,6 +260,7 @@ export const documented: SchedulerRules = {
   stableKeepsJob: true,
   tagDefaultsToLatest: true,
   tagUniquePerJob: true,
+  tagsKept: true,
   tagDeletes: true,
 
   allocationsAllHonoured: true,
@@ -255,6 +284,7 @@ export const documented: SchedulerRules = {
   rawDispatchPayload: (body) => body,
 
   evaluateJobIdRequired: true,
+  evaluateTakesJson: true,
   evaluateCreatesEval: true,
   planDryRun: true,
   planDiff: true,

@@ -89,6 +89,7 @@ export async function startScheduler(opts: {
       ...jobRoutes(deps),
     ],
     guard,
+    rules,
   );
   const send = responder(store, schedulerWire(opts.faults, variants));
 
@@ -112,7 +113,7 @@ export async function startScheduler(opts: {
         method: req.method ?? 'GET',
         path,
         query: url.searchParams,
-        namespace: url.searchParams.get('namespace') || 'default',
+        namespace: url.searchParams.get('namespace') || rules.defaultNamespace,
         token: resolveToken(req.headers),
         rawBody,
       };

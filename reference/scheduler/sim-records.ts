@@ -26,7 +26,7 @@ export function taskEvent(type: string, nowNs: number, extra: Job = {}): Job {
     ValidationError: '',
     DiskLimit: 0,
     FailedSibling: '',
-    VaultError: '',
+    SecretsError: '',
     TaskSignalReason: '',
     TaskSignal: '',
     DriverMessage: '',

@@ -265,6 +265,7 @@ export class Store {
 
   needsDeployment(job: Job): boolean {
     return (
+      this.rules.createsDeployments &&
       job.Type === 'service' &&
       !job.Stop &&
       (job.TaskGroups ?? []).some((g: Job) => isObj(g.Update) && Number(g.Update.MaxParallel) > 0)

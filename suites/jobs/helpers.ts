@@ -281,6 +281,45 @@ export async function runCase(t: T, c: Case, ids: Record<string, string>, listPr
   return ex;
 }
 
+/**
+ * Where `actual` fails to hold everything `expected` holds (every key of an object, every element
+ * of an array, equal scalars), as a JSON pointer below `at`; undefined when it holds it all. A
+ * scheduler fills defaults into what it stores, so a definition read back may hold more.
+ */
+export function missingFrom(actual: unknown, expected: unknown, at = ''): string | undefined {
+  if (expected !== null && typeof expected === 'object') {
+    if (Array.isArray(expected)) {
+      if (!Array.isArray(actual) || actual.length !== expected.length) return at || '/';
+      for (let i = 0; i < expected.length; i++) {
+        const miss = missingFrom(actual[i], expected[i], `${at}/${i}`);
+        if (miss) return miss;
+      }
+      return undefined;
+    }
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return at || '/';
+    for (const [k, v] of Object.entries(expected as Obj)) {
+      const miss = missingFrom((actual as Obj)[k], v, `${at}/${k}`);
+      if (miss) return miss;
+    }
+    return undefined;
+  }
+  return actual === expected ? undefined : at || '/';
+}
+
+/** `actual` holds everything `expected` holds (see `missingFrom`). */
+export function expectContains(actual: unknown, expected: unknown, message: string): void {
+  const miss = missingFrom(actual, expected);
+  if (miss === undefined) return;
+  const at = (v: unknown) =>
+    miss === '/'
+      ? v
+      : miss
+          .split('/')
+          .slice(1)
+          .reduce<unknown>((o, k) => (o as Obj | undefined)?.[k], v);
+  expectThat(false, 'contains', `${message}: ${miss} differs`, at(expected), at(actual));
+}
+
 export { expectThat, expectEqual };
 
 function commonPrefix(values: string[]): string {

@@ -14,23 +14,30 @@ conformance(
   {
     id: 'jobs.list.returns-items',
     level: 'MUST',
-    title: 'GET /v1/jobs returns list items with ID, Type, Status, JobSummary and indexes',
+    title:
+      'GET /v1/jobs returns list items with ID, ParentID, Name, Type, Priority, Status, StatusDescription, JobSummary and indexes',
   },
   async (t) => {
     const id = t.unique('item');
-    await register(t, jobDefinition('service', id));
+    const ex0 = await register(t, jobDefinition('service', id));
     const ex = await t.sched.get('jobs', { query: { prefix: id } });
+    const isIndex = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
     t.check(
       ex,
       ok,
       bodyAt('/0/ID', id),
+      // A job without a parent: its ParentID holds nothing (the document gives no empty value).
+      bodyAt('/0/ParentID', (v: unknown) => v === undefined || v === null || v === '', 'is empty without a parent'),
       bodyAt('/0/Name', id),
       bodyAt('/0/Type', 'service'),
       bodyAt('/0/Priority', 50),
-      bodyAt('/0/ParentID', ''),
       bodyAt('/0/Status', (v: unknown) => typeof v === 'string' && v.length > 0, 'is a status'),
+      bodyAt('/0/StatusDescription', (v: unknown) => typeof v === 'string', 'is a string'),
       bodyAt('/0/JobSummary/JobID', id),
-      bodyAt('/0/JobModifyIndex', Number.isInteger, 'is an integer'),
+      bodyAt('/0/JobSummary/Summary/cache', (v: unknown) => typeof v === 'object' && v !== null, 'counts the group'),
+      bodyAt('/0/CreateIndex', isIndex, 'is an index'),
+      bodyAt('/0/ModifyIndex', isIndex, 'is an index'),
+      bodyAt('/0/JobModifyIndex', body(ex0).JobModifyIndex, "is the registration's JobModifyIndex"),
     );
     expectEqual(body<Obj[]>(ex).length, 1, 'one job matches the run-unique prefix');
   },
@@ -96,12 +103,48 @@ conformance(
 );
 
 conformance(
+  {
+    id: 'jobs.list.per-page-default-unpaginated',
+    level: 'MUST',
+    title: 'GET /v1/jobs without per_page, and with per_page=0, lists all of 101 jobs with no next token',
+  },
+  async (t) => {
+    // More jobs than the page sizes products commonly default to (20, 25, 50, 100), so a default
+    // page cannot pass for "not paginated". Parameterized jobs are stored without being run.
+    const base = t.unique('nopage');
+    const ids: string[] = [];
+    for (let i = 0; i < 101; i++) {
+      const id = `${base}-${String(i).padStart(3, '0')}`;
+      ids.push(id);
+      await register(t, jobDefinition('parameterized', id));
+    }
+    for (const query of [{ prefix: base }, { prefix: base, per_page: 0 }]) {
+      const ex = await t.sched.get('jobs', { query });
+      t.check(ex, ok);
+      const what = 'per_page' in query ? 'with per_page=0' : 'without per_page';
+      expectEqual(
+        body<Obj[]>(ex)
+          .map((j) => j.ID as string)
+          .sort(),
+        ids,
+        `${what} the list holds every job`,
+      );
+      expectEqual(nextToken(t, ex), '', `${what} there is no next token`);
+    }
+  },
+);
+
+conformance(
   { id: 'jobs.list.meta', level: 'MUST', title: 'GET /v1/jobs?meta=true adds the job meta to list items' },
   async (t) => {
     const id = t.unique('meta');
     await register(t, jobDefinition('service', id));
     const ex = await t.sched.get('jobs', { query: { prefix: id, meta: true } });
-    t.check(ex, ok, bodyAt('/0/ID', id), bodyAt('/0/Meta', { team: 'cache' }));
+    t.check(ex, ok, bodyAt('/0/ID', id));
+    // "also a meta field": the document does not spell its name; the real scheduler's is Meta.
+    const item = body<Obj[]>(ex)[0] ?? {};
+    const meta = Object.entries(item).find(([k]) => k.toLowerCase() === 'meta')?.[1];
+    expectEqual(meta, { team: 'cache' }, 'the list item carries a meta field holding the job meta');
   },
 );
 

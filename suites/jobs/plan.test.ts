@@ -117,6 +117,7 @@ conformance(
     const ex = await t.sched.post(`job/${enc(id)}/evaluate`, {
       body: { JobID: id, EvalOptions: { ForceReschedule: true } },
     });
+    t.as('jobs.evaluate.json-payload-0-8-4').check(ex, ok);
     t.check(
       ex,
       ok,

@@ -38,7 +38,8 @@ export function actionUpgrade(
     socket.on('error', () => socket.destroy());
     try {
       const { url, path } = requestTarget(req);
-      if (!path.startsWith('/v1/job/') || !path.endsWith('/action')) throw notFound('Invalid URL');
+      if (!path.startsWith('/v1/job/') || !path.endsWith('/action') || !rules.served(ACTION_ENDPOINT))
+        throw notFound('Invalid URL');
       const id = path.slice('/v1/job/'.length, -'/action'.length);
       const q = url.searchParams;
       const namespace = q.get('namespace') || 'default';

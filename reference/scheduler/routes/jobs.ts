@@ -67,7 +67,7 @@ export function jobRoutes(d: Deps): Route[] {
           )
         : new Set([ns]);
     const withMeta = parseBoolParam(ctx.query, 'meta') ?? false;
-    const perPage = parseIntParam(ctx.query, 'per_page') ?? 0;
+    const perPage = parseIntParam(ctx.query, 'per_page') ?? rules.defaultPerPage;
     if (perPage < 0) throw badRequest('per_page must not be negative');
     const nextToken = ctx.query.get('next_token') ?? '';
     const prefix = rules.listHonoursPrefix ? (ctx.query.get('prefix') ?? '') : '';

@@ -24,6 +24,7 @@ export function schedulingRoutes(d: Deps): Route[] {
 
   const evaluate = (ctx: Ctx, id: string, body: Job): Reply => {
     if (ctx.rawBody.length > 0) {
+      if (!rules.evaluateTakesJson) throw badRequest('the evaluate endpoint takes no request body');
       const jobId = optString(body, 'JobID') ?? (rules.evaluateJobIdRequired ? undefined : id);
       if (!jobId) throw badRequest('Job ID must be specified');
       if (jobId !== id) throw badRequest('JobID not same as job name');
