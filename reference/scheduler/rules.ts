@@ -4,6 +4,7 @@
  * reading of jobs-service.md; switches/ (the one table of the area's faults and variants) replaces
  * single rules of it, so a reader finds each rule here, under the name of what the document says.
  */
+import { randomUUID } from 'node:crypto';
 import type { Capability } from './acl.js';
 import type { Job } from './job.js';
 
@@ -37,6 +38,8 @@ export interface SchedulerRules {
   answer(endpoint: string, body: unknown): unknown;
   /** The namespace of a request that names none (Endpoints: "default `default`"). */
   defaultNamespace: string;
+  /** A new evaluation's or deployment's ID (UUIDs in the document's samples). */
+  newId(kind: 'evaluation' | 'deployment'): string;
 
   // ---- ACL (jobs.acl.*) --------------------------------------------------------------------------
   /** The capabilities each permission accepts (any one of them). */
@@ -202,6 +205,7 @@ export const documented: SchedulerRules = {
   served: () => true,
   answer: (_endpoint, body) => body,
   defaultNamespace: 'default',
+  newId: () => randomUUID(),
 
   capabilities: {
     'list-jobs': ['list-jobs'],

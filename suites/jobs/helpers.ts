@@ -83,6 +83,16 @@ export async function update(t: T, job: JobDefinition, extra: Record<string, unk
   return t.sched.post(`job/${enc(String(job.ID))}`, { body: { Job: job, ...extra } });
 }
 
+/**
+ * The job's current version number, from its versions list (the highest listed): what a test needs
+ * to name a version, read without leaning on the job read (the document numbers versions no way).
+ */
+export async function currentVersion(t: T, id: string, namespace?: string): Promise<number> {
+  const ex = await t.sched.get(`job/${enc(id)}/versions`, { query: { namespace } });
+  t.check(ex, ok);
+  return Math.max(...((body(ex).Versions ?? []) as Obj[]).map((v) => Number(v.Version)));
+}
+
 export async function readJob(t: T, id: string, namespace?: string): Promise<Obj> {
   const ex = await t.sched.get(`job/${enc(id)}`, { query: { namespace } });
   t.check(ex, ok);

@@ -5,6 +5,7 @@ import { clientError, bodyAt, jsonContentType, expectThat, expectEqual } from '.
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import {
   body,
+  currentVersion,
   enc,
   readJob,
   refused,
@@ -300,9 +301,9 @@ conformance(
   },
   async (t) => {
     const { id, job } = await registered(t, 'batch', 'same');
-    const before = (await readJob(t, id)).Version;
+    const before = await currentVersion(t, id);
     t.check(await update(t, job), ok);
-    expectEqual((await readJob(t, id)).Version, before, 'Version after registering the same definition again');
+    expectEqual(await currentVersion(t, id), before, 'Version after registering the same definition again');
   },
 );
 
@@ -340,7 +341,7 @@ conformance(
     await register(t, jobDefinition('batch', id), {
       extra: { Submission: { Source: source, Format: 'hcl2', VariableFlags: { X: 'x' }, Variables: '' } },
     });
-    const version = (await readJob(t, id)).Version;
+    const version = await currentVersion(t, id);
     const sub = await t.sched.get(`job/${enc(id)}/submission`, { query: { version } });
     t.check(
       sub,
@@ -369,7 +370,7 @@ conformance(
     const id = t.unique('subv');
     await register(t, jobDefinition('batch', id), { extra: { Submission: { Source: '# source', Format: 'hcl2' } } });
     t.check(
-      await t.sched.get(`job/${enc(id)}/submission`, { query: { version: (await readJob(t, id)).Version } }),
+      await t.sched.get(`job/${enc(id)}/submission`, { query: { version: await currentVersion(t, id) } }),
       ok,
       bodyAt('/Source', '# source'),
     );
@@ -398,9 +399,9 @@ conformance(
     const id = t.unique('nosub');
     const job = jobDefinition('batch', id);
     await register(t, job, { extra: { Submission: { Source: '# first version', Format: 'hcl2' } } });
-    const first = (await readJob(t, id)).Version;
+    const first = await currentVersion(t, id);
     t.check(await update(t, { ...job, Priority: 45 }), ok);
-    const second = (await readJob(t, id)).Version;
+    const second = await currentVersion(t, id);
     expectThat(second !== first, 'version', 'the update made a new version', `not ${first}`, second);
     const ex = await t.sched.get(`job/${enc(id)}/submission`, { query: { version: second } });
     expectThat(
@@ -431,7 +432,7 @@ conformance(
       if (n === 0)
         t.track(`job ${id}`, () => t.sched.delete(`job/${enc(id)}`, { query: { purge: true }, validate: false }));
       t.check(ex, ok);
-      versions.push((await readJob(t, id)).Version);
+      versions.push(await currentVersion(t, id));
     }
     expectEqual(new Set(versions).size, 8, 'eight changed registrations made eight versions');
     for (const n of [0, 1]) {

@@ -8,6 +8,7 @@ import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import {
   body,
+  currentVersion,
   enc,
   expectContains,
   ok,
@@ -98,6 +99,25 @@ conformance(
 
 conformance(
   {
+    id: 'jobs.read.returns-job',
+    level: 'MUST',
+    title:
+      "GET /v1/job/:job_id of a parameterized job returns its ParameterizedJob block and the task's DispatchPayload",
+  },
+  async (t) => {
+    const { id, job } = await registered(t, 'parameterized', 'parread');
+    const got = await readJob(t, id);
+    expectContains(got.ParameterizedJob, job.ParameterizedJob, 'the ParameterizedJob block read back');
+    expectContains(
+      got.TaskGroups?.[0]?.Tasks?.[0]?.DispatchPayload,
+      job.TaskGroups![0]!.Tasks![0]!.DispatchPayload,
+      "the task's DispatchPayload read back",
+    );
+  },
+);
+
+conformance(
+  {
     id: 'jobs.register.creates-job',
     level: 'MUST',
     title: 'POST /v1/jobs of a sysbatch job answers a write response; the job reads back as Type sysbatch',
@@ -167,7 +187,7 @@ conformance(
       );
     }
     const stable = await t.sched.post(`job/${enc(id)}/stable`, {
-      body: { JobID: id, JobVersion: (await readJob(t, id)).Version, Stable: true },
+      body: { JobID: id, JobVersion: await currentVersion(t, id), Stable: true },
     });
     t.check(stable, ok);
     expectThat(
@@ -233,7 +253,7 @@ conformance(
     const ex = await register(t, jobDefinition('batch', id), {
       extra: { Submission: { Source: source, Format: 'json', Variables: 'region = "eu"\n', VariableFlags: {} } },
     });
-    const version = (await readJob(t, id)).Version;
+    const version = await currentVersion(t, id);
     const sub = await t.sched.get(`job/${enc(id)}/submission`, { query: { version } });
     t.check(
       sub,

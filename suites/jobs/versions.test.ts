@@ -3,7 +3,19 @@
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import type { JobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, readJob, refusedUnchanged, registered, scalable, update, type Obj, ok, absent } from './helpers.js';
+import {
+  body,
+  currentVersion,
+  enc,
+  readJob,
+  refusedUnchanged,
+  registered,
+  scalable,
+  update,
+  type Obj,
+  ok,
+  absent,
+} from './helpers.js';
 
 suite('jobs');
 
@@ -14,11 +26,23 @@ function withMode(job: JobDefinition, mode: string): JobDefinition {
   return next;
 }
 
-/** Registers the service fixture (MODE=primary) and applies each further mode as a new version. */
-async function versioned(t: T, base: string, ...modes: string[]): Promise<{ id: string; job: JobDefinition }> {
+/**
+ * Registers the service fixture (MODE=primary) and applies each further mode as a new version.
+ * `v` holds the Version read back after each write (`v[0]` the registration's): the document says
+ * a Version is an integer, not where versions start or how they count.
+ */
+async function versioned(
+  t: T,
+  base: string,
+  ...modes: string[]
+): Promise<{ id: string; job: JobDefinition; v: number[] }> {
   const { id, job } = await registered(t, 'service', base);
-  for (const m of modes) t.check(await update(t, withMode(job, m)), ok);
-  return { id, job };
+  const v = [await currentVersion(t, id)];
+  for (const m of modes) {
+    t.check(await update(t, withMode(job, m)), ok);
+    v.push(await currentVersion(t, id));
+  }
+  return { id, job, v };
 }
 
 const modeOf = (job: Obj): unknown => job.TaskGroups?.[0]?.Tasks?.[0]?.Env?.MODE;
@@ -60,10 +84,10 @@ conformance(
     id: 'jobs.versions.list',
     also: ['jobs.versions.no-diffs-by-default'],
     level: 'MUST',
-    title: 'GET /v1/job/:job_id/versions returns every version, newest first, without diffs by default',
+    title: 'GET /v1/job/:job_id/versions returns every version, without diffs by default',
   },
   async (t) => {
-    const { id } = await versioned(t, 'vers', 'secondary');
+    const { id, v } = await versioned(t, 'vers', 'secondary');
     const ex = await t.sched.get(`job/${enc(id)}/versions`);
     t.check(
       ex,
@@ -71,13 +95,11 @@ conformance(
       bodyAt('/Index', Number.isInteger, 'is an integer'),
       bodyAt('/KnownLeader', (v: unknown) => typeof v === 'boolean', 'is a boolean'),
     );
+    // The document gives no order of the versions: compared as a set.
     const versions = body(ex).Versions as Obj[];
-    expectEqual(
-      versions.map((v) => v.Version),
-      [1, 0],
-      'versions listed newest first',
-    );
-    expectEqual(versions.map(modeOf), ['secondary', 'primary'], 'each version keeps its definition');
+    const byVersion = Object.fromEntries(versions.map((x) => [x.Version, modeOf(x)]));
+    expectEqual(versions.map((x) => x.Version).sort(), [...v].sort(), 'every version is listed once');
+    expectEqual([byVersion[v[0]!], byVersion[v[1]!]], ['primary', 'secondary'], 'each version keeps its definition');
     const diffs = body(ex).Diffs as unknown;
     expectThat(
       diffs === null || diffs === undefined || (Array.isArray(diffs) && diffs.length === 0),
@@ -144,9 +166,9 @@ conformance(
     title: 'POST /v1/job/:job_id/versions/:tag_name/tag returns Name, Description and TaggedTime',
   },
   async (t) => {
-    const { id } = await versioned(t, 'tagc', 'secondary');
+    const { id, v } = await versioned(t, 'tagc', 'secondary');
     const before = Date.now() * 1e6;
-    const ex = await tag(t, id, 'golden', { Version: 0, Description: 'the one to roll back to' });
+    const ex = await tag(t, id, 'golden', { Version: v[0], Description: 'the one to roll back to' });
     t.check(
       ex,
       ok,
@@ -158,9 +180,9 @@ conformance(
         'is integer nanoseconds since the epoch',
       ),
     );
-    // The tag is kept on its version: reverting to it by name brings version 0 back.
+    // The tag is kept on its version: reverting to it by name brings the first version back.
     t.check(await revert(t, id, { TaggedVersion: 'golden' }), ok);
-    expectEqual(modeOf(await readJob(t, id)), 'primary', 'the tagged version 0 (primary) is back');
+    expectEqual(modeOf(await readJob(t, id)), 'primary', 'the tagged first version (primary) is back');
   },
 );
 
@@ -171,14 +193,18 @@ conformance(
     title: 'POST /v1/job/:job_id/versions/:tag_name/tag with a name the job already uses is refused',
   },
   async (t) => {
-    const { id } = await versioned(t, 'tagu', 'secondary');
-    t.check(await tag(t, id, 'golden', { Version: 0 }), ok);
-    await refusedUnchanged(t, id, 'a tag name the job already uses', () => tag(t, id, 'golden', { Version: 1 }));
+    const { id, v } = await versioned(t, 'tagu', 'secondary');
+    t.check(await tag(t, id, 'golden', { Version: v[0] }), ok);
+    await refusedUnchanged(t, id, 'a tag name the job already uses', () => tag(t, id, 'golden', { Version: v[1] }));
     // Where the tag is, read through what the document gives it for: a revert by TaggedVersion.
     t.check(await revert(t, id, { TaggedVersion: 'golden' }), ok);
-    expectEqual(modeOf(await readJob(t, id)), 'primary', 'the tag stayed on version 0 (primary), not version 1');
+    expectEqual(
+      modeOf(await readJob(t, id)),
+      'primary',
+      'the tag stayed on the first version (primary), not the second',
+    );
     const other = await versioned(t, 'tagu');
-    t.check(await tag(t, other.id, 'golden', { Version: 0 }), ok);
+    t.check(await tag(t, other.id, 'golden', { Version: other.v[0] }), ok);
   },
 );
 
@@ -195,8 +221,7 @@ conformance(
     t.check(await update(t, withMode(job, 'tertiary')), ok);
     t.check(await revert(t, id, { TaggedVersion: 'current' }), ok);
     const now = await readJob(t, id);
-    expectEqual(now.Version, 3, 'the revert made version 3');
-    expectEqual(modeOf(now), 'secondary', 'reverting to the tag restored version 1 (the latest when tagged)');
+    expectEqual(modeOf(now), 'secondary', 'reverting to the tag restored the second version (the latest when tagged)');
   },
 );
 
@@ -208,17 +233,17 @@ conformance(
   },
   async (t) => {
     const modes = Array.from({ length: 11 }, (_, i) => `m${i + 1}`);
-    const { id, job } = await versioned(t, 'tagkeep');
-    t.check(await tag(t, id, 'keep', { Version: 0 }), ok);
+    const { id, job, v } = await versioned(t, 'tagkeep');
+    t.check(await tag(t, id, 'keep', { Version: v[0] }), ok);
     for (const m of modes) t.check(await update(t, withMode(job, m)), ok);
     const versions = (body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map(
       (v) => v.Version as number,
     );
     expectThat(
-      versions.includes(0),
+      versions.includes(v[0]!),
       'versions',
-      'the tagged version 0 is kept after 11 newer versions',
-      'includes 0',
+      'the tagged first version is kept after 11 newer versions',
+      `includes ${v[0]}`,
       versions,
     );
     t.check(await revert(t, id, { TaggedVersion: 'keep' }), ok);
@@ -229,12 +254,12 @@ conformance(
 conformance(
   { id: 'jobs.tag.delete', level: 'MUST', title: 'DELETE /v1/job/:job_id/versions/:tag_name/tag removes the tag' },
   async (t) => {
-    const { id } = await versioned(t, 'tagd', 'secondary');
-    t.check(await tag(t, id, 'gone', { Version: 0 }), ok);
+    const { id, v } = await versioned(t, 'tagd', 'secondary');
+    t.check(await tag(t, id, 'gone', { Version: v[0] }), ok);
     const del = await t.sched.delete(`job/${enc(id)}/versions/gone/tag`);
     t.check(del, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
     await refusedUnchanged(t, id, 'a revert to a deleted tag', () => revert(t, id, { TaggedVersion: 'gone' }));
-    t.check(await tag(t, id, 'gone', { Version: 1 }), ok);
+    t.check(await tag(t, id, 'gone', { Version: v[1] }), ok);
   },
 );
 
@@ -245,12 +270,10 @@ conformance(
     title: 'POST /v1/job/:job_id/revert with JobVersion registers that definition as a new version',
   },
   async (t) => {
-    const { id } = await versioned(t, 'revv', 'secondary');
-    const ex = await revert(t, id, { JobVersion: 0 });
+    const { id, v } = await versioned(t, 'revv', 'secondary');
+    const ex = await revert(t, id, { JobVersion: v[0] });
     t.check(ex, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
-    const now = await readJob(t, id);
-    expectEqual(now.Version, 2, 'a revert creates a new version');
-    expectEqual(modeOf(now), 'primary', 'the definition of version 0 is back');
+    expectEqual(modeOf(await readJob(t, id)), 'primary', 'the definition of the first version is back');
   },
 );
 
@@ -261,10 +284,10 @@ conformance(
     title: 'POST /v1/job/:job_id/revert with TaggedVersion reverts to the tagged version',
   },
   async (t) => {
-    const { id } = await versioned(t, 'revt', 'secondary', 'tertiary');
-    t.check(await tag(t, id, 'golden', { Version: 1 }), ok);
+    const { id, v } = await versioned(t, 'revt', 'secondary', 'tertiary');
+    t.check(await tag(t, id, 'golden', { Version: v[1] }), ok);
     t.check(await revert(t, id, { TaggedVersion: 'golden' }), ok);
-    expectEqual(modeOf(await readJob(t, id)), 'secondary', 'the definition of the tagged version 1 is back');
+    expectEqual(modeOf(await readJob(t, id)), 'secondary', 'the definition of the tagged second version is back');
     await refusedUnchanged(t, id, 'a revert to an unknown tag', () => revert(t, id, { TaggedVersion: 'no-such-tag' }));
   },
 );
@@ -276,17 +299,17 @@ conformance(
     title: 'POST /v1/job/:job_id/revert with a stale EnforcePriorVersion is refused and changes nothing',
   },
   async (t) => {
-    const { id } = await versioned(t, 'revc', 'secondary');
+    const { id, v } = await versioned(t, 'revc', 'secondary');
     await refusedUnchanged(t, id, 'a revert with a stale EnforcePriorVersion', () =>
-      revert(t, id, { JobVersion: 0, EnforcePriorVersion: 0 }),
+      revert(t, id, { JobVersion: v[0], EnforcePriorVersion: v[0] }),
     );
     const unchanged = await readJob(t, id);
     expectEqual(
       [unchanged.Version, modeOf(unchanged)],
-      [1, 'secondary'],
-      'the refused revert left the job at version 1',
+      [v[1], 'secondary'],
+      'the refused revert left the job at its second version',
     );
-    t.check(await revert(t, id, { JobVersion: 0, EnforcePriorVersion: 1 }), ok);
+    t.check(await revert(t, id, { JobVersion: v[0], EnforcePriorVersion: v[1] }), ok);
     expectEqual(modeOf(await readJob(t, id)), 'primary', 'the revert with the current version applied');
   },
 );
@@ -294,11 +317,11 @@ conformance(
 conformance(
   { id: 'jobs.revert.jobid-required', level: 'MUST', title: 'POST /v1/job/:job_id/revert without JobID is refused' },
   async (t) => {
-    const { id } = await versioned(t, 'revj', 'secondary');
+    const { id, v } = await versioned(t, 'revj', 'secondary');
     await refusedUnchanged(t, id, 'a revert without JobID', () =>
-      t.sched.post(`job/${enc(id)}/revert`, { body: { JobVersion: 0 }, validate: false }),
+      t.sched.post(`job/${enc(id)}/revert`, { body: { JobVersion: v[0] }, validate: false }),
     );
-    expectEqual((await readJob(t, id)).Version, 1, 'the refused revert changed nothing');
+    expectEqual(await currentVersion(t, id), v[1], 'the refused revert changed nothing');
   },
 );
 
@@ -309,28 +332,28 @@ conformance(
     title: 'POST /v1/job/:job_id/revert naming both JobVersion and TaggedVersion is refused and changes nothing',
   },
   async (t) => {
-    const { id } = await versioned(t, 'revb', 'secondary');
-    t.check(await tag(t, id, 'golden', { Version: 0 }), ok);
+    const { id, v } = await versioned(t, 'revb', 'secondary');
+    t.check(await tag(t, id, 'golden', { Version: v[0] }), ok);
     await refusedUnchanged(t, id, 'a revert naming JobVersion and TaggedVersion', () =>
-      revert(t, id, { JobVersion: 0, TaggedVersion: 'golden' }),
+      revert(t, id, { JobVersion: v[0], TaggedVersion: 'golden' }),
     );
-    expectEqual((await readJob(t, id)).Version, 1, 'the refused revert changed nothing');
+    expectEqual(await currentVersion(t, id), v[1], 'the refused revert changed nothing');
   },
 );
 
 conformance(
   { id: 'jobs.stable.set', level: 'MUST', title: 'POST /v1/job/:job_id/stable marks a version stable and unstable' },
   async (t) => {
-    const { id } = await versioned(t, 'stab', 'secondary');
+    const { id, v } = await versioned(t, 'stab', 'secondary');
     const before = await readJob(t, id);
-    const stable = await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0, Stable: true } });
+    const stable = await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: v[0], Stable: true } });
     t.check(stable, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
     const flags = async () =>
       Object.fromEntries(
         (body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map((v) => [v.Version, v.Stable]),
       );
-    expectEqual((await flags())[0], true, 'version 0 is stable');
-    expectEqual((await flags())[1], false, 'version 1 was not touched');
+    expectEqual((await flags())[v[0]!], true, 'the first version is stable');
+    expectEqual((await flags())[v[1]!], false, 'the second version was not touched');
     // Marking an older version stable is a flag, not a revert: the job keeps its version and spec.
     const after = await readJob(t, id);
     expectEqual(
@@ -339,8 +362,8 @@ conformance(
       'the job itself (version, definition) is unchanged',
     );
     expectEqual(Object.keys(await flags()).length, 2, 'no version was added');
-    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0, Stable: false } }), ok);
-    expectEqual((await flags())[0], false, 'version 0 is unstable again');
+    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: v[0], Stable: false } }), ok);
+    expectEqual((await flags())[v[0]!], false, 'the first version is unstable again');
     const last = await readJob(t, id);
     expectEqual(
       [last.Version, specOf(last)],
@@ -367,31 +390,51 @@ conformance(
   },
   async (t) => {
     const { id, job } = await registered(t, 'service', 'life');
-    t.check(await update(t, withMode(job, 'secondary')), ok);
-    const diffs = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
-    expectThat(
-      hasEnvDiff(body(diffs).Diffs, 'primary', 'secondary'),
-      'diff',
-      'version 1 differs by MODE',
-      'primary -> secondary',
-      body(diffs).Diffs,
+    const first = await currentVersion(t, id);
+    t.as('jobs.update.bumps-version').check(await update(t, withMode(job, 'secondary')), ok);
+    const second = await currentVersion(t, id);
+    t.proving('jobs.update.bumps-version', () =>
+      expectThat(second > first, 'version', 'the change made a higher version', `> ${first}`, second),
     );
-    t.check(await tag(t, id, 'first', { Version: 0, Description: 'initial' }), ok, bodyAt('/Name', 'first'));
+    const diffs = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
+    t.proving('jobs.versions.diffs', () =>
+      expectThat(
+        hasEnvDiff(body(diffs).Diffs, 'primary', 'secondary'),
+        'diff',
+        'the second version differs by MODE',
+        'primary -> secondary',
+        body(diffs).Diffs,
+      ),
+    );
+    t.as('jobs.tag.create').check(
+      await tag(t, id, 'first', { Version: first, Description: 'initial' }),
+      ok,
+      bodyAt('/Name', 'first'),
+    );
     t.check(await revert(t, id, { TaggedVersion: 'first' }), ok);
     const reverted = await readJob(t, id);
-    expectEqual([reverted.Version, modeOf(reverted)], [2, 'primary'], 'reverted to the tagged definition as version 2');
-    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 2, Stable: true } }), ok);
+    expectEqual(modeOf(reverted), 'primary', 'reverted to the tagged definition');
+    t.as('jobs.stable.set').check(
+      await t.sched.post(`job/${enc(id)}/stable`, {
+        body: { JobID: id, JobVersion: await currentVersion(t, id), Stable: true },
+      }),
+      ok,
+    );
     await scalable(t, id);
-    t.check(
+    t.as('jobs.scale.sets-count').check(
       await t.sched.post(`job/${enc(id)}/scale`, {
         body: { Count: 2, Message: 'lifecycle', Target: { Group: 'cache' } },
       }),
       ok,
     );
-    expectEqual((await readJob(t, id)).TaskGroups[0].Count, 2, 'scaled to 2');
-    t.check(await t.sched.delete(`job/${enc(id)}`), ok);
-    expectEqual((await readJob(t, id)).Stop, true, 'stopped but still readable');
-    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), ok);
+    await t.proving('jobs.scale.sets-count', async () =>
+      expectEqual((await readJob(t, id)).TaskGroups[0].Count, 2, 'scaled to 2'),
+    );
+    t.as('jobs.stop.marks-stopped').check(await t.sched.delete(`job/${enc(id)}`), ok);
+    await t.proving('jobs.stop.marks-stopped', async () =>
+      expectEqual((await readJob(t, id)).Stop, true, 'stopped but still readable'),
+    );
+    t.as('jobs.stop.purge').check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), ok);
     await t.proving('jobs.stop.purge', () => absent(t, id, 'the purged job'));
   },
 );

@@ -163,6 +163,7 @@ export function versionRoutes(d: Deps): Route[] {
         EvalID: '',
         EvalCreateIndex: 0,
         JobModifyIndex: 0,
+        Warnings: '',
         VolumeEvalID: '',
         VolumeEvalIndex: 0,
         Index: index,

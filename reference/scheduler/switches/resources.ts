@@ -90,6 +90,14 @@ export const resourceSwitches = [
       job.Periodic ? { ...job, Periodic: without(job.Periodic, 'ProhibitOverlap') } : job,
     ),
   }),
+  fault('jobs.read-parameterized-meta-optional-dropped', {
+    breaks: 'jobs.read.returns-job',
+    statements: ['doc.jobs.job.parameterized'],
+    description: 'GET /v1/job/:job_id answers the ParameterizedJob block without MetaOptional',
+    replace: answered(JOB, (job) =>
+      job.ParameterizedJob ? { ...job, ParameterizedJob: without(job.ParameterizedJob, 'MetaOptional') } : job,
+    ),
+  }),
   fault('jobs.read-priority-string', {
     breaks: 'jobs.read.returns-job',
     statements: ['doc.jobs.job.priority-integer'],
