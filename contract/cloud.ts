@@ -24,6 +24,13 @@ export interface CloudConfig {
   /** Object id of an existing application for application_object_id roles. */
   applicationObjectId?: string;
   /**
+   * The name of the cloud environment whose directory is `directoryAddr` (the documents name no
+   * environment; the upstream product's public cloud is `AzurePublicCloud`).
+   */
+  environment?: string;
+  /** The name of another environment the target accepts, whose directory is not `directoryAddr`. */
+  otherEnvironment?: string;
+  /**
    * The CLOUD_* environment variables the target was started with (names to values; the secret's
    * value may be omitted). Tests of env precedence run only for variables listed here.
    */

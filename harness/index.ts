@@ -35,7 +35,7 @@ export { schedNamespace, schedTokenWith } from './provision/scheduler.js';
 // The target and what a test reads about it.
 export { targetConfig } from './config/target-config.js';
 export type { LdapTarget, TargetConfig } from './config/types.js';
-export type { CloudConfig } from '../contract/cloud.js';
+export type { CloudConfig, CloudEnvVar } from '../contract/cloud.js';
 export { ApiClient, TransportError } from './http/client.js';
 export type { Exchange } from './http/exchange.js';
 export { redactor } from './redaction/redact.js';

@@ -112,6 +112,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
     settings: {
       env: wiring?.settings.env ?? opts.env ?? process.env,
       cloudDirectoryAddr: wiring?.settings.cloudDirectoryAddr,
+      cloudEnvironment: wiring?.settings.cloudEnvironment,
       defaultLeaseTtl: 768 * 3600,
       maxLeaseTtl: 768 * 3600,
       version: opts.version ?? '1.13.10',

@@ -4,10 +4,12 @@
  * the harness lists (contract/switches.ts) and the names `Faults.has`/`Variants.has` accept.
  */
 import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../contract/switches.js';
+import { directorySwitches } from './cloud-directory/switches.js';
 import { schedulerSwitches } from './scheduler/switches/index.js';
+import { coreAuthSwitches } from './secrets/core-auth-switches.js';
 import { coreSwitches } from './secrets/core-switches.js';
 import { coreWireSwitches } from './secrets/core-wire-switches.js';
-import { cloudSwitches } from './secrets/engines/cloud/switches.js';
+import { cloudSwitches } from './secrets/engines/cloud/switches/index.js';
 import { kvSwitches } from './secrets/engines/kv/switches.js';
 import { ldapAnswerSwitches } from './secrets/engines/ldap/answer-switches.js';
 import { ldapSwitches } from './secrets/engines/ldap/switches.js';
@@ -17,12 +19,14 @@ import { releaseSwitches } from './secrets/release/switches.js';
 
 const tables = [
   ...coreSwitches,
+  ...coreAuthSwitches,
   ...coreWireSwitches,
   ...kvSwitches,
   ...transitSwitches,
   ...ldapSwitches,
   ...ldapAnswerSwitches,
   ...cloudSwitches,
+  ...directorySwitches,
   ...userpassSwitches,
   ...schedulerSwitches,
   ...releaseSwitches,

@@ -7,7 +7,8 @@ export { CLOUD_ENV_VARS, type CloudConfig, type CloudEnvVar } from '../../contra
  * Reads the cloud settings from environment variables (`CLOUD_DIRECTORY_ADDR`,
  * `CLOUD_ROOT_CLIENT_ID`, `CLOUD_ROOT_CLIENT_SECRET`, `CLOUD_FIXTURE_TENANT_ID`,
  * `CLOUD_FIXTURE_SUBSCRIPTION_ID`, `CLOUD_ROLE_NAMES` and `CLOUD_GROUP_NAMES` comma-separated,
- * `CLOUD_APPLICATION_OBJECT_ID`, `CLOUD_PROPAGATION_SECONDS`, `CLOUD_ENV_OVERRIDES` as a JSON object of
+ * `CLOUD_APPLICATION_OBJECT_ID`, `CLOUD_FIXTURE_ENVIRONMENT`, `CLOUD_OTHER_ENVIRONMENT`,
+ * `CLOUD_PROPAGATION_SECONDS`, `CLOUD_ROTATION_SWAP_SECONDS`, `CLOUD_ENV_OVERRIDES` as a JSON object of
  * the CLOUD_* variables the target was started with). Only set fields are returned so a
  * config file's values are kept when merged underneath.
  */
@@ -26,6 +27,8 @@ export function cloudConfigFromEnv(env: Record<string, string | undefined> = pro
   if (env.CLOUD_ROLE_NAMES) out.roleNames = list(env.CLOUD_ROLE_NAMES);
   if (env.CLOUD_GROUP_NAMES) out.groupNames = list(env.CLOUD_GROUP_NAMES);
   if (env.CLOUD_APPLICATION_OBJECT_ID) out.applicationObjectId = env.CLOUD_APPLICATION_OBJECT_ID;
+  if (env.CLOUD_FIXTURE_ENVIRONMENT) out.environment = env.CLOUD_FIXTURE_ENVIRONMENT;
+  if (env.CLOUD_OTHER_ENVIRONMENT) out.otherEnvironment = env.CLOUD_OTHER_ENVIRONMENT;
   if (env.CLOUD_PROPAGATION_SECONDS && Number.isFinite(Number(env.CLOUD_PROPAGATION_SECONDS)))
     out.propagationSeconds = Number(env.CLOUD_PROPAGATION_SECONDS);
   if (env.CLOUD_ROTATION_SWAP_SECONDS && Number.isFinite(Number(env.CLOUD_ROTATION_SWAP_SECONDS)))
@@ -89,8 +92,18 @@ export const cloudConfigSchema = {
       'CLOUD_APPLICATION_OBJECT_ID',
       { type: 'string' },
     ),
+    environment: described(
+      'the name of the cloud environment whose directory is directoryAddr, as /cloud/config environment takes it (the documents name none; the upstream product: AzurePublicCloud); the tests of the environment field and CLOUD_ENVIRONMENT need it',
+      'CLOUD_FIXTURE_ENVIRONMENT',
+      { type: 'string' },
+    ),
+    otherEnvironment: described(
+      'the name of another environment the target accepts, whose directory is not directoryAddr (the upstream product: AzureChinaCloud); the test of CLOUD_ENVIRONMENT stores it and expects the variable to win',
+      'CLOUD_OTHER_ENVIRONMENT',
+      { type: 'string' },
+    ),
     envOverrides: described(
-      "the CLOUD_* environment variables the target was started with (names to values; a secret's value may be left out): the tests of environment precedence run only for the variables listed. May use the target's names where the profile maps them (`dialect.names.svc.env`); a JSON object in the environment",
+      "the CLOUD_* environment variables the target was started with (names to values; a secret's value may be left out): the tests of environment precedence run for the variables listed, and the tests that need a variable unset skip for them (on the reference, sys/reference/environment gives a test's mount the variables it needs instead). May use the target's names where the profile maps them (`dialect.names.svc.env`); a JSON object in the environment",
       'CLOUD_ENV_OVERRIDES',
       {
         type: 'object',
@@ -104,7 +117,7 @@ export const cloudConfigSchema = {
       },
     ),
     propagationSeconds: described(
-      'bounds the waits for new or revoked credentials and rotate-root to propagate (the documents allow a brief failure)',
+      'bounds the waits for new or revoked credentials and rotate-root to propagate: after rotate-root the suite retries role writes and credential requests that fail for this long (the documents allow the engine to fail to authenticate briefly while the new secret propagates)',
       'CLOUD_PROPAGATION_SECONDS',
       { type: 'number', minimum: 0, default: 30 },
     ),

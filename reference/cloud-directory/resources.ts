@@ -132,8 +132,15 @@ export async function serveResource(
     }
     case 'roleDefinitions': {
       if (!id && method === 'GET') {
+        // Definitions live in a subscription: a lookup scoped to another one finds nothing there.
+        const scope = q.get('scope');
+        if (scope && !store.knowsScope(scope))
+          throw new HttpError(404, 'SubscriptionNotFound', `The subscription of scope '${scope}' could not be found.`);
         const defs = [...store.roleDefinitions.values()].filter(
-          (d) => (!q.get('roleName') || d.roleName === q.get('roleName')) && (!q.get('id') || d.id === q.get('id')),
+          (d) =>
+            (!q.get('roleName') || d.roleName === q.get('roleName')) &&
+            (!q.get('id') || d.id === q.get('id')) &&
+            (!scope || d.id.startsWith(`${scope.replace(/\/+$/, '')}/`)),
         );
         return send(res, 200, { value: defs });
       }

@@ -29,6 +29,8 @@ import type { Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
 import { HttpError, readJson, send } from './http.js';
 import { serveResource } from './resources.js';
+import { directoryRulesWith } from './switches.js';
+import { Variants } from '../variants.js';
 import { DirectoryError, DirectoryStore, type Application } from './store.js';
 
 export interface CloudDirectorySeed {
@@ -47,6 +49,10 @@ export interface RunningCloudDirectory {
   rootClientSecret: string;
   tenantId: string;
   subscriptionId: string;
+  /** The name of the cloud environment this directory stands for (the public cloud). */
+  environment: string;
+  /** The name of an environment the simulation has no directory for. */
+  otherEnvironment: string;
   /** Seeded resources a suite may name in roles. */
   fixtures: { roleNames: string[]; groupNames: string[]; applicationObjectId: string };
   /** Direct access for in-process checks (tests of the directory itself). */
@@ -54,6 +60,12 @@ export interface RunningCloudDirectory {
 }
 
 const DEFAULT_ROLES = ['Reader', 'Contributor', 'Storage Blob Data Reader'];
+/**
+ * Environment names: the documents name none (only that the public cloud is the default); these
+ * follow the upstream product's names as the documents rename them (Azure -> Cloud).
+ */
+export const PUBLIC_ENVIRONMENT = 'CloudPublicCloud';
+export const OTHER_ENVIRONMENT = 'CloudUSGovernmentCloud';
 const DEFAULT_GROUPS = ['svc-readers', 'svc-operators'];
 
 function parseSeed(seed: unknown): CloudDirectorySeed {
@@ -86,7 +98,12 @@ export async function startCloudDirectory(opts: {
   const seed = parseSeed(
     opts.seed ?? (process.env.CLOUD_DIRECTORY_SEED ? JSON.parse(process.env.CLOUD_DIRECTORY_SEED) : undefined),
   );
-  const store = new DirectoryStore(opts.clock, seed.tenantId ?? randomUUID(), seed.subscriptionId ?? randomUUID());
+  const store = new DirectoryStore(
+    opts.clock,
+    seed.tenantId ?? randomUUID(),
+    seed.subscriptionId ?? randomUUID(),
+    directoryRulesWith(opts.faults, opts.variants ?? new Variants()),
+  );
 
   const root = store.createApplication({
     displayName: 'svc-engine-root',
@@ -195,6 +212,8 @@ export async function startCloudDirectory(opts: {
     rootClientSecret,
     tenantId: store.tenantId,
     subscriptionId: store.subscriptionId,
+    environment: PUBLIC_ENVIRONMENT,
+    otherEnvironment: OTHER_ENVIRONMENT,
     fixtures: { roleNames: [...roleNames], groupNames: [...groupNames], applicationObjectId: existing.id },
     store,
     async close() {

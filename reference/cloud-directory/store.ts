@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import { type DirectoryRules, directoryRules } from './rules.js';
 
 export interface PasswordCredential {
   keyId: string;
@@ -99,6 +100,7 @@ export class DirectoryStore {
     private readonly clock: Clock,
     readonly tenantId: string,
     readonly subscriptionId: string,
+    private readonly rules: DirectoryRules = directoryRules,
   ) {}
 
   private iso(ms = this.clock.now()): string {
@@ -124,7 +126,7 @@ export class DirectoryStore {
     }
     const app: Application = {
       id: randomUUID(),
-      appId: input.appId ?? randomUUID(),
+      appId: input.appId ?? this.rules.newClientId(),
       displayName: input.displayName,
       signInAudience: audience,
       tags: [...(input.tags ?? [])],
@@ -157,7 +159,7 @@ export class DirectoryStore {
       if (end <= now) throw new DirectoryError(400, 'Request_BadRequest', 'endDateTime must be in the future');
     }
     // A chosen secret is for seeding only (reproducible restarts); the API always generates one.
-    const secretText = chosenSecret ?? randomBytes(30).toString('base64url');
+    const secretText = chosenSecret ?? this.rules.newSecretText();
     const credential: PasswordCredential = {
       keyId: randomUUID(),
       displayName: input.displayName ?? '',
@@ -254,11 +256,7 @@ export class DirectoryStore {
         'PrincipalNotFound',
         `Principal ${input.principalId} does not exist in the directory.`,
       );
-    const subscriptionScope = `/subscriptions/${this.subscriptionId}`;
-    if (
-      typeof input.scope !== 'string' ||
-      !(input.scope === subscriptionScope || input.scope.startsWith(`${subscriptionScope}/`))
-    ) {
+    if (typeof input.scope !== 'string' || !this.knowsScope(input.scope)) {
       throw new DirectoryError(
         404,
         'SubscriptionNotFound',
@@ -275,6 +273,12 @@ export class DirectoryStore {
     };
     this.roleAssignments.set(name, assignment);
     return assignment;
+  }
+
+  /** Whether a scope lies in the directory's subscription (the subscription itself or below it). */
+  knowsScope(scope: string): boolean {
+    const subscriptionScope = `/subscriptions/${this.subscriptionId}`;
+    return scope === subscriptionScope || scope.startsWith(`${subscriptionScope}/`);
   }
 
   deleteRoleAssignment(name: string): RoleAssignment {

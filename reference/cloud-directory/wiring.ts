@@ -9,7 +9,7 @@ import type { RunningCloudDirectory } from './server.js';
 
 export interface CloudWiring {
   /** Merge into ReferenceSettings: `cloudDirectoryAddr` and the engine's `env`. */
-  settings: { cloudDirectoryAddr: string; env: Record<string, string | undefined> };
+  settings: { cloudDirectoryAddr: string; cloudEnvironment: string; env: Record<string, string | undefined> };
   /** The suite's `t.config.cloud` for this reference. */
   config: CloudConfig;
 }
@@ -32,7 +32,7 @@ export function cloudWiring(
     if (v) envOverrides[k] = k === 'CLOUD_CLIENT_SECRET' ? '' : v;
   }
   return {
-    settings: { cloudDirectoryAddr: dir.addr, env: engineEnv },
+    settings: { cloudDirectoryAddr: dir.addr, cloudEnvironment: dir.environment, env: engineEnv },
     config: {
       directoryAddr: dir.addr,
       rootClientId: dir.rootClientId,
@@ -42,7 +42,13 @@ export function cloudWiring(
       roleNames: dir.fixtures.roleNames,
       groupNames: dir.fixtures.groupNames,
       applicationObjectId: dir.fixtures.applicationObjectId,
+      environment: dir.environment,
+      otherEnvironment: dir.otherEnvironment,
       envOverrides,
+      // The reference propagates at once; its variants delay by seconds (rotate-root's swap, 1.5 s;
+      // its authentication after rotate-root, 3 s), so shorter bounds keep failing runs short.
+      propagationSeconds: 15,
+      rotationSwapSeconds: 15,
     },
   };
 }

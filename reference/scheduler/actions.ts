@@ -25,18 +25,25 @@ const closeCode = (status: number) => 4000 + status;
 const HANDSHAKE_TIMEOUT_MS = 5000;
 const TTY_SETTLE_MS = 50;
 
-/** What the simulated task prints: echo prints its arguments, anything else a line naming the command. */
-function output(t: ActionTarget): string {
-  const base = t.command.split('/').pop() ?? t.command;
-  const text = base === 'echo' ? `${t.args.join(' ')}\n` : `${[t.command, ...t.args].join(' ')}: ok\n`;
-  // A terminal turns newlines into CR LF and the shell prompt adds colour resets.
-  return t.tty ? `\u001b[0m${text.replace(/\n/g, '\r\n')}` : text;
+/**
+ * What the simulated task prints: echo prints its arguments, anything else a line naming the
+ * command. With a terminal (`terminal`), newlines become CR LF and the prompt adds colour resets.
+ */
+function output(command: string, args: string[], terminal: boolean): string {
+  const base = command.split('/').pop() ?? command;
+  const text = base === 'echo' ? `${args.join(' ')}\n` : `${[command, ...args].join(' ')}: ok\n`;
+  return terminal ? `\u001b[0m${text.replace(/\n/g, '\r\n')}` : text;
 }
 
 export class ActionStreams {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 
   constructor(private readonly rules: SchedulerRules = documented) {}
+
+  /** What the action prints (the stream's data, decoded). */
+  outputOf(command: string, args: string[], tty: boolean): string {
+    return output(command, args, tty && this.rules.actionTtyControlSequences);
+  }
 
   /** Upgrades the connection and runs the action; call only after the request was validated. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: ActionTarget): void {
@@ -67,13 +74,14 @@ export class ActionStreams {
         ws.close(closeCode(400), 'first frame must be JSON');
         return;
       }
-      if (frame === null || typeof frame !== 'object' || frame.version !== 1 || typeof frame.auth_token !== 'string') {
-        ws.close(closeCode(400), 'first frame must be {"version": 1, "auth_token": "..."}');
+      const field = this.rules.actionAuthFrameField;
+      if (frame === null || typeof frame !== 'object' || frame.version !== 1 || typeof frame[field] !== 'string') {
+        ws.close(closeCode(400), `first frame must be {"version": 1, "${field}": "..."}`);
         return;
       }
       if (this.rules.actionHandshakeChecked) {
         try {
-          target.authorize(frame.auth_token);
+          target.authorize(frame[field]);
         } catch (err) {
           const status = err instanceof SchedError ? err.status : 500;
           ws.close(closeCode(status), err instanceof SchedError ? err.message : 'internal error');
@@ -97,7 +105,7 @@ export class ActionStreams {
     const send = (frame: unknown) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
-    const bytes = Buffer.from(output(target), 'utf8');
+    const bytes = Buffer.from(this.outputOf(target.command, target.args, target.tty), 'utf8');
     // Two chunks, so clients must join data frames rather than expect one.
     const half = Math.ceil(bytes.length / 2);
     // Variant: frames the document does not list (the real stream also carries stderr).
@@ -110,11 +118,14 @@ export class ActionStreams {
       send({ stdout: { close: true } });
       return;
     }
+    const close = () => {
+      if (this.rules.actionSendsClose) send({ stdout: { close: true } });
+    };
     if (!this.rules.actionCloseBeforeExit) {
       send({ exited: true, result: {} });
-      send({ stdout: { close: true } });
+      close();
     } else {
-      send({ stdout: { close: true } });
+      close();
       if (extra) send({ stderr: { close: true } });
       send({ exited: true, result: {} });
     }

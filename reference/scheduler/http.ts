@@ -223,3 +223,11 @@ export const rejectUpgrade = (socket: Duplex, status: number, message: string) =
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`,
   );
 };
+
+/** Answers an upgrade request with a plain HTTP 200 (a scheduler that does not upgrade: rules.actionUpgrades). */
+export const answerWithoutUpgrade = (socket: Duplex, text: string) => {
+  const body = JSON.stringify({ stdout: Buffer.from(text).toString('base64') });
+  socket.end(
+    `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+};

@@ -35,11 +35,11 @@ export function checkUpdate(old: Job, next: Job): void {
   if (Boolean(old.Dispatched) !== Boolean(next.Dispatched)) throw badRequest("field 'Dispatched' is read-only");
 }
 
-/** Keeps the current version, every tagged one and the newest untagged ones. */
-export function pruneVersions(e: Entry): void {
+/** Keeps the current version, every tagged one (`tagsKeep`) and the newest untagged ones. */
+export function pruneVersions(e: Entry, tagsKeep = true): void {
   let untagged = 0;
   e.versions = e.versions.filter((v, i) => {
-    if (i === 0 || v.VersionTag) return true;
+    if (i === 0 || (v.VersionTag && tagsKeep)) return true;
     untagged += 1;
     return untagged < UNTAGGED_VERSIONS_KEPT;
   });

@@ -106,13 +106,16 @@ function compile(route: Route): Compiled {
   return { route, key: route.path, pattern: new RegExp(`^${source}$`), names };
 }
 
+/** A route's name in the rules (parameter-rules.ts RouteKey): `GET /v1/job/*id/versions`. */
+export const routeKey = (route: Route): string => `${route.method} ${String(route.path)}`;
+
 export class Router {
   private readonly routes: Compiled[];
 
   constructor(
     routes: Route[],
     private readonly guard: Guard,
-    private readonly rules: Pick<SchedulerRules, 'served' | 'answer'>,
+    private readonly rules: SchedulerRules,
   ) {
     this.routes = routes.map(compile);
   }
@@ -125,6 +128,8 @@ export class Router {
     const { route } = chosen;
     const endpoint = endpointOf(route);
     if (!this.rules.served(endpoint)) throw notFound('Invalid URL');
+    const key = routeKey(route);
+    ctx.namespace = this.rules.requestNamespace(key, ctx.namespace);
     const match = chosen.pattern.exec(ctx.path)!;
     const params = Object.fromEntries(chosen.names.map((n, i) => [n, match[i + 1]!]));
     const parse = () => (route.body ? jsonBody(ctx, { optional: route.body === 'optional-json' }) : {});
@@ -138,6 +143,6 @@ export class Router {
     if (route.acl && !(route.aclPerNamespace && ctx.namespace === '*')) this.guard.check(ctx, endpoint, route.acl);
     body ??= parse();
     const reply = await route.handle(ctx, { params, body, job });
-    return { ...reply, body: this.rules.answer(endpoint, reply.body) };
+    return { ...reply, body: this.rules.answer(key, this.rules.endpointAnswer(endpoint, reply.body)) };
   }
 }

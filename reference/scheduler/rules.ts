@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Capability } from './acl.js';
 import type { Job } from './job.js';
+import { documentedParameters, type ParameterRules } from './parameter-rules.js';
 
 /** The payload limit of a dispatch (jobs-service.md Dispatch job). */
 export const DISPATCH_PAYLOAD_LIMIT = 16384;
@@ -30,12 +31,16 @@ export type Permission =
   | 'alloc-exec'
   | 'alloc-node-exec';
 
-export interface SchedulerRules {
+/** With the rules of the parameters and answers (parameter-rules.ts). */
+export interface SchedulerRules extends ParameterRules {
   // ---- endpoints and answers (the document's endpoint table and resource field lists) -------------
   /** The endpoint (`METHOD /path` as the document's table writes it) is served. */
   served(endpoint: string): boolean;
-  /** An endpoint's answer body as it goes out (the resources with their documented fields). */
-  answer(endpoint: string, body: unknown): unknown;
+  /**
+   * An endpoint's answer body as it goes out (the resources with their documented fields), named as
+   * the document's table writes it; `answer` (parameter-rules.ts) then sees it by route key.
+   */
+  endpointAnswer(endpoint: string, body: unknown): unknown;
   /** The namespace of a request that names none (Endpoints: "default `default`"). */
   defaultNamespace: string;
   /** A new evaluation's or deployment's ID (UUIDs in the document's samples). */
@@ -95,16 +100,14 @@ export interface SchedulerRules {
   // ---- list (jobs.list.*) ------------------------------------------------------------------------
   listHonoursPrefix: boolean;
   listHonoursFilter: boolean;
-  /** per_page when the request names none (0: not paginated). */
-  defaultPerPage: number;
   /** A page holds at most per_page items. */
   pageOverfill: boolean;
   /** A truncated page carries X-Sched-NextToken. */
   listSendsNextToken: boolean;
   /** meta=true adds Meta to list items. */
   listMetaOnRequest: boolean;
-  /** namespace=*: every namespace the token may list. */
-  wildcardNamespaces(allowed: Set<string>): Set<string>;
+  /** namespace=*: every namespace the token may list (of all the scheduler knows). */
+  wildcardNamespaces(allowed: Set<string>, all: Set<string>): Set<string>;
 
   // ---- versions (jobs.versions.*, jobs.revert.*, jobs.stable.*, jobs.tag.*) ----------------------
   /** Diffs are filled only with diffs=true (or diff_version/diff_tag). */
@@ -162,8 +165,6 @@ export interface SchedulerRules {
 
   // ---- evaluate, plan, periodic, scale -----------------------------------------------------------
   evaluateJobIdRequired: boolean;
-  /** The evaluate endpoint takes a JSON payload (scheduler release 0.8.4 and later). */
-  evaluateTakesJson: boolean;
   evaluateCreatesEval: boolean;
   /** Plan is a dry run. */
   planDryRun: boolean;
@@ -202,8 +203,9 @@ export interface SchedulerRules {
 }
 
 export const documented: SchedulerRules = {
+  ...documentedParameters,
   served: () => true,
-  answer: (_endpoint, body) => body,
+  endpointAnswer: (_endpoint, body) => body,
   defaultNamespace: 'default',
   newId: () => randomUUID(),
 
@@ -246,7 +248,6 @@ export const documented: SchedulerRules = {
 
   listHonoursPrefix: true,
   listHonoursFilter: true,
-  defaultPerPage: 0,
   pageOverfill: false,
   listSendsNextToken: true,
   listMetaOnRequest: true,
@@ -288,7 +289,6 @@ export const documented: SchedulerRules = {
   rawDispatchPayload: (body) => body,
 
   evaluateJobIdRequired: true,
-  evaluateTakesJson: true,
   evaluateCreatesEval: true,
   planDryRun: true,
   planDiff: true,

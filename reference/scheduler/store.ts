@@ -40,6 +40,9 @@ const ASYNC_EVAL_DELAY_MS = 300;
 
 export const keyOf = (namespace: string, id: string) => `${namespace}\u0000${id}`;
 
+/** The highest Version a job has had (the current one, unless a restored version is current). */
+const latestVersion = (e: Entry): number => Math.max(e.job.Version, ...e.versions.map((v) => Number(v.Version)));
+
 export class Store {
   index = 10;
   readonly namespaces = new Set<string>(['default']);
@@ -181,6 +184,8 @@ export class Store {
       submission?: Omit<Submission, 'Namespace' | 'JobID' | 'Version' | 'JobIndex'> | null;
       triggeredBy?: string;
       idempotencyToken?: string;
+      /** Variant revertMakesNewVersion off: the job keeps the Version it carries (a restored one). */
+      restoreVersion?: boolean;
     } = {},
   ): WriteResult {
     const key = keyOf(job.Namespace, job.ID);
@@ -208,14 +213,16 @@ export class Store {
     if (changed) {
       const index = this.nextIndex();
       job.SubmitTime = now;
-      job.Stable = false;
-      job.VersionTag = null;
       job.Status = '';
+      if (!(existing && opts.restoreVersion)) {
+        job.Stable = false;
+        job.VersionTag = null;
+      }
       if (!existing) {
         job.Version = 0;
         job.CreateIndex = index;
       } else {
-        job.Version = this.rules.nextVersion(existing.job.Version);
+        if (!opts.restoreVersion) job.Version = this.rules.nextVersion(latestVersion(existing));
         job.CreateIndex = existing.job.CreateIndex;
       }
       job.ModifyIndex = index;
@@ -234,7 +241,7 @@ export class Store {
       }
       entry.job = job;
       entry.versions = [clone(job), ...entry.versions.filter((v) => v.Version !== job.Version)];
-      pruneVersions(entry);
+      pruneVersions(entry, this.rules.tagsKeepVersions);
       if (opts.submission) addSubmission(entry, opts.submission, this.rules.submissionsKept);
       schedulePeriodic(this, entry);
     }
@@ -304,7 +311,7 @@ export class Store {
       const stopped = clone(e.job);
       stopped.Stop = true;
       const index = this.nextIndex();
-      stopped.Version = e.job.Version + 1;
+      stopped.Version = latestVersion(e) + 1;
       stopped.SubmitTime = this.nowNs();
       stopped.Stable = false;
       stopped.VersionTag = null;
@@ -312,7 +319,7 @@ export class Store {
       stopped.JobModifyIndex = index;
       e.job = stopped;
       e.versions = [clone(stopped), ...e.versions];
-      pruneVersions(e);
+      pruneVersions(e, this.rules.tagsKeepVersions);
     }
     this.cluster.cancelDeployments(e.key, 'Cancelled because job is stopped');
     const out: Job = { JobModifyIndex: e.job.JobModifyIndex, Index: this.index, VolumeEvalID: '', VolumeEvalIndex: 0 };

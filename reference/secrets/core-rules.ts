@@ -44,17 +44,23 @@ export interface CoreRules {
   policyRequired: boolean;
   /** Whether POST/PUT ask the engine whether the path exists (create versus update). */
   existenceCheck: boolean;
+  /** Whether a write is an update, given whether the engine's existence check found the path. */
+  writeUpdates(exists: boolean): boolean;
   /** Whether `Authorization: Bearer` carries a token. */
   bearerTokens: boolean;
+  /** Whether the login endpoints of auth methods are served without a client token. */
+  loginWithoutToken: boolean;
   /** The token of a request without one (the documented answer: refused). */
   withoutToken(root: () => TokenEntry | undefined): TokenEntry | undefined;
   /** The token of a request with an unknown one (the documented answer: refused). */
   unknownToken(root: () => TokenEntry | undefined): TokenEntry | undefined;
+  /** The identity a known token sent in the X-Svc-Token header serves the request with (its own). */
+  headerToken(entry: TokenEntry, root: () => TokenEntry | undefined): TokenEntry | undefined;
   /** A token's auth block or lookup data, given the upstream product's further fields. */
   tokenFields: TokenFields;
 
   // Requests
-  /** The path prefixes the service serves (the API version). */
+  /** The path prefix the service serves (the API version); what it matches is cut off the path. */
   versionPrefix: RegExp;
   /** Whether a request without X-Svc-Request is refused, given the listener setting. */
   requestHeaderRequired(configured: boolean): boolean;
@@ -66,6 +72,10 @@ export interface CoreRules {
   pathServed(path: string): boolean;
   /** The namespace the X-Svc-Namespace header names. */
   namespaceFromHeader(header: string | undefined): string;
+  /** Whether a path that starts with a namespace (instead of the header naming it) is served in it. */
+  namespacedPathServed: boolean;
+  /** Whether a request from `origin` is allowed while CORS is enabled with `allowed` origins. */
+  corsOriginAllowed(origin: string, allowed: readonly string[]): boolean;
   /** Whether the query asks for help. */
   helpRequested(query: URLSearchParams): boolean;
   /** Whether help needs a capability on the path. */
@@ -92,6 +102,8 @@ export interface CoreRules {
   listOnlyRefusesGet: boolean;
   /** An RFC 3339 timestamp of a token or lease lookup. */
   timestamp(ms: number): string;
+  /** The id of a new lease created by a request to `requestPath` (the real product's shape: path and a random part). */
+  leaseId(requestPath: string, random: string): string;
 }
 
 export const coreRules: CoreRules = {
@@ -111,13 +123,16 @@ export const coreRules: CoreRules = {
   storedPolicy: (policies, name) => policies.get(name),
   policyRequired: true,
   existenceCheck: true,
+  writeUpdates: (exists) => exists,
   bearerTokens: true,
+  loginWithoutToken: true,
   withoutToken: () => {
     throw forbidden('permission denied');
   },
   unknownToken: () => {
     throw forbidden('permission denied', 'invalid token');
   },
+  headerToken: (entry) => entry,
   tokenFields: (_entry, fields) => ({ ...fields }),
 
   versionPrefix: /^\/v1\//,
@@ -126,6 +141,8 @@ export const coreRules: CoreRules = {
   methodRefused: () => false,
   pathServed: (path) => !path.endsWith('.'),
   namespaceFromHeader: (header) => header?.replace(/^\/+|\/+$/g, '') ?? '',
+  namespacedPathServed: true,
+  corsOriginAllowed: (origin, allowed) => allowed.includes('*') || allowed.includes(origin),
   helpRequested: (query) => query.has('help') && query.get('help') !== '0',
   helpChecksPermission: true,
   helpPath: (relative) => `/${relative}`,
@@ -143,4 +160,5 @@ export const coreRules: CoreRules = {
   listKeys: (keys) => keys,
   listOnlyRefusesGet: false,
   timestamp: (ms) => rfc3339(ms, false),
+  leaseId: (requestPath, random) => `${requestPath.replace(/\/+$/, '')}/${random}`,
 };

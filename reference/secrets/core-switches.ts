@@ -1,13 +1,14 @@
 /**
  * Every behavioural switch of the secrets core, declared once where it takes effect: each replaces
  * one or more rules of core-rules.ts (see reference/switches.ts). The core's wire-level switches
- * (envelope, status codes, content type, error body, headers) are in core-wire-switches.ts.
+ * (envelope, status codes, content type, error body, headers) are in core-wire-switches.ts; the
+ * switches of the core rules the auth suite checks (token transport, ACLs, token answers) in
+ * core-auth-switches.ts.
  * Variants come first, so a fault replaces the rule as a variant left it. The table imports no
  * rule (core.ts applies it to core-rules.ts), so the catalogue loads without the engines.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { switchesOf } from '../switches.js';
-import type { Policy } from './acl.js';
 import type { CoreRules } from './core-rules.js';
 import { rfc3339 } from './timestamps.js';
 
@@ -63,6 +64,29 @@ export const coreSwitches = [
     suites: ['core', 'kv'],
     replace: () => ({ listKeys: (keys) => [...keys].reverse() }),
   }),
+  variant('core.no-existence-check', {
+    allows: `${CORE}, Endpoints > Conventions 1: "engines may run an existence check to decide create versus update"`,
+    description:
+      'The key-value engine runs no existence check: every POST/PUT is an update, so a create-only policy cannot write and an update-only one can create.',
+    statements: ['doc.core.conventions.existence-check'],
+    replace: () => ({ existenceCheck: false }),
+  }),
+  variant('core.mounts-listed-unordered', {
+    allows: `${CORE}, What the service does 3 (the mount listing is not shown; no order is given)`,
+    description: 'GET sys/mounts and sys/auth list the mounts newest first instead of in mount order.',
+    suites: ['core', 'auth', 'release'],
+    replace: (d) => ({
+      mountListing: (listed, kind) => Object.fromEntries(Object.entries(d.mountListing(listed, kind)).reverse()),
+    }),
+  }),
+  variant('core.lease-ids-opaque', {
+    allows: `${CORE}, Response envelope: lease_id "string | Lease identifier" (no format given)`,
+    description:
+      'Lease ids are opaque random identifiers (a UUID), not the request path followed by a random part as the upstream product writes them.',
+    statements: ['doc.core.envelope.lease-id'],
+    suites: ['core', 'release'],
+    replace: () => ({ leaseId: () => randomUUID() }),
+  }),
   variant('core.timestamps-nanoseconds', {
     allows: `${CORE}, "RFC 3339 timestamp" (precision not given)`,
     description:
@@ -70,43 +94,22 @@ export const coreSwitches = [
     suites: ['auth'],
     replace: () => ({ timestamp: (ms) => rfc3339(ms, true) }),
   }),
-  // What a token answer carries (auth area): the upstream product's further fields, and no
-  // `entity_id` at all for a token without an entity.
-  variant('auth.token-fields-extra', {
-    allows: `${CORE}, Authentication 3: "a login that creates a token returns it as JSON" (the other fields are not listed)`,
-    description:
-      "Login and token-create auth blocks and token lookups carry the upstream product's further fields (num_uses, mfa_requirement, identity_policies, explicit_max_ttl, issue_time, ...).",
-    suites: ['auth'],
-    replace: (d) => ({
-      tokenFields: (entry, fields, extras) => d.tokenFields(entry, { ...extras, ...fields }, extras),
-    }),
-  }),
-  variant('auth.token-entity-absent', {
-    allows: `${CORE}, Authentication 3 ("Login endpoint shapes of the individual methods: not shown") and 5 ("the entity or token that checked out": a token need not have an entity)`,
-    description:
-      'A token without an entity (root, auth/token/create) carries no entity_id field at all in its auth block and lookup, instead of "".',
-    suites: ['auth'],
-    replace: (d) => ({
-      tokenFields: (entry, fields, extras) => {
-        const out = d.tokenFields(entry, fields, extras);
-        if (!entry.entityId) delete out.entity_id;
-        return out;
-      },
-    }),
-  }),
   // --- faults ---
   fault('core.v1-prefix-ignored', {
     breaks: 'core.routes.v1-prefix',
+    statements: ['doc.core.routes.v1-only', 'doc.core.versioning.v1-only'],
     description: 'Any /vN/ prefix is served like /v1/.',
     replace: () => ({ versionPrefix: /^\/v\d+\// }),
   }),
   fault('core.no-default-secret-mount', {
     breaks: 'core.mounts.secret-default',
+    statements: ['doc.core.mounts.secret-default'],
     description: 'The default key-value engine is mounted at kv/ instead of secret/.',
     replace: () => ({ defaultSecretMount: 'kv/' }),
   }),
   fault('core.nested-mount-rejected', {
     breaks: 'core.mounts.any-path',
+    statements: ['doc.core.mounts.any-path'],
     description: 'Mount paths with more than one segment are refused.',
     replace: () => ({
       mountPathProblem: (path) =>
@@ -115,16 +118,19 @@ export const coreSwitches = [
   }),
   fault('core.mount-enable-no-op', {
     breaks: 'core.mounts.enable',
+    statements: ['doc.core.mounts.at-paths'],
     description: 'POST sys/mounts/<path> answers 204 but mounts nothing.',
     replace: () => ({ enablesMount: false }),
   }),
   fault('core.mount-conflict-allowed', {
     breaks: 'core.mounts.enable-conflict-400',
+    statements: ['doc.core.mounts.at-paths'],
     description: 'Mounting over a path in use replaces the mount instead of answering 400.',
     replace: () => ({ mountConflict: () => undefined }),
   }),
   fault('core.mount-unknown-type-accepted', {
     breaks: 'core.mounts.unknown-type-400',
+    statements: ['doc.core.mounts.at-paths'],
     description: 'An unknown engine type is mounted as a key-value engine.',
     replace: (d) => ({
       engineFor: (type, kind) => d.engineFor(type, kind) ?? d.engineFor('kv', 'secret'),
@@ -132,41 +138,63 @@ export const coreSwitches = [
   }),
   fault('core.mount-read-options-missing', {
     breaks: 'core.mounts.read',
+    statements: ['doc.core.mounts.at-paths'],
     description: 'GET sys/mounts/<path> reports options null.',
     replace: () => ({ mountReadOptions: () => null }),
   }),
   fault('core.unmount-ignored', {
     breaks: 'core.mounts.disable',
+    statements: ['doc.core.mounts.at-paths'],
     description: 'DELETE sys/mounts/<path> answers 204 but keeps the mount.',
     replace: () => ({ unmountRemoves: false }),
   }),
   fault('core.mounts-list-no-slash', {
     breaks: 'core.mounts.list',
+    statements: ['doc.core.mounts.at-paths'],
     description: 'sys/mounts keys lack the trailing slash.',
     replace: () => ({ mountListKey: (path) => path.replace(/\/$/, '') }),
   }),
   fault('core.auth-enable-no-op', {
     breaks: 'core.auth.methods-mounted',
+    statements: ['doc.core.mounts.at-paths'],
     description: 'POST sys/auth/<path> answers 204 but enables nothing.',
     replace: () => ({ enablesAuthMethod: false }),
   }),
   fault('core.policy-read-missing', {
     breaks: 'core.acl.policy-crud',
+    statements: ['doc.core.auth.acl-policies'],
     description: 'A written ACL policy reads back as 404.',
     replace: () => ({ storedPolicy: () => undefined }),
   }),
   fault('core.policy-missing-accepted', {
     breaks: 'core.acl.policy-missing-400',
+    statements: ['doc.core.auth.acl-policies'],
     description: 'An ACL policy write without a policy field is stored as an empty policy.',
     replace: () => ({ policyRequired: false }),
   }),
-  fault('core.existence-check-ignored', {
+  fault('core.existence-check-inverted', {
     breaks: 'core.acl.existence-check',
-    description: 'Every POST/PUT is treated as update, so a create-only policy cannot create.',
-    replace: () => ({ existenceCheck: false }),
+    statements: ['doc.core.conventions.existence-check'],
+    description:
+      'The existence check answers the wrong way round: a write to an existing path is a create, to a new path an update.',
+    replace: () => ({ writeUpdates: (exists) => !exists }),
+  }),
+  fault('core.create-grants-update', {
+    breaks: 'core.acl.existence-check',
+    statements: ['doc.core.auth.acl-existence-check'],
+    description:
+      'The ACL lets the create capability update too, so a create-only policy overwrites existing secrets (the existence check does not tell them apart).',
+    replace: (d) => ({
+      capabilities: (policies, path) => {
+        const caps = d.capabilities(policies, path);
+        if (caps.has('create')) caps.add('update');
+        return caps;
+      },
+    }),
   }),
   fault('core.list-verb-rejected', {
     breaks: 'core.verbs.supported',
+    statements: ['doc.core.conventions.verbs'],
     description: 'The LIST verb answers 405 (only ?list=true works).',
     replace: (d) => ({
       methodRefused: (method, viaVerb) => (method === 'LIST' && viaVerb ? true : d.methodRefused(method, viaVerb)),
@@ -174,6 +202,7 @@ export const coreSwitches = [
   }),
   fault('core.put-rejected', {
     breaks: 'core.verbs.put-post-synonyms',
+    statements: ['doc.core.conventions.put-post-synonyms'],
     description: 'PUT answers 405 where POST works.',
     replace: (d) => ({
       methodRefused: (method, viaVerb) => (method === 'PUT' ? true : d.methodRefused(method, viaVerb)),
@@ -181,28 +210,33 @@ export const coreSwitches = [
   }),
   fault('core.list-query-ignored', {
     breaks: 'core.list.verb-equals-query',
+    statements: ['doc.core.conventions.list-query'],
     description: 'GET ?list=true is served as a plain read.',
     suites: ['core', 'kv'],
     replace: () => ({ listQuery: () => false }),
   }),
   fault('core.empty-list-200', {
     breaks: 'core.list.empty-404',
+    statements: ['doc.core.conventions.list-empty-404', 'doc.core.errors.status-404-empty-list'],
     description: 'A LIST with no results answers 200 with empty keys.',
     suites: ['core', 'kv'],
     replace: () => ({ emptyListNotFound: false }),
   }),
   fault('core.invalid-json-accepted', {
     breaks: 'core.json.request-body',
+    statements: ['doc.core.conventions.json-requests'],
     description: 'A body that is not valid JSON is treated as {}.',
     replace: () => ({ invalidJson: () => ({}) }),
   }),
   fault('core.body-array-accepted', {
     breaks: 'core.json.body-must-be-object',
+    statements: ['doc.core.conventions.json-requests'],
     description: 'A JSON array body is accepted as an object keyed by index.',
     replace: () => ({ bodyValue: (value) => (Array.isArray(value) ? { ...value } : value) }),
   }),
   fault('core.content-type-required', {
     breaks: 'core.content-type.not-required',
+    statements: ['doc.core.conventions.content-type-not-required'],
     description: 'A body without a Content-Type header is rejected with 400.',
     replace: (d) => ({
       contentTypeProblem: (contentType) =>
@@ -211,79 +245,99 @@ export const coreSwitches = [
   }),
   fault('core.trailing-period-accepted', {
     breaks: 'core.path.trailing-period-404',
+    statements: ['doc.core.conventions.trailing-period-404', 'doc.core.errors.trailing-period-404'],
     description: 'A path ending in a period is served.',
     replace: () => ({ pathServed: () => true }),
   }),
   fault('core.unknown-path-204', {
     breaks: 'core.path.unknown-404',
+    statements: ['doc.core.errors.status-404-invalid-path'],
     description: 'A path no mount serves answers 204.',
     replace: () => ({ unmountedPath: () => ({ status: 204 }) }),
   }),
   fault('core.help-ignored', {
     breaks: 'core.help.help-and-openapi',
+    statements: ['doc.core.conventions.help-any-url'],
     description: '?help=1 is ignored and the operation runs.',
     replace: () => ({ helpRequested: () => false }),
   }),
   fault('core.help-absolute-paths', {
     breaks: 'core.help.openapi-relative-paths',
+    statements: ['doc.core.conventions.help-relative-paths'],
     description: 'The help OpenAPI paths are absolute /v1/ paths.',
     replace: () => ({ helpPath: (_relative, fullPath) => `/v1/${fullPath}` }),
   }),
+  fault('core.help-root-paths', {
+    breaks: 'core.help.openapi-paths-resolve',
+    statements: ['doc.core.conventions.help-relative-paths'],
+    description:
+      'The help OpenAPI paths are written from the API root (/secret/data/<key>), not relative to the queried path.',
+    replace: () => ({ helpPath: (_relative, fullPath) => `/${fullPath}` }),
+  }),
   fault('core.help-unrestricted', {
     breaks: 'core.help.requires-permission',
+    statements: ['doc.core.conventions.help-if-permitted'],
     description: 'Help is returned to a token without access to the path.',
     replace: () => ({ helpChecksPermission: false }),
   }),
   fault('core.namespace-header-ignored', {
     breaks: 'core.namespace.header-equals-path-prefix',
+    statements: ['doc.core.conventions.namespace-path', 'doc.core.auth.namespace-header'],
     description: 'The X-Svc-Namespace header is ignored.',
     replace: () => ({ namespaceFromHeader: () => '' }),
   }),
   fault('core.request-header-not-enforced', {
     breaks: 'core.request-header.required-when-configured',
+    statements: ['doc.core.conventions.request-header'],
     description: 'require_request_header is configured but requests without X-Svc-Request are served.',
     replace: () => ({ requestHeaderRequired: () => false }),
   }),
   fault('core.request-size-unlimited', {
     breaks: 'core.limits.request-size',
+    statements: ['doc.core.limits.request-size', 'doc.transit.limits.request-size'],
     description: 'Bodies over the maximum request size are accepted.',
     replace: () => ({ maxRequestBytes: () => Number.POSITIVE_INFINITY }),
   }),
-  // Token transport and ACL evaluation live in the core but are the auth suite's rules.
-  fault('auth.bearer-ignored', {
-    breaks: 'auth.token.bearer',
-    description: 'A token sent as Authorization: Bearer is ignored.',
-    suites: ['auth'],
-    replace: () => ({ bearerTokens: false }),
+  fault('core.unprefixed-routes-served', {
+    breaks: 'core.routes.v1-prefix',
+    statements: ['doc.core.routes.v1-prefix', 'doc.core.versioning.v1-routes', 'doc.transit.versioning.v1-paths'],
+    description: 'Routes are also served without the /v1/ prefix ({base_url}/sys/mounts answers like /v1/sys/mounts).',
+    replace: () => ({ versionPrefix: /^\/(?:v1\/)?/ }),
   }),
-  fault('auth.missing-token-accepted', {
-    breaks: 'auth.token.required',
-    description: 'A request without a token is served as root.',
-    suites: ['auth'],
-    replace: () => ({ withoutToken: (root) => root() }),
-  }),
-  fault('auth.invalid-token-accepted', {
-    breaks: 'auth.token.invalid-refused',
-    description: 'An unknown token is served as root.',
-    suites: ['auth'],
-    replace: () => ({ unknownToken: (root) => root() }),
-  }),
-  fault('auth.acl-deny-ignored', {
-    breaks: 'auth.acl.deny',
-    description: 'A deny capability does not override other grants.',
-    suites: ['auth'],
+  fault('core.default-mount-listed-generic', {
+    breaks: 'core.mounts.secret-default',
+    statements: ['doc.core.mounts.secret-kv'],
+    description: 'sys/mounts lists the default key-value mount secret/ under the legacy type name generic, not kv.',
     replace: (d) => ({
-      capabilities: (policies, path) => d.capabilities(policies.map(withoutDenyRules), path),
+      mountListing: (listed, kind) => {
+        const out = d.mountListing(listed, kind);
+        const entry = out['secret/'] as Record<string, unknown> | undefined;
+        return entry ? { ...out, 'secret/': { ...entry, type: 'generic' } } : out;
+      },
     }),
+  }),
+  fault('core.namespace-path-unserved', {
+    breaks: 'core.namespace.header-equals-path-prefix',
+    statements: ['doc.core.conventions.namespace-full-path'],
+    description: 'A path that starts with a namespace (instead of the header naming it) answers 404.',
+    replace: () => ({ namespacedPathServed: false }),
+  }),
+  fault('core.cors-origin-unchecked', {
+    breaks: 'core.errors.status-403-cors',
+    statements: ['doc.core.errors.status-403-cors'],
+    description: 'With CORS enabled, a request from an origin outside the allowed list is served.',
+    replace: () => ({ corsOriginAllowed: () => true }),
+  }),
+  fault('core.request-size-1mb', {
+    breaks: 'core.limits.request-size',
+    statements: ['doc.core.limits.request-size', 'doc.transit.limits.request-size'],
+    description:
+      'The maximum request size is 1 MiB whatever the listener is configured to (a request of a few MB is refused).',
+    replace: (d) => ({ maxRequestBytes: (configured) => Math.min(d.maxRequestBytes(configured), 1024 * 1024) }),
   }),
 ];
 
 // ---- replacements too long to write inline ----
-
-/** A policy without its rules that deny: what is left grants as if no deny were written. */
-function withoutDenyRules(policy: Policy): Policy {
-  return { ...policy, rules: policy.rules.filter((rule) => !rule.capabilities.has('deny')) };
-}
 
 /** A mount's uuid, the same in every listing (a listing that changes by itself is not a listing). */
 function stableUuid(path: string): string {

@@ -29,6 +29,12 @@ const unleased = (change: (body: Record<string, unknown>) => void) =>
   withEnvelope((body, w) => {
     if (!w.leased) change(body);
   });
+const leased = (change: (body: Record<string, unknown>) => void) =>
+  withEnvelope((body, w) => {
+    if (w.leased) change(body);
+  });
+/** The one request_id of a fault that never renews it. */
+const STUCK_REQUEST_ID = randomUUID();
 const errorStatus =
   (from: number, to: number): Rewrite =>
   (w) =>
@@ -108,6 +114,15 @@ export const coreWireSwitches = [
       return { ...w, body: { errors: errors.map((m) => `1 error occurred:\n\t* ${m}\n\n`) } };
     },
   }),
+  variant('core.request-ids-uppercase', {
+    allows: `${CORE}, Response envelope: request_id "string (UUID)" (a UUID's hexadecimal digits may be written in either case)`,
+    description: 'request_id is a UUID written in upper case.',
+    statements: ['doc.core.envelope.request-id'],
+    suites: ['core', 'kv', 'auth'],
+    rewrite: withEnvelope((body) => {
+      if (typeof body.request_id === 'string') body.request_id = body.request_id.toUpperCase();
+    }),
+  }),
   variant('core.content-type-charset', {
     allows: `${CORE}, Endpoints > Conventions 3: "The service sets Content-Type on responses" (parameters not excluded)`,
     description: 'JSON answers are labelled application/json; charset=utf-8.',
@@ -117,11 +132,13 @@ export const coreWireSwitches = [
   // --- faults ---
   fault('core.envelope-not-object', {
     breaks: 'core.envelope.json',
+    statements: ['doc.core.envelope.json'],
     description: 'Successful JSON answers are wrapped in an array.',
     rewrite: (w) => (answered(w) ? { ...w, body: [w.body] } : w),
   }),
   fault('core.request-id-not-uuid', {
     breaks: 'core.envelope.request-id-uuid',
+    statements: ['doc.core.envelope.request-id'],
     description: 'request_id is not a UUID.',
     rewrite: withEnvelope((body) => {
       body.request_id = `req-${Date.now()}`;
@@ -129,6 +146,7 @@ export const coreWireSwitches = [
   }),
   fault('core.lease-id-null', {
     breaks: 'core.envelope.lease-id-empty',
+    statements: ['doc.core.envelope.lease-id'],
     description: 'lease_id is null instead of "" without a lease.',
     rewrite: unleased((body) => {
       body.lease_id = null;
@@ -136,6 +154,7 @@ export const coreWireSwitches = [
   }),
   fault('core.lease-duration-nonzero', {
     breaks: 'core.envelope.lease-duration-zero',
+    statements: ['doc.core.envelope.lease-duration'],
     description: 'lease_duration is 3600 without a lease.',
     rewrite: unleased((body) => {
       body.lease_duration = 3600;
@@ -143,6 +162,7 @@ export const coreWireSwitches = [
   }),
   fault('core.renewable-string', {
     breaks: 'core.envelope.renewable-boolean',
+    statements: ['doc.core.envelope.renewable'],
     description: 'renewable is the string "false".',
     rewrite: unleased((body) => {
       body.renewable = 'false';
@@ -150,6 +170,7 @@ export const coreWireSwitches = [
   }),
   fault('core.warnings-empty-string', {
     breaks: 'core.envelope.field-types',
+    statements: ['doc.core.envelope.warnings'],
     description: 'warnings is "" instead of null or an array.',
     rewrite: withEnvelope((body) => {
       if (body.warnings === null) body.warnings = '';
@@ -157,16 +178,19 @@ export const coreWireSwitches = [
   }),
   fault('core.content-type-not-json', {
     breaks: 'core.content-type.set-on-responses',
+    statements: ['doc.core.conventions.content-type-set'],
     description: 'JSON responses are labelled text/plain.',
     rewrite: (w) => (answered(w) ? { ...w, headers: { 'Content-Type': 'text/plain' } } : w),
   }),
   fault('core.success-200-empty', {
     breaks: 'core.success.200-or-204',
+    statements: ['doc.core.conventions.success-statuses', 'doc.core.errors.status-204'],
     description: 'Operations without a body answer 200 with an empty body instead of 204.',
     rewrite: (w) => (w.kind === 'envelope' && w.status === 204 && w.body === undefined ? { ...w, status: 200 } : w),
   }),
   fault('core.errors-not-array', {
     breaks: 'core.errors.body-errors-array',
+    statements: ['doc.core.errors.body', 'doc.core.errors.body-status'],
     description: 'Error bodies carry errors as one string instead of an array.',
     rewrite: (w) => {
       const errors = errorsOf(w);
@@ -175,16 +199,129 @@ export const coreWireSwitches = [
   }),
   fault('core.bad-request-as-500', {
     breaks: 'core.errors.status-400',
+    statements: ['doc.core.errors.status-400'],
     description: 'Invalid requests answer 500 instead of 400.',
     rewrite: errorStatus(400, 500),
   }),
   fault('core.forbidden-as-401', {
     breaks: 'core.errors.status-403',
-    description: 'Permission failures answer 401 instead of 403.',
-    rewrite: errorStatus(403, 401),
+    statements: ['doc.core.errors.status-403-no-access'],
+    description: 'A valid token refused by its policies gets 401 instead of 403.',
+    rewrite: (w) => (w.kind === 'error' && w.error instanceof PermissionDenied ? { ...w, status: 401 } : w),
+  }),
+  fault('core.bad-token-as-401', {
+    breaks: 'core.errors.status-403',
+    statements: ['doc.core.errors.status-403-credentials'],
+    description: 'A request with an unknown client token (bad credentials) gets 401 instead of 403.',
+    rewrite: (w) =>
+      w.kind === 'error' && w.status === 403 && w.error?.messages.includes('invalid token') ? { ...w, status: 401 } : w,
+  }),
+  fault('core.forbidden-leaks-existence', {
+    breaks: 'core.errors.status-404-hides-forbidden',
+    statements: ['doc.core.errors.status-404-hidden'],
+    description:
+      'A refused path answers 404 only when it does not exist and 403 when it does, so the refusal tells whether the path exists.',
+    rewrite: (w) =>
+      w.kind === 'error' && w.error instanceof PermissionDenied && w.error.pathExists === false
+        ? { ...w, status: 404 }
+        : w,
+  }),
+  fault('core.bad-gateway-as-500', {
+    breaks: 'core.errors.status-502',
+    statements: ['doc.core.errors.status-502'],
+    description:
+      'An error answered by a third party the service called (the cloud directory) becomes 500 instead of 502.',
+    rewrite: errorStatus(502, 500),
+  }),
+  fault('core.created-as-201', {
+    breaks: 'core.success.200-or-204',
+    statements: ['doc.core.errors.status-200'],
+    description: 'A write whose answer carries data answers 201 Created instead of 200.',
+    rewrite: (w) =>
+      w.kind === 'envelope' && w.status === 200 && w.body !== undefined && (w.method === 'POST' || w.method === 'PUT')
+        ? { ...w, status: 201 }
+        : w,
+  }),
+  fault('core.request-id-stuck', {
+    breaks: 'core.envelope.request-id-per-request',
+    statements: ['doc.core.envelope.request-id'],
+    description: 'Every answer carries the same request_id (generated once at start-up).',
+    rewrite: withEnvelope((body) => {
+      if (typeof body.request_id === 'string') body.request_id = STUCK_REQUEST_ID;
+    }),
+  }),
+  fault('core.lease-id-dropped', {
+    breaks: 'core.envelope.lease-id-names-lease',
+    statements: ['doc.core.envelope.lease-id'],
+    description: 'An answer that creates a lease carries lease_id "" (the lease exists but is not named).',
+    rewrite: leased((body) => {
+      body.lease_id = '';
+    }),
+  }),
+  fault('core.renewable-stuck-false', {
+    breaks: 'core.envelope.renewable-of-lease',
+    statements: ['doc.core.envelope.renewable'],
+    description: 'renewable is false on every answer, also for a lease that can be renewed.',
+    rewrite: leased((body) => {
+      body.renewable = false;
+    }),
+  }),
+  fault('core.lease-duration-milliseconds', {
+    breaks: 'core.envelope.lease-duration-of-lease',
+    statements: ['doc.core.envelope.lease-duration'],
+    description: 'lease_duration of a leased answer counts milliseconds instead of seconds.',
+    rewrite: leased((body) => {
+      if (typeof body.lease_duration === 'number') body.lease_duration *= 1000;
+    }),
+  }),
+  fault('core.data-as-string', {
+    breaks: 'core.envelope.field-types',
+    statements: ['doc.core.envelope.data'],
+    description: 'data holds the payload as a JSON-encoded string instead of an object.',
+    rewrite: withEnvelope((body) => {
+      if (body.data !== null && typeof body.data === 'object') body.data = JSON.stringify(body.data);
+    }),
+  }),
+  fault('core.wrap-info-empty-string', {
+    breaks: 'core.envelope.field-types',
+    statements: ['doc.core.envelope.wrap-info'],
+    description: 'wrap_info is "" instead of null when the answer is not wrapped.',
+    rewrite: withEnvelope((body) => {
+      if (body.wrap_info === null) body.wrap_info = '';
+    }),
+  }),
+  fault('core.auth-empty-string', {
+    breaks: 'core.envelope.field-types',
+    statements: ['doc.core.envelope.auth'],
+    description: 'auth is "" instead of null on answers that carry no authentication information.',
+    rewrite: withEnvelope((body) => {
+      if (body.auth === null) body.auth = '';
+    }),
+  }),
+  fault('core.help-as-text', {
+    breaks: 'core.content-type.set-on-responses',
+    statements: ['doc.core.conventions.json-responses'],
+    description: 'A help answer (?help=1) is the Markdown text itself (text/markdown), not a JSON body.',
+    rewrite: (w) => {
+      const help = (w.body as { help?: unknown } | undefined)?.help;
+      return w.kind === 'help' && typeof help === 'string'
+        ? { ...w, body: undefined, text: help, headers: { ...w.headers, 'Content-Type': 'text/markdown' } }
+        : w;
+    },
+  }),
+  fault('core.help-openapi-missing', {
+    breaks: 'core.help.help-and-openapi',
+    statements: ['doc.core.conventions.help-fields'],
+    description: 'A help answer carries the Markdown help but no openapi document.',
+    rewrite: (w) => {
+      if (w.kind !== 'help' || !w.body || typeof w.body !== 'object') return w;
+      const { openapi: _dropped, ...rest } = w.body as Record<string, unknown>;
+      return { ...w, body: rest };
+    },
   }),
   fault('core.method-405-as-404', {
     breaks: 'core.method.unsupported-405',
+    statements: ['doc.core.errors.status-405'],
     description: 'An unsupported method answers 404 instead of 405.',
     rewrite: errorStatus(405, 404),
   }),

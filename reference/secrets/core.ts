@@ -12,6 +12,7 @@ import { DEFAULT_POLICY_SOURCE, parsePolicy, type Capability, type Policy } from
 import type { Engine, EngineContext, EngineRequest, ReferenceSettings } from './engine.js';
 import { badRequest, unsupportedPath } from './errors.js';
 import { coreRules, type CoreRules } from './core-rules.js';
+import { coreAuthSwitches } from './core-auth-switches.js';
 import { coreSwitches } from './core-switches.js';
 import { coreWire } from './core-wire-switches.js';
 import type { Rewrite } from './wire.js';
@@ -59,6 +60,14 @@ export class SecretsCore {
   readonly policies = new Map<string, Policy>();
   readonly mounts = new Map<string, Mount>();
   readonly namespaces = new Set<string>(['']);
+  /** The CORS settings of sys/config/cors (off until written, as in the real product). */
+  readonly cors: { enabled: boolean; allowedOrigins: string[]; allowedHeaders: string[] } = {
+    enabled: false,
+    allowedOrigins: [],
+    allowedHeaders: [],
+  };
+  /** Environments given to single mounts (sys/reference/environment): the mount sees these instead of the reference's. */
+  readonly mountEnvironments = new Map<string, Record<string, string>>();
   /** The documents' rules of the core, as the switches on leave them (the table of core-switches.ts). */
   readonly rules: CoreRules;
   /** The release area's rules (release/rules.ts). */
@@ -68,11 +77,14 @@ export class SecretsCore {
   private defaultPolicy: Policy | undefined;
 
   constructor(readonly options: SecretsServerOptions) {
-    this.rules = rulesWith(coreRules, { faults: options.faults, variants: this.variants }, coreSwitches);
+    this.rules = rulesWith(coreRules, { faults: options.faults, variants: this.variants }, [
+      ...coreSwitches,
+      ...coreAuthSwitches,
+    ]);
     this.release = releaseRulesFor(options.faults, this.variants);
     this.wire = coreWire(options.faults, this.variants);
     this.tokens = new TokenStore(options.clock, this.rules.tokenFields);
-    this.leases = new LeaseManager(options.clock, this.log);
+    this.leases = new LeaseManager(options.clock, this.log, this.rules.leaseId);
     this.tokens.create({
       id: options.rootToken,
       policies: ['root'],
@@ -111,6 +123,7 @@ export class SecretsCore {
       mountPath: path,
       options,
       settings: this.options.settings,
+      environment: () => this.mountEnvironments.get(path) ?? this.options.settings.env,
       log: this.log,
     };
   }
@@ -134,6 +147,11 @@ export class SecretsCore {
           throw unsupportedPath();
         },
       };
+    } else if (this.release.pluginStatus(kind, type) === 'removed') {
+      // A built-in plugin removed in 1.13 (Versioning 3): refused, as the real product does.
+      if (this.release.removedPluginsRefused)
+        throw badRequest(`plugin "${type}" has status "removed" and cannot be enabled`);
+      engine = { handle: async () => ({}) };
     } else {
       const factory = this.rules.engineFor(type, kind);
       if (!factory) throw badRequest(`plugin not found in the catalog: ${type}`);
@@ -158,6 +176,7 @@ export class SecretsCore {
     if (!mount) return false;
     if (!this.rules.unmountRemoves) return true;
     this.mounts.delete(normalized);
+    this.mountEnvironments.delete(normalized);
     await this.leases.revokePrefix(normalized);
     await mount.engine.close?.();
     return true;

@@ -95,6 +95,12 @@ export interface EngineContext {
   options: Record<string, string>;
   /** Reference-wide settings (timing knobs, env overrides, addresses of simulated third parties). */
   settings: ReferenceSettings;
+  /**
+   * The process environment as this mount's engine sees it: the reference's own (`settings.env`),
+   * or the variables `sys/reference/environment` gave the mount, standing for a service started
+   * with them (so one reference shows an engine both with and without a variable).
+   */
+  environment(): Record<string, string | undefined>;
   log(message: string): void;
 }
 
@@ -103,6 +109,8 @@ export interface ReferenceSettings {
   env: Record<string, string | undefined>;
   /** Base URL of the simulated cloud directory, when running. */
   cloudDirectoryAddr?: string;
+  /** The name of the cloud environment that directory stands for (the public cloud). */
+  cloudEnvironment?: string;
   /** Default and maximum lease TTL of the system, seconds. */
   defaultLeaseTtl: number;
   maxLeaseTtl: number;

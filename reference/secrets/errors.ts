@@ -20,9 +20,12 @@ export const methodNotAllowed = () => new SvcError(405, ['unsupported operation'
  * missing or unknown token: the documents let the former answer 404 to avoid leaking state.
  */
 export class PermissionDenied extends SvcError {
-  constructor() {
+  constructor(
+    /** Whether the refused path exists (known for engine paths; a refusal must not tell). */
+    readonly pathExists?: boolean,
+  ) {
     super(403, ['permission denied']);
   }
 }
 
-export const permissionDenied = () => new PermissionDenied();
+export const permissionDenied = (pathExists?: boolean) => new PermissionDenied(pathExists);

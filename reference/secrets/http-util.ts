@@ -1,4 +1,4 @@
-/** Small HTTP helpers of the secrets service: JSON and empty answers (the body reader: ../http-body.ts). */
+/** Small HTTP helpers of the secrets service: JSON, text and empty answers (the body reader: ../http-body.ts). */
 import type { ServerResponse } from 'node:http';
 
 export function sendJson(
@@ -22,4 +22,16 @@ export function sendEmpty(res: ServerResponse, status = 204): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'Cache-Control': 'no-store' });
   res.end();
+}
+
+/** A body that is not JSON (a switch of the response layer writes one), with its own Content-Type. */
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
+  if (res.headersSent) return;
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
 }

@@ -8,6 +8,8 @@ import type { LeaseSpec } from './engine.js';
 
 export interface Lease {
   id: string;
+  /** The request path that created the lease (what revoke-prefix and unmounts match). */
+  path: string;
   issuedAt: number;
   expiresAt: number;
   /** Absolute cap (ms since epoch) set by max_ttl; Infinity when none. */
@@ -22,14 +24,18 @@ export class LeaseManager {
   constructor(
     private readonly clock: Clock,
     private readonly log: (message: string) => void = () => {},
+    /** A new lease's id from the request path and a random part (core-rules.ts `leaseId`). */
+    private readonly idFor: (requestPath: string, random: string) => string = (path, random) =>
+      `${path.replace(/\/+$/, '')}/${random}`,
   ) {}
 
   create(requestPath: string, spec: LeaseSpec): Lease {
-    const id = `${requestPath.replace(/\/+$/, '')}/${randomBytes(12).toString('base64url')}`;
+    const id = this.idFor(requestPath, randomBytes(12).toString('base64url'));
     const issuedAt = this.clock.now();
     const maxExpiresAt = spec.maxTtl && spec.maxTtl > 0 ? issuedAt + spec.maxTtl * 1000 : Infinity;
     const expiresAt = spec.ttl > 0 ? Math.min(issuedAt + spec.ttl * 1000, maxExpiresAt) : maxExpiresAt;
-    const lease: Lease = { id, issuedAt, expiresAt, maxExpiresAt, spec, cancelTimer: () => {} };
+    const path = requestPath.replace(/\/+$/, '');
+    const lease: Lease = { id, path, issuedAt, expiresAt, maxExpiresAt, spec, cancelTimer: () => {} };
     this.schedule(lease);
     this.leases.set(id, lease);
     return lease;
@@ -39,8 +45,11 @@ export class LeaseManager {
     return this.leases.get(id);
   }
 
+  /** Ids of the leases created under `prefix` (a request path prefix; the id may not show it). */
   list(prefix = ''): string[] {
-    return [...this.leases.keys()].filter((id) => id.startsWith(prefix));
+    return [...this.leases.values()]
+      .filter((l) => `${l.path}/`.startsWith(prefix) || l.id.startsWith(prefix))
+      .map((l) => l.id);
   }
 
   /** Seconds left, rounded down; 0 for leases without expiry. */

@@ -9,7 +9,7 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { createServer as createTlsServer } from 'node:tls';
 import { randomUUID } from 'node:crypto';
 import { type EngineRequest, type EngineResponse, operationFor } from './engine.js';
-import { SvcError, badRequest, permissionDenied, unsupportedPath } from './errors.js';
+import { SvcError, badRequest, forbidden, permissionDenied, unsupportedPath } from './errors.js';
 import type { CoreRules } from './core-rules.js';
 import { BodyTooLarge, readBody } from '../http-body.js';
 import { type Wire, send } from './wire.js';
@@ -40,15 +40,33 @@ function requestMethod(req: IncomingMessage, query: URLSearchParams, rules: Core
   return undefined;
 }
 
-function tokenFrom(req: IncomingMessage, rules: CoreRules): string | undefined {
+/** The client token of a request and where it came from (the token header or `Authorization: Bearer`). */
+function tokenFrom(req: IncomingMessage, rules: CoreRules): { id: string; viaHeader: boolean } | undefined {
   const header = req.headers[TOKEN_HEADER];
-  if (typeof header === 'string' && header) return header;
+  if (typeof header === 'string' && header) return { id: header, viaHeader: true };
   const auth = req.headers.authorization;
   if (typeof auth === 'string' && rules.bearerTokens) {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
-    if (m) return m[1]!.trim();
+    if (m) return { id: m[1]!.trim(), viaHeader: false };
   }
   return undefined;
+}
+
+/** The identity a request is served with (errors are thrown by the rules: refused). */
+function identityOf(core: SecretsCore, sent: { id: string; viaHeader: boolean } | undefined): TokenEntry | undefined {
+  const rules = core.rules;
+  const rootToken = () => core.tokens.lookup(core.options.rootToken);
+  if (!sent) return rules.withoutToken(rootToken);
+  const entry = core.tokens.lookup(sent.id);
+  if (!entry) return rules.unknownToken(rootToken);
+  return sent.viaHeader ? rules.headerToken(entry, rootToken) : entry;
+}
+
+/** With CORS enabled, a request from an origin outside the allowed list is refused (Errors: 403). */
+function checkOrigin(core: SecretsCore, req: IncomingMessage): void {
+  const origin = req.headers.origin;
+  if (!core.cors.enabled || typeof origin !== 'string' || !origin) return;
+  if (!core.rules.corsOriginAllowed(origin, core.cors.allowedOrigins)) throw forbidden('origin not allowed');
 }
 
 /** Paths reachable without a token. */
@@ -57,13 +75,19 @@ function isUnauthenticated(rest: string, core: SecretsCore): boolean {
   const mount = core.findMount(rest);
   if (mount?.kind === 'auth' && mount.type !== 'token') {
     const sub = rest.slice(mount.path.length);
-    return sub.startsWith('login/') || sub === 'login';
+    return core.rules.loginWithoutToken && (sub.startsWith('login/') || sub === 'login');
   }
   return false;
 }
 
 /** The answer to an operation's result: the envelope around it, or its raw body. */
-function envelope(core: SecretsCore, mount: Mount | undefined, result: EngineResponse, requestPath: string): Wire {
+function envelope(
+  core: SecretsCore,
+  mount: Mount | undefined,
+  result: EngineResponse,
+  requestPath: string,
+  method: Method,
+): Wire {
   if (result.rawBody !== undefined)
     return { kind: 'raw', status: result.status ?? 200, body: result.rawBody, headers: {} };
   const body: Record<string, unknown> = {
@@ -87,8 +111,8 @@ function envelope(core: SecretsCore, mount: Mount | undefined, result: EngineRes
   const status = result.status ?? (hasContent ? 200 : 204);
   const leased = !!result.lease;
   return status === 204
-    ? { kind: 'envelope', status, headers: {}, leased }
-    : { kind: 'envelope', status, body, headers: {}, leased };
+    ? { kind: 'envelope', status, headers: {}, leased, method }
+    : { kind: 'envelope', status, body, headers: {}, leased, method };
 }
 
 function helpFor(rules: CoreRules, rest: string, mount: Mount | undefined): unknown {
@@ -117,12 +141,14 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
     throw new SvcError(412, ["missing 'X-Svc-Request' header"]);
   }
   if (!rules.versionPrefix.test(url.pathname)) throw unsupportedPath();
+  checkOrigin(core, req);
   if (!method) throw new SvcError(405, ['unsupported operation']);
   if (rules.methodRefused(method, !!req.headers[LIST_MARKER_HEADER]))
     throw new SvcError(405, ['unsupported operation']);
-  const rawPath = decodeURIComponent(url.pathname.replace(/^\/v\d+\//, ''));
+  const rawPath = decodeURIComponent(url.pathname.replace(rules.versionPrefix, ''));
   if (!rules.pathServed(rawPath)) throw unsupportedPath();
   const nsHeader = rules.namespaceFromHeader(req.headers[NAMESPACE_HEADER] as string | undefined);
+  if (!nsHeader && !rules.namespacedPathServed && core.splitNamespace(rawPath).namespace) throw unsupportedPath();
   const fullPath = (nsHeader ? `${nsHeader}/${rawPath}` : rawPath).replace(/\/+$/, '');
   const parsed: Parsed = {
     method,
@@ -155,12 +181,7 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
   }
 
   const { namespace, rest } = core.splitNamespace(parsed.fullPath);
-  const tokenId = tokenFrom(req, rules);
-  let token: TokenEntry | undefined;
-  if (!isUnauthenticated(rest, core)) {
-    const rootToken = () => core.tokens.lookup(core.options.rootToken);
-    token = tokenId ? (core.tokens.lookup(tokenId) ?? rules.unknownToken(rootToken)) : rules.withoutToken(rootToken);
-  }
+  const token = isUnauthenticated(rest, core) ? undefined : identityOf(core, tokenFrom(req, rules));
 
   const ctx: SysContext = {
     core,
@@ -201,10 +222,11 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
   const sub = `${parsed.fullPath}/`.slice(mount.path.length).replace(/\/+$/, '');
   const exists =
     (method === 'POST' || method === 'PUT') && rules.existenceCheck
-      ? ((await mount.engine.exists?.(sub)) ?? true)
+      ? rules.writeUpdates((await mount.engine.exists?.(sub)) ?? true)
       : true;
   const operation = operationFor(method, exists);
-  if (token && !core.can(token, operation, parsed.fullPath)) throw permissionDenied();
+  if (token && !core.can(token, operation, parsed.fullPath))
+    throw permissionDenied((await mount.engine.exists?.(sub)) ?? true);
   const engineReq: EngineRequest = {
     operation,
     method,
@@ -235,7 +257,7 @@ function answer(
     if (Array.isArray(keys))
       result = { ...result, data: { ...(result.data as object), keys: core.rules.listKeys(keys) } };
   }
-  return envelope(core, mount, result, fullPath);
+  return envelope(core, mount, result, fullPath, method);
 }
 
 /** The answer to a request that failed. */
@@ -261,7 +283,14 @@ export async function serve(core: SecretsCore, req: IncomingMessage, res: Server
   } catch (err) {
     w = failure(core, err);
   }
-  send(res, core.wire(w));
+  send(res, core.wire(withCorsHeaders(core, req, w)));
+}
+
+/** An answer to an allowed origin names it, as a browser needs (the real product's CORS headers). */
+function withCorsHeaders(core: SecretsCore, req: IncomingMessage, w: Wire): Wire {
+  const origin = req.headers.origin;
+  if (!core.cors.enabled || typeof origin !== 'string' || w.status === 403) return w;
+  return { ...w, headers: { ...w.headers, 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } };
 }
 
 export interface RunningSecretsServer {

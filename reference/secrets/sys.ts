@@ -2,7 +2,7 @@
  * `sys/` and `auth/token/` routes of the reference: the request they see (SysContext), and the
  * dispatch to the routes of sys/: mounts.ts (health, mounts, auth methods, namespaces),
  * policies.ts (ACL and password policies), leases.ts, tokens.ts (auth/token), reference.ts (the
- * reference-only clock and settings). Extra sys routes from engines (locked users, the release
+ * reference-only clock and settings), cors.ts (sys/config/cors). Extra sys routes from engines (locked users, the release
  * area's) register in sys/extensions.ts.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -10,6 +10,7 @@ import type { EngineResponse } from './engine.js';
 import type { Method, SecretsCore } from './core.js';
 import type { TokenEntry } from './tokens.js';
 import { SvcError, badRequest, unsupportedPath } from './errors.js';
+import { corsRoutes } from './sys/cors.js';
 import { sysExtensions } from './sys/extensions.js';
 import { leaseRoutes } from './sys/leases.js';
 import { mountRoutes } from './sys/mounts.js';
@@ -44,6 +45,7 @@ const routes: SysRoute[] = [
   ...leaseRoutes,
   ...referenceRoutes,
   ...tokenRoutes,
+  ...corsRoutes,
 ];
 
 export async function handleSys(ctx: SysContext): Promise<EngineResponse> {

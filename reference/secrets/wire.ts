@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { SvcError } from './errors.js';
-import { sendEmpty, sendJson } from './http-util.js';
+import { sendEmpty, sendJson, sendText } from './http-util.js';
 
 /**
  * What an answer is, so a rewriter can pick the answers its rule is about:
@@ -25,6 +25,10 @@ export interface Wire {
   status: number;
   /** JSON body; `undefined` for an answer without body. */
   body?: unknown;
+  /** A body written as is instead of JSON (its Content-Type in `headers`). */
+  text?: string;
+  /** For `envelope`: the request's method (the answer to a write or a read). */
+  method?: string;
   headers: Record<string, string>;
   /** For `envelope`: whether the answer created a lease (lease_id, renewable, lease_duration are the lease's). */
   leased?: boolean;
@@ -36,7 +40,8 @@ export type Rewrite = (response: Wire) => Wire;
 
 /** Writes a response once the rewriters had it. */
 export function send(res: ServerResponse, w: Wire): void {
-  if (w.body === undefined) sendEmpty(res, w.status);
+  if (w.text !== undefined) sendText(res, w.status, w.text, w.headers);
+  else if (w.body === undefined) sendEmpty(res, w.status);
   else sendJson(res, w.status, w.body, w.headers);
 }
 

@@ -1,6 +1,6 @@
 import { suite, conformance } from '../../harness/index.js';
-import { bodyAt, statusIs, success } from '../../harness/checks/index.js';
-import { targetConfig } from '../../harness/index.js';
+import { bodyAt, expectThat, statusIs, success } from '../../harness/checks/index.js';
+import { targetConfig, type Exchange } from '../../harness/index.js';
 import { accessorOf, createUser, failLogins, loggedIn, login, longTimeout, refused, waitLockout } from '../lib/auth.js';
 
 const s = suite('auth');
@@ -44,14 +44,42 @@ conformance(
   {
     id: 'auth.lockout.locked-refused',
     level: 'MUST',
-    title: 'a locked user is refused with the right password until the lockout duration ends',
-    timeoutMs,
+    title: 'a locked user is not validated: the right password gets no token while the lock lasts',
   },
   async (t) => {
     const u = await createUser(t, userpass);
     await failLogins(t, userpass, u.name, L.threshold);
-    await waitLockout(t, Math.max(0, L.durationSeconds - 30));
-    refused(await login(t, userpass, u.name, u.password), 'right password 30 seconds before the lock ends');
+    refused(await login(t, userpass, u.name, u.password), 'right password of a locked user');
+    refused(await login(t, userpass, u.name, u.password), 'right password of a locked user, asked again');
+  },
+);
+
+/** The answer the documents rule out for a locked user: 403 permission denied. */
+function notPermissionDenied(ex: Exchange, what: string): void {
+  const errors = (ex.response.body as { errors?: unknown } | undefined)?.errors;
+  const denied =
+    ex.response.status === 403 && Array.isArray(errors) && errors.some((e) => /permission denied/i.test(String(e)));
+  expectThat(!denied, 'lockout-answer', `${what} was answered permission denied`, 'any other refusal', {
+    status: ex.response.status,
+    errors,
+  });
+}
+
+conformance(
+  {
+    id: 'auth.lockout.not-permission-denied',
+    level: 'MUST',
+    title: "a locked user's logins are ignored, not answered 403 permission denied",
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    await failLogins(t, userpass, u.name, L.threshold);
+    const right = await login(t, userpass, u.name, u.password);
+    refused(right, 'right password of a locked user');
+    notPermissionDenied(right, "a locked user's login with the right password");
+    const wrong = await login(t, userpass, u.name, `wrong-${u.password}`);
+    refused(wrong, 'wrong password of a locked user');
+    notPermissionDenied(wrong, "a locked user's login with a wrong password");
   },
 );
 
@@ -60,14 +88,16 @@ conformance(
     id: 'auth.lockout.duration',
     also: atDefaults ? ['auth.lockout.defaults'] : [],
     level: 'MUST',
-    title: `a locked user logs in again ${L.durationSeconds}s after the lock began`,
+    title: `a locked user is refused until shortly before ${L.durationSeconds}s after the lock began, and logs in again after`,
     timeoutMs,
   },
   async (t) => {
     const u = await createUser(t, userpass);
     await failLogins(t, userpass, u.name, L.threshold);
-    refused(await login(t, userpass, u.name, u.password), 'right password while locked');
-    await waitLockout(t, L.durationSeconds + 1);
+    const early = Math.max(0, L.durationSeconds - 30);
+    await waitLockout(t, early);
+    refused(await login(t, userpass, u.name, u.password), `right password ${early}s into the lock`);
+    await waitLockout(t, L.durationSeconds + 1 - early);
     loggedIn(await login(t, userpass, u.name, u.password), 'right password after the lockout duration');
   },
 );
@@ -88,6 +118,26 @@ conformance(
     loggedIn(
       await login(t, userpass, u.name, u.password),
       'right password after two bursts separated by the reset window',
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'auth.lockout.reset-window',
+    also: atDefaults ? ['auth.lockout.defaults'] : [],
+    level: 'MUST',
+    title: `invalid attempts made shortly before the ${L.resetSeconds}s counter reset window ends still count towards the threshold`,
+    timeoutMs,
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    await failLogins(t, userpass, u.name, L.threshold - 1);
+    await waitLockout(t, Math.max(0, L.resetSeconds - 30));
+    await failLogins(t, userpass, u.name, 1);
+    refused(
+      await login(t, userpass, u.name, u.password),
+      `right password after ${L.threshold} invalid attempts, the last ${Math.max(0, L.resetSeconds - 30)}s after the others`,
     );
   },
 );

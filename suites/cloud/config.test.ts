@@ -1,39 +1,36 @@
+// The cloud engine's configuration: what a write stores and a read shows, its optional fields, the required ids and DELETE.
 import { randomUUID } from 'node:crypto';
-import { suite, conformance, namesOf, type T } from '../../harness/index.js';
+import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, lacksField, statusBetween, statusIs, success } from '../../harness/checks/index.js';
-import { cloudConfig, fail, fixtureRoleName, need, probe, revokeLease, scopeFor } from './helpers.js';
+import { issued, rootConfig, tryCredentials } from './config-helpers.js';
+import { envMount } from './environment.js';
+import { cloudConfig, fail, fixtureRoleName, probe, revokeLease, scopeFor } from './helpers.js';
 import { freshCloudMount } from './mounts.js';
 
 suite('cloud');
 
-function rootConfig(t: T): Record<string, string> {
-  const c = need(t, 'rootClientId', 'rootClientSecret', 'tenantId', 'subscriptionId');
-  t.secret(c.rootClientSecret);
-  return {
-    subscription_id: c.subscriptionId,
-    tenant_id: c.tenantId,
-    client_id: c.rootClientId,
-    client_secret: c.rootClientSecret,
+/** Random values for the four string fields of a configuration (nothing reaches the directory). */
+function randomConfig(t: T): { [field: string]: string; client_secret: string } {
+  const written = {
+    subscription_id: randomUUID(),
+    tenant_id: randomUUID(),
+    client_id: randomUUID(),
+    client_secret: `s-${randomUUID()}`,
   };
+  t.secret(written.client_secret);
+  return written;
 }
 
-/** Writes a role and reads credentials; returns the two exchanges' statuses (credentials revoked after). */
-async function tryCredentials(t: T, mount: string): Promise<{ role: number; creds: number; clientId?: string }> {
-  const name = t.unique('role');
-  const role = await t.svc.post(`${mount}/roles/${name}`, {
-    body: { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) },
-  });
-  if (role.response.status >= 400) return { role: role.response.status, creds: 0 };
-  t.track(`role ${name}`, () => t.svc.delete(`${mount}/roles/${name}`));
-  const creds = await t.svc.get(`${mount}/creds/${name}`);
-  const b = creds.response.body as
-    | { lease_id?: string; data?: { client_id?: string; client_secret?: string } }
-    | undefined;
-  if (creds.response.status === 200 && b?.lease_id) {
-    t.secret(b.data?.client_secret);
-    t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!), 'revoke');
-  }
-  return { role: role.response.status, creds: creds.response.status, clientId: b?.data?.client_id };
+function readsBack(written: Record<string, string>) {
+  return [
+    statusIs(200),
+    bodyAt('/data/subscription_id', written.subscription_id, 'is the written subscription_id'),
+    bodyAt('/data/tenant_id', written.tenant_id, 'is the written tenant_id'),
+    bodyAt('/data/client_id', written.client_id, 'is the written client_id'),
+    written.environment === undefined
+      ? bodyAt('/data/environment', (v: unknown) => typeof v === 'string', 'is a string')
+      : bodyAt('/data/environment', written.environment, 'is the written environment'),
+  ];
 }
 
 conformance(
@@ -45,87 +42,85 @@ conformance(
   },
   async (t) => {
     const mount = await freshCloudMount(t);
-    const written = {
-      subscription_id: randomUUID(),
-      tenant_id: randomUUID(),
-      client_id: randomUUID(),
-      client_secret: `s-${randomUUID()}`,
-    };
-    t.secret(written.client_secret);
-    t.check(await t.svc.post(`${mount}/config`, { body: written }), success);
-    const read = await t.svc.get(`${mount}/config`);
-    t.check(
-      read,
-      statusIs(200),
-      bodyAt('/data/subscription_id', written.subscription_id, 'is the written subscription_id'),
-      bodyAt('/data/tenant_id', written.tenant_id, 'is the written tenant_id'),
-      bodyAt('/data/client_id', written.client_id, 'is the written client_id'),
-      bodyAt('/data/environment', (v: unknown) => typeof v === 'string', 'is a string (empty means the public cloud)'),
-    );
+    const first = randomConfig(t);
+    t.check(await t.svc.post(`${mount}/config`, { body: first }), success);
+    t.check(await t.svc.get(`${mount}/config`), ...readsBack(first));
+    // A second write with other values (and an environment, where the target's names one) replaces them.
+    const second: Record<string, string> = randomConfig(t);
+    const environment = cloudConfig(t).environment;
+    if (environment) second.environment = environment;
+    else t.note('the environment field is read back only with cloud.environment set');
+    t.check(await t.svc.post(`${mount}/config`, { body: second }), success);
+    t.check(await t.svc.get(`${mount}/config`), ...readsBack(second));
   },
 );
 
 conformance(
   {
     id: 'cloud.config.client-secret-write-only',
-    also: ['auth.write-only.client-secret'],
+    also: ['auth.write-only.client-secret', 'cloud.config.write-read'],
     level: 'MUST',
     title: 'GET /cloud/config never returns client_secret',
   },
   async (t) => {
     const mount = await freshCloudMount(t);
-    const secret = `s-${randomUUID()}`;
-    t.secret(secret);
-    t.check(
-      await t.svc.post(`${mount}/config`, {
-        body: {
-          subscription_id: randomUUID(),
-          tenant_id: randomUUID(),
-          client_id: randomUUID(),
-          client_secret: secret,
-        },
-      }),
-      success,
-    );
+    const written = randomConfig(t);
+    t.check(await t.svc.post(`${mount}/config`, { body: written }), success);
     const read = await t.svc.get(`${mount}/config`);
-    t.check(read, statusIs(200), lacksField('/data/client_secret'));
-    if (read.response.text.includes(secret))
+    // That the read answers is the rule of write-read; this test is about what it leaves out.
+    t.as('cloud.config.write-read').check(read, statusIs(200));
+    t.check(read, lacksField('/data/client_secret'));
+    if (read.response.text.includes(written.client_secret))
       fail('write-only', 'the configuration read contains the client secret', 'absent', '[present]');
   },
 );
 
 conformance(
   {
-    id: 'cloud.config.env-override',
+    id: 'cloud.config.optional-fields',
+    also: ['cloud.config.write-read'],
     level: 'MUST',
-    title: 'a CLOUD_* environment variable of the service overrides the value in /cloud/config',
+    title:
+      'POST /cloud/config without client_id, client_secret and environment is accepted and reads show client_id and environment empty',
   },
   async (t) => {
-    const env = cloudConfig(t).envOverrides ?? {};
-    const envName = (doc: string) => namesOf('svc', t.config).envName(doc);
-    const overridden = (['CLOUD_TENANT_ID', 'CLOUD_CLIENT_ID'] as const).find((k) => env[k]);
-    if (!overridden)
-      t.skip(
-        `the target was not started with ${envName('CLOUD_TENANT_ID')} or ${envName('CLOUD_CLIENT_ID')} set`,
-        'cloud.envOverrides',
-      );
-    probe(t);
-    const mount = await freshCloudMount(t);
-    const body = rootConfig(t);
-    // A stored value that cannot work: credentials succeed only if the environment's value wins.
-    if (overridden === 'CLOUD_TENANT_ID') body.tenant_id = randomUUID();
-    else body.client_id = randomUUID();
+    // A read may show what the environment supplies: the engine must see none of the three variables.
+    const { mount } = await envMount(t, { unset: ['CLOUD_CLIENT_ID', 'CLOUD_CLIENT_SECRET', 'CLOUD_ENVIRONMENT'] });
+    const body = { subscription_id: randomUUID(), tenant_id: randomUUID() };
     t.check(await t.svc.post(`${mount}/config`, { body }), success);
-    const result = await tryCredentials(t, mount);
-    if (result.role >= 400 || result.creds !== 200)
-      fail(
-        'env-override',
-        `with a wrong stored value and ${envName(overridden!)} set, the engine could not issue credentials`,
-        { role: '2xx', creds: 200 },
-        result,
-      );
+    const read = await t.svc.get(`${mount}/config`);
+    // That the read answers with both fields is the rule of write-read; this test is about their values.
+    t.as('cloud.config.write-read').check(read, statusIs(200));
+    const data = (read.response.body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+    t.proving('cloud.config.write-read', () => {
+      for (const field of ['client_id', 'environment'])
+        if (!(field in data)) fail('read-fields', `GET /cloud/config lacks ${field}`, 'present', undefined);
+    });
+    t.check(
+      read,
+      bodyAt('/data/client_id', '', 'is empty (the default)'),
+      bodyAt('/data/environment', '', 'is empty (the default: the public cloud)'),
+    );
   },
 );
+
+/** Without one required id the configuration is refused (4xx) or the engine cannot issue credentials. */
+async function refusedOrUnusable(t: T, mount: string, omitted: 'subscription_id' | 'tenant_id'): Promise<void> {
+  const { [omitted]: _omitted, ...body } = rootConfig(t);
+  const write = await t.svc.post(`${mount}/config`, { body });
+  if (write.response.status >= 400) {
+    t.check(write, statusBetween(400, 499));
+    return;
+  }
+  const result = await tryCredentials(t, mount);
+  if (issued(result))
+    fail(
+      'ids-required',
+      `a configuration without ${omitted} was accepted and issued credentials`,
+      'refused or failing',
+      result,
+    );
+}
 
 conformance(
   {
@@ -135,27 +130,23 @@ conformance(
       'without subscription_id (in /cloud/config or CLOUD_SUBSCRIPTION_ID) the engine refuses the configuration or cannot issue credentials',
   },
   async (t) => {
-    if (cloudConfig(t).envOverrides?.CLOUD_SUBSCRIPTION_ID)
-      t.skip(
-        `the target was started with ${namesOf('svc', t.config).envName('CLOUD_SUBSCRIPTION_ID')}, which supplies the value`,
-        'cloud.envOverrides',
-      );
     probe(t);
-    const mount = await freshCloudMount(t);
-    const { subscription_id: _omitted, ...body } = rootConfig(t);
-    const write = await t.svc.post(`${mount}/config`, { body });
-    if (write.response.status >= 400) {
-      t.check(write, statusBetween(400, 499));
-      return;
-    }
-    const result = await tryCredentials(t, mount);
-    if (result.role < 400 && result.creds === 200)
-      fail(
-        'ids-required',
-        'a configuration without subscription_id was accepted and issued credentials',
-        'refused or failing',
-        result,
-      );
+    const { mount } = await envMount(t, { unset: ['CLOUD_SUBSCRIPTION_ID'] });
+    await refusedOrUnusable(t, mount, 'subscription_id');
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.config.ids-required',
+    level: 'MUST',
+    title:
+      'without tenant_id (in /cloud/config or CLOUD_TENANT_ID) the engine refuses the configuration or cannot issue credentials',
+  },
+  async (t) => {
+    probe(t);
+    const { mount } = await envMount(t, { unset: ['CLOUD_TENANT_ID'] });
+    await refusedOrUnusable(t, mount, 'tenant_id');
   },
 );
 
@@ -167,7 +158,8 @@ conformance(
   },
   async (t) => {
     probe(t);
-    const mount = await freshCloudMount(t);
+    // Client credentials from the environment would outlive the deleted configuration.
+    const { mount } = await envMount(t, { unset: ['CLOUD_CLIENT_ID', 'CLOUD_CLIENT_SECRET'] });
     t.check(await t.svc.post(`${mount}/config`, { body: rootConfig(t) }), success);
     const name = t.unique('role');
     t.check(
@@ -178,10 +170,11 @@ conformance(
     );
     t.check(await t.svc.delete(`${mount}/config`), success);
     const read = await t.svc.get(`${mount}/config`);
+    // No stored values: empty ones, nothing (204) or 404; which one is not shown.
     if (read.response.status === 200) {
       t.check(read, lacksField('/data/client_id'), lacksField('/data/subscription_id'));
     } else {
-      t.check(read, statusIs(404));
+      t.check(read, statusIs(204, 404));
     }
     const creds = await t.svc.get(`${mount}/creds/${name}`);
     const leaseId = (creds.response.body as { lease_id?: string } | undefined)?.lease_id;

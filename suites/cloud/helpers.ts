@@ -159,6 +159,16 @@ export class DirectoryProbe {
     return this.call('GET', `/directory/deletedItems/${encodeURIComponent(id)}`);
   }
 
+  /** Deletes a deleted item for good (cleanup of what a test left soft-deleted). */
+  async purge(id: string): Promise<void> {
+    await this.call('DELETE', `/directory/deletedItems/${encodeURIComponent(id)}`);
+  }
+
+  /** Role assignments on exactly `scope`, whoever holds them. */
+  assignmentsAt(scope: string): Promise<Assignment[]> {
+    return this.list<Assignment>(`/roleAssignments?scope=${encodeURIComponent(scope)}`);
+  }
+
   roleDefinitions(): Promise<RoleDef[]> {
     return this.list<RoleDef>('/roleDefinitions');
   }

@@ -1,4 +1,4 @@
-import { suite, conformance, namesOf } from '../../harness/index.js';
+import { suite, conformance, namesOf, type T } from '../../harness/index.js';
 import { bodyAt, statusBetween, statusIs, success, errorMessage } from '../../harness/checks/index.js';
 import { runCases } from '../lib/cases.js';
 import {
@@ -66,25 +66,109 @@ runCases(new URL('./roles.cases.yaml', import.meta.url), {
   },
 });
 
+/** The role names of LIST /cloud/roles (an empty list may answer 404). */
+async function listed(t: T): Promise<string[]> {
+  const list = await t.svc.list(`${cloud.path}/roles`);
+  t.check(list, statusIs(200, 404));
+  return (list.response.body as { data?: { keys?: string[] } } | undefined)?.data?.keys ?? [];
+}
+
 conformance(
   {
     id: 'cloud.roles.write-list',
     level: 'MUST',
-    title: 'POST /cloud/roles/:name creates a role that LIST /cloud/roles returns in data.keys',
+    title: 'POST /cloud/roles/:name creates roles that LIST /cloud/roles all returns in data.keys',
   },
   async (t) => {
     requireConfigured(t, cloud);
-    const name = t.unique('role');
-    const roleName = await fixtureRoleName(t);
-    const body = { cloud_roles: JSON.stringify([{ role_name: roleName, scope: scopeFor(t) }]) };
-    t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body }), success);
-    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+    const names = [t.unique('role-b'), t.unique('role-a')];
+    for (const name of names) {
+      const body = { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) };
+      t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body }), success);
+      t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+    }
+    // No order is given: the names are compared as a set.
     const list = await t.svc.list(`${cloud.path}/roles`);
     t.check(
       list,
       statusIs(200),
-      bodyAt('/data/keys', (v: unknown) => Array.isArray(v) && v.includes(name), `includes ${name}`),
+      bodyAt(
+        '/data/keys',
+        (v: unknown) => Array.isArray(v) && names.every((n) => v.includes(n)),
+        `includes ${names.join(' and ')}`,
+      ),
     );
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.write-list',
+    level: 'MUST',
+    title: 'POST /cloud/roles/:name on an existing role updates it: its credentials follow the new ttl, listed once',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const name = t.unique('role');
+    const body = { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) };
+    t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body: { ...body, ttl: 600 } }), success);
+    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+    t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body: { ...body, ttl: 1200 } }), success);
+    const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
+    t.check(creds, statusIs(200));
+    const { lease_id: leaseId, lease_duration: duration } = creds.response.body as {
+      lease_id: string;
+      lease_duration: number;
+    };
+    t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
+    // lease_duration counts whole seconds left: a tick of the clock may show one second less.
+    if (duration !== 1200 && duration !== 1199)
+      fail('role-updated', 'credentials of the updated role do not follow its new ttl (1200)', 1200, duration);
+    const keys = await listed(t);
+    if (keys.filter((k) => k === name).length !== 1)
+      fail(
+        'listed-once',
+        `LIST /cloud/roles does not name the updated role exactly once`,
+        1,
+        keys.filter((k) => k === name).length,
+      );
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.item-shape',
+    level: 'MUST',
+    title: 'a cloud_roles item naming an existing role definition by role_id is accepted and assigned',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const p = probe(t);
+    const roleName = await fixtureRoleName(t);
+    const def = (await p.roleDefinitions()).find((d) => d.roleName === roleName);
+    if (!def) return t.skip(`the directory lists no role definition ${roleName}`, 'cloud.roleNames');
+    const scope = scopeFor(t);
+    const name = t.unique('role');
+    t.check(
+      await t.svc.post(`${cloud.path}/roles/${name}`, {
+        body: { cloud_roles: JSON.stringify([{ role_id: def.id, scope }]) },
+      }),
+      success,
+    );
+    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+    const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
+    t.check(creds, statusIs(200));
+    const { data, lease_id: leaseId } = creds.response.body as { data: { client_id: string }; lease_id: string };
+    t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
+    const sp = await p.spByClientId(data.client_id);
+    const assignments = sp ? await p.assignmentsOf(sp.id) : [];
+    if (!assignments.some((a) => a.scope === scope && a.roleDefinitionId === def.id))
+      fail(
+        'role-id-assigned',
+        `the principal lacks the assignment of role_id ${def.id} on ${scope}`,
+        { scope },
+        assignments,
+      );
   },
 );
 
@@ -128,22 +212,54 @@ async function appOfRole(t: Parameters<Parameters<typeof conformance>[1]>[0], ex
   return app;
 }
 
+const AUDIENCES = ['CloudADMyOrg', 'CloudADMultipleOrgs', 'CloudADandPersonalAccount', 'PersonalAccount'];
+
 conformance(
   {
     id: 'cloud.roles.sign-in-audience',
     level: 'MUST',
-    title: 'GET /cloud/creds/:name creates the application with the role sign_in_audience',
+    title: 'GET /cloud/creds/:name creates the application with the role sign_in_audience, each of the four values',
   },
   async (t) => {
     requireConfigured(t, cloud);
-    const app = await appOfRole(t, { sign_in_audience: 'CloudADMultipleOrgs' });
-    // The directory is read directly, so it shows the target's own value (dialect.names).
-    const want = namesOf('svc', t.config).value('cloud', 'sign_in_audience', 'CloudADMultipleOrgs');
-    if (app.signInAudience !== want)
+    for (const audience of AUDIENCES) {
+      const app = await appOfRole(t, { sign_in_audience: audience });
+      // The directory is read directly, so it shows the target's own value (dialect.names).
+      const want = namesOf('svc', t.config).value('cloud', 'sign_in_audience', audience);
+      if (app.signInAudience !== want)
+        fail(
+          'sign-in-audience',
+          `the created application has another sign-in audience than the role names (${audience})`,
+          want,
+          app.signInAudience,
+        );
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.sign-in-audience',
+    level: 'MUST',
+    title:
+      "a role without sign_in_audience creates applications with the directory's own default, even right after a role with one",
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const p = probe(t);
+    // What the directory gives an application nobody chose an audience for.
+    const { app: plain } = await p.createApp(t.unique('plain'));
+    t.track(`application ${plain.displayName}`, () => p.deleteApp(plain));
+    const other = AUDIENCES.find(
+      (a) => namesOf('svc', t.config).value('cloud', 'sign_in_audience', a) !== plain.signInAudience,
+    )!;
+    await appOfRole(t, { sign_in_audience: other });
+    const app = await appOfRole(t, {});
+    if (app.signInAudience !== plain.signInAudience)
       fail(
-        'sign-in-audience',
-        'the created application has another sign-in audience than the role names',
-        want,
+        'sign-in-audience-default',
+        "a role without sign_in_audience created an application with another audience than the directory's default",
+        plain.signInAudience,
         app.signInAudience,
       );
   },
@@ -161,5 +277,19 @@ conformance(
     const tags = [...app.tags].sort();
     if (tags.join(',') !== 'env:test,team:platform')
       fail('tags', 'the created application does not carry the role tags', ['env:test', 'team:platform'], tags);
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.tags',
+    level: 'MUST',
+    title: 'a role without tags creates applications without tags, even right after a role with tags',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    await appOfRole(t, { tags: 'team:platform' });
+    const app = await appOfRole(t, {});
+    if (app.tags.length) fail('no-tags', 'a role without tags created an application with tags', [], app.tags);
   },
 );

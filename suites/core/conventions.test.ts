@@ -1,6 +1,14 @@
 /** Verbs, LIST and help (secrets-service-core.md, "Endpoints > Conventions" 1, 2, 6). */
 import { suite, conformance } from '../../harness/index.js';
-import { CheckFailure, bodyAt, errorsArray, expectEqual, statusIs, success } from '../../harness/checks/index.js';
+import {
+  CheckFailure,
+  bodyAt,
+  errorsArray,
+  expectEqual,
+  expectThat,
+  statusIs,
+  success,
+} from '../../harness/checks/index.js';
 import { body, policyToken, writeV1, writeV2 } from '../lib/secrets.js';
 
 const s = suite('core');
@@ -192,16 +200,52 @@ conformance(
 conformance(
   {
     id: 'core.help.openapi-relative-paths',
+    also: ['core.help.help-and-openapi'],
     level: 'MUST',
     title: 'GET /secret/data/:path?help=1 gives OpenAPI paths relative to the queried path',
   },
   async (t) => {
     const ex = await t.svc.get(`${kv2.path}/data/${t.unique('help')}`, { query: { help: 1 }, validate: false });
-    t.check(ex, statusIs(200));
-    checkHelp(ex);
+    t.as('core.help.help-and-openapi').check(ex, statusIs(200));
+    t.proving('core.help.help-and-openapi', () => checkHelp(ex));
     const paths = Object.keys(body(ex).openapi.paths as object);
     const absolute = paths.filter((p) => p.startsWith('/v1/') || p.startsWith('v1/'));
     expectEqual(absolute, [], 'help OpenAPI paths must not be absolute /v1/ paths');
+  },
+);
+
+/** Whether `path` (an OpenAPI path, `{name}` segments matching anything) ends `queried` after a non-empty prefix of it. */
+function resolvesAgainst(path: string, queried: string): boolean {
+  const pattern = path
+    .replace(/^\/+/, '')
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? '.+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+    .join('');
+  return pattern !== '' && new RegExp(`^.+/${pattern}$`).test(queried);
+}
+
+conformance(
+  {
+    id: 'core.help.openapi-paths-resolve',
+    also: ['core.help.help-and-openapi'],
+    level: 'MUST',
+    title: 'GET /secret/data/:path?help=1 gives an OpenAPI path that resolves against the queried path to it',
+  },
+  async (t) => {
+    const queried = `${kv2.path}/data/${t.unique('help')}`;
+    const ex = await t.svc.get(queried, { query: { help: 1 }, validate: false });
+    t.as('core.help.help-and-openapi').check(ex, statusIs(200));
+    t.proving('core.help.help-and-openapi', () => checkHelp(ex));
+    // Paths written as absolute /v1/ paths are core.help.openapi-relative-paths' business.
+    const paths = Object.keys(body(ex).openapi.paths as object).filter((p) => !/^\/?v1\//.test(p));
+    if (!paths.length) t.notApplicable('every path of the help document is an absolute /v1/ path');
+    expectThat(
+      paths.some((p) => resolvesAgainst(p, queried)),
+      'help-paths',
+      `no path of the help document, appended to a part of ${queried}, names the queried path`,
+      'a path relative to the queried path (e.g. /data/{path})',
+      paths,
+    );
   },
 );
 

@@ -1,6 +1,6 @@
 /** Listener-level rules: require_request_header and the maximum request size ("Conventions" 8, "Limits"). */
 import { suite, conformance } from '../../harness/index.js';
-import { errorsArray, statusBetween, statusIs, success } from '../../harness/checks/index.js';
+import { bodyAt, errorsArray, statusBetween, statusIs, success } from '../../harness/checks/index.js';
 
 const s = suite('core');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });
@@ -70,5 +70,40 @@ conformance(
   async (t) => {
     const key = t.unique('small');
     t.check(await t.svc.post(`${kv1.path}/${key}`, { body: { blob: 'a'.repeat(64 * 1024) } }), success);
+  },
+);
+
+conformance(
+  {
+    id: 'core.limits.request-size',
+    level: 'MUST',
+    timeoutMs: 120_000,
+    title: 'POST /secret/:path with a body 1 KiB under the maximum request size is accepted and stored',
+  },
+  async (t) => {
+    const limit = t.config.limits.maxRequestBytes;
+    const dir = t.unique('near');
+    const key = `${dir}/blob`;
+    // A valid JSON object 1 KiB under the limit: a service whose maximum is smaller refuses it.
+    const size = limit - 1024;
+    const prefix = '{"blob":"';
+    const suffix = '"}';
+    const raw = Buffer.alloc(size, 'a');
+    raw.write(prefix, 0);
+    raw.write(suffix, raw.length - suffix.length);
+    const ex = await t.svc.post(`${kv1.path}/${key}`, {
+      rawBody: raw,
+      contentType: 'application/json',
+      validate: false,
+      timeoutMs: 60_000,
+    });
+    t.note(`a ${size}-byte body answered ${ex.response.status}`);
+    t.check(ex, success);
+    // Listed, not read back: the secret is as large as the limit allows.
+    t.check(
+      await t.svc.list(`${kv1.path}/${dir}`),
+      statusIs(200),
+      bodyAt('/data/keys', ['blob'], 'lists the stored secret'),
+    );
   },
 );

@@ -1,6 +1,6 @@
 /** GET /v1/job/:job_id/actions and the action stream over a WebSocket. */
 import { suite, conformance, type T } from '../../harness/index.js';
-import { expectThat, expectEqual } from '../../harness/checks/index.js';
+import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { body, enc, registered, waitFor, type Obj, ok } from './helpers.js';
 import { runAction, stdoutText, type ActionRun } from './ws.js';
 
@@ -19,12 +19,13 @@ async function runningJob(t: T, base: string): Promise<{ id: string; allocId: st
 }
 
 /**
- * The frames the document lists come as data*, close, exited, and none of them follows exited.
- * Frames the document does not list (stderr, heartbeats) are tolerated wherever they come.
+ * The output frames the document lists: stdout data (at least one), the stdout close frame and the
+ * exited frame. The document lists them without an order, so none is asked for; frames it does
+ * not list (stderr, heartbeats) are tolerated.
  */
-function checkOrder(run: ActionRun): void {
+function checkFrames(run: ActionRun): void {
   expectEqual(run.invalid, [], 'every frame is JSON');
-  const kinds = run.frames.map((f) =>
+  const kinds: string[] = run.frames.map((f) =>
     f.exited === true
       ? 'exited'
       : f.stdout?.close === true
@@ -33,14 +34,8 @@ function checkOrder(run: ActionRun): void {
           ? 'data'
           : 'other',
   );
-  const shape = kinds.filter((k) => k !== 'other').join(',');
-  expectThat(
-    /^(data,)+close,exited$/.test(shape),
-    'frames',
-    'stdout data frames, then {stdout: {close: true}}, then {exited: true, result}',
-    'data+,close,exited',
-    shape,
-  );
+  const listed = ['data', 'close', 'exited'].filter((k) => kinds.includes(k));
+  expectEqual(listed, ['data', 'close', 'exited'], 'a stdout data frame, {stdout: {close: true}} and {exited: true}');
   const exited = run.frames.find((f) => f.exited === true)!;
   expectThat(
     typeof exited.result === 'object' && exited.result !== null,
@@ -70,15 +65,31 @@ conformance(
 
 conformance(
   {
+    id: 'jobs.actions.list',
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id/actions of a job without actions answers an empty array',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'batch', 'anone');
+    t.check(
+      await t.sched.get(`job/${enc(id)}/actions`),
+      ok,
+      bodyAt('', (v: unknown) => Array.isArray(v) && v.length === 0, 'is an empty array'),
+    );
+  },
+);
+
+conformance(
+  {
     id: 'jobs.action.ws-frames-order',
     level: 'MUST',
-    title: 'WebSocket /v1/job/:job_id/action streams stdout data, then close, then exited',
+    title: 'WebSocket /v1/job/:job_id/action streams stdout data, the stdout close frame and exited',
   },
   async (t) => {
     const { id, allocId } = await runningJob(t, 'aws');
     const run = await runAction(t, id, { query: { action: 'echo-hello', alloc_id: allocId, task: 'redis' } });
     expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted');
-    checkOrder(run);
+    checkFrames(run);
     expectThat(
       stdoutText(run).includes('hello world'),
       'stdout',
@@ -92,6 +103,7 @@ conformance(
 conformance(
   {
     id: 'jobs.action.ws-handshake-auth',
+    also: ['jobs.action.ws-frames-order'],
     level: 'MUST',
     title:
       'WebSocket /v1/job/:job_id/action?ws_handshake=true runs after an auth_token first frame, and not with a wrong token',
@@ -104,8 +116,8 @@ conformance(
       tokenHeader: false,
       send: [{ version: 1, auth_token: t.config.sched.token }],
     });
-    expectEqual(ok.refusedStatus, undefined, 'the upgrade is accepted');
-    checkOrder(ok);
+    t.proving('jobs.action.ws-frames-order', () => expectEqual(ok.refusedStatus, undefined, 'the upgrade is accepted'));
+    checkFrames(ok);
     if (!t.config.capabilities.schedAcl) return;
     const bad = await runAction(t, id, {
       query,
@@ -125,17 +137,70 @@ conformance(
 conformance(
   {
     id: 'jobs.action.tty-size',
+    also: ['jobs.action.ws-frames-order'],
     level: 'MUST',
     title: 'WebSocket /v1/job/:job_id/action?tty=true accepts tty_size frames and completes',
   },
   async (t) => {
     const { id, allocId } = await runningJob(t, 'atty');
     const run = await runAction(t, id, {
-      query: { action: 'echo-hello', alloc_id: allocId, task: 'redis', tty: true },
+      query: { action: 'echo-hello', alloc_id: allocId, task: 'redis', tty: true, ws_handshake: false },
       send: [{ tty_size: { height: 24, width: 80 } }],
     });
-    expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted');
-    checkOrder(run);
+    t.proving('jobs.action.ws-frames-order', () =>
+      expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted'),
+    );
+    checkFrames(run);
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.action.tty-size',
+    also: ['jobs.action.ws-frames-order'],
+    level: 'MUST',
+    title: 'WebSocket /v1/job/:job_id/action without tty streams what it streams with tty=false',
+  },
+  async (t) => {
+    const { id, allocId } = await runningJob(t, 'attyd');
+    const query = { action: 'echo-hello', alloc_id: allocId, task: 'redis', ws_handshake: false };
+    const omitted = await runAction(t, id, { query });
+    const plain = await runAction(t, id, { query: { ...query, tty: false } });
+    t.proving('jobs.action.ws-frames-order', () => {
+      expectEqual([omitted.refusedStatus, plain.refusedStatus], [undefined, undefined], 'the upgrades are accepted');
+      checkFrames(omitted);
+      checkFrames(plain);
+    });
+    expectEqual(stdoutText(omitted), stdoutText(plain), 'tty defaults to false: the output is the tty=false output');
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.action.control-sequences',
+    also: ['jobs.action.ws-frames-order'],
+    level: 'MUST',
+    title: 'WebSocket /v1/job/:job_id/action?tty=true streams data that includes terminal control sequences',
+  },
+  async (t) => {
+    const { id, allocId } = await runningJob(t, 'actl');
+    const run = await runAction(t, id, {
+      query: { action: 'echo-hello', alloc_id: allocId, task: 'redis', tty: true, ws_handshake: false },
+      send: [{ tty_size: { height: 24, width: 80 } }],
+    });
+    t.proving('jobs.action.ws-frames-order', () => {
+      expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted');
+      checkFrames(run);
+    });
+    // A control character other than the line feed: an escape sequence or the terminal's carriage return.
+    const text = stdoutText(run);
+    expectThat(
+      /[\u001b\r]/.test(text),
+      'tty',
+      'the data of a terminal stream includes control sequences',
+      'ESC or CR in the output',
+      JSON.stringify(text),
+    );
   },
 );
 
@@ -147,7 +212,7 @@ conformance(
   },
   async (t) => {
     const { id, allocId } = await runningJob(t, 'aq');
-    const full = { action: 'echo-hello', alloc_id: allocId, task: 'redis' };
+    const full = { action: 'echo-hello', alloc_id: allocId, task: 'redis', ws_handshake: false };
     for (const missing of ['action', 'alloc_id', 'task'] as const) {
       const run = await runAction(t, id, { query: { ...full, [missing]: undefined } });
       const strict = t.config.assumptions['jobs.errors.rejections-4xx'] !== false;

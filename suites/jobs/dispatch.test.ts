@@ -1,5 +1,5 @@
 /** Parameterized jobs: dispatch, raw payload, limits and meta (data-driven), idempotency. */
-import { suite, conformance } from '../../harness/index.js';
+import { suite, conformance, type Exchange, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { loadCases, runCases } from '../lib/cases.js';
@@ -27,9 +27,10 @@ s.setup(async (ctx) => {
   for (const [name, spec] of Object.entries(cases.jobs ?? {})) {
     const id = `${prefix}-${name.toLowerCase()}`;
     ctx.track(`job ${id} and its children`, async () => {
-      const children = await ctx.sched.get('jobs', { query: { prefix: `${id}/` }, validate: false });
-      for (const c of Array.isArray(children.response.body) ? (children.response.body as Obj[]) : []) {
-        await ctx.sched.delete(`job/${enc(c.ID)}`, { query: { purge: true }, validate: false });
+      // Children are found by ParentID: the form of a dispatched ID is not given.
+      const jobs = await ctx.sched.get('jobs', { validate: false });
+      for (const c of Array.isArray(jobs.response.body) ? (jobs.response.body as Obj[]) : []) {
+        if (c.ParentID === id) await ctx.sched.delete(`job/${enc(c.ID)}`, { query: { purge: true }, validate: false });
       }
       return ctx.sched.delete(`job/${enc(id)}`, { query: { purge: true }, validate: false });
     });
@@ -55,10 +56,46 @@ async function dispatch(
   return ex;
 }
 
+const isIndex = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+const isId = (v: unknown) => typeof v === 'string' && v.length > 0;
+
+/** The documented dispatch answer: Index, JobCreateIndex, EvalCreateIndex, EvalID, DispatchedJobID. */
+const dispatchAnswer = [
+  bodyAt('/Index', isIndex, 'is an index'),
+  bodyAt('/JobCreateIndex', isIndex, 'is an index'),
+  bodyAt('/EvalCreateIndex', isIndex, 'is an index'),
+  bodyAt('/EvalID', isId, 'names the evaluation'),
+  bodyAt('/DispatchedJobID', isId, 'names the dispatched job'),
+];
+
+/** The dispatched job of an answer and what the answer says of it (its index, its evaluation). */
+async function checkChild(t: T, ex: Exchange): Promise<Obj> {
+  const childId = String(body(ex).DispatchedJobID);
+  const child = await readJob(t, childId);
+  expectEqual(body(ex).JobCreateIndex, child.CreateIndex, "JobCreateIndex is the dispatched job's CreateIndex");
+  const evals = body<Obj[]>(await t.sched.get(`job/${enc(childId)}/evaluations`)) ?? [];
+  expectThat(
+    evals.some((e) => e.ID === body(ex).EvalID),
+    'eval',
+    'EvalID is an evaluation of the dispatched job',
+    body(ex).EvalID,
+    evals.map((e) => e.ID),
+  );
+  return child;
+}
+
+/** How many children the parent's summary counts (Children: Pending, Running, Dead). */
+async function childCount(t: T, id: string): Promise<number> {
+  const ex = await t.sched.get(`job/${enc(id)}/summary`);
+  t.check(ex, ok);
+  const c = (body(ex).Children ?? {}) as Obj;
+  return Number(c.Pending ?? 0) + Number(c.Running ?? 0) + Number(c.Dead ?? 0);
+}
+
 conformance(
   {
     id: 'jobs.dispatch.creates-child',
-    also: ['jobs.dispatch.meta'],
+    also: ['jobs.dispatch.meta', 'jobs.dispatch.child-fields'],
     level: 'MUST',
     title: 'POST /v1/job/:job_id/dispatch creates a dispatched child job with the payload and meta',
   },
@@ -66,26 +103,20 @@ conformance(
     const { id } = await registered(t, 'parameterized', 'dchild');
     const payload = payloadOf(100);
     const ex = await dispatch(t, id, { Payload: payload, Meta: { tenant: 'acme', note: 'first' } });
-    t.check(
-      ex,
-      ok,
-      bodyAt(
-        '/DispatchedJobID',
-        (v: unknown) => typeof v === 'string' && v.startsWith(`${id}/`),
-        'starts with the parent ID and a slash',
-      ),
-      bodyAt('/EvalID', (v: unknown) => typeof v === 'string' && v.length > 0, 'names the evaluation'),
-    );
-    const child = await readJob(t, body(ex).DispatchedJobID);
-    expectEqual(child.ParentID, id, 'ParentID of the dispatched job');
-    expectEqual(child.Dispatched, true, 'Dispatched flag of the child');
+    t.check(ex, ok, ...dispatchAnswer);
+    const child = await checkChild(t, ex);
     expectEqual(child.Payload, payload, 'the child carries the payload');
-    expectThat(
-      child.Meta?.tenant === 'acme' && child.Meta?.note === 'first',
-      'meta',
-      'the dispatch meta is stored on the child',
-      { tenant: 'acme', note: 'first' },
-      child.Meta,
+    t.proving('jobs.dispatch.child-fields', () =>
+      expectEqual([child.ParentID, child.Dispatched], [id, true], 'ParentID and Dispatched of the child'),
+    );
+    t.proving('jobs.dispatch.meta', () =>
+      expectThat(
+        child.Meta?.tenant === 'acme' && child.Meta?.note === 'first',
+        'meta',
+        'the dispatch meta is stored on the child',
+        { tenant: 'acme', note: 'first' },
+        child.Meta,
+      ),
     );
   },
 );
@@ -116,15 +147,9 @@ conformance(
         body(first).DispatchedJobID,
         'the repeated dispatch names the same child',
       );
-    const children = await t.sched.get('jobs', { query: { prefix: `${id}/` } });
-    t.check(children, ok);
-    expectEqual(body<Obj[]>(children).length, 1, 'children of the parent after two dispatches with one token');
+    expectEqual(await childCount(t, id), 1, 'children the parent counts after two dispatches with one token');
     t.check(await dispatch(t, id, { Meta: { tenant: 'a' } }, { idempotency_token: t.unique('tok') }), ok);
-    expectEqual(
-      body<Obj[]>(await t.sched.get('jobs', { query: { prefix: `${id}/` } })).length,
-      2,
-      'another token dispatches another child',
-    );
+    expectEqual(await childCount(t, id), 2, 'another token dispatches another child');
   },
 );
 
@@ -136,15 +161,20 @@ conformance(
   },
   async (t) => {
     const { id } = await registered(t, 'parameterized', 'dtmpl');
-    const ex = await dispatch(t, id, { Meta: { tenant: 'a' }, IdPrefixTemplate: 'nightly' });
-    t.check(
-      ex,
-      ok,
-      bodyAt(
-        '/DispatchedJobID',
-        (v: unknown) => typeof v === 'string' && v.startsWith(`${id}/`) && v.includes('nightly'),
-        'starts with the parent and contains the template',
-      ),
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const ex = await dispatch(t, id, { Meta: { tenant: 'a' }, IdPrefixTemplate: 'nightly' });
+      t.check(ex, ok, bodyAt('/DispatchedJobID', isId, 'names the dispatched job'));
+      ids.push(String(body(ex).DispatchedJobID));
+    }
+    // A prefix of what tells the children apart: the same in both IDs, up to and including the template.
+    const upTo = (v: string) => (v.includes('nightly') ? v.slice(0, v.indexOf('nightly') + 'nightly'.length) : '');
+    expectThat(
+      ids[0] !== ids[1] && upTo(ids[0]!) !== '' && upTo(ids[0]!) === upTo(ids[1]!),
+      'template',
+      'both dispatched IDs hold the template, before the part that differs between them',
+      'a common prefix ending in nightly',
+      ids,
     );
     const plain = await dispatch(t, id, { Meta: { tenant: 'a' } });
     t.check(
@@ -159,6 +189,14 @@ conformance(
   },
 );
 
+/** Dispatches `raw` to dispatch/payload as `contentType`; the child is purged after the test. */
+async function rawDispatch(t: T, id: string, raw: string | Buffer, contentType: string): Promise<Exchange> {
+  const ex = await t.sched.post(`job/${enc(id)}/dispatch/payload`, { rawBody: raw, contentType });
+  const child = (ex.response.body as Obj | undefined)?.DispatchedJobID;
+  if (typeof child === 'string' && child) trackJob(t, child);
+  return ex;
+}
+
 conformance(
   {
     id: 'jobs.dispatch.raw-payload',
@@ -168,23 +206,23 @@ conformance(
   async (t) => {
     const { id } = await registered(t, 'parameterized-payload-required', 'draw');
     const text = 'line one\nline two: raw, not JSON {';
-    const ex = await t.sched.post(`job/${enc(id)}/dispatch/payload`, { rawBody: text, contentType: 'text/plain' });
-    const child = (ex.response.body as Obj | undefined)?.DispatchedJobID;
-    if (typeof child === 'string' && child) trackJob(t, child);
-    t.check(
-      ex,
-      ok,
-      bodyAt(
-        '/DispatchedJobID',
-        (v: unknown) => typeof v === 'string' && v.startsWith(`${id}/`),
-        'names a child of the job',
-      ),
-    );
-    expectEqual(
-      (await readJob(t, child)).Payload,
-      Buffer.from(text).toString('base64'),
-      'the child payload is the raw body',
-    );
+    // Any content type: text, bytes, and JSON (kept whole, never read as a dispatch request).
+    const json = JSON.stringify({ Payload: Buffer.from('not this').toString('base64'), Meta: { tenant: 'x' } });
+    const bytes = Buffer.from(payloadOf(300), 'base64');
+    for (const [raw, contentType] of [
+      [text, 'text/plain'],
+      [json, 'application/json'],
+      [bytes, 'application/octet-stream'],
+    ] as const) {
+      const ex = await rawDispatch(t, id, raw, contentType);
+      t.check(ex, ok, ...dispatchAnswer);
+      const child = await checkChild(t, ex);
+      expectEqual(
+        child.Payload,
+        Buffer.from(raw).toString('base64'),
+        `the child payload is the whole ${contentType} body`,
+      );
+    }
   },
 );
 

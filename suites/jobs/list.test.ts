@@ -1,12 +1,13 @@
 /** GET /v1/jobs: items, prefix, pagination, filter (data-driven), meta. */
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
+import type { Exchange } from '../../harness/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { loadCases, runCases } from '../lib/cases.js';
 import { jobGenerator } from '../../fixtures/jobs/generator.js';
 import { body, enc, nextToken, register, runCase, trackJob, type Obj, ok } from './helpers.js';
 
-import { schedNamespace } from '../../harness/index.js';
+import { schedNamespace, schedTokenWith } from '../../harness/index.js';
 
 const s = suite('jobs');
 
@@ -45,6 +46,21 @@ conformance(
 
 conformance(
   {
+    id: 'jobs.list.returns-items',
+    level: 'MUST',
+    title: 'GET /v1/jobs with a prefix no job has answers an empty array',
+  },
+  async (t) => {
+    t.check(
+      await t.sched.get('jobs', { query: { prefix: t.unique('nothing-here') } }),
+      ok,
+      bodyAt('', (v: unknown) => Array.isArray(v) && v.length === 0, 'is an empty array'),
+    );
+  },
+);
+
+conformance(
+  {
     id: 'jobs.list.prefix',
     level: 'MUST',
     title: 'GET /v1/jobs?prefix= keeps only jobs whose ID starts with the prefix',
@@ -64,6 +80,9 @@ conformance(
   },
 );
 
+/** The IDs of the items of a list answer (an array of job list items). */
+const idsOf = (ex: Exchange): string[] => (body<Obj[]>(ex) ?? []).map((j) => String(j.ID));
+
 conformance(
   {
     id: 'jobs.list.pagination-next-token',
@@ -81,32 +100,53 @@ conformance(
       await register(t, generate({ id }));
     }
     const seen: string[] = [];
-    const sizes: number[] = [];
     let token = '';
+    // 23 jobs need 5 pages of 5; a last page with a token to an empty page is allowed (bounded walk).
     for (let page = 0; page < 10; page++) {
       const ex = await t.sched.get('jobs', { query: { prefix: base, per_page: 5, next_token: token || undefined } });
       t.check(ex, ok);
-      const items = body<Obj[]>(ex);
-      sizes.push(items.length);
-      expectThat(items.length <= 5, 'per_page', 'a page holds at most per_page items', '<= 5', items.length);
-      seen.push(...items.map((j) => j.ID as string));
+      const items = idsOf(ex);
+      t.proving('jobs.list.per-page-limit', () =>
+        expectThat(items.length <= 5, 'per_page', 'a page holds at most per_page items', '<= 5', items.length),
+      );
+      seen.push(...items);
       token = nextToken(t, ex);
-      if (!token) break;
+      if (!token || items.length === 0) break;
     }
-    // The document fixes neither the order of the items nor whether the last page names a token
-    // (to an empty page): the pages hold every job exactly once, five at most each.
-    expectThat(
-      sizes.filter((n) => n > 0).length >= 5,
-      'pages',
-      '23 jobs at per_page=5 come in at least five pages',
-      '>= 5 pages',
-      sizes,
-    );
+    // The document gives no order: every job once, across the pages, compared as sets.
     expectEqual([...seen].sort(), [...ids].sort(), 'every job once across the pages');
-    const all = await t.sched.get('jobs', { query: { prefix: base } });
-    t.check(all, ok);
-    expectEqual(body<Obj[]>(all).length, 23, 'without per_page the list is not paginated');
-    expectEqual(nextToken(t, all), '', 'no next token without per_page');
+    await t.proving('jobs.list.per-page-default-unpaginated', async () => {
+      for (const perPage of [undefined, 0]) {
+        const all = await t.sched.get('jobs', { query: { prefix: base, per_page: perPage } });
+        t.check(all, ok);
+        const what = perPage === undefined ? 'without per_page' : 'with per_page=0';
+        expectEqual(idsOf(all).sort(), [...ids].sort(), `${what} the list is not paginated`);
+        expectEqual(nextToken(t, all), '', `no next token ${what}`);
+      }
+    });
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.list.per-page-default-unpaginated',
+    level: 'MUST',
+    title: 'GET /v1/jobs without per_page lists 101 jobs on one page, without a next token',
+  },
+  async (t) => {
+    // More jobs than any default page a scheduler is likely to use (100 is the common one), so an
+    // unpaginated answer cannot be a default page size that happens to hold them all.
+    const base = t.unique('nopage');
+    const ids = Array.from({ length: 101 }, (_, i) => `${base}-${String(i).padStart(3, '0')}`);
+    for (let i = 0; i < ids.length; i += 10)
+      await Promise.all(ids.slice(i, i + 10).map((id) => register(t, jobDefinition('parameterized', id))));
+    for (const perPage of [undefined, 0]) {
+      const ex = await t.sched.get('jobs', { query: { prefix: base, per_page: perPage } });
+      t.check(ex, ok);
+      const what = perPage === undefined ? 'without per_page' : 'with per_page=0';
+      expectEqual(idsOf(ex).sort(), ids, `${what} every one of the 101 jobs is on the one page`);
+      expectEqual(nextToken(t, ex), '', `no next token ${what}`);
+    }
   },
 );
 
@@ -153,6 +193,36 @@ conformance(
     const item = body<Obj[]>(ex)[0] ?? {};
     const meta = Object.entries(item).find(([k]) => k.toLowerCase() === 'meta')?.[1];
     expectEqual(meta, { team: 'cache' }, 'the list item carries a meta field holding the job meta');
+  },
+);
+
+/** Does a list item carry a meta field (any spelling of `meta`) with something in it? */
+const carriesMeta = (item: Obj): boolean =>
+  Object.entries(item).some(
+    ([k, v]) => k.toLowerCase() === 'meta' && v !== null && v !== undefined && Object.keys(v as object).length > 0,
+  );
+
+conformance(
+  {
+    id: 'jobs.list.meta-default',
+    level: 'MUST',
+    title: 'GET /v1/jobs without meta (and with meta=false) lists items without the job meta',
+  },
+  async (t) => {
+    const id = t.unique('nometa');
+    await register(t, jobDefinition('service', id));
+    for (const meta of [undefined, false]) {
+      const ex = await t.sched.get('jobs', { query: { prefix: id, meta } });
+      t.check(ex, ok, bodyAt('/0/ID', id));
+      const item = body<Obj[]>(ex)[0]!;
+      expectThat(
+        !carriesMeta(item),
+        'meta',
+        `${meta === undefined ? 'without meta' : 'with meta=false'} the item carries no meta field`,
+        'no meta field',
+        item,
+      );
+    }
   },
 );
 
@@ -210,3 +280,22 @@ s.setup(async (ctx) => {
 runCases(filters, {
   'jobs-shared': { run: (t, c) => runCase(t, c, filterIds, `${filterPrefix}-`).then(() => undefined) },
 });
+
+conformance(
+  {
+    id: 'jobs.list.namespace-wildcard',
+    level: 'MUST',
+    requires: ['schedAcl'],
+    title: 'GET /v1/jobs?namespace=* with a token that may list only default leaves out the jobs of other namespaces',
+  },
+  async (t) => {
+    const base = t.unique('nsa');
+    const ns = await schedNamespace(t);
+    await register(t, jobDefinition('batch', `${base}-a`));
+    await register(t, jobDefinition('batch', `${base}-b`, { Namespace: ns }), { namespace: ns });
+    const token = await schedTokenWith(t, ['list-jobs'], 'default');
+    const ex = await t.sched.get('jobs', { token, query: { prefix: base, namespace: '*' } });
+    t.check(ex, ok);
+    expectEqual(idsOf(ex), [`${base}-a`], 'namespace=* lists only the namespaces the token may access');
+  },
+);

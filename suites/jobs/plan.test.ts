@@ -1,24 +1,21 @@
-/** Plan (dry run with diff and annotations), evaluate, periodic force. */
-import { suite, conformance, type T } from '../../harness/index.js';
+/** Plan (dry run, diff, annotations, response fields, PolicyOverride) and evaluate; periodic force: periodic.test.ts. */
+import { suite, conformance, schedTokenWith, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
-import {
-  body,
-  enc,
-  readJob,
-  registered,
-  trackJob,
-  type Obj,
-  refused,
-  refusedUnchanged,
-  ok,
-  absent,
-} from './helpers.js';
+import { body, enc, readJob, registered, trackJob, type Obj, refused, ok, absent } from './helpers.js';
 
 suite('jobs');
 
 const plan = (t: T, id: string, job: Obj, diff = true) =>
   t.sched.post(`job/${enc(id)}/plan`, { body: { Job: job, Diff: diff } });
+
+/** Every field diff anywhere in a job diff (job, group, task and object levels). */
+function fieldDiffs(diff: Obj | null | undefined): Obj[] {
+  if (!diff) return [];
+  const out: Obj[] = [...(diff.Fields ?? [])];
+  for (const k of ['Objects', 'TaskGroups', 'Tasks']) for (const d of diff[k] ?? []) out.push(...fieldDiffs(d));
+  return out;
+}
 const evalIds = async (t: T, id: string) =>
   body<Obj[]>(await t.sched.get(`job/${enc(id)}/evaluations`))
     .map((e) => e.ID as string)
@@ -65,11 +62,57 @@ conformance(
     const { id, job } = await registered(t, 'service', 'pdiff');
     const changed = structuredClone(job);
     changed.TaskGroups![0]!.Tasks![0]!.Env = { MODE: 'planned' };
-    t.check(await plan(t, id, changed), ok, bodyAt('/Diff/Type', 'Edited'), bodyAt('/Diff/ID', id));
+    const ex = await plan(t, id, changed);
+    t.check(ex, ok, bodyAt('/Diff/ID', id));
+    // Job, task group and task diffs down to the field diff of the change.
+    const diff = body(ex).Diff as Obj;
+    const group = (diff.TaskGroups ?? []).find((g: Obj) => g.Name === 'cache') as Obj | undefined;
+    const task = (group?.Tasks ?? []).find((k: Obj) => k.Name === 'redis') as Obj | undefined;
+    const field = fieldDiffs(task).find((f) => String(f.Name).includes('MODE'));
+    expectThat(
+      !!field && field.Old === 'primary' && field.New === 'planned',
+      'diff',
+      'the diff holds the task group cache, its task redis and the field diff of MODE primary -> planned',
+      'Diff.TaskGroups[cache].Tasks[redis] ... MODE primary -> planned',
+      diff,
+    );
     const fresh = t.unique('pnew');
     trackJob(t, fresh);
-    t.check(await plan(t, fresh, jobDefinition('batch', fresh)), ok, bodyAt('/Diff/Type', 'Added'));
+    const added = await plan(t, fresh, jobDefinition('batch', fresh));
+    t.check(
+      added,
+      ok,
+      bodyAt('/Diff/Type', (v: unknown) => typeof v === 'string' && v.length > 0, 'a type'),
+    );
+    t.assuming('jobs.diff.type-names', () =>
+      expectEqual(
+        [diff.Type, body(added).Diff.Type],
+        ['Edited', 'Added'],
+        'Type of the diffs of a changed and a new job',
+      ),
+    );
     await absent(t, fresh, 'a job only planned');
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.plan.diff',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/plan without Diff (and with Diff false) answers no diff',
+  },
+  async (t) => {
+    const { id, job } = await registered(t, 'service', 'pnodiff');
+    const changed = structuredClone(job);
+    changed.TaskGroups![0]!.Tasks![0]!.Env = { MODE: 'planned' };
+    for (const diff of [undefined, false]) {
+      const ex = await t.sched.post(`job/${enc(id)}/plan`, { body: { Job: changed, Diff: diff } });
+      t.check(
+        ex,
+        ok,
+        bodyAt('/Diff', (v: unknown) => v === null || v === undefined, `is null or absent with Diff ${diff}`),
+      );
+    }
   },
 );
 
@@ -85,10 +128,124 @@ conformance(
     const job = jobDefinition('service', fresh);
     job.TaskGroups![0]!.Count = 3;
     const ex = await plan(t, fresh, job);
-    t.check(ex, ok, bodyAt('/Annotations/DesiredTGUpdates/cache/Place', 3));
-    for (const k of ['Stop', 'Ignore', 'InPlaceUpdate', 'DestructiveUpdate', 'Migrate']) {
-      t.check(ex, bodyAt(`/Annotations/DesiredTGUpdates/cache/${k}`, 0));
-    }
+    t.check(ex, ok);
+    for (const k of ['Place', 'Stop', 'Ignore', 'InPlaceUpdate', 'DestructiveUpdate', 'Migrate'])
+      t.check(ex, bodyAt(`/Annotations/DesiredTGUpdates/cache/${k}`, Number.isInteger, 'is an integer'));
+    // What the counts mean is not given: the real scheduler's reading is the assumption.
+    t.assuming('jobs.plan.annotations-place', () => {
+      const u = body(ex).Annotations.DesiredTGUpdates.cache as Obj;
+      expectEqual(
+        [u.Place, u.Stop, u.Ignore, u.InPlaceUpdate, u.DestructiveUpdate, u.Migrate],
+        [3, 0, 0, 0, 0, 0],
+        'one placement per count of a new job and no other update',
+      );
+    });
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.plan.response',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/plan answers Index, Warnings, CreatedEvals and JobModifyIndex',
+  },
+  async (t) => {
+    const { id, job } = await registered(t, 'batch', 'presp');
+    const registeredIndex = (await readJob(t, id)).JobModifyIndex;
+    t.check(
+      await plan(t, id, { ...job, Priority: 45 }, false),
+      ok,
+      bodyAt('/Index', Number.isInteger, 'is an integer'),
+      bodyAt('/Warnings', (v: unknown) => typeof v === 'string', 'is a string'),
+      bodyAt('/CreatedEvals', (v: unknown) => v === null || Array.isArray(v), 'is an array of evaluations (or null)'),
+      bodyAt('/JobModifyIndex', registeredIndex, "is the registered job's"),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.plan.next-periodic-launch',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/plan of a periodic job answers NextPeriodicLaunch after the request',
+  },
+  async (t) => {
+    const id = t.unique('pnext');
+    trackJob(t, id);
+    const asked = Date.now();
+    const ex = await plan(t, id, jobDefinition('periodic', id), false);
+    t.check(
+      ex,
+      ok,
+      bodyAt(
+        '/NextPeriodicLaunch',
+        (v: unknown) => typeof v === 'string' && Date.parse(v) >= asked - 1000,
+        'is a timestamp not before the request',
+      ),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.plan.failed-tg-allocs',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/plan of a job no node can place answers FailedTGAllocs with its metrics',
+  },
+  async (t) => {
+    const id = t.unique('pfail');
+    trackJob(t, id);
+    const job = jobDefinition('batch', id, { Datacenters: [t.unique('no-such-dc')] });
+    const ex = await plan(t, id, job, false);
+    t.check(ex, ok);
+    const group = String(job.TaskGroups![0]!.Name);
+    const metrics = body(ex).FailedTGAllocs?.[group] as Obj | undefined;
+    const fields = [
+      'CoalescedFailures',
+      'AllocationTime',
+      'Scores',
+      'NodesEvaluated',
+      'NodesFiltered',
+      'NodesAvailable',
+      'NodesInPool',
+      'ClassFiltered',
+      'ConstraintFiltered',
+      'NodesExhausted',
+      'ClassExhausted',
+      'DimensionExhausted',
+    ];
+    expectEqual(
+      fields.filter((f) => !metrics || !(f in metrics)),
+      [],
+      `FailedTGAllocs.${group} carries every metric the document lists`,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.acl.policy-override',
+    level: 'MUST',
+    requires: ['schedAcl'],
+    title: 'POST /v1/job/:job_id/plan with PolicyOverride needs namespace:policy-override; without it submit-job does',
+  },
+  async (t) => {
+    const { id, job } = await registered(t, 'batch', 'ppo');
+    const send = async (caps: string[], override?: boolean) =>
+      t.sched.post(`job/${enc(id)}/plan`, {
+        token: await schedTokenWith(t, caps),
+        body: { Job: job, PolicyOverride: override },
+      });
+    t.check(await send(['submit-job']), ok);
+    const denied = await send(['submit-job'], true);
+    expectThat(
+      denied.response.status >= 400,
+      'acl',
+      'PolicyOverride without policy-override is denied',
+      'a refusal',
+      denied.response.status,
+    );
+    t.check(await send(['submit-job', 'policy-override'], true), ok);
   },
 );
 
@@ -120,7 +277,7 @@ conformance(
     t.as('jobs.evaluate.json-payload-0-8-4').check(ex, ok);
     t.check(
       ex,
-      ok,
+      bodyAt('/JobModifyIndex', (await readJob(t, id)).JobModifyIndex, "is the job's JobModifyIndex"),
       bodyAt(
         '/EvalID',
         (v: unknown) => typeof v === 'string' && v.length > 0 && !before.includes(v),
@@ -155,78 +312,6 @@ conformance(
         validate: false,
       }),
       'an evaluate request without JobID',
-    );
-  },
-);
-
-const childrenOf = async (t: T, id: string) => body<Obj[]>(await t.sched.get('jobs', { query: { prefix: `${id}/` } }));
-
-conformance(
-  {
-    id: 'jobs.periodic.force',
-    also: ['jobs.periodic.force-ignores-overlap'],
-    level: 'MUST',
-    title:
-      'POST /v1/job/:job_id/periodic/force launches an instance each time, even while one runs with prohibit_overlap',
-  },
-  async (t) => {
-    const { id } = await registered(t, 'periodic', 'pforce');
-    const track = async () => {
-      for (const c of await childrenOf(t, id)) trackJob(t, c.ID);
-    };
-    const first = await t.sched.post(`job/${enc(id)}/periodic/force`);
-    await track();
-    t.check(
-      first,
-      ok,
-      bodyAt('/EvalID', (v: unknown) => typeof v === 'string' && v.length > 0, 'names an evaluation'),
-      bodyAt('/EvalCreateIndex', Number.isInteger, 'is an integer'),
-    );
-    const kids = await childrenOf(t, id);
-    expectEqual(kids.length, 1, 'one instance after the first force');
-    expectEqual(kids[0]!.ParentID, id, 'the instance is a child of the periodic job');
-    const second = await t.sched.post(`job/${enc(id)}/periodic/force`);
-    await track();
-    t.check(
-      second,
-      ok,
-      bodyAt(
-        '/EvalID',
-        (v: unknown) => typeof v === 'string' && v.length > 0 && v !== body(first).EvalID,
-        'names a new evaluation',
-      ),
-    );
-    // Forces are told apart by their evaluations: instance IDs may be named after the launch second,
-    // so two forces within one second can launch the same instance again (a new evaluation each).
-    const launched = async (evalId: string) => {
-      for (const c of await childrenOf(t, id)) {
-        if (body<Obj[]>(await t.sched.get(`job/${enc(c.ID)}/evaluations`)).some((e) => e.ID === evalId))
-          return c.ID as string;
-      }
-      return undefined;
-    };
-    const [a, b] = [await launched(body(first).EvalID), await launched(body(second).EvalID)];
-    expectThat(
-      !!a && !!b,
-      'instances',
-      "each force's evaluation belongs to an instance of the periodic job, although one still runs and overlap is prohibited",
-      'two evaluations of instances',
-      { first: a, second: b },
-    );
-    if (a === b) t.note(`both forces launched instance ${a} (same launch second); told apart by their evaluations`);
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.periodic.force-not-periodic-400',
-    level: 'MUST',
-    title: 'POST /v1/job/:job_id/periodic/force of a job that is not periodic is refused',
-  },
-  async (t) => {
-    const { id } = await registered(t, 'batch', 'pnot');
-    await refusedUnchanged(t, id, 'a periodic force of a job that is not periodic', () =>
-      t.sched.post(`job/${enc(id)}/periodic/force`),
     );
   },
 );

@@ -1,5 +1,5 @@
-// size: 19 tests of POST /v1/jobs and what a registration returns (versions, evaluations, submissions).
-/** Register, update, read, evaluations of a registration, submissions. */
+// size: 19 tests of POST /v1/jobs and what a registration returns (versions, evaluations, paths).
+/** Register, update, read, evaluations of a registration (submissions: submission.test.ts). */
 import { suite, conformance } from '../../harness/index.js';
 import { clientError, bodyAt, jsonContentType, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
@@ -116,6 +116,20 @@ conformance(
 
 conformance(
   {
+    id: 'jobs.register.job-required',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id without Job is refused and leaves the job as it was',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'batch', 'nojob');
+    await refusedUnchanged(t, id, 'POST /v1/job/:job_id without Job', () =>
+      t.sched.post(`job/${enc(id)}`, { body: { EnforceIndex: false }, validate: false }),
+    );
+  },
+);
+
+conformance(
+  {
     id: 'jobs.read.unknown-404',
     also: ['jobs.errors.rejections-4xx', 'jobs.errors.body-json-or-text'],
     level: 'MUST',
@@ -160,12 +174,12 @@ conformance(
       evalId,
       body<Obj[]>(evals).map((e) => e.ID),
     );
-    // `job-register` is the document's example of TriggeredBy, not a rule: any non-empty reason.
+    // TriggeredBy is named "for example `job-register`": any trigger the scheduler names will do.
     expectThat(
-      typeof found!.TriggeredBy === 'string' && found!.TriggeredBy !== '',
+      typeof found!.TriggeredBy === 'string' && found!.TriggeredBy.length > 0,
       'eval',
-      'TriggeredBy of a registration evaluation names what triggered it (for example job-register)',
-      'a non-empty string',
+      'the evaluation names what triggered it',
+      'a non-empty TriggeredBy',
       found!.TriggeredBy,
     );
     expectEqual(found!.JobID, id, 'JobID of the evaluation');
@@ -225,10 +239,14 @@ conformance(
   async (t) => {
     const id = t.unique('cas');
     const job = jobDefinition('batch', id);
-    const first = await register(t, job, { extra: { EnforceIndex: true, JobModifyIndex: 0 } });
-    const index = body(first).JobModifyIndex as number;
+    await register(t, job, { extra: { EnforceIndex: true, JobModifyIndex: 0 } });
+    const index = (await readJob(t, id)).JobModifyIndex as number;
     await refusedUnchanged(t, id, 'EnforceIndex with JobModifyIndex 0 for an existing job', () =>
       t.sched.post('jobs', { body: { Job: { ...job, Priority: 41 }, EnforceIndex: true, JobModifyIndex: 0 } }),
+    );
+    // JobModifyIndex defaults to 0: EnforceIndex alone is the same check-and-set as index 0.
+    await refusedUnchanged(t, id, 'EnforceIndex without JobModifyIndex for an existing job', () =>
+      t.sched.post('jobs', { body: { Job: { ...job, Priority: 41 }, EnforceIndex: true } }),
     );
     await refusedUnchanged(t, id, 'EnforceIndex with a JobModifyIndex that is not the current one', () =>
       t.sched.post('jobs', {
@@ -243,6 +261,11 @@ conformance(
       ok,
     );
     expectEqual((await readJob(t, id)).Priority, 43, 'the registration with the current index was applied');
+    // EnforceIndex defaults to false: a stale JobModifyIndex alone enforces nothing.
+    t.check(await t.sched.post('jobs', { body: { Job: { ...job, Priority: 44 }, JobModifyIndex: index + 1000 } }), ok);
+    expectEqual((await readJob(t, id)).Priority, 44, 'without EnforceIndex the stale JobModifyIndex was not enforced');
+    const fresh = jobDefinition('batch', t.unique('cas'));
+    t.check(await register(t, fresh, { extra: { EnforceIndex: true } }), ok);
   },
 );
 
@@ -329,134 +352,6 @@ conformance(
 
 conformance(
   {
-    id: 'jobs.submission.read',
-    also: ['jobs.register.submission-reference-only'],
-    level: 'MUST',
-    title:
-      'GET /v1/job/:job_id/submission?version=0 returns the source sent with the job, which does not drive scheduling',
-  },
-  async (t) => {
-    const id = t.unique('sub');
-    const source = `job "${id}" {\n  group "work" {\n    count = 7\n  }\n}\n`;
-    await register(t, jobDefinition('batch', id), {
-      extra: { Submission: { Source: source, Format: 'hcl2', VariableFlags: { X: 'x' }, Variables: '' } },
-    });
-    const version = await currentVersion(t, id);
-    const sub = await t.sched.get(`job/${enc(id)}/submission`, { query: { version } });
-    t.check(
-      sub,
-      ok,
-      bodyAt('/Source', source),
-      bodyAt('/Format', 'hcl2'),
-      bodyAt('/Version', version),
-      bodyAt('/JobID', id),
-      bodyAt('/VariableFlags', { X: 'x' }),
-    );
-    expectEqual(
-      (await readJob(t, id)).TaskGroups[0].Count,
-      1,
-      'the job runs its JSON definition, not the submitted source (count 7)',
-    );
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.submission.version-required',
-    level: 'MUST',
-    title: 'GET /v1/job/:job_id/submission without version is refused',
-  },
-  async (t) => {
-    const id = t.unique('subv');
-    await register(t, jobDefinition('batch', id), { extra: { Submission: { Source: '# source', Format: 'hcl2' } } });
-    t.check(
-      await t.sched.get(`job/${enc(id)}/submission`, { query: { version: await currentVersion(t, id) } }),
-      ok,
-      bodyAt('/Source', '# source'),
-    );
-    refused(t, await t.sched.get(`job/${enc(id)}/submission`, { validate: false }), 'GET submission without version');
-  },
-);
-
-/** No submission: a refusal (4xx, or any non-2xx where rejections-4xx is off), or 200 with nothing in it. */
-function noSubmission(ex: { response: { status: number; body: unknown } }): boolean {
-  if (ex.response.status >= 400 && ex.response.status < 600) return true;
-  const b = ex.response.body as Obj | null | string;
-  return (
-    ex.response.status >= 200 &&
-    ex.response.status < 300 &&
-    (b === null || b === '' || (typeof b === 'object' && !b.Source))
-  );
-}
-
-conformance(
-  {
-    id: 'jobs.submission.absent-when-not-supplied',
-    level: 'MUST',
-    title: 'GET /v1/job/:job_id/submission of a version registered without Submission has no data',
-  },
-  async (t) => {
-    const id = t.unique('nosub');
-    const job = jobDefinition('batch', id);
-    await register(t, job, { extra: { Submission: { Source: '# first version', Format: 'hcl2' } } });
-    const first = await currentVersion(t, id);
-    t.check(await update(t, { ...job, Priority: 45 }), ok);
-    const second = await currentVersion(t, id);
-    expectThat(second !== first, 'version', 'the update made a new version', `not ${first}`, second);
-    const ex = await t.sched.get(`job/${enc(id)}/submission`, { query: { version: second } });
-    expectThat(
-      noSubmission(ex),
-      'submission',
-      'no submission data for the second version, registered without one (not the source of the first)',
-      '4xx or an empty answer',
-      { status: ex.response.status, body: ex.response.body },
-    );
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.submission.keep-last-6',
-    level: 'MUST',
-    title: 'GET /v1/job/:job_id/submission keeps only the 6 most recent sources',
-  },
-  async (t) => {
-    const id = t.unique('six');
-    const job = jobDefinition('batch', id);
-    // The Version each registration made, as read back (the document gives no numbering).
-    const versions: number[] = [];
-    for (let n = 0; n < 8; n++) {
-      const ex = await t.sched.post('jobs', {
-        body: { Job: { ...job, Meta: { v: String(n) } }, Submission: { Source: `# source ${n}`, Format: 'hcl2' } },
-      });
-      if (n === 0)
-        t.track(`job ${id}`, () => t.sched.delete(`job/${enc(id)}`, { query: { purge: true }, validate: false }));
-      t.check(ex, ok);
-      versions.push(await currentVersion(t, id));
-    }
-    expectEqual(new Set(versions).size, 8, 'eight changed registrations made eight versions');
-    for (const n of [0, 1]) {
-      const ex = await t.sched.get(`job/${enc(id)}/submission`, { query: { version: versions[n] } });
-      expectThat(
-        noSubmission(ex),
-        'submission',
-        `the source of registration ${n + 1} is older than the 6 kept sources`,
-        'no submission',
-        ex.response.body,
-      );
-    }
-    for (const n of [2, 7]) {
-      t.check(
-        await t.sched.get(`job/${enc(id)}/submission`, { query: { version: versions[n] } }),
-        ok,
-        bodyAt('/Source', `# source ${n}`),
-      );
-    }
-  },
-);
-
-conformance(
-  {
     id: 'jobs.namespace.isolation',
     level: 'MUST',
     title: 'GET /v1/job/:job_id finds a job only in the namespace it was registered in',
@@ -497,5 +392,29 @@ conformance(
       (ex) => showsNoJob(ex, id),
     );
     await absent(t, id, 'the collected job');
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.update.path-job-id',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id with the Job of another ID never registers that other job',
+  },
+  async (t) => {
+    const { id, job } = await registered(t, 'batch', 'path');
+    const other = t.unique('path-other');
+    trackJob(t, other);
+    const ex = await t.sched.post(`job/${enc(id)}`, { body: { Job: { ...job, ID: other, Name: other } } });
+    // The path names the job updated: a mismatch may be refused or applied to the path's job, but
+    // the body's job must not come into being under its own ID.
+    const read = await t.sched.get(`job/${enc(other)}`);
+    expectThat(
+      !(read.response.status === 200 && body(read)?.ID === other),
+      'path',
+      `POST /v1/job/${id} registered no job ${other}`,
+      `no job ${other}`,
+      { update: ex.response.status, read: read.response.status },
+    );
   },
 );

@@ -1,13 +1,28 @@
 /**
- * Scale status and scaling (data-driven request rules), the active-deployment refusal, and what
- * the scheduler runs for a job: allocations, deployments, summary, services.
+ * Scale status and scaling (data-driven request rules, EnforceIndex, PolicyOverride), the
+ * active-deployment refusal and the deployments of a service job (allocations, summary and
+ * services: allocations.test.ts).
  */
-import { suite, conformance, type T } from '../../harness/index.js';
+import { suite, conformance, schedTokenWith, type T } from '../../harness/index.js';
 import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { runCases } from '../lib/cases.js';
 import { HOLD_DEPLOYMENT_META } from '../../contract/scheduler-control.js';
-import { body, enc, readJob, register, registered, runCase, scalable, waitFor, type Obj, ok } from './helpers.js';
+import {
+  body,
+  enc,
+  readJob,
+  refusedUnchanged,
+  register,
+  registered,
+  runCase,
+  scalable,
+  update,
+  waitFor,
+  type Obj,
+  ok,
+  currentVersion,
+} from './helpers.js';
 
 suite('jobs');
 
@@ -15,12 +30,6 @@ suite('jobs');
 async function settle(t: T, seconds: number): Promise<void> {
   await t.advance(seconds);
 }
-
-const allocsOf = async (t: T, id: string, query: Record<string, string | boolean> = {}) => {
-  const ex = await t.sched.get(`job/${enc(id)}/allocations`, { query });
-  t.check(ex, ok);
-  return body<Obj[]>(ex);
-};
 
 const deploymentsOf = async (t: T, id: string, query: Record<string, string | boolean> = {}) => {
   const ex = await t.sched.get(`job/${enc(id)}/deployments`, { query });
@@ -51,6 +60,7 @@ conformance(
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'sstat');
+    const job = await readJob(t, id);
     const ex = await t.sched.get(`job/${enc(id)}/scale`);
     t.check(
       ex,
@@ -60,6 +70,21 @@ conformance(
       bodyAt('/JobStopped', false),
       bodyAt('/TaskGroups/cache/Desired', 1),
       bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'),
+      bodyAt('/JobCreateIndex', job.CreateIndex, "is the job's CreateIndex"),
+    );
+    for (const k of ['Healthy', 'Placed', 'Running', 'Unhealthy'])
+      t.check(ex, bodyAt(`/TaskGroups/cache/${k}`, Number.isInteger, 'is an integer count'));
+    // Once the group's one allocation runs, it is counted placed and running.
+    await settle(t, 3);
+    const running = await waitFor(
+      'the scale status counts the running allocation',
+      async () => body(await t.sched.get(`job/${enc(id)}/scale`)).TaskGroups?.cache as Obj,
+      (g) => g?.Running === 1,
+    );
+    expectEqual(
+      [running.Placed, running.Running],
+      [1, 1],
+      'Placed and Running of the group with one running allocation',
     );
   },
 );
@@ -74,7 +99,9 @@ conformance(
     });
     t.check(ex, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
     t.check(await t.sched.get(`job/${enc(id)}/scale`), ok, bodyAt('/TaskGroups/cache/Desired', 3));
-    expectEqual((await readJob(t, id)).TaskGroups[0].Count, 3, 'the job definition has the new count');
+    const scaled = await readJob(t, id);
+    expectEqual(scaled.TaskGroups[0].Count, 3, 'the job definition has the new count');
+    t.check(ex, bodyAt('/JobModifyIndex', scaled.JobModifyIndex, "is the scaled job's JobModifyIndex"));
   },
 );
 
@@ -87,19 +114,24 @@ conformance(
   async (t) => {
     const { id } = await registered(t, 'service', 'sevt');
     await scalable(t, id);
-    const message = t.unique('why');
+    // The event is found by its Meta, the one field the document says it stores.
+    const meta = { source: 'suite', request: t.unique('why') };
     t.check(
       await t.sched.post(`job/${enc(id)}/scale`, {
-        body: { Count: 2, Message: message, Meta: { source: 'suite' }, Target: { Group: 'cache' } },
+        body: { Count: 2, Message: 'scaled by the suite', Meta: meta, Target: { Group: 'cache' } },
       }),
       ok,
     );
     const status = await t.sched.get(`job/${enc(id)}/scale`);
     t.check(status, ok);
     const events = (body(status).TaskGroups?.cache?.Events ?? []) as Obj[];
-    const ev = events.find((e) => e.Message === message);
-    expectThat(!!ev, 'event', 'the scale status lists an event with the request message', message, events);
-    expectEqual(ev!.Meta, { source: 'suite' }, 'the event keeps the request Meta');
+    expectThat(
+      events.some((e) => JSON.stringify(e.Meta) === JSON.stringify(meta)),
+      'event',
+      'the scale status lists an event holding the request Meta',
+      meta,
+      events,
+    );
   },
 );
 
@@ -156,7 +188,11 @@ conformance(
       (d) => d.length > 0,
     );
     expectEqual(deps.length, 1, 'one deployment for the first version');
-    expectEqual([deps[0]!.JobID, deps[0]!.JobVersion], [id, 0], 'the deployment belongs to version 0 of the job');
+    expectEqual(
+      [deps[0]!.JobID, deps[0]!.JobVersion],
+      [id, await currentVersion(t, id)],
+      'the deployment belongs to the first version of the job',
+    );
     t.check(await t.sched.get(`job/${enc(id)}/deployment`), ok, bodyAt('/ID', deps[0]!.ID));
     await settle(t, 6);
     await waitFor(
@@ -178,175 +214,80 @@ conformance(
 
 conformance(
   {
-    id: 'jobs.allocations.list',
+    id: 'jobs.deployment.latest',
     level: 'MUST',
-    title: 'GET /v1/job/:job_id/allocations lists one running allocation per count',
+    title: 'GET /v1/job/:job_id/deployment reads the deployment of the newest version once a second one exists',
   },
   async (t) => {
-    const id = t.unique('salloc');
-    const job = jobDefinition('service', id);
-    job.TaskGroups![0]!.Count = 2;
-    await register(t, job);
-    await settle(t, 3);
-    const allocs = await waitFor(
-      'two allocations run',
-      () => allocsOf(t, id),
-      (a) => a.filter((x) => x.ClientStatus === 'running').length === 2,
+    const { id, job } = await registered(t, 'service-with-update', 'sdep2');
+    await waitFor(
+      'the first deployment is created',
+      () => deploymentsOf(t, id),
+      (d) => d.length > 0,
     );
-    for (const a of allocs) {
-      expectEqual(
-        [a.JobID, a.TaskGroup, a.DesiredStatus],
-        [id, 'cache', 'run'],
-        'allocation belongs to the job group and should run',
-      );
-      expectEqual(a.TaskStates?.redis?.State, 'running', 'task state of the running allocation');
-    }
+    const changed = structuredClone(job);
+    changed.TaskGroups![0]!.Tasks![0]!.Env = { MODE: 'secondary' };
+    t.precondition(await update(t, changed), ok);
+    const version = (await readJob(t, id)).Version;
+    const deps = await waitFor(
+      'a deployment of the new version is created',
+      () => deploymentsOf(t, id),
+      (d) => d.some((x) => x.JobVersion === version),
+    );
+    expectThat(deps.length >= 2, 'deployments', 'the job has two deployments', '>= 2', deps.length);
+    const newest = deps.find((x) => x.JobVersion === version)!;
+    t.check(await t.sched.get(`job/${enc(id)}/deployment`), ok, bodyAt('/ID', newest.ID));
   },
 );
 
 conformance(
   {
-    id: 'jobs.summary.read',
+    id: 'jobs.scale.enforce-index',
     level: 'MUST',
-    title: 'GET /v1/job/:job_id/summary counts the running allocations of each group',
+    title: 'POST /v1/job/:job_id/scale with EnforceIndex applies only with the current JobModifyIndex (default 0)',
   },
   async (t) => {
-    const { id } = await registered(t, 'service', 'ssum');
-    await settle(t, 3);
-    const summary = await waitFor(
-      'the summary counts one running allocation',
-      async () => {
-        const ex = await t.sched.get(`job/${enc(id)}/summary`);
-        t.check(ex, ok, bodyAt('/JobID', id));
-        return body(ex);
-      },
-      (s) => s.Summary?.cache?.Running === 1,
+    const { id } = await registered(t, 'service', 'senf');
+    await scalable(t, id);
+    const current = (await readJob(t, id)).JobModifyIndex as number;
+    const scale = (extra: Obj) =>
+      t.sched.post(`job/${enc(id)}/scale`, {
+        body: { Count: 2, Message: 'enforced', Target: { Group: 'cache' }, EnforceIndex: true, ...extra },
+      });
+    await refusedUnchanged(t, id, 'a scale request with EnforceIndex and a stale JobModifyIndex', () =>
+      scale({ JobModifyIndex: current + 1000 }),
     );
-    for (const k of ['Queued', 'Complete', 'Failed', 'Starting', 'Lost']) {
-      expectThat(
-        Number.isInteger(summary.Summary.cache[k]),
-        'summary',
-        `${k} is an integer counter`,
-        'integer',
-        summary.Summary.cache[k],
-      );
-    }
+    await refusedUnchanged(t, id, 'a scale request with EnforceIndex and no JobModifyIndex (0)', () => scale({}));
+    t.check(await scale({ JobModifyIndex: current }), ok);
+    expectEqual((await readJob(t, id)).TaskGroups[0].Count, 2, 'the request with the current index scaled the group');
   },
 );
 
 conformance(
   {
-    id: 'jobs.services.list',
+    id: 'jobs.acl.policy-override',
     level: 'MUST',
-    title: "GET /v1/job/:job_id/services lists the registrations of the job's services",
+    requires: ['schedAcl'],
+    title: 'POST /v1/job/:job_id/scale with PolicyOverride needs namespace:policy-override; without it scale-job does',
   },
   async (t) => {
-    const { id } = await registered(t, 'service', 'ssvc');
-    await settle(t, 3);
-    const regs = await waitFor(
-      'the service is registered',
-      async () => {
-        const ex = await t.sched.get(`job/${enc(id)}/services`);
-        t.check(ex, ok);
-        return body<Obj[]>(ex);
-      },
-      (r) => r.length > 0,
-    );
-    const reg = regs[0]!;
-    expectEqual([reg.ServiceName, reg.JobID], ['redis-cache', id], 'the registration names the service and the job');
+    const { id } = await registered(t, 'service', 'spo');
+    await scalable(t, id);
+    const send = async (caps: string[], override?: boolean) =>
+      t.sched.post(`job/${enc(id)}/scale`, {
+        token: await schedTokenWith(t, caps),
+        body: { Message: 'acl', Target: { Group: 'cache' }, PolicyOverride: override },
+      });
+    t.check(await send(['scale-job']), ok);
+    const denied = await send(['scale-job'], true);
     expectThat(
-      Number.isInteger(reg.Port) && reg.Port > 0,
-      'port',
-      'Port is a positive integer',
-      'integer > 0',
-      reg.Port,
+      denied.response.status >= 400,
+      'acl',
+      'PolicyOverride without policy-override is denied',
+      'a refusal',
+      denied.response.status,
     );
-    const allocs = await allocsOf(t, id);
-    expectThat(
-      allocs.some((a) => a.ID === reg.AllocID),
-      'alloc',
-      'the registration names an allocation of the job',
-      allocs.map((a) => a.ID),
-      reg.AllocID,
-    );
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.allocations.all',
-    also: ['jobs.deployments.all', 'jobs.allocations.all-after-purge'],
-    level: 'MUST',
-    title:
-      'GET /v1/job/:job_id/allocations and deployments with all=true include those of an earlier job with the same ID',
-  },
-  async (t) => {
-    const id = t.unique('sall');
-    await register(t, jobDefinition('service-with-update', id));
-    await settle(t, 3);
-    // Placement and the deployment are the scheduler's work after the answer: polled.
-    const oldAllocs = (
-      await waitFor(
-        'the first job is placed',
-        () => allocsOf(t, id),
-        (a) => a.length > 0,
-      )
-    ).map((a) => a.ID as string);
-    const oldDeps = (
-      await waitFor(
-        'the first job has a deployment',
-        () => deploymentsOf(t, id),
-        (d) => d.length > 0,
-      )
-    ).map((d) => d.ID as string);
-    expectThat(
-      oldAllocs.length > 0 && oldDeps.length > 0,
-      'setup',
-      'the first job has allocations and a deployment',
-      '> 0',
-      { oldAllocs, oldDeps },
-    );
-    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), ok);
-    await register(t, jobDefinition('service-with-update', id));
-    const current = (await allocsOf(t, id)).map((a) => a.ID as string);
-    expectThat(
-      !current.some((a) => oldAllocs.includes(a)),
-      'all',
-      "by default the earlier job's allocations are left out",
-      'none of the earlier',
-      current,
-    );
-    // The earlier job exists only through a purge: whether a purge keeps its allocations and
-    // deployments is the assumption, and a target that collects them differs from it (the test
-    // goes on to check the default listings, which the document does define).
-    const all = (await allocsOf(t, id, { all: true })).map((a) => a.ID as string);
-    t.assuming('jobs.allocations.all-after-purge', () =>
-      expectThat(
-        oldAllocs.every((a) => all.includes(a)),
-        'all',
-        "all=true includes the earlier job's allocations",
-        oldAllocs,
-        all,
-      ),
-    );
-    const depsNow = (await deploymentsOf(t, id)).map((d) => d.ID as string);
-    expectThat(
-      !depsNow.some((d) => oldDeps.includes(d)),
-      'all',
-      "by default the earlier job's deployments are left out",
-      'none of the earlier',
-      depsNow,
-    );
-    const depsAll = (await deploymentsOf(t, id, { all: true })).map((d) => d.ID as string);
-    t.assuming('jobs.allocations.all-after-purge', () =>
-      expectThat(
-        oldDeps.every((d) => depsAll.includes(d)),
-        'all',
-        "all=true includes the earlier job's deployments",
-        oldDeps,
-        depsAll,
-      ),
-    );
+    t.check(await send(['scale-job', 'policy-override'], true), ok);
   },
 );
 

@@ -18,6 +18,7 @@ conformance(
     t.check(ex, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
     const job = await readJob(t, id);
     expectEqual(job.Stop, true, 'Stop of the stopped job');
+    t.check(ex, bodyAt('/JobModifyIndex', job.JobModifyIndex, "is the stopped job's JobModifyIndex"));
     t.check(await t.sched.get(`job/${enc(id)}/scale`), ok, bodyAt('/JobStopped', true));
   },
 );
@@ -42,6 +43,31 @@ conformance(
     const { id } = await registered(t, 'service', 'glob');
     t.check(await t.sched.delete(`job/${enc(id)}`, { query: { global: true } }), ok);
     expectEqual((await readJob(t, id)).Stop, true, 'Stop after a global stop');
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.stop.eval-priority',
+    level: 'MUST',
+    title: 'DELETE /v1/job/:job_id?eval_priority=70 gives the evaluation of the stop priority 70',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'batch', 'stopprio');
+    const ex = await t.sched.delete(`job/${enc(id)}`, { query: { eval_priority: 70 } });
+    t.check(ex, ok);
+    const evalId = body(ex).EvalID;
+    if (typeof evalId !== 'string' || !evalId) t.notApplicable('the stop created no evaluation (no EvalID)');
+    const evals = body<Obj[]>(await t.sched.get(`job/${enc(id)}/evaluations`)) ?? [];
+    const ev = evals.find((e) => e.ID === evalId);
+    expectThat(
+      !!ev,
+      'eval',
+      "the stop's evaluation is listed for the job",
+      evalId,
+      evals.map((e) => e.ID),
+    );
+    expectEqual(ev!.Priority, 70, "the priority of the stop's evaluation");
   },
 );
 

@@ -254,6 +254,12 @@ const core: Setup = async (s) => {
   } else {
     s.track(`namespace ${name}`, () => s.svc.delete(`sys/namespaces/${name}`, { validate: false }));
   }
+  // CORS is a setting every client of the service sees: a generated write would change it under
+  // the files running beside this suite (only files holding the secrets domain alone may).
+  for (const id of ['writeCorsConfig', 'deleteCorsConfig'])
+    skip[id] = {
+      reason: 'changes a setting every client of the service sees (CORS); exercised by suites/core/cors.test.ts',
+    };
   if (!s.config.capabilities.clock || !s.config.capabilities.referenceControl) {
     for (const id of ['readReferenceClock', 'advanceReferenceClock'])
       skip[id] = {
@@ -333,6 +339,7 @@ const release: Setup = async (s) => {
     ops: {
       // Both ends name run-unique mounts: a generated name could move a mount someone uses.
       remountSecretsEngine: { body: { from, to: `${from}-moved` }, pin: ['from', 'to'] },
+      readPluginCatalogEntry: { params: { type: 'auth', name: 'app-id' } },
     },
     skip,
     async afterSend(id, ex) {

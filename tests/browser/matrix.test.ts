@@ -12,11 +12,11 @@
  * Then a synthetic matrix of 1,100 requirements x 5 implementations: it loads, filters quickly
  * and opens a cell; its screenshot is written to the test's output (the path is printed).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../harness/cli/process.js';
 import { buildMatrix } from '../../harness/report/matrix/build.js';
@@ -24,26 +24,9 @@ import type { Matrix } from '../../harness/report/matrix/model.js';
 import { writeMatrix } from '../../harness/report/matrix/write.js';
 import type { Results } from '../../harness/report/model.js';
 import { allFaults, allVariants } from '../../reference/switch-registry.js';
-import { prerequisite } from '../helpers/prerequisites.js';
+import { chromiumPart, launchChromium } from '../helpers/chromium.js';
 import { runEnv } from '../helpers/run-env.js';
 import { largeRuns } from '../report/matrix-synthetic.js';
-
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const chromiumPart = prerequisite({
-  name: `Chromium (${executablePath}, or set CHROMIUM_PATH)`,
-  present: existsSync(executablePath),
-  install: 'apt-get install -y chromium',
-});
 
 /** Screenshots stay after the test (its output): MATRIX_SCREENSHOT_DIR, or a folder under the temp dir. */
 const screenshots = process.env.MATRIX_SCREENSHOT_DIR || join(tmpdir(), 'svc-conformance-matrix-screenshots');
@@ -71,14 +54,7 @@ const conformance = (name: string, extra: string[]) =>
   cli(['run', '--quiet', '--suite', SUITES.join(','), '--report-dir', dirOf(name), ...extra]);
 
 async function browser(profile: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    args: FLAGS,
-    timeout: 30_000,
-    offline: true,
-    viewport: { width: 1600, height: 1000 },
-  });
+  return launchChromium(profile, { width: 1600, height: 1000 });
 }
 
 /** Opens a page and collects its script errors and console errors. */

@@ -4,11 +4,11 @@
  * summary, the requirement matrix and a failure with its transcript. The report comes from a
  * small synthetic run with one failing test, written by the real writeReports.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports } from '../../harness/report/reporter.js';
 import { loadCatalogue } from '../../harness/spec/catalogue.js';
@@ -17,25 +17,7 @@ import type { RequirementRow } from '../../harness/report/model.js';
 import { carriersByStatement, DOCUMENTS, loadStatements } from '../../harness/spec/statements.js';
 import { defaultOutcomes, failingExchange, outcome, results } from '../report/synthetic.js';
 import { reproduce } from '../../harness/report/curl.js';
-import { prerequisite } from '../helpers/prerequisites.js';
-
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const chromiumPart = prerequisite({
-  name: `Chromium (${executablePath}, or set CHROMIUM_PATH)`,
-  present: existsSync(executablePath),
-  install: 'apt-get install -y chromium',
-});
+import { chromiumPart, launchChromium } from '../helpers/chromium.js';
 
 describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPart.note}`, () => {
   const reportDir = mkdtempSync(join(tmpdir(), 'report-browser-'));
@@ -74,13 +56,7 @@ describe.skipIf(chromiumPart.skip)(`HTML report in headless Chromium${chromiumPa
       }),
     );
     // A persistent context is how playwright takes a fresh --user-data-dir.
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath,
-      headless: true,
-      args: FLAGS,
-      timeout: 30_000,
-      offline: true,
-    });
+    context = await launchChromium(profileDir);
   }, 60_000);
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { AclToken } from '../acl.js';
 import type { ActionStreams } from '../actions.js';
 import { badRequest, forbidden, notFound, SchedError } from '../errors.js';
-import { parseBoolParam, rejectUpgrade, requestTarget } from '../http.js';
+import { answerWithoutUpgrade, parseBoolParam, rejectUpgrade, requestTarget } from '../http.js';
 import type { Job } from '../job.js';
 import type { Route } from '../router.js';
 import { actionsOf, type Deps } from './deps.js';
@@ -43,14 +43,14 @@ export function actionUpgrade(
       const id = path.slice('/v1/job/'.length, -'/action'.length);
       const q = url.searchParams;
       const namespace = q.get('namespace') || 'default';
-      const actionName = q.get('action') ?? '';
-      const allocId = q.get('alloc_id') ?? q.get('allocID') ?? '';
+      let actionName = q.get('action') ?? '';
+      let allocId = q.get('alloc_id') ?? q.get('allocID') ?? '';
       let taskName = q.get('task') ?? '';
-      if (!actionName) throw badRequest('missing action name');
-      if (!allocId) throw badRequest('missing allocation ID');
+      if (!actionName && rules.actionNeedsAction) throw badRequest('missing action name');
+      if (!allocId && rules.actionNeedsAlloc) throw badRequest('missing allocation ID');
       if (!taskName && rules.actionNeedsTask) throw badRequest('missing task name');
-      const tty = parseBoolParam(q, 'tty') ?? false;
-      const handshake = parseBoolParam(q, 'ws_handshake') ?? false;
+      const tty = parseBoolParam(q, 'tty') ?? rules.actionTtyDefault;
+      const handshake = parseBoolParam(q, 'ws_handshake') ?? rules.actionHandshakeDefault;
       // Drivers without file system isolation also need alloc-node-exec.
       let unisolated = false;
       const authorize = (token: AclToken | null) => {
@@ -59,10 +59,14 @@ export function actionUpgrade(
       };
       const e = store.get(namespace, id);
       if (!e) throw notFound('job not found');
+      // A broken scheduler that runs without alloc_id (rules.actionNeedsAlloc) picks a running one.
+      if (!allocId) allocId = String(store.allocsOf(e).find((a) => a.ClientStatus === 'running')?.ID ?? '');
       const alloc = store.allocsOf(e, true).find((a) => a.ID === allocId);
       if (!alloc) throw notFound(`allocation ${allocId} not found for job "${id}"`);
       if (alloc.ClientStatus !== 'running') throw badRequest(`allocation ${allocId} is not running`);
       const version = e.versions.find((v) => v.Version === alloc.JobVersion) ?? e.job;
+      // A broken scheduler that runs without action (rules.actionNeedsAction) runs the task's first one.
+      if (!actionName) actionName = actionsOf(version).find((a) => !taskName || a.TaskName === taskName)?.Name ?? '';
       if (!taskName && !rules.actionNeedsTask)
         taskName = actionsOf(version).find((a) => a.Name === actionName)?.TaskName ?? '';
       const action = actionsOf(version).find(
@@ -74,6 +78,10 @@ export function actionUpgrade(
         ?.Tasks?.find((t: Job) => t.Name === taskName)?.Driver;
       unisolated = rules.lacksFsIsolation(String(driver ?? ''));
       if (!handshake) authorize(resolveToken(req.headers));
+      if (!rules.actionUpgrades) {
+        answerWithoutUpgrade(socket, streams.outputOf(action.Command, action.Args ?? [], tty));
+        return;
+      }
       streams.upgrade(req, socket, head, {
         command: action.Command,
         args: action.Args ?? [],

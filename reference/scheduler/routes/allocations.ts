@@ -46,7 +46,8 @@ export function allocationRoutes(d: Deps): Route[] {
   };
 
   const latestDeployment = (ctx: Ctx, id: string): Reply => {
-    const ds = deploymentsOf(ctx, id, false).sort((a, b) => b.CreateIndex - a.CreateIndex);
+    const newestFirst = rules.latestDeploymentIsNewest ? -1 : 1;
+    const ds = deploymentsOf(ctx, id, false).sort((a, b) => newestFirst * (a.CreateIndex - b.CreateIndex));
     return { body: ds[0] ? Cluster.viewDeployment(ds[0]) : null };
   };
 

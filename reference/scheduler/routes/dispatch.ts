@@ -68,7 +68,7 @@ export function dispatchRoutes(d: Deps): Route[] {
     const child = clone(parent);
     const secs = Math.floor(clock.now() / 1000);
     const template = rules.dispatchIdPrefixTemplate ? prefixTemplate : '';
-    child.ID = `${parent.ID}/dispatch-${template ? `${template}-` : ''}${secs}-${randomUUID().slice(0, 8)}`;
+    child.ID = rules.dispatchedId(parent.ID, template, `${secs}-${randomUUID().slice(0, 8)}`);
     child.Name = child.ID;
     child.ParentID = parent.ID;
     child.Dispatched = true;

@@ -26,6 +26,9 @@ import type { Entry } from '../store.js';
 import { jobSummary } from '../summary.js';
 import { type Deps, jobFromBody, REGISTER_MESSAGES } from './deps.js';
 
+/** The job of a register request without Job, where a broken scheduler takes one (rules.jobRequired). */
+const NO_JOB: Job = { Namespace: 'default' };
+
 export function jobRoutes(d: Deps): Route[] {
   const { store, rules, guard } = d;
   const registerJob = jobFromBody(rules, REGISTER_MESSAGES);
@@ -64,10 +67,11 @@ export function jobRoutes(d: Deps): Route[] {
       ns === '*'
         ? rules.wildcardNamespaces(
             new Set([...store.namespaces].filter((n) => guard.allows(ctx.token, 'GET /v1/jobs', 'list-jobs', n))),
+            new Set(store.namespaces),
           )
         : new Set([ns]);
-    const withMeta = parseBoolParam(ctx.query, 'meta') ?? false;
-    const perPage = parseIntParam(ctx.query, 'per_page') ?? rules.defaultPerPage;
+    const withMeta = parseBoolParam(ctx.query, 'meta') ?? rules.listMetaDefault;
+    const perPage = parseIntParam(ctx.query, 'per_page') ?? rules.listDefaultPerPage;
     if (perPage < 0) throw badRequest('per_page must not be negative');
     const nextToken = ctx.query.get('next_token') ?? '';
     const prefix = rules.listHonoursPrefix ? (ctx.query.get('prefix') ?? '') : '';
@@ -107,7 +111,10 @@ export function jobRoutes(d: Deps): Route[] {
   };
 
   const register = (ctx: Ctx, body: Job, job: Job, endpoint: string): Reply => {
-    if (optBool(body, 'PolicyOverride')) guard.check(ctx, endpoint, 'policy-override');
+    // A request without Job that a broken scheduler takes (rules.jobRequired): nothing to register.
+    if (job === NO_JOB) return { body: writeResponse({ JobModifyIndex: 0, Index: store.index, Warnings: '' }) };
+    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('register'))
+      guard.check(ctx, endpoint, 'policy-override');
     if (job.Dispatched === true && !store.get(job.Namespace, job.ID))
       throw badRequest("job can't be submitted with 'Dispatched' set");
     let submission = null;
@@ -122,10 +129,12 @@ export function jobRoutes(d: Deps): Route[] {
       const flags = stringMap(s.VariableFlags, 'Submission.VariableFlags');
       if (source) submission = { Source: source, Format: format, VariableFlags: flags, Variables: variables };
     }
-    const result = store.register(job, {
-      enforceIndex: optBool(body, 'EnforceIndex'),
-      jobModifyIndex: optUint(body, 'JobModifyIndex') ?? 0,
-      preserveCounts: optBool(body, 'PreserveCounts'),
+    const jobModifyIndex = optUint(body, 'JobModifyIndex');
+    const current = store.get(job.Namespace, job.ID)?.job.JobModifyIndex ?? 0;
+    const result = store.register(rules.scheduledDefinition(job, submission), {
+      enforceIndex: rules.enforceIndexRequested(optBool(body, 'EnforceIndex'), jobModifyIndex),
+      jobModifyIndex: jobModifyIndex ?? rules.jobModifyIndexDefault(current),
+      preserveCounts: body.PreserveCounts === undefined ? rules.preserveCountsDefault : optBool(body, 'PreserveCounts'),
       evalPriority: evalPriorityOk(optInt(body, 'EvalPriority')),
       submission,
     });
@@ -150,8 +159,11 @@ export function jobRoutes(d: Deps): Route[] {
 
   const parseHcl = async (body: Job): Promise<Reply> => {
     const hcl = optString(body, 'JobHCL');
+    if (!hcl && !rules.parseNeedsJobHcl) return { body: {} };
     if (!hcl) throw badRequest('Job spec is empty');
-    const canonical = optBool(body, 'Canonicalize') && rules.parseCanonicalizes;
+    const canonicalize =
+      body.Canonicalize === undefined ? rules.parseCanonicalizeDefault : optBool(body, 'Canonicalize');
+    const canonical = canonicalize && rules.parseCanonicalizes;
     const variables = rules.parseUsesVariables ? (optString(body, 'Variables') ?? '') : '';
     return { body: await parseJobHcl({ JobHCL: hcl, Canonicalize: canonical, Variables: variables }) };
   };
@@ -159,6 +171,8 @@ export function jobRoutes(d: Deps): Route[] {
   const readJob = (ctx: Ctx, id: string): Reply => {
     let e = store.get(ctx.namespace, id);
     if (!e && !rules.jobsAreNamespaced) e = [...store.jobs.values()].find((x) => x.job.ID === id);
+    if (!e && !rules.readExactId)
+      e = [...store.jobs.values()].find((x) => x.job.Namespace === ctx.namespace && x.job.ID.startsWith(id));
     if (!e) {
       if (!rules.unknownJobIs404) return { body: {} };
       throw notFound('job not found');
@@ -172,7 +186,7 @@ export function jobRoutes(d: Deps): Route[] {
     if (parseBoolParam(ctx.query, 'global') && !rules.globalStopAccepted)
       throw badRequest('multiregion jobs are not supported');
     const noShutdownDelay = parseBoolParam(ctx.query, 'no_shutdown_delay') ?? false;
-    const evalPriority = evalPriorityOk(parseIntParam(ctx.query, 'eval_priority'));
+    const evalPriority = rules.stopEvalPriority(evalPriorityOk(parseIntParam(ctx.query, 'eval_priority')));
     return { body: writeResponse(store.stop(ctx.namespace, id, { purge, noShutdownDelay, evalPriority })) };
   };
 
@@ -182,7 +196,7 @@ export function jobRoutes(d: Deps): Route[] {
       method: 'WRITE',
       path: '/v1/jobs',
       body: 'json',
-      job: (ctx, body) => registerJob(ctx, body, ''),
+      job: (ctx, body) => (!isObj(body.Job) && !rules.jobRequired.create ? NO_JOB : registerJob(ctx, body, '')),
       acl: 'submit-job',
       handle: (ctx, r) => register(ctx, r.body, r.job, 'POST /v1/jobs'),
     },
@@ -194,7 +208,10 @@ export function jobRoutes(d: Deps): Route[] {
       method: 'WRITE',
       path: '/v1/job/*id',
       body: 'json',
-      job: (ctx, body, params) => registerJob(ctx, body, params.id!),
+      job: (ctx, body, params) =>
+        !isObj(body.Job) && !rules.jobRequired.update
+          ? NO_JOB
+          : registerJob(ctx, body, rules.updateMatchesPathId ? params.id! : ''),
       acl: 'submit-job',
       handle: (ctx, r) => register(ctx, r.body, r.job, 'POST /v1/job/:job_id'),
     },

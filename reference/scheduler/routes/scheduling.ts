@@ -23,8 +23,8 @@ export function schedulingRoutes(d: Deps): Route[] {
   });
 
   const evaluate = (ctx: Ctx, id: string, body: Job): Reply => {
+    if (ctx.rawBody.length > 0 && !rules.evaluateTakesJson) throw badRequest('the evaluate endpoint takes no body');
     if (ctx.rawBody.length > 0) {
-      if (!rules.evaluateTakesJson) throw badRequest('the evaluate endpoint takes no request body');
       const jobId = optString(body, 'JobID') ?? (rules.evaluateJobIdRequired ? undefined : id);
       if (!jobId) throw badRequest('Job ID must be specified');
       if (jobId !== id) throw badRequest('JobID not same as job name');
@@ -51,8 +51,9 @@ export function schedulingRoutes(d: Deps): Route[] {
   };
 
   const plan = (ctx: Ctx, body: Job, job: Job): Reply => {
-    if (optBool(body, 'PolicyOverride')) guard.check(ctx, 'POST /v1/job/:job_id/plan', 'policy-override');
-    const wantDiff = optBool(body, 'Diff');
+    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('plan'))
+      guard.check(ctx, 'POST /v1/job/:job_id/plan', 'policy-override');
+    const wantDiff = body.Diff === undefined || body.Diff === null ? rules.planDiffDefault : optBool(body, 'Diff');
     const e = store.get(job.Namespace, job.ID);
     const old = e ? e.job : null;
     const live: Record<string, number> = {};
@@ -108,6 +109,7 @@ export function schedulingRoutes(d: Deps): Route[] {
   };
 
   const periodicForce = (ctx: Ctx, id: string): Reply => {
+    if (ctx.rawBody.length === 0 && !rules.periodicForcePathOnly) throw badRequest('Request body is empty');
     const e = store.mustGet(ctx.namespace, id);
     if (!isPeriodic(e.job) && rules.forceNeedsPeriodic) throw badRequest("can't force launch non-periodic job");
     if (e.job.Stop) throw badRequest("can't force launch a stopped job");
@@ -190,11 +192,12 @@ export function schedulingRoutes(d: Deps): Route[] {
     if (supplied(body.Message) === supplied(body.Error) && rules.scaleMessageXorError)
       throw badRequest('exactly one of Message or Error must be supplied');
     if (body.Meta !== undefined && body.Meta !== null && !isObj(body.Meta)) throw badRequest('Meta must be an object');
-    if (optBool(body, 'PolicyOverride')) guard.check(ctx, 'POST /v1/job/:job_id/scale', 'policy-override');
-    const enforceIndex = optBool(body, 'EnforceIndex');
-    const jobModifyIndex = optUint(body, 'JobModifyIndex') ?? 0;
+    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('scale'))
+      guard.check(ctx, 'POST /v1/job/:job_id/scale', 'policy-override');
+    const enforceIndex = optBool(body, 'EnforceIndex') && rules.scaleEnforcesIndex;
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound(`job "${id}" not found`);
+    const jobModifyIndex = optUint(body, 'JobModifyIndex') ?? rules.scaleJobModifyIndexDefault(e.job.JobModifyIndex);
     if (e.job.Type === 'system') throw badRequest('cannot scale jobs of type "system"');
     const g = (e.job.TaskGroups ?? []).find((x: Job) => x.Name === group);
     if (!g) throw badRequest(`task group "${group}" specified for scaling does not exist in job`);
@@ -228,7 +231,7 @@ export function schedulingRoutes(d: Deps): Route[] {
       Count: count ?? null,
       Message: body.Message ?? '',
       Error: supplied(body.Error),
-      Meta: body.Meta ?? null,
+      Meta: rules.scaleEventKeepsMeta ? (body.Meta ?? null) : null,
       EvalID: result.EvalID ?? null,
       CreateIndex: index,
     });
@@ -249,7 +252,12 @@ export function schedulingRoutes(d: Deps): Route[] {
       method: 'WRITE',
       path: '/v1/job/*id/plan',
       body: 'json',
-      job: (ctx, body, params) => planJob(ctx, body, params.id!),
+      job: (ctx, body, params) => {
+        // A plan without Job that a broken scheduler takes (rules.planNeedsJob): the registered job.
+        const registered = store.get(ctx.namespace, params.id!);
+        if (!isObj(body.Job) && !rules.planNeedsJob && registered) body.Job = clone(registered.job);
+        return planJob(ctx, body, params.id!);
+      },
       acl: 'submit-job',
       handle: (ctx, r) => plan(ctx, r.body, r.job),
     },

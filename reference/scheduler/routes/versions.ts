@@ -49,7 +49,7 @@ export function versionRoutes(d: Deps): Route[] {
   const listVersions = (ctx: Ctx, id: string): Reply => {
     const diffs = parseBoolParam(ctx.query, 'diffs') ?? false;
     let diffVersion = parseIntParam(ctx.query, 'diff_version');
-    const diffTag = ctx.query.get('diff_tag');
+    const diffTag = rules.diffTagHonoured ? ctx.query.get('diff_tag') : null;
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound('job versions not found');
     const versions = versionsOf(e);
@@ -84,8 +84,9 @@ export function versionRoutes(d: Deps): Route[] {
     if (jobVersion !== undefined && tagged && rules.revertOneOfVersionOrTag)
       throw badRequest('use only one of JobVersion or TaggedVersion');
     const enforce = optInt(body, 'EnforcePriorVersion');
-    optString(body, 'DiscoveryToken');
-    optString(body, 'SecretsToken');
+    for (const field of ['DiscoveryToken', 'SecretsToken'] as const) {
+      if (optString(body, field) !== undefined && !rules.revertTakes(field)) throw badRequest(`unknown field ${field}`);
+    }
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound(`job "${id}" not found`);
     let target: number;
@@ -94,7 +95,7 @@ export function versionRoutes(d: Deps): Route[] {
       if (!v) throw notFound(`tag "${tagged}" not found on job "${id}"`);
       target = rules.revertByTag ? v.Version : 0;
     } else {
-      target = jobVersion ?? 0;
+      target = jobVersion ?? rules.revertDefaultVersion(e.job.Version);
     }
     if (target === e.job.Version) throw badRequest("can't revert to current version");
     if (enforce !== undefined && enforce !== e.job.Version && rules.revertEnforcesPrior) {
@@ -103,20 +104,28 @@ export function versionRoutes(d: Deps): Route[] {
     const old = e.versions.find((v) => v.Version === target);
     if (!old) throw notFound(`job "${id}" in namespace "${ctx.namespace}" at version ${target} not found`);
     const job = clone(rules.revertCopiesTarget ? old : e.job);
-    const result = store.register(job, { enforceIndex: enforce !== undefined, jobModifyIndex: e.job.JobModifyIndex });
+    const result = store.register(job, {
+      enforceIndex: enforce !== undefined,
+      jobModifyIndex: e.job.JobModifyIndex,
+      restoreVersion: !rules.revertMakesNewVersion,
+    });
     return { body: writeResponse(result) };
   };
 
   const stable = (ctx: Ctx, id: string, body: Job): Reply => {
-    const jobId = optString(body, 'JobID');
+    if (body.JobID !== undefined && !rules.stableTakesJobId) throw badRequest('unknown field JobID');
+    const jobId = rules.stableTakesJobId ? optString(body, 'JobID') : id;
     if (!jobId) throw badRequest('JobID must be specified');
     if (jobId !== id) throw badRequest('Job ID does not match');
-    const version = optUint(body, 'JobVersion') ?? 0;
-    const value = optBool(body, 'Stable');
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound(`job "${id}" not found`);
+    const version = optUint(body, 'JobVersion') ?? rules.stableDefaultVersion(e.job.Version);
     const v = e.versions.find((x) => x.Version === version);
     if (!v) throw notFound(`job "${id}" in namespace "${ctx.namespace}" at version ${version} not found`);
+    const value =
+      body.Stable === undefined || body.Stable === null
+        ? rules.stableDefault(Boolean(v.Stable))
+        : optBool(body, 'Stable');
     const index = store.nextIndex();
     if (rules.stableSets) {
       v.Stable = value;
@@ -128,14 +137,16 @@ export function versionRoutes(d: Deps): Route[] {
     return { body: { JobModifyIndex: index, Index: index } };
   };
 
-  const tagVersion = (ctx: Ctx, id: string, name: string, body: Job): Reply => {
-    const description = optString(body, 'Description') ?? '';
+  const tagVersion = (ctx: Ctx, id: string, path: string, body: Job): Reply => {
+    const given = optString(body, 'Description') ?? '';
+    const description = rules.tagKeepsDescription ? given : '';
     const requested = optUint(body, 'Version');
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound(`job "${id}" not found`);
     const version = requested ?? (rules.tagDefaultsToLatest ? e.job.Version : 0);
     const v = e.versions.find((x) => x.Version === version);
     if (!v) throw notFound(`job "${id}" version ${version} not found`);
+    const name = rules.tagName(path);
     const other = e.versions.find((x) => x.VersionTag?.Name === name && x.Version !== version);
     if (other && rules.tagUniquePerJob)
       throw badRequest(`tag "${name}" already exists on a different version of job "${id}"`);

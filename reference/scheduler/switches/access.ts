@@ -116,20 +116,16 @@ export const accessSwitches = [
       'dispatch-job',
     ),
   ),
-  fault('jobs.action-exit-before-close', {
-    breaks: 'jobs.action.ws-frames-order',
-    description: 'the exited frame is sent before the stdout close frame',
-    replace: () => ({ actionCloseBeforeExit: false }),
-  }),
   fault('jobs.action-stream-left-open', {
     breaks: 'jobs.action.ws-frames-order',
+    statements: ['doc.jobs.run-action.output-frames'],
     description:
       'the action stream sends the output and the stdout close frame, then neither the exited frame nor a close',
     replace: () => ({ actionStreamEnds: false }),
   }),
   fault('jobs.action-handshake-ignored', {
     breaks: 'jobs.action.ws-handshake-auth',
-    statements: ['doc.jobs.auth.ws-handshake'],
+    statements: ['doc.jobs.run-action.ws-handshake', 'doc.jobs.auth.ws-handshake'],
     description: 'with ws_handshake=true a bad auth_token in the first frame is accepted',
     replace: () => ({ actionHandshakeChecked: false }),
   }),

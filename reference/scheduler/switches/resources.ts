@@ -1,7 +1,7 @@
 /**
  * The jobs area's faults on the resources the document lists and their fields (Resources and their
  * fields, States and transitions, Versioning): a field an answer drops, leaves empty or writes in
- * another type or unit, as a vendor's serializer might. Each replaces `answer` of ../rules.ts for one
+ * another type or unit, as a vendor's serializer might. Each replaces `endpointAnswer` of ../rules.ts for one
  * endpoint (the answer as it goes out; the model's state stays as it was) or a rule of the model.
  * Gathered, in order, by index.ts.
  */
@@ -16,8 +16,8 @@ const { fault } = switchesOf<SchedulerRules>(['jobs']);
 const answered =
   (endpoint: string, change: (body: Job) => Job) =>
   (r: SchedulerRules): Partial<SchedulerRules> => ({
-    answer: (e, body) => {
-      const out = r.answer(e, body);
+    endpointAnswer: (e, body) => {
+      const out = r.endpointAnswer(e, body);
       return e === endpoint && out !== null && typeof out === 'object' ? change(clone(out) as Job) : out;
     },
   });
@@ -405,17 +405,5 @@ export const resourceSwitches = [
     statements: ['doc.jobs.versioning.tagged'],
     description: 'a tag is answered but not kept on its version',
     replace: () => ({ tagsKept: false }),
-  }),
-  fault('jobs.evaluate-json-refused', {
-    breaks: 'jobs.evaluate.json-payload-0-8-4',
-    statements: ['doc.jobs.versioning.evaluate-json'],
-    description: 'the evaluate endpoint refuses a JSON payload (takes an empty body only, as before release 0.8.4)',
-    replace: () => ({ evaluateTakesJson: false }),
-  }),
-  fault('jobs.list-default-page-100', {
-    breaks: 'jobs.list.per-page-default-unpaginated',
-    statements: ['doc.jobs.limits.per-page-default'],
-    description: 'a list without per_page is paginated at 100 jobs',
-    replace: () => ({ defaultPerPage: 100 }),
   }),
 ];

@@ -11,7 +11,7 @@ const { fault } = switchesOf<SchedulerRules>(['jobs']);
 export const schedulingSwitches = [
   fault('jobs.dispatch-payload-unlimited', {
     breaks: 'jobs.dispatch.payload-max-16k',
-    statements: ['doc.jobs.limits.dispatch-payload'],
+    statements: ['doc.jobs.dispatch.payload', 'doc.jobs.limits.dispatch-payload'],
     description: 'a dispatch payload above 16384 bytes is accepted',
     replace: () => ({ dispatchPayloadLimit: Number.POSITIVE_INFINITY }),
   }),
@@ -35,11 +35,13 @@ export const schedulingSwitches = [
   }),
   fault('jobs.dispatch-idempotency-ignored', {
     breaks: 'jobs.dispatch.idempotency-token',
+    statements: ['doc.jobs.dispatch.idempotency-token'],
     description: 'a repeated idempotency_token dispatches a second child',
     replace: () => ({ dispatchIdempotent: false }),
   }),
   fault('jobs.dispatch-prefix-template-ignored', {
     breaks: 'jobs.dispatch.id-prefix-template',
+    statements: ['doc.jobs.dispatch.id-prefix-template'],
     description: 'IdPrefixTemplate does not appear in the dispatched job ID',
     replace: () => ({ dispatchIdPrefixTemplate: false }),
   }),
@@ -51,16 +53,19 @@ export const schedulingSwitches = [
   }),
   fault('jobs.plan-registers', {
     breaks: 'jobs.plan.dry-run',
+    statements: ['doc.jobs.plan.dry-run'],
     description: 'plan registers the job instead of a dry run',
     replace: () => ({ planDryRun: false }),
   }),
   fault('jobs.plan-no-diff', {
     breaks: 'jobs.plan.diff',
+    statements: ['doc.jobs.plan.diff'],
     description: 'plan with Diff=true returns no Diff',
     replace: () => ({ planDiff: false }),
   }),
   fault('jobs.plan-no-annotations', {
     breaks: 'jobs.plan.annotations',
+    statements: ['doc.jobs.plan.annotations'],
     description: 'plan returns no Annotations.DesiredTGUpdates',
     replace: () => ({ planAnnotations: false }),
   }),
@@ -72,16 +77,19 @@ export const schedulingSwitches = [
   }),
   fault('jobs.scale-message-and-error', {
     breaks: 'jobs.scale.message-xor-error',
+    statements: ['doc.jobs.scale.message-error'],
     description: 'a scale request with both Message and Error (or neither) is accepted',
     replace: () => ({ scaleMessageXorError: false }),
   }),
   fault('jobs.scale-count-ignored', {
     breaks: 'jobs.scale.sets-count',
+    statements: ['doc.jobs.scale.count'],
     description: 'scaling records the event but leaves the group count unchanged',
     replace: () => ({ scaleSetsCount: false }),
   }),
   fault('jobs.periodic-force-respects-overlap', {
     breaks: 'jobs.periodic.force-ignores-overlap',
+    statements: ['doc.jobs.periodic.ignores-overlap'],
     description: 'periodic/force refuses while a child runs and prohibit_overlap is set',
     replace: () => ({ forceIgnoresOverlap: false }),
   }),
@@ -92,11 +100,13 @@ export const schedulingSwitches = [
   }),
   fault('jobs.allocations-all-ignored', {
     breaks: 'jobs.allocations.all',
+    statements: ['doc.jobs.allocations.all'],
     description: 'all=true leaves out allocations of an earlier job with the same ID',
     replace: () => ({ allocationsAllHonoured: false }),
   }),
   fault('jobs.deployments-all-ignored', {
     breaks: 'jobs.deployments.all',
+    statements: ['doc.jobs.allocations.all'],
     description: 'all=true leaves out deployments of an earlier job with the same ID',
     replace: () => ({ deploymentsAllHonoured: false }),
   }),
@@ -108,11 +118,13 @@ export const schedulingSwitches = [
   }),
   fault('jobs.dispatch-meta-dropped', {
     breaks: 'jobs.dispatch.meta',
+    statements: ['doc.jobs.dispatch.meta'],
     description: 'the dispatch Meta is not stored in the child job',
     replace: () => ({ dispatchKeepsMeta: false }),
   }),
   fault('jobs.dispatch-raw-payload-dropped', {
     breaks: 'jobs.dispatch.raw-payload',
+    statements: ['doc.jobs.dispatch-payload.body'],
     description: 'the raw request body does not become the child Payload',
     replace: () => ({ rawDispatchPayload: () => Buffer.alloc(0) }),
   }),
@@ -123,16 +135,19 @@ export const schedulingSwitches = [
   }),
   fault('jobs.evaluate-jobid-optional', {
     breaks: 'jobs.evaluate.jobid-required',
+    statements: ['doc.jobs.evaluate.job-id'],
     description: 'an evaluate body without JobID is accepted',
     replace: () => ({ evaluateJobIdRequired: false }),
   }),
   fault('jobs.scale-event-dropped', {
     breaks: 'jobs.scale.event-recorded',
+    statements: ['doc.jobs.scale.meta'],
     description: 'scale requests are not recorded as scaling events',
     replace: () => ({ scaleRecordsEvent: false }),
   }),
   fault('jobs.scale-target-group-optional', {
     breaks: 'jobs.scale.target-group-required',
+    statements: ['doc.jobs.scale.target'],
     description: 'a scale request without Target.Group scales the first group',
     replace: () => ({ scaleTargetGroupRequired: false }),
   }),

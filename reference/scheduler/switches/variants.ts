@@ -71,10 +71,10 @@ export const variantSwitches = [
     allows:
       'jobs-service.md List jobs: "Response: array of job list items"; List allocations / deployments: "Responses: arrays"; List job versions: "Versions (array of jobs)": no order is given',
     description:
-      "Every list answer (jobs, allocations, evaluations, deployments, services, actions, the versions with their diffs) comes in the reverse of the reference's order; pages of GET /v1/jobs are reversed inside each page (switches/variants.ts, rules.answer).",
+      "Every list answer (jobs, allocations, evaluations, deployments, services, actions, the versions with their diffs) comes in the reverse of the reference's order; pages of GET /v1/jobs are reversed inside each page (switches/variants.ts, rules.endpointAnswer).",
     replace: (r) => ({
-      answer: (endpoint: string, body: unknown) => {
-        const out = r.answer(endpoint, body);
+      endpointAnswer: (endpoint: string, body: unknown) => {
+        const out = r.endpointAnswer(endpoint, body);
         if (LISTS.includes(endpoint) && Array.isArray(out)) return [...out].reverse();
         if (endpoint === 'GET /v1/job/:job_id/versions' && out && typeof out === 'object') {
           const v = out as { Versions?: unknown[]; Diffs?: unknown[] | null };

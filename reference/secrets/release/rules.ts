@@ -1,12 +1,13 @@
 /**
  * The release area's rules: which known issues the reference carries at the version it runs
  * (versions.ts, from the release notes) and what sys/health reports. The model (sys.ts,
- * expiration-metrics.ts, identity.ts, remount.ts, sts-engine.ts) calls `rules.x(...)`; fault
+ * expiration-metrics.ts, identity.ts, plugins.ts, remount.ts, sts-engine.ts) calls `rules.x(...)`; fault
  * switches and legal variants replace single rules in release/switches.ts.
  */
 import type { Faults } from '../../faults.js';
 import { rulesWith } from '../../switches.js';
 import type { Variants } from '../../variants.js';
+import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { releaseSwitches } from './switches.js';
 import { type CarriedIssue, carries } from './versions.js';
 
@@ -17,12 +18,18 @@ export interface ReleaseRules {
   reportedVersion(version: string): string;
   /** The sys/health answer, given its plain fields and the time (ms). */
   healthBody(body: Record<string, unknown>, now: number): Record<string, unknown>;
+  /** The catalog status of a built-in plugin (`removed`, `supported`, ...); undefined when it is not built in. */
+  pluginStatus(type: 'secret' | 'auth', name: string): string | undefined;
+  /** Whether enabling a plugin whose status is removed is refused. */
+  removedPluginsRefused: boolean;
 }
 
 export const releaseRules: ReleaseRules = {
   affected: (issue, version) => carries(issue, version),
   reportedVersion: (version) => version,
   healthBody: (body) => body,
+  pluginStatus: (type, name) => BUILTIN_PLUGINS[type][name],
+  removedPluginsRefused: true,
 };
 
 /** The release rules with the switches on applied (the table: switches.ts). */

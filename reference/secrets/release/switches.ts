@@ -23,30 +23,66 @@ export const releaseSwitches = [
   // --- faults ---
   fault('release.metrics-crash-when-fixed', {
     breaks: 'release.known.expiration-metrics-crash',
+    statements: ['doc.core.known.expiration-metrics-crash'],
     description: 'Reading sys/metrics while leases change crashes (500) on a fixed version too.',
     replace: carriedAlways('release.known.expiration-metrics-crash'),
   }),
   fault('release.login-group-policy-error-when-fixed', {
     breaks: 'release.known.login-missing-group-policy',
+    statements: ['doc.core.known.login-missing-group-policy'],
     description:
       'A login whose entity is in a group of another namespace naming a missing policy answers 500 on a fixed version too.',
     replace: carriedAlways('release.known.login-missing-group-policy'),
   }),
   fault('release.mounts-deadlock-when-fixed', {
     breaks: 'release.known.many-mounts-deadlock',
+    statements: ['doc.core.known.many-mounts-deadlock'],
     description: 'sys/remount with more than 256 mounts answers 503 (deadlock) on a fixed version too.',
     referenceVersion: '1.13.14',
     replace: carriedAlways('release.known.many-mounts-deadlock'),
   }),
   fault('release.sts-lease-duration-zero-when-fixed', {
     breaks: 'release.known.sts-lease-duration-zero',
+    statements: ['doc.core.known.sts-lease-duration-zero'],
     description: 'STS credentials come back without a lease (lease_duration 0) on a fixed version too.',
     replace: carriedAlways('release.known.sts-lease-duration-zero'),
   }),
   fault('release.health-version-wrong', {
     breaks: 'release.gate.reported-version',
+    statements: [
+      'doc.core.known.sts-lease-duration-zero',
+      'doc.core.known.expiration-metrics-crash',
+      'doc.core.known.login-missing-group-policy',
+      'doc.core.known.many-mounts-deadlock',
+    ],
     description: 'sys/health reports 1.12.0 whatever version the reference runs.',
     replace: () => ({ reportedVersion: () => '1.12.0' }),
+  }),
+  fault('release.app-id-status-supported', {
+    breaks: 'release.change.removed-builtin-plugins',
+    statements: ['doc.core.plugins.removed-status', 'doc.core.change.removed-plugins-status'],
+    description: 'The plugin catalog reports the removed app-id auth method as supported.',
+    replace: (d) => ({
+      pluginStatus: (type, name) => (type === 'auth' && name === 'app-id' ? 'supported' : d.pluginStatus(type, name)),
+    }),
+  }),
+  fault('release.database-engines-pending-removal', {
+    breaks: 'release.change.removed-database-engines',
+    statements: ['doc.core.change.removed-plugins-status'],
+    description:
+      "The plugin catalog reports the standalone database engines as 'pending removal' (their 1.12 status), not removed.",
+    replace: (d) => ({
+      pluginStatus: (type, name) => {
+        const status = d.pluginStatus(type, name);
+        return type === 'secret' && status === 'removed' ? 'pending removal' : status;
+      },
+    }),
+  }),
+  fault('release.removed-plugin-enabled', {
+    breaks: 'release.change.removed-plugin-not-enabled',
+    statements: ['doc.core.change.removed-plugins-status'],
+    description: 'Enabling the removed app-id auth method succeeds (a mount of a removed plugin is created).',
+    replace: () => ({ removedPluginsRefused: false }),
   }),
   // --- legal variants ---
   variant('release.health-extra-fields', {

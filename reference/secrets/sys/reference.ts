@@ -1,7 +1,11 @@
-/** sys/reference: the reference-only controls (its clock, its listener settings), not part of the documents. */
+/**
+ * sys/reference: the reference-only controls (its clock, its listener settings, the environment one
+ * mount's engine sees), not part of the documents.
+ */
 import { advanceProblem, MAX_ADVANCE_SECONDS } from '../../clock.js';
 import { badRequest, forbidden } from '../errors.js';
 import type { SysRoute } from '../sys.js';
+import { nsPrefix } from './helpers.js';
 
 export const referenceRoutes: SysRoute[] = [
   {
@@ -55,6 +59,29 @@ export const referenceRoutes: SysRoute[] = [
       return {
         data: { require_request_header: !!opts.requireRequestHeader, version: String(opts.settings.version ?? '') },
       };
+    },
+  },
+  {
+    // The environment one mount's engine sees, standing for a service started with these variables
+    // (the cloud engine's CLOUD_* precedence): {mount, variables} replaces the reference's own
+    // environment for that mount until it is unmounted. Only the names are answered (values may be secrets).
+    pattern: /^sys\/reference\/environment$/,
+    async handle(ctx) {
+      if (!ctx.token?.root) throw forbidden();
+      if (ctx.method !== 'POST' && ctx.method !== 'PUT') throw badRequest('write {mount, variables}');
+      const { mount, variables } = ctx.body as { mount?: unknown; variables?: unknown };
+      if (typeof mount !== 'string' || !mount) throw badRequest('mount must name a mount path');
+      if (!variables || typeof variables !== 'object' || Array.isArray(variables))
+        throw badRequest('variables must be an object of strings');
+      const vars: Record<string, string> = {};
+      for (const [k, v] of Object.entries(variables)) {
+        if (typeof v !== 'string') throw badRequest(`variables.${k} must be a string`);
+        vars[k] = v;
+      }
+      const path = `${nsPrefix(ctx)}${mount}`.replace(/^\/+/, '').replace(/\/*$/, '/');
+      if (!ctx.core.mounts.has(path)) throw badRequest(`no mount at ${mount}`);
+      ctx.core.mountEnvironments.set(path, vars);
+      return { data: { mount: path, names: Object.keys(vars).sort() } };
     },
   },
 ];

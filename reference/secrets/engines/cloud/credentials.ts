@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { EngineContext, EngineResponse } from '../../engine.js';
 import { type DirectoryClient, orMissing, remote } from './directory-client.js';
 import { createPrincipal, removePrincipal } from './principals.js';
-import type { CloudRules, RoleEntry } from './rules.js';
+import type { CloudRules, ResolvedRole, RoleEntry } from './rules.js';
 
 /** Generated principals' secrets live far longer than any lease; the lease's end removes them. */
 const SP_SECRET_SECONDS = 10 * 365 * 86400;
@@ -26,6 +26,30 @@ function leaseTimes(d: CredentialsDeps, role: RoleEntry): { ttl: number; maxTtl:
   const ttl = roleTtl > 0 ? roleTtl : d.ctx.settings.defaultLeaseTtl;
   const maxTtl = roleMaxTtl > 0 ? roleMaxTtl : d.ctx.settings.maxLeaseTtl;
   return { ttl: maxTtl > 0 ? Math.min(ttl, maxTtl) : ttl, maxTtl };
+}
+
+/** Role assignments given to the principal of the role's own application; their names. */
+async function assignToApplication(
+  client: DirectoryClient,
+  role: RoleEntry,
+  assignments: ResolvedRole[],
+): Promise<string[]> {
+  if (!assignments.length) return [];
+  const sp = (
+    await client.list<{ id: string }>(`/servicePrincipals?appId=${encodeURIComponent(role.application_id)}`)
+  )[0];
+  if (!sp) return [];
+  const names: string[] = [];
+  for (const r of assignments) {
+    const assignment = randomUUID();
+    await client.request('PUT', `/roleAssignments/${assignment}`, {
+      roleDefinitionId: r.role_id,
+      principalId: sp.id,
+      scope: r.scope,
+    });
+    names.push(assignment);
+  }
+  return names;
 }
 
 /**
@@ -48,11 +72,9 @@ export async function issueCredentials(d: CredentialsDeps, name: string, role: R
         `/applications/${staticApp}/addPassword`,
         { displayName: `svc-${name}-${randomUUID().slice(0, 8)}`, endDateTime },
       );
+      const assigned = await assignToApplication(client, role, d.rules.staticAssignments(role));
       return {
-        data: {
-          client_id: role.application_id,
-          client_secret: d.rules.returnedSecret(added.secretText),
-        },
+        data: d.rules.credentialsData(d.rules.staticClientId(role), d.rules.returnedSecret(added.secretText)),
         lease: {
           ttl,
           maxTtl,
@@ -61,6 +83,7 @@ export async function issueCredentials(d: CredentialsDeps, name: string, role: R
           revoke: async () => {
             if (!d.rules.revokeRemovesAddedSecret) return;
             const c = await d.client();
+            for (const a of assigned) await orMissing(() => c.request('DELETE', `/roleAssignments/${a}`));
             await orMissing(() =>
               c.request('POST', `/applications/${staticApp}/removePassword`, { keyId: added.keyId }),
             );
@@ -76,10 +99,7 @@ export async function issueCredentials(d: CredentialsDeps, name: string, role: R
     );
     const permanently = role.permanently_delete;
     return {
-      data: {
-        client_id: principal.appId,
-        client_secret: d.rules.returnedSecret(added.secretText),
-      },
+      data: d.rules.credentialsData(principal.appId, d.rules.returnedSecret(added.secretText)),
       lease: {
         ttl,
         maxTtl,

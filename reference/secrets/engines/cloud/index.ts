@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { SvcError, badRequest, methodNotAllowed, unsupportedPath } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
-import { DirectoryClient, orMissing, remote } from './directory-client.js';
+import { DirectoryCallError, DirectoryClient, orMissing, remote } from './directory-client.js';
 import { parseBool, parseGroupItems, parseTags, type GroupItem, type RoleItem } from './roles.js';
 import {
   CONFIG_FIELDS,
@@ -21,7 +21,7 @@ import {
 } from './rules.js';
 import { issueCredentials } from './credentials.js';
 import { persistApp, removePrincipal, resolveGroups, resolveRoles } from './principals.js';
-import { cloudRulesWith } from './switches.js';
+import { cloudRulesWith } from './switches/index.js';
 
 /** How long the old root secret stays in use after rotate-root when the swap is deferred. */
 const DEFERRED_SWAP_MS = 1500;
@@ -31,6 +31,10 @@ class CloudEngine implements Engine {
   private readonly roles = new Map<string, RoleEntry>();
   /** The pending swap of a deferred root secret swap. */
   private swapTimer: NodeJS.Timeout | undefined;
+  /** When rotate-root last generated a secret (the engine's clock), for its propagation. */
+  private rotatedAt: number | undefined;
+  /** The role written last (a new role must not take anything from it). */
+  private lastWritten: string | undefined;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -66,11 +70,11 @@ class CloudEngine implements Engine {
       throw methodNotAllowed();
     }
     if (path === 'rotate-root') {
-      if (write) return this.rotateRoot();
+      if (write) return this.rotateRoot(req.body);
       throw methodNotAllowed();
     }
     if (path === 'roles') {
-      if (method === 'LIST') return { data: { keys: [...this.roles.keys()].sort() } };
+      if (method === 'LIST') return { data: { keys: this.rules.listRoles([...this.roles.keys()]) } };
       throw methodNotAllowed();
     }
     let m = /^roles\/([^/]+)$/.exec(path);
@@ -99,7 +103,7 @@ class CloudEngine implements Engine {
   /** Stored values with the CLOUD_* environment variables laid over them. */
   private effective(): EffectiveConfig {
     const stored = this.config;
-    const env = this.rules.environment(this.ctx.settings.env);
+    const env = this.rules.environment(this.ctx.environment());
     const out = {} as EffectiveConfig;
     for (const field of CONFIG_FIELDS) out[field] = env[ENV_OF[field]] || stored?.[field] || '';
     return out;
@@ -125,6 +129,8 @@ class CloudEngine implements Engine {
       if (v === undefined || v === null) continue;
       if (typeof v !== 'string') throw badRequest(`${field} must be a string`);
       next[field] = v;
+      // A client secret written by hand is no longer one rotate-root generated.
+      if (field === 'client_secret') next.rotated = false;
     }
     if (body.root_password_ttl !== undefined && body.root_password_ttl !== null && body.root_password_ttl !== '') {
       let ttl: number;
@@ -136,8 +142,8 @@ class CloudEngine implements Engine {
       if (ttl <= 0) throw badRequest('root_password_ttl must be positive');
       next.root_password_ttl = ttl;
     }
-    this.rules.checkIdsAtWrite(next, this.rules.environment(this.ctx.settings.env));
-    this.config = next;
+    this.rules.checkIdsAtWrite(next, this.rules.environment(this.ctx.environment()));
+    this.config = this.rules.configAfterWrite(this.config, next);
     return this.rules.configWriteResponse(next);
   }
 
@@ -146,22 +152,33 @@ class CloudEngine implements Engine {
     return {};
   }
 
-  private async client(): Promise<DirectoryClient> {
-    const addr = this.ctx.settings.cloudDirectoryAddr;
-    if (!addr) throw new SvcError(500, ['no cloud directory is configured for this service']);
-    if (!this.config && !this.ctx.settings.env.CLOUD_CLIENT_ID)
+  /**
+   * A client of the directory, logged in with the configuration in use. After rotate-root the
+   * engine may fail to authenticate while the new secret propagates (`rules.rootPropagationMs`);
+   * rotate-root's own calls (`rotating`) are not subject to that.
+   */
+  private async client(opts: { rotating?: boolean } = {}): Promise<DirectoryClient> {
+    if (!this.config && !this.ctx.environment().CLOUD_CLIENT_ID)
       throw badRequest('the cloud engine is not configured (write cloud config first)');
     const c = this.effective();
     this.rules.checkIdsAtUse(c);
-    if (!c.tenant_id || !c.client_id || !c.client_secret)
+    const since = this.rotatedAt === undefined ? Infinity : this.ctx.clock.now() - this.rotatedAt;
+    if (!opts.rotating && since < this.rules.rootPropagationMs)
+      throw new SvcError(500, [
+        'failed to authenticate to the cloud directory: the rotated client secret is propagating',
+      ]);
+    if (!this.ctx.settings.cloudDirectoryAddr)
+      throw new SvcError(500, ['no cloud directory is configured for this service']);
+    const addr = this.rules.directoryFor(c.environment, this.ctx.settings);
+    if (!addr)
+      return remote(
+        new DirectoryCallError(0, 'unreachable', `no directory of environment '${c.environment}' is reachable`),
+      );
+    const tenantId = c.tenant_id || (await this.rules.tenantWhenMissing(addr));
+    if (!tenantId || !c.client_id || !c.client_secret)
       throw badRequest('tenant_id, client_id and client_secret are needed to reach the cloud directory');
     try {
-      return await DirectoryClient.login({
-        addr,
-        tenantId: c.tenant_id,
-        clientId: c.client_id,
-        clientSecret: c.client_secret,
-      });
+      return await DirectoryClient.login({ addr, tenantId, clientId: c.client_id, clientSecret: c.client_secret });
     } catch (err) {
       return remote(err);
     }
@@ -169,9 +186,11 @@ class CloudEngine implements Engine {
 
   // --- rotate-root -------------------------------------------------------------------------
 
-  private async rotateRoot(): Promise<EngineResponse> {
+  private async rotateRoot(body: Record<string, unknown>): Promise<EngineResponse> {
+    this.rules.checkRotateRootBody(body);
     if (!this.config) throw badRequest('the cloud engine is not configured');
-    const client = await this.client();
+    if (!this.rules.generatesRootSecret) return {};
+    const client = await this.client({ rotating: true });
     const clientId = this.effective().client_id;
     const now = this.ctx.clock.now();
     const ttl = this.config.root_password_ttl || this.rules.rootPasswordTtlDefault;
@@ -192,14 +211,15 @@ class CloudEngine implements Engine {
           ...this.rules.rootSecretExpiry(now, ttl),
         },
       );
+      this.rotatedAt = this.ctx.clock.now();
       if (this.rules.rootSwap === 'deferred') {
         // Keep using the old secret and swap (dropping the old ones) later.
         this.scheduleSwap(app, added);
         return {};
       }
-      this.config = { ...this.config, client_secret: added.secretText };
+      this.config = { ...this.config, client_secret: added.secretText, rotated: true };
       // Prove the new secret before dropping the old ones, so a failed rotation never locks us out.
-      const fresh = await this.client();
+      const fresh = await this.client({ rotating: true });
       for (const keyId of this.rules.oldRootSecrets(app.passwordCredentials, added.keyId))
         await orMissing(() => fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId }));
       return this.rules.rotateRootResponse(added.secretText);
@@ -216,9 +236,9 @@ class CloudEngine implements Engine {
     this.swapTimer = setTimeout(() => {
       this.swapTimer = undefined;
       if (!this.config) return;
-      this.config = { ...this.config, client_secret: added.secretText };
+      this.config = { ...this.config, client_secret: added.secretText, rotated: true };
       void (async () => {
-        const fresh = await this.client();
+        const fresh = await this.client({ rotating: true });
         for (const cred of app.passwordCredentials) {
           if (cred.keyId !== added.keyId)
             await orMissing(() =>
@@ -253,26 +273,16 @@ class CloudEngine implements Engine {
   private async writeRole(name: string, body: Record<string, unknown>): Promise<EngineResponse> {
     if (!this.config) throw badRequest('the cloud engine is not configured (write cloud config first)');
     const prev = this.roles.get(name);
+    const lastWritten = this.lastWritten === undefined ? undefined : this.roles.get(this.lastWritten);
     const role: RoleEntry = prev
       ? { ...prev, cloud_roles: [...prev.cloud_roles], cloud_groups: [...prev.cloud_groups], tags: [...prev.tags] }
-      : {
-          cloud_roles: [],
-          cloud_groups: [],
-          application_object_id: '',
-          application_id: '',
-          persist_app: false,
-          ttl: 0,
-          max_ttl: 0,
-          permanently_delete: false,
-          sign_in_audience: '',
-          tags: [],
-        };
+      : this.rules.roleDefaults(lastWritten);
 
-    const duration = (field: string): number | undefined => {
+    const duration = (field: 'ttl' | 'max_ttl'): number | undefined => {
       const v = body[field];
       if (v === undefined || v === null) return undefined;
       try {
-        return parseDuration(v);
+        return field === 'ttl' ? this.rules.ttlOf(v) : this.rules.maxTtlOf(v);
       } catch {
         throw badRequest(`${field} must be a duration (seconds or a string such as "1h")`);
       }
@@ -318,7 +328,8 @@ class CloudEngine implements Engine {
         }
         role.application_id = app.appId;
       }
-      if (roleItems) role.cloud_roles = await resolveRoles(this.rules, client, roleItems);
+      if (roleItems)
+        role.cloud_roles = await resolveRoles(this.rules, client, roleItems, this.effective().subscription_id);
       if (groupItems) role.cloud_groups = await resolveGroups(this.rules, client, groupItems);
       const usable = role.application_object_id || role.cloud_roles.length > 0 || role.cloud_groups.length > 0;
       this.rules.checkUsable(Boolean(usable));
@@ -328,7 +339,8 @@ class CloudEngine implements Engine {
     } catch (err) {
       return remote(err);
     }
-    this.roles.set(name, role);
+    this.rules.storeRole(this.roles, name, role);
+    this.lastWritten = name;
     return {};
   }
 

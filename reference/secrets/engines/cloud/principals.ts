@@ -9,12 +9,17 @@ import { type DirectoryClient, orMissing } from './directory-client.js';
 import type { GroupItem, RoleItem } from './roles.js';
 import type { CloudRules, Principal, ResolvedGroup, ResolvedRole, RoleEntry } from './rules.js';
 
-/** A role's cloud_roles resolved to role definitions of the directory (by id or by unique name). */
+/**
+ * A role's cloud_roles resolved to role definitions of the directory: by id, or by a name unique
+ * in the configured subscription (where role definitions live).
+ */
 export async function resolveRoles(
   rules: CloudRules,
   client: DirectoryClient,
   items: RoleItem[],
+  subscriptionId: string,
 ): Promise<ResolvedRole[]> {
+  const inSubscription = subscriptionId ? `&scope=${encodeURIComponent(`/subscriptions/${subscriptionId}`)}` : '';
   type Def = { id: string; roleName: string };
   const out: ResolvedRole[] = [];
   const seen = new Set<string>();
@@ -26,7 +31,9 @@ export async function resolveRoles(
         (await orMissing(() => client.request<Def>('GET', `/roleDefinitions/${encodeURIComponent(item.role_id!)}`)));
       if (!def) rules.missingResource(`no role found for role_id: '${item.role_id}'`);
     } else {
-      const defs = await client.list<Def>(`/roleDefinitions?roleName=${encodeURIComponent(item.role_name!)}`);
+      const defs = await client.list<Def>(
+        `/roleDefinitions?roleName=${encodeURIComponent(item.role_name!)}${inSubscription}`,
+      );
       if (defs.length > 1)
         throw badRequest(`multiple matches found for role_name: '${item.role_name}'; specify role_id instead`);
       def = defs[0];

@@ -7,6 +7,7 @@
  */
 import type { EngineResponse } from '../../engine.js';
 import { SvcError, badRequest } from '../../errors.js';
+import { parseDuration } from '../../duration.js';
 import { SIGN_IN_AUDIENCES, parseJsonArray, parseRoleItems, type RoleItem } from './roles.js';
 
 export interface StoredConfig {
@@ -16,10 +17,12 @@ export interface StoredConfig {
   client_secret: string;
   environment: string;
   root_password_ttl: number;
+  /** The client secret is one rotate-root generated (known only to the service). */
+  rotated?: boolean;
 }
 
 /** The configuration in use: stored values with the CLOUD_* environment variables laid over them. */
-export type EffectiveConfig = Omit<StoredConfig, 'root_password_ttl'>;
+export type EffectiveConfig = Omit<StoredConfig, 'root_password_ttl' | 'rotated'>;
 
 export interface ResolvedRole {
   role_name: string;
@@ -62,13 +65,34 @@ export const ENV_OF: Record<(typeof CONFIG_FIELDS)[number], string> = {
   client_secret: 'CLOUD_CLIENT_SECRET',
   environment: 'CLOUD_ENVIRONMENT',
 };
-const IDS = ['subscription_id', 'tenant_id'] as const;
+export const IDS = ['subscription_id', 'tenant_id'] as const;
+export type IdField = (typeof IDS)[number];
 
 /** subscription_id and tenant_id are required, from the configuration or the environment. */
-export function requireIds(values: Pick<StoredConfig, (typeof IDS)[number]>, env: Record<string, string | undefined>) {
-  for (const field of IDS)
+export function requireIds(
+  values: Pick<StoredConfig, IdField>,
+  env: Record<string, string | undefined>,
+  fields: readonly IdField[] = IDS,
+) {
+  for (const field of fields)
     if (!values[field] && !env[ENV_OF[field]])
       throw badRequest(`${field} is required (or the ${ENV_OF[field]} environment variable)`);
+}
+
+/** What a new role holds before its write applies the fields sent: every field's documented default. */
+export function emptyRole(): RoleEntry {
+  return {
+    cloud_roles: [],
+    cloud_groups: [],
+    application_object_id: '',
+    application_id: '',
+    persist_app: false,
+    ttl: 0,
+    max_ttl: 0,
+    permanently_delete: false,
+    sign_in_audience: '',
+    tags: [],
+  };
 }
 
 export const documented = {
@@ -85,6 +109,13 @@ export const documented = {
   checkIdsAtWrite: (next: StoredConfig, env: Record<string, string | undefined>): void => requireIds(next, env),
   /** Using the configuration needs nothing more: the ids were checked when it was written. */
   checkIdsAtUse: (_config: EffectiveConfig): void => {},
+  /** Without a tenant the engine cannot reach the directory (the ids are checked before). */
+  tenantWhenMissing: async (_directoryAddr: string): Promise<string> => '',
+  /** A write replaces the stored values it sends. */
+  configAfterWrite: (_previous: StoredConfig | undefined, next: StoredConfig): StoredConfig => next,
+  /** The directory of an environment: empty (the public cloud) and the directory's own name reach it; others have none here. */
+  directoryFor: (environment: string, settings: { cloudDirectoryAddr?: string; cloudEnvironment?: string }) =>
+    !environment || environment === settings.cloudEnvironment ? settings.cloudDirectoryAddr : undefined,
   /** A configuration write answers 204. */
   configWriteResponse: (_written: StoredConfig): EngineResponse => ({}),
   /** The read: subscription_id, tenant_id, client_id, environment, root_password_ttl; never client_secret. */
@@ -104,6 +135,12 @@ export const documented = {
   rootSecretExpiry: (now: number, ttlSeconds: number): { endDateTime?: string } => ({
     endDateTime: new Date(now + ttlSeconds * 1000).toISOString(),
   }),
+  /** rotate-root takes no parameters: a body is ignored. */
+  checkRotateRootBody: (_body: Record<string, unknown>): void => {},
+  /** rotate-root generates a new secret. */
+  generatesRootSecret: true,
+  /** How long after rotate-root the engine fails to authenticate while the new secret propagates (0: never). */
+  rootPropagationMs: 0,
   /** The engine swaps to the new root secret at once ('now'), or later ('deferred'). */
   rootSwap: 'now' as 'now' | 'deferred',
   /** After the new secret is proven, every other secret of the root application is removed. */
@@ -114,6 +151,18 @@ export const documented = {
 
   // --- roles --------------------------------------------------------------------------------
 
+  /** A new role starts from the documented defaults (never from the role written before it). */
+  roleDefaults: (_lastWritten: RoleEntry | undefined): RoleEntry => emptyRole(),
+  /** ttl: a duration string such as "1h" or integer seconds. */
+  ttlOf: (value: unknown): number => parseDuration(value),
+  /** max_ttl: the same forms. */
+  maxTtlOf: (value: unknown): number => parseDuration(value),
+  /** A write stores the role under its name (creating or updating it), beside the others. */
+  storeRole: (roles: Map<string, RoleEntry>, name: string, role: RoleEntry): void => {
+    roles.set(name, role);
+  },
+  /** LIST names the roles, sorted (the documents give no order). */
+  listRoles: (names: string[]): string[] => [...names].sort(),
   /** cloud_roles and cloud_groups are JSON arrays (or JSON strings holding one). */
   jsonArray: (field: string, value: unknown): unknown[] => parseJsonArray(field, value, false),
   /** Each cloud_roles item has scope and either role_name or role_id. */
@@ -152,6 +201,15 @@ export const documented = {
   unknownRole: (name: string): SvcError => new SvcError(400, [`role '${name}' does not exist`]),
   /** With application_object_id, credentials add a secret to that application (cloud_roles ignored). */
   staticApplication: (role: RoleEntry): string => role.application_object_id,
+  /** ... ignoring cloud_roles: the application's principal gets no role assignment ... */
+  staticAssignments: (_role: RoleEntry): ResolvedRole[] => [],
+  /** ... and name it by its client id. */
+  staticClientId: (role: RoleEntry): string => role.application_id,
+  /** The credentials response: the client id and secret. */
+  credentialsData: (clientId: string, secret: string): Record<string, unknown> => ({
+    client_id: clientId,
+    client_secret: secret,
+  }),
   /** A created application carries the role's tags. */
   applicationTags: (role: RoleEntry): string[] => role.tags,
   /** A created principal gets the role's role assignments ... */

@@ -14,17 +14,15 @@ import { kvRulesWith } from './switches.js';
 export function listUnder(
   paths: Iterable<string>,
   prefix: string,
-  rules: Pick<KvRules, 'listEntry' | 'leafIsDirectory'> = documented,
+  rules: Pick<KvRules, 'keysBelow' | 'listEntry' | 'leafIsDirectory' | 'leafListRefusal'> = documented,
 ): string[] {
   const out = new Set<string>();
   const all = [...paths];
-  for (const p of all) {
-    if (!p.startsWith(prefix)) continue;
-    const rest = p.slice(prefix.length);
-    if (rest) out.add(rules.listEntry(rest));
-  }
-  if (rules.leafIsDirectory && prefix && all.includes(prefix.slice(0, -1)))
-    out.add(prefix.slice(0, -1).split('/').pop()!);
+  for (const rest of rules.keysBelow(all, prefix)) if (rest) out.add(rules.listEntry(rest));
+  const leaf = !!prefix && all.includes(prefix.slice(0, -1));
+  if (rules.leafIsDirectory && leaf) out.add(prefix.slice(0, -1).split('/').pop()!);
+  const refusal = leaf && out.size === 0 ? rules.leafListRefusal() : undefined;
+  if (refusal) throw refusal;
   return [...out].sort();
 }
 

@@ -5,7 +5,7 @@
  * the formats of times and durations. The switches (switches.ts) replace some of these by name.
  */
 import type { EngineResponse } from '../../engine.js';
-import { badRequest, notFound } from '../../errors.js';
+import { type SvcError, badRequest, notFound } from '../../errors.js';
 import { rfc3339 } from '../../timestamps.js';
 
 export interface Version {
@@ -54,6 +54,9 @@ export const documented = {
 
   // --- listing ------------------------------------------------------------------------------
 
+  /** The keys below a listed directory (`prefix` ends in "/"), relative to it. */
+  keysBelow: (paths: string[], prefix: string): string[] =>
+    paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)),
   /** The listed name of a key below the listed directory: a direct child, folders with a trailing "/". */
   listEntry: (rest: string): string => {
     const slash = rest.indexOf('/');
@@ -61,6 +64,8 @@ export const documented = {
   },
   /** A leaf is not a directory: listing it finds nothing. */
   leafIsDirectory: false,
+  /** The refusal of a LIST on a leaf with nothing under it (none: it lists nothing, answered 404). */
+  leafListRefusal: (): SvcError | undefined => undefined,
 
   // --- version 1 ----------------------------------------------------------------------------
 

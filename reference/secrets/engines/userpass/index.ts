@@ -122,10 +122,11 @@ class UserpassEngine implements Engine {
   private login(name: string, password: unknown): EngineResponse {
     if (typeof password !== 'string') throw badRequest('missing password');
     const book = lockoutBook(this.ctx.tokens, this.rules);
-    const policy = lockoutPolicy(this.ctx.settings);
+    const policy = this.rules.lockoutPolicy(lockoutPolicy(this.ctx.settings));
     const now = this.ctx.clock.now();
     const mount = this.ctx.mountPath;
-    // A locked user is refused before its password is looked at (the real product answers 403).
+    // A locked user is not validated: the request is ignored, not answered with permission denied
+    // (Authentication 6; the real product answers 403 permission denied here).
     if (this.rules.lockRefusesLogin && book.isLocked(mount, name, policy, now)) {
       throw this.rules.lockedRefusal(this.rules.invalidCredentials());
     }

@@ -60,7 +60,7 @@ export function listLockedUsers(
   const rules = userpassRulesFor(core.faults, core.variants);
   const book = lockoutBook(core.tokens, rules);
   const locked = rules.listsLockedUsers
-    ? book.locked(lockoutPolicy(core.options.settings), core.options.clock.now())
+    ? book.locked(rules.lockoutPolicy(lockoutPolicy(core.options.settings)), core.options.clock.now())
     : new Map<string, string[]>();
   const byNs = new Map<string, LockedUsersData['by_namespace'][number]>();
   for (const [mountPath, users] of locked) {
@@ -74,7 +74,11 @@ export function listLockedUsers(
         ns,
         (entry = { namespace_id: ns || 'root', namespace_path: ns ? `${ns}/` : '', counts: 0, mount_accessors: [] }),
       );
-    entry.mount_accessors.push({ mount_accessor: mount.accessor, counts: users.length, alias_identifiers: users });
+    entry.mount_accessors.push({
+      mount_accessor: mount.accessor,
+      counts: users.length,
+      alias_identifiers: rules.lockedUsersOrder(users),
+    });
     entry.counts += users.length;
   }
   const by_namespace = [...byNs.values()].sort((a, b) => b.counts - a.counts);

@@ -5,13 +5,9 @@
  * duration; a failure after the counter-reset window starts counting from one again; a successful
  * login or an unlock clears the entry. Attempts while locked are not validated and not counted.
  */
-import { type UserpassRules, userpassRules } from './rules.js';
+import { type LockoutPolicy, type UserpassRules, userpassRules } from './rules.js';
 
-export interface LockoutPolicy {
-  threshold: number;
-  durationMs: number;
-  resetMs: number;
-}
+export type { LockoutPolicy } from './rules.js';
 
 interface Entry {
   count: number;

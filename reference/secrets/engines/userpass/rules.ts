@@ -4,7 +4,14 @@
  * (lockout.ts) and sys/locked-users (locked-users.ts) call `rules.x(...)`; fault switches and legal
  * variants replace single rules in switches.ts.
  */
-import { SvcError, badRequest } from '../../errors.js';
+import { type SvcError, badRequest } from '../../errors.js';
+
+/** The lockout settings in force: failed attempts that lock, how long a lock lasts, when the count restarts. */
+export interface LockoutPolicy {
+  threshold: number;
+  durationMs: number;
+  resetMs: number;
+}
 
 export interface UserpassRules {
   /** Whether failed logins lock a user at all. */
@@ -25,14 +32,21 @@ export interface UserpassRules {
   lockRefusesLogin: boolean;
   /** Whether sys/locked-users lists the locked users. */
   listsLockedUsers: boolean;
+  /** The order sys/locked-users lists a mount's locked users in, given them sorted by name. */
+  lockedUsersOrder(names: string[]): string[];
   /** The data of a user read (the password is write-only). */
   userData(data: Record<string, unknown>, digest: Buffer): Record<string, unknown>;
   /** Whether the token a login returns is kept (usable). */
   loginTokenKept: boolean;
   /** The error for wrong credentials. */
   invalidCredentials(): SvcError;
-  /** The error for a locked user, given the one for wrong credentials. */
+  /**
+   * The answer to a locked user's request, given the one for wrong credentials: the request is
+   * ignored, never answered with permission denied (Authentication 6).
+   */
   lockedRefusal(invalid: SvcError): SvcError;
+  /** The lockout threshold, duration and counter reset window in force, given the configured ones. */
+  lockoutPolicy(configured: LockoutPolicy): LockoutPolicy;
 }
 
 export const userpassRules: UserpassRules = {
@@ -45,8 +59,10 @@ export const userpassRules: UserpassRules = {
   unlockWorks: true,
   lockRefusesLogin: true,
   listsLockedUsers: true,
+  lockedUsersOrder: (names) => names,
   userData: (data) => data,
   loginTokenKept: true,
   invalidCredentials: () => badRequest('invalid username or password'),
-  lockedRefusal: () => new SvcError(403, ['permission denied']),
+  lockedRefusal: () => badRequest('invalid username or password'),
+  lockoutPolicy: (configured) => configured,
 };

@@ -1,0 +1,50 @@
+/** The configuration bodies and the credential attempt the configuration tests share. */
+import type { T } from '../../harness/index.js';
+import { fixtureRoleName, need, revokeLease } from './helpers.js';
+
+/** A configuration of the root client: subscription_id, tenant_id, client_id and client_secret. */
+export function rootConfig(t: T): Record<string, string> {
+  const c = need(t, 'rootClientId', 'rootClientSecret', 'tenantId', 'subscriptionId');
+  t.secret(c.rootClientSecret);
+  return {
+    subscription_id: c.subscriptionId,
+    tenant_id: c.tenantId,
+    client_id: c.rootClientId,
+    client_secret: c.rootClientSecret,
+  };
+}
+
+export interface Attempt {
+  /** Status of the role write. */
+  role: number;
+  /** Status of the credential request (0: not made, the role write failed). */
+  creds: number;
+  clientId?: string;
+}
+
+/**
+ * Writes a role naming the fixture role definition on a run-unique scope of `subscription` and
+ * reads credentials of it; returns the statuses (the role and credentials are removed after the test).
+ */
+export async function tryCredentials(t: T, mount: string, subscription?: string): Promise<Attempt> {
+  const sub = subscription || need(t, 'subscriptionId').subscriptionId;
+  const name = t.unique('role');
+  const scope = `/subscriptions/${sub}/resourceGroups/${t.unique('rg')}`;
+  const role = await t.svc.post(`${mount}/roles/${name}`, {
+    body: { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope }]) },
+  });
+  if (role.response.status >= 400) return { role: role.response.status, creds: 0 };
+  t.track(`role ${name}`, () => t.svc.delete(`${mount}/roles/${name}`));
+  const creds = await t.svc.get(`${mount}/creds/${name}`);
+  const b = creds.response.body as
+    | { lease_id?: string; data?: { client_id?: string; client_secret?: string } }
+    | undefined;
+  if (creds.response.status === 200 && b?.lease_id) {
+    t.secret(b.data?.client_secret);
+    t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!), 'revoke');
+  }
+  return { role: role.response.status, creds: creds.response.status, clientId: b?.data?.client_id };
+}
+
+/** Whether the attempt issued credentials. */
+export const issued = (a: Attempt) => a.role < 400 && a.creds === 200;

@@ -1,0 +1,98 @@
+/**
+ * Roles and credentials of a cloud mount, as the credential tests use them: a role written and
+ * removed after the test, credentials read with their lease (revoked after the test unless the
+ * test revokes it), and what the directory holds for a credential's principal.
+ */
+import type { T } from '../../harness/index.js';
+import { bodyAt, statusIs, success } from '../../harness/checks/index.js';
+import { type DirectoryProbe, fixtureGroupName, fixtureRoleName, revokeLease, scopeFor } from './helpers.js';
+
+export interface Creds {
+  clientId: string;
+  clientSecret: string;
+  leaseId: string;
+  leaseDuration: number;
+}
+
+/** Writes a run-unique role (deleted after the test) and returns its name. */
+export async function writeRole(t: T, mount: string, body: Record<string, unknown>): Promise<string> {
+  const name = t.unique('role');
+  t.check(await t.svc.post(`${mount}/roles/${name}`, { body }), success);
+  t.track(`role ${name}`, () => t.svc.delete(`${mount}/roles/${name}`));
+  return name;
+}
+
+const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
+
+/**
+ * Reads credentials of `role`. With `usesSecret`, the test goes on to use the client secret: the
+ * response's fields are then checked as `cloud.creds.response` (which the test names), so a
+ * response without them fails that rule rather than the one under test.
+ */
+export async function readCreds(
+  t: T,
+  mount: string,
+  role: string,
+  opts: { track?: boolean; usesSecret?: boolean } = {},
+): Promise<Creds> {
+  const ex = await t.svc.get(`${mount}/creds/${role}`);
+  t.check(ex, statusIs(200));
+  if (opts.usesSecret)
+    t.as('cloud.creds.response').check(
+      ex,
+      bodyAt('/data/client_id', nonEmpty, 'is a non-empty client id'),
+      bodyAt('/data/client_secret', nonEmpty, 'is a non-empty client secret'),
+    );
+  const b = ex.response.body as {
+    data: { client_id: string; client_secret: string };
+    lease_id: string;
+    lease_duration: number;
+  };
+  t.secret(b.data.client_secret);
+  if (opts.track !== false) t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id), 'revoke');
+  return {
+    clientId: b.data.client_id,
+    clientSecret: b.data.client_secret,
+    leaseId: b.lease_id,
+    leaseDuration: b.lease_duration,
+  };
+}
+
+/** A role body naming the first fixture role definition (on a run-unique scope) and the first group. */
+export async function rolesAndGroups(
+  t: T,
+): Promise<{ body: Record<string, unknown>; roleName: string; groupName: string; scope: string }> {
+  const roleName = await fixtureRoleName(t);
+  const groupName = await fixtureGroupName(t);
+  const scope = scopeFor(t);
+  return {
+    roleName,
+    groupName,
+    scope,
+    body: {
+      cloud_roles: JSON.stringify([{ role_name: roleName, scope }]),
+      cloud_groups: JSON.stringify([{ group_name: groupName }]),
+    },
+  };
+}
+
+/** A role body naming the first fixture role definition on a fresh run-unique scope, and no group. */
+export async function rolesOnly(t: T): Promise<Record<string, unknown>> {
+  return { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) };
+}
+
+/** The principal of a client id with what the directory holds for it. */
+export async function principalState(p: DirectoryProbe, clientId: string) {
+  const app = await p.appByClientId(clientId);
+  const sp = await p.spByClientId(clientId);
+  const assignments = sp ? await p.assignmentsOf(sp.id) : [];
+  const groups = sp ? await p.groupsOf(sp.id) : [];
+  return { app, sp, assignments, groups };
+}
+
+/** A fresh existing application (with its principal) for application_object_id roles, removed after the test. */
+export async function existingApp(t: T, p: DirectoryProbe) {
+  const { app } = await p.createApp(t.unique('existing'));
+  t.track(`application ${app.displayName}`, () => p.deleteApp(app));
+  return app;
+}

@@ -1,0 +1,159 @@
+/** Version tags: create (name, description, latest version by default), unique per job, kept, delete. */
+import { suite, conformance } from '../../harness/index.js';
+import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
+import { readJob, refusedUnchanged, update, ok } from './helpers.js';
+import { hasEnvDiff, modeOf, revert, tag, versioned, versionsOf, withMode } from './versioned.js';
+import { body, enc } from './helpers.js';
+
+suite('jobs');
+
+conformance(
+  {
+    id: 'jobs.tag.create',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/versions/:tag_name/tag returns Name, Description and TaggedTime',
+  },
+  async (t) => {
+    const { id, v } = await versioned(t, 'tagc', 'secondary');
+    const before = Date.now() * 1e6;
+    // A name with capitals and a dash, kept as the path gives it.
+    const ex = await tag(t, id, 'Golden-1', { Version: v[0], Description: 'the one to roll back to' });
+    t.check(
+      ex,
+      ok,
+      bodyAt('/Name', 'Golden-1'),
+      bodyAt('/Description', 'the one to roll back to'),
+      bodyAt(
+        '/TaggedTime',
+        (v: unknown) => Number.isInteger(v) && (v as number) > before - 86_400e9,
+        'is integer nanoseconds since the epoch',
+      ),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.tag.unique-per-job',
+    also: ['jobs.revert.by-tag'],
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/versions/:tag_name/tag with a name the job already uses is refused',
+  },
+  async (t) => {
+    const { id, v } = await versioned(t, 'tagu', 'secondary');
+    t.check(await tag(t, id, 'golden', { Version: v[0] }), ok);
+    await refusedUnchanged(t, id, 'a tag name the job already uses', () => tag(t, id, 'golden', { Version: v[1] }));
+    // The tag stays where it was: a revert by its name brings back the first version (MODE primary).
+    t.as('jobs.revert.by-tag').check(await revert(t, id, { TaggedVersion: 'golden' }), ok);
+    expectEqual(modeOf(await readJob(t, id)), 'primary', 'the tag golden still names the first version');
+    const other = await versioned(t, 'tagu');
+    t.check(await tag(t, other.id, 'golden', { Version: other.v[0] }), ok);
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.tag.latest-when-omitted',
+    also: ['jobs.revert.by-tag'],
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/versions/:tag_name/tag without Version tags the latest version',
+  },
+  async (t) => {
+    const { id, job } = await versioned(t, 'tagl', 'secondary');
+    t.check(await tag(t, id, 'current'), ok);
+    t.check(await update(t, withMode(job, 'tertiary')), ok);
+    t.check(await revert(t, id, { TaggedVersion: 'current' }), ok);
+    expectEqual(
+      modeOf(await readJob(t, id)),
+      'secondary',
+      'reverting to the tag restored the version that was the latest when tagged',
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.tag.not-garbage-collected',
+    also: ['jobs.revert.by-tag'],
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id/versions still lists a tagged version after many newer versions',
+  },
+  async (t) => {
+    const modes = Array.from({ length: 11 }, (_, i) => `m${i + 1}`);
+    const { id, job, v } = await versioned(t, 'tagkeep');
+    t.check(await tag(t, id, 'keep', { Version: v[0] }), ok);
+    for (const m of modes) t.check(await update(t, withMode(job, m)), ok);
+    const listed = (await versionsOf(t, id)).map(modeOf);
+    expectThat(
+      listed.includes('primary'),
+      'versions',
+      'the tagged first version (MODE primary) is kept after 11 newer versions',
+      'includes primary',
+      listed,
+    );
+    // The control: the untagged version of the same age (m1) is gone, so it is the tag that kept
+    // the first one. No retention count is given: that versions are collected is an assumption.
+    t.assuming('jobs.versions.untagged-collected', () =>
+      expectThat(
+        !listed.includes('m1'),
+        'versions',
+        'the untagged second version (MODE m1) is no longer listed after 10 newer versions',
+        'no m1',
+        listed,
+      ),
+    );
+    t.as('jobs.revert.by-tag').check(await revert(t, id, { TaggedVersion: 'keep' }), ok);
+    const now = await readJob(t, id);
+    t.proving('jobs.revert.by-tag', () =>
+      expectEqual(modeOf(now), 'primary', 'the tagged version can still be reverted to'),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.tag.delete',
+    level: 'MUST',
+    title:
+      'DELETE /v1/job/:job_id/versions/:tag_name/tag removes the tag and answers the write response and query meta',
+  },
+  async (t) => {
+    const { id, v } = await versioned(t, 'tagd', 'secondary');
+    t.check(await tag(t, id, 'gone', { Version: v[0] }), ok);
+    const del = await t.sched.delete(`job/${enc(id)}/versions/gone/tag`);
+    t.check(
+      del,
+      ok,
+      bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'),
+      bodyAt('/VolumeEvalID', (v: unknown) => typeof v === 'string', 'is a string'),
+      bodyAt('/VolumeEvalIndex', Number.isInteger, 'is an integer'),
+      bodyAt('/Index', Number.isInteger, 'is an integer'),
+      bodyAt('/KnownLeader', (v: unknown) => typeof v === 'boolean', 'is a boolean'),
+      bodyAt('/LastContact', (v: unknown) => typeof v === 'number', 'is a number'),
+      bodyAt('/NextToken', (v: unknown) => typeof v === 'string', 'is a string'),
+    );
+    await refusedUnchanged(t, id, 'a revert to a deleted tag', () => revert(t, id, { TaggedVersion: 'gone' }));
+    t.check(await tag(t, id, 'gone', { Version: v[1] }), ok);
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.versions.diff-tag',
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id/versions?diffs=true&diff_tag= compares the versions with the tagged version',
+  },
+  async (t) => {
+    const { id, v } = await versioned(t, 'difft', 'secondary', 'tertiary');
+    t.check(await tag(t, id, 'base', { Version: v[0] }), ok);
+    const ex = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true, diff_tag: 'base' } });
+    t.check(ex, ok);
+    expectThat(
+      hasEnvDiff(body(ex).Diffs, 'primary', 'tertiary'),
+      'diff',
+      'the latest version is compared with the tagged one (MODE primary -> tertiary)',
+      'field diff MODE primary -> tertiary',
+      body(ex).Diffs,
+    );
+  },
+);
