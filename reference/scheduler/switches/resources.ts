@@ -400,8 +400,9 @@ export const resourceSwitches = [
       Diffs: v.Diffs?.map((d: Job) => ({ ...d, Type: '' })) ?? null,
     })),
   }),
+  // A tag is read back only through what the document gives it for: a revert by TaggedVersion.
   fault('jobs.tag-not-kept', {
-    breaks: 'jobs.tag.create',
+    breaks: 'jobs.revert.by-tag',
     statements: ['doc.jobs.versioning.tagged'],
     description: 'a tag is answered but not kept on its version',
     replace: () => ({ tagsKept: false }),
