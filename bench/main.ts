@@ -1,6 +1,9 @@
 /**
  * `npm run bench`: where the time of a conformance run goes. Prints figures, asserts nothing.
  *
+ * The behavioural suites and the robustness suite are measured apart (each group its own runs):
+ * the robustness suite's thousands of concurrent requests would otherwise carry the figures of the
+ * suites a vendor reads. For each group:
  * 1. embedded: `run` against the embedded reference, as a user runs it: wall time, time to the
  *    first test, vitest's import and test times, per-suite test time.
  * 2. recorded: the same suites against the reference started alone, through a recording proxy:
@@ -10,228 +13,68 @@
  *    overhead over the target's own time.
  * 4. latency: the same run through a proxy that delays every request (default 20 ms), against
  *    requests x delay, the wall time a run would take if nothing overlapped.
+ * And, with the jobs suite selected, 5. async (bench/lib/async-jobs.ts): the jobs suite against a
+ * scheduler that works after it answers, against the delays on its critical path.
  *
- *   npm run bench -- [--suite core,kv] [--latency-ms 20] [--concurrency N] [--only embedded,recorded,replay,latency]
- *                    [--report-dir DIR] (keep each run's reports in DIR/<phase>)
+ *   npm run bench -- [--suite core,kv] [--latency-ms 20] [--concurrency N] [--report-dir DIR]
+ *                    [--only embedded,recorded,replay,latency,async] (keep each run's reports in DIR/<group>/<phase>)
  *
  * Every process it starts (reference, directory, conformance runs) is in its own process group
  * and ended before it returns. Tokens and passwords stay in memory and environment variables;
  * the temporary config files carry none and are removed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { provisionDirectory, type ProvisionedDirectory } from '../harness/directory/provision.js';
-import type { Results } from '../harness/report/model.js';
-import { cliArgs, spawnGroup } from '../harness/cli/process.js';
-import { endGroup, spawnTsx } from './lib/processes.js';
+import { ALL_SUITES } from '../harness/config/load.js';
+import { asyncJobsBench } from './lib/async-jobs.js';
 import { MAX_DELAY_MS, startProxy, type Proxy as DelayingProxy, type Recorded } from './lib/proxy.js';
 import { replay } from './lib/replay.js';
+import { conformanceRun, f1, printRun, printSuites, type RunFigures } from './lib/run.js';
+import { pairs, startTarget, stopTarget, type Target, targetConfig } from './lib/targets.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const suites = arg('suite');
+const selected = arg('suite')?.split(',').filter(Boolean) ?? ALL_SUITES;
 const latencyMs = Math.min(MAX_DELAY_MS, Number(arg('latency-ms') ?? 20));
 const concurrency = arg('concurrency');
-const phases = new Set((arg('only') ?? 'embedded,recorded,replay,latency').split(','));
-const RUN_TIMEOUT_MS = 20 * 60_000;
+const phases = new Set((arg('only') ?? 'embedded,recorded,replay,latency,async').split(','));
 
 const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 /** Where each run's reports go (kept); by default inside the temporary folder, removed at the end. */
 const reportsBase = arg('report-dir') ?? tmp;
 const rootToken = `bench-${randomBytes(12).toString('hex')}`;
 
-interface RunFigures {
-  wallSeconds: number;
-  code: number;
-  results?: Results;
-  importSeconds?: number;
-  testsSeconds?: number;
-  firstTestSeconds?: number;
-  summary: string;
+/** The goals of the behavioural suites (issue 26), printed beside the figures. */
+const GOALS = { ratio: 1.3, latencyRatio: 0.4, firstTestSeconds: 1 };
+
+interface Group {
+  name: 'behavioural' | 'robustness';
+  suites: string[];
 }
 
-/** One `run` in its own process group; wall time from spawn to exit. */
-async function conformanceRun(name: string, env: Record<string, string>, extra: string[] = []): Promise<RunFigures> {
-  const reportDir = join(reportsBase, name);
-  const cli = [
-    'run',
-    '--report-dir',
-    reportDir,
-    ...(suites ? ['--suite', suites] : []),
-    ...(concurrency ? ['--concurrency', concurrency] : []),
-    ...extra,
-  ];
-  const started = Date.now();
-  // As `npm run conformance` starts it (bin/svc-conformance.mjs).
-  const child = spawnGroup(process.execPath, cliArgs(cli), {
-    env: {
-      ...process.env,
-      SVC_ADDR: '',
-      SVC_TOKEN: '',
-      SCHED_ADDR: '',
-      SCHED_TOKEN: '',
-      CONFORMANCE_CONFIG: '',
-      CONFORMANCE_CONFIG_JSON: '',
-      ...env,
-    },
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-  });
-  child.stderr!.on('data', (d) => {
-    out += d;
-  });
-  const timer = setTimeout(() => void endGroup(child), RUN_TIMEOUT_MS);
-  const code = await new Promise<number>((r) => child.on('exit', (c) => r(c ?? 1)));
-  clearTimeout(timer);
-  await endGroup(child);
-  const wallSeconds = (Date.now() - started) / 1000;
-  const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
-  const duration = /Duration\s+[\d.]+m?s\s+\(([^)]*)\)/.exec(plain)?.[1] ?? '';
-  const seconds = (label: string) => {
-    const m = new RegExp(`${label} ([\\d.]+)(m?s)`).exec(duration);
-    return m ? Number(m[1]) / (m[2] === 'ms' ? 1000 : 1) : undefined;
-  };
-  let results: Results | undefined;
-  try {
-    results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as Results;
-  } catch {
-    /* reported below */
-  }
-  const firstTest = results?.run.firstTestAt ? (Date.parse(results.run.firstTestAt) - started) / 1000 : undefined;
-  const summary =
-    /conformance: [^\n]*/.exec(plain)?.[0] ??
-    `no summary (exit ${code}): ${plain.split('\n').filter(Boolean).slice(-3).join(' | ')}`;
-  return {
-    wallSeconds,
-    code,
-    results,
-    importSeconds: seconds('import'),
-    testsSeconds: seconds('tests'),
-    firstTestSeconds: firstTest,
-    summary,
-  };
+interface GroupFigures {
+  group: Group;
+  embedded?: RunFigures;
+  recorded?: RunFigures;
+  requests?: { total: number; svc: number; sched: number };
+  rawSeconds?: number;
+  latency?: RunFigures;
 }
 
-interface Target {
-  child: ChildProcess;
-  svcAddr: string;
-  schedAddr?: string;
-  cloud: Record<string, unknown> | null;
-  directory?: ProvisionedDirectory;
-}
-
-/** The reference alone in a child process, plus a fresh directory for the ldap suite. */
-async function startTarget(): Promise<Target> {
-  const child = spawnTsx('bench/lib/target.ts', [], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, BENCH_ROOT_TOKEN: rootToken },
-  });
-  const info = await new Promise<{ svcAddr: string; schedAddr?: string; cloud: Record<string, unknown> | null }>(
-    (resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(
-        () => reject(new Error(`the reference did not start within 60 s: ${out.slice(-500)}`)),
-        60_000,
-      );
-      const onData = (d: Buffer) => {
-        out += d;
-        const m = /BENCH_TARGET (.*)\n/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(JSON.parse(m[1]!));
-        }
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (d) => {
-        out += d;
-      });
-      child.on('exit', (c) => reject(new Error(`the reference exited (${c}): ${out.slice(-500)}`)));
-    },
-  );
-  const wantsLdap = !suites || suites.split(',').includes('ldap');
-  let directory: ProvisionedDirectory | undefined;
-  if (wantsLdap) {
-    try {
-      directory = await provisionDirectory({});
-    } catch (err) {
-      console.log(`  (no directory: ${(err as Error).message.split('\n')[0]}; the ldap suite skips)`);
-    }
-  }
-  return { child, ...info, directory };
-}
-
-async function stopTarget(t: Target): Promise<void> {
-  await t.directory?.stop().catch(() => undefined);
-  t.child.stdin?.end();
-  await endGroup(t.child);
-}
-
-/** Config file and environment for a run against `svc`/`sched` (the proxies) of target `t`. */
-function targetConfig(
-  name: string,
-  t: Target,
-  svc: string,
-  sched?: string,
-): { file: string; env: Record<string, string> } {
-  const file = join(tmp, `${name}.json`);
-  const {
-    stop: _stop,
-    started: _started,
-    bindPass: _pass,
-    ...ldap
-  } = t.directory ?? ({} as Partial<ProvisionedDirectory>);
-  const { rootClientSecret: _secret, ...cloud } = (t.cloud ?? {}) as Record<string, unknown>;
-  // The same capabilities the embedded run has, so the same tests run.
-  const config = {
-    capabilities: {
-      namespaces: true,
-      enterprise: true,
-      cmac: true,
-      clock: true,
-      mounts: true,
-      referenceControl: true,
-      sealRandom: true,
-      schedAcl: true,
-      schedControl: true,
-    },
-    ...(t.cloud ? { cloud } : {}),
-  };
-  writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
-  const env: Record<string, string> = {
-    CONFORMANCE_CONFIG: file,
-    SVC_ADDR: svc,
-    SVC_TOKEN: rootToken,
-    SCHED_ADDR: sched ?? '',
-    SCHED_TOKEN: sched ? rootToken : '',
-  };
-  if (t.directory)
-    Object.assign(env, {
-      LDAP_URL: ldap.url,
-      LDAP_BIND_DN: ldap.bindDn,
-      LDAP_BIND_PASS: t.directory.bindPass,
-      LDAP_BASE_DN: ldap.baseDn,
-      LDAP_USER_DN: ldap.userDn,
-      LDAP_SERVICE_ACCOUNTS: (ldap.serviceAccounts ?? []).join(','),
-      LDAP_USERS: (ldap.users ?? []).join(','),
-    });
-  if (typeof _secret === 'string') env.CLOUD_ROOT_CLIENT_SECRET = _secret;
-  return { file, env };
-}
+const runArgs = () => (concurrency ? ['--concurrency', concurrency] : []);
 
 async function proxiedRun(
+  group: Group,
   name: string,
   delayMs: number,
   record?: Recorded[],
 ): Promise<{ run: RunFigures; target: Target }> {
-  const target = await startTarget();
+  const target = await startTarget(rootToken, group.suites.includes('ldap'));
   const proxies: DelayingProxy[] = [];
   try {
     const svc = await startProxy({ api: 'svc', target: target.svcAddr, delayMs, record });
@@ -240,8 +83,13 @@ async function proxiedRun(
       ? await startProxy({ api: 'sched', target: target.schedAddr, delayMs, record })
       : undefined;
     if (sched) proxies.push(sched);
-    const { env } = targetConfig(name, target, svc.addr, sched?.addr);
-    const run = await conformanceRun(name, env);
+    const { env } = targetConfig(tmp, `${group.name}-${name}`, rootToken, target, svc.addr, sched?.addr);
+    const run = await conformanceRun({
+      reportDir: join(reportsBase, group.name, name),
+      suites: group.suites,
+      env,
+      args: runArgs(),
+    });
     return { run, target };
   } finally {
     for (const p of proxies) await p.close();
@@ -249,117 +97,115 @@ async function proxiedRun(
   }
 }
 
-/** String leaves of two objects at the same positions: what differs between two targets' set-ups. */
-function pairs(a: unknown, b: unknown, out: Map<string, string>): void {
-  if (typeof a === 'string' && typeof b === 'string') {
-    if (a !== b && a.length >= 4) out.set(a, b);
-  } else if (a && b && typeof a === 'object' && typeof b === 'object') {
-    for (const k of Object.keys(a)) pairs((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], out);
-  }
-}
-
-const f1 = (n: number | undefined) => (n === undefined ? 'n/a' : n.toFixed(1));
-
-function printRun(label: string, r: RunFigures): void {
-  console.log(`${label}: ${f1(r.wallSeconds)} s wall, exit ${r.code}; ${r.summary}`);
-  console.log(
-    `  time to first test ${f1(r.firstTestSeconds)} s; vitest import ${f1(r.importSeconds)} s, tests ${f1(r.testsSeconds)} s (summed over workers)`,
-  );
-}
-
-function printSuites(r: Results | undefined): void {
-  if (!r) return;
-  const by = new Map<string, { tests: number; ms: number; files: Set<string> }>();
-  for (const t of r.tests) {
-    const suite = t.file.split('/')[1] ?? t.area;
-    const e = by.get(suite) ?? { tests: 0, ms: 0, files: new Set<string>() };
-    e.tests++;
-    e.ms += t.durationMs;
-    e.files.add(t.file);
-    by.set(suite, e);
-  }
-  console.log(`  ${'suite'.padEnd(10)} ${'files'.padStart(5)} ${'tests'.padStart(6)} ${'test time s'.padStart(12)}`);
-  for (const [suite, e] of [...by].sort((a, b) => b[1].ms - a[1].ms)) {
+async function rawReplay(group: Group, records: Recorded[], recordedTarget: Target): Promise<number> {
+  const fresh = await startTarget(rootToken, group.suites.includes('ldap'));
+  try {
+    const initial = new Map<string, string>();
+    const setup = (t: Target) => ({
+      cloud: t.cloud,
+      ldap: t.directory && { url: t.directory.url, bindPass: t.directory.bindPass },
+    });
+    pairs(setup(recordedTarget), setup(fresh), initial);
+    const raw = await replay(records, { svc: fresh.svcAddr, sched: fresh.schedAddr }, initial);
     console.log(
-      `  ${suite.padEnd(10)} ${String(e.files.size).padStart(5)} ${String(e.tests).padStart(6)} ${(e.ms / 1000).toFixed(1).padStart(12)}`,
+      `raw replay (same requests in order, pactum, no checks, no reports): ${f1(raw.requestSeconds)} s in requests (${f1(raw.seconds)} s with the replay's own bookkeeping); ${raw.statusDiffers} of ${raw.requests} answers differ in status from the recording`,
     );
+    return raw.requestSeconds;
+  } finally {
+    await stopTarget(fresh);
   }
+}
+
+async function benchGroup(group: Group): Promise<GroupFigures> {
+  console.log(`=== ${group.name}: ${group.suites.join(',')}\n`);
+  const figures: GroupFigures = { group };
+  if (phases.has('embedded')) {
+    figures.embedded = await conformanceRun({
+      reportDir: join(reportsBase, group.name, 'embedded'),
+      suites: group.suites,
+      args: runArgs(),
+    });
+    printRun('embedded run', figures.embedded);
+    printSuites(figures.embedded.results);
+    console.log('');
+  }
+  if (phases.has('recorded') || phases.has('replay')) {
+    const records: Recorded[] = [];
+    const { run, target } = await proxiedRun(group, 'recorded', 0, records);
+    records.sort((a, b) => a.seq - b.seq);
+    figures.recorded = run;
+    const svc = records.filter((x) => x.api === 'svc').length;
+    figures.requests = { total: records.length, svc, sched: records.length - svc };
+    printRun('recorded run (reference alone, through a recording proxy)', run);
+    console.log(`  requests: ${records.length} (${svc} secrets service, ${records.length - svc} scheduler)\n`);
+    if (phases.has('replay')) {
+      figures.rawSeconds = await rawReplay(group, records, target);
+      const ratio = run.wallSeconds / figures.rawSeconds;
+      console.log(`  harness/raw: ${ratio.toFixed(2)}x (recorded run wall, start-up included / raw request time)`);
+      if (run.firstTestSeconds !== undefined)
+        console.log(
+          `  without start-up (wall - time to first test): ${((run.wallSeconds - run.firstTestSeconds) / figures.rawSeconds).toFixed(2)}x\n`,
+        );
+    }
+  }
+  if (phases.has('latency')) {
+    const { run } = await proxiedRun(group, 'latency', latencyMs);
+    figures.latency = run;
+    printRun(`with ${latencyMs} ms added per request`, run);
+    const n = figures.requests?.total;
+    if (n)
+      console.log(
+        `  requests x latency = ${n} x ${latencyMs} ms = ${f1((n * latencyMs) / 1000)} s; wall / (requests x latency) = ${((run.wallSeconds * 1000) / (n * latencyMs)).toFixed(2)}\n`,
+      );
+    else console.log('  (run the recorded phase too for the request count)\n');
+  }
+  return figures;
+}
+
+/** One line per figure and group, the goals beside the behavioural suites'. */
+function printSummary(all: GroupFigures[]): void {
+  const cell = (g: GroupFigures, f: (g: GroupFigures) => string | undefined) => (f(g) ?? 'n/a').padStart(14);
+  const rows: [string, (g: GroupFigures) => string | undefined, string][] = [
+    ['requests', (g) => g.requests && String(g.requests.total), ''],
+    ['embedded wall s', (g) => g.embedded && f1(g.embedded.wallSeconds), ''],
+    ['first test s (embedded)', (g) => g.embedded && f1(g.embedded.firstTestSeconds), `<= ${GOALS.firstTestSeconds}`],
+    ['first test s (recorded)', (g) => g.recorded && f1(g.recorded.firstTestSeconds), ''],
+    ['recorded wall s', (g) => g.recorded && f1(g.recorded.wallSeconds), ''],
+    ['raw replay s', (g) => (g.rawSeconds !== undefined ? f1(g.rawSeconds) : undefined), ''],
+    [
+      'harness / raw',
+      (g) => (g.recorded && g.rawSeconds ? `${(g.recorded.wallSeconds / g.rawSeconds).toFixed(2)}x` : undefined),
+      `<= ${GOALS.ratio}x`,
+    ],
+    [`wall +${latencyMs} ms/request s`, (g) => g.latency && f1(g.latency.wallSeconds), ''],
+    [
+      'wall / (requests x latency)',
+      (g) =>
+        g.latency && g.requests
+          ? ((g.latency.wallSeconds * 1000) / (g.requests.total * latencyMs)).toFixed(2)
+          : undefined,
+      `<= ${GOALS.latencyRatio}`,
+    ],
+  ];
+  console.log(`${'figure'.padEnd(30)}${all.map((g) => g.group.name.padStart(14)).join('')}  goal (behavioural suites)`);
+  for (const [label, f, goal] of rows)
+    console.log(`${label.padEnd(30)}${all.map((g) => cell(g, f)).join('')}  ${goal}`);
 }
 
 async function main(): Promise<void> {
   console.log(
-    `bench: suites ${suites ?? 'all'}, concurrency ${concurrency ?? 'default'}, latency ${latencyMs} ms; ${new Date().toISOString()}`,
+    `bench: suites ${selected.join(',')}, concurrency ${concurrency ?? 'default'}, latency ${latencyMs} ms; ${new Date().toISOString()}`,
   );
   console.log('(timings on a shared machine are noisy: compare runs made back to back)\n');
-
-  if (phases.has('embedded')) {
-    const embedded = await conformanceRun('embedded', {});
-    printRun('embedded run', embedded);
-    printSuites(embedded.results);
-    console.log('');
-  }
-
-  let records: Recorded[] = [];
-  let recordedTarget: Target | undefined;
-  let recorded: RunFigures | undefined;
-  if (phases.has('recorded') || phases.has('replay')) {
-    records = [];
-    const r = await proxiedRun('recorded', 0, records);
-    recorded = r.run;
-    recordedTarget = r.target;
-    records.sort((a, b) => a.seq - b.seq);
-    printRun('recorded run (reference alone, through a recording proxy)', recorded);
-    console.log(
-      `  requests: ${records.length} (${records.filter((x) => x.api === 'svc').length} secrets service, ${records.filter((x) => x.api === 'sched').length} scheduler)\n`,
-    );
-  }
-
-  if (phases.has('replay') && recorded && recordedTarget) {
-    const fresh = await startTarget();
-    try {
-      const initial = new Map<string, string>();
-      pairs(
-        {
-          cloud: recordedTarget.cloud,
-          ldap: recordedTarget.directory && {
-            url: recordedTarget.directory.url,
-            bindPass: recordedTarget.directory.bindPass,
-          },
-        },
-        {
-          cloud: fresh.cloud,
-          ldap: fresh.directory && { url: fresh.directory.url, bindPass: fresh.directory.bindPass },
-        },
-        initial,
-      );
-      const raw = await replay(records, { svc: fresh.svcAddr, sched: fresh.schedAddr }, initial);
-      console.log(
-        `raw replay (same requests in order, pactum, no checks, no reports): ${f1(raw.requestSeconds)} s in requests (${f1(raw.seconds)} s with the replay's own bookkeeping); ${raw.statusDiffers} of ${raw.requests} answers differ in status from the recording`,
-      );
-      console.log(
-        `  harness/raw: ${(recorded.wallSeconds / raw.requestSeconds).toFixed(2)}x (recorded run wall / raw request time); goal <= 1.5x`,
-      );
-      if (recorded.firstTestSeconds !== undefined) {
-        console.log(
-          `  without start-up (wall - time to first test): ${((recorded.wallSeconds - recorded.firstTestSeconds) / raw.requestSeconds).toFixed(2)}x\n`,
-        );
-      }
-    } finally {
-      await stopTarget(fresh);
-    }
-  }
-
-  if (phases.has('latency')) {
-    const { run } = await proxiedRun('latency', latencyMs);
-    printRun(`with ${latencyMs} ms added per request`, run);
-    const n = records.length;
-    if (n) {
-      const serialSeconds = (n * latencyMs) / 1000;
-      console.log(
-        `  requests x latency = ${n} x ${latencyMs} ms = ${f1(serialSeconds)} s; added wall over the recorded run ${f1(run.wallSeconds - (recorded?.wallSeconds ?? 0))} s; wall / (requests x latency) = ${(run.wallSeconds / serialSeconds).toFixed(2)} (goal <= 0.5)`,
-      );
-    } else console.log('  (run the recorded phase too for the request count)');
-  }
+  const groups: Group[] = [
+    { name: 'behavioural' as const, suites: selected.filter((s) => s !== 'robustness') },
+    { name: 'robustness' as const, suites: selected.filter((s) => s === 'robustness') },
+  ].filter((g) => g.suites.length);
+  const all: GroupFigures[] = [];
+  for (const g of groups) all.push(await benchGroup(g));
+  if (all.some((g) => g.embedded || g.recorded || g.latency)) printSummary(all);
+  if (phases.has('async') && selected.includes('jobs'))
+    await asyncJobsBench({ tmp, reportDir: join(reportsBase, 'async'), rootToken, args: runArgs() });
 }
 
 try {

@@ -7,8 +7,22 @@
 // A run loads vitest, and once tsx's loader is registered every module node loads passes through
 // it: vitest's own modules then cost ~0.8 s more CPU than loaded plainly (tsx reads and checks
 // each file off-thread). They hold no TypeScript, so a run loads them first, before tsx.
+//
+// A run without SVC_ADDR most likely needs the embedded reference: its thread starts loading the
+// reference now, beside vitest's loading, and starts it once the run knows it needs it
+// (compose/reference.ts); unused (the config file names a target), it holds nothing up (unref'd)
+// and ends with the process. With SVC_ADDR the run's target is elsewhere: nothing is loaded.
+import { Worker } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
+if (process.argv[2] === 'run' && !process.env.SVC_ADDR) {
+  const thread = new Worker(new URL('../compose/reference-thread.mjs', import.meta.url), {
+    workerData: { preload: true },
+  });
+  thread.unref();
+  thread.on('error', () => undefined);
+  globalThis.__conformanceReferenceThread = thread;
+}
 if (process.argv[2] === 'run') await import('vitest/node');
 register();
 await import('../compose/cli.ts');

@@ -6,4 +6,10 @@
 import { runProgram } from '../harness/cli/program.js';
 import { embeddedReference } from './reference.js';
 
+if (process.argv[2] === 'run') {
+  // The run's global setup, loaded here natively rather than by vitest's module runner (see
+  // compose/global-setup.ts): one load of the harness's modules instead of a second, slower one.
+  const { conformanceSetup } = await import('../harness/setup/global-setup.js');
+  (globalThis as { __conformanceGlobalSetup?: unknown }).__conformanceGlobalSetup = conformanceSetup(embeddedReference);
+}
 await runProgram(process.argv, { embedded: embeddedReference, globalSetup: 'compose/global-setup.ts' });

@@ -27,6 +27,11 @@ const program = new Command('reference')
   .option('--faults <names>', 'comma-separated fault switches (also REF_FAULTS)', process.env.REF_FAULTS ?? '')
   .option('--variants <names>', 'comma-separated legal variants (also REF_VARIANTS)', process.env.REF_VARIANTS ?? '')
   .option('--sched-no-acl', 'run the scheduler without ACLs', false)
+  .option(
+    '--sched-delays <name=ms,...>',
+    "the scheduler's delays after it answers: evaluationMs, gcMs, defaultMinHealthyMs, allocationStartMs, batchRunMs (also REF_SCHED_DELAYS)",
+    process.env.REF_SCHED_DELAYS ?? '',
+  )
   .option('--max-request-bytes <n>', 'maximum request body size', positive, 32 * 1024 * 1024)
   .option('--require-request-header', 'require the X-Svc-Request header on every request', false)
   .option('--lockout-threshold <n>', 'user lockout threshold (attempts)', positive, 5)
@@ -36,6 +41,10 @@ const program = new Command('reference')
     'serve the secrets service over TLS with a fresh self-signed certificate, written to this file for clients (SVC_CACERT)',
   )
   .option('--lockout-reset <seconds>', 'user lockout counter reset window in seconds', positive, 900)
+  .option(
+    '--cloud-config-out <file>',
+    "write the simulated cloud directory's settings (the run's `cloud` section, with its root client secret) to this config file (--config FILE)",
+  )
   .showHelpAfterError();
 
 program.parse();
@@ -65,6 +74,7 @@ const ref = await startReference({
     .filter(Boolean),
   maxRequestBytes: o.maxRequestBytes,
   schedAcl: !o.schedNoAcl,
+  schedDelays: o.schedDelays,
   requireRequestHeader: o.requireRequestHeader,
   lockoutThreshold: o.lockoutThreshold,
   lockoutDurationSeconds: o.lockoutDuration,
@@ -73,6 +83,11 @@ const ref = await startReference({
 console.log(`secrets service: ${ref.svcAddr}`);
 if (ref.schedAddr) console.log(`scheduler:       ${ref.schedAddr}`);
 if (ref.cloudAddr) console.log(`cloud directory: ${ref.cloudAddr}`);
+// The settings carry a client secret: they go to a file of the operator's choosing (mode 0600), never to the console.
+if (o.cloudConfigOut && ref.cloud) {
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(o.cloudConfigOut, JSON.stringify({ cloud: ref.cloud }, null, 2), { mode: 0o600 });
+}
 console.log('ready');
 const shutdown = async () => {
   await ref.stop();

@@ -11,6 +11,7 @@ import { ControllableClock } from './clock.js';
 import { Faults } from './faults.js';
 import { Variants } from './variants.js';
 import { startSecretsServer, type RunningSecretsServer } from './secrets/server.js';
+import { parseDelays } from './scheduler/delays.js';
 
 export interface ReferenceOptions {
   host?: string;
@@ -35,6 +36,8 @@ export interface ReferenceOptions {
   quiet?: boolean;
   /** Serve the secrets service over TLS with this certificate and key. */
   tls?: { cert: string; key: string };
+  /** The scheduler's delays, `name=ms,...` over the defaults (scheduler/delays.ts). */
+  schedDelays?: string;
 }
 
 export interface RunningReference {
@@ -81,6 +84,8 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
   const faults = new Faults(opts.faults ?? []);
   const variants = new Variants(opts.variants ?? []);
   await refuseUnknownSwitches(opts.faults ?? [], opts.variants ?? []);
+  // Parsed before anything starts: a misspelt delay is refused, not a scheduler left out.
+  const schedDelays = parseDelays(opts.schedDelays);
   const log = opts.quiet ? () => {} : (m: string) => console.error(`[reference] ${m}`);
   const closers: Closer[] = [];
 
@@ -135,6 +140,7 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
         variants,
         aclEnabled: opts.schedAcl ?? true,
         managementToken: opts.schedToken ?? opts.rootToken,
+        delays: schedDelays,
       });
     },
     log,

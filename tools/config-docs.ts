@@ -41,7 +41,11 @@ export const COMMAND_LINE_ONLY: { flag: string; text: string }[] = [
   { flag: '--config FILE', text: 'the config file (YAML or JSON), also `CONFORMANCE_CONFIG`' },
   {
     flag: '--concurrency N',
-    text: 'test files in flight at once (default: one per core, 2 to 4, for the embedded reference; 4 to 8 for an external target)',
+    text: 'test files in flight at once (default: one per core, 2 to 4, for the embedded reference; 4 to 8 for an external target); 1 runs one test at a time as well',
+  },
+  {
+    flag: '--tests-in-flight N',
+    text: 'tests of one file in flight at once in a worker (default: 4 for the embedded reference; for an external target 12, plus one per 4 ms of measured round trip, up to 20; 1 with `--concurrency 1`)',
   },
   { flag: '--shard i/n', text: 'run a deterministic part of the selected files; `merge` combines the parts' },
   { flag: '--quiet', text: 'only the summary on the terminal' },

@@ -11,7 +11,16 @@ if (!rootToken) {
   console.error('BENCH_ROOT_TOKEN is not set');
   process.exit(2);
 }
-const ref = await startReference({ rootToken, requireRequestHeader: false, quiet: true, env: {} });
+// Variants and scheduler delays for the bench's asynchronous-scheduler phase (bench/lib/async-jobs.ts).
+const variants = (process.env.BENCH_VARIANTS ?? '').split(',').filter(Boolean);
+const ref = await startReference({
+  rootToken,
+  requireRequestHeader: false,
+  quiet: true,
+  env: {},
+  variants,
+  schedDelays: process.env.BENCH_SCHED_DELAYS,
+});
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

@@ -9,7 +9,7 @@ import { observeAgainstSpec, specPath } from '../checks/schema.js';
 import type { TargetConfig } from '../config/types.js';
 import { NameTranslator } from '../dialect/names.js';
 import { currentLease, type HeldLease } from '../domain-locks/current.js';
-import { globalEffect, guardGlobal } from '../domain-locks/declarations.js';
+import { globalEffect, guardGlobal, type InFileOrder } from '../domain-locks/declarations.js';
 import { ApiClient } from '../http/client.js';
 import type { Transcript } from '../http/transcript.js';
 import { redactor } from '../redaction/redact.js';
@@ -70,6 +70,7 @@ export function makeClient(
   registry: SpecRegistry,
   transcript: () => Transcript | undefined,
   ledger: () => SpecLedger | undefined,
+  order?: InFileOrder,
 ): ApiClient {
   const names = namesOf(api, cfg);
   return new ApiClient(
@@ -99,7 +100,7 @@ export function makeClient(
     (method, path) => {
       // Checked before anything is sent: a file moves only the domains it holds exclusively.
       const effect = globalEffect(api, method, path);
-      if (effect) guardGlobal(heldLease(), effect.domain, effect.what);
+      if (effect) guardGlobal(heldLease(), effect.domain, effect.what, order);
     },
   );
 }

@@ -25,6 +25,8 @@ import {
 } from './test-api.js';
 import { testContext } from './test-context.js';
 import { Tracker } from './tracker.js';
+import { inFileOrder } from './in-file-order.js';
+import { clockMovable } from '../domain-locks/declarations.js';
 
 /**
  * The first of `ids` that is an assumption the target config switches off: a test naming it is
@@ -83,9 +85,12 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
   // which therefore never runs) is still reported under its requirements and level.
   const conformanceMeta = { ids, level: meta.level, area: entry?.area ?? area ?? 'unknown' };
   const setup = currentSetup();
+  const order = inFileOrder(meta, area, clockMovable(targetConfig().capabilities));
   test(meta.title, {
     timeout: meta.timeoutMs ?? targetConfig().timeouts.testMs,
     meta: { conformance: conformanceMeta } as Record<string, unknown>,
+    concurrent: order.concurrent,
+    sequential: !order.concurrent,
   }, async (vctx: VitestContext) => {
     const taskMeta = vctx.task.meta as Record<string, unknown>;
     const cfg = targetConfig();
@@ -124,6 +129,7 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
       ledger,
       taskMeta,
       attribution,
+      order,
     });
     let failure: unknown;
     try {

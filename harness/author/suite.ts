@@ -79,6 +79,8 @@ export function suite(area: string): Suite {
   const setupState: FileSetup = {};
   fileSetup = setupState;
   const setups: ((s: SuiteContext) => Promise<void>)[] = [];
+  /** The steps of `setups` that make a run-unique mount: independent of each other (runSetups). */
+  const mountSteps = new Set<(s: SuiteContext) => Promise<void>>();
   let ctx: SuiteContext | undefined;
   // Per file, not per module: with isolate off, one worker's module instance serves many files.
   let suiteTranscript: Transcript | undefined;
@@ -121,7 +123,7 @@ export function suite(area: string): Suite {
     const s = await context();
     if (unavailable(area)) return;
     try {
-      for (const fn of setups) await fn(s);
+      await runSetups(setups, mountSteps, s);
     } catch (err) {
       // A refused set-up step (a mount, a fixture): the file's tests are not applicable, not failed.
       if (!(err instanceof NotApplicable)) {
@@ -181,6 +183,7 @@ export function suite(area: string): Suite {
         'unmount',
       );
     });
+    mountSteps.add(setups[setups.length - 1]!);
     return ref;
   };
 
@@ -192,4 +195,20 @@ export function suite(area: string): Suite {
       setups.push(fn);
     },
   };
+}
+
+/**
+ * Runs a file's set-up steps in order, except that mounts declared one after another are made
+ * together: each has its own run-unique path and depends on nothing, so they overlap their waits
+ * on the target. When several fail, the first in the file's order is reported.
+ */
+async function runSetups<S>(steps: ((s: S) => Promise<void>)[], mounts: Set<(s: S) => Promise<void>>, s: S) {
+  for (let i = 0; i < steps.length; ) {
+    let j = i + 1;
+    if (mounts.has(steps[i]!)) while (j < steps.length && mounts.has(steps[j]!)) j++;
+    const settled = await Promise.allSettled(steps.slice(i, j).map((step) => step(s)));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    i = j;
+  }
 }

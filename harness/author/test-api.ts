@@ -22,6 +22,17 @@ export interface ConformanceMeta {
   requires?: (keyof Capabilities)[];
   /** Per-test timeout override (ms). */
   timeoutMs?: number;
+  /**
+   * Why the test must run alone in its file (it changes a setting every test of the file sees):
+   * it starts after the file's earlier tests and ends before its later ones start. The tests of a
+   * file run side by side otherwise (harness/author/in-file-order.ts).
+   */
+  sequential?: string;
+  /**
+   * Why the test moves its suite's clock (`t.advance`): it runs alone in its file where the
+   * harness can move that clock, and beside the others where it cannot (it then moves nothing).
+   */
+  movesClock?: string;
 }
 
 export interface SkipInfo {

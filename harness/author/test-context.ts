@@ -4,7 +4,7 @@
  */
 import { type Attribution, charge } from '../attribution.js';
 import type { TargetConfig } from '../config/types.js';
-import { timeDomain, guardGlobal } from '../domain-locks/declarations.js';
+import { clockMovable, timeDomain, guardGlobal, type InFileOrder } from '../domain-locks/declarations.js';
 import type { Transcript } from '../http/transcript.js';
 import { redactor } from '../redaction/redact.js';
 import type { Requirement } from '../spec/catalogue.js';
@@ -30,6 +30,8 @@ export interface TestParts {
   taskMeta: Record<string, unknown>;
   /** Which requirement each assertion proves (`t.as`, `t.proving`, `t.assuming`). */
   attribution: Attribution;
+  /** How the test runs among its file's tests: one running beside others moves no clock. */
+  order?: InFileOrder;
 }
 
 export function testContext(p: TestParts): T {
@@ -46,6 +48,7 @@ export function testContext(p: TestParts): T {
     p.registry,
     () => transcript,
     () => ledger,
+    p.order,
   );
   const sched = makeClient(
     'sched',
@@ -53,6 +56,7 @@ export function testContext(p: TestParts): T {
     p.registry,
     () => transcript,
     () => ledger,
+    p.order,
   );
   const t: T = {
     config: cfg,
@@ -80,10 +84,13 @@ export function testContext(p: TestParts): T {
     unique: uniqueName,
     skip,
     advance: (seconds) => {
-      // Checked before anything moves: a real sleep would not disturb other files, but the file
-      // still depends on time passing, which the domain locks have to say.
+      // Checked before anything moves, where the harness moves a clock: that is global state. A
+      // test that only waits for real time (a target without the clock) moves nothing the other
+      // files or tests see; on the embedded reference every call is checked, so an undeclared
+      // one is found there.
       const owner = timeOwnerOf(area);
-      guardGlobal(heldLease(), timeDomain(owner), 'moves time (t.advance)');
+      const domain = timeDomain(owner);
+      if (clockMovable(cfg.capabilities)(domain)) guardGlobal(heldLease(), domain, 'moves time (t.advance)', p.order);
       return moveTime(cfg, owner, { svc, sched }, seconds, skip);
     },
     note: (text) => transcript.note(text),

@@ -48,17 +48,15 @@ export async function moveTime(
 
 /**
  * The scheduler's clock: the reference's own control (`POST /v1/reference/clock`) where the
- * scheduler is the reference; otherwise real time, waited for up to timing.maxRealWaitSeconds.
- * A real scheduler does its work on its own: the tests poll for the state they expect after an
- * advance (bounded by timing.settleSeconds), so a short wait is never a reason to skip.
+ * scheduler is the reference; otherwise nothing. A real scheduler does its work on its own time:
+ * the tests poll for the state they expect after an advance (every timing.pollMs, bounded by
+ * timing.settleSeconds), so they wait as long as the scheduler takes and no longer, never a fixed
+ * sleep, and a short wait is never a reason to skip.
  */
 async function moveSchedulerTime(cfg: TargetConfig, sched: ApiClient, seconds: number): Promise<void> {
   if (cfg.capabilities.schedControl) {
     const ex = await sched.post('reference/clock', { body: { advance: seconds }, validate: false });
     if (ex.response.status !== 200)
       throw new CheckFailure('clock', "the reference scheduler's clock did not advance", 200, ex.response.status);
-    return;
   }
-  const waitSeconds = Math.min(seconds, cfg.timing.maxRealWaitSeconds);
-  if (waitSeconds > 0) await sleep(waitSeconds * 1000);
 }

@@ -68,13 +68,20 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
       (v) => Number(v),
     )
     .option(
+      '--tests-in-flight <n>',
+      "tests of one file in flight at once in a worker (default: by the target's latency; 1 with --concurrency 1)",
+      (v) => Number(v),
+    )
+    .option(
       '--shard <i/n>',
       'run only the i-th of n deterministic parts of the selection; combine the parts with `merge`',
     )
     .action(async (o) => {
       process.exitCode = await runConformance({
         globalSetup: root.globalSetup,
+        embedded: root.embedded,
         concurrency: o.concurrency,
+        testsInFlight: o.testsInFlight,
         shard: o.shard,
         file: o.config,
         cli: {

@@ -31,6 +31,18 @@ export function defaultConcurrency(embedded: boolean): number {
   return embedded ? Math.min(4, Math.max(2, cores)) : Math.min(8, Math.max(4, 2 * cores));
 }
 
+/**
+ * Default number of one file's tests in flight at once in a worker. Against the embedded reference
+ * the machine's cores are the limit, and a few overlap the waits (key generation, polling). An
+ * external target is waited on, for its own work (a real scheduler's deployments take seconds)
+ * and over the network, while the harness idles: at least 12, and one more for every 4 ms of
+ * round trip (harness/setup/latency.ts), up to 20.
+ */
+export function defaultTestsInFlight(embedded: boolean, latencyMs?: number): number {
+  if (embedded) return 4;
+  return Math.min(20, 12 + Math.ceil(Math.max(0, latencyMs ?? 0) / 4));
+}
+
 export interface ProjectOptions {
   /** The vitest globalSetup file (package-relative) that prepares the target: compose/global-setup.ts. */
   globalSetup: string;
@@ -40,6 +52,8 @@ export interface ProjectOptions {
   /** The secrets service is the embedded reference (sizes the default pool). */
   embedded: boolean;
   concurrency?: number;
+  /** Tests of one file in flight at once (default: defaultTestsInFlight). */
+  testsInFlight?: number;
   timeouts: { testMs: number; hookMs: number };
 }
 
@@ -82,6 +96,8 @@ export function conformanceProject(opts: ProjectOptions): TestProjectInlineConfi
       isolate: false,
       fileParallelism: workers > 1,
       maxWorkers: workers,
+      // Tests of one file in flight at once (harness/author/in-file-order.ts).
+      maxConcurrency: opts.testsInFlight ?? defaultTestsInFlight(opts.embedded),
       // Before the unit tests of `npm test` (vitest.config.ts).
       sequence: { groupOrder: 0 },
     },

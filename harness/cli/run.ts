@@ -12,8 +12,11 @@ import type { TargetConfig } from '../config/types.js';
 import { checkExpectationIds, loadExpectations } from '../report/expectations.js';
 import { keepPrevious } from '../report/compare.js';
 import { loadCatalogue } from '../spec/catalogue.js';
-import { conformanceProject, DomainLockSequencer, parseShard } from './projects.js';
+import { conformanceProject, defaultTestsInFlight, DomainLockSequencer, parseShard } from './projects.js';
+import { measureLatency } from '../setup/latency.js';
 import { PACKAGE_ROOT } from './process.js';
+import { startEmbeddedEarly, stopUntakenEarlyStart } from '../setup/early-start.js';
+import type { EmbeddedTarget } from '../../contract/target.js';
 
 export interface RunOptions {
   /** The vitest globalSetup file that prepares the target (compose/global-setup.ts). */
@@ -23,6 +26,10 @@ export interface RunOptions {
   quiet?: boolean;
   /** Files in flight at once in the one pool (default: defaultConcurrency in harness/cli/projects.ts). */
   concurrency?: number;
+  /** Tests of one file in flight at once (default: by the target's latency; 1 with concurrency 1). */
+  testsInFlight?: number;
+  /** The embedded target, started before vitest when the run needs it (harness/setup/early-start.ts). */
+  embedded?: EmbeddedTarget;
   /** `i/n`: only the i-th of n deterministic parts of the selection (CI matrices; see `merge`). */
   shard?: string;
 }
@@ -42,6 +49,12 @@ export async function runConformance(opts: RunOptions): Promise<number> {
       !(Number.isInteger(opts.concurrency) && opts.concurrency >= 1 && opts.concurrency <= 64)
     ) {
       throw new ConfigError('--concurrency', `must be a whole number from 1 to 64, got ${opts.concurrency}`);
+    }
+    if (
+      opts.testsInFlight !== undefined &&
+      !(Number.isInteger(opts.testsInFlight) && opts.testsInFlight >= 1 && opts.testsInFlight <= 64)
+    ) {
+      throw new ConfigError('--tests-in-flight', `must be a whole number from 1 to 64, got ${opts.testsInFlight}`);
     }
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -70,32 +83,14 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     }
   }
   process.env.CONFORMANCE_CONFIG_JSON = JSON.stringify(cfg);
-  const vitest = await startVitest('test', [], {
-    config: false,
-    // Suites and setup are found in this package, wherever it is installed and whatever the
-    // caller's directory (which still anchors --report-dir, --config and the other paths).
-    root: PACKAGE_ROOT,
-    watch: false,
-    run: true,
-    // One pool; files that move a clock or change global settings hold their domains
-    // exclusively (suites/domain-locks.yaml), and start early: see harness/cli/projects.ts.
-    projects: [
-      conformanceProject({
-        globalSetup: opts.globalSetup,
-        suites: cfg.run.suites,
-        files: cfg.run.files,
-        embedded: !cfg.svc.addr,
-        concurrency: opts.concurrency,
-        timeouts: cfg.timeouts,
-      }),
-    ],
-    sequence: { sequencer: DomainLockSequencer },
-    ...(opts.shard ? { shard: opts.shard } : {}),
-    reporters: [opts.quiet ? 'dot' : 'default', new ConformanceReporter({ reportDir })],
-    teardownTimeout: 30_000,
-    passWithNoTests: true,
-  });
-  await vitest?.close();
+  // The embedded target starts now, beside vitest's start-up; the global setup takes it over.
+  if (opts.embedded) startEmbeddedEarly(cfg, opts.embedded);
+  const testsInFlight = opts.testsInFlight ?? (opts.concurrency === 1 ? 1 : await inFlightFor(cfg));
+  try {
+    await runVitest({ ...opts, testsInFlight }, cfg, reportDir);
+  } finally {
+    await stopUntakenEarlyStart();
+  }
   const resultsFile = join(reportDir, 'results.json');
   if (!existsSync(resultsFile)) {
     console.error('the run ended without results (see the errors above)');
@@ -113,6 +108,52 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/**
+ * Tests of a file in flight against an external target, by its round trip (the default for the
+ * embedded reference, which needs no measuring). Concurrency 1 is the baseline with nothing side
+ * by side: one test at a time too (the caller's rule).
+ */
+async function inFlightFor(cfg: TargetConfig): Promise<number | undefined> {
+  if (!cfg.svc.addr) return undefined;
+  const latency = await measureLatency(cfg);
+  const n = defaultTestsInFlight(false, latency);
+  console.error(
+    `[conformance] ${latency === undefined ? 'target round trip not measured' : `target round trip ${latency.toFixed(1)} ms`}: ${n} tests of a file in flight (--tests-in-flight)`,
+  );
+  return n;
+}
+
+/** The run itself: one vitest project of the selected files against the prepared target. */
+async function runVitest(opts: RunOptions, cfg: TargetConfig, reportDir: string): Promise<void> {
+  const vitest = await startVitest('test', [], {
+    config: false,
+    // Suites and setup are found in this package, wherever it is installed and whatever the
+    // caller's directory (which still anchors --report-dir, --config and the other paths).
+    root: PACKAGE_ROOT,
+    watch: false,
+    run: true,
+    // One pool; files that move a clock or change global settings hold their domains
+    // exclusively (suites/domain-locks.yaml), and start early: see harness/cli/projects.ts.
+    projects: [
+      conformanceProject({
+        globalSetup: opts.globalSetup,
+        suites: cfg.run.suites,
+        files: cfg.run.files,
+        embedded: !cfg.svc.addr,
+        concurrency: opts.concurrency,
+        testsInFlight: opts.testsInFlight,
+        timeouts: cfg.timeouts,
+      }),
+    ],
+    sequence: { sequencer: DomainLockSequencer },
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    reporters: [opts.quiet ? 'dot' : 'default', new ConformanceReporter({ reportDir })],
+    teardownTimeout: 30_000,
+    passWithNoTests: true,
+  });
+  await vitest?.close();
 }
 
 /** The reports of a run the pre-flight check stopped: its message as the run's error, no test. */

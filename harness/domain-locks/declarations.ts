@@ -29,12 +29,35 @@ export const DOMAIN_LOCKS_FILE = join(PACKAGE_ROOT, DOMAIN_LOCKS_NAME);
 export const DOMAINS = ['secrets', 'scheduler'] as const;
 export type Domain = (typeof DOMAINS)[number];
 
+/**
+ * A file declared exclusive or sequential, and why. `whenClock`: only because it moves the clock
+ * of `domains`, so only where the harness can move that clock: against a target whose clock it
+ * cannot move (clockMovable) the file moves nothing, and the declaration does not apply.
+ */
+export interface Declared {
+  domains: Domain[];
+  reason: string;
+  whenClock: boolean;
+}
+
 export interface LockDeclarations {
   /** The domains each suite's files use (held shared unless the file is exclusive). */
   suites: Map<string, Domain[]>;
   /** Exclusive files (project-relative) with the domains they hold exclusively and why. */
-  exclusive: Map<string, { domains: Domain[]; reason: string }>;
+  exclusive: Map<string, Declared>;
+  /** Files whose tests run one after another, in the order written, and why (the others' run side by side). */
+  sequential: Map<string, Declared>;
 }
+
+/** Whether the harness can move a domain's clock on this target (otherwise `t.advance` moves nothing). */
+export type ClockMovable = (domain: Domain) => boolean;
+
+/** The clocks of a target with these capabilities: the secrets service's, the scheduler's. */
+export function clockMovable(capabilities: { clock?: boolean; schedControl?: boolean }): ClockMovable {
+  return (d) => (d === 'secrets' ? !!capabilities.clock : !!capabilities.schedControl);
+}
+
+const ALWAYS: ClockMovable = () => true;
 
 function domainList(file: string, where: string, value: unknown): Domain[] {
   const list = Array.isArray(value) ? value : [];
@@ -51,18 +74,37 @@ export function loadLockDeclarations(file = DOMAIN_LOCKS_FILE): LockDeclarations
   const doc = (parse(readFileSync(file, 'utf8')) ?? {}) as {
     suites?: Record<string, unknown>;
     exclusive?: Record<string, unknown>;
+    sequential?: Record<string, unknown>;
   };
   const suites = new Map<string, Domain[]>();
   for (const [suite, domains] of Object.entries(doc.suites ?? {}))
     suites.set(suite, domainList(file, `suite ${suite}`, domains));
-  const exclusive = new Map<string, { domains: Domain[]; reason: string }>();
-  for (const [path, entry] of Object.entries(doc.exclusive ?? {})) {
-    const e = (entry ?? {}) as { domains?: unknown; reason?: unknown };
+  const declared = (kind: string, path: string, entry: unknown): Declared => {
+    // A sequential file may give its reason alone: its tests then run in order on every target.
+    const e = (typeof entry === 'string' ? { reason: entry } : (entry ?? {})) as {
+      domains?: unknown;
+      reason?: unknown;
+      when?: unknown;
+    };
     if (typeof e.reason !== 'string' || !e.reason.trim())
-      throw new Error(`${file}: exclusive file ${path} needs a reason`);
-    exclusive.set(path, { domains: domainList(file, `exclusive file ${path}`, e.domains), reason: e.reason });
-  }
-  return { suites, exclusive };
+      throw new Error(`${file}: ${kind} file ${path} needs a reason`);
+    if (e.when !== undefined && e.when !== 'clock')
+      throw new Error(`${file}: ${kind} file ${path}: "when" can only be "clock", not ${JSON.stringify(e.when)}`);
+    const whenClock = e.when === 'clock';
+    const needsDomains = kind === 'exclusive' || whenClock;
+    return {
+      domains: needsDomains ? domainList(file, `${kind} file ${path}`, e.domains) : [],
+      reason: e.reason,
+      whenClock,
+    };
+  };
+  const exclusive = new Map<string, Declared>();
+  for (const [path, entry] of Object.entries(doc.exclusive ?? {}))
+    exclusive.set(path, declared('exclusive', path, entry));
+  const sequential = new Map<string, Declared>();
+  for (const [path, entry] of Object.entries(doc.sequential ?? {}))
+    sequential.set(path, declared('sequential', path, entry));
+  return { suites, exclusive, sequential };
 }
 
 let cached: LockDeclarations | undefined;
@@ -87,12 +129,34 @@ export function suiteOf(file: string): string | undefined {
  * exclusive. A file outside every listed suite holds every domain shared: it may talk to either
  * API, and a shared lock on a domain it does not use costs only waits behind exclusive files.
  */
-export function lockWants(file: string, s: LockDeclarations = lockDeclarations()): Wants {
+export function lockWants(
+  file: string,
+  s: LockDeclarations = lockDeclarations(),
+  movable: ClockMovable = ALWAYS,
+): Wants {
   const wants: Record<string, 'shared' | 'exclusive'> = {};
   const suite = suiteOf(file);
   for (const d of (suite && s.suites.get(suite)) || DOMAINS) wants[d] = 'shared';
-  for (const d of s.exclusive.get(file)?.domains ?? []) wants[d] = 'exclusive';
+  const e = s.exclusive.get(file);
+  for (const d of e?.domains ?? []) if (!e!.whenClock || movable(d)) wants[d] = 'exclusive';
   return wants;
+}
+
+/** Whether a declaration applies on a target whose clocks are `movable` (see Declared). */
+export function applies(d: Declared | undefined, movable: ClockMovable = ALWAYS): boolean {
+  return !!d && (!d.whenClock || d.domains.some(movable));
+}
+
+/**
+ * Whether the tests of a file run side by side (the default: each test makes its own objects under
+ * run-unique names) or one after another in the order written (a file listed under `sequential:`).
+ */
+export function testsRunConcurrently(
+  file: string,
+  s: LockDeclarations = lockDeclarations(),
+  movable: ClockMovable = ALWAYS,
+): boolean {
+  return !applies(s.sequential.get(file), movable);
 }
 
 /** The domain whose clock `t.advance` moves for a suite whose time belongs to `owner` (harness/author/time.ts). */
@@ -138,6 +202,13 @@ export function globalEffect(
   return hit && { domain: hit.domain, what: hit.what };
 }
 
+/** How a test runs among the other tests of its file (harness/author/conformance.ts). */
+export interface InFileOrder {
+  title: string;
+  /** Side by side with the file's other tests; false: alone, in the order written. */
+  concurrent: boolean;
+}
+
 export class DomainLockError extends Error {
   constructor(message: string) {
     super(message);
@@ -146,13 +217,25 @@ export class DomainLockError extends Error {
 }
 
 /**
- * Throws when the file holding `lease` does `what` to `domain` without holding it exclusively.
- * Without a lease (a run outside the harness's project, which takes none) nothing is checked.
+ * Throws when the file holding `lease` does `what` to `domain` without holding it exclusively, or
+ * when a test does it while other tests of its file run beside it (`test`: how it runs in its
+ * file). Without a lease (a run outside the harness's project, which takes none) only the second
+ * is checked.
  */
-export function guardGlobal(lease: { label: string; wants: Wants } | undefined, domain: Domain, what: string): void {
-  if (!lease || lease.wants[domain] === 'exclusive') return;
-  throw new DomainLockError(
-    `${lease.label} ${what}, but holds the ${domain} domain only shared: other files run against the same target at the same time. ` +
-      `List it under "exclusive:" in ${DOMAIN_LOCKS_NAME} with domains [${domain}] and the reason`,
-  );
+export function guardGlobal(
+  lease: { label: string; wants: Wants } | undefined,
+  domain: Domain,
+  what: string,
+  test?: InFileOrder,
+): void {
+  if (lease && lease.wants[domain] !== 'exclusive')
+    throw new DomainLockError(
+      `${lease.label} ${what}, but holds the ${domain} domain only shared: other files run against the same target at the same time. ` +
+        `List it under "exclusive:" in ${DOMAIN_LOCKS_NAME} with domains [${domain}] and the reason`,
+    );
+  if (test?.concurrent)
+    throw new DomainLockError(
+      `${lease?.label ?? 'this file'}: the test "${test.title}" ${what}, but runs side by side with the other tests of its file. ` +
+        `Give it \`movesClock: '<why>'\` (a clock) or \`sequential: '<why>'\` (a setting) in its conformance metadata (it then runs alone in its file), or list the file under "sequential:" in ${DOMAIN_LOCKS_NAME}`,
+    );
 }

@@ -7,7 +7,7 @@
  */
 import { aroundAll, inject } from 'vitest';
 import { targetConfig } from '../config/target-config.js';
-import { lockWants, projectPath } from './declarations.js';
+import { clockMovable, lockDeclarations, lockWants, projectPath } from './declarations.js';
 import { acquireLease, lockWaitLimits } from './client.js';
 import { setCurrentLease } from './current.js';
 
@@ -19,7 +19,9 @@ aroundAll(async (runSuite, {}, file) => {
   const address = inject('conformanceLocks');
   if (!address) return runSuite();
   const label = projectPath(file.file.filepath);
-  const lease = await acquireLease(address, label, lockWants(label), limits.waitMs);
+  // A file declared exclusive for moving a clock holds it shared where the harness cannot move it.
+  const wants = lockWants(label, lockDeclarations(), clockMovable(targetConfig().capabilities));
+  const lease = await acquireLease(address, label, wants, limits.waitMs);
   setCurrentLease(lease);
   try {
     await runSuite();

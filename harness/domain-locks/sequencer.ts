@@ -16,15 +16,27 @@
  * (a hash of the path), so the shards of a run do not depend on this order.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { type LockDeclarations, lockDeclarations, lockWants, projectPath } from './declarations.js';
+import type { TargetConfig } from '../config/types.js';
+import {
+  type ClockMovable,
+  clockMovable,
+  type LockDeclarations,
+  lockDeclarations,
+  lockWants,
+  projectPath,
+} from './declarations.js';
 import type { Wants } from './locks.js';
 
 /** The vitest project whose files hold domain locks (harness/cli/projects.ts). */
 export const LOCKED_PROJECT = 'conformance';
 
 /** Orders files (project-relative paths, in vitest's order) as the comment above says. */
-export function dispatchOrder(files: string[], s: LockDeclarations = lockDeclarations()): string[] {
-  const wants = new Map<string, Wants>(files.map((f) => [f, lockWants(f, s)]));
+export function dispatchOrder(
+  files: string[],
+  s: LockDeclarations = lockDeclarations(),
+  movable?: ClockMovable,
+): string[] {
+  const wants = new Map<string, Wants>(files.map((f) => [f, lockWants(f, s, movable)]));
   const used = new Set(files.flatMap((f) => Object.keys(wants.get(f)!)));
   const exclusiveOf = (f: string) =>
     Object.entries(wants.get(f)!)
@@ -56,7 +68,11 @@ export class DomainLockSequencer extends BaseSequencer {
     const locked = sorted.filter((spec) => spec.project.name === LOCKED_PROJECT);
     if (locked.length < 2) return sorted;
     const byPath = new Map(locked.map((spec) => [projectPath(spec.moduleId), spec]));
-    const ordered = dispatchOrder([...byPath.keys()]).map((p) => byPath.get(p)!);
+    // vitest sorts after the global setup ran, which stashed the target's config in this process:
+    // a file exclusive only for a clock the harness cannot move on this target is shared here too.
+    const cfg = (globalThis as { __conformanceTarget?: TargetConfig }).__conformanceTarget;
+    const movable = cfg && clockMovable(cfg.capabilities);
+    const ordered = dispatchOrder([...byPath.keys()], lockDeclarations(), movable).map((p) => byPath.get(p)!);
     // The locked project's files keep their place among the other projects' (vitest sorts by
     // group and project first); only their order among themselves changes.
     let i = 0;

@@ -151,20 +151,34 @@ export function schedProvisioner(p: Provisioning): Provisioner<SchedGrant> {
   return PROVISIONERS[p.config.sched.provisioner || 'reference']!;
 }
 
+/** Tokens already minted, per test (or suite set-up) and grant. */
+const minted = new WeakMap<Provisioning, Map<string, Promise<string>>>();
+
 /**
- * A scheduler token with exactly `capabilities` (the documents' names) in `namespace`, asked of the
- * provisioner in the target's names: the jobs document's `policy-override` is the upstream
- * scheduler's `sentinel-override` (`dialect.names.sched.capabilities`).
+ * A scheduler token with exactly `capabilities` (the documents' names) in `namespace`: one per grant
+ * and test, so a test that checks many endpoints with the same grant asks the provisioner once (and
+ * revokes once). It is asked of the provisioner in the target's names: the jobs document's
+ * `policy-override` is the upstream scheduler's `sentinel-override` (`dialect.names.sched.capabilities`).
  */
 export function schedTokenWith(p: Provisioning, capabilities: string[], namespace = 'default'): Promise<string> {
-  const names = p.config.dialect.names?.sched?.capabilities ?? {};
-  const target = capabilities.map((c) => names[c] ?? c);
-  const renamed = target.some((c, i) => c !== capabilities[i]);
-  return schedProvisioner(p).token(p, {
-    namespace,
-    capabilities: target,
-    ...(renamed ? { documents: capabilities } : {}),
-  });
+  let mine = minted.get(p);
+  if (!mine) minted.set(p, (mine = new Map()));
+  const key = `${namespace}\u0000${[...new Set(capabilities)].sort().join(',')}`;
+  let token = mine.get(key);
+  if (!token) {
+    const names = p.config.dialect.names?.sched?.capabilities ?? {};
+    const target = capabilities.map((c) => names[c] ?? c);
+    const renamed = target.some((c, i) => c !== capabilities[i]);
+    token = schedProvisioner(p).token(p, {
+      namespace,
+      capabilities: target,
+      ...(renamed ? { documents: capabilities } : {}),
+    });
+    mine.set(key, token);
+    // A refused or skipped grant is asked again (and refused again) by the next caller.
+    token.catch(() => mine.delete(key));
+  }
+  return token;
 }
 
 /** A namespace besides default (see Provisioner.namespace). */
@@ -186,6 +200,7 @@ export const SCHED_SUITE_GRANTS: SchedGrant[] = [
   ['read-job-scaling'],
   ['scale-job'],
   ['submit-job', 'policy-override'],
+  ['scale-job', 'policy-override'],
   ['read-job', 'list-jobs'],
   ['parse-job', 'submit-job'],
   ['alloc-exec'],

@@ -3,12 +3,12 @@
  * composition root, compose/reference.ts) for whichever API has no address,
  * provisions the directory for the ldap suite, and returns the completed config plus a stop().
  */
-import { randomBytes } from 'node:crypto';
 import type { Capabilities, TargetConfig } from '../config/types.js';
 import { probeCapabilities } from './probe.js';
 import { resolveVersion } from './version.js';
 import { useDocumentDialectFor } from './dialect.js';
 import { preflight } from './preflight.js';
+import { embeddedStartOptions, newRootToken, takeEarlyStart } from './early-start.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 
 /**
@@ -39,17 +39,11 @@ export async function prepareTarget(
   const startSched = needsSched && !cfg.sched.addr;
 
   if (startSvc || startSched) {
-    const rootToken = `root-${randomBytes(12).toString('hex')}`;
-    const ref = await embedded.start({
-      rootToken,
-      faults: cfg.reference.faults,
-      variants: cfg.reference.variants,
-      version: cfg.reference.version,
-      maxRequestBytes: cfg.limits.maxRequestBytes,
-      requireRequestHeader: false,
-      quiet: !process.env.REF_VERBOSE,
-      env: {},
-    });
+    // Started by the command line before vitest when it could (early-start.ts), else now.
+    const options = embeddedStartOptions(cfg, newRootToken());
+    const early = takeEarlyStart(options);
+    const rootToken = early?.rootToken ?? options.rootToken;
+    const ref = await (early?.running ?? embedded.start(options));
     stops.push(() => ref.stop());
     if (startSvc) {
       cfg.embedded = true;

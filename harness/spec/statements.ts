@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const STATEMENTS_DIR = join(ROOT, 'spec/statements');
@@ -119,18 +120,26 @@ let statements: Statement[] | undefined;
 /** Every statement of the inventory, in file order (files sorted by name). */
 export function loadStatements(dir = STATEMENTS_DIR): Statement[] {
   if (statements && dir === STATEMENTS_DIR) return statements;
-  const out: Statement[] = [];
-  for (const name of readdirSync(dir)
-    .filter((f) => /\.ya?ml$/.test(f))
-    .sort()) {
-    const doc = parse(readFileSync(join(dir, name), 'utf8')) as {
-      document: DocumentFile;
-      statements: Omit<Statement, 'document' | 'file'>[];
-    };
-    for (const s of doc?.statements ?? []) out.push({ ...s, document: doc.document, file: `spec/statements/${name}` });
-  }
-  if (dir === STATEMENTS_DIR) statements = out;
-  return out;
+  const read = (): Statement[] => {
+    const out: Statement[] = [];
+    for (const name of readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()) {
+      const doc = parse(readFileSync(join(dir, name), 'utf8')) as {
+        document: DocumentFile;
+        statements: Omit<Statement, 'document' | 'file'>[];
+      };
+      for (const s of doc?.statements ?? [])
+        out.push({ ...s, document: doc.document, file: `spec/statements/${name}` });
+    }
+    return out;
+  };
+  // Every report reads the inventory (the document view): its YAML parsed once, cached on disk like
+  // the catalogue's, keyed by the files' contents, this module's source and the parser's version.
+  if (dir !== STATEMENTS_DIR) return read();
+  const key = cacheKey(contentHash(dir, /\.ya?ml$/), sourceHash(import.meta.url), `yaml@${packageVersion('yaml')}`);
+  statements = cachedSync('statements', key, read);
+  return statements;
 }
 
 /** Where a statement's quote stands in its document: the offset, or why it cannot be found. */

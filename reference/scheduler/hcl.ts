@@ -3,7 +3,6 @@
  * is parsed by a real HCL parser (@cdktf/hcl2json); this module assembles the API's job from the
  * parsed blocks (each block's mapping: hcl-blocks.ts) and replaces `${var.x}` with variable values.
  */
-import { parse } from '@cdktf/hcl2json';
 import { badRequest } from './errors.js';
 import { canonicalize, clone, isObj, type Job } from './job.js';
 import { checkJobTypes } from './job-checks.js';
@@ -142,6 +141,9 @@ function lookup(name: string, vars: Map<string, unknown>): unknown {
 }
 
 async function hcl(file: string, text: string): Promise<Obj> {
+  // Loaded on the first parse: importing the parser unpacks and starts its WebAssembly module, a
+  // tenth of a second the reference's start-up (and every run that parses no HCL) need not pay.
+  const { parse } = await import('@cdktf/hcl2json');
   try {
     return (await parse(file, text)) as Obj;
   } catch (err) {

@@ -208,7 +208,7 @@ export function canonicalize(job: Job): Job {
  * Rule defaultUpdateStrategy (a variant): the real scheduler gives every group of a service job without
  * an update block its default update strategy, so each such job gets a deployment.
  */
-export function withDefaultUpdate(job: Job): Job {
+export function withDefaultUpdate(job: Job, minHealthyMs = 10_000): Job {
   if ((job.Type ?? 'service') !== 'service' || isObj(job.Update)) return job;
   for (const g of Array.isArray(job.TaskGroups) ? job.TaskGroups : []) {
     if (!isObj(g) || isObj(g.Update)) continue;
@@ -216,7 +216,7 @@ export function withDefaultUpdate(job: Job): Job {
       Stagger: 30 * SECOND,
       MaxParallel: 1,
       HealthCheck: 'checks',
-      MinHealthyTime: 10 * SECOND,
+      MinHealthyTime: minHealthyMs * 1_000_000,
       HealthyDeadline: 300 * SECOND,
       ProgressDeadline: 600 * SECOND,
       AutoRevert: false,

@@ -43,6 +43,7 @@ import { schedulingRoutes } from './routes/scheduling.js';
 import { versionRoutes } from './routes/versions.js';
 import { Guard, Router } from './router.js';
 import { Store } from './store.js';
+import type { SchedulerDelays } from './delays.js';
 import { schedulerRules, schedulerWire } from './switches/index.js';
 
 export interface SchedulerControl {
@@ -66,13 +67,15 @@ export async function startScheduler(opts: {
   variants?: Variants;
   aclEnabled?: boolean;
   managementToken?: string;
+  /** How long its work takes after it answered (delays.ts; defaults: DEFAULT_DELAYS). */
+  delays?: SchedulerDelays;
 }): Promise<{ addr: string; close(): Promise<void>; control: SchedulerControl }> {
   const { clock } = opts;
   const variants = opts.variants ?? new Variants();
   const rules = schedulerRules(opts.faults, variants);
   const aclEnabled = opts.aclEnabled ?? false;
   if (aclEnabled && !opts.managementToken) throw new Error('aclEnabled needs a managementToken');
-  const store = new Store(clock, rules);
+  const store = new Store(clock, rules, opts.delays);
   const acl = new AclStore(opts.managementToken);
   const streams = new ActionStreams(rules);
   const guard = new Guard(acl, aclEnabled, rules);

@@ -8,15 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { clone, type Job, SECOND } from './job.js';
+import { DEFAULT_DELAYS, type SchedulerDelays } from './delays.js';
 import { HOLD_DEPLOYMENT_META } from '../../contract/scheduler-control.js';
 import { deploymentRecord, taskEvent } from './sim-records.js';
 
 export { HOLD_DEPLOYMENT_META };
-
-/** Milliseconds of simulated time between placement and the task running. */
-export const START_MS = 1000;
-/** Milliseconds a batch task runs before it exits successfully. */
-export const BATCH_RUN_MS = 5000;
 
 export interface SimNode {
   ID: string;
@@ -69,6 +65,8 @@ export class Cluster {
   constructor(
     private readonly clock: Clock,
     private readonly hooks: SimHooks,
+    /** Placement to running (allocationStartMs) and a batch task's run (batchRunMs): delays.ts. */
+    private readonly delays: SchedulerDelays = DEFAULT_DELAYS,
   ) {}
 
   nowNs(): number {
@@ -156,7 +154,7 @@ export class Cluster {
       healthy: false,
     };
     this.allocs.push(alloc);
-    this.at(this.clock.now() + START_MS, (due) => this.start(alloc, due));
+    this.at(this.clock.now() + this.delays.allocationStartMs, (due) => this.start(alloc, due));
     return alloc;
   }
 
@@ -193,7 +191,7 @@ export class Cluster {
     this.touch(alloc);
     this.hooks.changed(alloc.jobKey);
     if (alloc.JobType === 'batch' || alloc.JobType === 'sysbatch') {
-      this.at(dueMs + BATCH_RUN_MS, (due) => this.finish(alloc, 'complete', 'All tasks have completed', due));
+      this.at(dueMs + this.delays.batchRunMs, (due) => this.finish(alloc, 'complete', 'All tasks have completed', due));
     }
     this.scheduleHealth(alloc);
   }

@@ -14,6 +14,7 @@ import { schedulePeriodic } from './periodic.js';
 import { clone, isObj, isParameterized, isPeriodic, type Job, specOf } from './job.js';
 import { documented, type SchedulerRules } from './rules.js';
 import { Cluster, isTerminal, type Alloc } from './sim.js';
+import { DEFAULT_DELAYS, type SchedulerDelays } from './delays.js';
 
 export interface Entry {
   key: string;
@@ -35,9 +36,6 @@ export interface WriteResult {
   Warnings: string;
 }
 
-/** Rule asyncEvaluations (a variant): how long after the write an evaluation is processed (clock ms). */
-const ASYNC_EVAL_DELAY_MS = 300;
-
 export const keyOf = (namespace: string, id: string) => `${namespace}\u0000${id}`;
 
 /** The highest Version a job has had (the current one, unless a restored version is current). */
@@ -55,13 +53,18 @@ export class Store {
   constructor(
     readonly clock: Clock,
     readonly rules: SchedulerRules = documented,
+    readonly delays: SchedulerDelays = DEFAULT_DELAYS,
   ) {
     this.events.setMaxListeners(0);
-    this.cluster = new Cluster(clock, {
-      nextIndex: () => this.nextIndex(),
-      jobFor: (a) => this.jobVersionFor(a),
-      changed: (key) => this.summaryChanged(key),
-    });
+    this.cluster = new Cluster(
+      clock,
+      {
+        nextIndex: () => this.nextIndex(),
+        jobFor: (a) => this.jobVersionFor(a),
+        changed: (key) => this.summaryChanged(key),
+      },
+      delays,
+    );
   }
 
   nextIndex(): number {
@@ -127,7 +130,7 @@ export class Store {
       work();
       return;
     }
-    this.clock.at(this.clock.now() + ASYNC_EVAL_DELAY_MS, () => {
+    this.clock.at(this.clock.now() + this.delays.evaluationMs, () => {
       if (this.jobs.get(e.key) !== e && !e.job.Stop) {
         ev.Status = 'canceled';
         ev.ModifyIndex = this.nextIndex();

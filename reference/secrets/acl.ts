@@ -4,7 +4,6 @@
  * matching rule wins (exact beats glob, longer beats shorter), rules of several policies for the
  * same pattern merge, and `deny` overrides everything.
  */
-import { parse as hclParse } from '@cdktf/hcl2json';
 
 export type Capability = 'create' | 'read' | 'update' | 'delete' | 'list' | 'sudo' | 'deny' | 'patch';
 const CAPABILITIES = new Set<Capability>(['create', 'read', 'update', 'delete', 'list', 'sudo', 'deny', 'patch']);
@@ -32,6 +31,8 @@ export async function parsePolicy(name: string, source: string): Promise<Policy>
     }
   } else {
     try {
+      // Loaded on the first policy: importing the parser starts its WebAssembly module (see scheduler/hcl.ts).
+      const { parse: hclParse } = await import('@cdktf/hcl2json');
       doc = await hclParse(`${name}.hcl`, source);
     } catch (err) {
       throw new Error(`failed to parse policy: ${(err as Error).message.split('\n')[0]}`);

@@ -42,8 +42,12 @@ export interface CoreRules {
   storedPolicy(policies: Map<string, Policy>, name: string): Policy | undefined;
   /** Whether an ACL policy write needs its `policy` field. */
   policyRequired: boolean;
-  /** Whether POST/PUT ask the engine whether the path exists (create versus update). */
-  existenceCheck: boolean;
+  /**
+   * Whether POST/PUT ask an engine of this type whether the path exists (create versus update).
+   * Transit's upsert is defined by the create capability, so only the engines whose documents are
+   * silent may skip it.
+   */
+  existenceCheck(engineType: string): boolean;
   /** Whether a write is an update, given whether the engine's existence check found the path. */
   writeUpdates(exists: boolean): boolean;
   /** Whether `Authorization: Bearer` carries a token. */
@@ -122,7 +126,7 @@ export const coreRules: CoreRules = {
   capabilities: (policies, path) => capabilitiesFor(policies, path),
   storedPolicy: (policies, name) => policies.get(name),
   policyRequired: true,
-  existenceCheck: true,
+  existenceCheck: () => true,
   writeUpdates: (exists) => exists,
   bearerTokens: true,
   loginWithoutToken: true,

@@ -69,7 +69,7 @@ export const coreSwitches = [
     description:
       'The key-value engine runs no existence check: every POST/PUT is an update, so a create-only policy cannot write and an update-only one can create.',
     statements: ['doc.core.conventions.existence-check'],
-    replace: () => ({ existenceCheck: false }),
+    replace: () => ({ existenceCheck: (engineType) => engineType !== 'kv' }),
   }),
   variant('core.mounts-listed-unordered', {
     allows: `${CORE}, What the service does 3 (the mount listing is not shown; no order is given)`,

@@ -221,7 +221,7 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
   if (!mount) return { kind: 'empty', status: rules.unmountedPath().status ?? 204, headers: {} };
   const sub = `${parsed.fullPath}/`.slice(mount.path.length).replace(/\/+$/, '');
   const exists =
-    (method === 'POST' || method === 'PUT') && rules.existenceCheck
+    (method === 'POST' || method === 'PUT') && rules.existenceCheck(mount.type)
       ? rules.writeUpdates((await mount.engine.exists?.(sub)) ?? true)
       : true;
   const operation = operationFor(method, exists);

@@ -89,6 +89,7 @@ conformance(
     also: atDefaults ? ['auth.lockout.defaults'] : [],
     level: 'MUST',
     title: `a locked user is refused until shortly before ${L.durationSeconds}s after the lock began, and logs in again after`,
+    movesClock: 'past the lockout duration',
     timeoutMs,
   },
   async (t) => {
@@ -108,6 +109,7 @@ conformance(
     also: atDefaults ? ['auth.lockout.defaults'] : [],
     level: 'MUST',
     title: `invalid attempts older than the ${L.resetSeconds}s counter reset window do not count towards the threshold`,
+    movesClock: 'past the counter reset window',
     timeoutMs,
   },
   async (t) => {
@@ -128,6 +130,7 @@ conformance(
     also: atDefaults ? ['auth.lockout.defaults'] : [],
     level: 'MUST',
     title: `invalid attempts made shortly before the ${L.resetSeconds}s counter reset window ends still count towards the threshold`,
+    movesClock: 'to shortly before the end of the reset window',
     timeoutMs,
   },
   async (t) => {

@@ -216,6 +216,7 @@ conformance(
     also: ['cloud.roles.ttl'],
     level: 'MUST',
     title: 'a cloud lease that reaches the role ttl removes its principal from the directory',
+    movesClock: 'past the lease ttl',
   },
   async (t) => {
     requireConfigured(t, cloud);

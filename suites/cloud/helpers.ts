@@ -6,6 +6,7 @@
 import { redactor, type T, type MountRef, type Suite } from '../../harness/index.js';
 import type { CloudConfig } from '../../harness/index.js';
 import { CheckFailure } from '../../harness/checks/index.js';
+import { together } from '../lib/together.js';
 
 /** The target's cloud settings (config file, then CLOUD_* environment variables, see harness/config/cloud.ts). */
 export function cloudConfig(t: { config: T['config'] }): CloudConfig {
@@ -147,12 +148,9 @@ export class DirectoryProbe {
   /** Group ids whose member list names the principal (works after the principal is gone). */
   async groupsListing(principalId: string): Promise<string[]> {
     const groups = await this.list<{ id: string }>('/groups');
-    const out: string[] = [];
-    for (const g of groups) {
-      const members = await this.list<{ id: string }>(`/groups/${g.id}/members`);
-      if (members.some((m) => m.id === principalId)) out.push(g.id);
-    }
-    return out;
+    // The member lists are independent reads: they go out together.
+    const members = await together(groups.map((g) => () => this.list<{ id: string }>(`/groups/${g.id}/members`)));
+    return groups.filter((_, i) => members[i]!.some((m) => m.id === principalId)).map((g) => g.id);
   }
 
   deletedItem(id: string): Promise<{ id: string; kind: string } | undefined> {

@@ -27,6 +27,9 @@ function fill(value: unknown, vars: Record<string, string>): unknown {
 
 runCases(new URL('./roles.cases.yaml', import.meta.url), {
   'cloud-role': {
+    // A refused role is looked for in LIST /cloud/roles, which answers 404 on a mount holding no
+    // role and 200 once another test's role is there: run alone, each sees the same mount.
+    sequential: "lists the mount's roles, which the file's other tests add to",
     async run(t, c) {
       requireConfigured(t, cloud);
       const vars: Record<string, string> = { scope: scopeFor(t), missing: `svc-missing-${t.unique('x')}` };

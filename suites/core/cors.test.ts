@@ -19,6 +19,7 @@ conformance(
     level: 'MUST',
     title:
       'with CORS enabled, GET /sys/mounts from an origin outside the allowed list answers 403; from an allowed one, 200',
+    sequential: 'enables CORS, which every request of the service sees, and turns it off again',
   },
   async (t) => {
     t.track('CORS settings', () => t.svc.delete('sys/config/cors'));

@@ -11,6 +11,7 @@ import { jobDefinition, hcl } from '../../fixtures/jobs/index.js';
 import type { Exchange } from '../../harness/index.js';
 import { body, enc, ok, registered, register, scalable, trackJob, waitFor, type Obj } from './helpers.js';
 import { runAction, type ActionRun } from './ws.js';
+import { together } from '../lib/together.js';
 
 import { schedNamespace, schedTokenWith } from '../../harness/index.js';
 
@@ -161,21 +162,16 @@ conformance(
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'aclread');
-    for (const sub of [
-      '',
-      '/versions',
-      '/allocations',
-      '/evaluations',
-      '/deployments',
-      '/deployment',
-      '/summary',
-      '/services',
-      '/actions',
-    ]) {
-      await gate(t, `GET /v1/job/:job_id${sub}`, [['read-job']], (token) =>
-        t.sched.get(`job/${enc(id)}${sub}`, { token }),
-      );
-    }
+    const subs = ['', '/versions', '/allocations', '/evaluations', '/deployments', '/deployment', '/summary'];
+    // Reads of the one job: independent, so they go out together.
+    await together(
+      [...subs, '/services', '/actions'].map(
+        (sub) => () =>
+          gate(t, `GET /v1/job/:job_id${sub}`, [['read-job']], (token) =>
+            t.sched.get(`job/${enc(id)}${sub}`, { token }),
+          ),
+      ),
+    );
   },
 );
 
@@ -345,6 +341,7 @@ conformance(
     level: 'MUST',
     requires: ['schedAcl'],
     title: 'WebSocket /v1/job/:job_id/action needs namespace:alloc-exec, which alone suffices for an isolated driver',
+    movesClock: 'so an allocation starts',
   },
   async (t) => {
     const { id, alloc } = await runningWith(t, 'aclexec', 'isolated');
@@ -383,6 +380,7 @@ conformance(
     requires: ['schedAcl'],
     title:
       'WebSocket /v1/job/:job_id/action of a task without file system isolation needs alloc-node-exec besides alloc-exec',
+    movesClock: 'so an allocation starts',
   },
   async (t) => {
     const { id, alloc } = await runningWith(t, 'aclnode', 'unisolated');

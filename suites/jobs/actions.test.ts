@@ -1,7 +1,7 @@
 /** GET /v1/job/:job_id/actions and the action stream over a WebSocket. */
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { body, enc, registered, waitFor, type Obj, ok } from './helpers.js';
+import { body, enc, registered, waitAdvancing, type Obj, ok } from './helpers.js';
 import { runAction, stdoutText, type ActionRun } from './ws.js';
 
 suite('jobs');
@@ -10,7 +10,8 @@ suite('jobs');
 async function runningJob(t: T, base: string): Promise<{ id: string; allocId: string }> {
   const { id } = await registered(t, 'service', base);
   await t.advance(3);
-  const allocs = await waitFor(
+  const allocs = await waitAdvancing(
+    t,
     'an allocation runs',
     async () => body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)),
     (a) => a.some((x) => x.ClientStatus === 'running'),

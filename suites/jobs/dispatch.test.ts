@@ -15,6 +15,7 @@ import {
   refusedUnchanged,
   ok,
 } from './helpers.js';
+import { together } from '../lib/together.js';
 
 const s = suite('jobs');
 
@@ -24,21 +25,25 @@ const caseIds: Record<string, string> = {};
 // The dispatch cases share their parameterized jobs, registered once for the file.
 s.setup(async (ctx) => {
   const prefix = ctx.unique('dsp');
-  for (const [name, spec] of Object.entries(cases.jobs ?? {})) {
-    const id = `${prefix}-${name.toLowerCase()}`;
-    ctx.track(`job ${id} and its children`, async () => {
-      // Children are found by ParentID: the form of a dispatched ID is not given.
-      const jobs = await ctx.sched.get('jobs', { validate: false });
-      for (const c of Array.isArray(jobs.response.body) ? (jobs.response.body as Obj[]) : []) {
-        if (c.ParentID === id) await ctx.sched.delete(`job/${enc(c.ID)}`, { query: { purge: true }, validate: false });
-      }
-      return ctx.sched.delete(`job/${enc(id)}`, { query: { purge: true }, validate: false });
-    });
-    const ex = await ctx.sched.post('jobs', { body: { Job: jobDefinition(spec.definition, id, spec.overrides) } });
-    if (ex.response.status < 200 || ex.response.status > 299)
-      throw new Error(`could not register dispatch fixture job ${id}: status ${ex.response.status}`);
-    caseIds[name] = id;
-  }
+  // Independent registrations: they go out together.
+  await together(
+    Object.entries(cases.jobs ?? {}).map(([name, spec]) => async () => {
+      const id = `${prefix}-${name.toLowerCase()}`;
+      ctx.track(`job ${id} and its children`, async () => {
+        // Children are found by ParentID: the form of a dispatched ID is not given.
+        const jobs = await ctx.sched.get('jobs', { validate: false });
+        for (const c of Array.isArray(jobs.response.body) ? (jobs.response.body as Obj[]) : []) {
+          if (c.ParentID === id)
+            await ctx.sched.delete(`job/${enc(c.ID)}`, { query: { purge: true }, validate: false });
+        }
+        return ctx.sched.delete(`job/${enc(id)}`, { query: { purge: true }, validate: false });
+      });
+      const ex = await ctx.sched.post('jobs', { body: { Job: jobDefinition(spec.definition, id, spec.overrides) } });
+      if (ex.response.status < 200 || ex.response.status > 299)
+        throw new Error(`could not register dispatch fixture job ${id}: status ${ex.response.status}`);
+      caseIds[name] = id;
+    }),
+  );
 });
 
 runCases(cases, { 'jobs-shared': { run: (t, c) => runCase(t, c, caseIds).then(() => undefined) } });

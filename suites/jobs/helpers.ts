@@ -13,6 +13,7 @@ import {
 } from '../../harness/checks/index.js';
 import { jobDefinition, resolvePath, useRunningTask, type JobDefinition } from '../../fixtures/jobs/index.js';
 import { statusCheck, type Case, type CaseFile } from '../lib/cases.js';
+import { together } from '../lib/together.js';
 import { targetConfig } from '../../harness/index.js';
 
 // Every jobs file imports these helpers: service fixtures get the target's running-task driver.
@@ -141,6 +142,8 @@ export async function waitFor<R>(
   read: () => Promise<R>,
   ok: (r: R) => boolean,
   timeoutMs?: number,
+  /** What happens between two reads (default: timing.pollMs of real time). */
+  between?: () => Promise<void>,
 ): Promise<R> {
   const timing = targetConfig().timing;
   const bound = timeoutMs ?? timing.settleSeconds * 1000;
@@ -149,10 +152,21 @@ export async function waitFor<R>(
   while (!ok(last)) {
     if (Date.now() > deadline)
       throw new CheckFailure('eventually', `${what} did not happen within ${bound} ms`, what, last);
-    await new Promise((r) => setTimeout(r, timing.pollMs));
+    await (between ? between() : new Promise((r) => setTimeout(r, timing.pollMs)));
     last = await read();
   }
   return last;
+}
+
+/**
+ * waitFor in a test that moves the scheduler's clock (movesClock): where the harness can move it,
+ * a read that does not show the state yet moves the clock one second on instead of waiting real
+ * time (the reference then does the work that fell due, at once); elsewhere it is waitFor, real
+ * time passing between reads. Either way the wait ends as soon as the state is there.
+ */
+export function waitAdvancing<R>(t: T, what: string, read: () => Promise<R>, ok: (r: R) => boolean): Promise<R> {
+  if (!t.config.capabilities.schedControl) return waitFor(what, read, ok);
+  return waitFor(what, read, ok, undefined, () => t.advance(1));
 }
 
 /**
@@ -187,17 +201,16 @@ export async function jobsState(t: T, prefix: string, namespace?: string): Promi
   const ex = await t.sched.get('jobs', { query: { prefix, namespace } });
   t.check(ex, ok);
   const items = body<Obj[]>(ex) ?? [];
-  const out: Obj[] = [];
-  for (const j of items.filter((x) => !x.ParentID).sort((a, b) => String(a.ID).localeCompare(String(b.ID)))) {
-    const job = await readJob(t, String(j.ID), namespace);
-    out.push({
-      ID: j.ID,
-      Version: job.Version,
-      JobModifyIndex: job.JobModifyIndex,
-      Stop: job.Stop,
-      TaskGroups: (job.TaskGroups as Obj[] | undefined)?.map((g) => [g.Name, g.Count]),
-    });
-  }
+  const parents = items.filter((x) => !x.ParentID).sort((a, b) => String(a.ID).localeCompare(String(b.ID)));
+  // Each job read on its own: the reads go out together.
+  const jobs = await together(parents.map((j) => () => readJob(t, String(j.ID), namespace)));
+  const out: Obj[] = parents.map((j, i) => ({
+    ID: j.ID,
+    Version: jobs[i]!.Version,
+    JobModifyIndex: jobs[i]!.JobModifyIndex,
+    Stop: jobs[i]!.Stop,
+    TaskGroups: (jobs[i]!.TaskGroups as Obj[] | undefined)?.map((g) => [g.Name, g.Count]),
+  }));
   out.push({
     children: items
       .filter((x) => x.ParentID)
@@ -234,14 +247,21 @@ export function payloadOf(n: number): string {
 
 /** Registers the jobs a case file names; returns name → run-unique ID. */
 export async function registerCaseJobs(t: T, file: CaseFile, base: string): Promise<Record<string, string>> {
-  const ids: Record<string, string> = {};
   const prefix = t.unique(base);
-  for (const [name, spec] of Object.entries(file.jobs ?? {})) {
-    const id = `${prefix}-${name.toLowerCase()}`;
-    await register(t, jobDefinition(spec.definition, id, spec.overrides));
-    ids[name] = id;
-  }
-  return ids;
+  const jobs = Object.entries(file.jobs ?? {}).map(([name, spec]) => ({
+    name,
+    spec,
+    id: `${prefix}-${name.toLowerCase()}`,
+  }));
+  // Independent registrations: they go out together.
+  await together(
+    jobs.map(
+      ({ spec, id }) =>
+        () =>
+          register(t, jobDefinition(spec.definition, id, spec.overrides)),
+    ),
+  );
+  return Object.fromEntries(jobs.map(({ name, id }) => [name, id]));
 }
 
 /** Sends one data-driven case and checks its expectations; dispatched children get purged. */
@@ -365,6 +385,7 @@ export async function scalable(t: T, id: string, namespace?: string): Promise<vo
         { pending, deployment: d?.Status },
       );
     await t.advance(5);
-    await new Promise((r) => setTimeout(r, targetConfig().timing.pollMs));
+    // A moved clock has the work that fell due done when the move answers; real time is polled.
+    if (!t.config.capabilities.schedControl) await new Promise((r) => setTimeout(r, targetConfig().timing.pollMs));
   }
 }

@@ -8,6 +8,7 @@ import { jobGenerator } from '../../fixtures/jobs/generator.js';
 import { body, enc, nextToken, register, runCase, trackJob, type Obj, ok } from './helpers.js';
 
 import { schedNamespace, schedTokenWith } from '../../harness/index.js';
+import { together } from '../lib/together.js';
 
 const s = suite('jobs');
 
@@ -93,12 +94,9 @@ conformance(
   async (t) => {
     const base = t.unique('page');
     const generate = jobGenerator(20_250_101);
-    const ids: string[] = [];
-    for (let i = 0; i < 23; i++) {
-      const id = `${base}-${String(i).padStart(2, '0')}`;
-      ids.push(id);
-      await register(t, generate({ id }));
-    }
+    const ids = Array.from({ length: 23 }, (_, i) => `${base}-${String(i).padStart(2, '0')}`);
+    // The 23 registrations are independent: they go out together.
+    await together(ids.map((id) => () => register(t, generate({ id }))));
     const seen: string[] = [];
     let token = '';
     // 23 jobs need 5 pages of 5; a last page with a token to an empty page is allowed (bounded walk).
@@ -267,14 +265,17 @@ let filterPrefix = '';
 // The filter cases share one set of jobs, registered once for the file.
 s.setup(async (ctx) => {
   filterPrefix = ctx.unique('flt');
-  for (const [name, spec] of Object.entries(filters.jobs ?? {})) {
-    const id = `${filterPrefix}-${name}`;
-    ctx.track(`job ${id}`, () => ctx.sched.delete(`job/${enc(id)}`, { query: { purge: true }, validate: false }));
-    const ex = await ctx.sched.post('jobs', { body: { Job: jobDefinition(spec.definition, id, spec.overrides) } });
-    if (ex.response.status < 200 || ex.response.status > 299)
-      throw new Error(`could not register filter fixture job ${id}: status ${ex.response.status}`);
-    filterIds[name] = id;
-  }
+  // Independent registrations: they go out together.
+  await together(
+    Object.entries(filters.jobs ?? {}).map(([name, spec]) => async () => {
+      const id = `${filterPrefix}-${name}`;
+      ctx.track(`job ${id}`, () => ctx.sched.delete(`job/${enc(id)}`, { query: { purge: true }, validate: false }));
+      const ex = await ctx.sched.post('jobs', { body: { Job: jobDefinition(spec.definition, id, spec.overrides) } });
+      if (ex.response.status < 200 || ex.response.status > 299)
+        throw new Error(`could not register filter fixture job ${id}: status ${ex.response.status}`);
+      filterIds[name] = id;
+    }),
+  );
 });
 
 runCases(filters, {

@@ -31,6 +31,7 @@ conformance(
     level: 'MUST',
     title:
       'POST /v1/job/:job_id/periodic/force launches an instance each time, even while one runs with prohibit_overlap',
+    movesClock: 'so the first forced instance runs when the second is forced',
   },
   async (t) => {
     const { id } = await registered(t, 'periodic', 'pforce');

@@ -375,6 +375,7 @@ conformance(
     id: 'jobs.gc.stopped-job-deregistered',
     level: 'MUST',
     title: 'a stopped job stays until garbage collection (PUT /v1/system/gc) removes it',
+    sequential: 'forces a garbage collection of every stopped job (and moves the scheduler clock)',
   },
   async (t) => {
     const { id } = await registered(t, 'batch', 'gc');

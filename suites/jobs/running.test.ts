@@ -44,6 +44,7 @@ conformance(
     level: 'MUST',
     title:
       'GET /v1/job/:job_id/evaluations returns the registration evaluation with its fields, complete once processed',
+    movesClock: 'so allocations start, evaluations finish and deployments succeed',
   },
   async (t) => {
     const { id, ex } = await registered(t, 'service', 'evfields');
@@ -92,6 +93,7 @@ conformance(
     level: 'MUST',
     title:
       'GET /v1/job/:job_id/allocations returns allocations with their fields, task states and task events of an evaluation of the job',
+    movesClock: 'so allocations start, evaluations finish and deployments succeed',
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'alfields');
@@ -169,6 +171,7 @@ conformance(
     level: 'MUST',
     title:
       'GET /v1/job/:job_id/deployments returns a finished deployment with its fields and group counts; the job then runs',
+    movesClock: 'so allocations start, evaluations finish and deployments succeed',
   },
   async (t) => {
     const { id } = await registered(t, 'service-with-update', 'depfields');
@@ -245,6 +248,7 @@ conformance(
     level: 'MUST',
     title:
       'GET /v1/job/:job_id/services returns registrations with every documented field, on the node of their allocation',
+    movesClock: 'so allocations start, evaluations finish and deployments succeed',
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'svcfields');

@@ -2,7 +2,7 @@
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectEqual, expectThat } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, readJob, register, registered, waitFor, type Obj, ok, absent } from './helpers.js';
+import { body, enc, readJob, register, registered, waitAdvancing, type Obj, ok, absent } from './helpers.js';
 
 suite('jobs');
 
@@ -78,7 +78,8 @@ async function delayedJob(t: T, base: string): Promise<string> {
   job.TaskGroups![0]!.ShutdownDelay = 60_000_000_000;
   await register(t, job);
   await t.advance(3);
-  await waitFor(
+  await waitAdvancing(
+    t,
     'an allocation runs',
     () => runningAllocs(t, id),
     (a) => a.length > 0,
@@ -94,6 +95,7 @@ conformance(
     id: 'jobs.stop.no-shutdown-delay',
     level: 'MUST',
     title: 'DELETE /v1/job/:job_id?no_shutdown_delay=true stops allocations without waiting the group shutdown_delay',
+    movesClock: 'so allocations start and stop',
   },
   async (t) => {
     const quick = await delayedJob(t, 'nsd');
@@ -102,7 +104,8 @@ conformance(
     t.check(await t.sched.delete(`job/${enc(slow)}`), ok);
     expectEqual((await readJob(t, quick)).Stop, true, 'Stop after a stop without shutdown delay');
     await t.advance(5);
-    await waitFor(
+    await waitAdvancing(
+      t,
       'allocations stopped without the shutdown delay',
       () => runningAllocs(t, quick),
       (a) => a.length === 0,

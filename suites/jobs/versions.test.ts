@@ -202,6 +202,7 @@ conformance(
     ],
     level: 'MUST',
     title: 'lifecycle: register, update with diff, tag, revert by tag, stable, scale, stop, purge',
+    movesClock: 'until the deployment lets the job scale',
   },
   async (t) => {
     const { id, job } = await registered(t, 'service', 'life');

@@ -215,6 +215,7 @@ conformance(
     id: 'kv.v2.delete-version-after',
     level: 'MUST',
     title: 'with delete_version_after 10s, a new version reports a deletion_time and reads 404 once it passed',
+    movesClock: 'past delete_version_after',
   },
   async (t) => {
     const key = t.unique('dva');

@@ -12,6 +12,8 @@ export * from './case-files.js';
 /** Runs one case in its world (the world sets up the fixtures the case needs). */
 export interface World {
   run(t: T, c: Case, file: CaseFile): Promise<void>;
+  /** Why its cases must each run alone in their file (see `sequential` of a conformance test). */
+  sequential?: string;
 }
 
 /**
@@ -24,7 +26,9 @@ export function runCases(file: string | URL | CaseFile, worlds: Partial<Record<W
     const world = worlds[c.world];
     if (!world)
       throw new Error(`${cf.file}: case "${c.title}" needs world ${c.world}, which its test file does not set up`);
-    conformance({ id: c.id, also: c.also, level: c.level, title: c.title }, (t) => world.run(t, c, cf));
+    conformance({ id: c.id, also: c.also, level: c.level, title: c.title, sequential: world.sequential }, (t) =>
+      world.run(t, c, cf),
+    );
   }
   return cf;
 }

@@ -343,6 +343,7 @@ conformance(
     id: 'transit.upsert.disabled-refused',
     level: 'MUST',
     title: 'POST /transit/encrypt/:name on a missing key with disable_upsert true fails and creates nothing',
+    sequential: 'sets disable_upsert in the config of the mount every test of the file uses',
   },
   async (t) => {
     const existing = await createKey(t, transit, 'noup-existing');

@@ -2,11 +2,14 @@
  * Files running concurrently against one target do not interfere: the same suites at concurrency 1
  * and 3 give the same verdict for every test, with the files that move the secrets clock and
  * those that move the scheduler clock holding their domains exclusively beside each other (and,
- * at concurrency 1, one worker running every file, each under its own lease). Shards 1/2 and 2/2,
- * merged, give the single run's verdicts too. A file that moves the clock without holding its
- * domain exclusively (suites/domain-locks.yaml) fails loudly.
+ * at concurrency 1, one worker running every file, each under its own lease, one test at a time).
+ * Neither do the tests of one file running side by side: 16 of them in flight give the same
+ * verdicts, and so do the files declared exclusive or sequential only for moving the scheduler's
+ * clock (`when: clock`) when the run may not move it, their tests side by side, its time real.
+ * Shards 1/2 and 2/2, merged, give the single run's verdicts too. A file that moves the clock
+ * without holding its domain exclusively (suites/domain-locks.yaml) fails loudly.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +21,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'conc-'));
 // Exclusive files of both domains (auth/lockout, kv/v2-lifecycle: secrets; jobs/*: scheduler)
 // among shared ones.
 const SUITES = 'core,kv,auth,jobs';
+// Exclusive and sequential only for moving the scheduler's clock (suites/domain-locks.yaml `when: clock`).
+const CLOCK_FILES = ['suites/jobs/scale.test.ts', 'suites/jobs/actions.test.ts', 'suites/jobs/stop.test.ts'];
 
 async function cli(args: string[]): Promise<{ code: number; output: string }> {
   const env = runEnv();
@@ -36,6 +41,17 @@ beforeAll(async () => {
     });
   // Two at a time: the machine has two cores.
   await Promise.all([run('one', ['--concurrency', '1']), run('three', ['--concurrency', '3'])]);
+  // The scheduler's clock left alone (as on a real scheduler): the files that move it otherwise.
+  const fixedClock = join(tmp, 'fixed-clock.json');
+  writeFileSync(fixedClock, JSON.stringify({ capabilities: { schedControl: false } }));
+  const clockFiles = ['--files', CLOCK_FILES.join(','), '--suite', 'jobs', '--config', fixedClock];
+  await Promise.all([
+    run('wide', ['--concurrency', '2', '--tests-in-flight', '16']),
+    cli(['run', '--quiet', ...clockFiles, '--concurrency', '1', '--report-dir', join(tmp, 'fixed-one')]).then((r) => {
+      runs['fixed-one'] = r;
+    }),
+  ]);
+  runs['fixed-wide'] = await cli(['run', '--quiet', ...clockFiles, '--report-dir', join(tmp, 'fixed-wide')]);
   await Promise.all([run('shard1', ['--shard', '1/2']), run('shard2', ['--shard', '2/2'])]);
   runs.merged = await cli([
     'merge',
@@ -53,6 +69,22 @@ describe('concurrency against one target', () => {
     expect(Object.keys(verdicts(one)).length, 'tests ran').toBeGreaterThan(100);
     expect(verdicts(three)).toEqual(verdicts(one));
     expect(runs.three!.code, runs.three!.output.slice(-2000)).toBe(runs.one!.code);
+  });
+});
+
+describe('the tests of a file side by side', () => {
+  it('give the same verdict for every test with 16 in flight as one at a time', () => {
+    expect(verdicts(results('wide'))).toEqual(verdicts(results('one')));
+    expect(runs.wide!.code, runs.wide!.output.slice(-2000)).toBe(runs.one!.code);
+  });
+
+  it('give the same verdicts where the scheduler clock cannot move, its clock-moving files running side by side', () => {
+    const one = results('fixed-one');
+    const wide = results('fixed-wide');
+    const ran = Object.values(verdicts(one)).filter((s) => s === 'passed').length;
+    expect(ran, 'tests that passed without moving the clock').toBeGreaterThan(15);
+    expect(verdicts(wide)).toEqual(verdicts(one));
+    expect(runs['fixed-wide']!.code, runs['fixed-wide']!.output.slice(-2000)).toBe(runs['fixed-one']!.code);
   });
 });
 

@@ -18,11 +18,14 @@ import {
   loadLockDeclarations,
   lockDeclarations,
   lockWants,
+  testsRunConcurrently,
+  clockMovable,
   timeDomain,
 } from '../../harness/domain-locks/declarations.js';
 import {
   conformanceProject,
   defaultConcurrency,
+  defaultTestsInFlight,
   FILE_LEASE_SETUP,
   parseShard,
   selectedFiles,
@@ -66,6 +69,31 @@ describe('suites/domain-locks.yaml', () => {
     expect(misdeclared).toEqual([]);
   });
 
+  it('lists existing files whose tests run in order, each with a reason', () => {
+    expect(s.sequential.size).toBeGreaterThan(0);
+    for (const [file, { reason }] of s.sequential) {
+      expect(existsSync(join(ROOT, file)), file).toBe(true);
+      expect(reason.length, file).toBeGreaterThan(10);
+    }
+    expect(testsRunConcurrently('suites/kv/list.test.ts')).toBe(true);
+    expect(testsRunConcurrently('suites/robustness/robustness.test.ts')).toBe(false);
+  });
+
+  it('drops what a file declares for moving a clock where the harness cannot move that clock', () => {
+    const fixedScheduler = clockMovable({ clock: true, schedControl: false });
+    // Exclusive and sequential only for the scheduler's clock: shared and side by side.
+    expect(lockWants('suites/jobs/acl.test.ts', s, fixedScheduler)).toEqual({ scheduler: 'shared' });
+    expect(testsRunConcurrently('suites/jobs/scale.test.ts', s, fixedScheduler)).toBe(true);
+    // Exclusive for a garbage collection, which every file sees whatever the clock: still exclusive.
+    expect(lockWants('suites/jobs/register.test.ts', s, fixedScheduler)).toEqual({ scheduler: 'exclusive' });
+    // Sequential for shared fixtures: still in order.
+    expect(testsRunConcurrently('suites/jobs/dispatch.test.ts', s, fixedScheduler)).toBe(false);
+    // The secrets clock still moves: its files keep their declarations.
+    expect(lockWants('suites/auth/lockout.test.ts', s, fixedScheduler)).toEqual({ secrets: 'exclusive' });
+    expect(testsRunConcurrently('suites/transit/auto-rotate.test.ts', s, fixedScheduler)).toBe(false);
+    expect(lockWants('suites/jobs/acl.test.ts', s)).toEqual({ scheduler: 'exclusive' });
+  });
+
   it('refuses an unknown domain and an exclusive file without a reason, naming the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'domain-locks-'));
     const bad = join(dir, 'a.yaml');
@@ -73,6 +101,12 @@ describe('suites/domain-locks.yaml', () => {
     expect(() => loadLockDeclarations(bad)).toThrow(/suite kv needs a list of domains .*not a domain: clocks/);
     writeFileSync(bad, 'exclusive:\n  suites/kv/x.test.ts:\n    domains: [secrets]\n');
     expect(() => loadLockDeclarations(bad)).toThrow(/exclusive file suites\/kv\/x\.test\.ts needs a reason/);
+    writeFileSync(bad, 'sequential:\n  suites/kv/x.test.ts:\n');
+    expect(() => loadLockDeclarations(bad)).toThrow(/sequential file suites\/kv\/x\.test\.ts needs a reason/);
+    writeFileSync(bad, 'sequential:\n  suites/kv/x.test.ts:\n    when: clock\n    reason: moves the clock a lot\n');
+    expect(() => loadLockDeclarations(bad)).toThrow(/sequential file suites\/kv\/x\.test\.ts needs a list of domains/);
+    writeFileSync(bad, 'sequential:\n  suites/kv/x.test.ts:\n    when: always\n    reason: moves the clock a lot\n');
+    expect(() => loadLockDeclarations(bad)).toThrow(/"when" can only be "clock", not "always"/);
   });
 });
 
@@ -123,6 +157,18 @@ describe('globalEffect and guardGlobal', () => {
     // No lease: a run outside the harness's project, which takes none.
     expect(() => guardGlobal(undefined, 'secrets', 'moves time')).not.toThrow();
   });
+
+  it('throws for a test running side by side with the other tests of its file, naming the test and the way out', () => {
+    const sched = { label: 'suites/jobs/acl.test.ts', wants: { scheduler: 'exclusive' as const } };
+    const title = 'an allocation runs';
+    expect(() => guardGlobal(sched, 'scheduler', 'moves time (t.advance)', { title, concurrent: false })).not.toThrow();
+    expect(() => guardGlobal(sched, 'scheduler', 'moves time (t.advance)', { title, concurrent: true })).toThrow(
+      /^suites\/jobs\/acl\.test\.ts: the test "an allocation runs" moves time .*side by side .*movesClock: '<why>'.*sequential: '<why>'.*suites\/domain-locks\.yaml/,
+    );
+    // The file's declaration comes first: a shared file is told to become exclusive.
+    const shared = { label: 'suites/kv/list.test.ts', wants: { secrets: 'shared' as const } };
+    expect(() => guardGlobal(shared, 'secrets', 'moves time', { title, concurrent: true })).toThrow(/only shared/);
+  });
 });
 
 describe('the project, --shard and --concurrency', () => {
@@ -139,6 +185,7 @@ describe('the project, --shard and --concurrency', () => {
     expect(project.test!.include).toContain('suites/kv/list.test.ts');
     expect(project.test!.include).toContain('suites/jobs/acl.test.ts');
     expect(project.test!.maxWorkers).toBe(3);
+    expect(project.test!.maxConcurrency).toBe(defaultTestsInFlight(true));
     expect(project.test!.fileParallelism).toBe(true);
     expect(project.test!.setupFiles).toEqual([FILE_LEASE_SETUP]);
     expect(existsSync(FILE_LEASE_SETUP)).toBe(true);
@@ -176,11 +223,12 @@ describe('the order of dispatch (DomainLockSequencer)', () => {
       ['robustness', ['secrets', 'scheduler']],
     ]),
     exclusive: new Map([
-      ['suites/kv/v2-lifecycle.test.ts', { domains: ['secrets' as Domain], reason: 'clock' }],
-      ['suites/auth/lockout.test.ts', { domains: ['secrets' as Domain], reason: 'clock' }],
-      ['suites/jobs/acl.test.ts', { domains: ['scheduler' as Domain], reason: 'clock' }],
-      ['suites/jobs/stop.test.ts', { domains: ['scheduler' as Domain], reason: 'clock' }],
+      ['suites/kv/v2-lifecycle.test.ts', { domains: ['secrets' as Domain], reason: 'clock', whenClock: true }],
+      ['suites/auth/lockout.test.ts', { domains: ['secrets' as Domain], reason: 'clock', whenClock: true }],
+      ['suites/jobs/acl.test.ts', { domains: ['scheduler' as Domain], reason: 'clock', whenClock: true }],
+      ['suites/jobs/stop.test.ts', { domains: ['scheduler' as Domain], reason: 'clock', whenClock: true }],
     ]),
+    sequential: new Map(),
   };
   const files = [
     'suites/jobs/list.test.ts',
@@ -209,7 +257,10 @@ describe('the order of dispatch (DomainLockSequencer)', () => {
       ...sched,
       exclusive: new Map([
         ...sched.exclusive,
-        ['suites/robustness/robustness.test.ts', { domains: ['secrets', 'scheduler'] as Domain[], reason: 'listings' }],
+        [
+          'suites/robustness/robustness.test.ts',
+          { domains: ['secrets', 'scheduler'] as Domain[], reason: 'listings', whenClock: false },
+        ],
       ]),
     };
     expect(dispatchOrder(files, both).slice(4)).toEqual([

@@ -13,6 +13,7 @@ import { runEnv } from '../helpers/run-env.js';
 const tmp = mkdtempSync(join(tmpdir(), 'ext-'));
 let child: ChildProcess;
 let svcAddr = '';
+const cloudConfig = join(tmp, 'cloud-config.json');
 
 beforeAll(async () => {
   // node directly, in its own process group: stopping the group ends the reference itself.
@@ -27,6 +28,9 @@ beforeAll(async () => {
       '0',
       '--root-token',
       'alone-root-7d1e',
+      // The core tests that borrow a cloud engine need its settings, as a run against the embedded reference has them.
+      '--cloud-config-out',
+      cloudConfig,
     ]),
   );
   svcAddr = await new Promise<string>((resolve, reject) => {
@@ -69,7 +73,7 @@ describe('the reference started alone', () => {
   it('gives the same verdicts as the embedded reference for core and kv', async () => {
     const [embedded, alone] = await Promise.all([
       run({}, 'embedded'),
-      run({ SVC_ADDR: svcAddr, SVC_TOKEN: 'alone-root-7d1e' }, 'alone'),
+      run({ SVC_ADDR: svcAddr, SVC_TOKEN: 'alone-root-7d1e', CONFORMANCE_CONFIG: cloudConfig }, 'alone'),
     ]);
     expect(alone.status, 'exit code').toBe(embedded.status);
     const verdicts = (r: typeof embedded) => Object.fromEntries(r.results.tests.map((t) => [t.key, t.status]));

@@ -8,8 +8,6 @@ import { type Ctx, jsonBody, type Reply } from '../http.js';
 import type { Route } from '../router.js';
 import type { Deps } from './deps.js';
 
-/** Rule gcQueued (a variant): how long after the answer a forced collection runs (clock ms). */
-const QUEUED_GC_DELAY_MS = 500;
 const TOKENS = '/v1/reference/acl/tokens';
 
 export function controlRoutes(d: Deps): Route[] {
@@ -42,7 +40,8 @@ export function controlRoutes(d: Deps): Route[] {
     if (path === '/v1/reference/gc' || path === '/v1/system/gc') {
       // Variant: the real scheduler only queues a forced collection; it happens after the answer.
       if (rules.gcQueued) {
-        clock.at(clock.now() + QUEUED_GC_DELAY_MS, () => {
+        // Rule gcQueued: the collection runs delays.gcMs (delays.ts) after the answer.
+        clock.at(clock.now() + store.delays.gcMs, () => {
           store.gc();
         });
         return { body: {} };

@@ -31,7 +31,11 @@ const jobNamespace = (ctx: Ctx, body: Job, job: Job, fallback: string): string =
 
 /** Copies, namespaces, canonicalizes and validates a job from a request body. */
 export const jobFromBody =
-  (rules: SchedulerRules, messages: { missingJob: string; missingId: string; mismatch: string }) =>
+  (
+    rules: SchedulerRules,
+    messages: { missingJob: string; missingId: string; mismatch: string },
+    defaultMinHealthyMs?: number,
+  ) =>
   (ctx: Ctx, body: Job, pathId: string): Job => {
     if (!isObj(body.Job)) throw badRequest(messages.missingJob);
     if (typeof body.Job.ID !== 'string' || body.Job.ID === '') throw badRequest(messages.missingId);
@@ -40,7 +44,7 @@ export const jobFromBody =
     checkJobTypes(job);
     job.Namespace = jobNamespace(ctx, body, job, rules.defaultNamespace);
     checkJobDurations(job);
-    if (rules.defaultUpdateStrategy) withDefaultUpdate(job);
+    if (rules.defaultUpdateStrategy) withDefaultUpdate(job, defaultMinHealthyMs);
     canonicalize(job);
     validateJob(job);
     return rules.storedJob(job);

@@ -31,7 +31,7 @@ const NO_JOB: Job = { Namespace: 'default' };
 
 export function jobRoutes(d: Deps): Route[] {
   const { store, rules, guard } = d;
-  const registerJob = jobFromBody(rules, REGISTER_MESSAGES);
+  const registerJob = jobFromBody(rules, REGISTER_MESSAGES, store.delays.defaultMinHealthyMs);
 
   const listItem = (e: Entry, withMeta: boolean): Job => {
     const j = e.job;

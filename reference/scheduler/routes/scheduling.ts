@@ -16,11 +16,11 @@ const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 export function schedulingRoutes(d: Deps): Route[] {
   const { store, rules, guard, clock } = d;
-  const planJob = jobFromBody(rules, {
-    missingJob: 'Job must be specified',
-    missingId: 'Job must have a valid ID',
-    mismatch: 'Job ID does not match',
-  });
+  const planJob = jobFromBody(
+    rules,
+    { missingJob: 'Job must be specified', missingId: 'Job must have a valid ID', mismatch: 'Job ID does not match' },
+    store.delays.defaultMinHealthyMs,
+  );
 
   const evaluate = (ctx: Ctx, id: string, body: Job): Reply => {
     if (ctx.rawBody.length > 0 && !rules.evaluateTakesJson) throw badRequest('the evaluate endpoint takes no body');

@@ -1,0 +1,75 @@
+/**
+ * The embedded target started by the command line before vitest, so that its start-up (loading
+ * and starting the reference: most of a second) runs beside vitest's own instead of after it. The
+ * global setup (target.ts) takes the started target over when its options are the ones it would
+ * start it with; otherwise it starts its own and the early one is stopped. The hand-over goes
+ * through the main process's globalThis: the command line and the global setup run in one process
+ * but load this module separately (the global setup through vitest's module runner).
+ */
+import { randomBytes } from 'node:crypto';
+import type { EmbeddedStartOptions, EmbeddedTarget, RunningEmbedded } from '../../contract/target.js';
+import type { TargetConfig } from '../config/types.js';
+
+interface EarlyStart {
+  /** The options it was started with, root token left out, as JSON (what the global setup compares). */
+  key: string;
+  rootToken: string;
+  running: Promise<RunningEmbedded>;
+  taken: boolean;
+}
+
+const holder = globalThis as { __conformanceEarlyStart?: EarlyStart };
+
+/** Whether a run with this config starts an embedded target (an API without an address). */
+export function needsEmbedded(cfg: TargetConfig): boolean {
+  const needsSched = cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness');
+  return !cfg.svc.addr || (needsSched && !cfg.sched.addr);
+}
+
+/** The options the embedded target of a run with this config is started with. */
+export function embeddedStartOptions(cfg: TargetConfig, rootToken: string): EmbeddedStartOptions {
+  return {
+    rootToken,
+    faults: cfg.reference.faults,
+    variants: cfg.reference.variants,
+    version: cfg.reference.version,
+    maxRequestBytes: cfg.limits.maxRequestBytes,
+    requireRequestHeader: false,
+    quiet: !process.env.REF_VERBOSE,
+    env: {},
+  };
+}
+
+const keyOf = ({ rootToken: _token, ...rest }: EmbeddedStartOptions) => JSON.stringify(rest);
+
+export const newRootToken = () => `root-${randomBytes(12).toString('hex')}`;
+
+/** Starts the run's embedded target now, for the global setup to take over (command line only). */
+export function startEmbeddedEarly(cfg: TargetConfig, embedded: EmbeddedTarget): void {
+  if (!needsEmbedded(cfg) || holder.__conformanceEarlyStart) return;
+  const rootToken = newRootToken();
+  const options = embeddedStartOptions(cfg, rootToken);
+  const running = embedded.start(options);
+  // A failure is reported by the global setup that takes it over (or ignored when none does).
+  running.catch(() => undefined);
+  holder.__conformanceEarlyStart = { key: keyOf(options), rootToken, running, taken: false };
+}
+
+/** The early-started target when it was started with `options` (whose root token it replaces). */
+export function takeEarlyStart(
+  options: EmbeddedStartOptions,
+): { rootToken: string; running: Promise<RunningEmbedded> } | undefined {
+  const early = holder.__conformanceEarlyStart;
+  if (!early || early.taken || early.key !== keyOf(options)) return undefined;
+  early.taken = true;
+  return { rootToken: early.rootToken, running: early.running };
+}
+
+/** Stops an early-started target nobody took over (the run ended before its global setup). */
+export async function stopUntakenEarlyStart(): Promise<void> {
+  const early = holder.__conformanceEarlyStart;
+  delete holder.__conformanceEarlyStart;
+  if (!early || early.taken) return;
+  const running = await early.running.catch(() => undefined);
+  await running?.stop().catch(() => undefined);
+}
