@@ -214,6 +214,7 @@ conformance(
     level: 'MUST',
     requires: ['schedAcl'],
     title: 'POST /v1/job/:job_id/scale needs scale-job or submit-job; GET needs read-job-scaling or read-job',
+    movesClock: 'so a deployment finishes before scaling',
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'aclscl');
@@ -235,6 +236,7 @@ conformance(
     requires: ['schedAcl'],
     title:
       'POST /v1/jobs, POST /v1/job/:job_id, plan and scale with PolicyOverride need namespace:policy-override besides submit-job',
+    movesClock: 'so a deployment finishes before scaling',
   },
   async (t) => {
     const id = t.unique('aclpo');
