@@ -1,3 +1,4 @@
+// size: one test per row of the document's ACL column, with the token helpers they share.
 /**
  * ACL capabilities per endpoint. Tokens with exactly the capabilities a case needs come from the
  * configured provisioner (sched.provisioner: the reference's control, the upstream ACL API, or

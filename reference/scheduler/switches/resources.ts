@@ -1,3 +1,4 @@
+// size: one fault per field the resources list, each a few lines; split by resource it would scatter one table.
 /**
  * The jobs area's faults on the resources the document lists and their fields (Resources and their
  * fields, States and transitions, Versioning): a field an answer drops, leaves empty or writes in
