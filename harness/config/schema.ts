@@ -69,10 +69,17 @@ const namesSchema = {
         env: envName,
       },
     }),
-    sched: d("the job scheduler's names (one scope for every path): `fields`, `values`, `env`", {
+    sched: d("the job scheduler's names (one scope for every path): `fields`, `values`, `env`, `capabilities`", {
       type: 'object',
       additionalProperties: false,
-      properties: { ...scopeNames.properties, env: envName },
+      properties: {
+        ...scopeNames.properties,
+        env: envName,
+        capabilities: d(
+          "ACL capability names of the scheduler's namespace rules: documents' name to the target's (`policy-override: sentinel-override`), used when the suite asks a provisioner for a token",
+          nameMap,
+        ),
+      },
     }),
   },
 } as const;
@@ -168,7 +175,7 @@ export const configSchema = {
     sched: d('The job scheduler under test (see docs/TARGETS.md, "A real scheduler").', {
       type: 'object',
       additionalProperties: false,
-      required: ['addr', 'token', 'provisioner', 'tokens', 'namespaces', 'runningTask'],
+      required: ['addr', 'token', 'provisioner', 'tokens', 'namespaces', 'runningTask', 'actionTasks'],
       properties: {
         addr: d(
           'address of the scheduler; empty: the embedded reference serves it',
@@ -211,6 +218,28 @@ export const configSchema = {
               Driver: d('the task driver', { type: 'string', minLength: 1 }),
               Config: d("the driver's task config", { type: 'object' }),
             },
+          },
+        ),
+        actionTasks: d(
+          '`{isolated, unisolated}`: `{Driver, Config}` of a task whose driver has file system isolation and of one whose driver lacks it, for the action stream\'s ACL ("alloc-exec (and alloc-node-exec when the task driver lacks file system isolation)"); the defaults are the upstream scheduler\'s `exec` and `raw_exec`. A target whose client does not run one of them leaves its test not applicable',
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['isolated', 'unisolated'],
+            properties: Object.fromEntries(
+              ['isolated', 'unisolated'].map((k) => [
+                k,
+                d(`the task of the ${k} driver`, {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['Driver', 'Config'],
+                  properties: {
+                    Driver: d('the task driver', { type: 'string', minLength: 1 }),
+                    Config: d("the driver's task config", { type: 'object' }),
+                  },
+                }),
+              ]),
+            ),
           },
         ),
       },
