@@ -7,6 +7,8 @@
  * the harness fills in itself (a file may not need to set it).
  */
 import { cloudConfigSchema } from './cloud.js';
+import { namesSchema } from './names-schema.js';
+import { d } from './schema-describe.js';
 
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
@@ -14,75 +16,6 @@ const posInt = { type: 'integer', minimum: 1 } as const;
 const nonNegInt = { type: 'integer', minimum: 0 } as const;
 const httpUrl = { type: 'string', pattern: '^https?://[^\\s/]+(/.*)?$' } as const;
 const headerName = { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" } as const;
-
-/** A schema with its description (and, where they exist, its environment variable and flag). */
-function d<S extends object>(
-  description: string,
-  schema: S,
-  also: { env?: string; cli?: string; readOnly?: true } = {},
-): S & { description: string } {
-  return {
-    ...schema,
-    description,
-    ...(also.env ? { 'x-env': also.env } : {}),
-    ...(also.cli ? { 'x-cli': also.cli } : {}),
-    ...(also.readOnly ? { readOnly: true } : {}),
-  };
-}
-
-/** A name map: documents' name -> target's name (non-empty strings). */
-const nameMap = {
-  type: 'object',
-  additionalProperties: { type: 'string', minLength: 1 },
-  propertyNames: { minLength: 1 },
-} as const;
-/** Renames inside one scope (harness/dialect/names.ts ScopeNames). */
-const scopeNames = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    fields: d("field names (object keys, at any depth): documents' name to the target's", nameMap),
-    values: d("enum values of one field: field name to a map of documents' value to the target's", {
-      type: 'object',
-      additionalProperties: nameMap,
-    }),
-  },
-} as const;
-const envName = d("environment variable names: documents' name to the target's (`CLOUD_TENANT_ID: AZURE_TENANT_ID`)", {
-  type: 'object',
-  additionalProperties: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-});
-/** dialect.names: one block per API so each side of a profile stands alone. */
-const namesSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    svc: d("the secrets service's names", {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        mountTypes: d("engine types in sys/mounts: documents' type to the target's (`cloud: azure`)", nameMap),
-        engines: d(
-          "renames inside one engine, keyed by the documents' default mount (`cloud`, `ldap`, ...): `fields` and `values`",
-          { type: 'object', additionalProperties: scopeNames },
-        ),
-        env: envName,
-      },
-    }),
-    sched: d("the job scheduler's names (one scope for every path): `fields`, `values`, `env`, `capabilities`", {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        ...scopeNames.properties,
-        env: envName,
-        capabilities: d(
-          "ACL capability names of the scheduler's namespace rules: documents' name to the target's (`policy-override: sentinel-override`), used when the suite asks a provisioner for a token",
-          nameMap,
-        ),
-      },
-    }),
-  },
-} as const;
 
 const CAPABILITIES: Record<string, string> = {
   namespaces: 'the target has namespaces (an enterprise feature); probed on an external target',
