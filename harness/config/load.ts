@@ -55,6 +55,10 @@ export function defaults(): TargetConfig {
       tokens: [],
       namespaces: [],
       runningTask: { Driver: 'raw_exec', Config: { command: '/bin/sleep', args: ['3600'] } },
+      actionTasks: {
+        isolated: { Driver: 'exec', Config: { command: '/bin/sleep', args: ['3600'] } },
+        unisolated: { Driver: 'raw_exec', Config: { command: '/bin/sleep', args: ['3600'] } },
+      },
     },
     capabilities: {
       namespaces: false,

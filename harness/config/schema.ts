@@ -7,6 +7,8 @@
  * the harness fills in itself (a file may not need to set it).
  */
 import { cloudConfigSchema } from './cloud.js';
+import { namesSchema } from './names-schema.js';
+import { d } from './schema-describe.js';
 
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
@@ -14,68 +16,6 @@ const posInt = { type: 'integer', minimum: 1 } as const;
 const nonNegInt = { type: 'integer', minimum: 0 } as const;
 const httpUrl = { type: 'string', pattern: '^https?://[^\\s/]+(/.*)?$' } as const;
 const headerName = { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" } as const;
-
-/** A schema with its description (and, where they exist, its environment variable and flag). */
-function d<S extends object>(
-  description: string,
-  schema: S,
-  also: { env?: string; cli?: string; readOnly?: true } = {},
-): S & { description: string } {
-  return {
-    ...schema,
-    description,
-    ...(also.env ? { 'x-env': also.env } : {}),
-    ...(also.cli ? { 'x-cli': also.cli } : {}),
-    ...(also.readOnly ? { readOnly: true } : {}),
-  };
-}
-
-/** A name map: documents' name -> target's name (non-empty strings). */
-const nameMap = {
-  type: 'object',
-  additionalProperties: { type: 'string', minLength: 1 },
-  propertyNames: { minLength: 1 },
-} as const;
-/** Renames inside one scope (harness/dialect/names.ts ScopeNames). */
-const scopeNames = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    fields: d("field names (object keys, at any depth): documents' name to the target's", nameMap),
-    values: d("enum values of one field: field name to a map of documents' value to the target's", {
-      type: 'object',
-      additionalProperties: nameMap,
-    }),
-  },
-} as const;
-const envName = d("environment variable names: documents' name to the target's (`CLOUD_TENANT_ID: AZURE_TENANT_ID`)", {
-  type: 'object',
-  additionalProperties: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-});
-/** dialect.names: one block per API so each side of a profile stands alone. */
-const namesSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    svc: d("the secrets service's names", {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        mountTypes: d("engine types in sys/mounts: documents' type to the target's (`cloud: azure`)", nameMap),
-        engines: d(
-          "renames inside one engine, keyed by the documents' default mount (`cloud`, `ldap`, ...): `fields` and `values`",
-          { type: 'object', additionalProperties: scopeNames },
-        ),
-        env: envName,
-      },
-    }),
-    sched: d("the job scheduler's names (one scope for every path): `fields`, `values`, `env`", {
-      type: 'object',
-      additionalProperties: false,
-      properties: { ...scopeNames.properties, env: envName },
-    }),
-  },
-} as const;
 
 const CAPABILITIES: Record<string, string> = {
   namespaces: 'the target has namespaces (an enterprise feature); probed on an external target',
@@ -168,7 +108,7 @@ export const configSchema = {
     sched: d('The job scheduler under test (see docs/TARGETS.md, "A real scheduler").', {
       type: 'object',
       additionalProperties: false,
-      required: ['addr', 'token', 'provisioner', 'tokens', 'namespaces', 'runningTask'],
+      required: ['addr', 'token', 'provisioner', 'tokens', 'namespaces', 'runningTask', 'actionTasks'],
       properties: {
         addr: d(
           'address of the scheduler; empty: the embedded reference serves it',
@@ -211,6 +151,28 @@ export const configSchema = {
               Driver: d('the task driver', { type: 'string', minLength: 1 }),
               Config: d("the driver's task config", { type: 'object' }),
             },
+          },
+        ),
+        actionTasks: d(
+          '`{isolated, unisolated}`: `{Driver, Config}` of a task whose driver has file system isolation and of one whose driver lacks it, for the action stream\'s ACL ("alloc-exec (and alloc-node-exec when the task driver lacks file system isolation)"); the defaults are the upstream scheduler\'s `exec` and `raw_exec`. A target whose client does not run one of them leaves its test not applicable',
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['isolated', 'unisolated'],
+            properties: Object.fromEntries(
+              ['isolated', 'unisolated'].map((k) => [
+                k,
+                d(`the task of the ${k} driver`, {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['Driver', 'Config'],
+                  properties: {
+                    Driver: d('the task driver', { type: 'string', minLength: 1 }),
+                    Config: d("the driver's task config", { type: 'object' }),
+                  },
+                }),
+              ]),
+            ),
           },
         ),
       },

@@ -101,6 +101,11 @@ export interface TargetConfig {
      * running /bin/sleep, which a real dev agent offers without a container engine.
      */
     runningTask: { Driver: string; Config: Record<string, unknown> };
+    /**
+     * A task whose driver has file system isolation and one whose driver lacks it (the action
+     * stream then also needs alloc-node-exec). Default: the upstream scheduler's exec and raw_exec.
+     */
+    actionTasks: Record<'isolated' | 'unisolated', { Driver: string; Config: Record<string, unknown> }>;
   };
   capabilities: Capabilities;
   /** Capabilities not set by file or environment: probed on an external target before the run. */

@@ -32,8 +32,12 @@ export interface SvcNames {
 /** `dialect.names`: one block per API, so each side of a profile can be kept (and split) on its own. */
 export interface NamesDialect {
   svc?: SvcNames;
-  /** The scheduler's jobs API has no mounts: one scope for every path. */
-  sched?: ScopeNames & { env?: Record<string, string> };
+  /**
+   * The scheduler's jobs API has no mounts: one scope for every path. `capabilities` renames the
+   * ACL capabilities of its namespace rules (documents' name -> target's), which never travel in a
+   * jobs request: the provisioners ask for tokens with them (harness/provision/scheduler.ts).
+   */
+  sched?: ScopeNames & { env?: Record<string, string>; capabilities?: Record<string, string> };
 }
 
 type Dir = 'out' | 'in';

@@ -16,7 +16,10 @@ import type { Provisioner, Provisioning } from './types.js';
 
 export interface SchedGrant {
   namespace: string;
+  /** In the target's names (`dialect.names.sched.capabilities`). */
   capabilities: string[];
+  /** The same capabilities in the documents' names, when the dialect renames any. */
+  documents?: string[];
 }
 
 const enc = encodeURIComponent;
@@ -111,8 +114,11 @@ const upstreamProvisioner: Provisioner<SchedGrant> = {
 const configProvisioner: Provisioner<SchedGrant> = {
   name: 'config',
   async token(p, grant) {
+    // A listed token may name its capabilities the target's way or the documents' way.
     const found = p.config.sched.tokens.find(
-      (t) => t.namespace === grant.namespace && sameSet(t.capabilities, grant.capabilities),
+      (t) =>
+        t.namespace === grant.namespace &&
+        (sameSet(t.capabilities, grant.capabilities) || sameSet(t.capabilities, grant.documents ?? grant.capabilities)),
     );
     if (!found) {
       return p.skip(
@@ -149,8 +155,10 @@ export function schedProvisioner(p: Provisioning): Provisioner<SchedGrant> {
 const minted = new WeakMap<Provisioning, Map<string, Promise<string>>>();
 
 /**
- * A scheduler token with exactly `capabilities` in `namespace`: one per grant and test, so a test
- * that checks many endpoints with the same grant asks the provisioner once (and revokes once).
+ * A scheduler token with exactly `capabilities` (the documents' names) in `namespace`: one per grant
+ * and test, so a test that checks many endpoints with the same grant asks the provisioner once (and
+ * revokes once). It is asked of the provisioner in the target's names: the jobs document's
+ * `policy-override` is the upstream scheduler's `sentinel-override` (`dialect.names.sched.capabilities`).
  */
 export function schedTokenWith(p: Provisioning, capabilities: string[], namespace = 'default'): Promise<string> {
   let mine = minted.get(p);
@@ -158,7 +166,14 @@ export function schedTokenWith(p: Provisioning, capabilities: string[], namespac
   const key = `${namespace}\u0000${[...new Set(capabilities)].sort().join(',')}`;
   let token = mine.get(key);
   if (!token) {
-    token = schedProvisioner(p).token(p, { namespace, capabilities });
+    const names = p.config.dialect.names?.sched?.capabilities ?? {};
+    const target = capabilities.map((c) => names[c] ?? c);
+    const renamed = target.some((c, i) => c !== capabilities[i]);
+    token = schedProvisioner(p).token(p, {
+      namespace,
+      capabilities: target,
+      ...(renamed ? { documents: capabilities } : {}),
+    });
     mine.set(key, token);
     // A refused or skipped grant is asked again (and refused again) by the next caller.
     token.catch(() => mine.delete(key));
@@ -187,5 +202,7 @@ export const SCHED_SUITE_GRANTS: SchedGrant[] = [
   ['submit-job', 'policy-override'],
   ['scale-job', 'policy-override'],
   ['read-job', 'list-jobs'],
-  ['alloc-exec', 'alloc-node-exec', 'read-job'],
+  ['parse-job', 'submit-job'],
+  ['alloc-exec'],
+  ['alloc-exec', 'alloc-node-exec'],
 ].map((capabilities) => ({ namespace: 'default', capabilities }));

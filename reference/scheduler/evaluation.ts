@@ -4,7 +4,6 @@
  * current definition on the simulated cluster (sim.ts), what does not fit left queued in a
  * blocked evaluation, as the real scheduler does.
  */
-import { randomUUID } from 'node:crypto';
 import { clone, isParameterized, isPeriodic, type Job } from './job.js';
 import { isTerminal } from './sim.js';
 import type { Entry, Store } from './store.js';
@@ -12,11 +11,11 @@ import type { Entry, Store } from './store.js';
 /** A new pending evaluation of the job of `e`. */
 export function evaluation(
   e: Entry,
-  at: { index: number; now: number },
+  at: { id: string; index: number; now: number },
   of: { triggeredBy: string; priority: number; deploymentID: string },
 ): Job {
   return {
-    ID: randomUUID(),
+    ID: at.id,
     Namespace: e.job.Namespace,
     Priority: of.priority,
     Type: e.job.Type,
@@ -117,7 +116,7 @@ export function reconcile(store: Store, e: Entry, ev: Job, deploymentID: string,
         let idx = 0;
         // The simulated nodes have finite room, as real ones do: what does not fit stays queued
         // (a count of millions must not make the reference place millions of allocations).
-        const fits = Math.min(missing, store.cluster.freeSlots());
+        const fits = store.rules.placesAllocations ? Math.min(missing, store.cluster.freeSlots()) : 0;
         if (fits < missing) {
           queued[g.Name] = missing - fits;
           failed[g.Name] = {
@@ -162,7 +161,7 @@ export function reconcile(store: Store, e: Entry, ev: Job, deploymentID: string,
     const blockedIndex = store.nextIndex();
     const blocked: Job = {
       ...clone(ev),
-      ID: randomUUID(),
+      ID: store.rules.newId('evaluation'),
       Status: 'blocked',
       StatusDescription: 'created to place remaining allocations',
       TriggeredBy: 'queued-allocs',

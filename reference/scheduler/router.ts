@@ -49,17 +49,27 @@ export class Guard {
     private readonly rules: SchedulerRules,
   ) {}
 
-  /** Passes when ACLs are off or the token holds any one of the permission's capabilities. */
-  allows(token: AclToken | null, permission: Permission, namespace: string): boolean {
-    const caps = this.rules.capabilities[permission];
+  /**
+   * Passes when ACLs are off or the token holds any one of the capabilities of the permission
+   * `endpoint` (the document's `METHOD /path`) checks.
+   */
+  allows(token: AclToken | null, endpoint: string, permission: Permission, namespace: string): boolean {
+    const checked = this.rules.endpointPermission(endpoint, permission);
+    const caps = checked === null ? null : this.rules.capabilities[checked];
     if (!this.enabled || caps === null) return true;
-    const ns = this.rules.aclNamespace(namespace, permission);
+    const ns = this.rules.aclNamespace(namespace, checked!);
     return caps.some((c) => this.acl.allows(token, ns, c));
   }
 
-  check(ctx: Ctx, permission: Permission, namespace = ctx.namespace): void {
-    if (!this.allows(ctx.token, permission, namespace)) throw forbidden();
+  check(ctx: Ctx, endpoint: string, permission: Permission, namespace = ctx.namespace): void {
+    if (!this.allows(ctx.token, endpoint, permission, namespace)) throw forbidden();
   }
+}
+
+/** A route's endpoint as the document's table writes it: `POST /v1/job/:job_id/plan`. */
+export function endpointOf(route: Pick<Route, 'method' | 'path'>): string {
+  const method = route.method === 'WRITE' ? 'POST' : route.method;
+  return `${method} ${String(route.path).replace('*id', ':job_id').replace('/:tag/', '/:tag_name/')}`;
 }
 
 const METHODS: Record<Method, (m: string) => boolean> = {
@@ -116,6 +126,8 @@ export class Router {
     const chosen = this.routes.find((r) => r.key === first.key && METHODS[r.route.method](ctx.method));
     if (!chosen) throw methodNotAllowed();
     const { route } = chosen;
+    const endpoint = endpointOf(route);
+    if (!this.rules.served(endpoint)) throw notFound('Invalid URL');
     const key = routeKey(route);
     ctx.namespace = this.rules.requestNamespace(key, ctx.namespace);
     const match = chosen.pattern.exec(ctx.path)!;
@@ -128,9 +140,9 @@ export class Router {
       job = route.job(ctx, body, params);
       ctx.namespace = job.Namespace;
     }
-    if (route.acl && !(route.aclPerNamespace && ctx.namespace === '*')) this.guard.check(ctx, route.acl);
+    if (route.acl && !(route.aclPerNamespace && ctx.namespace === '*')) this.guard.check(ctx, endpoint, route.acl);
     body ??= parse();
     const reply = await route.handle(ctx, { params, body, job });
-    return { ...reply, body: this.rules.answer(key, reply.body) };
+    return { ...reply, body: this.rules.answer(key, this.rules.endpointAnswer(endpoint, reply.body)) };
   }
 }

@@ -4,6 +4,7 @@
  * reading of jobs-service.md; switches/ (the one table of the area's faults and variants) replaces
  * single rules of it, so a reader finds each rule here, under the name of what the document says.
  */
+import { randomUUID } from 'node:crypto';
 import type { Capability } from './acl.js';
 import type { Job } from './job.js';
 import { documentedParameters, type ParameterRules } from './parameter-rules.js';
@@ -32,13 +33,33 @@ export type Permission =
 
 /** With the rules of the parameters and answers (parameter-rules.ts). */
 export interface SchedulerRules extends ParameterRules {
+  // ---- endpoints and answers (the document's endpoint table and resource field lists) -------------
+  /** The endpoint (`METHOD /path` as the document's table writes it) is served. */
+  served(endpoint: string): boolean;
+  /**
+   * An endpoint's answer body as it goes out (the resources with their documented fields), named as
+   * the document's table writes it; `answer` (parameter-rules.ts) then sees it by route key.
+   */
+  endpointAnswer(endpoint: string, body: unknown): unknown;
+  /** The namespace of a request that names none (Endpoints: "default `default`"). */
+  defaultNamespace: string;
+  /** A new evaluation's or deployment's ID (UUIDs in the document's samples). */
+  newId(kind: 'evaluation' | 'deployment'): string;
+
   // ---- ACL (jobs.acl.*) --------------------------------------------------------------------------
   /** The capabilities each permission accepts (any one of them). */
   capabilities: Record<Permission, Capability[] | null>;
   /** The namespace a permission is checked in: the request's own. */
   aclNamespace(namespace: string, permission: Permission): string;
+  /**
+   * The permission an endpoint checks (its row of the document's ACL column), `endpoint` in the
+   * document's form (`GET /v1/job/:job_id/summary`); `null` checks none.
+   */
+  endpointPermission(endpoint: string, permission: Permission): Permission | null;
 
   // ---- registration (jobs.register.*, jobs.update.*) ---------------------------------------------
+  /** A registered job as stored: the definition the request carried, canonicalized. */
+  storedJob(job: Job): Job;
   /** EnforceIndex refuses a stale JobModifyIndex. */
   enforcesIndex: boolean;
   /** PreserveCounts keeps the group counts of the registered job. */
@@ -51,6 +72,10 @@ export interface SchedulerRules extends ParameterRules {
   registerCreatesEval: boolean;
   /** EvalPriority gives the evaluation its priority (0: the job's). */
   evalPriority(requested: number): number;
+  /** Processing an evaluation places the allocations the job needs. */
+  placesAllocations: boolean;
+  /** A service job with an update strategy gets a deployment for each new version. */
+  createsDeployments: boolean;
   /** A deployment completes once its allocations are healthy. */
   deploymentsComplete: boolean;
   /** Submission sources kept per job. */
@@ -104,6 +129,8 @@ export interface SchedulerRules extends ParameterRules {
   /** A tag without Version goes to the latest version. */
   tagDefaultsToLatest: boolean;
   tagUniquePerJob: boolean;
+  /** A tag is kept on the version it names. */
+  tagsKept: boolean;
   tagDeletes: boolean;
 
   // ---- allocations and deployments ---------------------------------------------------------------
@@ -160,6 +187,8 @@ export interface SchedulerRules extends ParameterRules {
   parseUsesVariables: boolean;
 
   // ---- the action stream (jobs.action.*) ---------------------------------------------------------
+  /** The task driver lacks file system isolation, so the stream also needs alloc-node-exec. */
+  lacksFsIsolation(driver: string): boolean;
   actionNeedsTask: boolean;
   /** With ws_handshake=true the first frame's auth_token is checked. */
   actionHandshakeChecked: boolean;
@@ -175,6 +204,11 @@ export interface SchedulerRules extends ParameterRules {
 
 export const documented: SchedulerRules = {
   ...documentedParameters,
+  served: () => true,
+  endpointAnswer: (_endpoint, body) => body,
+  defaultNamespace: 'default',
+  newId: () => randomUUID(),
+
   capabilities: {
     'list-jobs': ['list-jobs'],
     'read-job': ['read-job'],
@@ -190,13 +224,17 @@ export const documented: SchedulerRules = {
     'alloc-node-exec': ['alloc-node-exec'],
   },
   aclNamespace: (namespace) => namespace,
+  endpointPermission: (_endpoint, permission) => permission,
 
+  storedJob: (job) => job,
   enforcesIndex: true,
   preservesCounts: true,
   definitionChanged: (old, next) => old !== next,
   nextVersion: (current) => current + 1,
   registerCreatesEval: true,
   evalPriority: (requested) => requested,
+  placesAllocations: true,
+  createsDeployments: true,
   deploymentsComplete: true,
   submissionsKept: SUBMISSIONS_KEPT,
   asyncEvaluations: false,
@@ -227,6 +265,7 @@ export const documented: SchedulerRules = {
   stableKeepsJob: true,
   tagDefaultsToLatest: true,
   tagUniquePerJob: true,
+  tagsKept: true,
   tagDeletes: true,
 
   allocationsAllHonoured: true,
@@ -266,6 +305,8 @@ export const documented: SchedulerRules = {
   parseCanonicalizes: true,
   parseUsesVariables: true,
 
+  // Of the real scheduler's built-in drivers only raw_exec runs tasks without file system isolation.
+  lacksFsIsolation: (driver) => driver === 'raw_exec',
   actionNeedsTask: true,
   actionHandshakeChecked: true,
   actionTtySizeAccepted: true,

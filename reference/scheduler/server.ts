@@ -116,7 +116,7 @@ export async function startScheduler(opts: {
         method: req.method ?? 'GET',
         path,
         query: url.searchParams,
-        namespace: url.searchParams.get('namespace') || 'default',
+        namespace: url.searchParams.get('namespace') || rules.defaultNamespace,
         token: resolveToken(req.headers),
         rawBody,
       };

@@ -1,5 +1,4 @@
 /** What the API shows of the simulated cluster's task events and deployments (sim.ts makes them). */
-import { randomUUID } from 'node:crypto';
 import { HOLD_DEPLOYMENT_META } from '../../contract/scheduler-control.js';
 import { isObj, type Job } from './job.js';
 import type { Deployment } from './sim.js';
@@ -26,7 +25,7 @@ export function taskEvent(type: string, nowNs: number, extra: Job = {}): Job {
     ValidationError: '',
     DiskLimit: 0,
     FailedSibling: '',
-    VaultError: '',
+    SecretsError: '',
     TaskSignalReason: '',
     TaskSignal: '',
     DriverMessage: '',
@@ -39,10 +38,10 @@ export function taskEvent(type: string, nowNs: number, extra: Job = {}): Job {
 export function deploymentRecord(
   job: Job,
   evalPriority: number,
-  at: { index: number; now: number; nowMs: number },
+  at: { id: string; index: number; now: number; nowMs: number },
 ): Deployment {
   return {
-    ID: randomUUID(),
+    ID: at.id,
     Namespace: job.Namespace,
     JobID: job.ID,
     JobVersion: job.Version,

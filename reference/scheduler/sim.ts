@@ -243,10 +243,10 @@ export class Cluster {
     );
   }
 
-  createDeployment(job: Job, evalPriority: number): Deployment {
+  createDeployment(id: string, job: Job, evalPriority: number): Deployment {
     const index = this.hooks.nextIndex();
     const now = this.nowNs();
-    const d = deploymentRecord(job, evalPriority, { index, now, nowMs: this.clock.now() });
+    const d = deploymentRecord(job, evalPriority, { id, index, now, nowMs: this.clock.now() });
     this.deployments.push(d);
     return d;
   }

@@ -156,7 +156,11 @@ export class Store {
     const deploymentID = typeof deployment === 'string' ? deployment : '';
     const index = this.nextIndex();
     const now = this.nowNs();
-    const ev = evaluation(e, { index, now }, { triggeredBy, priority, deploymentID });
+    const ev = evaluation(
+      e,
+      { id: this.rules.newId('evaluation'), index, now },
+      { triggeredBy, priority, deploymentID },
+    );
     this.evals.push(ev);
     this.process(e, ev, () => {
       const d = typeof deployment === 'string' ? deployment : deployment();
@@ -256,7 +260,7 @@ export class Store {
       if (!changed || e.job !== version) return '';
       this.cluster.cancelDeployments(e.key, 'Cancelled due to newer version of job');
       if (!this.needsDeployment(e.job)) return '';
-      const d = this.cluster.createDeployment(e.job, evalPriority || e.job.Priority);
+      const d = this.cluster.createDeployment(this.rules.newId('deployment'), e.job, evalPriority || e.job.Priority);
       d.jobKey = e.key;
       if (!this.rules.deploymentsComplete) d.hold = true;
       return d.ID;
@@ -275,6 +279,7 @@ export class Store {
 
   needsDeployment(job: Job): boolean {
     return (
+      this.rules.createsDeployments &&
       job.Type === 'service' &&
       !job.Stop &&
       (job.TaskGroups ?? []).some((g: Job) => isObj(g.Update) && Number(g.Update.MaxParallel) > 0)
@@ -326,7 +331,7 @@ export class Store {
       const now = this.nowNs();
       const ev = evaluation(
         e,
-        { index, now },
+        { id: this.rules.newId('evaluation'), index, now },
         {
           triggeredBy: 'job-deregister',
           priority: opts.evalPriority || e.job.Priority,

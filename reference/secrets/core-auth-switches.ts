@@ -62,7 +62,12 @@ export const coreAuthSwitches = [
   }),
   fault('auth.acl-deny-ignored', {
     breaks: 'auth.acl.deny',
-    statements: ['doc.core.auth.acl-capabilities'],
+    statements: [
+      'doc.core.auth.acl-capabilities',
+      'doc.transit.auth.hash-suffix-deny',
+      'doc.transit.sign.sha1-deny',
+      'doc.transit.verify.sha1-deny',
+    ],
     description: 'A deny capability does not override other grants.',
     suites: ['auth'],
     replace: (d) => ({

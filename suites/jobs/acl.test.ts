@@ -1,34 +1,43 @@
+// size: one test per row of the document's ACL column, with the token helpers they share.
 /**
  * ACL capabilities per endpoint. Tokens with exactly the capabilities a case needs come from the
  * configured provisioner (sched.provisioner: the reference's control, the upstream ACL API, or
- * tokens listed in sched.tokens); see harness/provision/scheduler.ts.
+ * tokens listed in sched.tokens); see harness/provision/scheduler.ts. The document names each
+ * endpoint's capability but no status: a denial is any refusal (the 403 is the assumption
+ * jobs.acl.denied-status), an allowed request one the scheduler carries out (any 2xx).
  */
 import { suite, conformance, type T } from '../../harness/index.js';
-import { statusIs, expectThat } from '../../harness/checks/index.js';
+import { expectThat } from '../../harness/checks/index.js';
 import { jobDefinition, hcl } from '../../fixtures/jobs/index.js';
 import type { Exchange } from '../../harness/index.js';
-import { body, enc, registered, trackJob, waitAdvancing, type Obj } from './helpers.js';
-import { runAction } from './ws.js';
+import { body, enc, ok, registered, register, scalable, trackJob, waitFor, type Obj } from './helpers.js';
+import { runAction, type ActionRun } from './ws.js';
 import { together } from '../lib/together.js';
 
-import { schedTokenWith } from '../../harness/index.js';
+import { schedNamespace, schedTokenWith } from '../../harness/index.js';
 
 suite('jobs');
 
-/** A client token with exactly `caps` on `namespace`, from the configured provisioner. */
+/** A client token with exactly `caps` (the documents' names) on `namespace`, from the configured provisioner. */
 function tokenWith(t: T, caps: string[], namespace = 'default'): Promise<string> {
   return schedTokenWith(t, caps, namespace);
 }
 
-const denied = statusIs(403);
-const notDenied = (ex: Exchange, what: string) =>
-  expectThat(
-    ex.response.status !== 403 && ex.response.status !== 401,
-    'acl',
-    `${what} is allowed with the capability`,
-    'not 401/403',
-    ex.response.status,
+const is2xx = (status: number) => status >= 200 && status < 300;
+
+/** The request is refused: any non-2xx; a 403 besides is the assumption jobs.acl.denied-status. */
+function deniedAnswer(t: T, ex: Exchange, what: string): void {
+  const status = ex.response.status;
+  expectThat(!is2xx(status), 'acl', `${what} is denied`, 'a refusal (non-2xx)', status);
+  t.assuming('jobs.acl.denied-status', () =>
+    expectThat(status === 403, 'status', `${what}: denied with 403 (assumption jobs.acl.denied-status)`, 403, status),
   );
+}
+
+/** The request is carried out: the token's capability lets it through. */
+function allowedAnswer(ex: Exchange, what: string): void {
+  expectThat(is2xx(ex.response.status), 'acl', `${what} is allowed with the capability`, '2xx', ex.response.status);
+}
 
 /** Denied with only an unrelated capability, allowed with each of `allowedWith`. */
 async function gate(
@@ -37,8 +46,8 @@ async function gate(
   allowedWith: string[][],
   send: (token: string) => Promise<Exchange>,
 ): Promise<void> {
-  t.check(await send(await tokenWith(t, ['read-logs'])), denied);
-  for (const caps of allowedWith) notDenied(await send(await tokenWith(t, caps)), `${what} with ${caps.join('+')}`);
+  deniedAnswer(t, await send(await tokenWith(t, ['read-logs'])), `${what} with read-logs only`);
+  for (const caps of allowedWith) allowedAnswer(await send(await tokenWith(t, caps)), `${what} with ${caps.join('+')}`);
 }
 
 conformance(
@@ -59,13 +68,18 @@ conformance(
 conformance(
   {
     id: 'jobs.acl.token-header',
+    also: ['jobs.acl.denied-status'],
     level: 'MUST',
     requires: ['schedAcl'],
     title: 'GET /v1/jobs without a token is denied and with the token header allowed',
   },
   async (t) => {
-    t.check(await t.sched.get('jobs', { token: null, query: { prefix: 'none' } }), denied);
-    t.check(await t.sched.get('jobs', { query: { prefix: 'none' } }), statusIs(200));
+    deniedAnswer(
+      t,
+      await t.sched.get('jobs', { token: null, query: { prefix: 'none' } }),
+      'GET /v1/jobs without a token',
+    );
+    allowedAnswer(await t.sched.get('jobs', { query: { prefix: 'none' } }), 'GET /v1/jobs with the token header');
   },
 );
 
@@ -92,11 +106,16 @@ conformance(
     await gate(t, 'POST /v1/job/:job_id/evaluate', [['submit-job']], (token) =>
       t.sched.post(`job/${enc(id)}/evaluate`, { token, body: { JobID: id } }),
     );
+    // The versions the job has now: the first registration's and the update's.
+    const versions = (body(await t.sched.get(`job/${enc(id)}/versions`)).Versions as Obj[]).map(
+      (v) => v.Version as number,
+    );
+    const first = Math.min(...versions);
     await gate(t, 'POST /v1/job/:job_id/stable', [['submit-job']], (token) =>
-      t.sched.post(`job/${enc(id)}/stable`, { token, body: { JobID: id, JobVersion: 0, Stable: true } }),
+      t.sched.post(`job/${enc(id)}/stable`, { token, body: { JobID: id, JobVersion: first, Stable: true } }),
     );
     await gate(t, 'POST /v1/job/:job_id/revert', [['submit-job']], (token) =>
-      t.sched.post(`job/${enc(id)}/revert`, { token, body: { JobID: id, JobVersion: 0 } }),
+      t.sched.post(`job/${enc(id)}/revert`, { token, body: { JobID: id, JobVersion: first } }),
     );
     await gate(t, 'DELETE /v1/job/:job_id', [['submit-job']], (token) => t.sched.delete(`job/${enc(id)}`, { token }));
   },
@@ -107,12 +126,30 @@ conformance(
     id: 'jobs.acl.parse-job',
     level: 'MUST',
     requires: ['schedAcl'],
-    title: 'POST /v1/jobs/parse needs namespace:parse-job or namespace:submit-job',
+    title: 'POST /v1/jobs/parse is denied without parse-job and submit-job, and allowed with both',
   },
   async (t) => {
-    await gate(t, 'POST /v1/jobs/parse', [['parse-job'], ['submit-job']], (token) =>
+    await gate(t, 'POST /v1/jobs/parse', [['parse-job', 'submit-job']], (token) =>
       t.sched.post('jobs/parse', { token, body: { JobHCL: hcl('example.hcl') } }),
     );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.acl.parse-either',
+    level: 'MUST',
+    requires: ['schedAcl'],
+    title: 'POST /v1/jobs/parse is allowed with parse-job alone and with submit-job alone',
+  },
+  async (t) => {
+    for (const caps of [['parse-job'], ['submit-job']]) {
+      const ex = await t.sched.post('jobs/parse', {
+        token: await tokenWith(t, caps),
+        body: { JobHCL: hcl('example.hcl') },
+      });
+      allowedAnswer(ex, `POST /v1/jobs/parse with ${caps[0]} alone`);
+    }
   },
 );
 
@@ -148,17 +185,20 @@ conformance(
   },
   async (t) => {
     const { id } = await registered(t, 'parameterized', 'acldsp');
+    // A raw body carries no meta: a parameterized job that requires none takes it.
+    const { id: rawId } = await registered(t, 'parameterized-payload-required', 'acldspraw');
     const { id: pid } = await registered(t, 'periodic', 'aclper');
+    // Children are known by their ParentID (the document fixes no form of their IDs).
     const trackChildren = async () => {
-      for (const p of [id, pid])
-        for (const c of body<Obj[]>(await t.sched.get('jobs', { query: { prefix: `${p}/` } }))) trackJob(t, c.ID);
+      for (const c of body<Obj[]>(await t.sched.get('jobs')) ?? [])
+        if ([id, rawId, pid].includes(c.ParentID)) trackJob(t, c.ID);
     };
     try {
       await gate(t, 'POST /v1/job/:job_id/dispatch', [['dispatch-job']], (token) =>
         t.sched.post(`job/${enc(id)}/dispatch`, { token, body: { Meta: { tenant: 'a' } } }),
       );
       await gate(t, 'POST /v1/job/:job_id/dispatch/payload', [['dispatch-job']], (token) =>
-        t.sched.post(`job/${enc(id)}/dispatch/payload`, { token, rawBody: 'x', contentType: 'text/plain' }),
+        t.sched.post(`job/${enc(rawId)}/dispatch/payload`, { token, rawBody: 'x', contentType: 'text/plain' }),
       );
       await gate(t, 'POST /v1/job/:job_id/periodic/force', [['dispatch-job'], ['submit-job']], (token) =>
         t.sched.post(`job/${enc(pid)}/periodic/force`, { token }),
@@ -175,12 +215,15 @@ conformance(
     level: 'MUST',
     requires: ['schedAcl'],
     title: 'POST /v1/job/:job_id/scale needs scale-job or submit-job; GET needs read-job-scaling or read-job',
+    movesClock: 'so a deployment finishes before scaling',
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'aclscl');
     await gate(t, 'GET /v1/job/:job_id/scale', [['read-job-scaling'], ['read-job']], (token) =>
       t.sched.get(`job/${enc(id)}/scale`, { token }),
     );
+    // Scaling is refused while a deployment is active: let the registration's one finish first.
+    await scalable(t, id);
     await gate(t, 'POST /v1/job/:job_id/scale', [['scale-job'], ['submit-job']], (token) =>
       t.sched.post(`job/${enc(id)}/scale`, { token, body: { Count: 1, Message: 'acl', Target: { Group: 'cache' } } }),
     );
@@ -192,15 +235,35 @@ conformance(
     id: 'jobs.acl.policy-override',
     level: 'MUST',
     requires: ['schedAcl'],
-    title: 'POST /v1/jobs with PolicyOverride needs namespace:policy-override besides submit-job',
+    title:
+      'POST /v1/jobs, POST /v1/job/:job_id, plan and scale with PolicyOverride need namespace:policy-override besides submit-job',
+    movesClock: 'so a deployment finishes before scaling',
   },
   async (t) => {
     const id = t.unique('aclpo');
     trackJob(t, id);
-    const send = (token: string) =>
-      t.sched.post('jobs', { token, body: { Job: jobDefinition('batch', id), PolicyOverride: true } });
-    t.check(await send(await tokenWith(t, ['submit-job'])), denied);
-    t.check(await send(await tokenWith(t, ['submit-job', 'policy-override'])), statusIs(200));
+    const withoutOverride = await tokenWith(t, ['submit-job']);
+    const withOverride = await tokenWith(t, ['submit-job', 'policy-override']);
+    const both = async (what: string, send: (token: string) => Promise<Exchange>) => {
+      deniedAnswer(t, await send(withoutOverride), `${what} with PolicyOverride and submit-job alone`);
+      allowedAnswer(await send(withOverride), `${what} with PolicyOverride, submit-job and policy-override`);
+    };
+    const job = jobDefinition('service', id);
+    await both('POST /v1/jobs', (token) => t.sched.post('jobs', { token, body: { Job: job, PolicyOverride: true } }));
+    const changed = jobDefinition('service', id, { Priority: 55 });
+    await both('POST /v1/job/:job_id', (token) =>
+      t.sched.post(`job/${enc(id)}`, { token, body: { Job: changed, PolicyOverride: true } }),
+    );
+    await both('POST /v1/job/:job_id/plan', (token) =>
+      t.sched.post(`job/${enc(id)}/plan`, { token, body: { Job: changed, PolicyOverride: true } }),
+    );
+    await scalable(t, id);
+    await both('POST /v1/job/:job_id/scale', (token) =>
+      t.sched.post(`job/${enc(id)}/scale`, {
+        token,
+        body: { Count: 1, Message: 'acl', Target: { Group: 'cache' }, PolicyOverride: true },
+      }),
+    );
   },
 );
 
@@ -209,16 +272,69 @@ conformance(
     id: 'jobs.acl.namespace-access',
     level: 'MUST',
     requires: ['schedAcl'],
-    title: 'GET /v1/job/:job_id with namespace the token has no rule for is denied',
+    title: 'GET /v1/job/:job_id and GET /v1/jobs with a namespace the token has no rule for are denied',
   },
   async (t) => {
     const { id } = await registered(t, 'batch', 'aclns');
+    // A job the run's token registers in another namespace: there to be read, were the token let in.
+    const elsewhere = await schedNamespace(t);
+    const other = t.unique('aclnsother');
+    trackJob(t, other, elsewhere);
+    t.precondition(
+      await t.sched.post('jobs', {
+        body: { Job: jobDefinition('batch', other, { Namespace: elsewhere }) },
+        query: { namespace: elsewhere },
+      }),
+      ok,
+    );
     const token = await tokenWith(t, ['read-job', 'list-jobs'], 'default');
-    t.check(await t.sched.get(`job/${enc(id)}`, { token }), statusIs(200));
-    t.check(await t.sched.get(`job/${enc(id)}`, { token, query: { namespace: t.unique('elsewhere') } }), denied);
-    t.check(await t.sched.get('jobs', { token, query: { namespace: t.unique('elsewhere') } }), denied);
+    allowedAnswer(await t.sched.get(`job/${enc(id)}`, { token }), 'GET /v1/job/:job_id in namespace default');
+    deniedAnswer(
+      t,
+      await t.sched.get(`job/${enc(other)}`, { token, query: { namespace: elsewhere } }),
+      'GET /v1/job/:job_id in a namespace the token has no rule for',
+    );
+    deniedAnswer(
+      t,
+      await t.sched.get('jobs', { token, query: { namespace: elsewhere, prefix: other } }),
+      'GET /v1/jobs in a namespace the token has no rule for',
+    );
   },
 );
+
+/**
+ * A running allocation of a service job whose task runs `task` (a driver the setting
+ * sched.actionTasks names); not applicable when the target's clients do not run it.
+ */
+async function runningWith(
+  t: T,
+  base: string,
+  task: 'isolated' | 'unisolated',
+): Promise<{ id: string; alloc: string }> {
+  const id = t.unique(base);
+  const job = jobDefinition('service', id);
+  Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.actionTasks[task]));
+  await register(t, job, { setup: true });
+  await t.advance(3);
+  let allocs: Obj[] = [];
+  try {
+    allocs = await waitFor(
+      'an allocation runs',
+      async () => body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)),
+      (a) => a.some((x) => x.ClientStatus === 'running'),
+    );
+  } catch {
+    t.notApplicable(
+      `no allocation of a task with driver ${job.TaskGroups![0]!.Tasks![0]!.Driver} runs on the target`,
+      `sched.actionTasks.${task}`,
+    );
+  }
+  return { id, alloc: allocs.find((x) => x.ClientStatus === 'running')!.ID as string };
+}
+
+const ran = (run: ActionRun) => run.refusedStatus === undefined && run.frames.some((f) => f.exited === true);
+const notRun = (run: ActionRun) =>
+  run.refusedStatus !== undefined ? !is2xx(run.refusedStatus) : !run.frames.some((f) => f.exited === true);
 
 conformance(
   {
@@ -227,50 +343,63 @@ conformance(
     also: ['jobs.action.ws-frames-order'],
     level: 'MUST',
     requires: ['schedAcl'],
-    title: 'WebSocket /v1/job/:job_id/action needs namespace:alloc-exec',
+    title: 'WebSocket /v1/job/:job_id/action needs namespace:alloc-exec, which alone suffices for an isolated driver',
     movesClock: 'so an allocation starts',
   },
   async (t) => {
-    const { id } = await registered(t, 'service', 'aclexec');
-    await t.advance(3);
-    const allocs = await waitAdvancing(
-      t,
-      'an allocation runs',
-      async () => body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)),
-      (a) => a.some((x) => x.ClientStatus === 'running'),
-    );
-    const query = {
-      action: 'echo-hello',
-      alloc_id: allocs.find((x) => x.ClientStatus === 'running')!.ID as string,
-      task: 'redis',
-    };
+    const { id, alloc } = await runningWith(t, 'aclexec', 'isolated');
+    const query = { action: 'echo-hello', alloc_id: alloc, task: 'redis' };
     const without = await runAction(t, id, { query, token: await tokenWith(t, ['read-job']) });
-    expectThat(
-      without.refusedStatus === 403 ||
-        (without.refusedStatus === undefined && !without.frames.some((f) => f.exited === true)),
-      'acl',
-      'without alloc-exec the action is refused',
-      '403 or no exited frame',
-      { status: without.refusedStatus, frames: without.frames },
-    );
-    const token = await tokenWith(t, ['alloc-exec', 'alloc-node-exec', 'read-job']);
+    expectThat(notRun(without), 'acl', 'without alloc-exec the action is refused', 'a refusal or no exited frame', {
+      status: without.refusedStatus,
+      frames: without.frames,
+    });
     // A stream that does not end (no exited frame, no close) breaks the stream's rule, not the ACL's.
+    const token = await tokenWith(t, ['alloc-exec']);
     const withCap = await t.proving('jobs.action.ws-frames-order', () => runAction(t, id, { query, token }));
     expectThat(
-      withCap.refusedStatus !== 403 && withCap.refusedStatus !== 401,
+      withCap.refusedStatus === undefined,
       'acl',
-      'with alloc-exec the action is not refused',
+      'with alloc-exec alone the action of a task with file system isolation is not refused',
       'the upgrade accepted',
       withCap.refusedStatus,
     );
     t.proving('jobs.action.ws-frames-order', () =>
       expectThat(
-        withCap.frames.some((f) => f.exited === true),
+        ran(withCap),
         'acl',
         'with alloc-exec the action runs to its exited frame',
         'an exited frame',
         withCap.frames,
       ),
     );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.acl.alloc-node-exec',
+    level: 'MUST',
+    requires: ['schedAcl'],
+    title:
+      'WebSocket /v1/job/:job_id/action of a task without file system isolation needs alloc-node-exec besides alloc-exec',
+    movesClock: 'so an allocation starts',
+  },
+  async (t) => {
+    const { id, alloc } = await runningWith(t, 'aclnode', 'unisolated');
+    const query = { action: 'echo-hello', alloc_id: alloc, task: 'redis' };
+    const alone = await runAction(t, id, { query, token: await tokenWith(t, ['alloc-exec']) });
+    expectThat(
+      notRun(alone),
+      'acl',
+      'with alloc-exec alone the action of a task without file system isolation is refused',
+      'a refusal or no exited frame',
+      { status: alone.refusedStatus, frames: alone.frames },
+    );
+    const both = await runAction(t, id, { query, token: await tokenWith(t, ['alloc-exec', 'alloc-node-exec']) });
+    expectThat(ran(both), 'acl', 'with alloc-exec and alloc-node-exec the action runs', 'an exited frame', {
+      status: both.refusedStatus,
+      frames: both.frames,
+    });
   },
 );

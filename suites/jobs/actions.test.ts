@@ -1,7 +1,7 @@
 /** GET /v1/job/:job_id/actions and the action stream over a WebSocket. */
 import { suite, conformance, type T } from '../../harness/index.js';
-import { statusIs, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { body, enc, registered, waitAdvancing, type Obj } from './helpers.js';
+import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
+import { body, enc, registered, waitAdvancing, type Obj, ok } from './helpers.js';
 import { runAction, stdoutText, type ActionRun } from './ws.js';
 
 suite('jobs');
@@ -52,7 +52,7 @@ conformance(
   async (t) => {
     const { id } = await registered(t, 'service', 'alist');
     const ex = await t.sched.get(`job/${enc(id)}/actions`);
-    t.check(ex, statusIs(200));
+    t.check(ex, ok);
     const byName = Object.fromEntries(body<Obj[]>(ex).map((a) => [a.Name, a]));
     expectEqual(Object.keys(byName).sort(), ['echo-hello', 'show-date'], 'action names');
     const a = byName['echo-hello']!;
@@ -74,7 +74,7 @@ conformance(
     const { id } = await registered(t, 'batch', 'anone');
     t.check(
       await t.sched.get(`job/${enc(id)}/actions`),
-      statusIs(200),
+      ok,
       bodyAt('', (v: unknown) => Array.isArray(v) && v.length === 0, 'is an empty array'),
     );
   },

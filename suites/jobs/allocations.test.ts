@@ -3,9 +3,9 @@
  * summary and the service registrations, and the arrays they answer when there is nothing to list.
  */
 import { suite, conformance, type T } from '../../harness/index.js';
-import { statusIs, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
+import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, register, registered, waitFor, type Obj } from './helpers.js';
+import { body, enc, register, registered, waitFor, type Obj, ok } from './helpers.js';
 
 suite('jobs');
 
@@ -16,13 +16,13 @@ async function settle(t: T, seconds: number): Promise<void> {
 
 const allocsOf = async (t: T, id: string, query: Record<string, string | boolean> = {}) => {
   const ex = await t.sched.get(`job/${enc(id)}/allocations`, { query });
-  t.check(ex, statusIs(200));
+  t.check(ex, ok);
   return body<Obj[]>(ex);
 };
 
 const deploymentsOf = async (t: T, id: string, query: Record<string, string | boolean> = {}) => {
   const ex = await t.sched.get(`job/${enc(id)}/deployments`, { query });
-  t.check(ex, statusIs(200));
+  t.check(ex, ok);
   return body<Obj[]>(ex);
 };
 
@@ -38,8 +38,8 @@ conformance(
   async (t) => {
     // A parameterized job runs nothing itself: its dispatched children do.
     const { id } = await registered(t, 'parameterized', 'snone');
-    t.check(await t.sched.get(`job/${enc(id)}/allocations`), statusIs(200), emptyArray);
-    t.as('jobs.deployments.list').check(await t.sched.get(`job/${enc(id)}/deployments`), statusIs(200), emptyArray);
+    t.check(await t.sched.get(`job/${enc(id)}/allocations`), ok, emptyArray);
+    t.as('jobs.deployments.list').check(await t.sched.get(`job/${enc(id)}/deployments`), ok, emptyArray);
   },
 );
 
@@ -51,7 +51,7 @@ conformance(
   },
   async (t) => {
     const { id } = await registered(t, 'batch', 'snosvc');
-    t.check(await t.sched.get(`job/${enc(id)}/services`), statusIs(200), emptyArray);
+    t.check(await t.sched.get(`job/${enc(id)}/services`), ok, emptyArray);
   },
 );
 
@@ -96,7 +96,7 @@ conformance(
       'the summary counts one running allocation',
       async () => {
         const ex = await t.sched.get(`job/${enc(id)}/summary`);
-        t.check(ex, statusIs(200), bodyAt('/JobID', id));
+        t.check(ex, ok, bodyAt('/JobID', id));
         return body(ex);
       },
       (s) => s.Summary?.cache?.Running === 1,
@@ -126,7 +126,7 @@ conformance(
       'the service is registered',
       async () => {
         const ex = await t.sched.get(`job/${enc(id)}/services`);
-        t.check(ex, statusIs(200));
+        t.check(ex, ok);
         return body<Obj[]>(ex);
       },
       (r) => r.length > 0,
@@ -185,7 +185,7 @@ conformance(
       '> 0',
       { oldAllocs, oldDeps },
     );
-    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), statusIs(200));
+    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), ok);
     await register(t, jobDefinition('service-with-update', id));
     const current = (await allocsOf(t, id)).map((a) => a.ID as string);
     expectThat(

@@ -5,9 +5,9 @@
  * where the job is not.
  */
 import { suite, conformance, schedNamespace, schedTokenWith, type T } from '../../harness/index.js';
-import { statusIs, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
+import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition, hcl, type JobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, readJob, trackJob, waitFor, type Obj } from './helpers.js';
+import { body, enc, readJob, trackJob, waitFor, type Obj, ok } from './helpers.js';
 
 suite('jobs');
 
@@ -23,7 +23,7 @@ async function inNamespace(
   const job = jobDefinition(definition, id, { Namespace: ns });
   trackJob(t, id, ns);
   const ex = await t.sched.post('jobs', { body: { Job: job, ...extra }, query: { namespace: ns } });
-  t.precondition(ex, statusIs(200));
+  t.precondition(ex, ok);
   return { id, ns, job };
 }
 
@@ -47,7 +47,7 @@ conformance(
     const { Namespace: _, ...unplaced } = withMode(job, 'secondary');
     trackJob(t, id);
     const ex = await t.sched.post(`job/${enc(id)}`, { body: { Job: unplaced }, query: { namespace: ns } });
-    t.check(ex, statusIs(200));
+    t.check(ex, ok);
     expectEqual(modeOf(await readJob(t, id, ns)), 'secondary', 'the job of the namespace was updated');
   },
 );
@@ -64,7 +64,7 @@ conformance(
     const version = (await readJob(t, id, ns)).Version as number;
     t.check(
       await t.sched.get(`job/${enc(id)}/submission`, { query: { version, namespace: ns } }),
-      statusIs(200),
+      ok,
       bodyAt('/Source', source),
     );
   },
@@ -79,7 +79,7 @@ conformance(
   async (t) => {
     const { id, ns } = await inNamespace(t, 'batch', 'nsver');
     const ex = await t.sched.get(`job/${enc(id)}/versions`, { query: { namespace: ns } });
-    t.check(ex, statusIs(200));
+    t.check(ex, ok);
     const versions = (body(ex).Versions ?? []) as Obj[];
     expectThat(
       versions.length > 0 && versions.every((v) => v.ID === id && v.Namespace === ns),
@@ -101,7 +101,7 @@ conformance(
     const { id, ns } = await inNamespace(t, 'service-with-update', 'nsalloc');
     const listOf = (what: string) => async () => {
       const ex = await t.sched.get(`job/${enc(id)}/${what}`, { query: { namespace: ns } });
-      t.check(ex, statusIs(200));
+      t.check(ex, ok);
       return body<Obj[]>(ex) ?? [];
     };
     // Placement and the deployment are the scheduler's work after the registration answered: polled.
@@ -137,7 +137,7 @@ conformance(
   async (t) => {
     const { id, ns } = await inNamespace(t, 'service-with-update', 'nseval');
     const evals = await t.sched.get(`job/${enc(id)}/evaluations`, { query: { namespace: ns } });
-    t.check(evals, statusIs(200));
+    t.check(evals, ok);
     const list = body<Obj[]>(evals) ?? [];
     expectThat(
       list.length > 0 && list.every((e) => e.JobID === id),
@@ -150,7 +150,7 @@ conformance(
       'the job of the namespace has a deployment',
       async () => {
         const ex = await t.sched.get(`job/${enc(id)}/deployment`, { query: { namespace: ns } });
-        t.check(ex, statusIs(200));
+        t.check(ex, ok);
         return body<Obj | null>(ex);
       },
       (d) => !!d,
@@ -158,7 +158,7 @@ conformance(
     expectEqual(latest?.JobID, id, 'the deployment read is the job of the namespace');
     t.check(
       await t.sched.get(`job/${enc(id)}/summary`, { query: { namespace: ns } }),
-      statusIs(200),
+      ok,
       bodyAt('/JobID', id),
       bodyAt('/Namespace', ns),
     );
@@ -179,8 +179,8 @@ conformance(
     });
     const child = (ex.response.body as Obj | undefined)?.DispatchedJobID;
     if (typeof child === 'string' && child) trackJob(t, child, ns);
-    t.check(ex, statusIs(200));
-    t.check(await t.sched.get(`job/${enc(String(child))}`, { query: { namespace: ns } }), statusIs(200));
+    t.check(ex, ok);
+    t.check(await t.sched.get(`job/${enc(String(child))}`, { query: { namespace: ns } }), ok);
   },
 );
 
@@ -195,13 +195,13 @@ conformance(
     const first = (await readJob(t, id, ns)).Version as number;
     t.precondition(
       await t.sched.post(`job/${enc(id)}`, { body: { Job: withMode(job, 'secondary') }, query: { namespace: ns } }),
-      statusIs(200),
+      ok,
     );
     const ex = await t.sched.post(`job/${enc(id)}/revert`, {
       body: { JobID: id, JobVersion: first },
       query: { namespace: ns },
     });
-    t.check(ex, statusIs(200));
+    t.check(ex, ok);
     expectEqual(modeOf(await readJob(t, id, ns)), 'primary', 'the job of the namespace has its first definition back');
   },
 );
@@ -214,7 +214,7 @@ conformance(
   },
   async (t) => {
     const { id, ns } = await inNamespace(t, 'batch', 'nsstop');
-    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { namespace: ns } }), statusIs(200));
+    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { namespace: ns } }), ok);
     expectEqual((await readJob(t, id, ns)).Stop, true, 'the job of the namespace is stopped');
   },
 );
@@ -232,7 +232,7 @@ conformance(
     const token = await schedTokenWith(t, ['parse-job'], ns);
     const parse = (namespace?: string) =>
       t.sched.post('jobs/parse', { token, body: { JobHCL: hcl('example.hcl') }, query: { namespace } });
-    t.check(await parse(ns), statusIs(200), bodyAt('/ID', 'example'));
+    t.check(await parse(ns), ok, bodyAt('/ID', 'example'));
     const elsewhere = await parse();
     expectThat(
       elsewhere.response.status >= 400,

@@ -4,15 +4,15 @@
  * after their launch time are told apart. Instances are counted in the parent's summary (Children).
  */
 import { suite, conformance, type T } from '../../harness/index.js';
-import { statusIs, bodyAt, expectThat } from '../../harness/checks/index.js';
-import { body, enc, refusedUnchanged, registered, type Obj } from './helpers.js';
+import { bodyAt, expectThat } from '../../harness/checks/index.js';
+import { body, enc, refusedUnchanged, registered, type Obj, ok } from './helpers.js';
 
 suite('jobs');
 
 /** How many instances the periodic job's summary counts (Children: Pending, Running, Dead). */
 async function instances(t: T, id: string): Promise<number> {
   const ex = await t.sched.get(`job/${enc(id)}/summary`);
-  t.check(ex, statusIs(200));
+  t.check(ex, ok);
   const c = (body(ex).Children ?? {}) as Obj;
   return Number(c.Pending ?? 0) + Number(c.Running ?? 0) + Number(c.Dead ?? 0);
 }
@@ -39,7 +39,7 @@ conformance(
     const first = await t.sched.post(`job/${enc(id)}/periodic/force`);
     t.check(
       first,
-      statusIs(200),
+      ok,
       bodyAt('/EvalID', (v: unknown) => typeof v === 'string' && v.length > 0, 'names an evaluation'),
       bodyAt('/EvalCreateIndex', Number.isInteger, 'is an integer'),
     );
@@ -56,7 +56,7 @@ conformance(
     t.proving('jobs.periodic.force-ignores-overlap', () =>
       t.check(
         second,
-        statusIs(200),
+        ok,
         bodyAt(
           '/EvalID',
           (v: unknown) => typeof v === 'string' && v.length > 0 && v !== body(first).EvalID,

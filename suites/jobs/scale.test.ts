@@ -20,6 +20,8 @@ import {
   update,
   waitFor,
   type Obj,
+  ok,
+  currentVersion,
 } from './helpers.js';
 
 suite('jobs');
@@ -31,7 +33,7 @@ async function settle(t: T, seconds: number): Promise<void> {
 
 const deploymentsOf = async (t: T, id: string, query: Record<string, string | boolean> = {}) => {
   const ex = await t.sched.get(`job/${enc(id)}/deployments`, { query });
-  t.check(ex, statusIs(200));
+  t.check(ex, ok);
   return body<Obj[]>(ex);
 };
 
@@ -62,7 +64,7 @@ conformance(
     const ex = await t.sched.get(`job/${enc(id)}/scale`);
     t.check(
       ex,
-      statusIs(200),
+      ok,
       bodyAt('/JobID', id),
       bodyAt('/Namespace', 'default'),
       bodyAt('/JobStopped', false),
@@ -95,8 +97,8 @@ conformance(
     const ex = await t.sched.post(`job/${enc(id)}/scale`, {
       body: { Count: 3, Message: 'more', Target: { Group: 'cache' } },
     });
-    t.check(ex, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
-    t.check(await t.sched.get(`job/${enc(id)}/scale`), statusIs(200), bodyAt('/TaskGroups/cache/Desired', 3));
+    t.check(ex, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    t.check(await t.sched.get(`job/${enc(id)}/scale`), ok, bodyAt('/TaskGroups/cache/Desired', 3));
     const scaled = await readJob(t, id);
     expectEqual(scaled.TaskGroups[0].Count, 3, 'the job definition has the new count');
     t.check(ex, bodyAt('/JobModifyIndex', scaled.JobModifyIndex, "is the scaled job's JobModifyIndex"));
@@ -118,10 +120,10 @@ conformance(
       await t.sched.post(`job/${enc(id)}/scale`, {
         body: { Count: 2, Message: 'scaled by the suite', Meta: meta, Target: { Group: 'cache' } },
       }),
-      statusIs(200),
+      ok,
     );
     const status = await t.sched.get(`job/${enc(id)}/scale`);
-    t.check(status, statusIs(200));
+    t.check(status, ok);
     const events = (body(status).TaskGroups?.cache?.Events ?? []) as Obj[];
     expectThat(
       events.some((e) => JSON.stringify(e.Meta) === JSON.stringify(meta)),
@@ -154,7 +156,7 @@ conformance(
       async () => t.sched.get(`job/${enc(id)}/deployment`),
       (ex) => body(ex)?.Status === 'running',
     );
-    t.check(latest, statusIs(200), bodyAt('/Status', 'running'), bodyAt('/JobID', id));
+    t.check(latest, ok, bodyAt('/Status', 'running'), bodyAt('/JobID', id));
     const before = await readJob(t, id);
     const ex = await t.sched.post(`job/${enc(id)}/scale`, {
       body: { Count: 5, Message: 'during deployment', Target: { Group: 'web' } },
@@ -186,8 +188,12 @@ conformance(
       (d) => d.length > 0,
     );
     expectEqual(deps.length, 1, 'one deployment for the first version');
-    expectEqual([deps[0]!.JobID, deps[0]!.JobVersion], [id, 0], 'the deployment belongs to version 0 of the job');
-    t.check(await t.sched.get(`job/${enc(id)}/deployment`), statusIs(200), bodyAt('/ID', deps[0]!.ID));
+    expectEqual(
+      [deps[0]!.JobID, deps[0]!.JobVersion],
+      [id, await currentVersion(t, id)],
+      'the deployment belongs to the first version of the job',
+    );
+    t.check(await t.sched.get(`job/${enc(id)}/deployment`), ok, bodyAt('/ID', deps[0]!.ID));
     await settle(t, 6);
     await waitFor(
       'the deployment becomes successful',
@@ -201,7 +207,7 @@ conformance(
       await t.sched.post(`job/${enc(id)}/scale`, {
         body: { Count: 3, Message: 'after deployment', Target: { Group: 'web' } },
       }),
-      statusIs(200),
+      ok,
     );
   },
 );
@@ -221,7 +227,7 @@ conformance(
     );
     const changed = structuredClone(job);
     changed.TaskGroups![0]!.Tasks![0]!.Env = { MODE: 'secondary' };
-    t.precondition(await update(t, changed), statusIs(200));
+    t.precondition(await update(t, changed), ok);
     const version = (await readJob(t, id)).Version;
     const deps = await waitFor(
       'a deployment of the new version is created',
@@ -230,7 +236,7 @@ conformance(
     );
     expectThat(deps.length >= 2, 'deployments', 'the job has two deployments', '>= 2', deps.length);
     const newest = deps.find((x) => x.JobVersion === version)!;
-    t.check(await t.sched.get(`job/${enc(id)}/deployment`), statusIs(200), bodyAt('/ID', newest.ID));
+    t.check(await t.sched.get(`job/${enc(id)}/deployment`), ok, bodyAt('/ID', newest.ID));
   },
 );
 
@@ -252,7 +258,7 @@ conformance(
       scale({ JobModifyIndex: current + 1000 }),
     );
     await refusedUnchanged(t, id, 'a scale request with EnforceIndex and no JobModifyIndex (0)', () => scale({}));
-    t.check(await scale({ JobModifyIndex: current }), statusIs(200));
+    t.check(await scale({ JobModifyIndex: current }), ok);
     expectEqual((await readJob(t, id)).TaskGroups[0].Count, 2, 'the request with the current index scaled the group');
   },
 );
@@ -272,7 +278,7 @@ conformance(
         token: await schedTokenWith(t, caps),
         body: { Message: 'acl', Target: { Group: 'cache' }, PolicyOverride: override },
       });
-    t.check(await send(['scale-job']), statusIs(200));
+    t.check(await send(['scale-job']), ok);
     const denied = await send(['scale-job'], true);
     expectThat(
       denied.response.status >= 400,
@@ -281,7 +287,7 @@ conformance(
       'a refusal',
       denied.response.status,
     );
-    t.check(await send(['scale-job', 'policy-override'], true), statusIs(200));
+    t.check(await send(['scale-job', 'policy-override'], true), ok);
   },
 );
 

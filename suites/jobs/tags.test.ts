@@ -1,7 +1,7 @@
 /** Version tags: create (name, description, latest version by default), unique per job, kept, delete. */
 import { suite, conformance } from '../../harness/index.js';
-import { statusIs, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { readJob, refusedUnchanged, update } from './helpers.js';
+import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
+import { readJob, refusedUnchanged, update, ok } from './helpers.js';
 import { hasEnvDiff, modeOf, revert, tag, versioned, versionsOf, withMode } from './versioned.js';
 import { body, enc } from './helpers.js';
 
@@ -14,13 +14,13 @@ conformance(
     title: 'POST /v1/job/:job_id/versions/:tag_name/tag returns Name, Description and TaggedTime',
   },
   async (t) => {
-    const { id } = await versioned(t, 'tagc', 'secondary');
+    const { id, v } = await versioned(t, 'tagc', 'secondary');
     const before = Date.now() * 1e6;
     // A name with capitals and a dash, kept as the path gives it.
-    const ex = await tag(t, id, 'Golden-1', { Version: 0, Description: 'the one to roll back to' });
+    const ex = await tag(t, id, 'Golden-1', { Version: v[0], Description: 'the one to roll back to' });
     t.check(
       ex,
-      statusIs(200),
+      ok,
       bodyAt('/Name', 'Golden-1'),
       bodyAt('/Description', 'the one to roll back to'),
       bodyAt(
@@ -40,14 +40,14 @@ conformance(
     title: 'POST /v1/job/:job_id/versions/:tag_name/tag with a name the job already uses is refused',
   },
   async (t) => {
-    const { id } = await versioned(t, 'tagu', 'secondary');
-    t.check(await tag(t, id, 'golden', { Version: 0 }), statusIs(200));
-    await refusedUnchanged(t, id, 'a tag name the job already uses', () => tag(t, id, 'golden', { Version: 1 }));
-    // The tag stays where it was: a revert by its name brings back version 0 (MODE primary).
-    t.as('jobs.revert.by-tag').check(await revert(t, id, { TaggedVersion: 'golden' }), statusIs(200));
-    expectEqual(modeOf(await readJob(t, id)), 'primary', 'the tag golden still names version 0');
+    const { id, v } = await versioned(t, 'tagu', 'secondary');
+    t.check(await tag(t, id, 'golden', { Version: v[0] }), ok);
+    await refusedUnchanged(t, id, 'a tag name the job already uses', () => tag(t, id, 'golden', { Version: v[1] }));
+    // The tag stays where it was: a revert by its name brings back the first version (MODE primary).
+    t.as('jobs.revert.by-tag').check(await revert(t, id, { TaggedVersion: 'golden' }), ok);
+    expectEqual(modeOf(await readJob(t, id)), 'primary', 'the tag golden still names the first version');
     const other = await versioned(t, 'tagu');
-    t.check(await tag(t, other.id, 'golden', { Version: 0 }), statusIs(200));
+    t.check(await tag(t, other.id, 'golden', { Version: other.v[0] }), ok);
   },
 );
 
@@ -60,9 +60,9 @@ conformance(
   },
   async (t) => {
     const { id, job } = await versioned(t, 'tagl', 'secondary');
-    t.check(await tag(t, id, 'current'), statusIs(200));
-    t.check(await update(t, withMode(job, 'tertiary')), statusIs(200));
-    t.check(await revert(t, id, { TaggedVersion: 'current' }), statusIs(200));
+    t.check(await tag(t, id, 'current'), ok);
+    t.check(await update(t, withMode(job, 'tertiary')), ok);
+    t.check(await revert(t, id, { TaggedVersion: 'current' }), ok);
     expectEqual(
       modeOf(await readJob(t, id)),
       'secondary',
@@ -80,9 +80,9 @@ conformance(
   },
   async (t) => {
     const modes = Array.from({ length: 11 }, (_, i) => `m${i + 1}`);
-    const { id, job } = await versioned(t, 'tagkeep');
-    t.check(await tag(t, id, 'keep', { Version: 0 }), statusIs(200));
-    for (const m of modes) t.check(await update(t, withMode(job, m)), statusIs(200));
+    const { id, job, v } = await versioned(t, 'tagkeep');
+    t.check(await tag(t, id, 'keep', { Version: v[0] }), ok);
+    for (const m of modes) t.check(await update(t, withMode(job, m)), ok);
     const listed = (await versionsOf(t, id)).map(modeOf);
     expectThat(
       listed.includes('primary'),
@@ -102,7 +102,7 @@ conformance(
         listed,
       ),
     );
-    t.as('jobs.revert.by-tag').check(await revert(t, id, { TaggedVersion: 'keep' }), statusIs(200));
+    t.as('jobs.revert.by-tag').check(await revert(t, id, { TaggedVersion: 'keep' }), ok);
     const now = await readJob(t, id);
     t.proving('jobs.revert.by-tag', () =>
       expectEqual(modeOf(now), 'primary', 'the tagged version can still be reverted to'),
@@ -118,12 +118,12 @@ conformance(
       'DELETE /v1/job/:job_id/versions/:tag_name/tag removes the tag and answers the write response and query meta',
   },
   async (t) => {
-    const { id } = await versioned(t, 'tagd', 'secondary');
-    t.check(await tag(t, id, 'gone', { Version: 0 }), statusIs(200));
+    const { id, v } = await versioned(t, 'tagd', 'secondary');
+    t.check(await tag(t, id, 'gone', { Version: v[0] }), ok);
     const del = await t.sched.delete(`job/${enc(id)}/versions/gone/tag`);
     t.check(
       del,
-      statusIs(200),
+      ok,
       bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'),
       bodyAt('/VolumeEvalID', (v: unknown) => typeof v === 'string', 'is a string'),
       bodyAt('/VolumeEvalIndex', Number.isInteger, 'is an integer'),
@@ -133,7 +133,7 @@ conformance(
       bodyAt('/NextToken', (v: unknown) => typeof v === 'string', 'is a string'),
     );
     await refusedUnchanged(t, id, 'a revert to a deleted tag', () => revert(t, id, { TaggedVersion: 'gone' }));
-    t.check(await tag(t, id, 'gone', { Version: 1 }), statusIs(200));
+    t.check(await tag(t, id, 'gone', { Version: v[1] }), ok);
   },
 );
 
@@ -144,10 +144,10 @@ conformance(
     title: 'GET /v1/job/:job_id/versions?diffs=true&diff_tag= compares the versions with the tagged version',
   },
   async (t) => {
-    const { id } = await versioned(t, 'difft', 'secondary', 'tertiary');
-    t.check(await tag(t, id, 'base', { Version: 0 }), statusIs(200));
+    const { id, v } = await versioned(t, 'difft', 'secondary', 'tertiary');
+    t.check(await tag(t, id, 'base', { Version: v[0] }), ok);
     const ex = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true, diff_tag: 'base' } });
-    t.check(ex, statusIs(200));
+    t.check(ex, ok);
     expectThat(
       hasEnvDiff(body(ex).Diffs, 'primary', 'tertiary'),
       'diff',

@@ -3,9 +3,8 @@
  * task's MODE environment variable tells its versions apart, and the requests that tag and revert.
  */
 import type { T } from '../../harness/index.js';
-import { statusIs } from '../../harness/checks/index.js';
 import type { JobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, registered, update, type Obj } from './helpers.js';
+import { body, currentVersion, enc, registered, update, type Obj, ok } from './helpers.js';
 
 /** A copy of the job with the task's MODE environment variable set (one field diff per change). */
 export function withMode(job: JobDefinition, mode: string): JobDefinition {
@@ -14,11 +13,23 @@ export function withMode(job: JobDefinition, mode: string): JobDefinition {
   return next;
 }
 
-/** Registers the service fixture (MODE=primary) and applies each further mode as a new version. */
-export async function versioned(t: T, base: string, ...modes: string[]): Promise<{ id: string; job: JobDefinition }> {
+/**
+ * Registers the service fixture (MODE=primary) and applies each further mode as a new version.
+ * `v` holds the Version read back after each write (`v[0]` the registration's): the document says
+ * a Version is an integer, not where versions start or how they count.
+ */
+export async function versioned(
+  t: T,
+  base: string,
+  ...modes: string[]
+): Promise<{ id: string; job: JobDefinition; v: number[] }> {
   const { id, job } = await registered(t, 'service', base);
-  for (const m of modes) t.check(await update(t, withMode(job, m)), statusIs(200));
-  return { id, job };
+  const v = [await currentVersion(t, id)];
+  for (const m of modes) {
+    t.check(await update(t, withMode(job, m)), ok);
+    v.push(await currentVersion(t, id));
+  }
+  return { id, job, v };
 }
 
 export const modeOf = (job: Obj): unknown => job.TaskGroups?.[0]?.Tasks?.[0]?.Env?.MODE;
@@ -53,7 +64,7 @@ export async function revert(t: T, id: string, reqBody: Obj) {
 /** The job's versions as listed (in whatever order the scheduler gives them). */
 export async function versionsOf(t: T, id: string): Promise<Obj[]> {
   const ex = await t.sched.get(`job/${enc(id)}/versions`);
-  t.check(ex, statusIs(200));
+  t.check(ex, ok);
   return (body(ex).Versions ?? []) as Obj[];
 }
 

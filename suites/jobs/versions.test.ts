@@ -3,8 +3,8 @@
  * revert: revert.test.ts).
  */
 import { suite, conformance } from '../../harness/index.js';
-import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { body, enc, readJob, registered, scalable, update, type Obj } from './helpers.js';
+import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
+import { body, enc, readJob, registered, scalable, update, type Obj, ok, currentVersion, absent } from './helpers.js';
 import {
   envDiff,
   hasEnvDiff,
@@ -43,7 +43,7 @@ conformance(
     const ex = await t.sched.get(`job/${enc(id)}/versions`);
     t.check(
       ex,
-      statusIs(200),
+      ok,
       bodyAt('/Index', Number.isInteger, 'is an integer'),
       bodyAt('/KnownLeader', (v: unknown) => typeof v === 'boolean', 'is a boolean'),
       bodyAt('/LastContact', (v: unknown) => typeof v === 'number' && v >= 0, 'is a non-negative number'),
@@ -74,7 +74,7 @@ conformance(
   async (t) => {
     const { id } = await versioned(t, 'diffs', 'secondary');
     const ex = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
-    t.check(ex, statusIs(200));
+    t.check(ex, ok);
     const diffs = (body(ex).Diffs ?? []) as Obj[];
     const field = envDiff(diffs, 'primary', 'secondary');
     expectThat(
@@ -106,16 +106,16 @@ conformance(
   {
     id: 'jobs.versions.diff-version',
     level: 'MUST',
-    title: 'GET /v1/job/:job_id/versions?diffs=true&diff_version=0 compares with version 0',
+    title: 'GET /v1/job/:job_id/versions?diffs=true&diff_version= compares with the version named',
   },
   async (t) => {
-    const { id } = await versioned(t, 'diffv', 'secondary', 'tertiary');
-    const ex = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true, diff_version: 0 } });
-    t.check(ex, statusIs(200));
+    const { id, v } = await versioned(t, 'diffv', 'secondary', 'tertiary');
+    const ex = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true, diff_version: v[0] } });
+    t.check(ex, ok);
     expectThat(
       hasEnvDiff(body(ex).Diffs, 'primary', 'tertiary'),
       'diff',
-      'version 2 is compared with version 0 (primary -> tertiary)',
+      'the third version is compared with the first (primary -> tertiary)',
       'field diff MODE primary -> tertiary',
       body(ex).Diffs,
     );
@@ -148,7 +148,7 @@ conformance(
     const stable = await t.sched.post(`job/${enc(id)}/stable`, {
       body: { JobID: id, JobVersion: first, Stable: true },
     });
-    t.check(stable, statusIs(200), bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    t.check(stable, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
     expectEqual((await flags(t, id))[first!], true, 'the first version is stable');
     expectEqual((await flags(t, id))[latest!], false, 'the latest version was not touched');
     // Marking an older version stable is a flag, not a revert: the job keeps its version and spec.
@@ -162,10 +162,7 @@ conformance(
     );
     const count = (await versionsOf(t, id)).length;
     t.assuming('jobs.stable.flag-only', () => expectEqual(count, 2, 'no version was added'));
-    t.check(
-      await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: first, Stable: false } }),
-      statusIs(200),
-    );
+    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: first, Stable: false } }), ok);
     expectEqual((await flags(t, id))[first!], false, 'the first version is unstable again');
   },
 );
@@ -180,13 +177,13 @@ conformance(
     const { id } = await versioned(t, 'stabd', 'secondary');
     const [first, latest] = await versionNumbers(t, id);
     if (first !== 0) t.notApplicable(`the job has no version 0 (versions ${first}, ${latest})`);
-    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, Stable: true } }), statusIs(200));
+    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, Stable: true } }), ok);
     expectEqual(
       [(await flags(t, id))[0], (await flags(t, id))[latest!]],
       [true, false],
       'JobVersion defaults to 0: version 0 is stable, the latest untouched',
     );
-    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0 } }), statusIs(200));
+    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: 0 } }), ok);
     expectEqual((await flags(t, id))[0], false, 'Stable defaults to false: version 0 is unstable again');
   },
 );
@@ -209,45 +206,50 @@ conformance(
   },
   async (t) => {
     const { id, job } = await registered(t, 'service', 'life');
-    t.as('jobs.update.bumps-version').check(await update(t, withMode(job, 'secondary')), statusIs(200));
+    const first = await currentVersion(t, id);
+    t.as('jobs.update.bumps-version').check(await update(t, withMode(job, 'secondary')), ok);
+    const second = await currentVersion(t, id);
+    t.proving('jobs.update.bumps-version', () =>
+      expectThat(second > first, 'version', 'the change made a higher version', `> ${first}`, second),
+    );
     const diffs = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
     t.proving('jobs.versions.diffs', () =>
       expectThat(
         hasEnvDiff(body(diffs).Diffs, 'primary', 'secondary'),
         'diff',
-        'version 1 differs by MODE',
+        'the second version differs by MODE',
         'primary -> secondary',
         body(diffs).Diffs,
       ),
     );
     t.as('jobs.tag.create').check(
-      await tag(t, id, 'first', { Version: 0, Description: 'initial' }),
-      statusIs(200),
+      await tag(t, id, 'first', { Version: first, Description: 'initial' }),
+      ok,
       bodyAt('/Name', 'first'),
     );
-    t.check(await revert(t, id, { TaggedVersion: 'first' }), statusIs(200));
+    t.check(await revert(t, id, { TaggedVersion: 'first' }), ok);
     const reverted = await readJob(t, id);
     expectEqual(modeOf(reverted), 'primary', 'reverted to the tagged definition');
     t.as('jobs.stable.set').check(
       await t.sched.post(`job/${enc(id)}/stable`, {
         body: { JobID: id, JobVersion: reverted.Version, Stable: true },
       }),
-      statusIs(200),
+      ok,
     );
     await scalable(t, id);
     t.as('jobs.scale.sets-count').check(
       await t.sched.post(`job/${enc(id)}/scale`, {
         body: { Count: 2, Message: 'lifecycle', Target: { Group: 'cache' } },
       }),
-      statusIs(200),
+      ok,
     );
     await t.proving('jobs.scale.sets-count', async () =>
       expectEqual((await readJob(t, id)).TaskGroups[0].Count, 2, 'scaled to 2'),
     );
-    t.as('jobs.stop.marks-stopped').check(await t.sched.delete(`job/${enc(id)}`), statusIs(200));
+    t.as('jobs.stop.marks-stopped').check(await t.sched.delete(`job/${enc(id)}`), ok);
     const stopped = await readJob(t, id);
     t.proving('jobs.stop.marks-stopped', () => expectEqual(stopped.Stop, true, 'stopped but still readable'));
-    t.as('jobs.stop.purge').check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), statusIs(200));
-    t.as('jobs.stop.purge').check(await t.sched.get(`job/${enc(id)}`), clientError);
+    t.as('jobs.stop.purge').check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), ok);
+    await t.proving('jobs.stop.purge', () => absent(t, id, 'the purged job'));
   },
 );

@@ -1,3 +1,4 @@
+// size: one test per release note and known issue of 1.13, in the order of the document
 /**
  * Release 1.13 notes as a regression gate (secrets-service-core.md, "Versioning" and "Limits").
  * Each known-issue test reproduces the documented trigger and passes the observation to `gate`:
@@ -233,7 +234,8 @@ conformance(
     if (probe.ex && [404, 405].includes(probe.ex.response.status))
       t.skip('the target does not serve sys/metrics', 'svc.addr (a target with telemetry enabled)');
     if (probe.failure) throw new Error(`sys/metrics did not answer before the load started: ${probe.failure}`);
-    t.check(probe.ex!, statusIs(200));
+    // The probe's own status is not judged: other tests of the run write leases and tokens too, so at
+    // an affected version even this read may hit the issue; the reads under load below judge it.
 
     // Token leases are what the expiration manager tracks; creating and revoking them churns its map.
     let writersDone = false;

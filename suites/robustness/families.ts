@@ -1,3 +1,4 @@
+// size: one fixture family per spec document; each needs the others' helpers (mounts, keys, jobs) in the same order
 /**
  * The minimum state each family of operations needs before it can be fed generated requests: a
  * run-unique mount, a key, a secret, a job. Each spec document is one family; its fixtures carry

@@ -5,6 +5,7 @@
 import { conformance, suite } from '../../harness/index.js';
 import { expectThat, statusIs, success } from '../../harness/checks/index.js';
 import { b64, createKey, data, expectVersion, readKey } from './lib/api.js';
+import { importedFixture, localPair, spkiPem } from './lib/imports.js';
 
 const s = suite('transit');
 const transit = s.mount('transit', { type: 'transit' });
@@ -38,19 +39,102 @@ conformance(
     id: 'transit.auto-rotate.zero-disables',
     level: 'MUST',
     requires: ['clock'],
-    title: 'POST /transit/keys/:name/config auto_rotate_period 0 stops automatic rotation',
+    title: 'auto_rotate_period 0, given at creation or through config, stops automatic rotation',
   },
   async (t) => {
     const name = await createKey(t, transit, 'autooff', { auto_rotate_period: '1h' });
     t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { auto_rotate_period: 0 } }), success);
+    const createdOff = await createKey(t, transit, 'autozero', { auto_rotate_period: 0 });
     await t.advance(7300);
+    for (const [n, how] of [
+      [name, 'set to 0 through config'],
+      [createdOff, 'created with 0'],
+    ] as const) {
+      const key = await readKey(t, transit, n);
+      expectThat(
+        Object.keys(key.keys).join(',') === '1',
+        'not-rotated',
+        `the key whose auto_rotate_period was ${how} still has only version 1`,
+        '1',
+        Object.keys(key.keys),
+      );
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'transit.auto-rotate.default-off',
+    level: 'MUST',
+    requires: ['clock'],
+    title: 'A key created or imported without auto_rotate_period is not rotated automatically',
+  },
+  async (t) => {
+    const created = await createKey(t, transit, 'autodefault');
+    const pair = await localPair('ecdsa-p256');
+    const imported = await importedFixture(t, transit, {
+      type: 'ecdsa-p256',
+      allow_rotation: true,
+      public_key: spkiPem(pair.publicKey),
+    });
+    await t.advance(7300);
+    for (const [n, how] of [
+      [created, 'created'],
+      [imported, 'imported with allow_rotation'],
+    ] as const) {
+      const key = await readKey(t, transit, n);
+      expectThat(
+        Object.keys(key.keys).join(',') === '1',
+        'not-rotated',
+        `the key ${how} without auto_rotate_period still has only version 1`,
+        '1',
+        Object.keys(key.keys),
+      );
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'transit.config.auto-rotate-unchanged',
+    level: 'MUST',
+    requires: ['clock'],
+    title: 'POST /transit/keys/:name/config without auto_rotate_period keeps the key rotating every period',
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'autokeep', { auto_rotate_period: '1h' });
+    t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { deletion_allowed: true } }), success);
+    await t.advance(3700);
     const key = await readKey(t, transit, name);
     expectThat(
-      Object.keys(key.keys).join(',') === '1',
-      'not-rotated',
-      'the key still has only version 1',
-      '1',
+      key.keys['2'] !== undefined,
+      'still-rotating',
+      'the key has version 2 one period after a config write that omitted auto_rotate_period',
+      'version 2',
       Object.keys(key.keys),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.key.keys-map',
+    level: 'MUST',
+    requires: ['clock'],
+    title: 'GET /transit/keys/:name maps each version to its own creation time',
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'versiontimes');
+    await t.advance(120);
+    t.check(await t.svc.post(`${transit.path}/keys/${name}/rotate`), success);
+    const keys = (await readKey(t, transit, name)).keys ?? {};
+    const gap = Number(keys['2']) - Number(keys['1']);
+    expectThat(
+      Number.isInteger(keys['1']) && Number.isInteger(keys['2']) && gap >= 118 && gap <= 240,
+      'creation-times',
+      'version 2 was created about 120 seconds after version 1 (keys.2 - keys.1)',
+      '118 to 240',
+      { 1: keys['1'], 2: keys['2'] },
     );
   },
 );

@@ -5,7 +5,7 @@
 import { createPublicKey, sign as nodeSign, type KeyObject } from 'node:crypto';
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
-import { b64, createKey, data, encrypt, exported, readKey, rotate, unb64, versioned } from './lib/api.js';
+import { b64, createKey, data, encrypt, exported, keyAbsent, readKey, rotate, unb64, versioned } from './lib/api.js';
 import { aeadOpen, byokUnwrap, privateKeyFrom, publicKeyFrom } from './lib/local-crypto.js';
 
 const s = suite('transit');
@@ -22,6 +22,11 @@ conformance(
   },
   async (t) => {
     const aes = await createKey(t, transit, 'exp-aes', { exportable: true });
+    t.check(
+      await t.svc.get(`${transit.path}/export/encryption-key/${aes}`),
+      statusIs(200),
+      bodyAt('/data/name', aes, 'is the name of the exported key'),
+    );
     const ct = versioned(t, await encrypt(t, transit, aes, 'exported'), 'ciphertext');
     const aesKey = unb64((await exported(t, transit, 'encryption-key', aes))['1']);
     expectThat(
@@ -67,12 +72,16 @@ conformance(
   {
     id: 'transit.export.requires-exportable',
     level: 'MUST',
-    title: 'GET /transit/export/encryption-key/:name of a key that is not exportable fails',
+    title: 'GET /transit/export/:key_type/:name of the key material of a key that is not exportable fails',
   },
   async (t) => {
     const name = await createKey(t, transit, 'noexport');
     t.check(await t.svc.get(`${transit.path}/export/encryption-key/${name}`), clientError);
     t.check(await t.svc.get(`${transit.path}/export/hmac-key/${name}`), clientError);
+    for (const type of ['ecdsa-p256', 'ed25519']) {
+      const signer = await createKey(t, transit, `noexport-${type}`, { type });
+      t.check(await t.svc.get(`${transit.path}/export/signing-key/${signer}`), clientError);
+    }
   },
 );
 
@@ -110,6 +119,8 @@ conformance(
       ['1'],
       Object.keys(first),
     );
+    // A version the key does not have is not valid: version 9 of a three-version key.
+    t.check(await t.svc.get(`${transit.path}/export/encryption-key/${name}/9`), clientError);
   },
 );
 
@@ -125,6 +136,15 @@ conformance(
     const src = await createKey(t, transit, 'byok-src', { exportable: true });
     await rotate(t, transit, src);
     const destPrivate = privateKeyFrom((await exported(t, transit, 'encryption-key', dest))['1']!);
+    t.check(
+      await t.svc.get(`${transit.path}/byok-export/${dest}/${src}`),
+      statusIs(200),
+      bodyAt('/data/name', src, 'is the name of the source key'),
+    );
+    for (const type of ['aes256-gcm96', 'ed25519']) {
+      const notRsa = await createKey(t, transit, `byok-${type}`, { type });
+      t.check(await t.svc.get(`${transit.path}/byok-export/${notRsa}/${src}`), clientError);
+    }
     const material = await exported(t, transit, 'encryption-key', src);
     for (const [suffix, versions] of [
       ['', ['1', '2']],
@@ -232,5 +252,49 @@ conformance(
   async (t) => {
     const name = await createKey(t, transit, 'nobackup', { exportable: true });
     t.check(await t.svc.get(`${transit.path}/backup/${name}`), clientError);
+  },
+);
+
+conformance(
+  {
+    id: 'transit.restore.name',
+    level: 'MUST',
+    title: "POST /transit/restore restores under the body's name, or under the key's own name without one",
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'rs-own', { exportable: true, allow_plaintext_backup: true });
+    const ct = await encrypt(t, transit, name, 'restored by name');
+    const backup = await backupKey(t, name);
+    const other = t.unique('rs-other');
+    t.check(await t.svc.post(`${transit.path}/restore`, { body: { backup, name: other } }), success);
+    t.check(
+      await t.svc.post(`${transit.path}/decrypt/${other}`, { body: { ciphertext: ct } }),
+      statusIs(200),
+      bodyAt('/data/plaintext', b64('restored by name'), "decrypts under the body's name"),
+    );
+    t.precondition(
+      await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { deletion_allowed: true } }),
+      success,
+    );
+    t.precondition(await t.svc.delete(`${transit.path}/keys/${name}`), success);
+    t.check(await t.svc.post(`${transit.path}/restore`, { body: { backup } }), success);
+    t.check(
+      await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } }),
+      statusIs(200),
+      bodyAt('/data/plaintext', b64('restored by name'), "decrypts under the key's own name"),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.restore.backup-required',
+    level: 'MUST',
+    title: 'POST /transit/restore/:name without backup is refused and creates no key',
+  },
+  async (t) => {
+    const name = t.unique('rs-nobackup');
+    t.check(await t.svc.post(`${transit.path}/restore/${name}`, { body: {} }), clientError);
+    t.check(await t.svc.get(`${transit.path}/keys/${name}`), keyAbsent);
   },
 );

@@ -4,7 +4,7 @@
  */
 import { conformance, suite, type Exchange } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
-import { createKey, data, encrypt, exported, readKey, unb64 } from './lib/api.js';
+import { createKey, data, encrypt, exported, keyAbsent, readKey, unb64 } from './lib/api.js';
 
 const s = suite('transit');
 const transit = s.mount('transit', { type: 'transit' });
@@ -85,21 +85,22 @@ conformance(
       const name = await createKey(t, transit, type, { type });
       const key = await readKey(t, transit, name);
       expectThat(key.type === type, 'type', `the key created as ${type} reads as ${type}`, type, key.type);
-      const aead = type !== 'hmac';
-      expectThat(
-        key.supports_encryption === aead &&
-          key.supports_decryption === aead &&
-          key.supports_signing === false &&
-          key.supports_derivation === aead,
-        'supports',
-        `supports_* of ${type} follow its kind`,
-        { encryption: aead, decryption: aead, signing: false, derivation: aead },
-        {
-          encryption: key.supports_encryption,
-          decryption: key.supports_decryption,
-          signing: key.supports_signing,
-          derivation: key.supports_derivation,
-        },
+      // Only what the Key types table gives: an AEAD key encrypts, decrypts and supports derivation
+      // (Notes: "derivation"); an hmac key is "HMAC only", so it neither encrypts, decrypts nor signs.
+      // The other flags (signing of an AEAD key, derivation of an hmac key) are not stated.
+      const expected: Record<string, boolean> =
+        type === 'hmac'
+          ? { supports_encryption: false, supports_decryption: false, supports_signing: false }
+          : { supports_encryption: true, supports_decryption: true, supports_derivation: true };
+      const shown = Object.fromEntries(Object.keys(expected).map((f) => [f, key[f]]));
+      t.as('transit.key.supports-by-type').check(
+        await t.svc.get(`${transit.path}/keys/${name}`),
+        statusIs(200),
+        bodyAt(
+          '/data',
+          (d: unknown) => Object.entries(expected).every(([f, v]) => (d as Record<string, unknown>)?.[f] === v),
+          `supports_* of ${type} follow what its type gives: ${JSON.stringify(expected)} (read: ${JSON.stringify(shown)})`,
+        ),
       );
     }
   },
@@ -170,13 +171,25 @@ conformance(
 );
 
 conformance(
-  { id: 'transit.keys.list', level: 'MUST', title: 'LIST /transit/keys returns every created key name' },
+  {
+    id: 'transit.keys.list',
+    level: 'MUST',
+    title:
+      'LIST /transit/keys returns every created key name, with lease_duration 0, lease_id empty and renewable false',
+  },
   async (t) => {
     const names = [await createKey(t, transit, 'lista'), await createKey(t, transit, 'listb')];
     const ex = await t.svc.list(`${transit.path}/keys`);
     t.check(ex, statusIs(200));
     const keys = data(ex).keys as string[];
+    // The names compare as a set: the document gives no order.
     for (const n of names) expectThat(keys.includes(n), 'list', `LIST /transit/keys contains ${n}`, n, keys);
+    t.check(
+      ex,
+      bodyAt('/lease_duration', 0, 'is 0 (a LIST answer has no lease)'),
+      bodyAt('/lease_id', '', 'is empty'),
+      bodyAt('/renewable', false, 'is false'),
+    );
   },
 );
 
@@ -264,8 +277,11 @@ conformance(
       bodyAt('/data/deletion_allowed', true, 'is true after config'),
     );
     t.check(await t.svc.delete(`${transit.path}/keys/${name}`), success);
-    t.check(await t.svc.get(`${transit.path}/keys/${name}`), statusIs(404));
-    t.check(await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } }), clientError);
+    t.as('transit.key.delete').check(await t.svc.get(`${transit.path}/keys/${name}`), keyAbsent);
+    t.as('transit.key.delete').check(
+      await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } }),
+      clientError,
+    );
   },
 );
 
@@ -284,7 +300,11 @@ conformance(
     t.track('disable_upsert false', () =>
       t.svc.post(`${transit.path}/config/keys`, { body: { disable_upsert: false } }),
     );
-    t.check(await t.svc.post(`${transit.path}/config/keys`, { body: { disable_upsert: true } }), success);
+    t.check(
+      await t.svc.post(`${transit.path}/config/keys`, { body: { disable_upsert: true } }),
+      statusIs(200),
+      bodyAt('/data/disable_upsert', true, 'of the write answer is the value written'),
+    );
     t.check(
       await t.svc.get(`${transit.path}/config/keys`),
       statusIs(200),

@@ -75,6 +75,8 @@ for (const type of TYPES) {
         'transit.params.hash-default',
         'transit.params.marshaling-default',
         'transit.params.salt-length-default',
+        'transit.params.signature-algorithm',
+        'transit.verify.valid',
         'transit.key.types',
       ],
       title: `POST /transit/sign/:name with a ${type} key and default options gives a signature that verifies locally with the read public key`,
@@ -82,7 +84,21 @@ for (const type of TYPES) {
     async (t) => {
       const sig = await signed(t, keys[type]!, {});
       expectThat(sig.version === 1, 'version', 'the signature carries v1', 1, sig.version);
-      const ok = verifyLocally(await publicKey(t, keys[type]!), MESSAGE, sig.bytes, {});
+      const pub = await publicKey(t, keys[type]!);
+      const ok = verifyLocally(pub, MESSAGE, sig.bytes, {});
+      // A signature made with another padding or encoding than the default breaks that default's rule.
+      if (!ok && pub.asymmetricKeyType === 'rsa' && verifyLocally(pub, MESSAGE, sig.bytes, { pss: false }))
+        t.proving('transit.params.signature-algorithm', () =>
+          expectThat(false, 'pss-default', 'the default RSA signature is PSS', 'PSS', 'PKCS#1 v1.5'),
+        );
+      if (
+        !ok &&
+        pub.asymmetricKeyType === 'ec' &&
+        verifyLocally(pub, MESSAGE, sig.bytes, { dsaEncoding: 'ieee-p1363' })
+      )
+        t.proving('transit.params.marshaling-default', () =>
+          expectThat(false, 'asn1-default', 'the default ECDSA signature is ASN.1 DER', 'asn1', 'jws (r|s)'),
+        );
       expectThat(
         ok,
         'local-verify',
@@ -90,7 +106,7 @@ for (const type of TYPES) {
         true,
         ok,
       );
-      t.check(
+      t.as('transit.verify.valid').check(
         await t.svc.post(`${transit.path}/verify/${keys[type]}`, {
           body: {
             input: b64(MESSAGE),
@@ -141,20 +157,23 @@ conformance(
   },
   async (t) => {
     const pub = await publicKey(t, keys['rsa-2048']!);
+    // PSS is named, not left to its default (another rule); the URL form is the hash-in-url rule's.
     for (const alg of ['sha1', 'sha2-256', 'sha2-512', 'sha3-224', 'sha3-256', 'sha3-384', 'sha3-512']) {
       for (const via of ['body', 'url'] as const) {
-        const sig =
-          via === 'url'
-            ? await signed(t, keys['rsa-2048']!, {}, `sign/${keys['rsa-2048']}/${alg}`)
-            : await signed(t, keys['rsa-2048']!, { hash_algorithm: alg });
-        const ok = verifyLocally(pub, MESSAGE, sig.bytes, { hash: alg });
-        expectThat(
-          ok,
-          'hash-algorithm',
-          `the signature with ${alg} in the ${via} verifies locally with ${alg}`,
-          true,
-          ok,
-        );
+        await t.proving(via === 'url' ? 'transit.params.hash-in-url' : 'transit.params.hash-algorithms', async () => {
+          const sig =
+            via === 'url'
+              ? await signed(t, keys['rsa-2048']!, { signature_algorithm: 'pss' }, `sign/${keys['rsa-2048']}/${alg}`)
+              : await signed(t, keys['rsa-2048']!, { hash_algorithm: alg, signature_algorithm: 'pss' });
+          const ok = verifyLocally(pub, MESSAGE, sig.bytes, { hash: alg, pss: true });
+          expectThat(
+            ok,
+            'hash-algorithm',
+            `the signature with ${alg} in the ${via} verifies locally with ${alg}`,
+            true,
+            ok,
+          );
+        });
       }
     }
   },
@@ -169,10 +188,11 @@ conformance(
   },
   async (t) => {
     const digest = createHash('sha256').update(MESSAGE).digest();
+    // The padding and the encoding are named, not left to their defaults (other rules).
     const cases: [string, Record<string, unknown>, SigOptions][] = [
-      ['rsa-2048', {}, { pss: true }],
+      ['rsa-2048', { signature_algorithm: 'pss' }, { pss: true }],
       ['rsa-2048', { signature_algorithm: 'pkcs1v15' }, { pss: false }],
-      ['ecdsa-p256', {}, {}],
+      ['ecdsa-p256', { marshaling_algorithm: 'asn1' }, {}],
     ];
     for (const [type, extra, opts] of cases) {
       const ex = await t.svc.post(`${transit.path}/sign/${keys[type]}`, {
@@ -308,11 +328,13 @@ conformance(
     id: 'transit.versioning.follows-rotation',
     level: 'MUST',
     also: ['transit.config.min-decryption'],
+    timeoutMs: 120_000,
     title:
       'POST /transit/sign/:name after rotation signs with v2, and a v1 signature no longer verifies under min_decryption_version 2',
   },
   async (t) => {
-    const name = await createKey(t, transit, 'rot-sign', { type: 'ecdsa-p256' });
+    // An RSA key: the rotate row's condition is "key supports encryption and decryption".
+    const name = await createKey(t, transit, 'rot-sign', { type: 'rsa-2048' });
     const v1 = await signed(t, name, {});
     await rotate(t, transit, name);
     const ex = await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: b64(MESSAGE) } });
@@ -320,21 +342,23 @@ conformance(
     const v2 = expectVersion(t, data(ex).signature, 2, 'signature after rotation');
     const ok = verifyLocally(await publicKey(t, name, 2), MESSAGE, v2.bytes);
     expectThat(ok, 'v2-key', 'the v2 signature verifies with the version 2 public key', true, ok);
-    t.check(
-      await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_decryption_version: 2 } }),
-      statusBetween(200, 204),
-    );
-    const old = await t.svc.post(`${transit.path}/verify/${name}`, {
-      body: { input: b64(MESSAGE), signature: `${t.config.dialect.outputPrefix}:v1:${v1.bytes.toString('base64')}` },
+    await t.proving('transit.config.min-decryption', async () => {
+      t.check(
+        await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_decryption_version: 2 } }),
+        statusBetween(200, 204),
+      );
+      const old = await t.svc.post(`${transit.path}/verify/${name}`, {
+        body: { input: b64(MESSAGE), signature: `${t.config.dialect.outputPrefix}:v1:${v1.bytes.toString('base64')}` },
+      });
+      const refused = old.response.status >= 400 || data(old).valid === false;
+      expectThat(
+        refused,
+        'min-decryption',
+        'a v1 signature is not accepted once min_decryption_version is 2 (error or valid false)',
+        'error or valid false',
+        { status: old.response.status, valid: data(old).valid },
+      );
     });
-    const refused = old.response.status >= 400 || data(old).valid === false;
-    expectThat(
-      refused,
-      'min-decryption',
-      'a v1 signature is not accepted once min_decryption_version is 2 (error or valid false)',
-      'error or valid false',
-      { status: old.response.status, valid: data(old).valid },
-    );
   },
 );
 
@@ -438,7 +462,7 @@ conformance(
     title: 'POST /transit/keys/:name/set-certificate stores the chain export returns, and a second call overwrites it',
   },
   async (t) => {
-    const name = await createKey(t, transit, 'certkey', { type: 'ecdsa-p256' });
+    const name = await createKey(t, transit, 'certkey', { type: 'ecdsa-p256', exportable: true });
     const csr = String(
       data(
         await t.svc.post(`${transit.path}/keys/${name}/csr`, { body: { csr: await templateCsr('CN=leaf.example') } }),

@@ -50,7 +50,10 @@ afterAll(async () => {
   if (child) await stopGroup(child);
 });
 
-async function run(env: Record<string, string>, name: string): Promise<{ status: number; results: { tests: { key: string; status: string }[] } }> {
+async function run(
+  env: Record<string, string>,
+  name: string,
+): Promise<{ status: number; results: { tests: { key: string; status: string }[] } }> {
   const reportDir = join(tmp, name);
   const r = await runCli(['run', '--quiet', '--suite', 'core,kv', '--report-dir', reportDir], {
     env: runEnv(env),

@@ -12,6 +12,9 @@ import type { Job } from '../job.js';
 import type { Route } from '../router.js';
 import { actionsOf, type Deps } from './deps.js';
 
+/** The action stream as the document's endpoint table writes it. */
+const ACTION_ENDPOINT = 'WebSocket /v1/job/:job_id/action';
+
 export function actionRoutes(): Route[] {
   return [
     {
@@ -35,7 +38,8 @@ export function actionUpgrade(
     socket.on('error', () => socket.destroy());
     try {
       const { url, path } = requestTarget(req);
-      if (!path.startsWith('/v1/job/') || !path.endsWith('/action')) throw notFound('Invalid URL');
+      if (!path.startsWith('/v1/job/') || !path.endsWith('/action') || !rules.served(ACTION_ENDPOINT))
+        throw notFound('Invalid URL');
       const id = path.slice('/v1/job/'.length, -'/action'.length);
       const q = url.searchParams;
       const namespace = q.get('namespace') || 'default';
@@ -47,11 +51,11 @@ export function actionUpgrade(
       if (!taskName && rules.actionNeedsTask) throw badRequest('missing task name');
       const tty = parseBoolParam(q, 'tty') ?? rules.actionTtyDefault;
       const handshake = parseBoolParam(q, 'ws_handshake') ?? rules.actionHandshakeDefault;
-      // Drivers without file system isolation (raw_exec) also need alloc-node-exec.
+      // Drivers without file system isolation also need alloc-node-exec.
       let unisolated = false;
       const authorize = (token: AclToken | null) => {
-        if (!guard.allows(token, 'alloc-exec', namespace)) throw forbidden();
-        if (unisolated && !guard.allows(token, 'alloc-node-exec', namespace)) throw forbidden();
+        if (!guard.allows(token, ACTION_ENDPOINT, 'alloc-exec', namespace)) throw forbidden();
+        if (unisolated && !guard.allows(token, ACTION_ENDPOINT, 'alloc-node-exec', namespace)) throw forbidden();
       };
       const e = store.get(namespace, id);
       if (!e) throw notFound('job not found');
@@ -72,7 +76,7 @@ export function actionUpgrade(
       const driver = (version.TaskGroups ?? [])
         .find((g: Job) => g.Name === alloc.TaskGroup)
         ?.Tasks?.find((t: Job) => t.Name === taskName)?.Driver;
-      unisolated = driver === 'raw_exec';
+      unisolated = rules.lacksFsIsolation(String(driver ?? ''));
       if (!handshake) authorize(resolveToken(req.headers));
       if (!rules.actionUpgrades) {
         answerWithoutUpgrade(socket, streams.outputOf(action.Command, action.Args ?? [], tty));

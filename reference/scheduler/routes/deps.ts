@@ -22,11 +22,11 @@ export interface Deps {
 }
 
 /** Namespace precedence as in the real scheduler: query, then request body, then the job's own. */
-const jobNamespace = (ctx: Ctx, body: Job, job: Job): string => {
+const jobNamespace = (ctx: Ctx, body: Job, job: Job, fallback: string): string => {
   if (ctx.query.get('namespace')) return ctx.namespace;
   if (typeof body.Namespace === 'string' && body.Namespace) return body.Namespace;
   if (typeof job.Namespace === 'string' && job.Namespace) return job.Namespace;
-  return 'default';
+  return fallback;
 };
 
 /** Copies, namespaces, canonicalizes and validates a job from a request body. */
@@ -42,12 +42,12 @@ export const jobFromBody =
     if (pathId && body.Job.ID !== pathId) throw badRequest(messages.mismatch);
     const job = clone(body.Job);
     checkJobTypes(job);
-    job.Namespace = jobNamespace(ctx, body, job);
+    job.Namespace = jobNamespace(ctx, body, job, rules.defaultNamespace);
     checkJobDurations(job);
     if (rules.defaultUpdateStrategy) withDefaultUpdate(job, defaultMinHealthyMs);
     canonicalize(job);
     validateJob(job);
-    return job;
+    return rules.storedJob(job);
   };
 
 export const REGISTER_MESSAGES = {

@@ -66,7 +66,7 @@ export function jobRoutes(d: Deps): Route[] {
     const namespaces =
       ns === '*'
         ? rules.wildcardNamespaces(
-            new Set([...store.namespaces].filter((n) => guard.allows(ctx.token, 'list-jobs', n))),
+            new Set([...store.namespaces].filter((n) => guard.allows(ctx.token, 'GET /v1/jobs', 'list-jobs', n))),
             new Set(store.namespaces),
           )
         : new Set([ns]);
@@ -110,10 +110,11 @@ export function jobRoutes(d: Deps): Route[] {
     return { body: page.items.map((e) => listItem(e, withMeta)), headers };
   };
 
-  const register = (ctx: Ctx, body: Job, job: Job): Reply => {
+  const register = (ctx: Ctx, body: Job, job: Job, endpoint: string): Reply => {
     // A request without Job that a broken scheduler takes (rules.jobRequired): nothing to register.
     if (job === NO_JOB) return { body: writeResponse({ JobModifyIndex: 0, Index: store.index, Warnings: '' }) };
-    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('register')) guard.check(ctx, 'policy-override');
+    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('register'))
+      guard.check(ctx, endpoint, 'policy-override');
     if (job.Dispatched === true && !store.get(job.Namespace, job.ID))
       throw badRequest("job can't be submitted with 'Dispatched' set");
     let submission = null;
@@ -197,7 +198,7 @@ export function jobRoutes(d: Deps): Route[] {
       body: 'json',
       job: (ctx, body) => (!isObj(body.Job) && !rules.jobRequired.create ? NO_JOB : registerJob(ctx, body, '')),
       acl: 'submit-job',
-      handle: (ctx, r) => register(ctx, r.body, r.job),
+      handle: (ctx, r) => register(ctx, r.body, r.job, 'POST /v1/jobs'),
     },
     { method: 'WRITE', path: '/v1/validate/job', body: 'json', handle: (ctx, r) => validate(ctx, r.body) },
     { method: 'WRITE', path: '/v1/jobs/parse', acl: 'parse-job', body: 'json', handle: (_ctx, r) => parseHcl(r.body) },
@@ -212,7 +213,7 @@ export function jobRoutes(d: Deps): Route[] {
           ? NO_JOB
           : registerJob(ctx, body, rules.updateMatchesPathId ? params.id! : ''),
       acl: 'submit-job',
-      handle: (ctx, r) => register(ctx, r.body, r.job),
+      handle: (ctx, r) => register(ctx, r.body, r.job, 'POST /v1/job/:job_id'),
     },
     { method: 'DELETE', path: '/v1/job/*id', acl: 'submit-job', handle: (ctx, r) => stopJob(ctx, r.params.id!) },
   ];

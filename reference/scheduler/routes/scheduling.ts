@@ -51,7 +51,8 @@ export function schedulingRoutes(d: Deps): Route[] {
   };
 
   const plan = (ctx: Ctx, body: Job, job: Job): Reply => {
-    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('plan')) guard.check(ctx, 'policy-override');
+    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('plan'))
+      guard.check(ctx, 'POST /v1/job/:job_id/plan', 'policy-override');
     const wantDiff = body.Diff === undefined || body.Diff === null ? rules.planDiffDefault : optBool(body, 'Diff');
     const e = store.get(job.Namespace, job.ID);
     const old = e ? e.job : null;
@@ -191,7 +192,8 @@ export function schedulingRoutes(d: Deps): Route[] {
     if (supplied(body.Message) === supplied(body.Error) && rules.scaleMessageXorError)
       throw badRequest('exactly one of Message or Error must be supplied');
     if (body.Meta !== undefined && body.Meta !== null && !isObj(body.Meta)) throw badRequest('Meta must be an object');
-    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('scale')) guard.check(ctx, 'policy-override');
+    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('scale'))
+      guard.check(ctx, 'POST /v1/job/:job_id/scale', 'policy-override');
     const enforceIndex = optBool(body, 'EnforceIndex') && rules.scaleEnforcesIndex;
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound(`job "${id}" not found`);

@@ -151,8 +151,10 @@ export function versionRoutes(d: Deps): Route[] {
     if (other && rules.tagUniquePerJob)
       throw badRequest(`tag "${name}" already exists on a different version of job "${id}"`);
     const tag = { Name: name, Description: description, TaggedTime: store.nowNs() };
-    v.VersionTag = tag;
-    if (e.job.Version === version) e.job.VersionTag = clone(tag);
+    if (rules.tagsKept) {
+      v.VersionTag = tag;
+      if (e.job.Version === version) e.job.VersionTag = clone(tag);
+    }
     const index = store.nextIndex();
     return { body: { ...tag, Index: index, LastContact: 0, KnownLeader: true, NextToken: '' } };
   };
@@ -172,6 +174,7 @@ export function versionRoutes(d: Deps): Route[] {
         EvalID: '',
         EvalCreateIndex: 0,
         JobModifyIndex: 0,
+        Warnings: '',
         VolumeEvalID: '',
         VolumeEvalIndex: 0,
         Index: index,

@@ -1,7 +1,8 @@
 /**
  * Every switch of the reference scheduler, declared once where it takes effect (see
  * reference/switches.ts), in one table split by the parts of the API it breaks: jobs.ts (jobs and
- * their versions), scheduling.ts, access.ts (ACLs, action stream, wire), parameters-jobs.ts and
+ * their versions), scheduling.ts, access.ts (ACLs, action stream, wire), resources.ts (the
+ * resources' fields), endpoints.ts (the endpoint table, the /v1 prefix), parameters-jobs.ts and
  * parameters-scheduling.ts (the parameters and responses), then the legal variants (variants.ts,
  * parameter-variants.ts). Table order is the order of application: faults first, so a variant wraps the
  * rule a fault left. Nothing else in the reference scheduler names a switch.
@@ -12,10 +13,12 @@ import type { Variants } from '../../variants.js';
 import type { Wire } from '../http.js';
 import { documented, type SchedulerRules } from '../rules.js';
 import { accessSwitches } from './access.js';
+import { endpointSwitches } from './endpoints.js';
 import { jobSwitches } from './jobs.js';
 import { parameterJobSwitches } from './parameters-jobs.js';
 import { parameterSchedulingSwitches } from './parameters-scheduling.js';
 import { parameterVariantSwitches } from './parameter-variants.js';
+import { resourceSwitches } from './resources.js';
 import { schedulingSwitches } from './scheduling.js';
 import { variantSwitches } from './variants.js';
 
@@ -23,6 +26,8 @@ export const schedulerSwitches = [
   ...jobSwitches,
   ...schedulingSwitches,
   ...accessSwitches,
+  ...resourceSwitches,
+  ...endpointSwitches,
   ...parameterJobSwitches,
   ...parameterSchedulingSwitches,
   ...variantSwitches,

@@ -19,11 +19,13 @@ const secondsView = (view: Job): Job => {
 export const jobSwitches = [
   fault('jobs.update-no-version-bump', {
     breaks: 'jobs.update.bumps-version',
+    statements: ['doc.jobs.versioning.integer-version'],
     description: 'a changed job definition keeps its Version',
     replace: () => ({ nextVersion: (current: number) => current }),
   }),
   fault('jobs.unchanged-bumps-version', {
     breaks: 'jobs.update.unchanged-keeps-version',
+    statements: ['doc.jobs.versioning.integer-version'],
     description: 're-registering an identical job makes a new Version',
     replace: () => ({ definitionChanged: () => true }),
   }),
@@ -35,6 +37,7 @@ export const jobSwitches = [
   }),
   fault('jobs.register-no-eval', {
     breaks: 'jobs.register.eval-created',
+    statements: ['doc.jobs.overview.creates-evaluations'],
     description: 'registering a service job creates no evaluation',
     replace: () => ({ registerCreatesEval: false }),
   }),
@@ -45,7 +48,7 @@ export const jobSwitches = [
   }),
   fault('jobs.submission-keeps-all', {
     breaks: 'jobs.submission.keep-last-6',
-    statements: ['doc.jobs.submission.keep-6'],
+    statements: ['doc.jobs.submission.keep-6', 'doc.jobs.limits.submission-sources'],
     description: 'every submission source is kept, not only the last 6',
     replace: () => ({ submissionsKept: Number.POSITIVE_INFINITY }),
   }),
@@ -87,6 +90,7 @@ export const jobSwitches = [
   }),
   fault('jobs.list-meta-missing', {
     breaks: 'jobs.list.meta',
+    statements: ['doc.jobs.list-item.meta'],
     description: 'meta=true does not add Meta to list items',
     replace: () => ({ listMetaOnRequest: false }),
   }),
@@ -98,13 +102,13 @@ export const jobSwitches = [
   }),
   fault('jobs.revert-tag-ignored', {
     breaks: 'jobs.revert.by-tag',
-    statements: ['doc.jobs.revert.tagged-version'],
+    statements: ['doc.jobs.revert.tagged-version', 'doc.jobs.versioning.reverted'],
     description: 'revert by TaggedVersion reverts to version 0',
     replace: () => ({ revertByTag: false }),
   }),
   fault('jobs.revert-wrong-version', {
     breaks: 'jobs.revert.by-version',
-    statements: ['doc.jobs.revert.job-version'],
+    statements: ['doc.jobs.revert.job-version', 'doc.jobs.versioning.reverted'],
     description: 'revert by JobVersion copies the current definition instead of that version',
     replace: () => ({ revertCopiesTarget: false }),
   }),
@@ -122,31 +126,31 @@ export const jobSwitches = [
   }),
   fault('jobs.stable-ignored', {
     breaks: 'jobs.stable.set',
-    statements: ['doc.jobs.stable.stable'],
+    statements: ['doc.jobs.stable.stable', 'doc.jobs.versioning.stable'],
     description: 'setting stability does not change Stable',
     replace: () => ({ stableSets: false }),
   }),
   fault('jobs.versions-diffs-null', {
     breaks: 'jobs.versions.diffs',
-    statements: ['doc.jobs.versions.diffs'],
+    statements: ['doc.jobs.versions.diffs', 'doc.jobs.versioning.compared'],
     description: 'diffs=true returns Diffs null',
     replace: () => ({ versionDiffsGiven: false }),
   }),
   fault('jobs.versions-diff-version-ignored', {
     breaks: 'jobs.versions.diff-version',
-    statements: ['doc.jobs.versions.diff-version'],
+    statements: ['doc.jobs.versions.diff-version', 'doc.jobs.versioning.compared'],
     description: 'diff_version is ignored (diffs against the previous version)',
     replace: () => ({ diffVersionHonoured: false }),
   }),
   fault('jobs.stop-purge-ignored', {
     breaks: 'jobs.stop.purge',
-    statements: ['doc.jobs.stop.purge'],
+    statements: ['doc.jobs.stop.purge', 'doc.jobs.lifecycle.purge-requested'],
     description: 'purge=true leaves the stopped job readable',
     replace: () => ({ stopRemoves: () => false }),
   }),
   fault('jobs.stop-deletes', {
     breaks: 'jobs.stop.marks-stopped',
-    statements: ['doc.jobs.stop.purge-default'],
+    statements: ['doc.jobs.stop.purge-default', 'doc.jobs.lifecycle.stopped-gc'],
     description: 'a stop without purge deletes the job at once instead of marking it Stop=true',
     replace: () => ({ stopRemoves: () => true }),
   }),
@@ -170,12 +174,13 @@ export const jobSwitches = [
   }),
   fault('jobs.durations-in-seconds', {
     breaks: 'jobs.types.durations-ns',
+    statements: ['doc.jobs.resources.durations-ns'],
     description: 'task KillTimeout is answered in seconds instead of nanoseconds',
     replace: (r) => ({ jobView: (view: Job) => secondsView(r.jobView(view)) }),
   }),
   fault('jobs.namespace-ignored', {
     breaks: 'jobs.namespace.isolation',
-    statements: ['doc.jobs.read.namespace'],
+    statements: ['doc.jobs.read.namespace', 'doc.jobs.endpoints.namespace'],
     description: 'reading a job finds it in any namespace',
     replace: () => ({ jobsAreNamespaced: false }),
   }),

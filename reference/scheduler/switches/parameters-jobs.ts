@@ -25,7 +25,7 @@ export const parameterJobSwitches = [
   // ---- list jobs ---------------------------------------------------------------------------------
   fault('jobs.list-default-page-100', {
     breaks: 'jobs.list.per-page-default-unpaginated',
-    statements: ['doc.jobs.list.per-page-default'],
+    statements: ['doc.jobs.list.per-page-default', 'doc.jobs.limits.per-page-default'],
     description: 'without per_page the list is paginated 100 items a page (a default page size instead of 0)',
     replace: () => ({ listDefaultPerPage: 100 }),
   }),

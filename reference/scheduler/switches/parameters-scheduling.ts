@@ -89,7 +89,7 @@ export const parameterSchedulingSwitches = [
   // ---- evaluate, plan, periodic force ------------------------------------------------------------
   fault('jobs.evaluate-json-refused', {
     breaks: 'jobs.evaluate.json-payload-0-8-4',
-    statements: ['doc.jobs.evaluate.json-payload'],
+    statements: ['doc.jobs.evaluate.json-payload', 'doc.jobs.versioning.evaluate-json'],
     description: 'POST /v1/job/:job_id/evaluate refuses a JSON payload (only an empty body is taken)',
     replace: () => ({ evaluateTakesJson: false }),
   }),

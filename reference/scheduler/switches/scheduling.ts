@@ -11,22 +11,25 @@ const { fault } = switchesOf<SchedulerRules>(['jobs']);
 export const schedulingSwitches = [
   fault('jobs.dispatch-payload-unlimited', {
     breaks: 'jobs.dispatch.payload-max-16k',
-    statements: ['doc.jobs.dispatch.payload'],
+    statements: ['doc.jobs.dispatch.payload', 'doc.jobs.limits.dispatch-payload'],
     description: 'a dispatch payload above 16384 bytes is accepted',
     replace: () => ({ dispatchPayloadLimit: Number.POSITIVE_INFINITY }),
   }),
   fault('jobs.dispatch-payload-required-ignored', {
     breaks: 'jobs.dispatch.payload-required',
+    statements: ['doc.jobs.job.parameterized'],
     description: 'a dispatch without payload is accepted when the job requires one',
     replace: () => ({ dispatchPayloadRequiredChecked: false }),
   }),
   fault('jobs.dispatch-meta-required-ignored', {
     breaks: 'jobs.dispatch.meta-required',
+    statements: ['doc.jobs.job.parameterized'],
     description: 'a dispatch missing MetaRequired keys is accepted',
     replace: () => ({ dispatchMetaRequiredChecked: false }),
   }),
   fault('jobs.dispatch-meta-unpermitted-accepted', {
     breaks: 'jobs.dispatch.meta-optional-only',
+    statements: ['doc.jobs.job.parameterized'],
     description: 'a dispatch with meta keys outside MetaRequired/MetaOptional is accepted',
     replace: () => ({ dispatchMetaUnpermittedRefused: false }),
   }),
@@ -44,6 +47,7 @@ export const schedulingSwitches = [
   }),
   fault('jobs.dispatch-not-parameterized-accepted', {
     breaks: 'jobs.dispatch.not-parameterized-400',
+    statements: ['doc.jobs.overview.dispatch-parameterized'],
     description: 'dispatching a job that is not parameterized is accepted',
     replace: () => ({ dispatchNeedsParameterized: false }),
   }),
@@ -67,6 +71,7 @@ export const schedulingSwitches = [
   }),
   fault('jobs.scale-ignores-deployment', {
     breaks: 'jobs.scale.active-deployment-400',
+    statements: ['doc.jobs.lifecycle.scale-active-deployment', 'doc.jobs.errors.scale-active-deployment'],
     description: 'scaling is allowed while a deployment is active',
     replace: () => ({ scaleBlockedByDeployment: false }),
   }),
@@ -107,6 +112,7 @@ export const schedulingSwitches = [
   }),
   fault('jobs.deployment-never-successful', {
     breaks: 'jobs.deployment.created-for-service-update',
+    statements: ['doc.jobs.values.deployment-status'],
     description: 'deployments stay running forever',
     replace: () => ({ deploymentsComplete: false }),
   }),
@@ -147,6 +153,7 @@ export const schedulingSwitches = [
   }),
   fault('jobs.gc-keeps-stopped', {
     breaks: 'jobs.gc.stopped-job-deregistered',
+    statements: ['doc.jobs.lifecycle.stopped-gc'],
     description: 'garbage collection keeps stopped jobs',
     replace: () => ({ gcCollectsStopped: false }),
   }),

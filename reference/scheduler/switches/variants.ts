@@ -9,6 +9,20 @@ import type { SchedulerRules } from '../rules.js';
 
 const { variant } = switchesOf<SchedulerRules, Wire>(['jobs']);
 
+/** The list answers whose order the document does not give (every list but the versions' Diffs pairs). */
+const LISTS = [
+  'GET /v1/jobs',
+  'GET /v1/job/:job_id/allocations',
+  'GET /v1/job/:job_id/evaluations',
+  'GET /v1/job/:job_id/deployments',
+  'GET /v1/job/:job_id/services',
+  'GET /v1/job/:job_id/actions',
+];
+
+/** An evaluation's or deployment's ID in a form other than a UUID: a kind prefix and a counter. */
+let serial = 0;
+const counted = (kind: string) => `${kind.slice(0, 4)}-${String(++serial).padStart(8, '0')}`;
+
 export const variantSwitches = [
   variant('jobs.async-evaluations', {
     allows:
@@ -52,6 +66,34 @@ export const variantSwitches = [
     description:
       'A periodic instance is named after its launch second: two forces within one second register the same child again (a new evaluation each), as the real scheduler does (store.ts launchChild).',
     replace: () => ({ periodicChildPerSecond: true }),
+  }),
+  variant('jobs.lists-reversed', {
+    allows:
+      'jobs-service.md List jobs: "Response: array of job list items"; List allocations / deployments: "Responses: arrays"; List job versions: "Versions (array of jobs)": no order is given',
+    description:
+      "Every list answer (jobs, allocations, evaluations, deployments, services, actions, the versions with their diffs) comes in the reverse of the reference's order; pages of GET /v1/jobs are reversed inside each page (switches/variants.ts, rules.endpointAnswer).",
+    replace: (r) => ({
+      endpointAnswer: (endpoint: string, body: unknown) => {
+        const out = r.endpointAnswer(endpoint, body);
+        if (LISTS.includes(endpoint) && Array.isArray(out)) return [...out].reverse();
+        if (endpoint === 'GET /v1/job/:job_id/versions' && out && typeof out === 'object') {
+          const v = out as { Versions?: unknown[]; Diffs?: unknown[] | null };
+          return {
+            ...v,
+            Versions: [...(v.Versions ?? [])].reverse(),
+            Diffs: v.Diffs ? [...v.Diffs].reverse() : v.Diffs,
+          };
+        }
+        return out;
+      },
+    }),
+  }),
+  variant('jobs.ids-not-uuid', {
+    allows:
+      'jobs-service.md Resources and their fields > Evaluation, Deployment: ID is listed without a format (UUIDs appear in samples only)',
+    description:
+      'Evaluation and deployment IDs are a kind prefix and a counter (eval-00000001), not UUIDs (switches/variants.ts, rules.newId); allocation IDs stay UUIDs, as the action stream names alloc_id a UUID.',
+    replace: () => ({ newId: counted }),
   }),
   variant('jobs.purge-collects-allocations', {
     allows:

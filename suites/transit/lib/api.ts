@@ -1,7 +1,7 @@
 /** Small helpers the transit tests share: body access, base64, versioned output strings, keys. */
 import type { Exchange, T } from '../../../harness/index.js';
 import type { MountRef } from '../../../harness/index.js';
-import { expectThat, statusIs, success } from '../../../harness/checks/index.js';
+import { type Check, expectThat, statusIs, success } from '../../../harness/checks/index.js';
 
 /** A JSON object of a transit answer: open-ended (the documents' "other fields: not shown"). */
 // biome-ignore lint/suspicious/noExplicitAny: answers are open JSON objects, read field by field in the tests
@@ -119,3 +119,21 @@ export async function exported(
   for (const v of Object.values(keys)) t.secret(v);
   return keys;
 }
+
+/**
+ * The key is not there: the transit document names no status for a read of a missing key, the
+ * core document's 404 is "invalid path"; any 4xx whose answer says the key is missing (404, or an
+ * error naming it not found) is accepted.
+ */
+export const keyAbsent: Check = (ex) => {
+  const status = ex.response.status;
+  const errors = (ex.response.body as { errors?: unknown } | undefined)?.errors;
+  const text = Array.isArray(errors) ? errors.join(' ') : '';
+  expectThat(
+    status === 404 || (status >= 400 && status < 500 && /not found|does not exist|no such|unknown key/i.test(text)),
+    'key-absent',
+    `${ex.request.method} ${ex.request.path} says the key does not exist (404, or a 4xx naming it not found)`,
+    '404 or 4xx "not found"',
+    { status, errors },
+  );
+};

@@ -152,3 +152,12 @@ export function cmacLocal(key: Buffer, msg: Buffer): Buffer {
   const out = c.update(padded);
   return out.subarray(out.length - 16);
 }
+
+/** aeadOpen, or undefined when the blob does not open with the key (another key, another layout). */
+export function aeadTryOpen(type: string, key: Buffer, blob: Buffer, aad?: Buffer): Buffer | undefined {
+  try {
+    return aeadOpen(type, key, blob, aad);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,3 +1,4 @@
+// size: one table for the whole key-value engine, so each of its switches is found in one place beside its neighbours
 /**
  * Every switch of the key-value engine, declared once where it takes effect: each fault breaks one
  * catalogued kv rule (spec/catalogue/kv.yaml), each legal variant shows a behaviour the documents

@@ -18,14 +18,14 @@ export async function runBatch(
   rules: BatchRules,
   partialCode: number | undefined,
   fn: (item: Body, index: number) => Promise<Record<string, unknown>> | Record<string, unknown>,
-  /** The operation is encrypt or decrypt (partial_failure_response_code is documented for those). */
-  tiedToPartialCode = true,
+  /** The operation (partial_failure_response_code is documented for encrypt and decrypt only). */
+  operation: string,
 ): Promise<EngineResponse> {
   const collected: Record<string, unknown>[] = [];
   const errors: string[] = [];
   for (const [i, raw] of items.entries()) {
     const item = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Body) : undefined;
-    const echo = rules.batchEcho(item && typeof item.reference === 'string' ? item.reference : '');
+    const echo = rules.batchEcho(item && typeof item.reference === 'string' ? item.reference : '', operation);
     try {
       if (!item) throw new SvcError(400, ['batch item must be an object']);
       collected.push({ ...(await fn(item, i)), ...echo });
@@ -37,7 +37,13 @@ export async function runBatch(
   }
   const data = { batch_results: rules.batchOrder(collected) };
   if (errors.length === 0) return { data };
-  const status = rules.batchStatus({ total: errors.length === items.length, partialCode, tiedToPartialCode });
+  const tiedToPartialCode = operation === 'encrypt' || operation === 'decrypt';
+  const status = rules.batchStatus({
+    total: errors.length === items.length,
+    partialCode,
+    tiedToPartialCode,
+    operation,
+  });
   if (status < 400) return { status, data };
   return { status, rawBody: rules.batchFailureBody(data, errors) };
 }

@@ -46,13 +46,13 @@ export class KeyExport {
     return (seg.length === 3 || seg.length === 4) && req.method === 'GET';
   }
 
-  private versionsFor(k: NamedKey, version: string | undefined): KeyVersion[] {
+  private versionsFor(k: NamedKey, version: string | undefined, call: 'export' | 'byok'): KeyVersion[] {
     const all = [...k.versions.values()].sort((x, y) => x.version - y.version);
-    if (version === undefined || version === '') return all;
-    if (version === 'latest') return this.rules.latestVersions(all, k);
+    if (version === undefined || version === '') return this.rules.omittedVersions(all, k);
+    if (version === 'latest') return this.rules.latestVersions(all, k, call);
     if (!/^\d+$/.test(version)) throw badRequest('version must be a number or latest');
     const n = Number(version);
-    const v = k.versions.get(n);
+    const v = this.rules.exportVersion(k, n);
     if (!v || n < k.minAvailableVersion) throw badRequest('version does not exist or was trimmed');
     return [v];
   }
@@ -76,7 +76,7 @@ export class KeyExport {
         if (!v.publicKey) throw badRequest('key type has no public key');
         return publicKeyString(k.type, v.publicKey);
       case 'certificate-chain':
-        return v.certificateChain;
+        return this.rules.chainExport(v.certificateChain);
       case 'cmac-key':
         if (info.kind !== 'cmac') throw badRequest('key type does not support cmac-key export');
         return v.key!.toString('base64');
@@ -89,11 +89,10 @@ export class KeyExport {
     if (!['encryption-key', 'signing-key', 'hmac-key', 'public-key', 'certificate-chain', 'cmac-key'].includes(keyType))
       throw badRequest('invalid export key type');
     const k = await this.s.key(name);
-    const publicOnly = keyType === 'public-key' || keyType === 'certificate-chain';
-    if (!publicOnly) this.rules.checkExportable(k);
+    if (this.rules.exportNeedsExportable(keyType)) this.rules.checkExportable(k, keyType);
     const keys: Record<string, string> = {};
-    for (const v of this.versionsFor(k, version)) {
-      const value = this.exportValue(k, v, keyType);
+    for (const v of this.versionsFor(k, version, 'export')) {
+      const value = this.rules.exportedValue(keyType, v, this.exportValue(k, v, keyType));
       if (value !== undefined) keys[String(v.version)] = value;
     }
     if (keyType === 'certificate-chain' && Object.keys(keys).length === 0)
@@ -102,14 +101,11 @@ export class KeyExport {
   }
 
   private async byokExport(destination: string, source: string, version: string | undefined): Promise<EngineResponse> {
-    const dest = await this.s.key(destination);
-    if (typeInfo(dest).kind !== 'rsa') throw badRequest('destination must be an RSA key');
-    const destPublic = dest.versions.get(dest.latestVersion)?.publicKey;
-    if (!destPublic) throw badRequest('destination key has no public key');
+    const destPublic = this.rules.byokDestination(await this.s.key(destination));
     const k = await this.s.key(source);
-    this.rules.checkExportable(k);
+    this.rules.checkExportable(k, 'byok');
     const keys: Record<string, string> = {};
-    for (const v of this.versionsFor(k, version)) {
+    for (const v of this.versionsFor(k, version, 'byok')) {
       const material = v.key ?? v.privateKey?.export({ format: 'der', type: 'pkcs8' });
       if (!material) continue;
       keys[String(v.version)] = wrap(this.rules.byokMaterial(material), destPublic, 'sha256').toString('base64');
@@ -126,14 +122,14 @@ export class KeyExport {
 
   private async restore(nameArg: string | undefined, body: Body): Promise<EngineResponse> {
     const backup = str(body, 'backup');
-    if (!backup) throw badRequest('missing backup');
+    if (!backup) return this.rules.restoreWithoutBackup();
     let k: NamedKey;
     try {
       k = deserialize(backup);
     } catch {
       throw badRequest('backup is not a valid backup of this engine');
     }
-    const name = nameArg || str(body, 'name') || k.name;
+    const name = this.rules.restoreName(nameArg, body, k.name);
     const force = bool(body, 'force');
     return this.s.locked(name, async () => {
       this.rules.checkRestoreTarget(name, this.s.keys.has(name), force);
@@ -147,12 +143,12 @@ export class KeyExport {
     const k = await this.s.key(name);
     const info = typeInfo(k);
     if (!info.signing) throw badRequest('key type does not support CSR creation');
-    const v = this.certVersion(k, str(body, 'version'));
+    const v = this.certVersion(k, this.rules.certificateVersion(str(body, 'version'), 'csr'));
     if (!v.privateKey || !v.publicKey) throw badRequest('key version has no private key');
     const template = this.rules.csrTemplate(body);
     const pair = await this.rules.csrKeyPair(k, v);
     const pem = await createCsr(info.kind, info.namedCurve, pair.privateKey!, pair.publicKey!, template);
-    return { data: { name: k.name, version: String(v.version), csr: pem } };
+    return { data: { name: k.name, version: this.rules.csrAnswerVersion(v.version), csr: pem } };
   }
 
   private certVersion(k: NamedKey, version: string): KeyVersion {
@@ -168,8 +164,8 @@ export class KeyExport {
       const k = await this.s.key(name);
       if (!typeInfo(k).signing) throw badRequest('key type does not support certificates');
       const chain = str(body, 'certificate_chain');
-      if (!chain) throw badRequest('certificate_chain is required');
-      const v = this.certVersion(k, str(body, 'version'));
+      const v = this.certVersion(k, this.rules.certificateVersion(str(body, 'version'), 'set-certificate'));
+      if (!chain) return this.rules.missingChain(v);
       if (!v.publicKey) throw badRequest('key version has no public key');
       const stored = await checkChain(chain, v.publicKey);
       this.rules.storeChain(v, stored);

@@ -6,7 +6,8 @@ import { generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { EngineResponse } from '../../engine.js';
 import { badRequest } from '../../errors.js';
-import { OAEP_HASHES, parsePrivate, parsePublicPem, unwrap } from './byok.js';
+import { parsePrivate, parsePublicPem, unwrap } from './byok.js';
+import type { ImportCall } from './key-rules.js';
 import type { KeyVersion } from './keys.js';
 import type { TransitRules } from './rules.js';
 import { b64, bool, int, str, type Body } from './params.js';
@@ -47,19 +48,18 @@ export class KeyImport {
   private async importMaterial(
     type: string,
     body: Body,
+    call: ImportCall,
   ): Promise<Pick<KeyVersion, 'key' | 'privateKey' | 'publicKey'>> {
     const info = KEY_TYPES[type]!;
     const ciphertext = b64(body, 'ciphertext');
     const publicPem = str(body, 'public_key');
-    if (!ciphertext && !publicPem) throw badRequest('ciphertext or public_key is required');
+    if (!ciphertext && !publicPem) return this.rules.missingImportMaterial(type);
     if (ciphertext) {
-      const hashFn = (str(body, 'hash_function') || 'SHA256').toUpperCase();
-      const oaep = OAEP_HASHES[hashFn];
-      if (!oaep) throw badRequest('hash_function must be one of SHA1, SHA224, SHA256, SHA384, SHA512');
+      const oaep = this.rules.importHashFunction(str(body, 'hash_function'), call);
       const wk = await this.wrapping();
       let material: Buffer;
       try {
-        material = unwrap(ciphertext, wk.privateKey, this.rules.importOaepHash(oaep));
+        material = unwrap(ciphertext, wk.privateKey, oaep);
       } catch {
         return this.rules.unwrapRefused(type);
       }
@@ -81,8 +81,7 @@ export class KeyImport {
         throw badRequest('imported key material is not a PKCS#8 private key');
       }
       checkAsymmetricType(type, privateKey);
-      const { createPublicKey } = await import('node:crypto');
-      return { privateKey, publicKey: createPublicKey(privateKey) };
+      return { privateKey, publicKey: this.rules.derivedPublicKey(privateKey) };
     }
     if (info.kind !== 'rsa' && info.kind !== 'ecdsa' && info.kind !== 'ed25519')
       throw badRequest('public_key import needs an asymmetric key type');
@@ -100,14 +99,15 @@ export class KeyImport {
     return this.s.locked(name, async () => {
       if (this.s.keys.has(name))
         throw badRequest('the import path cannot be used with an existing key; use import_version');
-      const type = str(body, 'type') || 'aes256-gcm96';
-      const info = KEY_TYPES[type];
-      if (!info || info.kind === 'managed') throw badRequest('unsupported import key type');
-      const k = this.s.newKey(name, type, body);
-      if (k.derived && !b64(body, 'context')) throw badRequest('context is required when derived is true');
+      const type = this.rules.importType(body);
+      const info = KEY_TYPES[type]!;
+      const k = this.s.newKey(name, type, body, 'import');
+      this.rules.checkImportContext(k.derived, b64(body, 'context'));
       k.imported = true;
       k.allowRotation = bool(body, 'allow_rotation');
-      const material = await this.importMaterial(type, body);
+      k.autoRotatePeriod = this.rules.importedAutoRotatePeriod(k.autoRotatePeriod, k.allowRotation);
+      this.rules.importFlags(k);
+      const material = await this.importMaterial(type, body, 'import');
       if (info.kind === 'hmac') k.keySize = material.key!.length;
       const now = this.s.ctx.clock.now();
       k.versions.set(1, { version: 1, createdAt: now, hmacKey: randomBytes(32), ...material });
@@ -123,12 +123,12 @@ export class KeyImport {
       const k = await this.s.key(name);
       this.rules.checkImportVersionImported(k);
       this.rules.checkImportVersionNotRotated(k);
-      const material = this.rules.importedVersionMaterial(await this.importMaterial(k.type, body), k);
+      const material = this.rules.importedVersionMaterial(await this.importMaterial(k.type, body, 'import_version'), k);
       const requested = int(body, 'version', 0);
       const now = this.s.ctx.clock.now();
       const latest = k.versions.get(k.latestVersion);
-      let target = requested;
-      if (!target && material.privateKey && latest && !latest.privateKey) target = k.latestVersion;
+      const completesLatest = !!material.privateKey && !!latest && !latest.privateKey;
+      const target = this.rules.importVersionTarget(requested, k.latestVersion, completesLatest);
       if (target) {
         const v = k.versions.get(target);
         if (!v) throw badRequest('version to update does not exist');

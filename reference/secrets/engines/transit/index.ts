@@ -49,7 +49,7 @@ class TransitEngine implements Engine {
     } catch (err) {
       throw this.s.rules.failure(err);
     }
-    return this.s.rules.answer({ method: req.method, seg, res });
+    return this.s.rules.answer({ method: req.method, seg, res, body: req.body ?? {} });
   }
 
   /** Hash algorithms the service does not offer (the document's list is "not shown"). */

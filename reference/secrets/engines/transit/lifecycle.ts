@@ -3,7 +3,7 @@
  * delete, config, rotate, trim; config/keys and cache-config; States and transitions).
  */
 import type { EngineResponse } from '../../engine.js';
-import { badRequest, methodNotAllowed, notFound } from '../../errors.js';
+import { badRequest, methodNotAllowed } from '../../errors.js';
 import type { TransitRules } from './rules.js';
 import { bool, duration, int, str, type Body } from './params.js';
 import type { Answer, Call, Routes, Shared } from './shared.js';
@@ -32,12 +32,13 @@ export class KeyLifecycle {
     const m = req.method;
     if (seg.length === 1) {
       if (m === 'LIST' || (m === 'GET' && req.query.get('list') === 'true')) return this.list();
+      if (post) return this.rules.createWithoutName();
       throw methodNotAllowed();
     }
     if (seg.length !== 2) return undefined;
     const name = seg[1]!;
     if (m === 'GET') {
-      if (!this.s.keys.has(name)) throw notFound();
+      if (!this.s.keys.has(name)) throw this.rules.missingKeyRead(name);
       return { data: this.s.view(await this.s.key(name)) };
     }
     if (post) return this.s.create(name, body);
@@ -49,8 +50,9 @@ export class KeyLifecycle {
   private configKeys({ req, seg, body, post }: Call): Answer {
     if (seg.length !== 2 || seg[1] !== 'keys') return undefined;
     if (post) {
+      const previous = this.readDisableUpsert();
       this.s.disableUpsert = bool(body, 'disable_upsert', this.s.disableUpsert);
-      return { data: { disable_upsert: this.readDisableUpsert() } };
+      return { data: { disable_upsert: this.rules.disableUpsertAnswer(previous, this.readDisableUpsert()) } };
     }
     if (req.method === 'GET') return { data: { disable_upsert: this.readDisableUpsert() } };
     return undefined;
@@ -60,7 +62,7 @@ export class KeyLifecycle {
   private cacheConfig({ req, seg, body, post }: Call): Answer {
     if (seg.length !== 1) return undefined;
     if (post) {
-      const size = int(body, 'size', 0);
+      const size = int(body, 'size', this.rules.cacheDefaultSize);
       this.rules.checkCacheSize(size);
       this.s.cacheSize = size;
       return {
@@ -84,7 +86,7 @@ export class KeyLifecycle {
       const k = await this.s.key(name);
       this.rules.checkRotation(k);
       // A public-only imported key can still rotate: the service generates a full pair.
-      await this.s.rotate(k);
+      if (this.rules.rotatesOnRequest(k)) await this.s.rotate(k);
       return { data: this.s.view(k) };
     });
   }
@@ -103,6 +105,7 @@ export class KeyLifecycle {
     return this.s.locked(name, async () => {
       const k = await this.s.key(name);
       const next = { ...k };
+      this.rules.applyOmittedConfig(next, body);
       this.rules.applyDeletionAllowed(next, body);
       if (body.exportable !== undefined) {
         const v = bool(body, 'exportable');
@@ -137,8 +140,7 @@ export class KeyLifecycle {
   private async trim(name: string, body: Body): Promise<EngineResponse> {
     return this.s.locked(name, async () => {
       const k = await this.s.key(name);
-      if (body.min_available_version === undefined) throw badRequest('missing min_available_version');
-      const min = int(body, 'min_available_version');
+      const min = this.rules.trimMinimum(body);
       this.rules.checkTrim(k, min);
       if (min > k.latestVersion) throw badRequest('minimum available version cannot exceed the latest version');
       this.rules.trimVersions(k, min);

@@ -28,73 +28,28 @@ import {
   type KeyVersion,
   type NamedKey,
 } from './keys.js';
+import {
+  decryptionVersion,
+  encryptionVersion,
+  formatVersioned,
+  hashName,
+  type OpContext,
+  parseVersioned,
+  tooOldToVerify,
+} from './outputs.js';
 import { b64, bool, int, str, type Body } from './params.js';
-import type { TransitRules } from './rules.js';
 import { pkcs1SignDigest, pkcs1VerifyDigest, pssSaltLength, pssSignDigest, pssVerifyDigest } from './rsa-raw.js';
-import { HASHES } from './types.js';
-
-export interface OpContext {
-  /** The output prefix (`svc` unless the settings name another). */
-  prefix: string;
-  /** The engine's rules (rules.ts, with this reference's switches applied). */
-  rules: TransitRules;
-}
-
-/** Verify below min_decryption_version: an error, or valid false where the rules say so. */
-function tooOldToVerify(ctx: OpContext, k: NamedKey, version: number): boolean {
-  return ctx.rules.tooOldVerification === 'invalid' && !ctx.rules.allowsVersion(k, version);
-}
-
-export function formatVersioned(ctx: OpContext, version: number, data: Buffer, k?: NamedKey): string {
-  void k;
-  return `${ctx.prefix}:v${ctx.rules.shownVersion(version)}:${data.toString('base64')}`;
-}
-
-export function parseVersioned(ctx: OpContext, value: unknown, field: string): { version: number; data: Buffer } {
-  if (typeof value !== 'string' || value === '') throw badRequest(`missing ${field}`);
-  const m = /^([^:]+):v(\d+):(.*)$/s.exec(value);
-  if (!m || m[1] !== ctx.prefix) throw badRequest(`invalid ${field}: no prefix`);
-  const version = Number(m[2]);
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(m[3]!)) throw badRequest(`invalid ${field}: could not decode`);
-  return { version, data: Buffer.from(m[3]!, m[3]!.includes('-') || m[3]!.includes('_') ? 'base64url' : 'base64') };
-}
-
-export function hashName(alg: string): string {
-  const h = HASHES[alg];
-  if (!h) throw badRequest(`unsupported hash algorithm ${JSON.stringify(alg.slice(0, 32))}`);
-  return h;
-}
-
-/** The version to use for a new output: key_version or the latest, never below min_encryption_version. */
-export function encryptionVersion(ctx: OpContext, k: NamedKey, requested: number): KeyVersion {
-  if (requested < 0) throw badRequest('key_version cannot be negative');
-  const ver = ctx.rules.outputVersion(k, requested);
-  if (ver > k.latestVersion) throw badRequest('requested version for encryption is higher than the latest key version');
-  ctx.rules.checkMinEncryption(k, ver);
-  const v = k.versions.get(ver);
-  if (!v) throw badRequest('requested key version has been trimmed or does not exist');
-  return v;
-}
-
-/** The version named by an input string, checked against min_decryption_version. */
-export function decryptionVersion(ctx: OpContext, k: NamedKey, version: number): KeyVersion {
-  if (!ctx.rules.allowsVersion(k, version))
-    throw badRequest('ciphertext or signature version is disallowed by policy (too old)');
-  if (version > k.latestVersion || version < 1) throw badRequest('invalid key version');
-  const v = k.versions.get(version);
-  if (!v) throw badRequest('key version has been trimmed or does not exist');
-  return v;
-}
 
 function context(ctx: OpContext, k: NamedKey, item: Body): Buffer | undefined {
-  const c = b64(item, 'context');
+  const c = ctx.rules.contextBytes(item);
   if (k.derived) ctx.rules.checkDerivationContext(c);
   return c;
 }
 
-function nonceOf(ctx: OpContext, item: Body): Buffer | undefined {
+function nonceOf(ctx: OpContext, k: NamedKey, item: Body): Buffer | undefined {
   const n = b64(item, 'nonce');
   ctx.rules.checkNonce(n);
+  if (n && !ctx.rules.nonceAllowed(k)) throw badRequest('provided nonce not allowed for this key');
   return n;
 }
 
@@ -113,20 +68,25 @@ export function encryptRaw(
 ): string {
   const info = typeInfo(k);
   const ctxBytes = context(ctx, k, item);
-  nonceOf(ctx, item);
+  const supplied = nonceOf(ctx, k, item);
+  if (k.convergent && !supplied && ctx.rules.convergentNeedsNonce(k))
+    throw badRequest('a 12-byte nonce is required for convergent encryption');
   if (info.kind === 'rsa') {
-    if (!v.publicKey) throw badRequest('key version has no public key');
+    ctx.rules.checkRsaEncryption(v);
     return formatVersioned(
       ctx,
       v.version,
-      publicEncrypt({ key: v.publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, plaintext),
+      publicEncrypt({ key: v.publicKey!, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, plaintext),
       k,
     );
   }
-  if (info.kind !== 'aead') throw badRequest(`key type ${k.type} does not support encryption`);
+  const cipher = ctx.rules.aeadCipher(k);
+  if (!cipher) throw badRequest(`key type ${k.type} does not support encryption`);
   const key = aeadKey(k, v, ctxBytes);
   const nonce = ctx.rules.aeadNonce(k, key, plaintext);
-  const c = createCipheriv(info.cipher!, key, nonce, { authTagLength: 16 } as never) as import('node:crypto').CipherGCM;
+  const c = createCipheriv(cipher, key, ctx.rules.sealingNonce(nonce, supplied), {
+    authTagLength: 16,
+  } as never) as import('node:crypto').CipherGCM;
   const aad = ctx.rules.associatedData(ad);
   if (aad) c.setAAD(aad);
   const ct = Buffer.concat([c.update(plaintext), c.final()]);
@@ -145,7 +105,7 @@ export function decryptRaw(
   const { version, data } = parseVersioned(ctx, ciphertext, 'ciphertext');
   const v = decryptionVersion(ctx, k, version);
   const ctxBytes = context(ctx, k, item);
-  nonceOf(ctx, item);
+  nonceOf(ctx, k, item);
   if (info.kind === 'rsa') {
     if (!v.privateKey) throw badRequest('key version has no private key');
     try {
@@ -154,14 +114,15 @@ export function decryptRaw(
       throw badRequest('invalid ciphertext: unable to decrypt');
     }
   }
-  if (info.kind !== 'aead') throw badRequest(`key type ${k.type} does not support decryption`);
+  const cipher = ctx.rules.aeadCipher(k);
+  if (!cipher) throw badRequest(`key type ${k.type} does not support decryption`);
   if (data.length < 28) throw badRequest('invalid ciphertext: too short');
   const key = aeadKey(k, v, ctxBytes);
   const { nonce, ct, tag } = ctx.rules.openAead(data);
-  const d = createDecipheriv(info.cipher!, key, nonce, {
+  const d = createDecipheriv(cipher, key, nonce, {
     authTagLength: 16,
   } as never) as import('node:crypto').DecipherGCM;
-  const aad = ctx.rules.associatedData(ad);
+  const aad = ctx.rules.associatedData(ctx.rules.openingAssociatedData(ad));
   if (aad) d.setAAD(aad);
   d.setAuthTag(tag);
   return ctx.rules.authenticate(d.update(ct), () => d.final());
@@ -181,8 +142,10 @@ export function hmacItem(
   keyVersion: number,
 ): Record<string, unknown> {
   const input = b64(item, 'input');
-  if (input === undefined && item.input !== '') throw badRequest('missing input for HMAC');
-  const v = encryptionVersion(ctx, k, keyVersion);
+  if (input === undefined && item.input !== '' && ctx.rules.required('hmac', 'input'))
+    throw badRequest('missing input for HMAC');
+  ctx.rules.checkHmacSupported(k);
+  const v = encryptionVersion(ctx, k, keyVersion, 'hmac');
   const alg = ctx.rules.hmacHash(algorithm);
   const mac = createHmac(alg, hmacKeyOf(k, v))
     .update(input ?? Buffer.alloc(0))
@@ -193,8 +156,9 @@ export function hmacItem(
 function verifyHmacItem(ctx: OpContext, k: NamedKey, item: Body, algorithm: string): Record<string, unknown> {
   const input = b64(item, 'input') ?? Buffer.alloc(0);
   const { version, data } = parseVersioned(ctx, item.hmac, 'hmac');
-  if (tooOldToVerify(ctx, k, version)) return { valid: false };
-  const v = decryptionVersion(ctx, k, version);
+  const bounds = ctx.rules.verifyingKey(k, 'hmac');
+  if (tooOldToVerify(ctx, bounds, version)) return { valid: false };
+  const v = decryptionVersion(ctx, bounds, version);
   const mac = createHmac(hashName(algorithm), hmacKeyOf(k, v)).update(input).digest();
   const valid = mac.length === data.length && timingSafeEqual(mac, data);
   return { valid: ctx.rules.verified(valid) };
@@ -210,13 +174,19 @@ export interface SignOptions {
   saltLength: string;
 }
 
-export function signOptions(ctx: OpContext, body: Body, urlAlgorithm: string | undefined): SignOptions {
+export function signOptions(
+  ctx: OpContext,
+  body: Body,
+  urlAlgorithm: string | undefined,
+  op: 'sign' | 'verify' = 'sign',
+): SignOptions {
   return {
-    hashAlgorithm: ctx.rules.signHashAlgorithm(urlAlgorithm, body),
+    hashAlgorithm: ctx.rules.signHashAlgorithm(urlAlgorithm, body, op),
     prehashed: bool(body, 'prehashed'),
-    signatureAlgorithm: str(body, 'signature_algorithm') || ctx.rules.defaultSignatureAlgorithm,
+    signatureAlgorithm:
+      ctx.rules.signatureAlgorithm(str(body, 'signature_algorithm')) || ctx.rules.defaultSignatureAlgorithm,
     marshaling: str(body, 'marshaling_algorithm') || ctx.rules.defaultMarshaling,
-    saltLength: str(body, 'salt_length') || 'auto',
+    saltLength: str(body, 'salt_length') || ctx.rules.defaultSaltLength(op),
   };
 }
 
@@ -251,7 +221,7 @@ function signBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, o
   const prehashed = ctx.rules.prehashed(opts.prehashed);
   if (kind === 'ed25519') {
     if (opts.prehashed) throw badRequest('prehashed input is not supported for ed25519 keys');
-    return nodeSign(null, input, key);
+    return nodeSign(null, ctx.rules.ed25519Message(input), key);
   }
   if (kind === 'ecdsa') {
     if (opts.marshaling !== 'asn1' && opts.marshaling !== 'jws') throw badRequest('unsupported marshaling_algorithm');
@@ -264,7 +234,9 @@ function signBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, o
   if (kind === 'rsa') {
     checkRsaOptions(opts, ctx);
     if (opts.hashAlgorithm === 'none') return pkcs1SignDigest(key, input);
-    const hash = ctx.rules.signingHash(opts.hashAlgorithm);
+    const hash = prehashed
+      ? hashName(ctx.rules.prehashedHash(opts.hashAlgorithm))
+      : ctx.rules.signingHash(opts.hashAlgorithm);
     const hLen = createHash(hash).digest().length;
     if (prehashed && input.length !== hLen)
       throw badRequest('prehashed input length does not match the hash algorithm');
@@ -297,15 +269,17 @@ function verifyBytes(
   const kind = typeInfo(k).kind;
   const key = signer.publicKey;
   if (!key) throw badRequest('key version has no public key');
+  ctx.rules.refuseVerifyOption(opts);
+  const prehashed = ctx.rules.verifyPrehashed(opts.prehashed);
   if (kind === 'ed25519') {
-    if (opts.prehashed) throw badRequest('prehashed input is not supported for ed25519 keys');
+    if (prehashed) throw badRequest('prehashed input is not supported for ed25519 keys');
     return nodeVerify(null, input, key, sig);
   }
   if (kind === 'ecdsa') {
     if (opts.marshaling !== 'asn1' && opts.marshaling !== 'jws') throw badRequest('unsupported marshaling_algorithm');
     const dsaEncoding = opts.marshaling === 'jws' ? 'ieee-p1363' : 'der';
     const hash = hashName(opts.hashAlgorithm);
-    if (opts.prehashed) return verifyDigest(key, input, sig, dsaEncoding);
+    if (prehashed) return verifyDigest(key, input, sig, dsaEncoding);
     return nodeVerify(hash, input, { key, dsaEncoding }, sig);
   }
   if (kind === 'rsa') {
@@ -313,7 +287,7 @@ function verifyBytes(
     if (opts.hashAlgorithm === 'none') return pkcs1VerifyDigest(key, input, sig);
     const hash = hashName(opts.hashAlgorithm);
     if (opts.signatureAlgorithm === 'pkcs1v15') {
-      return opts.prehashed
+      return prehashed
         ? pkcs1VerifyDigest(key, input, sig, hash)
         : nodeVerify(hash, input, { key, padding: constants.RSA_PKCS1_PADDING }, sig);
     }
@@ -328,7 +302,7 @@ function verifyBytes(
               throw badRequest('invalid salt_length');
             }
           })();
-    if (opts.prehashed) return pssVerifyDigest(key, input, sig, hash, salt);
+    if (prehashed) return pssVerifyDigest(key, input, sig, hash, salt);
     return nodeVerify(
       hash,
       input,
@@ -349,8 +323,9 @@ export function signItem(
 ): Record<string, unknown> {
   if (!typeInfo(k).signing) throw badRequest(`key type ${k.type} does not support signing`);
   const input = b64(item, 'input');
-  if (input === undefined && item.input !== '') throw badRequest('missing input to sign');
-  const v = encryptionVersion(ctx, k, keyVersion);
+  if (input === undefined && item.input !== '' && ctx.rules.required('sign', 'input'))
+    throw badRequest('missing input to sign');
+  const v = encryptionVersion(ctx, k, keyVersion, 'sign');
   const signer = signerFor(ctx, k, v, item);
   const sig = signBytes(ctx, k, signer, input ?? Buffer.alloc(0), opts);
   const out: Record<string, unknown> = { signature: formatVersioned(ctx, v.version, sig, k), key_version: v.version };
@@ -369,8 +344,9 @@ export function verifyItem(
   if (!typeInfo(k).signing) throw badRequest(`key type ${k.type} does not support verification`);
   const input = b64(item, 'input') ?? Buffer.alloc(0);
   const { version, data } = parseVersioned(ctx, item.signature, 'signature');
-  if (tooOldToVerify(ctx, k, version)) return { valid: false };
-  const v = decryptionVersion(ctx, k, version);
+  const bounds = ctx.rules.verifyingKey(k, 'signature');
+  if (tooOldToVerify(ctx, bounds, version)) return { valid: false };
+  const v = decryptionVersion(ctx, bounds, version);
   const signer = signerFor(ctx, k, v, item);
   const valid = verifyBytes(ctx, k, signer, input, data, opts);
   return { valid: ctx.rules.verified(valid) };
@@ -387,10 +363,11 @@ export function cmacItem(
 ): Record<string, unknown> {
   if (typeInfo(k).kind !== 'cmac') throw badRequest(`key type ${k.type} does not support CMAC`);
   const input = b64(item, 'input');
-  if (input === undefined && item.input !== '') throw badRequest('missing input for CMAC');
-  const len = macLength || int(item, 'mac_length', 16) || 16;
+  if (input === undefined && item.input !== '' && ctx.rules.required('cmac', 'input'))
+    throw badRequest('missing input for CMAC');
+  const len = macLength || ctx.rules.cmacBodyLength(int(item, 'mac_length', 16)) || 16;
   ctx.rules.checkMacLength(len);
-  const v = encryptionVersion(ctx, k, keyVersion);
+  const v = encryptionVersion(ctx, k, keyVersion, 'cmac');
   const mac = aesCmac(v.key!, input ?? Buffer.alloc(0)).subarray(0, Math.min(len, 16));
   return { cmac: formatVersioned(ctx, v.version, mac, k), key_version: v.version };
 }

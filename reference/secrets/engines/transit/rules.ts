@@ -6,11 +6,12 @@
 import { createHmac, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import type { EngineResponse } from '../../engine.js';
 import { badRequest, type SvcError } from '../../errors.js';
+import { checkRotationPeriod, documentedKeyManagementRules, type KeyManagementRules } from './key-rules.js';
+import { type DataOperationRules, documentedDataRules } from './data-rules.js';
 import { readView, typeInfo, type KeyVersion, type NamedKey } from './keys.js';
-import { hashName } from './ops.js';
+import type { SignOptions } from './ops.js';
+import { hashName } from './outputs.js';
 import { bool, int, str, type Body } from './params.js';
-
-const HOUR = 3600;
 
 /** Version material as an import produces it. */
 export type Material = Pick<KeyVersion, 'key' | 'privateKey' | 'publicKey'>;
@@ -20,6 +21,8 @@ export interface Answer {
   method: string;
   seg: string[];
   res: EngineResponse;
+  /** The request's body ({} when absent). */
+  body: Body;
 }
 
 /** How a batch's status is decided. */
@@ -30,9 +33,11 @@ export interface BatchOutcome {
   partialCode: number | undefined;
   /** The operation is encrypt or decrypt (the ones partial_failure_response_code is documented for). */
   tiedToPartialCode: boolean;
+  /** The operation (the path's first segment). */
+  operation: string;
 }
 
-export interface TransitRules {
+export interface TransitRules extends KeyManagementRules, DataOperationRules {
   // ---------------------------------------------------------------- answers and errors
   /** The answer as it leaves the engine (the one response point). */
   answer(a: Answer): EngineResponse;
@@ -75,8 +80,8 @@ export interface TransitRules {
   hmacDefaultKeySize: number;
   /** Symmetric bytes of a new version (undefined: the type's size). */
   newVersionBytes(k: NamedKey): number | undefined;
-  /** The HMAC key of a new version (`prev`: the latest one). */
-  newHmacKey(prev: KeyVersion | undefined): Buffer;
+  /** The HMAC key of a new version (`prev`: the latest one; `material`: the new version's key). */
+  newHmacKey(prev: KeyVersion | undefined, material: Material): Buffer;
   checkRotation(k: NamedKey): void;
   checkDeletion(k: NamedKey): void;
   removeKey(keys: Map<string, NamedKey>, name: string): void;
@@ -90,7 +95,6 @@ export interface TransitRules {
 
   // ---------------------------------------------------------------- import (BYOK)
   wrappingKeyBits: number;
-  importOaepHash(requested: string): string;
   /** The import ciphertext does not unwrap with the wrapping key. */
   unwrapRefused(type: string): Promise<Material>;
   /** The symmetric key an import stores. */
@@ -103,10 +107,11 @@ export interface TransitRules {
 
   // ---------------------------------------------------------------- export, backup, certificates
   /** The versions `latest` names. */
-  latestVersions(all: KeyVersion[], k: NamedKey): KeyVersion[];
+  latestVersions(all: KeyVersion[], k: NamedKey, call: 'export' | 'byok'): KeyVersion[];
   /** signing-key export of an RSA or ECDSA version. */
   signingKeyExport(k: NamedKey, v: KeyVersion): string;
-  checkExportable(k: NamedKey): void;
+  /** Export of `keyType` (or byok-export, `byok`) needs an exportable key. */
+  checkExportable(k: NamedKey, keyType: string): void;
   byokMaterial(material: Buffer): Buffer;
   checkBackupExportable(k: NamedKey): void;
   checkBackupPlaintext(k: NamedKey): void;
@@ -118,16 +123,18 @@ export interface TransitRules {
   storeChain(v: KeyVersion, chain: string): void;
 
   // ---------------------------------------------------------------- batches
-  /** The `reference` part of a batch result. */
-  batchEcho(reference: string): Record<string, unknown>;
+  /** The `reference` part of a batch result of `operation`. */
+  batchEcho(reference: string, operation: string): Record<string, unknown>;
   /** A failed item's result. */
   batchItemError(message: string, echo: Record<string, unknown>): Record<string, unknown>;
   batchOrder(results: Record<string, unknown>[]): Record<string, unknown>[];
   batchStatus(o: BatchOutcome): number;
   /** The body of a batch answered with an error status. */
   batchFailureBody(data: { batch_results: unknown[] }, errors: string[]): Record<string, unknown>;
-  /** The batch an encrypt request runs (batch_input). */
-  encryptBatch(items: unknown[] | undefined): unknown[] | undefined;
+  /** The batch an encrypt request runs (batch_input; `body`: the request, single-item fields too). */
+  encryptBatch(items: unknown[] | undefined, body: Body): unknown[] | undefined;
+  /** The batch a decrypt, rewrap, hmac, sign, verify or cmac request runs (batch_input; the single fields are ignored). */
+  batchItems(body: Body, items: unknown[]): unknown[];
 
   // ---------------------------------------------------------------- data operations
   plaintextEncoding: BufferEncoding;
@@ -154,7 +161,8 @@ export interface TransitRules {
   shownVersion(version: number): number;
   /** The version a new output uses for `requested` (0: latest). */
   outputVersion(k: NamedKey, requested: number): number;
-  checkMinEncryption(k: NamedKey, version: number): void;
+  /** key_version below min_encryption_version is refused (`op`: the data operation asking). */
+  checkMinEncryption(k: NamedKey, version: number, op?: string): void;
   /** A derived key needs a context. */
   checkDerivationContext(context: Buffer | undefined): void;
   checkNonce(nonce: Buffer | undefined): void;
@@ -169,10 +177,14 @@ export interface TransitRules {
   verified(valid: boolean): boolean;
   defaultSignatureAlgorithm: string;
   defaultMarshaling: string;
-  signHashAlgorithm(urlAlgorithm: string | undefined, body: Body): string;
+  signHashAlgorithm(urlAlgorithm: string | undefined, body: Body, op?: 'sign' | 'verify'): string;
   derivationSalt(): Buffer;
   checkHashNone(opts: { hashAlgorithm: string; prehashed: boolean; signatureAlgorithm: string }): void;
   prehashed(requested: boolean): boolean;
+  /** prehashed as verify reads it. */
+  verifyPrehashed(requested: boolean): boolean;
+  /** Verify options the service refuses (documented: none of the documented ones). */
+  refuseVerifyOption(opts: SignOptions): void;
   /** The node hash a signature uses for hash_algorithm `algorithm`. */
   signingHash(algorithm: string): string;
   /** A derived ed25519 signature shows its public key. */
@@ -183,6 +195,8 @@ export interface TransitRules {
 const nothing = (): void => undefined;
 
 export const documentedRules: TransitRules = {
+  ...documentedKeyManagementRules,
+  ...documentedDataRules,
   answer: (a) => a.res,
   failure: (err) => err,
   missingKey: (name) => badRequest(`key ${JSON.stringify(name)} not found`),
@@ -202,10 +216,7 @@ export const documentedRules: TransitRules = {
   keyRead: (k) => readView(k),
   listed: (names) => names,
   autoRotates: (k) => k.autoRotatePeriod > 0,
-  checkAutoRotatePeriod: (period) => {
-    if (period !== undefined && period !== 0 && period < HOUR)
-      throw badRequest('auto rotate period must be 0 to disable or at least an hour');
-  },
+  checkAutoRotatePeriod: (period) => checkRotationPeriod(period),
   autoRotateUpdate: (_current, requested) => requested,
   checkConvergent: (convergent, derived) => {
     if (convergent && !derived) throw badRequest('convergent encryption requires derivation to be enabled');
@@ -252,7 +263,6 @@ export const documentedRules: TransitRules = {
   },
 
   wrappingKeyBits: 4096,
-  importOaepHash: (requested) => requested,
   unwrapRefused: async () => {
     throw badRequest('failed to unwrap the import ciphertext with the wrapping key');
   },
@@ -305,6 +315,7 @@ export const documentedRules: TransitRules = {
     errors,
   }),
   encryptBatch: (items) => items,
+  batchItems: (_body, items) => items,
 
   plaintextEncoding: 'base64',
   rewrapVersion: ({ item, keyVersion }) => int(item, 'key_version', keyVersion),
@@ -367,6 +378,8 @@ export const documentedRules: TransitRules = {
       throw badRequest('hash_algorithm none requires prehashed true and signature_algorithm pkcs1v15');
   },
   prehashed: (requested) => requested,
+  verifyPrehashed: (requested) => requested,
+  refuseVerifyOption: nothing,
   signingHash: (algorithm) => hashName(algorithm),
   showsPublicKey: () => true,
   checkMacLength: (length) => {

@@ -8,7 +8,7 @@ import { rulesWith } from '../../../switches.js';
 import type { EngineContext, EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest } from '../../errors.js';
 import { generateMaterial, type NamedKey } from './keys.js';
-import type { OpContext } from './ops.js';
+import type { OpContext } from './outputs.js';
 import { bool, duration, int, str, type Body } from './params.js';
 import { documentedRules, type TransitRules } from './rules.js';
 import { transitSwitches } from './switches/index.js';
@@ -39,7 +39,7 @@ export class Shared {
   /** config/keys: disable_upsert. */
   disableUpsert = false;
   /** cache-config: size. */
-  cacheSize = 0;
+  cacheSize: number;
   /** The documents' rules, with this reference's switches applied (switches/). */
   readonly rules: TransitRules;
   /** What the per-item operations (ops.ts) need. */
@@ -49,6 +49,7 @@ export class Shared {
     const prefix = typeof ctx.settings.transitOutputPrefix === 'string' ? ctx.settings.transitOutputPrefix : 'svc';
     this.rules = rulesWith(documentedRules, ctx, transitSwitches);
     this.op = { prefix, rules: this.rules };
+    this.cacheSize = this.rules.cacheDefaultSize;
   }
 
   /** Serialises mutations of one key name (creation awaits generation, which yields). */
@@ -64,7 +65,7 @@ export class Shared {
   }
 
   async key(name: string): Promise<NamedKey> {
-    const k = this.keys.get(name);
+    const k = this.keys.get(name) ?? this.rules.cachedKey(name);
     if (!k) throw this.rules.missingKey(name);
     await this.autoRotate(k);
     return k;
@@ -84,15 +85,20 @@ export class Shared {
     return this.rules.keyRead(k);
   }
 
-  newKey(name: string, type: string, body: Body): NamedKey {
-    const derived = bool(body, 'derived');
-    const convergent = bool(body, 'convergent_encryption');
+  /** A new key of `type` as the create endpoint (or the import, `origin`) reads its body. */
+  newKey(name: string, type: string, body: Body, origin: 'create' | 'import' = 'create'): NamedKey {
+    const derived = origin === 'import' ? this.rules.importDerived(bool(body, 'derived')) : bool(body, 'derived');
+    bool(body, 'convergent_encryption');
+    const convergent = this.rules.convergentRequested(body, derived);
     this.rules.checkConvergent(convergent, derived);
     const info = KEY_TYPES[type]!;
     if (convergent && info.kind !== 'aead') throw badRequest('convergent encryption not supported for this key type');
-    if (derived && !info.derivation) throw badRequest('key derivation not supported for this key type');
-    const autoRotatePeriod = duration(body, 'auto_rotate_period') ?? 0;
-    this.rules.checkAutoRotatePeriod(autoRotatePeriod);
+    if (derived && !this.rules.derivationSupported(type))
+      throw badRequest('key derivation not supported for this key type');
+    const requestedPeriod = duration(body, 'auto_rotate_period');
+    if (origin === 'import') this.rules.checkImportAutoRotatePeriod(requestedPeriod);
+    else this.rules.checkAutoRotatePeriod(requestedPeriod);
+    const autoRotatePeriod = this.rules.createAutoRotatePeriod(requestedPeriod);
     return {
       name,
       type,
@@ -118,10 +124,11 @@ export class Shared {
   keyType(body: Body, field = 'type'): string {
     const type = str(body, field) || this.rules.defaultKeyType;
     const info = KEY_TYPES[type];
-    if (!info) throw badRequest(`unknown key type ${JSON.stringify(type.slice(0, 40))}`);
+    if (!info || !this.rules.typeSupported(type))
+      throw badRequest(`unknown key type ${JSON.stringify(type.slice(0, 40))}`);
     if (info.kind === 'managed')
       throw badRequest('managed keys are not supported by this service (enterprise capability)');
-    return type;
+    return this.rules.typeCreated(type);
   }
 
   async create(name: string, body: Body): Promise<EngineResponse> {
@@ -129,14 +136,15 @@ export class Shared {
       // The type is checked first: an unknown type is refused even when the key already exists.
       const type = this.keyType(body);
       const existing = this.keys.get(name);
-      if (existing) return { data: this.view(existing) };
+      if (existing && !this.rules.recreateExisting(existing, body)) return { data: this.view(existing) };
       const k = this.newKey(name, type, body);
       const keySize = int(body, 'key_size', 0);
       if (type === 'hmac') {
         this.rules.checkHmacKeySize(keySize);
         k.keySize = keySize || this.rules.hmacDefaultKeySize;
-      } else if (keySize !== 0) {
-        throw badRequest('key_size is only valid for hmac keys');
+      } else {
+        this.rules.checkKeySizeType(type, keySize);
+        k.keySize = keySize;
       }
       await this.rotate(k);
       k.rotatedInService = false;
@@ -147,8 +155,8 @@ export class Shared {
 
   /** Adds a freshly generated version (creation and rotation). */
   async rotate(k: NamedKey): Promise<void> {
-    const material = await generateMaterial(k.type, this.rules.newVersionBytes(k));
-    const hmacKey = this.rules.newHmacKey(k.versions.get(k.latestVersion));
+    const material = await generateMaterial(this.rules.materialType(k.type), this.rules.newVersionBytes(k));
+    const hmacKey = this.rules.newHmacKey(k.versions.get(k.latestVersion), material);
     const version = k.latestVersion + 1;
     k.versions.set(version, { version, createdAt: this.ctx.clock.now(), hmacKey, ...material });
     k.latestVersion = version;

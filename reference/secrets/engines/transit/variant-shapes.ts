@@ -106,10 +106,11 @@ export function listUnsorted(seg: string[], res: EngineResponse): EngineResponse
   return res;
 }
 
-/** The key-management writes whose documented answer is just "success". */
+/** The key-management writes whose documented answer is just "success" (Key management table). */
 export function isPlainWrite(method: string, seg: string[]): boolean {
   if (method !== 'POST' && method !== 'PUT') return false;
   const [head, , b] = seg;
   if (head === 'keys') return seg.length === 2 || (seg.length === 3 && ['config', 'rotate', 'trim'].includes(b!));
-  return head === 'restore' || head === 'cache-config' || (head === 'config' && seg[1] === 'keys');
+  // config/keys is not among them: its answer is documented (data.disable_upsert).
+  return head === 'restore' || head === 'cache-config';
 }

@@ -16,6 +16,7 @@ const noCheck = (): void => undefined;
 export const dataSwitches = [
   fault('transit.version-prefix-stuck', {
     breaks: 'transit.versioning.follows-rotation',
+    statements: ['doc.transit.format.versioned-output', 'doc.transit.versioning.embedded'],
     description: 'outputs always say v1 whatever version produced them',
     replace: () => ({ shownVersion: () => 1 }),
   }),
@@ -29,11 +30,13 @@ export const dataSwitches = [
   }),
   fault('transit.decrypt-plaintext-raw', {
     breaks: 'transit.format.base64-fields',
+    statements: ['doc.transit.format.base64'],
     description: 'decrypt returns the plaintext as raw text instead of base64',
     replace: () => ({ plaintextEncoding: 'latin1' }),
   }),
   fault('transit.batch-order-reversed', {
     breaks: 'transit.batch.order',
+    statements: ['doc.transit.format.batch-results-order', 'doc.transit.params.batch-order'],
     description: 'the first two batch results are swapped',
     replace: () => ({
       // Swap the first two results: "out of order" without touching single-item batches.
@@ -42,28 +45,36 @@ export const dataSwitches = [
   }),
   fault('transit.batch-error-dropped', {
     breaks: 'transit.batch.item-error',
+    statements: ['doc.transit.format.batch-item-error', 'doc.transit.errors.batch-item-error'],
     description: 'a failed batch item has no `error`',
     replace: () => ({ batchItemError: (_message, echo) => ({ ...echo }) }),
   }),
   fault('transit.batch-reference-dropped', {
     breaks: 'transit.batch.reference-echo',
+    statements: ['doc.transit.params.reference-echo', 'doc.transit.format.batch-reference'],
     description: 'batch results do not echo `reference`',
     replace: () => ({ batchEcho: () => ({}) }),
   }),
   fault('transit.batch-partial-200', {
     breaks: 'transit.batch.partial-failure-400',
-    description: 'a partial batch failure answers 200',
-    replace: (d) => ({ batchStatus: (o) => (o.total ? d.batchStatus(o) : 200) }),
+    statements: ['doc.transit.params.partial-failure-default', 'doc.transit.errors.partial-400'],
+    description: 'a partial encrypt or decrypt batch failure answers 200',
+    replace: (d) => ({
+      batchStatus: (o) => (o.total || !o.tiedToPartialCode || o.partialCode !== undefined ? d.batchStatus(o) : 200),
+    }),
   }),
   fault('transit.batch-partial-code-ignored', {
     breaks: 'transit.batch.partial-failure-code',
-    description: 'partial_failure_response_code is ignored',
+    statements: ['doc.transit.params.partial-failure-code', 'doc.transit.encrypt.partial-failure-code'],
+    description: 'encrypt ignores partial_failure_response_code',
     replace: (d) => ({
-      batchStatus: (o) => (o.total ? d.batchStatus(o) : d.batchStatus({ ...o, partialCode: undefined })),
+      batchStatus: (o) =>
+        !o.total && o.operation === 'encrypt' ? d.batchStatus({ ...o, partialCode: undefined }) : d.batchStatus(o),
     }),
   }),
   fault('transit.batch-total-failure-ok', {
     breaks: 'transit.batch.total-failure-error',
+    statements: ['doc.transit.params.total-failure', 'doc.transit.errors.total-failure'],
     description: 'a total batch failure answers partial_failure_response_code',
     replace: (d) => ({
       batchStatus: (o) => (o.total && o.partialCode !== undefined ? o.partialCode : d.batchStatus(o)),
@@ -71,36 +82,57 @@ export const dataSwitches = [
   }),
   fault('transit.batch-single-fields-used', {
     breaks: 'transit.batch.single-fields-ignored',
+    statements: ['doc.transit.params.batch-single-ignored'],
     description: 'encrypt uses the single plaintext when batch_input is also set',
-    replace: () => ({ encryptBatch: () => undefined }),
+    replace: (d) => ({
+      encryptBatch: (items, body) => (body.plaintext !== undefined ? undefined : d.encryptBatch(items, body)),
+    }),
   }),
   fault('transit.upsert-never', {
     breaks: 'transit.upsert.create',
+    statements: ['doc.transit.lifecycle.upsert-create'],
     description: 'encrypt never creates a missing key',
     replace: (d) => ({ upsertAllowed: (a) => d.upsertAllowed({ ...a, create: false }) }),
   }),
   fault('transit.derived-upsert-not-derived', {
     breaks: 'transit.upsert.derived-with-context',
+    statements: ['doc.transit.lifecycle.upsert-derived'],
     description: 'a key upserted with a context is not derived',
     replace: () => ({ upsertDerived: () => false }),
   }),
   fault('transit.upsert-without-create', {
     breaks: 'transit.upsert.update-only-refused',
+    statements: [
+      'doc.transit.lifecycle.upsert-update-only',
+      'doc.transit.encrypt.upsert-create-capability',
+      'doc.transit.errors.upsert-update-only',
+      'doc.transit.auth.encrypt-create-update',
+    ],
     description: 'the existence check always says the key exists and encrypt upserts anyway, so update suffices',
-    replace: () => ({ encryptIsUpdate: () => true, upsertAllowed: () => true }),
+    replace: (d) => ({
+      encryptIsUpdate: () => true,
+      upsertAllowed: (a) => d.upsertAllowed({ ...a, create: true }),
+    }),
   }),
   fault('transit.upsert-ignores-disable', {
     breaks: 'transit.upsert.disabled-refused',
+    statements: [
+      'doc.transit.lifecycle.upsert-disabled',
+      'doc.transit.encrypt.disable-upsert',
+      'doc.transit.errors.upsert-disabled',
+    ],
     description: 'encrypt upserts even with disable_upsert',
     replace: () => ({ upsertAllowed: () => true }),
   }),
   fault('transit.upsert-type-ignored', {
     breaks: 'transit.upsert.type',
+    statements: ['doc.transit.encrypt.type'],
     description: 'encrypt upserts ignore `type`',
     replace: () => ({ upsertType: () => undefined }),
   }),
   fault('transit.hash-default-sha512', {
     breaks: 'transit.params.hash-default',
+    statements: ['doc.transit.params.hash-default', 'doc.transit.hash.algorithm'],
     description: 'hash defaults to sha2-512',
     replace: () => ({ hashDefaultAlgorithm: 'sha2-512' }),
   }),
@@ -111,6 +143,7 @@ export const dataSwitches = [
   }),
   fault('transit.sign-hash-url-ignored', {
     breaks: 'transit.params.hash-in-url',
+    statements: ['doc.transit.sign.hash-algorithm'],
     description: 'the hash algorithm in the sign URL is ignored',
     replace: (d) => ({
       signHashAlgorithm: (urlAlgorithm, body) => (urlAlgorithm ? 'sha2-256' : d.signHashAlgorithm(urlAlgorithm, body)),
@@ -118,41 +151,49 @@ export const dataSwitches = [
   }),
   fault('transit.pss-default-pkcs1', {
     breaks: 'transit.params.signature-algorithm',
+    statements: ['doc.transit.params.signature-algorithm-default', 'doc.transit.sign.options'],
     description: 'RSA signatures default to PKCS#1 v1.5',
     replace: () => ({ defaultSignatureAlgorithm: 'pkcs1v15' }),
   }),
   fault('transit.marshaling-default-jws', {
     breaks: 'transit.params.marshaling-default',
+    statements: ['doc.transit.params.marshaling-default'],
     description: 'ECDSA signatures default to the raw (JWS) encoding',
     replace: () => ({ defaultMarshaling: 'jws' }),
   }),
   fault('transit.key-version-ignored', {
     breaks: 'transit.params.key-version-latest',
+    statements: ['doc.transit.params.key-version'],
     description: 'key_version is ignored: the latest version is always used',
     replace: () => ({ outputVersion: (k) => k.latestVersion }),
   }),
   fault('transit.min-encryption-unchecked', {
     breaks: 'transit.params.key-version-min-encryption',
+    statements: ['doc.transit.params.key-version-min-encryption'],
     description: 'key_version below min_encryption_version is accepted',
     replace: () => ({ checkMinEncryption: noCheck }),
   }),
   fault('transit.context-optional', {
     breaks: 'transit.params.context-required',
+    statements: ['doc.transit.params.context-required', 'doc.transit.create.derived-context'],
     description: 'derived keys accept requests without context',
     replace: () => ({ checkDerivationContext: noCheck }),
   }),
   fault('transit.nonce-length-unchecked', {
     breaks: 'transit.params.nonce-12-bytes',
+    statements: ['doc.transit.params.nonce-length', 'doc.transit.limits.nonce'],
     description: 'a nonce of any length is accepted',
     replace: () => ({ checkNonce: noCheck }),
   }),
   fault('transit.convergent-random-nonce', {
     breaks: 'transit.create.convergent-deterministic',
+    statements: ['doc.transit.create.convergent-same', 'doc.transit.key-types.aes256-gcm96-derivation'],
     description: 'convergent keys use a random nonce',
     replace: () => ({ aeadNonce: () => randomBytes(12) }),
   }),
   fault('transit.associated-data-ignored', {
     breaks: 'transit.encrypt.associated-data',
+    statements: ['doc.transit.encrypt.associated-data'],
     description: 'associated_data is not bound to the ciphertext',
     replace: () => ({ associatedData: () => undefined }),
   }),
@@ -163,31 +204,37 @@ export const dataSwitches = [
   }),
   fault('transit.rewrap-keeps-version', {
     breaks: 'transit.rewrap.latest',
+    statements: ['doc.transit.rewrap.latest'],
     description: "rewrap re-encrypts under the ciphertext's own version",
     replace: () => ({ rewrapVersion: ({ previous }) => previous }),
   }),
   fault('transit.datakey-wrapped-leaks-plaintext', {
     breaks: 'transit.datakey.types',
+    statements: ['doc.transit.datakey.types', 'doc.transit.auth.datakey-path'],
     description: 'datakey/wrapped also returns the plaintext',
     replace: () => ({ datakeyShowsPlaintext: () => true }),
   }),
   fault('transit.datakey-bits-unchecked', {
     breaks: 'transit.datakey.bits',
+    statements: ['doc.transit.limits.datakey-bits'],
     description: 'datakey accepts any multiple of 8 bits',
     replace: () => ({ checkDatakeyBits: noCheck }),
   }),
   fault('transit.random-bytes-off-by-one', {
     breaks: 'transit.random.bytes',
+    statements: ['doc.transit.random.bytes'],
     description: 'random returns one byte less than asked',
     replace: () => ({ randomLength: (bytes) => bytes - 1 }),
   }),
   fault('transit.random-format-ignored', {
     breaks: 'transit.random.format',
+    statements: ['doc.transit.random.format'],
     description: 'random ignores format hex',
     replace: () => ({ randomUsesHex: () => false }),
   }),
   fault('transit.random-source-all-rejected', {
     breaks: 'transit.random.source',
+    statements: ['doc.transit.random.source-values'],
     description: 'random refuses source all',
     replace: (d) => ({
       checkRandomSource: (source) => {
@@ -198,6 +245,7 @@ export const dataSwitches = [
   }),
   fault('transit.seal-source-rejected', {
     breaks: 'transit.random.seal',
+    statements: ['doc.transit.random.source-values'],
     description: 'random refuses source seal',
     replace: (d) => ({
       checkRandomSource: (source) => {
@@ -208,11 +256,13 @@ export const dataSwitches = [
   }),
   fault('transit.hash-format-ignored', {
     breaks: 'transit.hash.sum',
+    statements: ['doc.transit.hash.format'],
     description: 'hash ignores format base64',
     replace: () => ({ hashFormat: () => 'hex' }),
   }),
   fault('transit.hmac-ignores-algorithm', {
     breaks: 'transit.hmac.compute',
+    statements: ['doc.transit.hmac.params'],
     description: 'HMAC always uses SHA-256',
     replace: () => ({ hmacHash: () => 'sha256' }),
   }),
@@ -223,36 +273,43 @@ export const dataSwitches = [
   }),
   fault('transit.prehashed-ignored', {
     breaks: 'transit.sign.prehashed',
+    statements: ['doc.transit.service.prehashed-sign', 'doc.transit.sign.prehashed'],
     description: 'prehashed input is hashed again',
     replace: () => ({ prehashed: () => false }),
   }),
   fault('transit.hash-none-unchecked', {
     breaks: 'transit.sign.hash-none',
+    statements: ['doc.transit.sign.hash-none'],
     description: 'hash_algorithm none is accepted without prehashed or with PSS',
     replace: () => ({ checkHashNone: noCheck }),
   }),
   fault('transit.derived-publickey-missing', {
     breaks: 'transit.sign.derived-publickey',
+    statements: ['doc.transit.sign.derived-publickey'],
     description: 'derived ed25519 batch results lack publickey',
     replace: () => ({ showsPublicKey: (batch) => !batch }),
   }),
   fault('transit.verify-always-true', {
     breaks: 'transit.verify.valid',
+    statements: ['doc.transit.service.data-operations'],
     description: 'verify answers valid true for any signature or HMAC',
     replace: () => ({ verified: () => true }),
   }),
   fault('transit.verify-mixed-accepted', {
     breaks: 'transit.verify.mixed-batch',
+    statements: ['doc.transit.verify.no-mixing', 'doc.transit.errors.verify-mixed'],
     description: 'verify batches may mix hmac and signature items',
     replace: () => ({ checkVerifyBatchModes: noCheck }),
   }),
   fault('transit.cmac-url-length-ignored', {
     breaks: 'transit.cmac.compute',
+    statements: ['doc.transit.cmac.url-mac-length'],
     description: 'url_mac_length is ignored',
     replace: () => ({ cmacUrlLength: () => undefined }),
   }),
   fault('transit.cmac-length-unchecked', {
     breaks: 'transit.cmac.length-bound',
+    statements: ['doc.transit.cmac.length-bound'],
     description: 'mac_length above 16 is accepted',
     replace: () => ({
       checkMacLength: (length) => {

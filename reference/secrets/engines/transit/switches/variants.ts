@@ -5,7 +5,8 @@
  * a variant wraps the rule a fault left.
  */
 import { switchesOf } from '../../../../switches.js';
-import { notFound, SvcError } from '../../../errors.js';
+import { badRequest, notFound, SvcError } from '../../../errors.js';
+import { typeInfo } from '../keys.js';
 import type { TransitRules } from '../rules.js';
 import {
   extraReadFields,
@@ -26,11 +27,13 @@ const noCheck = (): void => undefined;
 
 export const variantSwitches = [
   variant('transit.batch-other-ops-partial-200', {
-    allows: `${DOC} Endpoints > Shared parameters: partial_failure_response_code (and with it the 400 of a partial failure) is given to "encrypt and decrypt" only`,
+    allows: `${DOC} Endpoints > Shared parameters: partial_failure_response_code (and with it the 400 of a partial failure and the error status of a total one) is given to "encrypt and decrypt" only; Errors rule 2 names no operation`,
     description:
-      'rewrap, hmac, sign, verify and cmac batches with some failed items answer 200 with the item errors (as the real product does)',
+      'rewrap, hmac, sign, verify and cmac batches with failed items answer 200 with the item errors, even when every item failed (as the real product does)',
+    assumptions: ['transit.batch.other-ops-status'],
+    statements: ['doc.transit.errors.partial-400', 'doc.transit.errors.total-failure'],
     replace: (d) => ({
-      batchStatus: (o) => (!o.total && !o.tiedToPartialCode && o.partialCode === undefined ? 200 : d.batchStatus(o)),
+      batchStatus: (o) => (!o.tiedToPartialCode && o.partialCode === undefined ? 200 : d.batchStatus(o)),
     }),
   }),
   variant('transit.batch-400-envelope-only', {
@@ -48,7 +51,7 @@ export const variantSwitches = [
     allows: `${DOC} Shared parameters: reference is "echoed in the matching batch_results item" (default empty; nothing says an empty one is echoed)`,
     description: 'a batch item sent without reference has no reference field in its result',
     replace: (d) => ({
-      batchEcho: (reference) => (reference === '' ? {} : d.batchEcho(reference)),
+      batchEcho: (reference, op) => (reference === '' ? {} : d.batchEcho(reference, op)),
     }),
   }),
   variant('transit.keys-map-from-min-decryption', {
@@ -93,8 +96,8 @@ export const variantSwitches = [
     }),
   }),
   variant('transit.writes-answer-204', {
-    allows: `${DOC} Key management: create, config, rotate, trim, restore, config/keys and cache-config answer "success"; core document: success is 200 or 204`,
-    description: 'key create, config, rotate, trim, restore, config/keys and cache-config answer 204 without a body',
+    allows: `${DOC} Key management: create, config, rotate, trim, restore and cache-config answer "success" (config/keys answers data.disable_upsert); core document: success is 200 or 204`,
+    description: 'key create, config, rotate, trim, restore and cache-config answer 204 without a body',
     replace: (d) => ({ answer: (a) => (isPlainWrite(a.method, a.seg) ? {} : d.answer(a)) }),
   }),
   variant('transit.backup-needs-plaintext-flag-only', {
@@ -125,6 +128,19 @@ export const variantSwitches = [
     description: 'export and byok-export answers carry only name and keys (no type)',
     replace: (d) => ({ answer: (a) => onlyDocumentedExport(a.seg, d.answer(a)) }),
   }),
+  variant('transit.hash-hex-uppercase', {
+    allows: `${DOC} Data operations: hash format is "hex default, or base64"; the case of hex digits is not said`,
+    description: 'hash sums in hex use uppercase digits',
+    statements: ['doc.transit.hash.format'],
+    replace: (d) => ({ hashHex: (text) => d.hashHex(text).toUpperCase() }),
+  }),
+  variant('transit.nonce-not-allowed', {
+    allows: `${DOC} Shared parameters: nonce is "required for convergent encryption on keys generated with an old release (0.6.1); not needed for keys created in 0.6.2 or later"; whether a nonce where none is needed is accepted is not said`,
+    description:
+      'a nonce given to encrypt, decrypt, rewrap or datakey on a key that does not need one is refused ("provided nonce not allowed for this key", as the real product)',
+    statements: ['doc.transit.params.nonce-not-needed', 'doc.transit.limits.nonce'],
+    replace: () => ({ nonceAllowed: () => false }),
+  }),
   variant('transit.random-hex-uppercase', {
     allows: `${DOC} Data operations: random format is "hex or base64"; the case of hex digits is not said`,
     description: 'random bytes in hex use uppercase digits',
@@ -139,6 +155,28 @@ export const variantSwitches = [
     allows: `${DOC} Update key configuration: min_decryption_version is "for signatures the oldest verifiable"; how an older one is answered is not said`,
     description: 'verify of a signature or HMAC below min_decryption_version answers valid false instead of an error',
     replace: () => ({ tooOldVerification: 'invalid' }),
+  }),
+  variant('transit.rotate-encryption-keys-only', {
+    allows: `${DOC} States and transitions: rotate has the condition "key supports encryption and decryption"; nothing is said of other keys`,
+    description: 'rotation of a key that does not encrypt and decrypt (hmac, ed25519, ECDSA) is refused',
+    replace: (d) => ({
+      checkRotation: (k) => {
+        const info = typeInfo(k);
+        if (!info.encryption || !info.decryption)
+          throw badRequest(`rotation is only supported for keys that encrypt and decrypt, not ${k.type}`);
+        d.checkRotation(k);
+      },
+    }),
+  }),
+  variant('transit.missing-key-read-400', {
+    allows: `${DOC} Key management: GET /transit/keys/:name names no status for a missing key; secrets-service-core.md Errors: 404 is "invalid path", 400 "invalid request"`,
+    description: 'GET /transit/keys/:name of a key that does not exist answers 400 "key not found"',
+    replace: () => ({ missingKeyRead: (name) => badRequest(`key ${JSON.stringify(name)} not found`) }),
+  }),
+  variant('transit.public-export-needs-exportable', {
+    allows: `${DOC} Export key: "The key must be exportable" names no key_type as an exception`,
+    description: 'export public-key and certificate-chain of a key that is not exportable are refused too',
+    replace: () => ({ exportNeedsExportable: () => true }),
   }),
   variant('transit.missing-key-404', {
     allows: `${DOC} Errors: no status is named for an operation on a missing key; core document: 404 is "invalid path"`,

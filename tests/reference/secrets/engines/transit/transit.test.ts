@@ -125,12 +125,12 @@ describe('batch status rules', () => {
   };
   test('all good: data without status; partial: 400 with errors; partial code honoured; total: 400', async () => {
     const rules = documentedRules;
-    expect((await runBatch([{}, {}], rules, undefined, ok)).status).toBeUndefined();
-    const partial = await runBatch([{}, { bad: 1 }], rules, undefined, ok);
+    expect((await runBatch([{}, {}], rules, undefined, ok, 'encrypt')).status).toBeUndefined();
+    const partial = await runBatch([{}, { bad: 1 }], rules, undefined, ok, 'encrypt');
     expect(partial.status).toBe(400);
     expect((partial.rawBody as { errors: string[] }).errors.length).toBe(1);
-    expect((await runBatch([{}, { bad: 1 }], rules, 207, ok)).status).toBe(207);
-    expect((await runBatch([{ bad: 1 }, { bad: 1 }], rules, 207, ok)).status).toBe(400);
+    expect((await runBatch([{}, { bad: 1 }], rules, 207, ok, 'encrypt')).status).toBe(207);
+    expect((await runBatch([{ bad: 1 }, { bad: 1 }], rules, 207, ok, 'encrypt')).status).toBe(400);
   });
 });
 

@@ -1,0 +1,345 @@
+/**
+ * The resources of the jobs document and their fields, read back: a job definition with every
+ * sub-structure the document lists, the job types, a periodic job, the job summary with its
+ * children, a json submission, the write response and the query meta of versions and tags.
+ */
+import { suite, conformance, type T } from '../../harness/index.js';
+import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
+import { jobDefinition } from '../../fixtures/jobs/index.js';
+import {
+  body,
+  currentVersion,
+  enc,
+  expectContains,
+  ok,
+  readJob,
+  register,
+  registered,
+  trackJob,
+  update,
+  waitFor,
+  type Obj,
+} from './helpers.js';
+
+suite('jobs');
+
+const isInt = (v: unknown) => Number.isInteger(v);
+const isIndex = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+/** Absent, null or empty: what a field that holds nothing may read as. */
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || v === 0;
+
+/** Nanoseconds since the epoch of a wall-clock millisecond time. */
+const ns = (ms: number) => ms * 1_000_000;
+
+conformance(
+  {
+    id: 'jobs.read.returns-job',
+    level: 'MUST',
+    title:
+      'GET /v1/job/:job_id returns the definition registered: top-level fields, constraints, affinities, task groups and tasks as sent',
+  },
+  async (t) => {
+    const id = t.unique('full');
+    // Placed nowhere (datacenter cf-nowhere): only the stored definition matters here.
+    const job = jobDefinition('everything', id);
+    const before = Date.now();
+    await register(t, job);
+    const read = await t.sched.get(`job/${enc(id)}`);
+    t.check(read, ok);
+    const got = body(read);
+    for (const field of Object.keys(job))
+      expectContains(got[field], job[field], `the job read back holds the ${field} sent`);
+    t.check(
+      read,
+      bodyAt('/Datacenters', ['cf-nowhere'], 'is the array of datacenters sent'),
+      bodyAt('/Priority', 45, 'is the integer priority sent'),
+      bodyAt('/Status', (v: unknown) => typeof v === 'string' && v !== '', 'is a status'),
+      bodyAt('/Stop', false, 'is false for a job not stopped'),
+      bodyAt('/Stable', (v: unknown) => typeof v === 'boolean', 'is a boolean'),
+      bodyAt('/Version', isInt, 'is an integer'),
+      bodyAt('/ParentID', isEmpty, 'is empty for a job without a parent'),
+    );
+    for (const f of ['CreateIndex', 'ModifyIndex', 'JobModifyIndex'])
+      t.check(read, bodyAt(`/${f}`, isIndex, 'is an index'));
+    // The scheduler's clock may run ahead of the wall clock (a test scheduler's simulated time): no upper bound.
+    t.check(
+      read,
+      bodyAt(
+        '/SubmitTime',
+        (v: unknown) => isInt(v) && (v as number) >= ns(before - 60_000),
+        'is integer nanoseconds since the epoch, not before the registration',
+      ),
+    );
+    const submitted = got.SubmitTime as number;
+    const changed = jobDefinition('everything', id, { Meta: { owner: 'conformance', tier: 'changed' } });
+    t.check(await update(t, changed), ok);
+    const again = await readJob(t, id);
+    expectThat(
+      again.SubmitTime >= submitted && again.Version > got.Version,
+      'submit-time',
+      'a new version of the job has its own SubmitTime, not earlier than the first',
+      `>= ${submitted}`,
+      again.SubmitTime,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.read.returns-job',
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id of a periodic job returns its Periodic block: Enabled, Spec, SpecType, ProhibitOverlap',
+  },
+  async (t) => {
+    const { id, job } = await registered(t, 'periodic', 'perread');
+    const got = await readJob(t, id);
+    expectContains(got.Periodic, job.Periodic, 'the Periodic block read back');
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.read.returns-job',
+    level: 'MUST',
+    title:
+      "GET /v1/job/:job_id of a parameterized job returns its ParameterizedJob block and the task's DispatchPayload",
+  },
+  async (t) => {
+    const { id, job } = await registered(t, 'parameterized', 'parread');
+    const got = await readJob(t, id);
+    expectContains(got.ParameterizedJob, job.ParameterizedJob, 'the ParameterizedJob block read back');
+    expectContains(
+      got.TaskGroups?.[0]?.Tasks?.[0]?.DispatchPayload,
+      job.TaskGroups![0]!.Tasks![0]!.DispatchPayload,
+      "the task's DispatchPayload read back",
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.register.creates-job',
+    level: 'MUST',
+    title: 'POST /v1/jobs of a sysbatch job answers a write response; the job reads back as Type sysbatch',
+  },
+  async (t) => {
+    const id = t.unique('sysb');
+    const ex = await register(t, jobDefinition('sysbatch', id));
+    t.check(
+      ex,
+      bodyAt('/JobModifyIndex', isIndex, 'is an index'),
+      bodyAt('/Index', isIndex, 'is an index'),
+      bodyAt('/Warnings', (v: unknown) => typeof v === 'string', 'is a string'),
+      bodyAt('/LastContact', isInt, 'is an integer'),
+      bodyAt('/KnownLeader', (v: unknown) => typeof v === 'boolean', 'is a boolean'),
+    );
+    t.check(await t.sched.get(`job/${enc(id)}`), ok, bodyAt('/Type', 'sysbatch'), bodyAt('/ID', id));
+  },
+);
+
+/** The evaluations of a job, read once. */
+const evaluationsOf = async (t: T, id: string) => {
+  const ex = await t.sched.get(`job/${enc(id)}/evaluations`);
+  t.check(ex, ok);
+  return body<Obj[]>(ex) ?? [];
+};
+
+conformance(
+  {
+    id: 'jobs.register.eval-created',
+    level: 'MUST',
+    title:
+      'Write responses name an evaluation of the job when they create one, and none when they do not (a parameterized job, a stability flag)',
+  },
+  async (t) => {
+    // A parameterized job is not evaluated until it is dispatched.
+    const param = await registered(t, 'parameterized', 'evnone');
+    expectThat(
+      isEmpty(body(param.ex).EvalID) && isEmpty(body(param.ex).EvalCreateIndex),
+      'eval',
+      'registering a parameterized job creates no evaluation: EvalID and EvalCreateIndex are absent or empty',
+      'absent or empty',
+      { EvalID: body(param.ex).EvalID, EvalCreateIndex: body(param.ex).EvalCreateIndex },
+    );
+    expectEqual(await evaluationsOf(t, param.id), [], 'the parameterized job has no evaluation');
+    const { id, job } = await registered(t, 'service', 'evwrite');
+    const changed = structuredClone(job);
+    changed.TaskGroups![0]!.Tasks![0]!.Env = { MODE: 'secondary' };
+    const writes: [string, Obj][] = [
+      ['POST /v1/job/:job_id', body(await update(t, changed))],
+      ['DELETE /v1/job/:job_id', body(await t.sched.delete(`job/${enc(id)}`))],
+    ];
+    const listed = (await evaluationsOf(t, id)).map((e) => e.ID as string);
+    for (const [what, answer] of writes) {
+      expectThat(
+        typeof answer.EvalID === 'string' && listed.includes(answer.EvalID),
+        'eval',
+        `${what} creates an evaluation: its EvalID is one of the job's evaluations`,
+        listed,
+        answer.EvalID,
+      );
+      expectThat(
+        isIndex(answer.EvalCreateIndex) && answer.EvalCreateIndex > 0,
+        'eval',
+        `${what}: EvalCreateIndex`,
+        'a positive index',
+        answer.EvalCreateIndex,
+      );
+    }
+    const stable = await t.sched.post(`job/${enc(id)}/stable`, {
+      body: { JobID: id, JobVersion: await currentVersion(t, id), Stable: true },
+    });
+    t.check(stable, ok);
+    expectThat(
+      isEmpty(body(stable).EvalID),
+      'eval',
+      'marking a version stable creates no evaluation: no EvalID',
+      'absent or empty',
+      body(stable).EvalID,
+    );
+    expectEqual(
+      (await evaluationsOf(t, id)).map((e) => e.ID as string).sort(),
+      [...listed].sort(),
+      'marking a version stable added no evaluation',
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.summary.read',
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id/summary of a parameterized job has JobID, Namespace, indexes and counts its children',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'parameterized', 'sumkids');
+    for (const tenant of ['a', 'b']) {
+      const ex = await t.sched.post(`job/${enc(id)}/dispatch`, { body: { Meta: { tenant } } });
+      const child = body(ex)?.DispatchedJobID;
+      if (typeof child === 'string' && child) trackJob(t, child);
+      t.check(ex, ok);
+    }
+    const summary = await t.sched.get(`job/${enc(id)}/summary`);
+    t.check(
+      summary,
+      ok,
+      bodyAt('/JobID', id),
+      bodyAt('/Namespace', 'default'),
+      bodyAt('/CreateIndex', isIndex, 'is an index'),
+      bodyAt('/ModifyIndex', isIndex, 'is an index'),
+    );
+    const children = body(summary).Children as Obj | null;
+    const counts = ['Pending', 'Running', 'Dead'].map((k) => children?.[k]);
+    expectThat(
+      counts.every(isInt) && counts.reduce((a, b) => a + b, 0) === 2,
+      'children',
+      'Children counts the two dispatched jobs as Pending, Running or Dead',
+      'integers adding up to 2',
+      children,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.submission.read',
+    level: 'MUST',
+    title:
+      'GET /v1/job/:job_id/submission returns a json source with its Variables, JobIndex and Namespace as submitted',
+  },
+  async (t) => {
+    const id = t.unique('subjson');
+    const source = JSON.stringify({ Job: { ID: id, TaskGroups: [{ Name: 'work', Count: 3 }] } });
+    const ex = await register(t, jobDefinition('batch', id), {
+      extra: { Submission: { Source: source, Format: 'json', Variables: 'region = "eu"\n', VariableFlags: {} } },
+    });
+    const version = await currentVersion(t, id);
+    const sub = await t.sched.get(`job/${enc(id)}/submission`, { query: { version } });
+    t.check(
+      sub,
+      ok,
+      bodyAt('/Format', 'json'),
+      bodyAt('/Source', source),
+      bodyAt('/Variables', 'region = "eu"\n'),
+      bodyAt('/JobID', id),
+      bodyAt('/Namespace', 'default'),
+      bodyAt('/Version', version),
+      bodyAt('/JobIndex', isIndex, 'is an index'),
+    );
+    expectThat(
+      body(sub).JobIndex <= body(ex).JobModifyIndex,
+      'submission',
+      'JobIndex is an index of the job when the source was submitted, not a later one',
+      `<= ${body(ex).JobModifyIndex}`,
+      body(sub).JobIndex,
+    );
+  },
+);
+
+/** Query meta of a versions or tag answer: Index, LastContact, KnownLeader, NextToken. */
+const queryMeta = [
+  bodyAt('/Index', isIndex, 'is an index'),
+  bodyAt('/LastContact', isInt, 'is an integer'),
+  bodyAt('/KnownLeader', (v: unknown) => typeof v === 'boolean', 'is a boolean'),
+  bodyAt('/NextToken', (v: unknown) => typeof v === 'string', 'is a string'),
+];
+
+conformance(
+  {
+    id: 'jobs.versions.list',
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id/versions answers its query meta: Index, LastContact, KnownLeader and NextToken',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'batch', 'vmeta');
+    t.check(await t.sched.get(`job/${enc(id)}/versions`), ok, ...queryMeta);
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.tag.create',
+    also: ['jobs.tag.delete'],
+    level: 'MUST',
+    title: 'POST and DELETE /v1/job/:job_id/versions/:tag_name/tag answer their query meta',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'batch', 'tmeta');
+    t.check(
+      await t.sched.post(`job/${enc(id)}/versions/meta/tag`, { body: { Description: 'query meta' } }),
+      ok,
+      ...queryMeta,
+    );
+    t.as('jobs.tag.delete').check(await t.sched.delete(`job/${enc(id)}/versions/meta/tag`), ok, ...queryMeta);
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.read.returns-job',
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id of a job no node can place reads Status pending; its evaluation is blocked',
+    also: ['jobs.evaluations.list'],
+  },
+  async (t) => {
+    const { id } = await registered(t, 'batch', 'blocked', { Datacenters: ['cf-nowhere'] });
+    // Evaluations run after the registration answered: polled until one is blocked.
+    const evals = await t.proving('jobs.evaluations.list', () =>
+      waitFor(
+        'an evaluation of the unplaceable job is blocked',
+        () => evaluationsOf(t, id),
+        (list) => list.some((e) => e.Status === 'blocked'),
+      ),
+    );
+    t.proving('jobs.evaluations.list', () =>
+      expectThat(
+        evals.every((e) => e.JobID === id),
+        'evaluations',
+        'the blocked evaluation belongs to the job',
+        id,
+        evals.map((e) => e.JobID),
+      ),
+    );
+    expectEqual((await readJob(t, id)).Status, 'pending', 'Status of a job none of whose allocations could be placed');
+  },
+);

@@ -1,0 +1,233 @@
+/**
+ * What a key read shows (Resources > Named key) read back with values that tell a default from a
+ * coincidence: the flags of a fresh key, the minimum versions as configured and as defaulted on a
+ * key with three versions, supports_* of the asymmetric types, no private key material; and the
+ * mount's cache size before any write.
+ */
+import { conformance, suite, type T } from '../../harness/index.js';
+import { bodyAt, expectThat, statusIs, success } from '../../harness/checks/index.js';
+import { b64, createKey, exported, keygenTimeout, readKey, rotate } from './lib/api.js';
+import { privateKeyFrom, publicKeyFrom } from './lib/local-crypto.js';
+
+const s = suite('transit');
+const transit = s.mount('transit', { type: 'transit' });
+
+/** A key with versions 1 to 3, never configured. */
+async function threeVersions(t: T, base: string): Promise<string> {
+  const name = await createKey(t, transit, base);
+  await rotate(t, transit, name);
+  await rotate(t, transit, name);
+  return name;
+}
+
+conformance(
+  {
+    id: 'transit.key.read-fields',
+    level: 'MUST',
+    title:
+      'GET /transit/keys/:name of a key created without options reads deletion_allowed, exportable, allow_plaintext_backup, imported and derived false',
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'fresh');
+    const key = await readKey(t, transit, name);
+    for (const field of ['deletion_allowed', 'exportable', 'allow_plaintext_backup', 'imported', 'derived'])
+      expectThat(key[field] === false, field, `a key created without options reads ${field} false`, false, key[field]);
+  },
+);
+
+conformance(
+  {
+    id: 'transit.key.read-fields',
+    level: 'MUST',
+    title:
+      'GET /transit/keys/:name of a three-version key reads the default minimum versions, then the configured ones',
+  },
+  async (t) => {
+    const name = await threeVersions(t, 'minread');
+    const before = await readKey(t, transit, name);
+    // Default 0 for both; a product may show min_decryption_version 0 as 1 (versions start at 1).
+    expectThat(
+      before.min_decryption_version === 0 || before.min_decryption_version === 1,
+      'min-decryption-default',
+      'a key never configured reads min_decryption_version 0 (or 1: every version decrypts)',
+      '0 or 1',
+      before.min_decryption_version,
+    );
+    expectThat(
+      before.min_encryption_version === 0,
+      'min-encryption-default',
+      'a key never configured reads min_encryption_version 0 (latest)',
+      0,
+      before.min_encryption_version,
+    );
+    for (const [dec, enc] of [
+      [2, 3],
+      [2, 0],
+    ] as const) {
+      t.check(
+        await t.svc.post(`${transit.path}/keys/${name}/config`, {
+          body: { min_decryption_version: dec, min_encryption_version: enc },
+        }),
+        success,
+      );
+      const key = await readKey(t, transit, name);
+      expectThat(
+        key.min_decryption_version === dec && key.min_encryption_version === enc,
+        'min-versions',
+        `the read shows min_decryption_version ${dec} and min_encryption_version ${enc} as configured`,
+        { min_decryption_version: dec, min_encryption_version: enc },
+        { min_decryption_version: key.min_decryption_version, min_encryption_version: key.min_encryption_version },
+      );
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'transit.config.omitted-unchanged',
+    level: 'MUST',
+    title: 'POST /transit/keys/:name/config without the minimum versions leaves them as configured',
+  },
+  async (t) => {
+    const name = await threeVersions(t, 'omitted');
+    const old = await t.svc.post(`${transit.path}/encrypt/${name}`, { body: { plaintext: b64('v3'), key_version: 1 } });
+    t.check(old, statusIs(200));
+    t.check(
+      await t.svc.post(`${transit.path}/keys/${name}/config`, {
+        body: { min_decryption_version: 2, min_encryption_version: 3 },
+      }),
+      success,
+    );
+    t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { deletion_allowed: true } }), success);
+    const key = await readKey(t, transit, name);
+    expectThat(
+      key.min_decryption_version === 2 && key.min_encryption_version === 3,
+      'omitted-unchanged',
+      'a config write of deletion_allowed only leaves min_decryption_version 2 and min_encryption_version 3',
+      { min_decryption_version: 2, min_encryption_version: 3 },
+      { min_decryption_version: key.min_decryption_version, min_encryption_version: key.min_encryption_version },
+    );
+    const v1 = (old.response.body as { data?: { ciphertext?: string } }).data?.ciphertext;
+    const ex = await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: v1 } });
+    expectThat(
+      ex.response.status >= 400 && ex.response.status < 500,
+      'still-bounded',
+      'a version 1 ciphertext still does not decrypt',
+      '4xx',
+      ex.response.status,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.key.supports-by-type',
+    level: 'MUST',
+    title: 'GET /transit/keys/:name of ed25519, ecdsa-p256 and rsa-2048 keys reads supports_* as their types give them',
+  },
+  async (t) => {
+    const expected: Record<string, Record<string, boolean>> = {
+      ed25519: { supports_signing: true, supports_derivation: true },
+      'ecdsa-p256': { supports_signing: true },
+      'rsa-2048': { supports_signing: true, supports_encryption: true, supports_decryption: true },
+    };
+    for (const [type, flags] of Object.entries(expected)) {
+      const name = t.unique(type);
+      t.check(
+        await t.svc.post(`${transit.path}/keys/${name}`, { body: { type }, timeoutMs: keygenTimeout(type) }),
+        success,
+      );
+      const key = await readKey(t, transit, name);
+      for (const [flag, value] of Object.entries(flags))
+        expectThat(key[flag] === value, flag, `a ${type} key reads ${flag} ${value}`, value, key[flag]);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'transit.key.no-material-in-read',
+    level: 'MUST',
+    title: 'GET /transit/keys/:name of ecdsa-p256, ed25519 and rsa-2048 keys never contains their private keys',
+  },
+  async (t) => {
+    for (const type of ['ecdsa-p256', 'ed25519', 'rsa-2048']) {
+      const name = t.unique(type);
+      t.check(
+        await t.svc.post(`${transit.path}/keys/${name}`, {
+          body: { type, exportable: true },
+          timeoutMs: keygenTimeout(type),
+        }),
+        success,
+      );
+      const signing = (await exported(t, transit, 'signing-key', name))['1']!;
+      const jwk = privateKeyFrom(signing).export({ format: 'jwk' });
+      const d = Buffer.from(String(jwk.d), 'base64url');
+      const fragments = [
+        d.toString('base64').slice(0, 40),
+        d.toString('base64url').slice(0, 40),
+        d.toString('hex').slice(0, 40),
+      ];
+      const pemBody = signing.replace(/-----[^-]+-----|\s/g, '');
+      if (pemBody.length > 160) fragments.push(pemBody.slice(100, 160));
+      const read = await t.svc.get(`${transit.path}/keys/${name}`);
+      t.check(read, statusIs(200));
+      const text = read.response.text;
+      expectThat(
+        fragments.every((f) => !text.includes(f) && !text.toLowerCase().includes(f.toLowerCase())),
+        'no-private-key',
+        `the read of the ${type} key contains no part of its private key`,
+        'absent',
+        '[private key material found]',
+      );
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'transit.key.keys-map',
+    level: 'MUST',
+    title: 'GET /transit/keys/:name of a rotated rsa-2048 key shows each version with its own public key',
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'pubkeys', { type: 'rsa-2048' });
+    await rotate(t, transit, name);
+    const keys = (await readKey(t, transit, name)).keys ?? {};
+    const spki = (v: string) =>
+      publicKeyFrom(String(keys[v]?.public_key ?? ''))
+        .export({ format: 'der', type: 'spki' })
+        .toString('hex');
+    const [one, two] = [spki('1'), spki('2')];
+    expectThat(
+      one !== two,
+      'public-key-per-version',
+      'versions 1 and 2 show different public keys',
+      'two keys',
+      'one key',
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.cache-config.default',
+    level: 'MUST',
+    title: 'GET /transit/cache-config of a mount never configured reads 0, and POST without size sets 0',
+  },
+  async (t) => {
+    t.check(
+      await t.svc.get(`${transit.path}/cache-config`),
+      statusIs(200),
+      bodyAt('/data/size', 0, 'is the default, 0'),
+    );
+    t.track('cache size 0', () => t.svc.post(`${transit.path}/cache-config`, { body: { size: 0 } }));
+    t.check(await t.svc.post(`${transit.path}/cache-config`, { body: { size: 20 } }), success);
+    t.check(await t.svc.post(`${transit.path}/cache-config`, { body: {} }), success);
+    t.check(
+      await t.svc.get(`${transit.path}/cache-config`),
+      statusIs(200),
+      bodyAt('/data/size', 0, 'is 0 after a POST without size (the default)'),
+    );
+  },
+);
