@@ -1,3 +1,4 @@
+// size: one test per encrypt rule of the document (inputs, contexts, nonces, versions, batches), in its order
 /** Encrypt, decrypt, rewrap, datakey and upsert, with ciphertexts of exportable keys opened locally. */
 import { conformance, suite } from '../../harness/index.js';
 import { bodyAt, clientError, denied, expectThat, lacksField, statusIs, success } from '../../harness/checks/index.js';

@@ -1,3 +1,4 @@
+// size: one test per import option of the document, each needing the wrapping steps above it
 /**
  * Import parameters one by one (Import key and Import key version tables): every listed type,
  * the required fields, derived and context, the flags, the minimum rotation period, hmac keys, the

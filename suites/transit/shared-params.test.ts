@@ -1,3 +1,4 @@
+// size: one test per shared parameter of the document, run on every operation that takes it
 /**
  * The shared parameters (Endpoints > Shared parameters) on the operations the other files do not
  * send them to: the hash algorithm in the verify URL and every listed value on hmac and verify,

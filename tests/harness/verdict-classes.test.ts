@@ -131,7 +131,7 @@ describe('one requirement per assertion, proved with faults', () => {
     expect(byok).toMatchObject({
       status: 'failed',
       failedRequirement: 'transit.import.imported-flag',
-      notReached: ['transit.import.byok', 'transit.import.material-format'],
+      notReached: ['transit.import.byok', 'transit.import.material-format', 'transit.format.aead-layout'],
     });
     expect(byok.reproduction?.curl, 'the key read the failing check looked at').toMatch(
       /^curl -sS -H 'X-Svc-Token: '"\$SVC_TOKEN" .* 'http:\/\/127\.0\.0\.1:\d+\/v1\/[^']*\/keys\/[^'/]+'$/,
