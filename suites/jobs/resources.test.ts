@@ -15,6 +15,7 @@ import {
   readJob,
   register,
   registered,
+  showsNoJob,
   trackJob,
   update,
   waitFor,
@@ -49,6 +50,15 @@ conformance(
     const got = body(read);
     for (const field of Object.keys(job))
       expectContains(got[field], job[field], `the job read back holds the ${field} sent`);
+    // The path names the job by its ID: a prefix of it is another, unknown ID.
+    const prefix = await t.sched.get(`job/${enc(id.slice(0, -1))}`);
+    expectThat(
+      showsNoJob(prefix, id),
+      'job_id',
+      'GET /v1/job/:job_id with a prefix of the ID does not answer the job',
+      'a refusal or another job',
+      { status: prefix.response.status, ID: (prefix.response.body as Obj | null | undefined)?.ID },
+    );
     t.check(
       read,
       bodyAt('/Datacenters', ['cf-nowhere'], 'is the array of datacenters sent'),
