@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { suite, type MountRef, type Suite, type T } from '../../harness/index.js';
 import type { Exchange } from '../../harness/index.js';
-import { expectThat, success } from '../../harness/checks/index.js';
+import { expectThat, statusIs, success } from '../../harness/checks/index.js';
 import type { LdapTarget } from '../../harness/index.js';
 import { createToken, freshMount as freshEngineMount } from '../../harness/index.js';
 import {
@@ -212,3 +212,9 @@ export function seconds(v: unknown): number {
 
 /** bodyAt predicate: a duration read back equal to `expected` seconds, whatever its format. */
 export const durationOf = (expected: number) => (v: unknown) => seconds(v) === expected;
+
+/** Rotates a static role now and reads its credentials back (the rotated password in `data.password`). */
+export async function rotateNow(t: T, mountPath: string, name: string): Promise<Exchange> {
+  t.check(await t.svc.post(`${mountPath}/rotate-role/${name}`), success);
+  return t.check(await t.svc.get(`${mountPath}/static-cred/${name}`), statusIs(200));
+}

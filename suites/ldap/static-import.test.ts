@@ -5,7 +5,7 @@
  */
 import { conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, statusBetween, statusIs, success } from '../../harness/checks/index.js';
-import { account, data, expectBinds, expectNoBind, freshMount, ldapSuite, LONG } from './helpers.js';
+import { account, data, expectBinds, expectNoBind, freshMount, ldapSuite, LONG, rotateNow } from './helpers.js';
 
 const { mount } = ldapSuite();
 const role = (name: string) => `${mount.path}/static-role/${name}`;
@@ -54,8 +54,7 @@ conformance(
     );
     // "until the first rotation": after rotate-role static-cred supplies the password, which opens
     // the entry, and the original one no longer does.
-    t.check(await t.svc.post(`${mount.path}/rotate-role/${name}`), success);
-    const rotated = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
+    const rotated = await rotateNow(t, mount.path, name);
     await expectBinds(t, acct.dn, data(rotated).password, 'static-cred after the first rotation');
     await expectNoBind(t, acct.dn, acct.password, 'the original password after the first rotation');
   },

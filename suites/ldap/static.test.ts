@@ -18,6 +18,7 @@ import {
   ldapSuite,
   LONG,
   serviceNow,
+  rotateNow,
 } from './helpers.js';
 import type { T } from '../../harness/index.js';
 
@@ -249,8 +250,7 @@ conformance(
       ),
     );
     // The role still manages the first entry: a rotation opens it, the other entry keeps its password.
-    t.check(await t.svc.post(`${mount.path}/rotate-role/${name}`), success);
-    const cred = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
+    const cred = await rotateNow(t, mount.path, name);
     await expectBinds(t, a.dn, data(cred).password, 'the rotated password of the first entry');
     await expectBinds(t, b.dn, b.password, 'the other entry, untouched');
   },
@@ -341,8 +341,7 @@ conformance(
     const acct = await account(t);
     const name = await createRole(t, { username: acct.cn });
     const before = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
-    t.check(await t.svc.post(`${mount.path}/rotate-role/${name}`), success);
-    const after = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
+    const after = await rotateNow(t, mount.path, name);
     const pw = data(after).password;
     expectThat(
       pw !== before,
