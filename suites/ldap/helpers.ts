@@ -218,3 +218,15 @@ export async function rotateNow(t: T, mountPath: string, name: string): Promise<
   t.check(await t.svc.post(`${mountPath}/rotate-role/${name}`), success);
   return t.check(await t.svc.get(`${mountPath}/static-cred/${name}`), statusIs(200));
 }
+
+/** The static roles of a mount: a role's path, and a role made for one test (removed after it). */
+export function staticRoles(mount: MountRef) {
+  const role = (name: string) => `${mount.path}/static-role/${name}`;
+  async function createRole(t: T, body: Record<string, unknown>, base = 'st'): Promise<string> {
+    const name = t.unique(base);
+    t.check(await t.svc.post(role(name), { body: { rotation_period: LONG, ...body } }), success);
+    t.track(`static role ${name}`, () => t.svc.delete(role(name)));
+    return name;
+  }
+  return { role, createRole };
+}

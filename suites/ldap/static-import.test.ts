@@ -3,19 +3,22 @@
  * skip_import_rotation (on the role, as the config default, only on creation) and the first
  * rotation of a role created without one.
  */
-import { conformance, type T } from '../../harness/index.js';
+import { conformance } from '../../harness/index.js';
 import { bodyAt, expectThat, statusBetween, statusIs, success } from '../../harness/checks/index.js';
-import { account, data, expectBinds, expectNoBind, freshMount, ldapSuite, LONG, rotateNow } from './helpers.js';
+import {
+  account,
+  data,
+  expectBinds,
+  expectNoBind,
+  freshMount,
+  ldapSuite,
+  LONG,
+  rotateNow,
+  staticRoles,
+} from './helpers.js';
 
 const { mount } = ldapSuite();
-const role = (name: string) => `${mount.path}/static-role/${name}`;
-
-async function createRole(t: T, body: Record<string, unknown>, base = 'st'): Promise<string> {
-  const name = t.unique(base);
-  t.check(await t.svc.post(role(name), { body: { rotation_period: LONG, ...body } }), success);
-  t.track(`static role ${name}`, () => t.svc.delete(role(name)));
-  return name;
-}
+const { role, createRole } = staticRoles(mount);
 
 conformance(
   {

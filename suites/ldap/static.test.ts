@@ -19,21 +19,14 @@ import {
   LONG,
   serviceNow,
   rotateNow,
+  staticRoles,
 } from './helpers.js';
-import type { T } from '../../harness/index.js';
 
 /** RFC 3339 date-time (fractional seconds allowed, Z or an offset). */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 const { mount } = ldapSuite();
-const role = (name: string) => `${mount.path}/static-role/${name}`;
-
-async function createRole(t: T, body: Record<string, unknown>, base = 'st'): Promise<string> {
-  const name = t.unique(base);
-  t.check(await t.svc.post(role(name), { body: { rotation_period: LONG, ...body } }), success);
-  t.track(`static role ${name}`, () => t.svc.delete(role(name)));
-  return name;
-}
+const { role, createRole } = staticRoles(mount);
 
 conformance(
   {
