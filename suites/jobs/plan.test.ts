@@ -1,5 +1,5 @@
-/** Plan (dry run, diff, annotations, response fields, PolicyOverride) and evaluate; periodic force: periodic.test.ts. */
-import { suite, conformance, schedTokenWith, type T } from '../../harness/index.js';
+/** Plan (dry run, diff, annotations, response fields) and evaluate; PolicyOverride on plan: acl.test.ts; periodic force: periodic.test.ts. */
+import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { body, enc, readJob, registered, trackJob, type Obj, refused, ok, absent } from './helpers.js';
@@ -219,33 +219,6 @@ conformance(
       [],
       `FailedTGAllocs.${group} carries every metric the document lists`,
     );
-  },
-);
-
-conformance(
-  {
-    id: 'jobs.acl.policy-override',
-    level: 'MUST',
-    requires: ['schedAcl'],
-    title: 'POST /v1/job/:job_id/plan with PolicyOverride needs namespace:policy-override; without it submit-job does',
-  },
-  async (t) => {
-    const { id, job } = await registered(t, 'batch', 'ppo');
-    const send = async (caps: string[], override?: boolean) =>
-      t.sched.post(`job/${enc(id)}/plan`, {
-        token: await schedTokenWith(t, caps),
-        body: { Job: job, PolicyOverride: override },
-      });
-    t.check(await send(['submit-job']), ok);
-    const denied = await send(['submit-job'], true);
-    expectThat(
-      denied.response.status >= 400,
-      'acl',
-      'PolicyOverride without policy-override is denied',
-      'a refusal',
-      denied.response.status,
-    );
-    t.check(await send(['submit-job', 'policy-override'], true), ok);
   },
 );
 
