@@ -8,6 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { provisionDirectory, type ProvisionedDirectory } from '../../harness/directory/provision.js';
+import { EMBEDDED_SCHED_CAPABILITIES, EMBEDDED_SVC_CAPABILITIES } from '../../harness/setup/target.js';
 import { endGroup, spawnTsx } from './processes.js';
 
 export interface Target {
@@ -97,15 +98,8 @@ export function targetConfig(
   // The same capabilities the embedded run has, so the same tests run.
   const config = {
     capabilities: {
-      namespaces: true,
-      enterprise: true,
-      cmac: true,
-      clock: true,
-      mounts: true,
-      referenceControl: true,
-      sealRandom: true,
-      schedAcl: true,
-      schedControl: true,
+      ...EMBEDDED_SVC_CAPABILITIES,
+      ...EMBEDDED_SCHED_CAPABILITIES,
       ...extra.capabilities,
     },
     ...(extra.timing ? { timing: extra.timing } : {}),

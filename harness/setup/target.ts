@@ -22,6 +22,19 @@ function embeddedHas(cfg: TargetConfig, caps: Partial<Capabilities>): void {
   }
 }
 
+/** What the embedded reference's secrets service has (no probe needed): also the bench's reference started alone. */
+export const EMBEDDED_SVC_CAPABILITIES = {
+  namespaces: true,
+  enterprise: true,
+  cmac: true,
+  clock: true,
+  mounts: true,
+  referenceControl: true,
+  sealRandom: true,
+} as const;
+/** What the embedded reference's scheduler has. */
+export const EMBEDDED_SCHED_CAPABILITIES = { schedAcl: true, schedControl: true } as const;
+
 export interface PreparedTarget {
   config: TargetConfig;
   stop(): Promise<void>;
@@ -49,15 +62,7 @@ export async function prepareTarget(
       cfg.embedded = true;
       cfg.svc.addr = ref.svcAddr;
       cfg.svc.token = rootToken;
-      embeddedHas(cfg, {
-        namespaces: true,
-        enterprise: true,
-        cmac: true,
-        clock: true,
-        mounts: true,
-        referenceControl: true,
-        sealRandom: true,
-      });
+      embeddedHas(cfg, EMBEDDED_SVC_CAPABILITIES);
       useDocumentDialectFor(cfg, 'svc');
       cfg.probe = cfg.probe.filter((c) => !['clock', 'namespaces', 'referenceControl'].includes(c));
       if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud };
@@ -70,7 +75,7 @@ export async function prepareTarget(
       cfg.schedEmbedded = true;
       cfg.sched.addr = ref.schedAddr;
       cfg.sched.token = rootToken;
-      embeddedHas(cfg, { schedAcl: true, schedControl: true });
+      embeddedHas(cfg, EMBEDDED_SCHED_CAPABILITIES);
       useDocumentDialectFor(cfg, 'sched');
       cfg.probe = cfg.probe.filter((c) => !['schedAcl', 'schedControl'].includes(c));
       log(`embedded reference scheduler at ${ref.schedAddr}`);
