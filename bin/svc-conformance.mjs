@@ -12,8 +12,11 @@
 // reference now, beside vitest's loading, and starts it once the run knows it needs it
 // (compose/reference.ts); unused (the config file names a target), it holds nothing up (unref'd)
 // and ends with the process. With SVC_ADDR the run's target is elsewhere: nothing is loaded.
+//
+// The TypeScript runs compiled once into the cache (compose/compiled.mjs), not through tsx's
+// loader, unless that cannot be done (then tsx's loader, as before).
 import { Worker } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
+import { importCompiled } from '../compose/compiled.mjs';
 
 if (process.argv[2] === 'run' && !process.env.SVC_ADDR) {
   const thread = new Worker(new URL('../compose/reference-thread.mjs', import.meta.url), {
@@ -24,5 +27,8 @@ if (process.argv[2] === 'run' && !process.env.SVC_ADDR) {
   globalThis.__conformanceReferenceThread = thread;
 }
 if (process.argv[2] === 'run') await import('vitest/node');
-register();
-await import('../compose/cli.ts');
+if (!(await importCompiled('compose/cli.ts'))) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../compose/cli.ts');
+}

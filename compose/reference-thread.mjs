@@ -1,22 +1,31 @@
 // The embedded reference in a worker thread of the run's main process (compose/reference.ts starts
 // it). On a thread of its own the reference answers the test files while the main thread does
 // vitest's work (transforming modules for the workers, collecting results), and its start-up runs
-// beside vitest's own. JavaScript, so the thread starts whether or not the parent registered tsx
-// (the command line does, `npm test` under vitest does not): it registers tsx itself.
+// beside vitest's own. JavaScript, so the thread starts whatever loader its parent has: it loads
+// the reference compiled (compiled.mjs) or registers tsx itself.
 //
 // Started with `options`, it starts the reference at once. Started with `preload` (by
 // bin/svc-conformance.mjs, before the run's config is even read), it only loads the reference's
 // modules and starts it when a `start` message brings the options.
 import { parentPort, workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
+import { importCompiled } from './compiled.mjs';
 
-register();
+/** The reference compiled once (compiled.mjs), or its source through tsx's loader. */
+async function loadReference() {
+  const compiled = await importCompiled('reference/start.ts');
+  if (compiled) return compiled;
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import('../reference/start.ts');
+}
 
 /** Messages to the parent: `started` with the addresses, `failed` with the message, `stopped`. */
 const post = (message) => parentPort.postMessage(message);
 
-// Loading starts at once, while a preloaded thread still waits for its options.
-const loading = import('../reference/start.ts');
+// Loading starts at once, while a preloaded thread still waits for its options (and meanwhile
+// loads what the start would load lazily).
+const loading = loadReference();
+if (workerData?.preload) loading.then((m) => m.preloadReference()).catch(() => undefined);
 const options =
   workerData?.options ??
   (await new Promise((resolve) => {

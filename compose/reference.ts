@@ -9,7 +9,6 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { EmbeddedStartOptions, EmbeddedTarget, RunningEmbedded } from '../contract/target.js';
-import { switchCatalogue } from '../reference/switch-registry.js';
 
 /** How long the reference may take to start, and to stop before its thread is ended. */
 const START_TIMEOUT_MS = 60_000;
@@ -82,6 +81,6 @@ async function stopThread(worker: Worker): Promise<void> {
 }
 
 export const embeddedReference: EmbeddedTarget = {
-  switches: switchCatalogue,
+  switches: async () => (await import('../reference/switch-registry.js')).switchCatalogue,
   start: startInThread,
 };

@@ -33,6 +33,9 @@ export interface RunningEmbedded {
 
 export interface EmbeddedTarget {
   start(options: EmbeddedStartOptions): Promise<RunningEmbedded>;
-  /** Every fault switch and legal variant the target offers. */
-  switches: SwitchCatalogue;
+  /**
+   * Every fault switch and legal variant the target offers, loaded when asked for (only a mutation
+   * run needs them, and loading them loads the reference's modules).
+   */
+  switches(): Promise<SwitchCatalogue>;
 }

@@ -12,6 +12,8 @@ import { Faults } from './faults.js';
 import { Variants } from './variants.js';
 import { startSecretsServer, type RunningSecretsServer } from './secrets/server.js';
 import { parseDelays } from './scheduler/delays.js';
+import type { RunningCloudDirectory } from './cloud-directory/server.js';
+import type { CloudWiring } from './cloud-directory/wiring.js';
 
 export interface ReferenceOptions {
   host?: string;
@@ -77,6 +79,20 @@ async function refuseUnknownSwitches(faults: string[], variants: string[]): Prom
     throw new Error(`unknown variant(s) ${unknownVariants.join(', ')} (setting reference.variants / REF_VARIANTS)`);
 }
 
+/**
+ * Loads what a start loads lazily (the optional parts' modules, the HCL parser's WebAssembly) ahead
+ * of it: the thread the command line starts before the run's options are known does this meanwhile.
+ */
+export async function preloadReference(): Promise<void> {
+  await Promise.all([
+    import('./switch-registry.js'),
+    import('./cloud-directory/server.js'),
+    import('./cloud-directory/wiring.js'),
+    import('./scheduler/server.js'),
+    import('@cdktf/hcl2json').then(({ parse }) => parse('preload.hcl', '')),
+  ]);
+}
+
 export async function startReference(opts: ReferenceOptions): Promise<RunningReference> {
   const host = opts.host ?? '127.0.0.1';
   const clock = new ControllableClock();
@@ -88,47 +104,13 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
   const schedDelays = parseDelays(opts.schedDelays);
   const log = opts.quiet ? () => {} : (m: string) => console.error(`[reference] ${m}`);
   const closers: Closer[] = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+  };
 
-  const cloud = await optional(
-    'cloud directory',
-    async () => {
-      const mod = await import('./cloud-directory/server.js');
-      return mod.startCloudDirectory({ port: opts.cloudPort ?? 0, host, clock, faults, variants });
-    },
-    log,
-  );
-  if (cloud) closers.push(() => cloud.close());
-
-  const wiring = cloud
-    ? (await import('./cloud-directory/wiring.js')).cloudWiring(cloud, opts.env ?? process.env)
-    : undefined;
-
-  const secrets = await startSecretsServer({
-    port: opts.port ?? 0,
-    host,
-    rootToken: opts.rootToken,
-    clock,
-    faults,
-    variants,
-    maxRequestBytes: opts.maxRequestBytes,
-    requireRequestHeader: opts.requireRequestHeader,
-    tls: opts.tls,
-    log,
-    settings: {
-      env: wiring?.settings.env ?? opts.env ?? process.env,
-      cloudDirectoryAddr: wiring?.settings.cloudDirectoryAddr,
-      cloudEnvironment: wiring?.settings.cloudEnvironment,
-      defaultLeaseTtl: 768 * 3600,
-      maxLeaseTtl: 768 * 3600,
-      version: opts.version ?? '1.13.10',
-      lockoutThreshold: opts.lockoutThreshold ?? 5,
-      lockoutDurationSeconds: opts.lockoutDurationSeconds ?? 900,
-      lockoutResetSeconds: opts.lockoutResetSeconds ?? 900,
-    },
-  });
-  closers.push(() => secrets.close());
-
-  const sched = await optional(
+  // The scheduler depends on nothing else: it starts beside the cloud directory and the secrets
+  // service (which needs the directory's address).
+  const schedStarting = optional(
     'scheduler',
     async () => {
       const mod = await import('./scheduler/server.js');
@@ -145,6 +127,57 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
     },
     log,
   );
+  let secrets: RunningSecretsServer;
+  let cloud: RunningCloudDirectory | undefined;
+  let wiring: CloudWiring | undefined;
+  try {
+    cloud = await optional(
+      'cloud directory',
+      async () => {
+        const mod = await import('./cloud-directory/server.js');
+        return mod.startCloudDirectory({ port: opts.cloudPort ?? 0, host, clock, faults, variants });
+      },
+      log,
+    );
+    if (cloud) closers.push(() => cloud!.close());
+
+    wiring = cloud
+      ? (await import('./cloud-directory/wiring.js')).cloudWiring(cloud, opts.env ?? process.env)
+      : undefined;
+
+    secrets = await startSecretsServer({
+      port: opts.port ?? 0,
+      host,
+      rootToken: opts.rootToken,
+      clock,
+      faults,
+      variants,
+      maxRequestBytes: opts.maxRequestBytes,
+      requireRequestHeader: opts.requireRequestHeader,
+      tls: opts.tls,
+      log,
+      settings: {
+        env: wiring?.settings.env ?? opts.env ?? process.env,
+        cloudDirectoryAddr: wiring?.settings.cloudDirectoryAddr,
+        cloudEnvironment: wiring?.settings.cloudEnvironment,
+        defaultLeaseTtl: 768 * 3600,
+        maxLeaseTtl: 768 * 3600,
+        version: opts.version ?? '1.13.10',
+        lockoutThreshold: opts.lockoutThreshold ?? 5,
+        lockoutDurationSeconds: opts.lockoutDurationSeconds ?? 900,
+        lockoutResetSeconds: opts.lockoutResetSeconds ?? 900,
+      },
+    });
+    closers.push(() => secrets.close());
+  } catch (err) {
+    // Nothing started is left listening: the scheduler too, once it has started.
+    const sched = await schedStarting;
+    if (sched) closers.push(() => sched.close());
+    await closeAll();
+    throw err;
+  }
+
+  const sched = await schedStarting;
   if (sched) closers.push(() => sched.close());
 
   return {

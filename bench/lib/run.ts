@@ -18,6 +18,8 @@ export interface RunFigures {
   importSeconds?: number;
   testsSeconds?: number;
   firstTestSeconds?: number;
+  /** The main process's start-up marks (results.json run.startup), ms since it started. */
+  startup?: NonNullable<Results['run']['startup']>;
   summary: string;
 }
 
@@ -82,6 +84,7 @@ export async function conformanceRun(req: RunRequest): Promise<RunFigures> {
     importSeconds: seconds('import'),
     testsSeconds: seconds('tests'),
     firstTestSeconds: firstTest,
+    startup: results?.run.startup,
     summary,
   };
 }
@@ -93,6 +96,7 @@ export function printRun(label: string, r: RunFigures): void {
   console.log(
     `  time to first test ${f1(r.firstTestSeconds)} s; vitest import ${f1(r.importSeconds)} s, tests ${f1(r.testsSeconds)} s (summed over workers)`,
   );
+  if (r.startup) console.log(`  start-up (ms since the process started): ${startupLine(r.startup)}`);
 }
 
 export function printSuites(r: Results | undefined): void {
@@ -113,4 +117,18 @@ export function printSuites(r: Results | undefined): void {
       `  ${suite.padEnd(10)} ${String(e.files.size).padStart(5)} ${String(e.tests).padStart(6)} ${(e.ms / 1000).toFixed(1).padStart(12)}`,
     );
   }
+}
+
+/** The start-up marks in order, each with the time since the one before. */
+export function startupLine(marks: NonNullable<RunFigures['startup']>): string {
+  const order = ['command', 'vitest', 'globalSetup', 'targetReady', 'firstTest'] as const;
+  let before = 0;
+  const parts: string[] = [];
+  for (const mark of order) {
+    const at = marks[mark];
+    if (at === undefined) continue;
+    parts.push(`${mark} ${at} (+${at - before})`);
+    before = at;
+  }
+  return parts.join(', ');
 }

@@ -135,7 +135,7 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
           jobs: o.jobs,
           reportDir: o.reportDir,
         },
-        root.embedded.switches,
+        await root.embedded.switches(),
       );
     });
 

@@ -12,6 +12,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { ConfigError } from '../config/load.js';
+import { type CompiledTree, compiledModulesPlugin, compiledSetupFile } from './compiled-modules.js';
 import { LOCKED_PROJECT } from '../domain-locks/sequencer.js';
 import { projectPath } from '../domain-locks/declarations.js';
 import { PACKAGE_ROOT } from '../spec/paths.js';
@@ -55,6 +56,8 @@ export interface ProjectOptions {
   /** Tests of one file in flight at once (default: defaultTestsInFlight). */
   testsInFlight?: number;
   timeouts: { testMs: number; hookMs: number };
+  /** The harness compiled once, loaded natively by the workers (harness/cli/compiled-modules.ts). */
+  compiled?: CompiledTree;
 }
 
 /** The test files of the selection, project-relative, sorted. */
@@ -86,11 +89,13 @@ export function conformanceProject(opts: ProjectOptions): TestProjectInlineConfi
   const files = selectedFiles(opts.suites, opts.files);
   const workers = opts.concurrency ?? defaultConcurrency(opts.embedded);
   return {
+    ...(opts.compiled ? { plugins: [compiledModulesPlugin(opts.compiled)] } : {}),
     test: {
       name: LOCKED_PROJECT,
+      ...(opts.compiled ? { server: { deps: { external: [opts.compiled.dir] } } } : {}),
       include: files.length ? files : ['suites/__none__.test.ts'],
       globalSetup: [opts.globalSetup],
-      setupFiles: [FILE_LEASE_SETUP],
+      setupFiles: [compiledSetupFile(opts.compiled, FILE_LEASE_SETUP)],
       testTimeout: opts.timeouts.testMs,
       hookTimeout: opts.timeouts.hookMs,
       isolate: false,

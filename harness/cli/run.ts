@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
+import { compiledTree } from './compiled-modules.js';
 import { ConfigError, loadConfig, type CliOverrides } from '../config/load.js';
 import ConformanceReporter, { writeReports } from '../report/reporter.js';
 import { buildResults } from '../report/build.js';
@@ -15,6 +16,7 @@ import { loadCatalogue } from '../spec/catalogue.js';
 import { conformanceProject, defaultTestsInFlight, DomainLockSequencer, parseShard } from './projects.js';
 import { measureLatency } from '../setup/latency.js';
 import { PACKAGE_ROOT } from './process.js';
+import { markStartup } from '../report/startup.js';
 import { startEmbeddedEarly, stopUntakenEarlyStart } from '../setup/early-start.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 
@@ -35,6 +37,7 @@ export interface RunOptions {
 }
 
 export async function runConformance(opts: RunOptions): Promise<number> {
+  markStartup('command');
   let cfg: TargetConfig;
   try {
     cfg = loadConfig({ file: opts.file, cli: opts.cli });
@@ -127,6 +130,7 @@ async function inFlightFor(cfg: TargetConfig): Promise<number | undefined> {
 
 /** The run itself: one vitest project of the selected files against the prepared target. */
 async function runVitest(opts: RunOptions, cfg: TargetConfig, reportDir: string): Promise<void> {
+  markStartup('vitest');
   const vitest = await startVitest('test', [], {
     config: false,
     // Suites and setup are found in this package, wherever it is installed and whatever the
@@ -145,6 +149,7 @@ async function runVitest(opts: RunOptions, cfg: TargetConfig, reportDir: string)
         concurrency: opts.concurrency,
         testsInFlight: opts.testsInFlight,
         timeouts: cfg.timeouts,
+        compiled: compiledTree(),
       }),
     ],
     sequence: { sequencer: DomainLockSequencer },

@@ -153,6 +153,12 @@ export interface Results {
     faults: string[];
     /** When the first test started (start-up cost: bench/main.ts). */
     firstTestAt?: string;
+    /**
+     * Where the start-up went: milliseconds since the command's process started when it reached the
+     * command's code, vitest's start, the global setup, a ready target and the first test
+     * (harness/report/startup.ts).
+     */
+    startup?: Partial<Record<'command' | 'vitest' | 'globalSetup' | 'targetReady' | 'firstTest', number>>;
     /** `i/n` when this is one shard of a run (`--shard`); `merge` combines the shards. */
     shard?: string;
     /** Shards merged into this file (`merge`), in order. */

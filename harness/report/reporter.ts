@@ -22,6 +22,7 @@ import { toHtml } from './html.js';
 import type { Results } from './model.js';
 import { safeResults } from './safe.js';
 import { summaryLines } from './terminal.js';
+import { markStartup, startupMarks } from './startup.js';
 
 /** The resolved target config, stashed by the global setup (same process as the reporter). */
 export function stashedConfig(): TargetConfig | undefined {
@@ -45,6 +46,7 @@ export default class ConformanceReporter implements Reporter {
 
   onTestCaseReady(): void {
     this.firstTestAt ??= new Date();
+    markStartup('firstTest');
   }
 
   async onTestRunEnd(allModules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>): Promise<void> {
@@ -120,6 +122,8 @@ export default class ConformanceReporter implements Reporter {
       | undefined;
     if (stopped) results.preflight = { setting: stopped.setting ?? '', message: stopped.message ?? '' };
     if (this.firstTestAt) results.run.firstTestAt = this.firstTestAt.toISOString();
+    const startup = startupMarks();
+    if (Object.keys(startup).length) results.run.startup = startup;
     const previous = cfg?.run.previousResults;
     if (previous) {
       if (existsSync(previous)) {

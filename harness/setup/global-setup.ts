@@ -15,6 +15,7 @@ import { prepareTarget, type PreparedTarget } from './target.js';
 import { startLockService, type LockService } from '../domain-locks/service.js';
 import { rememberConfiguredSecrets } from '../redaction/redact.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
+import { markStartup } from '../report/startup.js';
 
 interface Shared {
   prepared: Promise<PreparedTarget>;
@@ -42,6 +43,7 @@ export function conformanceSetup(embedded: EmbeddedTarget): (project: TestProjec
 }
 
 async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<() => Promise<void>> {
+  markStartup('globalSetup');
   if (!holder.__conformanceShared) {
     const base: TargetConfig = process.env.CONFORMANCE_CONFIG_JSON
       ? (JSON.parse(process.env.CONFORMANCE_CONFIG_JSON) as TargetConfig)
@@ -52,6 +54,7 @@ async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<()
   shared.users++;
   // Both awaited at once: a target that fails to start is reported as it was before.
   const [locks, prepared] = await Promise.all([shared.locks, shared.prepared]);
+  markStartup('targetReady');
   // In the main process: the warning about a short configured secret is printed here (once).
   rememberConfiguredSecrets(prepared.config);
   holder.__conformanceTarget = prepared.config;

@@ -9,6 +9,7 @@ import { resolveVersion } from './version.js';
 import { useDocumentDialectFor } from './dialect.js';
 import { preflight } from './preflight.js';
 import { embeddedStartOptions, newRootToken, takeEarlyStart } from './early-start.js';
+import type { DirectoryConfigInput, ProvisionedDirectory } from '../directory/provision.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 
 /**
@@ -50,70 +51,41 @@ export async function prepareTarget(
   const needsSched = cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness');
   const startSvc = !cfg.svc.addr;
   const startSched = needsSched && !cfg.sched.addr;
-
-  if (startSvc || startSched) {
-    // Started by the command line before vitest when it could (early-start.ts), else now.
-    const options = embeddedStartOptions(cfg, newRootToken());
-    const early = takeEarlyStart(options);
-    const rootToken = early?.rootToken ?? options.rootToken;
-    const ref = await (early?.running ?? embedded.start(options));
-    stops.push(() => ref.stop());
-    if (startSvc) {
-      cfg.embedded = true;
-      cfg.svc.addr = ref.svcAddr;
-      cfg.svc.token = rootToken;
-      embeddedHas(cfg, EMBEDDED_SVC_CAPABILITIES);
-      useDocumentDialectFor(cfg, 'svc');
-      cfg.probe = cfg.probe.filter((c) => !['clock', 'namespaces', 'referenceControl'].includes(c));
-      if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud };
-      log(
-        `embedded reference secrets service at ${ref.svcAddr}${cfg.reference.faults.length ? ` with faults ${cfg.reference.faults.join(',')}` : ''}${cfg.reference.variants.length ? ` with variants ${cfg.reference.variants.join(',')}` : ''}`,
-      );
-    }
-    if (startSched) {
-      if (!ref.schedAddr) throw new Error('the embedded reference has no scheduler: the jobs suite cannot run');
-      cfg.schedEmbedded = true;
-      cfg.sched.addr = ref.schedAddr;
-      cfg.sched.token = rootToken;
-      embeddedHas(cfg, EMBEDDED_SCHED_CAPABILITIES);
-      useDocumentDialectFor(cfg, 'sched');
-      cfg.probe = cfg.probe.filter((c) => !['schedAcl', 'schedControl'].includes(c));
-      log(`embedded reference scheduler at ${ref.schedAddr}`);
-    }
-  }
+  // The directory needs nothing from the other targets: it is provisioned while they start.
+  const directory = cfg.run.suites.includes('ldap') ? provideDirectory(cfg.ldap ?? {}) : undefined;
 
   try {
+    if (startSvc || startSched) stops.push(await startEmbedded(cfg, embedded, { startSvc, startSched }, log));
     // Before anything else asks the targets: one bounded request each (harness/setup/preflight.ts).
     await preflight(cfg, { sched: needsSched });
+    const restore = await probeCapabilities(cfg, log);
+    if (!cfg.sched.provisioner)
+      cfg.sched.provisioner = cfg.sched.tokens.length || cfg.sched.namespaces.length ? 'config' : 'reference';
+    if (restore && !cfg.embedded) stops.push(restore);
+    await resolveVersion(cfg, log);
   } catch (err) {
+    // Nothing started is left running, the directory included once it has started.
+    const dir = await directory;
+    if (dir && 'stop' in dir) stops.push(() => dir.stop());
     for (const stop of stops.reverse()) await stop().catch(() => {});
     throw err;
   }
-  const restore = await probeCapabilities(cfg, log);
-  if (!cfg.sched.provisioner)
-    cfg.sched.provisioner = cfg.sched.tokens.length || cfg.sched.namespaces.length ? 'config' : 'reference';
-  if (restore && !cfg.embedded) stops.push(restore);
-  await resolveVersion(cfg, log);
 
-  if (cfg.run.suites.includes('ldap')) {
-    try {
-      // An external directory from the config passes through too, to get its defaults filled in.
-      const { provisionDirectory } = await import('../directory/provision.js');
-      const dir = await provisionDirectory(cfg.ldap ?? {});
-      stops.push(() => dir.stop());
-      const { stop: _stop, ...ldap } = dir;
-      cfg.ldap = ldap;
-      if (dir.started) log(`directory started at ${dir.url}`);
-    } catch (err) {
-      // Without a directory the ldap suite cannot check anything: its tests skip with the reason
-      // (a fresh machine without Debian's slapd), instead of failing for a missing prerequisite.
-      const reason = `no directory: ${(err as Error).message.split('\n')[0]}`;
-      cfg.unavailable = {
-        ...cfg.unavailable,
-        ldap: { reason, setting: 'ldap.url (LDAP_URL), or install slapd ldap-utils' },
-      };
-      log(`${reason}; the ldap suite is skipped`);
-    }
+  const dir = await directory;
+  if (dir && 'stop' in dir) {
+    stops.push(() => dir.stop());
+    const { stop: _stop, ...ldap } = dir;
+    cfg.ldap = ldap;
+    if (dir.started) log(`directory started at ${dir.url}`);
+  } else if (dir) {
+    // Without a directory the ldap suite cannot check anything: its tests skip with the reason
+    // (a fresh machine without Debian's slapd), instead of failing for a missing prerequisite.
+    const reason = `no directory: ${dir.error.message.split('\n')[0]}`;
+    cfg.unavailable = {
+      ...cfg.unavailable,
+      ldap: { reason, setting: 'ldap.url (LDAP_URL), or install slapd ldap-utils' },
+    };
+    log(`${reason}; the ldap suite is skipped`);
   }
 
   return {
@@ -128,4 +100,54 @@ export async function prepareTarget(
       }
     },
   };
+}
+
+/** Starts the embedded reference for whichever API has no address and completes the config; its stop. */
+async function startEmbedded(
+  cfg: TargetConfig,
+  embedded: EmbeddedTarget,
+  { startSvc, startSched }: { startSvc: boolean; startSched: boolean },
+  log: (m: string) => void,
+): Promise<() => Promise<void>> {
+  // Started by the command line before vitest when it could (early-start.ts), else now.
+  const options = embeddedStartOptions(cfg, newRootToken());
+  const early = takeEarlyStart(options);
+  const rootToken = early?.rootToken ?? options.rootToken;
+  const ref = await (early?.running ?? embedded.start(options));
+  if (startSvc) {
+    cfg.embedded = true;
+    cfg.svc.addr = ref.svcAddr;
+    cfg.svc.token = rootToken;
+    embeddedHas(cfg, EMBEDDED_SVC_CAPABILITIES);
+    useDocumentDialectFor(cfg, 'svc');
+    cfg.probe = cfg.probe.filter((c) => !['clock', 'namespaces', 'referenceControl'].includes(c));
+    if (ref.cloud) cfg.cloud = { ...ref.cloud, ...cfg.cloud };
+    log(
+      `embedded reference secrets service at ${ref.svcAddr}${cfg.reference.faults.length ? ` with faults ${cfg.reference.faults.join(',')}` : ''}${cfg.reference.variants.length ? ` with variants ${cfg.reference.variants.join(',')}` : ''}`,
+    );
+  }
+  if (startSched) {
+    if (!ref.schedAddr) {
+      await ref.stop();
+      throw new Error('the embedded reference has no scheduler: the jobs suite cannot run');
+    }
+    cfg.schedEmbedded = true;
+    cfg.sched.addr = ref.schedAddr;
+    cfg.sched.token = rootToken;
+    embeddedHas(cfg, EMBEDDED_SCHED_CAPABILITIES);
+    useDocumentDialectFor(cfg, 'sched');
+    cfg.probe = cfg.probe.filter((c) => !['schedAcl', 'schedControl'].includes(c));
+    log(`embedded reference scheduler at ${ref.schedAddr}`);
+  }
+  return () => ref.stop();
+}
+
+/** The directory for the ldap suite (an external one from the config gets its defaults filled in), or why there is none. */
+async function provideDirectory(input: DirectoryConfigInput): Promise<ProvisionedDirectory | { error: Error }> {
+  try {
+    const { provisionDirectory } = await import('../directory/provision.js');
+    return await provisionDirectory(input);
+  } catch (err) {
+    return { error: err as Error };
+  }
 }

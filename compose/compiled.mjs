@@ -1,0 +1,151 @@
+// The package's TypeScript compiled once to JavaScript, file by file, so that a start costs node's
+// plain loading instead of a TypeScript loader on every module:
+// - the command line (compose/cli.ts) and the embedded reference's thread (reference/start.ts)
+//   import their compiled files instead of registering tsx (whose loader costs ~1.2 s of CPU per
+//   start for the command line's modules);
+// - the run's workers import the harness compiled (harness/cli/compiled-modules.ts points vitest's
+//   runner at it) instead of having vitest transform each module in the main process and fetch it
+//   over its RPC, one import after another.
+// Nothing is bundled: each source module is exactly one compiled module, so a process holds one
+// instance of each, whoever imports it.
+//
+// The compiled files live in the cache folder of harness/cache/disk-cache.ts
+// (`node_modules/.cache/svc-conformance/`, `CONFORMANCE_CACHE_DIR`), in a folder named by a hash of
+// what they are made from: every source file's name and contents, tsconfig.json, esbuild's version
+// and this file. So an edited source is never run stale: the next start compiles again (~0.3 s).
+// Several processes starting at once may each compile; each writes its own folder and renames it
+// into place, and a folder once in place is never changed. Older folders are removed after an hour.
+//
+// Each compiled module keeps its source's URL as `import.meta.url`: the harness finds its data
+// (spec/, the catalogue, generated/) and hashes its own source relative to it.
+//
+// Nothing here is needed for a run to work: `CONFORMANCE_CACHE=off`, an unwritable folder, a
+// missing esbuild or a failed compile gives `null`, and the caller loads the source through tsx.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The folders compiled: everything a run loads but the test files (vitest's runner loads those). */
+const SOURCE_DIRS = ['compose', 'contract', 'fixtures', 'harness', 'reference', 'suites'];
+const STALE_AFTER_MS = 60 * 60_000;
+const requireHere = createRequire(import.meta.url);
+const META_URL = /\bimport\.meta\.url\b/g;
+
+function cacheRoot(root) {
+  return join(process.env.CONFORMANCE_CACHE_DIR || join(root, 'node_modules/.cache/svc-conformance'), 'compiled');
+}
+
+function isSource(rel) {
+  return rel.endsWith('.ts') && !rel.endsWith('.test.ts') && !rel.endsWith('.d.ts');
+}
+
+function sourcesOf(root, dir, out) {
+  let entries;
+  try {
+    entries = readdirSync(join(root, dir), { withFileTypes: true });
+  } catch {
+    return; /* a folder the package does not have */
+  }
+  for (const entry of entries) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) sourcesOf(root, rel, out);
+    else if (isSource(rel)) out.push(rel);
+  }
+}
+
+function keyOf(root, sources) {
+  const h = createHash('sha256');
+  h.update(readFileSync(fileURLToPath(import.meta.url))).update('\0');
+  h.update(requireHere('esbuild/package.json').version).update('\0');
+  for (const file of ['tsconfig.json', ...sources]) {
+    h.update(file)
+      .update('\0')
+      .update(readFileSync(join(root, file)))
+      .update('\0');
+  }
+  return h.digest('hex').slice(0, 24);
+}
+
+async function compileOne(transform, tsconfigRaw, root, rel, outDir) {
+  const source = join(root, rel);
+  const out = join(outDir, rel.replace(/\.ts$/, '.js'));
+  const code = readFileSync(source, 'utf8').replace(META_URL, JSON.stringify(pathToFileURL(source).href));
+  const result = await transform(code, {
+    loader: 'ts',
+    format: 'esm',
+    target: `node${process.versions.node.split('.')[0]}`,
+    sourcemap: 'external',
+    sourcefile: relative(dirname(out), source),
+    sourcesContent: false,
+    tsconfigRaw,
+  });
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${result.code}//# sourceMappingURL=${basename(out)}.map\n`);
+  writeFileSync(`${out}.map`, result.map);
+}
+
+async function compile(root, sources, dir) {
+  const { transform } = await import('esbuild');
+  const folder = dirname(dir);
+  mkdirSync(folder, { recursive: true });
+  const scratch = join(folder, `.scratch-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const tsconfigRaw = readFileSync(join(root, 'tsconfig.json'), 'utf8');
+  try {
+    await Promise.all(sources.map((rel) => compileOne(transform, tsconfigRaw, root, rel, scratch)));
+    try {
+      renameSync(scratch, dir);
+    } catch {
+      /* another process put the same compile in place first */
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  for (const entry of readdirSync(folder)) {
+    const path = join(folder, entry);
+    if (path === dir) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_AFTER_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      /* another process removed it */
+    }
+  }
+}
+
+/**
+ * The compiled sources of the package at `root` (this one by default), compiled first when a source
+ * changed: `{ dir, sources }` (dir laid out as the package: harness/x.ts -> dir/harness/x.js;
+ * sources relative to the package root), or null when they cannot be.
+ */
+export async function compiledTree(root = PACKAGE_ROOT) {
+  if (process.env.CONFORMANCE_CACHE === 'off') return null;
+  try {
+    const sources = [];
+    for (const d of SOURCE_DIRS) sourcesOf(root, d, sources);
+    sources.sort();
+    const dir = join(cacheRoot(root), keyOf(root, sources));
+    try {
+      statSync(dir);
+    } catch {
+      await compile(root, sources, dir);
+    }
+    return { dir, sources };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Imports the compiled form of `entry` (relative to the package root), or returns null when there
+ * is none (the caller then registers tsx and imports the source). The tree is left on globalThis
+ * for the run's workers (harness/cli/compiled-modules.ts).
+ */
+export async function importCompiled(entry) {
+  const tree = await compiledTree();
+  if (!tree) return null;
+  globalThis.__conformanceCompiledTree = tree;
+  process.setSourceMapsEnabled?.(true);
+  return import(pathToFileURL(join(tree.dir, entry.replace(/\.ts$/, '.js'))).href);
+}

@@ -1,0 +1,90 @@
+/**
+ * The package's TypeScript compiled once (compose/compiled.mjs) and the resolver that points a
+ * run's workers at it (harness/cli/compiled-modules.ts): never stale, one compiled module per
+ * source, the data found where the source is, and nothing compiled when the cache is off.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compiledTree } from '../../compose/compiled.mjs';
+import { compiledModulesPlugin, compiledSetupFile } from '../../harness/cli/compiled-modules.js';
+import { PACKAGE_ROOT } from '../../harness/spec/paths.js';
+import { saveCacheEnv } from '../helpers/cache-env.js';
+
+const restoreCacheEnv = saveCacheEnv();
+let root: string;
+
+function write(rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'compiled-test-'));
+  process.env.CONFORMANCE_CACHE_DIR = join(root, 'cache');
+  delete process.env.CONFORMANCE_CACHE;
+  write('tsconfig.json', '{ "compilerOptions": { "target": "ES2022", "module": "NodeNext" } }');
+  write('harness/where.ts', 'export const where: string = import.meta.url;\nexport const n = 1 as number;\n');
+  write('harness/uses.ts', "import { n } from './where.js';\nexport const twice = (): number => n * 2;\n");
+  write('suites/a/a.test.ts', 'throw new Error("a test file is never compiled");\n');
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+  restoreCacheEnv();
+});
+
+describe('compiledTree', () => {
+  it('compiles every source but the test files, each to its own module, keeping its source URL', async () => {
+    const tree = await compiledTree(root);
+    expect(tree?.sources).toEqual(['harness/uses.ts', 'harness/where.ts']);
+    const where = await import(pathToFileURL(join(tree!.dir, 'harness/where.js')).href);
+    expect(where.where).toBe(pathToFileURL(join(root, 'harness/where.ts')).href);
+    const uses = await import(pathToFileURL(join(tree!.dir, 'harness/uses.js')).href);
+    expect(uses.twice()).toBe(2);
+    expect(readFileSync(join(tree!.dir, 'harness/uses.js'), 'utf8')).toMatch(/sourceMappingURL=uses\.js\.map/);
+  });
+
+  it('compiles again after a source changed, into another folder', async () => {
+    const first = await compiledTree(root);
+    expect((await compiledTree(root))?.dir).toBe(first?.dir);
+    write('harness/where.ts', 'export const where = "edited";\nexport const n = 3;\n');
+    const second = await compiledTree(root);
+    expect(second?.dir).not.toBe(first?.dir);
+    const where = await import(pathToFileURL(join(second!.dir, 'harness/where.js')).href);
+    expect(where.where).toBe('edited');
+  });
+
+  it('compiles nothing with CONFORMANCE_CACHE=off, nor from a source that does not compile', async () => {
+    process.env.CONFORMANCE_CACHE = 'off';
+    expect(await compiledTree(root)).toBeNull();
+    delete process.env.CONFORMANCE_CACHE;
+    write('harness/broken.ts', 'export const = ;\n');
+    expect(await compiledTree(root)).toBeNull();
+  });
+});
+
+describe('compiledModulesPlugin', () => {
+  const tree = { dir: '/compiled', sources: ['harness/a.ts', 'suites/lib/b.ts'] };
+  const resolveId = compiledModulesPlugin(tree).resolveId as (source: string, importer?: string) => string | null;
+
+  it('points relative imports of compiled sources at their compiled files', () => {
+    expect(resolveId('../../harness/a.js', join(PACKAGE_ROOT, 'suites/core/x.test.ts'))).toBe('/compiled/harness/a.js');
+    expect(resolveId('../lib/b.js', join(PACKAGE_ROOT, 'suites/core/x.test.ts'))).toBe('/compiled/suites/lib/b.js');
+  });
+
+  it('leaves everything else to vitest: test files, other files, packages, imports from elsewhere', () => {
+    expect(resolveId('./y.test.js', join(PACKAGE_ROOT, 'suites/core/x.test.ts'))).toBeNull();
+    expect(resolveId('../../harness/c.js', join(PACKAGE_ROOT, 'suites/core/x.test.ts'))).toBeNull();
+    expect(resolveId('vitest', join(PACKAGE_ROOT, 'suites/core/x.test.ts'))).toBeNull();
+    expect(resolveId('./a.js', '/elsewhere/harness/x.ts')).toBeNull();
+    expect(resolveId('./a.js')).toBeNull();
+  });
+
+  it('runs the set-up file compiled when it is compiled', () => {
+    expect(compiledSetupFile(tree, join(PACKAGE_ROOT, 'harness/a.ts'))).toBe('/compiled/harness/a.js');
+    expect(compiledSetupFile(undefined, join(PACKAGE_ROOT, 'harness/a.ts'))).toBe(join(PACKAGE_ROOT, 'harness/a.ts'));
+  });
+});
