@@ -247,9 +247,16 @@ conformance(
     const ex = await t.sched.post(`job/${enc(id)}/evaluate`, {
       body: { JobID: id, EvalOptions: { ForceReschedule: true } },
     });
-    t.as('jobs.evaluate.json-payload-0-8-4').check(ex, ok);
+    // A refusal breaks the JSON payload's rule when a call without a payload works, else the
+    // endpoint's own: the first failing check names the rule.
+    const payloadRefused =
+      ex.response.status >= 300 &&
+      (await t.sched.post(`job/${enc(id)}/evaluate`, { validate: false })).response.status < 300;
+    const payloadCheck = () => t.as('jobs.evaluate.json-payload-0-8-4').check(ex, ok);
+    if (payloadRefused) payloadCheck();
     t.check(
       ex,
+      ok,
       bodyAt('/JobModifyIndex', (await readJob(t, id)).JobModifyIndex, "is the job's JobModifyIndex"),
       bodyAt(
         '/EvalID',
@@ -257,6 +264,7 @@ conformance(
         'names a new evaluation',
       ),
     );
+    payloadCheck();
     const after = body<Obj[]>(await t.sched.get(`job/${enc(id)}/evaluations`));
     const ev = after.find((e) => e.ID === body(ex).EvalID);
     expectThat(

@@ -234,8 +234,9 @@ conformance(
       statusIs(200),
       bodyAt('/data/plaintext', b64('own'), 'still decrypts: the key was not replaced'),
     );
-    t.check(await t.svc.post(`${transit.path}/restore/${target}`, { body: { backup, force: true } }), success);
-    t.check(
+    const forced = t.as('transit.restore.force');
+    forced.check(await t.svc.post(`${transit.path}/restore/${target}`, { body: { backup, force: true } }), success);
+    forced.check(
       await t.svc.post(`${transit.path}/decrypt/${target}`, { body: { ciphertext: fromBackup } }),
       statusIs(200),
       bodyAt('/data/plaintext', b64('from backup'), 'decrypts with the restored key'),
