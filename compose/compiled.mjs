@@ -14,7 +14,7 @@
 // what they are made from: every source file's name and contents, tsconfig.json, esbuild's version
 // and this file. So an edited source is never run stale: the next start compiles again (~0.3 s).
 // Several processes starting at once may each compile; each writes its own folder and renames it
-// into place, and a folder once in place is never changed. Older folders are removed after an hour.
+// into place, and a folder once in place is never changed. Folders unused for an hour are removed.
 //
 // Each compiled module keeps its source's URL as `import.meta.url`: the harness finds its data
 // (spec/, the catalogue, generated/) and hashes its own source relative to it.
@@ -22,7 +22,7 @@
 // Nothing here is needed for a run to work: `CONFORMANCE_CACHE=off`, an unwritable folder, a
 // missing esbuild or a failed compile gives `null`, and the caller loads the source through tsx.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -76,7 +76,8 @@ async function compileOne(transform, tsconfigRaw, root, rel, outDir) {
   const result = await transform(code, {
     loader: 'ts',
     format: 'esm',
-    target: `node${process.versions.node.split('.')[0]}`,
+    // The oldest Node `engines` accepts: a tree compiled under a newer Node runs on every one.
+    target: 'node20.19',
     sourcemap: 'external',
     sourcefile: relative(dirname(out), source),
     sourcesContent: false,
@@ -130,6 +131,14 @@ export async function compiledTree(root = PACKAGE_ROOT) {
       statSync(dir);
     } catch {
       await compile(root, sources, dir);
+    }
+    try {
+      // Marked as used: only folders unused for an hour are removed (a long run may still load
+      // modules from its folder after another process compiled a newer one).
+      const now = new Date();
+      utimesSync(dir, now, now);
+    } catch {
+      /* a folder this user cannot write: nothing removes it either */
     }
     return { dir, sources };
   } catch {
