@@ -7,7 +7,7 @@
  * clock of the test's suite (against a target whose clock it cannot move, the test moves nothing).
  * How many run at once: the project's maxConcurrency (harness/cli/projects.ts).
  */
-import { getCurrentSuite } from 'vitest/suite';
+import { TestRunner } from 'vitest';
 import {
   type ClockMovable,
   type InFileOrder,
@@ -23,7 +23,7 @@ export function inFileOrder(
   area: string | undefined,
   movable: ClockMovable,
 ): InFileOrder {
-  const file = getCurrentSuite().file?.filepath;
+  const file = TestRunner.getCurrentSuite().file?.filepath;
   const alone = !!meta.sequential || (!!meta.movesClock && movable(timeDomain(timeOwnerOf(area))));
   return {
     title: meta.title,

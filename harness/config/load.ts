@@ -55,6 +55,7 @@ export function defaults(): TargetConfig {
       tokens: [],
       namespaces: [],
       runningTask: { Driver: 'raw_exec', Config: { command: '/bin/sleep', args: ['3600'] } },
+      failingTask: { Driver: 'raw_exec', Config: { command: '/bin/false' } },
       actionTasks: {
         isolated: { Driver: 'exec', Config: { command: '/bin/sleep', args: ['3600'] } },
         unisolated: { Driver: 'raw_exec', Config: { command: '/bin/sleep', args: ['3600'] } },

@@ -108,7 +108,7 @@ export const configSchema = {
     sched: d('The job scheduler under test (see docs/TARGETS.md, "A real scheduler").', {
       type: 'object',
       additionalProperties: false,
-      required: ['addr', 'token', 'provisioner', 'tokens', 'namespaces', 'runningTask', 'actionTasks'],
+      required: ['addr', 'token', 'provisioner', 'tokens', 'namespaces', 'runningTask', 'failingTask', 'actionTasks'],
       properties: {
         addr: d(
           'address of the scheduler; empty: the embedded reference serves it',
@@ -143,6 +143,18 @@ export const configSchema = {
         }),
         runningTask: d(
           '`{Driver, Config}` of the tasks that must keep running (service jobs); the default, `raw_exec` running `/bin/sleep 3600`, is what a dev agent offers without a container engine',
+          {
+            type: 'object',
+            additionalProperties: false,
+            required: ['Driver', 'Config'],
+            properties: {
+              Driver: d('the task driver', { type: 'string', minLength: 1 }),
+              Config: d("the driver's task config", { type: 'object' }),
+            },
+          },
+        ),
+        failingTask: d(
+          '`{Driver, Config}` of a task that exits with a failure at once (a failed allocation for the evaluate `ForceReschedule` test); the default is `raw_exec` running `/bin/false`',
           {
             type: 'object',
             additionalProperties: false,

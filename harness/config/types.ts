@@ -101,6 +101,8 @@ export interface TargetConfig {
      * running /bin/sleep, which a real dev agent offers without a container engine.
      */
     runningTask: { Driver: string; Config: Record<string, unknown> };
+    /** A task that exits with a failure at once (the evaluate ForceReschedule test). */
+    failingTask: { Driver: string; Config: Record<string, unknown> };
     /**
      * A task whose driver has file system isolation and one whose driver lacks it (the action
      * stream then also needs alloc-node-exec). Default: the upstream scheduler's exec and raw_exec.

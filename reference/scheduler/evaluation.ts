@@ -4,6 +4,7 @@
  * current definition on the simulated cluster (sim.ts), what does not fit left queued in a
  * blocked evaluation, as the real scheduler does.
  */
+import { rescheduleAllowed } from './reschedule.js';
 import { clone, isParameterized, isPeriodic, type Job } from './job.js';
 import { isTerminal } from './sim.js';
 import type { Entry, Store } from './store.js';
@@ -67,6 +68,13 @@ export function reconcile(store: Store, e: Entry, ev: Job, deploymentID: string,
       let mine = live.filter(
         (a) => a.TaskGroup === g.Name && (!isTerminal(a) || (batch && a.ClientStatus === 'complete')),
       );
+      // A failed allocation holds its place unless its ReschedulePolicy lets it be replaced now or
+      // the evaluation forces it (reschedule.ts); a replacement is linked to it.
+      const failedHere = live.filter((a) => a.TaskGroup === g.Name && a.ClientStatus === 'failed' && !a.NextAllocation);
+      const replacing = failedHere.filter(
+        (a) => a.forceReschedule === true || rescheduleAllowed(a, g, store.nowNs() / 1_000_000),
+      );
+      for (const a of failedHere) delete a.forceReschedule;
       for (const a of [...mine]) {
         if (a.JobVersion === job.Version) {
           // A later evaluation of the same version may own the deployment now: its allocations join it.
@@ -84,6 +92,7 @@ export function reconcile(store: Store, e: Entry, ev: Job, deploymentID: string,
           if (deploymentID && !isTerminal(a)) store.cluster.adopt(a, deploymentID);
         }
       }
+      mine = [...mine, ...failedHere.filter((a) => !replacing.includes(a))];
       if (mine.length > desired) {
         const extra = [...mine]
           .sort((x, y) => y.Name.localeCompare(x.Name, undefined, { numeric: true }))
@@ -137,10 +146,16 @@ export function reconcile(store: Store, e: Entry, ev: Job, deploymentID: string,
           };
         }
         for (let k = 0; k < fits; k++) {
-          while (used.has(idx)) idx++;
-          used.add(idx);
-          const node = system ? nodes[k % nodes.length]! : nodes[idx % nodes.length]!;
-          store.cluster.place(e.key, job, g, idx, node, ev.ID, deploymentID);
+          // A replacement takes the name index of the allocation it replaces.
+          const previous = replacing[k];
+          let at = previous ? Number(/\[(\d+)\]$/.exec(previous.Name)?.[1] ?? -1) : -1;
+          if (at < 0 || used.has(at)) {
+            while (used.has(idx)) idx++;
+            at = idx;
+          }
+          used.add(at);
+          const node = system ? nodes[k % nodes.length]! : nodes[at % nodes.length]!;
+          store.cluster.place(e.key, job, g, at, node, ev.ID, deploymentID, previous);
         }
         queued[g.Name] ??= 0;
       } else {

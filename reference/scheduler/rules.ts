@@ -166,6 +166,8 @@ export interface SchedulerRules extends ParameterRules {
   // ---- evaluate, plan, periodic, scale -----------------------------------------------------------
   evaluateJobIdRequired: boolean;
   evaluateCreatesEval: boolean;
+  /** `EvalOptions.ForceReschedule` replaces the job's failed allocations past their reschedule limits. */
+  forceRescheduleHonoured: boolean;
   /** Plan is a dry run. */
   planDryRun: boolean;
   planDiff: boolean;
@@ -290,6 +292,7 @@ export const documented: SchedulerRules = {
 
   evaluateJobIdRequired: true,
   evaluateCreatesEval: true,
+  forceRescheduleHonoured: true,
   planDryRun: true,
   planDiff: true,
   planAnnotations: true,

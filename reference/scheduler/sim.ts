@@ -1,6 +1,7 @@
 /**
  * The simulated cluster under the reference scheduler: client nodes, allocations that move
- * pending -> running (-> complete for batch work) on the controllable clock, and deployments that
+ * pending -> running (-> complete for batch work, -> failed for a failing task: reschedule.ts) on
+ * the controllable clock, and deployments that
  * turn successful once every placed allocation of their job version has been running for the
  * group's MinHealthyTime. A job whose Meta holds `ref.hold-deployment = "true"` keeps its
  * deployment running until a newer version or a stop replaces it.
@@ -11,6 +12,7 @@ import { clone, type Job, SECOND } from './job.js';
 import { DEFAULT_DELAYS, type SchedulerDelays } from './delays.js';
 import { HOLD_DEPLOYMENT_META } from '../../contract/scheduler-control.js';
 import { deploymentRecord, taskEvent } from './sim-records.js';
+import { failingTasks, restartsMs, trackerAfter } from './reschedule.js';
 
 export { HOLD_DEPLOYMENT_META };
 
@@ -96,7 +98,16 @@ export class Cluster {
   }
 
   /** Places one allocation of `group` (name index `idx`) on `node`. */
-  place(jobKey: string, job: Job, group: Job, idx: number, node: SimNode, evalID: string, deploymentID: string): Alloc {
+  place(
+    jobKey: string,
+    job: Job,
+    group: Job,
+    idx: number,
+    node: SimNode,
+    evalID: string,
+    deploymentID: string,
+    previous?: Alloc,
+  ): Alloc {
     const index = this.hooks.nextIndex();
     const now = this.nowNs();
     const ports: Record<string, number> = {};
@@ -153,6 +164,13 @@ export class Cluster {
       runningSinceMs: 0,
       healthy: false,
     };
+    if (previous) {
+      // A replacement of a failed allocation: linked both ways, its reschedule history carried.
+      alloc.PreviousAllocation = previous.ID;
+      alloc.RescheduleTracker = trackerAfter(previous, this.clock.now(), Number(group.ReschedulePolicy?.Delay) || 0);
+      previous.NextAllocation = alloc.ID;
+      this.touch(previous);
+    }
     this.allocs.push(alloc);
     this.at(this.clock.now() + this.delays.allocationStartMs, (due) => this.start(alloc, due));
     return alloc;
@@ -169,11 +187,9 @@ export class Cluster {
     if (alloc.ClientStatus !== 'pending' || alloc.DesiredStatus !== 'run') return;
     const now = this.nowNs();
     const startedAt = rfc3339(dueMs);
+    const group = this.hooks.jobFor(alloc)?.TaskGroups?.find((g: Job) => g.Name === alloc.TaskGroup);
     for (const [name, st] of Object.entries(alloc.TaskStates as Record<string, Job>)) {
-      const image = this.hooks
-        .jobFor(alloc)
-        ?.TaskGroups?.find((g: Job) => g.Name === alloc.TaskGroup)
-        ?.Tasks?.find((t: Job) => t.Name === name)?.Config?.image;
+      const image = group?.Tasks?.find((t: Job) => t.Name === name)?.Config?.image;
       st.State = 'running';
       st.StartedAt = startedAt;
       st.Events.push(
@@ -190,20 +206,34 @@ export class Cluster {
     alloc.runningSinceMs = dueMs;
     this.touch(alloc);
     this.hooks.changed(alloc.jobKey);
+    const failing = failingTasks(group);
+    if (failing.length) {
+      this.at(dueMs + restartsMs(group), (due) => this.finish(alloc, 'failed', 'Failed tasks', due, failing));
+      return;
+    }
     if (alloc.JobType === 'batch' || alloc.JobType === 'sysbatch') {
       this.at(dueMs + this.delays.batchRunMs, (due) => this.finish(alloc, 'complete', 'All tasks have completed', due));
     }
     this.scheduleHealth(alloc);
   }
 
-  private finish(alloc: Alloc, status: 'complete' | 'failed', description: string, dueMs: number): void {
+  private finish(
+    alloc: Alloc,
+    status: 'complete' | 'failed',
+    description: string,
+    dueMs: number,
+    failing: string[] = [],
+  ): void {
     if (alloc.ClientStatus !== 'running' && alloc.ClientStatus !== 'pending') return;
     const now = dueMs * 1_000_000;
-    for (const st of Object.values(alloc.TaskStates as Record<string, Job>)) {
+    for (const [name, st] of Object.entries(alloc.TaskStates as Record<string, Job>)) {
+      const exitCode = failing.includes(name) ? 1 : 0;
       st.State = 'dead';
+      st.Failed = exitCode !== 0;
       st.FinishedAt = rfc3339(dueMs);
-      st.Events.push(taskEvent('Terminated', now, { ExitCode: 0, DisplayMessage: 'Exit Code: 0' }));
+      st.Events.push(taskEvent('Terminated', now, { ExitCode: exitCode, DisplayMessage: `Exit Code: ${exitCode}` }));
     }
+    if (status === 'failed') alloc.failedAtMs = dueMs;
     alloc.ClientStatus = status;
     alloc.ClientDescription = description;
     this.touch(alloc);
@@ -336,7 +366,8 @@ export class Cluster {
   /** The list form of an allocation (internal bookkeeping removed). */
   static view(a: Alloc): Job {
     const out = clone(a);
-    for (const k of ['jobKey', 'ports', 'runningSinceMs', 'healthy', 'JobCreateIndex']) delete out[k];
+    for (const k of ['jobKey', 'ports', 'runningSinceMs', 'healthy', 'JobCreateIndex', 'failedAtMs', 'forceReschedule'])
+      delete out[k];
     return out;
   }
 

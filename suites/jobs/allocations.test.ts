@@ -5,7 +5,7 @@
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
-import { body, enc, register, registered, waitFor, type Obj, ok } from './helpers.js';
+import { body, enc, register, registered, waitAdvancing, waitFor, type Obj, ok } from './helpers.js';
 
 suite('jobs');
 
@@ -225,6 +225,70 @@ conformance(
         oldDeps,
         depsAll,
       ),
+    );
+  },
+);
+
+/** The job's evaluation `evalId` once the scheduler has processed it. */
+const processed = (t: T, id: string, evalId: string) =>
+  waitAdvancing(
+    t,
+    `evaluation ${evalId} is processed`,
+    async () => body<Obj[]>(await t.sched.get(`job/${enc(id)}/evaluations`)).find((e) => e.ID === evalId),
+    (ev) => ev?.Status === 'complete',
+  );
+
+conformance(
+  {
+    id: 'jobs.evaluate.force-reschedule',
+    level: 'MUST',
+    title:
+      'POST /v1/job/:job_id/evaluate with EvalOptions.ForceReschedule true replaces a failed allocation past its reschedule limit; without it the allocation stays failed',
+  },
+  async (t) => {
+    const id = t.unique('sforce');
+    // A batch task that fails at once, with no restarts and no reschedule attempts: its failed
+    // allocation is past its reschedule limit from the start.
+    const job = jobDefinition('batch-failing', id);
+    Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.failingTask));
+    await register(t, job);
+    const failed = (
+      await waitAdvancing(
+        t,
+        'the allocation fails',
+        () => allocsOf(t, id),
+        (a) => a.some((x) => x.ClientStatus === 'failed'),
+      )
+    ).find((x) => x.ClientStatus === 'failed')!;
+    const evaluate = async (force: boolean) => {
+      const ex = await t.sched.post(`job/${enc(id)}/evaluate`, {
+        body: { JobID: id, EvalOptions: { ForceReschedule: force } },
+      });
+      t.precondition(ex, ok);
+      await processed(t, id, body(ex).EvalID);
+    };
+
+    // A replacement is any allocation placed after the failure (a real scheduler also names the
+    // failed one in its PreviousAllocation; the sentence asks only that it be rescheduled).
+    const before = new Set((await allocsOf(t, id)).map((a) => a.ID as string));
+    const placedSince = (allocs: Obj[]) => allocs.filter((a) => !before.has(a.ID));
+
+    await evaluate(false);
+    const unforced = placedSince(await allocsOf(t, id));
+    expectThat(
+      unforced.length === 0,
+      'reschedule',
+      'without ForceReschedule (default false) the failed allocation past its limit is not replaced',
+      'no new allocation',
+      unforced.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
+    );
+
+    await evaluate(true);
+    await waitAdvancing(
+      t,
+      `with ForceReschedule a replacement of the failed allocation ${failed.ID} is placed`,
+      () => allocsOf(t, id),
+      (a) => placedSince(a).length > 0,
     );
   },
 );

@@ -24,18 +24,22 @@ export function schedulingRoutes(d: Deps): Route[] {
 
   const evaluate = (ctx: Ctx, id: string, body: Job): Reply => {
     if (ctx.rawBody.length > 0 && !rules.evaluateTakesJson) throw badRequest('the evaluate endpoint takes no body');
+    let forceReschedule = false;
     if (ctx.rawBody.length > 0) {
       const jobId = optString(body, 'JobID') ?? (rules.evaluateJobIdRequired ? undefined : id);
       if (!jobId) throw badRequest('Job ID must be specified');
       if (jobId !== id) throw badRequest('JobID not same as job name');
       if (body.EvalOptions !== undefined && body.EvalOptions !== null) {
         if (!isObj(body.EvalOptions)) throw badRequest('EvalOptions must be an object');
-        optBool(body.EvalOptions, 'ForceReschedule');
+        forceReschedule = optBool(body.EvalOptions, 'ForceReschedule') === true;
       }
     }
     const e = store.mustGet(ctx.namespace, id);
     if (isPeriodic(e.job)) throw badRequest("can't evaluate periodic job");
     if (isParameterized(e.job)) throw badRequest("can't evaluate parameterized job");
+    // The evaluation replaces the job's failed allocations whatever their reschedule policy says.
+    if (forceReschedule && rules.forceRescheduleHonoured)
+      for (const a of store.allocsOf(e)) if (a.ClientStatus === 'failed' && !a.NextAllocation) a.forceReschedule = true;
     if (!rules.evaluateCreatesEval)
       return { body: writeResponse({ JobModifyIndex: e.job.JobModifyIndex, Index: store.index, Warnings: '' }) };
     const ev = store.createEval(e, 'job-register', e.job.Priority);

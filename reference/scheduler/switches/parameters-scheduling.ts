@@ -93,6 +93,13 @@ export const parameterSchedulingSwitches = [
     description: 'POST /v1/job/:job_id/evaluate refuses a JSON payload (only an empty body is taken)',
     replace: () => ({ evaluateTakesJson: false }),
   }),
+  fault('jobs.evaluate-force-reschedule-ignored', {
+    breaks: 'jobs.evaluate.force-reschedule',
+    statements: ['doc.jobs.evaluate.force-reschedule'],
+    description:
+      'EvalOptions.ForceReschedule true is ignored: a failed allocation past its reschedule limit stays failed',
+    replace: () => ({ forceRescheduleHonoured: false }),
+  }),
   fault('jobs.evaluate-answer-job-modify-index-zero', {
     breaks: 'jobs.evaluate.creates-eval',
     statements: ['doc.jobs.evaluate.response'],
