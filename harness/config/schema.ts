@@ -16,6 +16,17 @@ const posInt = { type: 'integer', minimum: 1 } as const;
 const nonNegInt = { type: 'integer', minimum: 0 } as const;
 const httpUrl = { type: 'string', pattern: '^https?://[^\\s/]+(/.*)?$' } as const;
 const headerName = { type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" } as const;
+/** A scheduler task: `{Driver, Config}`. */
+const task = (what: string) =>
+  d(what, {
+    type: 'object',
+    additionalProperties: false,
+    required: ['Driver', 'Config'],
+    properties: {
+      Driver: d('the task driver', { type: 'string', minLength: 1 }),
+      Config: d("the driver's task config", { type: 'object' }),
+    },
+  });
 
 const CAPABILITIES: Record<string, string> = {
   namespaces: 'the target has namespaces (an enterprise feature); probed on an external target',
@@ -141,29 +152,11 @@ export const configSchema = {
           type: 'array',
           items: { type: 'string', pattern: '^[a-zA-Z0-9-]{1,128}$' },
         }),
-        runningTask: d(
+        runningTask: task(
           '`{Driver, Config}` of the tasks that must keep running (service jobs); the default, `raw_exec` running `/bin/sleep 3600`, is what a dev agent offers without a container engine',
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['Driver', 'Config'],
-            properties: {
-              Driver: d('the task driver', { type: 'string', minLength: 1 }),
-              Config: d("the driver's task config", { type: 'object' }),
-            },
-          },
         ),
-        failingTask: d(
+        failingTask: task(
           '`{Driver, Config}` of a task that exits with a failure at once (a failed allocation for the evaluate `ForceReschedule` test); the default is `raw_exec` running `/bin/false`',
-          {
-            type: 'object',
-            additionalProperties: false,
-            required: ['Driver', 'Config'],
-            properties: {
-              Driver: d('the task driver', { type: 'string', minLength: 1 }),
-              Config: d("the driver's task config", { type: 'object' }),
-            },
-          },
         ),
         actionTasks: d(
           '`{isolated, unisolated}`: `{Driver, Config}` of a task whose driver has file system isolation and of one whose driver lacks it, for the action stream\'s ACL ("alloc-exec (and alloc-node-exec when the task driver lacks file system isolation)"); the defaults are the upstream scheduler\'s `exec` and `raw_exec`. A target whose client does not run one of them leaves its test not applicable',
@@ -172,18 +165,7 @@ export const configSchema = {
             additionalProperties: false,
             required: ['isolated', 'unisolated'],
             properties: Object.fromEntries(
-              ['isolated', 'unisolated'].map((k) => [
-                k,
-                d(`the task of the ${k} driver`, {
-                  type: 'object',
-                  additionalProperties: false,
-                  required: ['Driver', 'Config'],
-                  properties: {
-                    Driver: d('the task driver', { type: 'string', minLength: 1 }),
-                    Config: d("the driver's task config", { type: 'object' }),
-                  },
-                }),
-              ]),
+              ['isolated', 'unisolated'].map((k) => [k, task(`the task of the ${k} driver`)]),
             ),
           },
         ),
