@@ -12,7 +12,7 @@
 // The compiled files live in the cache folder of harness/cache/disk-cache.ts
 // (`node_modules/.cache/svc-conformance/`, `CONFORMANCE_CACHE_DIR`), in a folder named by a hash of
 // what they are made from: every source file's name and contents, tsconfig.json, esbuild's version
-// and this file. So an edited source is never run stale: the next start compiles again (~0.3 s).
+// and this file. So an edited source is never run stale: the next start compiles again (~0.5 s).
 // Several processes starting at once may each compile; each writes its own folder and renames it
 // into place, and a folder once in place is never changed. Folders unused for an hour are removed.
 //

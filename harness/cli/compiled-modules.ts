@@ -25,7 +25,7 @@ export interface CompiledTree {
 
 /** The tree the command line compiled, if it did. */
 export function compiledTree(): CompiledTree | undefined {
-  return (globalThis as { __conformanceCompiledTree?: CompiledTree }).__conformanceCompiledTree ?? undefined;
+  return (globalThis as { __conformanceCompiledTree?: CompiledTree }).__conformanceCompiledTree;
 }
 
 /** The compiled file of a compiled source (absolute path), or undefined. */
