@@ -168,6 +168,8 @@ export interface SchedulerRules extends ParameterRules {
   evaluateCreatesEval: boolean;
   /** `EvalOptions.ForceReschedule` replaces the job's failed allocations past their reschedule limits. */
   forceRescheduleHonoured: boolean;
+  /** What an evaluate request without `EvalOptions.ForceReschedule` does (the document: false). */
+  forceRescheduleDefault: boolean;
   /** Plan is a dry run. */
   planDryRun: boolean;
   planDiff: boolean;
@@ -293,6 +295,7 @@ export const documented: SchedulerRules = {
   evaluateJobIdRequired: true,
   evaluateCreatesEval: true,
   forceRescheduleHonoured: true,
+  forceRescheduleDefault: false,
   planDryRun: true,
   planDiff: true,
   planAnnotations: true,

@@ -260,9 +260,10 @@ conformance(
         (a) => a.some((x) => x.ClientStatus === 'failed'),
       )
     ).find((x) => x.ClientStatus === 'failed')!;
-    const evaluate = async (force: boolean) => {
+    // Without EvalOptions the default applies (false); with it, ForceReschedule true.
+    const evaluate = async (force?: true) => {
       const ex = await t.sched.post(`job/${enc(id)}/evaluate`, {
-        body: { JobID: id, EvalOptions: { ForceReschedule: force } },
+        body: force ? { JobID: id, EvalOptions: { ForceReschedule: force } } : { JobID: id },
       });
       t.precondition(ex, ok);
       await processed(t, id, body(ex).EvalID);
@@ -273,7 +274,7 @@ conformance(
     const before = new Set((await allocsOf(t, id)).map((a) => a.ID as string));
     const placedSince = (allocs: Obj[]) => allocs.filter((a) => !before.has(a.ID));
 
-    await evaluate(false);
+    await evaluate();
     const unforced = placedSince(await allocsOf(t, id));
     expectThat(
       unforced.length === 0,

@@ -24,14 +24,15 @@ export function schedulingRoutes(d: Deps): Route[] {
 
   const evaluate = (ctx: Ctx, id: string, body: Job): Reply => {
     if (ctx.rawBody.length > 0 && !rules.evaluateTakesJson) throw badRequest('the evaluate endpoint takes no body');
-    let forceReschedule = false;
+    let forceReschedule = rules.forceRescheduleDefault;
     if (ctx.rawBody.length > 0) {
       const jobId = optString(body, 'JobID') ?? (rules.evaluateJobIdRequired ? undefined : id);
       if (!jobId) throw badRequest('Job ID must be specified');
       if (jobId !== id) throw badRequest('JobID not same as job name');
       if (body.EvalOptions !== undefined && body.EvalOptions !== null) {
         if (!isObj(body.EvalOptions)) throw badRequest('EvalOptions must be an object');
-        forceReschedule = optBool(body.EvalOptions, 'ForceReschedule') === true;
+        const given = optBool(body.EvalOptions, 'ForceReschedule');
+        if (body.EvalOptions.ForceReschedule != null) forceReschedule = given;
       }
     }
     const e = store.mustGet(ctx.namespace, id);

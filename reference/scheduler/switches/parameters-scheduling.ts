@@ -100,6 +100,13 @@ export const parameterSchedulingSwitches = [
       'EvalOptions.ForceReschedule true is ignored: a failed allocation past its reschedule limit stays failed',
     replace: () => ({ forceRescheduleHonoured: false }),
   }),
+  fault('jobs.evaluate-force-reschedule-always', {
+    breaks: 'jobs.evaluate.force-reschedule',
+    statements: ['doc.jobs.evaluate.force-reschedule'],
+    description:
+      'every evaluate request reschedules failed allocations past their limits, ForceReschedule false or absent too (the default is false)',
+    replace: () => ({ forceRescheduleDefault: true }),
+  }),
   fault('jobs.evaluate-answer-job-modify-index-zero', {
     breaks: 'jobs.evaluate.creates-eval',
     statements: ['doc.jobs.evaluate.response'],
