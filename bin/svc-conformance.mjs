@@ -14,9 +14,12 @@
 // and ends with the process. With SVC_ADDR the run's target is elsewhere: nothing is loaded.
 //
 // The TypeScript runs compiled once into the cache (compose/compiled.mjs), not through tsx's
-// loader, unless that cannot be done (then tsx's loader, as before).
+// loader, unless that cannot be done (then tsx's loader, as before); on Node >= 22.1 node's own
+// compile cache is on for the whole run, vitest's modules included (enableNodeCompileCache).
 import { Worker } from 'node:worker_threads';
-import { importCompiled } from '../compose/compiled.mjs';
+import { enableNodeCompileCache, importCompiled } from '../compose/compiled.mjs';
+
+enableNodeCompileCache();
 
 if (process.argv[2] === 'run' && !process.env.SVC_ADDR) {
   const thread = new Worker(new URL('../compose/reference-thread.mjs', import.meta.url), {

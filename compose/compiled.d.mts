@@ -7,3 +7,4 @@ export interface CompiledTree {
 }
 export function compiledTree(root?: string): Promise<CompiledTree | null>;
 export function importCompiled(entry: string): Promise<unknown>;
+export function enableNodeCompileCache(root?: string): void;

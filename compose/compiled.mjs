@@ -34,8 +34,17 @@ const STALE_AFTER_MS = 60 * 60_000;
 const requireHere = createRequire(import.meta.url);
 const META_URL = /\bimport\.meta\.url\b/g;
 
+function cacheFolder(root) {
+  return process.env.CONFORMANCE_CACHE_DIR || join(root, 'node_modules/.cache/svc-conformance');
+}
+
 function cacheRoot(root) {
-  return join(process.env.CONFORMANCE_CACHE_DIR || join(root, 'node_modules/.cache/svc-conformance'), 'compiled');
+  return join(cacheFolder(root), 'compiled');
+}
+
+/** Node's compile cache of this package's runs (enableNodeCompileCache). */
+function nodeCompileCacheDir(root) {
+  return join(cacheFolder(root), 'node-compile');
 }
 
 function isSource(rel) {
@@ -101,6 +110,10 @@ async function compile(root, sources, dir) {
     } catch {
       /* another process put the same compile in place first */
     }
+    // Node keeps its compiled code by file path: what it kept for older compiled folders is never
+    // read again (they are removed within the hour). Cleared here, it is written afresh by the
+    // runs that use the new folder (a NODE_COMPILE_CACHE of the user's own is not this folder).
+    rmSync(nodeCompileCacheDir(root), { recursive: true, force: true });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -157,4 +170,24 @@ export async function importCompiled(entry) {
   globalThis.__conformanceCompiledTree = tree;
   process.setSourceMapsEnabled?.(true);
   return import(pathToFileURL(join(tree.dir, entry.replace(/\.ts$/, '.js'))).href);
+}
+
+/**
+ * Node's own on-disk cache of compiled code (Node >= 22.1; Node 20 has none and this does
+ * nothing): V8 then reads what it compiled on an earlier start instead of parsing and compiling
+ * every module again, vitest's and the libraries' as well as this package's (~100 ms less for
+ * the first test on two cores). Enabled in this process and, through NODE_COMPILE_CACHE, in the
+ * run's workers and threads; node checks each entry against the file's contents, so it is never
+ * stale. A NODE_COMPILE_CACHE of the user's own is used as it is and never cleared;
+ * `CONFORMANCE_CACHE=off` and NODE_DISABLE_COMPILE_CACHE turn it off.
+ */
+export function enableNodeCompileCache(root = PACKAGE_ROOT) {
+  const { enableCompileCache } = requireHere('node:module');
+  if (!enableCompileCache || process.env.CONFORMANCE_CACHE === 'off' || process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  process.env.NODE_COMPILE_CACHE ||= nodeCompileCacheDir(root);
+  try {
+    enableCompileCache(process.env.NODE_COMPILE_CACHE);
+  } catch {
+    /* an unwritable folder: only the time is lost */
+  }
 }

@@ -8,7 +8,10 @@
 // bin/svc-conformance.mjs, before the run's config is even read), it only loads the reference's
 // modules and starts it when a `start` message brings the options.
 import { parentPort, workerData } from 'node:worker_threads';
-import { importCompiled } from './compiled.mjs';
+import { enableNodeCompileCache, importCompiled } from './compiled.mjs';
+
+// The thread's own modules through node's compile cache too (the main thread set its folder).
+enableNodeCompileCache();
 
 /** The reference compiled once (compiled.mjs), or its source through tsx's loader. */
 async function loadReference() {

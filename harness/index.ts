@@ -41,3 +41,6 @@ export type { Exchange } from './http/exchange.js';
 export { redactor } from './redaction/redact.js';
 export { loadCatalogue } from './spec/catalogue.js';
 export { mountAliases } from './spec/mount-aliases.js';
+// Files the suites read (case tables, their schema) kept parsed in the run's cache.
+export { cachedValidator } from './cache/schema-cache.js';
+export { cachedYamlFile } from './cache/yaml.js';

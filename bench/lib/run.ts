@@ -90,11 +90,12 @@ export async function conformanceRun(req: RunRequest): Promise<RunFigures> {
 }
 
 export const f1 = (n: number | undefined) => (n === undefined ? 'n/a' : n.toFixed(1));
+export const f2 = (n: number | undefined) => (n === undefined ? 'n/a' : n.toFixed(2));
 
 export function printRun(label: string, r: RunFigures): void {
   console.log(`${label}: ${f1(r.wallSeconds)} s wall, exit ${r.code}; ${r.summary}`);
   console.log(
-    `  time to first test ${f1(r.firstTestSeconds)} s; vitest import ${f1(r.importSeconds)} s, tests ${f1(r.testsSeconds)} s (summed over workers)`,
+    `  time to first test ${f2(r.firstTestSeconds)} s; vitest import ${f1(r.importSeconds)} s, tests ${f1(r.testsSeconds)} s (summed over workers)`,
   );
   if (r.startup) console.log(`  start-up (ms since the process started): ${startupLine(r.startup)}`);
 }

@@ -10,10 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import standaloneModule from 'ajv/dist/standalone/index.js';
+import type { Ajv, Options, ValidateFunction } from 'ajv';
 import { cacheEnabled, cachedText, cacheKey, packageVersion, sourceHash } from './disk-cache.js';
 
 export interface AjvSetup {
@@ -25,12 +22,24 @@ export interface AjvSetup {
   keywords?: string[];
 }
 
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => void }).default;
-const standaloneCode = (standaloneModule as unknown as { default: (ajv: Ajv, refs: Record<string, string>) => string })
-  .default;
+// The generated code requires ajv's runtime helpers and ajv-formats' formats: resolved from here.
+const requireHere = createRequire(import.meta.url);
+
+// ajv itself (its compiler, ~50 ms to load) is required only when a schema is compiled: with the
+// cache warm every process of a run validates with the cached code alone, which needs only the
+// runtime helpers above.
+const ajvCompiler = () => ({
+  Ajv: (requireHere('ajv') as typeof import('ajv')).Ajv,
+  Ajv2020: (requireHere('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020,
+  addFormats: (requireHere('ajv-formats') as { default: (ajv: Ajv) => void }).default,
+  standaloneCode: (
+    requireHere('ajv/dist/standalone/index.js') as { default: (ajv: Ajv, refs: Record<string, string>) => string }
+  ).default,
+});
 
 /** An ajv instance of `setup`; `source` keeps the generated code so it can be written out. */
 export function newAjv(setup: AjvSetup, source = false): Ajv {
+  const { Ajv, Ajv2020, addFormats } = ajvCompiler();
   const options: Options = source ? { ...setup.options, code: { ...setup.options.code, source: true } } : setup.options;
   const ajv = setup.dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options);
   if (setup.formats) addFormats(ajv);
@@ -48,9 +57,6 @@ export function schemaHash(schema: object | boolean): string | undefined {
   }
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
-
-// The generated code requires ajv's runtime helpers and ajv-formats' formats: resolved from here.
-const requireHere = createRequire(import.meta.url);
 
 function loadModule(code: string): Record<string, ValidateFunction> {
   const module = { exports: {} as Record<string, ValidateFunction> };
@@ -71,7 +77,7 @@ function generate(setup: AjvSetup, schemas: Map<string, object | boolean>): stri
       ajv.removeSchema(hash);
     }
   }
-  return standaloneCode(ajv, refs);
+  return ajvCompiler().standaloneCode(ajv, refs);
 }
 
 /**

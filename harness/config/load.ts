@@ -5,7 +5,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes, randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { TargetConfig } from './types.js';
 import { configSchema } from './schema.js';
@@ -13,6 +12,7 @@ import { envNames } from './settings.js';
 import { cloudConfigFromEnv } from './cloud.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import { cachedValidator } from '../cache/schema-cache.js';
+import { parseYaml } from '../cache/yaml.js';
 
 export class ConfigError extends Error {
   constructor(

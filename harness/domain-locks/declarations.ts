@@ -15,9 +15,8 @@
  * the files that hold the secrets clock, and no file could run beside a settings change that
  * could not also run beside a clock move. Two names would cost bookkeeping and buy nothing.
  */
-import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { cachedYamlFile } from '../cache/yaml.js';
 import type { TimeOwner } from '../author/time.js';
 import { PACKAGE_ROOT } from '../spec/paths.js';
 import type { Wants } from './locks.js';
@@ -71,7 +70,7 @@ function domainList(file: string, where: string, value: unknown): Domain[] {
 
 /** suites/domain-locks.yaml, checked: every domain is known and every exclusive file has a reason. */
 export function loadLockDeclarations(file = DOMAIN_LOCKS_FILE): LockDeclarations {
-  const doc = (parse(readFileSync(file, 'utf8')) ?? {}) as {
+  const doc = (cachedYamlFile('domain-locks', file) ?? {}) as {
     suites?: Record<string, unknown>;
     exclusive?: Record<string, unknown>;
     sequential?: Record<string, unknown>;

@@ -4,7 +4,7 @@
  * excuses a failure; an entry whose tests now pass is reported as fixed.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { parseYaml } from '../cache/yaml.js';
 import type { ValidateFunction } from 'ajv';
 import { ConfigError } from '../config/load.js';
 import { cachedValidator } from '../cache/schema-cache.js';
@@ -44,7 +44,7 @@ export function loadExpectations(path: string | undefined): Map<string, Expectat
   const out = new Map<string, Expectation>();
   if (!path) return out;
   if (!existsSync(path)) throw new ConfigError('run.expectationsFile (--expectations)', `file not found: ${path}`);
-  const doc = parse(readFileSync(path, 'utf8'));
+  const doc = parseYaml(readFileSync(path, 'utf8'));
   // Made on first use, as cached code: most runs have no expectations file.
   validate ??= cachedValidator('expectations', { dialect: 'draft-07', options: { allErrors: true } }, schema);
   if (!validate(doc)) {

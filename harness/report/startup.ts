@@ -7,10 +7,16 @@ export type StartupMark = 'command' | 'vitest' | 'globalSetup' | 'targetReady' |
 
 const holder = globalThis as { __conformanceStartup?: Partial<Record<StartupMark, number>> };
 
-/** Records the first time `mark` is reached. */
-export function markStartup(mark: StartupMark): void {
+/**
+ * Records the first time `mark` is reached: now, or `at` (epoch milliseconds) for a moment another
+ * process saw first (the earliest of several wins).
+ */
+export function markStartup(mark: StartupMark, at?: number): void {
   holder.__conformanceStartup ??= {};
-  holder.__conformanceStartup[mark] ??= Math.round(performance.now());
+  const marks = holder.__conformanceStartup;
+  const value = Math.round(at === undefined ? performance.now() : at - performance.timeOrigin);
+  if (at === undefined) marks[mark] ??= value;
+  else marks[mark] = Math.min(marks[mark] ?? value, value);
 }
 
 export function startupMarks(): Partial<Record<StartupMark, number>> {

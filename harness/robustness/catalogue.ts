@@ -11,7 +11,7 @@
  * leaves the error body and statuses open ("Error body format of this API: not shown"), and a real
  * scheduler answers some refusals 500 with a message: every scheduler rule is an assumption.
  */
-import { stringify } from 'yaml';
+import { stringifyYaml } from '../cache/yaml.js';
 import type { SpecRegistry } from '../spec/registry.js';
 import { planOperation, type Rule } from './plan.js';
 
@@ -188,7 +188,7 @@ export function renderCatalogues(registry: SpecRegistry): Record<string, string>
   ].join('\n');
   const render = (api: 'svc' | 'sched', document: string) =>
     header +
-    stringify(
+    stringifyYaml(
       { area: 'robustness', document, requirements: robustnessRequirements(registry, api) },
       { lineWidth: 0, aliasDuplicateObjects: false },
     );

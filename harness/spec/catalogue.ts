@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYaml } from '../cache/yaml.js';
 import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
 import { CATALOGUE_DIR, GENERATED_CATALOGUE_DIR } from './paths.js';
 import { schemaRequirements } from './schema-requirements.js';
@@ -60,7 +60,7 @@ export function loadCatalogue(dirs = CATALOGUE_DIRS): Map<string, Requirement> {
   const entries = cachedSync('catalogue', key, () => {
     const list: Requirement[] = [];
     for (const file of catalogueFiles(dirs)) {
-      const doc = parse(readFileSync(file, 'utf8')) as {
+      const doc = parseYaml(readFileSync(file, 'utf8')) as {
         area: string;
         document: string;
         requirements: Omit<Requirement, 'area' | 'document'>[];

@@ -11,7 +11,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parseYaml } from '../cache/yaml.js';
 import type { Requirement } from './catalogue.js';
 import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
 import { SPEC_DIR } from './paths.js';
@@ -70,7 +70,7 @@ function buildSchemaRequirements(dir: string): Requirement[] {
   for (const file of readdirSync(dir)
     .filter((f) => /\.ya?ml$/.test(f) && f !== 'components.yaml')
     .sort()) {
-    const doc = parse(readFileSync(join(dir, file), 'utf8')) as {
+    const doc = parseYaml(readFileSync(join(dir, file), 'utf8')) as {
       paths?: Record<string, Record<string, { operationId?: string; summary?: string }>>;
     };
     for (const [template, item] of Object.entries(doc?.paths ?? {})) {

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parseYaml } from '../cache/yaml.js';
 import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -125,7 +125,7 @@ export function loadStatements(dir = STATEMENTS_DIR): Statement[] {
     for (const name of readdirSync(dir)
       .filter((f) => /\.ya?ml$/.test(f))
       .sort()) {
-      const doc = parse(readFileSync(join(dir, name), 'utf8')) as {
+      const doc = parseYaml(readFileSync(join(dir, name), 'utf8')) as {
         document: DocumentFile;
         statements: Omit<Statement, 'document' | 'file'>[];
       };

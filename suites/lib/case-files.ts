@@ -1,13 +1,15 @@
 /**
  * Case files (spec/cases.schema.json): their types, and loading with validation, so a malformed
- * table fails loudly instead of testing nothing. No harness import: the project's own tests and
- * tools (tools/trace.ts) read case files with it; suites/lib/cases.ts runs them.
+ * table fails loudly instead of testing nothing. The project's own tests and tools
+ * (tools/trace.ts) read case files with it; suites/lib/cases.ts runs them. Of the harness it uses
+ * only the caches: a case file and the schema's validator come from node_modules/.cache when
+ * unchanged, so a worker's first file loads neither yaml nor ajv's compiler.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { parse } from 'yaml';
+import type { ValidateFunction } from 'ajv';
+import { cachedValidator, cachedYamlFile } from '../../harness/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -58,21 +60,27 @@ export interface CaseFile {
   cases: Case[];
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
-// Compiled when a case file is first loaded (a fifth of a second of CPU): most files that import
-// the case runner's helpers load no case file, and a worker's first file should not wait for it.
-let compiled: ReturnType<typeof ajv.compile> | undefined;
+// Made when a case file is first loaded: most files that import the case runner's helpers load
+// no case file.
+let compiled: ValidateFunction | undefined;
 const validator = () =>
-  (compiled ??= ajv.compile(JSON.parse(readFileSync(path.join(root, 'spec', 'cases.schema.json'), 'utf8')) as object));
+  (compiled ??= cachedValidator(
+    'cases',
+    { dialect: '2020-12', options: { allErrors: true, strict: true, strictTypes: false, strictRequired: false } },
+    JSON.parse(readFileSync(path.join(root, 'spec', 'cases.schema.json'), 'utf8')) as object,
+  ));
+
+/** As ajv's errorsText. */
+const errorsText = (errors: ValidateFunction['errors']) =>
+  (errors ?? []).map((e) => `data${e.instancePath} ${e.message}`).join(', ');
 
 /** Loads and validates one case file (a path or a URL such as `new URL('./x.cases.yaml', import.meta.url)`). */
 export function loadCases(file: string | URL): CaseFile {
   const abs = typeof file === 'string' ? path.resolve(root, file) : fileURLToPath(file);
   const rel = path.relative(root, abs).split(path.sep).join('/');
-  const data: unknown = parse(readFileSync(abs, 'utf8'));
+  const data: unknown = cachedYamlFile('cases', abs);
   const validate = validator();
-  if (!validate(data))
-    throw new Error(`${rel} does not match spec/cases.schema.json: ${ajv.errorsText(validate.errors)}`);
+  if (!validate(data)) throw new Error(`${rel} does not match spec/cases.schema.json: ${errorsText(validate.errors)}`);
   const cf = { ...(data as Omit<CaseFile, 'file'>), file: rel };
   for (const c of cf.cases) {
     const where = `${rel}: case "${c.title}"`;

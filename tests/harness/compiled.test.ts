@@ -3,7 +3,9 @@
  * run's workers at it (harness/cli/compiled-modules.ts): never stale, one compiled module per
  * source, the data found where the source is, and nothing compiled when the cache is off.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -86,5 +88,64 @@ describe('compiledModulesPlugin', () => {
   it('runs the set-up file compiled when it is compiled', () => {
     expect(compiledSetupFile(tree, join(PACKAGE_ROOT, 'harness/a.ts'))).toBe('/compiled/harness/a.js');
     expect(compiledSetupFile(undefined, join(PACKAGE_ROOT, 'harness/a.ts'))).toBe(join(PACKAGE_ROOT, 'harness/a.ts'));
+  });
+});
+
+describe('enableNodeCompileCache', () => {
+  const compiledModule = pathToFileURL(join(PACKAGE_ROOT, 'compose/compiled.mjs')).href;
+  // Node >= 22.1 has a compile cache; on Node 20 there is nothing to enable.
+  const nodeHasIt =
+    typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache ===
+    'function';
+
+  /** [NODE_COMPILE_CACHE, the folder node caches in] after enabling it in a fresh process. */
+  function enabledIn(env: Record<string, string | undefined>): [string | null, string | null] {
+    const code = `import { enableNodeCompileCache } from ${JSON.stringify(compiledModule)};
+      enableNodeCompileCache(${JSON.stringify(root)});
+      const m = await import('node:module');
+      console.log(JSON.stringify([process.env.NODE_COMPILE_CACHE ?? null, m.getCompileCacheDir?.() ?? null]));`;
+    const childEnv: Record<string, string | undefined> = {
+      ...process.env,
+      CONFORMANCE_CACHE_DIR: join(root, 'cache'),
+      ...env,
+    };
+    for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+      env: childEnv,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    return JSON.parse(out) as [string | null, string | null];
+  }
+
+  it('caches in the package cache folder, for this process and the processes it starts', () => {
+    const folder = join(root, 'cache', 'node-compile');
+    const [env, used] = enabledIn({ NODE_COMPILE_CACHE: undefined, CONFORMANCE_CACHE: undefined });
+    if (nodeHasIt) {
+      expect(env).toBe(folder);
+      // node keeps a folder per node version inside it
+      expect(used?.startsWith(`${folder}/`)).toBe(true);
+    } else {
+      expect([env, used]).toEqual([null, null]);
+    }
+  });
+
+  it('keeps a NODE_COMPILE_CACHE of the user’s own, and is off with CONFORMANCE_CACHE=off', () => {
+    const own = join(root, 'own');
+    const [env, used] = enabledIn({ NODE_COMPILE_CACHE: own, CONFORMANCE_CACHE: undefined });
+    expect(env).toBe(own);
+    if (nodeHasIt) expect(used?.startsWith(`${own}/`)).toBe(true);
+    expect(enabledIn({ NODE_COMPILE_CACHE: undefined, CONFORMANCE_CACHE: 'off' })).toEqual([null, null]);
+  });
+
+  it('is cleared when the sources compile into a new folder (its entries are by file path)', async () => {
+    const folder = join(root, 'cache', 'node-compile');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'entry'), 'x');
+    await compiledTree(root);
+    expect(existsSync(folder)).toBe(false);
+    mkdirSync(folder, { recursive: true });
+    await compiledTree(root);
+    expect(existsSync(folder)).toBe(true);
   });
 });
