@@ -17,7 +17,8 @@ import { conformanceProject, defaultTestsInFlight, DomainLockSequencer, parseSha
 import { measureLatency } from '../setup/latency.js';
 import { PACKAGE_ROOT } from './process.js';
 import { markStartup } from '../report/startup.js';
-import { startEmbeddedEarly, stopUntakenEarlyStart } from '../setup/early-start.js';
+import { startDirectoryEarly, startEmbeddedEarly, stopUntakenEarlyStart } from '../setup/early-start.js';
+import { provideDirectory } from '../setup/target.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 
 export interface RunOptions {
@@ -86,8 +87,10 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     }
   }
   process.env.CONFORMANCE_CONFIG_JSON = JSON.stringify(cfg);
-  // The embedded target starts now, beside vitest's start-up; the global setup takes it over.
+  // The embedded target and the directory start now, beside vitest's start-up; the global setup
+  // takes them over.
   if (opts.embedded) startEmbeddedEarly(cfg, opts.embedded);
+  startDirectoryEarly(cfg, provideDirectory);
   const testsInFlight = opts.testsInFlight ?? (opts.concurrency === 1 ? 1 : await inFlightFor(cfg));
   try {
     await runVitest({ ...opts, testsInFlight }, cfg, reportDir);

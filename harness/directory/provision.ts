@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { containerRuntimeAvailable, startContainerLdap } from './container.js';
 import { seedPlan } from './seed.js';
 import { startLocalSlapd } from './slapd.js';
-import { tlsMaterial } from './tls-material.js';
+import { tlsMaterialOffThread } from './tls-off-thread.js';
 
 export interface DirectoryConfigInput {
   url?: string;
@@ -87,7 +87,7 @@ export async function provisionDirectory(cfg: DirectoryConfigInput = {}): Promis
     const c = await startContainerLdap(plan);
     return { ...common, url: c.url, bindDn: c.bindDn, stop: c.stop };
   }
-  const material = await tlsMaterial();
+  const material = await tlsMaterialOffThread();
   const local = await startLocalSlapd(plan, material);
   return {
     ...common,

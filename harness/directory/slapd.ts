@@ -2,7 +2,7 @@
  * A private slapd from Debian's packages: its own temp config and database on a free loopback
  * port, seeded with slapadd, stopped (and its files removed) by `stop()`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -132,6 +132,19 @@ export interface LocalSlapd {
   stop(): Promise<void>;
 }
 
+/** A command's exit status and standard error; killed after `timeoutMs` (status null). */
+function run(command: string, args: string[], timeoutMs: number): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs });
+    let stderr = '';
+    child.stderr?.on('data', (b: Buffer) => {
+      stderr = (stderr + b.toString()).slice(-2000);
+    });
+    child.once('error', (err) => resolve({ status: null, stderr: err.message }));
+    child.once('close', (status) => resolve({ status, stderr }));
+  });
+}
+
 export async function startLocalSlapd(plan: SeedPlan, tls: TlsMaterial): Promise<LocalSlapd> {
   const slapd = first(process.env.SLAPD_BIN ? [process.env.SLAPD_BIN] : SLAPD_CANDIDATES);
   const slapadd = first(SLAPADD_CANDIDATES);
@@ -148,10 +161,8 @@ export async function startLocalSlapd(plan: SeedPlan, tls: TlsMaterial): Promise
   await writeFile(join(dir, 'server.pem'), tls.serverCert);
   await writeFile(join(dir, 'server-key.pem'), tls.serverKey, { mode: 0o600 });
   await writeFile(join(dir, 'seed.ldif'), toLdif(plan.entries));
-  const added = spawnSync(slapadd, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')], {
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
+  // Not spawnSync: the directory is provisioned beside the run's start, which goes on meanwhile.
+  const added = await run(slapadd, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')], 30_000);
   if (added.status !== 0) {
     await rm(dir, { recursive: true, force: true });
     throw new Error(`slapadd failed (${added.status}): ${(added.stderr || '').slice(0, 500)}`);

@@ -1,6 +1,7 @@
 /**
- * The embedded target started by the command line before vitest, so that its start-up (loading
- * and starting the reference: most of a second) runs beside vitest's own instead of after it. The
+ * The embedded target and the ldap suite's directory started by the command line before vitest,
+ * so that their start-up (loading and starting the reference: most of a second) runs beside
+ * vitest's own instead of after it. The
  * global setup (target.ts) takes the started target over when its options are the ones it would
  * start it with; otherwise it starts its own and the early one is stopped. The hand-over goes
  * through the main process's globalThis: the command line and the global setup run in one process
@@ -9,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EmbeddedStartOptions, EmbeddedTarget, RunningEmbedded } from '../../contract/target.js';
 import type { TargetConfig } from '../config/types.js';
+import type { DirectoryConfigInput, ProvisionedDirectory } from '../directory/provision.js';
 
 interface EarlyStart {
   /** The options it was started with, root token left out, as JSON (what the global setup compares). */
@@ -18,7 +20,17 @@ interface EarlyStart {
   taken: boolean;
 }
 
-const holder = globalThis as { __conformanceEarlyStart?: EarlyStart };
+/** A directory provisioned, or why it could not be (target.ts reports it). */
+export type DirectoryProvision = ProvisionedDirectory | { error: Error };
+
+interface EarlyDirectory {
+  /** The ldap settings it was provisioned from, as JSON (what the global setup compares). */
+  key: string;
+  provided: Promise<DirectoryProvision>;
+  taken: boolean;
+}
+
+const holder = globalThis as { __conformanceEarlyStart?: EarlyStart; __conformanceEarlyDirectory?: EarlyDirectory };
 
 /** Whether a run with this config starts an embedded target (an API without an address). */
 export function needsEmbedded(cfg: TargetConfig): boolean {
@@ -65,11 +77,39 @@ export function takeEarlyStart(
   return { rootToken: early.rootToken, running: early.running };
 }
 
-/** Stops an early-started target nobody took over (the run ended before its global setup). */
+/**
+ * Provisions the ldap suite's directory now (its TLS material, slapd and its seed: a few hundred
+ * milliseconds, mostly off the main thread), for the global setup to take over.
+ */
+export function startDirectoryEarly(
+  cfg: TargetConfig,
+  provide: (input: DirectoryConfigInput) => Promise<DirectoryProvision>,
+): void {
+  if (!cfg.run.suites.includes('ldap') || holder.__conformanceEarlyDirectory) return;
+  const input = cfg.ldap ?? {};
+  holder.__conformanceEarlyDirectory = { key: JSON.stringify(input), provided: provide(input), taken: false };
+}
+
+/** The early-provisioned directory when it was provisioned from `input`. */
+export function takeEarlyDirectory(input: DirectoryConfigInput): Promise<DirectoryProvision> | undefined {
+  const early = holder.__conformanceEarlyDirectory;
+  if (!early || early.taken || early.key !== JSON.stringify(input)) return undefined;
+  early.taken = true;
+  return early.provided;
+}
+
+/** Stops what was started early and nobody took over (the run ended before its global setup). */
 export async function stopUntakenEarlyStart(): Promise<void> {
   const early = holder.__conformanceEarlyStart;
+  const directory = holder.__conformanceEarlyDirectory;
   delete holder.__conformanceEarlyStart;
-  if (!early || early.taken) return;
-  const running = await early.running.catch(() => undefined);
-  await running?.stop().catch(() => undefined);
+  delete holder.__conformanceEarlyDirectory;
+  if (early && !early.taken) {
+    const running = await early.running.catch(() => undefined);
+    await running?.stop().catch(() => undefined);
+  }
+  if (directory && !directory.taken) {
+    const provided = await directory.provided;
+    if ('stop' in provided) await provided.stop().catch(() => undefined);
+  }
 }

@@ -8,8 +8,14 @@ import { probeCapabilities } from './probe.js';
 import { resolveVersion } from './version.js';
 import { useDocumentDialectFor } from './dialect.js';
 import { preflight } from './preflight.js';
-import { embeddedStartOptions, newRootToken, takeEarlyStart } from './early-start.js';
-import type { DirectoryConfigInput, ProvisionedDirectory } from '../directory/provision.js';
+import {
+  type DirectoryProvision,
+  embeddedStartOptions,
+  newRootToken,
+  takeEarlyDirectory,
+  takeEarlyStart,
+} from './early-start.js';
+import type { DirectoryConfigInput } from '../directory/provision.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 
 /**
@@ -52,7 +58,10 @@ export async function prepareTarget(
   const startSvc = !cfg.svc.addr;
   const startSched = needsSched && !cfg.sched.addr;
   // The directory needs nothing from the other targets: it is provisioned while they start.
-  const directory = cfg.run.suites.includes('ldap') ? provideDirectory(cfg.ldap ?? {}) : undefined;
+  // Provisioned by the command line before vitest when it could (early-start.ts), else now.
+  const directory = cfg.run.suites.includes('ldap')
+    ? (takeEarlyDirectory(cfg.ldap ?? {}) ?? provideDirectory(cfg.ldap ?? {}))
+    : undefined;
 
   try {
     if (startSvc || startSched) stops.push(await startEmbedded(cfg, embedded, { startSvc, startSched }, log));
@@ -143,7 +152,7 @@ async function startEmbedded(
 }
 
 /** The directory for the ldap suite (an external one from the config gets its defaults filled in), or why there is none. */
-async function provideDirectory(input: DirectoryConfigInput): Promise<ProvisionedDirectory | { error: Error }> {
+export async function provideDirectory(input: DirectoryConfigInput): Promise<DirectoryProvision> {
   try {
     const { provisionDirectory } = await import('../directory/provision.js');
     return await provisionDirectory(input);
