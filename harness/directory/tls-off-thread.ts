@@ -9,13 +9,13 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TlsMaterial } from './tls-material.js';
+import { compiledTree } from '../cli/compiled-modules.js';
 
 /** How long the thread may take before the run fails with a message (signing takes milliseconds). */
 const THREAD_TIMEOUT_MS = 30_000;
 
 function compiledModule(): string | undefined {
-  const tree = (globalThis as { __conformanceCompiledTree?: { dir: string; sources: readonly string[] } })
-    .__conformanceCompiledTree;
+  const tree = compiledTree();
   if (!tree?.sources.includes('harness/directory/tls-material.ts')) return undefined;
   return pathToFileURL(join(tree.dir, 'harness/directory/tls-material.js')).href;
 }
