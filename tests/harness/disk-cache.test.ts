@@ -1,7 +1,6 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   cached,
   cachedSync,
@@ -13,21 +12,9 @@ import {
 } from '../../harness/cache/disk-cache.js';
 import { schemaRequirements } from '../../harness/spec/schema-requirements.js';
 import { SPEC_DIR } from '../../harness/spec/paths.js';
-import { saveCacheEnv } from '../helpers/cache-env.js';
+import { useFreshCacheDir } from '../helpers/cache-env.js';
 
-const restoreCacheEnv = saveCacheEnv();
-let dir: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'disk-cache-test-'));
-  process.env.CONFORMANCE_CACHE_DIR = join(dir, 'cache');
-  delete process.env.CONFORMANCE_CACHE;
-});
-
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-  restoreCacheEnv();
-});
+const tempDir = useFreshCacheDir('disk-cache-test-');
 
 function counting<T>(value: T): { build: () => T; calls: () => number } {
   let n = 0;
@@ -53,7 +40,7 @@ describe('disk cache', () => {
   });
 
   it('a key changes with any file of the source folder, any part, the generator and library versions', () => {
-    const src = join(dir, 'src');
+    const src = join(tempDir(), 'src');
     cpSync(SPEC_DIR, src, { recursive: true });
     const before = contentHash(src, /\.ya?ml$/);
     const otherFiles = contentHash(src, /\.json$/);
@@ -73,12 +60,12 @@ describe('disk cache', () => {
     cachedSync('t', 'k', b.build);
     cachedText('t', 'k', 'js', b.build, (s) => s);
     expect(b.calls()).toBe(3);
-    expect(() => readdirSync(join(dir, 'cache'))).toThrow();
+    expect(() => readdirSync(join(tempDir(), 'cache'))).toThrow();
   });
 
   it('an unwritable cache falls back to building', () => {
-    writeFileSync(join(dir, 'file'), 'x');
-    process.env.CONFORMANCE_CACHE_DIR = join(dir, 'file', 'cache'); // a folder under a file: mkdir fails
+    writeFileSync(join(tempDir(), 'file'), 'x');
+    process.env.CONFORMANCE_CACHE_DIR = join(tempDir(), 'file', 'cache'); // a folder under a file: mkdir fails
     const b = counting({ v: 1 });
     expect(cachedSync('t', 'k', b.build)).toEqual({ v: 1 });
     expect(cachedSync('t', 'k', b.build)).toEqual({ v: 1 });
@@ -97,11 +84,11 @@ describe('disk cache', () => {
   it('a corrupt file is rebuilt and rewritten', () => {
     const b = counting({ v: 1 });
     cachedSync('t', 'k', b.build);
-    const [file] = readdirSync(join(dir, 'cache'));
-    writeFileSync(join(dir, 'cache', file!), '{"v": 1'); // truncated
+    const [file] = readdirSync(join(tempDir(), 'cache'));
+    writeFileSync(join(tempDir(), 'cache', file!), '{"v": 1'); // truncated
     expect(cachedSync('t', 'k', b.build)).toEqual({ v: 1 });
     expect(b.calls()).toBe(2);
-    expect(JSON.parse(readFileSync(join(dir, 'cache', file!), 'utf8'))).toEqual({ v: 1 });
+    expect(JSON.parse(readFileSync(join(tempDir(), 'cache', file!), 'utf8'))).toEqual({ v: 1 });
   });
 
   it('cached text whose use fails (corrupt code) is built again', () => {
@@ -110,9 +97,9 @@ describe('disk cache', () => {
       return s;
     };
     expect(cachedText('code', 'k', 'js', () => 'ok 1', use)).toBe('ok 1');
-    writeFileSync(join(dir, 'cache', 'code-k.js'), 'garbage');
+    writeFileSync(join(tempDir(), 'cache', 'code-k.js'), 'garbage');
     expect(cachedText('code', 'k', 'js', () => 'ok 2', use)).toBe('ok 2');
-    expect(readFileSync(join(dir, 'cache', 'code-k.js'), 'utf8')).toBe('ok 2');
+    expect(readFileSync(join(tempDir(), 'cache', 'code-k.js'), 'utf8')).toBe('ok 2');
   });
 });
 
@@ -124,7 +111,7 @@ describe('cached schema requirements', () => {
     expect(schemaRequirements(), 'first, built and stored').toEqual(fresh);
     expect(schemaRequirements(), 'then, read back').toEqual(fresh);
 
-    const src = join(dir, 'spec');
+    const src = join(tempDir(), 'spec');
     cpSync(SPEC_DIR, src, { recursive: true });
     expect(schemaRequirements(src)).toEqual(fresh);
     const jobs = readFileSync(join(src, 'jobs.yaml'), 'utf8').replace(

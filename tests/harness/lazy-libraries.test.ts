@@ -4,33 +4,20 @@
  * ajv's compiler. Checked in a fresh node process each, where nothing else has loaded them.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cachedYamlFile, parseYaml } from '../../harness/cache/yaml.js';
 import { PACKAGE_ROOT } from '../../harness/spec/paths.js';
-import { saveCacheEnv } from '../helpers/cache-env.js';
+import { useFreshCacheDir } from '../helpers/cache-env.js';
 
-const restoreCacheEnv = saveCacheEnv();
-let dir: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'lazy-libraries-test-'));
-  process.env.CONFORMANCE_CACHE_DIR = join(dir, 'cache');
-  delete process.env.CONFORMANCE_CACHE;
-});
-
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-  restoreCacheEnv();
-});
+const tempDir = useFreshCacheDir('lazy-libraries-test-');
 
 /** Runs `code` (ES module, TypeScript through tsx) in a fresh node; prints what it logs. */
 function fresh(code: string): string {
   return execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
     cwd: PACKAGE_ROOT,
-    env: { ...process.env, CONFORMANCE_CACHE_DIR: join(dir, 'cache') },
+    env: { ...process.env, CONFORMANCE_CACHE_DIR: join(tempDir(), 'cache') },
     encoding: 'utf8',
     timeout: 30_000,
   }).trim();
@@ -42,7 +29,7 @@ const loaded = (pattern: string) =>
 
 describe('YAML read through the cache', () => {
   it('parses a file, and a file with other contents gives its own document', () => {
-    const file = join(dir, 'x.yaml');
+    const file = join(tempDir(), 'x.yaml');
     writeFileSync(file, 'a: 1\nlist: [x, y]\n');
     expect(cachedYamlFile('test', file)).toEqual({ a: 1, list: ['x', 'y'] });
     expect(cachedYamlFile('test', file)).toEqual({ a: 1, list: ['x', 'y'] });
@@ -51,7 +38,7 @@ describe('YAML read through the cache', () => {
   });
 
   it('throws yaml’s error for a file that does not parse, every time', () => {
-    const file = join(dir, 'bad.yaml');
+    const file = join(tempDir(), 'bad.yaml');
     writeFileSync(file, 'a: [1, 2\n');
     expect(() => cachedYamlFile('test', file)).toThrow(/flow sequence|Missing/i);
     expect(() => cachedYamlFile('test', file)).toThrow(/flow sequence|Missing/i);
@@ -62,7 +49,7 @@ describe('YAML read through the cache', () => {
   });
 
   it('a second process reads an unchanged file without loading the yaml library', () => {
-    const file = join(dir, 'y.yaml');
+    const file = join(tempDir(), 'y.yaml');
     writeFileSync(file, 'b: true\n');
     const read = `const { cachedYamlFile } = await import('./harness/cache/yaml.ts'); console.log(JSON.stringify(cachedYamlFile('test', ${JSON.stringify(file)})));`;
     expect(fresh(`${read} ${loaded('node_modules/yaml/.*\\.js$')}`).split('\n')).toEqual([
