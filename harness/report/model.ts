@@ -3,6 +3,7 @@ import type { TranscriptEntry } from '../http/transcript.js';
 import type { Leftover } from '../author/tracker.js';
 import type { SpecFinding, SpecObservation } from '../spec/findings.js';
 import type { StatementVerdict } from './document-view.js';
+import type { StartupMark } from './startup.js';
 
 /**
  * `not-applicable`: a precondition the target refused for a reason outside the rule under test,
@@ -156,9 +157,9 @@ export interface Results {
     /**
      * Where the start-up went: milliseconds since the command's process started when it reached the
      * command's code, vitest's start, the global setup, a ready target and the first test
-     * (harness/report/startup.ts).
+     * (harness/report/startup.ts). The first test's is when it started in its worker.
      */
-    startup?: Partial<Record<'command' | 'vitest' | 'globalSetup' | 'targetReady' | 'firstTest', number>>;
+    startup?: Partial<Record<StartupMark, number>>;
     /** `i/n` when this is one shard of a run (`--shard`); `merge` combines the shards. */
     shard?: string;
     /** Shards merged into this file (`merge`), in order. */
