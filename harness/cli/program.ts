@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import type { EmbeddedTarget } from '../../contract/target.js';
 import { ConfigError } from '../config/load.js';
 import { runConformance } from './run.js';
+import type { DirectoryProvisioner } from '../setup/target.js';
 import { runMutation } from './mutation.js';
 import { compareFiles } from './compare.js';
 import { mergeFiles } from './merge.js';
@@ -25,6 +26,8 @@ export interface Composition {
   embedded: EmbeddedTarget;
   /** The vitest globalSetup file (package-relative) that prepares the target with `embedded`. */
   globalSetup: string;
+  /** Provisions the ldap suite's directory when the harness starts one (on the calling thread without it). */
+  directory?: DirectoryProvisioner;
 }
 
 /** Runs the command line on `argv` (process.argv); sets process.exitCode. */
@@ -80,6 +83,7 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
       process.exitCode = await runConformance({
         globalSetup: root.globalSetup,
         embedded: root.embedded,
+        directory: root.directory,
         concurrency: o.concurrency,
         testsInFlight: o.testsInFlight,
         shard: o.shard,

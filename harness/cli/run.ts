@@ -18,7 +18,7 @@ import { measureLatency } from '../setup/latency.js';
 import { PACKAGE_ROOT } from './process.js';
 import { markStartup } from '../report/startup.js';
 import { startDirectoryEarly, startEmbeddedEarly, stopUntakenEarlyStart } from '../setup/early-start.js';
-import { provideDirectory } from '../setup/target.js';
+import { type DirectoryProvisioner, provideDirectory } from '../setup/target.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 
 export interface RunOptions {
@@ -33,6 +33,8 @@ export interface RunOptions {
   testsInFlight?: number;
   /** The embedded target, started before vitest when the run needs it (harness/setup/early-start.ts). */
   embedded?: EmbeddedTarget;
+  /** Provisions the ldap suite's directory (compose/directory.ts: on a thread of its own); else on the calling thread. */
+  directory?: DirectoryProvisioner;
   /** `i/n`: only the i-th of n deterministic parts of the selection (CI matrices; see `merge`). */
   shard?: string;
 }
@@ -90,7 +92,7 @@ export async function runConformance(opts: RunOptions): Promise<number> {
   // The embedded target and the directory start now, beside vitest's start-up; the global setup
   // takes them over.
   if (opts.embedded) startEmbeddedEarly(cfg, opts.embedded);
-  startDirectoryEarly(cfg, provideDirectory);
+  startDirectoryEarly(cfg, (input) => provideDirectory(input, opts.directory));
   const testsInFlight = opts.testsInFlight ?? (opts.concurrency === 1 ? 1 : await inFlightFor(cfg));
   try {
     await runVitest({ ...opts, testsInFlight }, cfg, reportDir);
@@ -103,7 +105,8 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     return 1;
   }
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Results;
-  if (results.preflight) return 1;
+  // The run's errors (a target that could not be prepared, a file that did not load) are printed already.
+  if (results.preflight || (results.errors.length > 0 && results.summary.total === 0)) return 1;
   if (results.summary.total === 0) {
     console.error(`no conformance test ran for suites ${cfg.run.suites.join(',')}`);
     return 1;

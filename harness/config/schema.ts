@@ -240,7 +240,7 @@ export const configSchema = {
         testMs: d('per test', posInt),
         hookMs: d("per set-up and cleanup hook (a file's mounts, its cleanup)", posInt),
         lockWaitMs: d(
-          "longest a test file waits for its domain locks; the files ahead of it are bounded by their own test and hook timeouts, so this only has to outlast a slow target's exclusive files. After it the file fails with the lock service's account: who held the lock and who was queued ahead",
+          "longest a test file waits for its domain locks; the files ahead of it are bounded by their own test and hook timeouts, so this only has to outlast a slow target's exclusive files. After it the file fails with the lock service's account: who held the lock and who was queued ahead. Also the longest a test worker waits for the target to be ready (the run's start)",
           posInt,
         ),
       },

@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { containerRuntimeAvailable, startContainerLdap } from './container.js';
 import { seedPlan } from './seed.js';
 import { startLocalSlapd } from './slapd.js';
-import { tlsMaterialOffThread } from './tls-off-thread.js';
 
 export interface DirectoryConfigInput {
   url?: string;
@@ -87,7 +86,9 @@ export async function provisionDirectory(cfg: DirectoryConfigInput = {}): Promis
     const c = await startContainerLdap(plan);
     return { ...common, url: c.url, bindDn: c.bindDn, stop: c.stop };
   }
-  const material = await tlsMaterialOffThread();
+  // Loaded here, not with this module: the certificate library is large, and a directory from the
+  // config or in a container does without it.
+  const material = await (await import('./tls-material.js')).tlsMaterial();
   const local = await startLocalSlapd(plan, material);
   return {
     ...common,

@@ -6,10 +6,19 @@
  * state it was promised), whatever their order and however they end.
  */
 import { aroundAll, inject } from 'vitest';
-import { targetConfig } from '../config/target-config.js';
+import { receiveTargetConfig, targetConfig } from '../config/target-config.js';
 import { clockMovable, lockDeclarations, lockWants, projectPath } from './declarations.js';
 import { acquireLease, lockWaitLimits } from './client.js';
 import { setCurrentLease } from './current.js';
+
+// The target may still be starting when this worker starts (harness/config/target-handoff.ts):
+// the author API's modules, which every test file imports, load meanwhile. A module that fails to
+// load fails the test file's own import, which reports it.
+const harnessLoaded = Promise.all([import('../author/suite.js'), import('../author/conformance.js')]).catch(
+  () => undefined,
+);
+await receiveTargetConfig();
+await harnessLoaded;
 
 // The hook's timeout covers the wait for the locks and their release, not the file's run.
 const limits = lockWaitLimits(targetConfig().timeouts.lockWaitMs);

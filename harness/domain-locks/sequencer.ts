@@ -16,7 +16,7 @@
  * (a hash of the path), so the shards of a run do not depend on this order.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import type { TargetConfig } from '../config/types.js';
+import { orderCapabilities } from '../setup/stash.js';
 import {
   type ClockMovable,
   clockMovable,
@@ -68,10 +68,11 @@ export class DomainLockSequencer extends BaseSequencer {
     const locked = sorted.filter((spec) => spec.project.name === LOCKED_PROJECT);
     if (locked.length < 2) return sorted;
     const byPath = new Map(locked.map((spec) => [projectPath(spec.moduleId), spec]));
-    // vitest sorts after the global setup ran, which stashed the target's config in this process:
-    // a file exclusive only for a clock the harness cannot move on this target is shared here too.
-    const cfg = (globalThis as { __conformanceTarget?: TargetConfig }).__conformanceTarget;
-    const movable = cfg && clockMovable(cfg.capabilities);
+    // vitest sorts after the global setup ran, which knows the target's capabilities (at once on
+    // the embedded reference, after the probes on another target): a file exclusive only for a
+    // clock the harness cannot move on this target is shared here too.
+    const capabilities = await orderCapabilities();
+    const movable = capabilities && clockMovable(capabilities);
     const ordered = dispatchOrder([...byPath.keys()], lockDeclarations(), movable).map((p) => byPath.get(p)!);
     // The locked project's files keep their place among the other projects' (vitest sorts by
     // group and project first); only their order among themselves changes.

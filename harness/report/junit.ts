@@ -22,9 +22,24 @@ export function toJUnit(results: Results): string {
     t.status === 'skipped' || t.status === 'not-applicable' || (t.status === 'failed' && !asFailure(t));
   const failures = results.tests.filter(asFailure).length;
   const pre = results.preflight;
+  // The run's own errors (a target that could not be prepared, a file that did not load): a run
+  // with no failed test is not green when it has them. The pre-flight's error is its message.
+  const runErrors = pre ? [] : results.errors;
+  const errors = (pre ? 1 : 0) + runErrors.length;
   out.push(
-    `<testsuites name="conformance" tests="${s.total + (pre ? 1 : 0)}" failures="${failures}" ${pre ? 'errors="1" ' : ''}skipped="${results.tests.filter(asSkip).length}" time="${(results.run.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="conformance" tests="${s.total + errors}" failures="${failures}" ${errors ? `errors="${errors}" ` : ''}skipped="${results.tests.filter(asSkip).length}" time="${(results.run.durationMs / 1000).toFixed(3)}">`,
   );
+  if (runErrors.length) {
+    out.push(
+      `  <testsuite name="run" tests="${runErrors.length}" failures="0" errors="${runErrors.length}" skipped="0" time="0.000">`,
+    );
+    runErrors.forEach((e, i) => {
+      out.push(`    <testcase classname="run" name="run error ${i + 1}" time="0.000">`);
+      out.push(`      <error message="${xmlEscape(e.split('\n')[0] ?? '')}">${xmlEscape(e)}</error>`);
+      out.push('    </testcase>');
+    });
+    out.push('  </testsuite>');
+  }
   if (pre) {
     // The run stopped before any suite: one error a CI dashboard shows, naming the setting.
     out.push('  <testsuite name="pre-flight" tests="1" failures="0" errors="1" skipped="0" time="0.000">');

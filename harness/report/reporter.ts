@@ -9,9 +9,9 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule, TestCase } from 'vitest/node';
 import type { SerializedError } from 'vitest';
-import type { TargetConfig } from '../config/types.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import { sweepLeftovers } from '../setup/sweep.js';
+import { stashedConfig, stashedPreparationFailure } from '../setup/stash.js';
 import { rememberConfiguredSecrets } from '../redaction/redact.js';
 import type { SpecObservation } from '../spec/findings.js';
 import { buildResults, type RawOutcome } from './build.js';
@@ -23,11 +23,6 @@ import type { Results } from './model.js';
 import { safeResults } from './safe.js';
 import { summaryLines } from './terminal.js';
 import { markStartup, startupMarks } from './startup.js';
-
-/** The resolved target config, stashed by the global setup (same process as the reporter). */
-export function stashedConfig(): TargetConfig | undefined {
-  return (globalThis as { __conformanceTarget?: TargetConfig }).__conformanceTarget;
-}
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 
@@ -66,9 +61,16 @@ export default class ConformanceReporter implements Reporter {
     const outcomes: RawOutcome[] = [];
     const leftovers: Results['leftovers'] = [];
     const errors: string[] = unhandled.map((e) => errorText(e));
+    // The target could not be prepared (harness/setup/global-setup.ts): the run's error, said once,
+    // not again by every file that was waiting for the target.
+    const unprepared = stashedPreparationFailure();
+    if (unprepared) errors.unshift(`the target could not be prepared: ${unprepared.message}`);
     const fileSpec: { file: string; observations: SpecObservation[] }[] = [];
     for (const mod of modules) {
-      const moduleErrors = mod.errors().map((e) => errorText(e));
+      const moduleErrors = mod
+        .errors()
+        .filter((e) => !(unprepared && e.name === 'TargetNotPrepared'))
+        .map((e) => errorText(e));
       const fileMeta = mod.meta() as {
         leftovers?: { label: string; error: string }[];
         spec?: SpecObservation[];
@@ -121,9 +123,9 @@ export default class ConformanceReporter implements Reporter {
       fileSpec,
     });
     // The pre-flight check stopped the run in the global setup (harness/setup/preflight.ts).
-    const stopped = unhandled.find((e) => e.name === 'PreflightFailure') as
-      | (SerializedError & { setting?: string })
-      | undefined;
+    const stopped =
+      (unhandled.find((e) => e.name === 'PreflightFailure') as (SerializedError & { setting?: string }) | undefined) ??
+      (unprepared?.name === 'PreflightFailure' ? unprepared : undefined);
     if (stopped) results.preflight = { setting: stopped.setting ?? '', message: stopped.message ?? '' };
     if (this.firstTestAt) results.run.firstTestAt = this.firstTestAt.toISOString();
     const startup = startupMarks();

@@ -1,29 +1,36 @@
 /**
- * The global setup of the conformance project: resolves the target config once, prepares the
- * target (embedded target, directory), starts the run's lock service (harness/domain-locks/service.ts)
- * and provides the config and the lock service's address to every test file. The vitest
+ * The global setup of the conformance project: resolves the target config once, starts preparing
+ * the target (embedded target, directory), starts the run's lock service
+ * (harness/domain-locks/service.ts) and provides to every test file the lock service's address and
+ * where to receive the target config once the target is ready (harness/config/target-handoff.ts).
+ * It does not wait for the target: vitest starts its workers meanwhile. Should the target fail to
+ * start, the run is cancelled and the reporter records why (stash.ts). The vitest
  * globalSetup file is compose/global-setup.ts, which hands in the embedded target (the reference).
  *
  * The prepared target and the lock service are kept on the main process's globalThis and stopped
  * when the last project using them tears down: should a run ever have several conformance
  * projects again, they would share one target, so they must share its locks too.
  */
+import type { CancelReason } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../config/load.js';
 import type { TargetConfig } from '../config/types.js';
-import { prepareTarget, type PreparedTarget } from './target.js';
+import { stashConfig, stashOrderCapabilities, stashPreparationFailure } from './stash.js';
+import { serveTarget, type TargetHandoff } from '../config/target-handoff.js';
+import { embeddedCapabilities, needsEmbeddedOnly, prepareTarget, type PreparedTarget } from './target.js';
 import { startLockService, type LockService } from '../domain-locks/service.js';
-import { rememberConfiguredSecrets } from '../redaction/redact.js';
+import { redactor, rememberConfiguredSecrets } from '../redaction/redact.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 import { markStartup } from '../report/startup.js';
 
 interface Shared {
   prepared: Promise<PreparedTarget>;
   locks: Promise<LockService>;
+  handoff: Promise<TargetHandoff>;
   users: number;
 }
 
-const holder = globalThis as { __conformanceShared?: Shared; __conformanceTarget?: TargetConfig };
+const holder = globalThis as { __conformanceShared?: Shared };
 
 /**
  * Under `npm test` (vitest.config.ts) the run's files go to its temporary report directory, and the
@@ -48,22 +55,53 @@ async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<()
     const base: TargetConfig = process.env.CONFORMANCE_CONFIG_JSON
       ? (JSON.parse(process.env.CONFORMANCE_CONFIG_JSON) as TargetConfig)
       : loadConfig(testRun());
-    holder.__conformanceShared = { prepared: prepareTarget(base, embedded), locks: startLockService(), users: 0 };
+    stashPreparationFailure(undefined);
+    const prepared = prepareTarget(base, embedded);
+    const ready = prepared.then((p) => {
+      markStartup('targetReady');
+      // In the main process: the warning about a short configured secret is printed here (once).
+      rememberConfiguredSecrets(p.config);
+      stashConfig(p.config);
+      return p.config;
+    });
+    ready.catch((err: Error & { setting?: string }) => {
+      rememberConfiguredSecrets(base);
+      const message = redactor.text(err.message);
+      console.error(`[conformance] the target could not be prepared: ${message}`);
+      stashPreparationFailure({ name: err.name, message, setting: err.setting });
+      // No file can run without its target: those not started yet are cancelled, and those
+      // waiting for it are told why (target-handoff.ts).
+      void project.vitest.cancelCurrentRun('the target could not be prepared' as CancelReason);
+    });
+    // The dispatch order needs the clocks the harness can move (DomainLockSequencer): known at
+    // once on the embedded reference, after the probes on another target.
+    stashOrderCapabilities(
+      needsEmbeddedOnly(base)
+        ? Promise.resolve(embeddedCapabilities(base))
+        : ready.then(
+            (c) => c.capabilities,
+            () => undefined,
+          ),
+    );
+    holder.__conformanceShared = {
+      prepared,
+      locks: startLockService(),
+      handoff: serveTarget(ready, base.timeouts.lockWaitMs),
+      users: 0,
+    };
   }
   const shared = holder.__conformanceShared;
   shared.users++;
-  // Both awaited at once: a target that fails to start is reported as it was before.
-  const [locks, prepared] = await Promise.all([shared.locks, shared.prepared]);
-  markStartup('targetReady');
-  // In the main process: the warning about a short configured secret is printed here (once).
-  rememberConfiguredSecrets(prepared.config);
-  holder.__conformanceTarget = prepared.config;
-  project.provide('target', prepared.config);
+  const [locks, handoff] = await Promise.all([shared.locks, shared.handoff]);
   project.provide('conformanceLocks', locks.address);
+  project.provide('targetHandoff', handoff.address);
   return async () => {
     if (--shared.users > 0) return;
     if (holder.__conformanceShared === shared) delete holder.__conformanceShared;
+    await handoff.close();
     await locks.close();
-    await prepared.stop();
+    // A target that failed to start has stopped what it had started (prepareTarget).
+    const prepared = await shared.prepared.catch(() => undefined);
+    await prepared?.stop();
   };
 }

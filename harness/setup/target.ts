@@ -15,14 +15,14 @@ import {
   takeEarlyDirectory,
   takeEarlyStart,
 } from './early-start.js';
-import type { DirectoryConfigInput } from '../directory/provision.js';
+import type { DirectoryConfigInput, ProvisionedDirectory } from '../directory/provision.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 
 /**
  * Sets capabilities the embedded reference has, except those the user set (file or environment):
  * a user's `capabilities.clock: false` holds even on the embedded reference.
  */
-function embeddedHas(cfg: TargetConfig, caps: Partial<Capabilities>): void {
+function embeddedHas(cfg: Pick<TargetConfig, 'capabilities' | 'userCapabilities'>, caps: Partial<Capabilities>): void {
   const user = new Set(cfg.userCapabilities ?? []);
   for (const [k, v] of Object.entries(caps) as [keyof Capabilities, boolean][]) {
     if (!user.has(k)) cfg.capabilities[k] = v;
@@ -42,6 +42,21 @@ export const EMBEDDED_SVC_CAPABILITIES = {
 /** What the embedded reference's scheduler has. */
 export const EMBEDDED_SCHED_CAPABILITIES = { schedAcl: true, schedControl: true } as const;
 
+const needsScheduler = (cfg: TargetConfig) => cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness');
+
+/** Whether every API of this run is the embedded reference (nothing on it needs probing). */
+export function needsEmbeddedOnly(cfg: TargetConfig): boolean {
+  return !cfg.svc.addr && (!needsScheduler(cfg) || !cfg.sched.addr);
+}
+
+/** The capabilities of a run against the embedded reference only, known before it has started. */
+export function embeddedCapabilities(input: TargetConfig): Capabilities {
+  const cfg = { capabilities: { ...input.capabilities }, userCapabilities: input.userCapabilities };
+  embeddedHas(cfg, EMBEDDED_SVC_CAPABILITIES);
+  if (needsScheduler(input)) embeddedHas(cfg, EMBEDDED_SCHED_CAPABILITIES);
+  return cfg.capabilities;
+}
+
 export interface PreparedTarget {
   config: TargetConfig;
   stop(): Promise<void>;
@@ -54,7 +69,7 @@ export async function prepareTarget(
 ): Promise<PreparedTarget> {
   const cfg: TargetConfig = structuredClone(input);
   const stops: (() => Promise<void>)[] = [];
-  const needsSched = cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness');
+  const needsSched = needsScheduler(cfg);
   const startSvc = !cfg.svc.addr;
   const startSched = needsSched && !cfg.sched.addr;
   // The directory needs nothing from the other targets: it is provisioned while they start.
@@ -151,11 +166,19 @@ async function startEmbedded(
   return () => ref.stop();
 }
 
+/** How a run's directory is provisioned: on the calling thread, or as the composition root hands in (compose/directory.ts). */
+export type DirectoryProvisioner = (input: DirectoryConfigInput) => Promise<ProvisionedDirectory>;
+
+const provisionHere: DirectoryProvisioner = async (input) =>
+  (await import('../directory/provision.js')).provisionDirectory(input);
+
 /** The directory for the ldap suite (an external one from the config gets its defaults filled in), or why there is none. */
-export async function provideDirectory(input: DirectoryConfigInput): Promise<DirectoryProvision> {
+export async function provideDirectory(
+  input: DirectoryConfigInput,
+  provision: DirectoryProvisioner = provisionHere,
+): Promise<DirectoryProvision> {
   try {
-    const { provisionDirectory } = await import('../directory/provision.js');
-    return await provisionDirectory(input);
+    return await provision(input);
   } catch (err) {
     return { error: err as Error };
   }

@@ -1,15 +1,18 @@
 /**
- * The directory's start-up beside vitest's (docs/SPEED.md "Start-up of the command"): its TLS
- * material is made on a thread of its own when the harness runs compiled, the same material as on
- * the calling thread; a directory provisioned early is taken over by the global setup only for the
- * settings it was provisioned from, and one nobody took over is stopped.
+ * The directory's start-up beside vitest's (docs/SPEED.md "Start-up of the command"): the command
+ * line provisions it on a thread of its own (compose/directory.ts), which keeps slapd until stop()
+ * and answers a failure with its reason; a directory of the config starts nothing; a directory
+ * provisioned early is taken over by the global setup only for the settings it was provisioned
+ * from, and one nobody took over is stopped.
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { Client } from 'ldapts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compiledTree } from '../../compose/compiled.mjs';
+import { provisionDirectoryOnThread } from '../../compose/directory.js';
 import type { TargetConfig } from '../../harness/config/types.js';
-import type { ProvisionedDirectory } from '../../harness/directory/provision.js';
-import { tlsMaterialOffThread } from '../../harness/directory/tls-off-thread.js';
+import type { DirectoryTls, ProvisionedDirectory } from '../../harness/directory/provision.js';
+import { SLAPD_INSTALL, localSlapdFound } from '../../harness/directory/slapd.js';
+import { prerequisite } from '../helpers/prerequisites.js';
 import {
   type DirectoryProvision,
   startDirectoryEarly,
@@ -17,15 +20,27 @@ import {
   takeEarlyDirectory,
 } from '../../harness/setup/early-start.js';
 
-const holder = globalThis as { __conformanceCompiledTree?: unknown };
+const slapd = prerequisite({ name: 'slapd', present: localSlapdFound(), install: SLAPD_INSTALL });
+
+async function binds(url: string, dn: string, password: string): Promise<boolean> {
+  const client = new Client({ url, timeout: 5000, connectTimeout: 5000 });
+  try {
+    await client.bind(dn, password);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.unbind().catch(() => {});
+  }
+}
 
 afterEach(async () => {
-  delete holder.__conformanceCompiledTree;
   await stopUntakenEarlyStart();
 });
 
 /** The material's certificates chain to its CA, for the loopback names, with keys that match. */
-function expectUsable(m: Awaited<ReturnType<typeof tlsMaterialOffThread>>): void {
+function expectUsable(m: DirectoryTls | undefined): asserts m {
+  if (!m) throw new Error('the started directory has no TLS material');
   const ca = new X509Certificate(m.ca);
   const server = new X509Certificate(m.serverCert);
   const client = new X509Certificate(m.clientCert);
@@ -37,16 +52,38 @@ function expectUsable(m: Awaited<ReturnType<typeof tlsMaterialOffThread>>): void
   expect(client.checkPrivateKey(createPrivateKey(m.clientKey))).toBe(true);
 }
 
-describe('the directory’s TLS material', () => {
-  it('is made on a thread of its own from the compiled tree', async () => {
-    const tree = await compiledTree();
-    expect(tree, 'the package compiles').not.toBeNull();
-    holder.__conformanceCompiledTree = tree;
-    expectUsable(await tlsMaterialOffThread());
-  });
+describe.skipIf(slapd.skip)(`a directory the command line starts${slapd.note}`, () => {
+  it('is provisioned on a thread of its own, which keeps slapd until stop()', async () => {
+    slapd.assertPresent();
+    const dir = await provisionDirectoryOnThread({});
+    try {
+      expect(dir.started).toBe(true);
+      expect(await binds(dir.url, dir.bindDn, dir.bindPass), 'its bind entry binds').toBe(true);
+      expectUsable(dir.tls);
+    } finally {
+      await dir.stop();
+    }
+    expect(await binds(dir.url, dir.bindDn, dir.bindPass), 'gone after stop').toBe(false);
+  }, 60_000);
 
-  it('is made on the calling thread without a compiled tree', async () => {
-    expectUsable(await tlsMaterialOffThread());
+  it('fails with the reason found on the thread', async () => {
+    const before = process.env.SLAPD_BIN;
+    process.env.SLAPD_BIN = '/nonexistent/slapd';
+    try {
+      await expect(provisionDirectoryOnThread({})).rejects.toThrow(/slapd/i);
+    } finally {
+      if (before === undefined) delete process.env.SLAPD_BIN;
+      else process.env.SLAPD_BIN = before;
+    }
+  }, 60_000);
+});
+
+describe('a directory of the config', () => {
+  it('is filled in with its defaults, nothing started', async () => {
+    const dir = await provisionDirectoryOnThread({ url: 'ldap://directory.example:389' });
+    expect(dir).toMatchObject({ url: 'ldap://directory.example:389', started: false, baseDn: 'dc=example,dc=org' });
+    expect(dir.bindDn).toBe('cn=admin,dc=example,dc=org');
+    await dir.stop();
   });
 });
 

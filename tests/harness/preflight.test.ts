@@ -3,6 +3,7 @@
  * once, exit 1, with one message naming the setting, and the reports say the same with no
  * per-test failure. Closed port (SVC_ADDR), a token the target refuses (SVC_TOKEN), a scheduler
  * that is down (SCHED_ADDR). The embedded reference passes it in every other run of `npm test`.
+ * An embedded reference that cannot start ends the run the same way (harness/setup/global-setup.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
@@ -98,5 +99,20 @@ describe('pre-flight', () => {
     expect(r.code, r.output.slice(-800)).toBe(1);
     expect(r.results.preflight?.setting).toBe('SCHED_ADDR');
     expect(r.results.preflight?.message).toMatch(/the scheduler at .* could not be reached \(setting SCHED_ADDR\)/);
+  }, 70_000);
+
+  it('an embedded reference that cannot start: exit 1, the reason once, and the run’s error in every report', async () => {
+    const r = await run('unstartable', 'kv', { REF_FAULTS: 'no.such-fault' });
+    expect(r.code, r.output.slice(-800)).toBe(1);
+    const lines = r.output.split('\n').filter((l) => l.includes('could not be prepared'));
+    expect(lines, r.output).toHaveLength(1);
+    expect(lines[0]).toMatch(/unknown fault switch\(es\) no\.such-fault \(setting reference\.faults \/ REF_FAULTS\)/);
+    expect(r.output, 'not mistaken for an empty selection').not.toMatch(/no conformance test ran/);
+    expect(r.results.errors).toEqual([
+      expect.stringMatching(/^the target could not be prepared: unknown fault switch/),
+    ]);
+    expect(r.results.tests).toEqual([]);
+    expect(r.junit).toMatch(/could not be prepared/);
+    expect(r.html).toMatch(/could not be prepared/);
   }, 70_000);
 });

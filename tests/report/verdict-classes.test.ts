@@ -134,6 +134,21 @@ describe('junit.xml', () => {
     expect(xml).toContain('<property name="setting" value="SVC_ADDR"/>');
     expect(xml).toContain('<error message="pre-flight: could not be reached (setting SVC_ADDR)">');
   });
+
+  it('each of the run’s own errors is an error: a run without a failed test is not green with them', () => {
+    const r = results({ outcomes: [] });
+    const xml = toJUnit({
+      ...r,
+      errors: ['the target could not be prepared: unknown fault switch(es) x', 'suites/a.test.ts: <load>\nstack'],
+    });
+    expect(xml).toMatch(/<testsuites name="conformance" tests="2" failures="0" errors="2"/);
+    expect(xml).toMatch(/<testsuite name="run" tests="2" failures="0" errors="2"/);
+    expect(xml).toContain('<error message="the target could not be prepared: unknown fault switch(es) x">');
+    expect(xml).toContain(
+      '<error message="suites/a.test.ts: &lt;load&gt;">suites/a.test.ts: &lt;load&gt;\nstack</error>',
+    );
+    expect(toJUnit(r)).not.toMatch(/errors=/);
+  });
 });
 
 describe('compare', () => {
