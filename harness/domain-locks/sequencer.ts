@@ -68,10 +68,11 @@ export class DomainLockSequencer extends BaseSequencer {
     const locked = sorted.filter((spec) => spec.project.name === LOCKED_PROJECT);
     if (locked.length < 2) return sorted;
     const byPath = new Map(locked.map((spec) => [projectPath(spec.moduleId), spec]));
-    // vitest sorts after the global setup ran, which knows the target's capabilities (at once on
-    // the embedded reference, after the probes on another target): a file exclusive only for a
-    // clock the harness cannot move on this target is shared here too.
-    const capabilities = await orderCapabilities();
+    // vitest sorts after the global setup ran, which knows the embedded reference's capabilities:
+    // a file exclusive only for a clock the harness cannot move on this target is shared here too.
+    // Another target's are not known yet (its probes run beside the workers' start): its files
+    // are ordered as if every clock moved.
+    const capabilities = orderCapabilities();
     const movable = capabilities && clockMovable(capabilities);
     const ordered = dispatchOrder([...byPath.keys()], lockDeclarations(), movable).map((p) => byPath.get(p)!);
     // The locked project's files keep their place among the other projects' (vitest sorts by

@@ -73,16 +73,12 @@ async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<()
       // waiting for it are told why (target-handoff.ts).
       void project.vitest.cancelCurrentRun('the target could not be prepared' as CancelReason);
     });
-    // The dispatch order needs the clocks the harness can move (DomainLockSequencer): known at
-    // once on the embedded reference, after the probes on another target.
-    stashOrderCapabilities(
-      needsEmbeddedOnly(base)
-        ? Promise.resolve(embeddedCapabilities(base))
-        : ready.then(
-            (c) => c.capabilities,
-            () => undefined,
-          ),
-    );
+    // The dispatch order depends on the clocks the harness can move (DomainLockSequencer): known
+    // at once on the embedded reference. Another target's are known only after its probes, and
+    // the order does not wait for them: it takes them as movable, so the files that move a clock
+    // are dispatched early. That is only an order; each file still takes its locks by the
+    // target's probed capabilities (harness/domain-locks/file-lease.ts).
+    stashOrderCapabilities(needsEmbeddedOnly(base) ? embeddedCapabilities(base) : undefined);
     holder.__conformanceShared = {
       prepared,
       locks: startLockService(),
