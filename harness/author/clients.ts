@@ -79,7 +79,7 @@ export function makeClient(
     (ex, validate) => {
       if (api === 'svc') {
         // Remember secrets the target handed out (passwords, client secrets, tokens) before recording.
-        redactor.value(ex.response.body);
+        redactor.remember(ex.response.body);
       }
       if (validate) {
         // A spec finding is evidence for the operation's schema requirement, not a failure of the

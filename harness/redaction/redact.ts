@@ -87,6 +87,13 @@ class Secrets {
    */
   private readonly afterMasking: string[] = [];
 
+  /**
+   * Which pairs of first characters (each character's low byte) some secret starts with: a text
+   * position whose pair is absent holds no secret, and most positions of a long text (a large
+   * payload's base64) are passed over without computing a hash or looking up a bucket.
+   */
+  private readonly firstPairs = new Uint8Array(65536);
+
   /** All secrets in masking order while there are few of them (see `candidates`). */
   private sorted: string[] | undefined;
 
@@ -98,6 +105,7 @@ class Secrets {
     if (this.order.has(value)) return;
     this.order.set(value, this.order.size);
     this.sorted = undefined;
+    this.firstPairs[pairAt(value, 0)] = 1;
     const key = prefixHash(value, 0);
     const bucket = this.byPrefix.get(key);
     if (bucket) bucket.push(value);
@@ -115,6 +123,7 @@ class Secrets {
     if (this.order.size <= FEW_SECRETS) return (this.sorted ??= this.inMaskingOrder(this.order.keys()));
     let found: Set<string> | undefined = this.afterMasking.length ? new Set(this.afterMasking) : undefined;
     for (let at = 0; at + MIN_SECRET_LENGTH <= text.length; at++) {
+      if (this.firstPairs[pairAt(text, at)] === 0) continue;
       const bucket = this.byPrefix.get(prefixHash(text, at));
       if (bucket) for (const v of bucket) if (text.startsWith(v, at)) (found ??= new Set()).add(v);
     }
@@ -125,6 +134,11 @@ class Secrets {
   private inMaskingOrder(values: Iterable<string>): string[] {
     return [...values].sort((a, b) => b.length - a.length || this.order.get(a)! - this.order.get(b)!);
   }
+}
+
+/** The low bytes of the two characters at `at`, as one index. */
+function pairAt(text: string, at: number): number {
+  return ((text.charCodeAt(at) & 0xff) << 8) | (text.charCodeAt(at + 1) & 0xff);
 }
 
 /** A hash of the MIN_SECRET_LENGTH characters at `at` (a number: no string is made per position). */
@@ -208,6 +222,32 @@ export class Redactor {
       return out as T;
     }
     return input;
+  }
+
+  /**
+   * Remembers the secrets of `input` that value() would mask by their field, without masking
+   * anything: for an answer that is only read for its secrets (the clients remember what the
+   * target hands out before the exchange is recorded). Masking every string of a large answer for
+   * nothing was a worker's hottest work.
+   */
+  remember(input: unknown, secret = false): void {
+    if (typeof input === 'string') {
+      if (secret && input !== '') this.add(input);
+      return;
+    }
+    if (Array.isArray(input)) {
+      for (const v of input) this.remember(v, secret);
+      return;
+    }
+    if (!input || typeof input !== 'object') return;
+    for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+      const material = SECRET_PARENT.test(k) && v !== null && typeof v === 'object' && !Array.isArray(v);
+      if (material && !secret) {
+        // As keyMap: a version's value is key material unless it is an object (a key read's public part).
+        for (const version of Object.values(v as Record<string, unknown>))
+          this.remember(version, version === null || typeof version !== 'object');
+      } else this.remember(v, secret || this.isSecretField(k));
+    }
   }
 
   /**
