@@ -68,11 +68,10 @@ export class DomainLockSequencer extends BaseSequencer {
     const locked = sorted.filter((spec) => spec.project.name === LOCKED_PROJECT);
     if (locked.length < 2) return sorted;
     const byPath = new Map(locked.map((spec) => [projectPath(spec.moduleId), spec]));
-    // vitest sorts after the global setup ran, which knows the embedded reference's capabilities:
+    // vitest sorts after the global setup ran, which knows which clocks the harness can move (at
+    // once on the embedded reference or where the user set it, else after the target's probes):
     // a file exclusive only for a clock the harness cannot move on this target is shared here too.
-    // Another target's are not known yet (its probes run beside the workers' start): its files
-    // are ordered as if every clock moved.
-    const capabilities = orderCapabilities();
+    const capabilities = await orderCapabilities();
     const movable = capabilities && clockMovable(capabilities);
     const ordered = dispatchOrder([...byPath.keys()], lockDeclarations(), movable).map((p) => byPath.get(p)!);
     // The locked project's files keep their place among the other projects' (vitest sorts by

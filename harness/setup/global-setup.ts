@@ -17,7 +17,7 @@ import { loadConfig } from '../config/load.js';
 import type { TargetConfig } from '../config/types.js';
 import { stashConfig, stashOrderCapabilities, stashPreparationFailure } from './stash.js';
 import { serveTarget, type TargetHandoff } from '../config/target-handoff.js';
-import { embeddedCapabilities, needsEmbeddedOnly, prepareTarget, type PreparedTarget } from './target.js';
+import { clockCapabilitiesBeforeProbe, prepareTarget, type PreparedTarget } from './target.js';
 import { startLockService, type LockService } from '../domain-locks/service.js';
 import { redactor, rememberConfiguredSecrets } from '../redaction/redact.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
@@ -74,11 +74,16 @@ async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<()
       void project.vitest.cancelCurrentRun('the target could not be prepared' as CancelReason);
     });
     // The dispatch order depends on the clocks the harness can move (DomainLockSequencer): known
-    // at once on the embedded reference. Another target's are known only after its probes, and
-    // the order does not wait for them: it takes them as movable, so the files that move a clock
-    // are dispatched early. That is only an order; each file still takes its locks by the
-    // target's probed capabilities (harness/domain-locks/file-lease.ts).
-    stashOrderCapabilities(needsEmbeddedOnly(base) ? embeddedCapabilities(base) : undefined);
+    // at once on the embedded reference or where the user set them; otherwise after the probes.
+    const known = clockCapabilitiesBeforeProbe(base);
+    stashOrderCapabilities(
+      known
+        ? Promise.resolve(known)
+        : ready.then(
+            (c) => c.capabilities,
+            () => undefined,
+          ),
+    );
     holder.__conformanceShared = {
       prepared,
       locks: startLockService(),

@@ -15,7 +15,7 @@ export interface PreparationFailure {
 
 const holder = globalThis as {
   __conformanceTarget?: TargetConfig;
-  __conformanceOrderCapabilities?: Capabilities;
+  __conformanceOrderCapabilities?: Promise<Capabilities | undefined>;
   __conformancePreparationFailure?: PreparationFailure;
 };
 
@@ -28,14 +28,13 @@ export function stashConfig(config: TargetConfig): void {
   holder.__conformanceTarget = config;
 }
 
-/** The capabilities the dispatch order depends on, when known before the target is ready (DomainLockSequencer). */
-export function orderCapabilities(): Capabilities | undefined {
-  return holder.__conformanceOrderCapabilities ?? holder.__conformanceTarget?.capabilities;
+/** The capabilities the dispatch order depends on, once known (DomainLockSequencer). */
+export function orderCapabilities(): Promise<Capabilities | undefined> {
+  return holder.__conformanceOrderCapabilities ?? Promise.resolve(holder.__conformanceTarget?.capabilities);
 }
 
-export function stashOrderCapabilities(capabilities: Capabilities | undefined): void {
-  if (capabilities) holder.__conformanceOrderCapabilities = capabilities;
-  else delete holder.__conformanceOrderCapabilities;
+export function stashOrderCapabilities(capabilities: Promise<Capabilities | undefined>): void {
+  holder.__conformanceOrderCapabilities = capabilities;
 }
 
 /** Why the target of this run could not be prepared, once that is known. */

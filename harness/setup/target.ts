@@ -44,17 +44,21 @@ export const EMBEDDED_SCHED_CAPABILITIES = { schedAcl: true, schedControl: true 
 
 const needsScheduler = (cfg: TargetConfig) => cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness');
 
-/** Whether every API of this run is the embedded reference (nothing on it needs probing). */
-export function needsEmbeddedOnly(cfg: TargetConfig): boolean {
-  return !cfg.svc.addr && (!needsScheduler(cfg) || !cfg.sched.addr);
-}
-
-/** The capabilities of a run against the embedded reference only, known before it has started. */
-export function embeddedCapabilities(input: TargetConfig): Capabilities {
+/**
+ * The clocks' capabilities (`clock`, `schedControl`) of a run when they are known before any
+ * probe: those of the embedded reference, and those the user set. Undefined when one of them is
+ * still to be probed on another target.
+ */
+export function clockCapabilitiesBeforeProbe(input: TargetConfig): Capabilities | undefined {
   const cfg = { capabilities: { ...input.capabilities }, userCapabilities: input.userCapabilities };
-  embeddedHas(cfg, EMBEDDED_SVC_CAPABILITIES);
-  if (needsScheduler(input)) embeddedHas(cfg, EMBEDDED_SCHED_CAPABILITIES);
-  return cfg.capabilities;
+  const svcEmbedded = !input.svc.addr;
+  const schedUsed = needsScheduler(input);
+  const schedEmbedded = schedUsed && !input.sched.addr;
+  if (svcEmbedded) embeddedHas(cfg, EMBEDDED_SVC_CAPABILITIES);
+  if (schedEmbedded) embeddedHas(cfg, EMBEDDED_SCHED_CAPABILITIES);
+  const probed = new Set(input.probe);
+  const unknown = (!svcEmbedded && probed.has('clock')) || (schedUsed && !schedEmbedded && probed.has('schedControl'));
+  return unknown ? undefined : cfg.capabilities;
 }
 
 export interface PreparedTarget {

@@ -34,7 +34,7 @@ import { dispatchOrder } from '../../harness/domain-locks/sequencer.js';
 import { PACKAGE_ROOT as ROOT } from '../../harness/spec/paths.js';
 import { lockWaitLimits } from '../../harness/domain-locks/client.js';
 import { ALL_SUITES, loadConfig } from '../../harness/config/load.js';
-import { embeddedCapabilities, needsEmbeddedOnly } from '../../harness/setup/target.js';
+import { clockCapabilitiesBeforeProbe } from '../../harness/setup/target.js';
 import { timeOwnerOf } from '../../harness/author/time.js';
 
 const timeouts = { testMs: 1000, hookMs: 1000 };
@@ -279,23 +279,26 @@ describe('the order of dispatch (DomainLockSequencer)', () => {
 describe('the capabilities the order starts from', () => {
   const config = (env: Record<string, string>, suites = ['kv', 'jobs'], file?: string) =>
     loadConfig({ env, file, cli: { suites } });
+  const configFile = (yaml: string) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'order-caps-')), 'target.yaml');
+    writeFileSync(file, yaml);
+    return file;
+  };
+  const svc = { SVC_ADDR: 'http://127.0.0.1:1', SVC_TOKEN: 't' };
+  const sched = { SCHED_ADDR: 'http://127.0.0.1:1', SCHED_TOKEN: 't' };
 
   it('are known at once on the embedded reference: its clocks move, unless the user said otherwise', () => {
-    const embedded = config({});
-    expect(needsEmbeddedOnly(embedded)).toBe(true);
-    expect(embeddedCapabilities(embedded)).toMatchObject({ clock: true, schedControl: true });
-    const file = join(mkdtempSync(join(tmpdir(), 'order-caps-')), 'target.yaml');
-    writeFileSync(file, 'capabilities:\n  clock: false\n');
-    const noClock = config({}, ['kv', 'jobs'], file);
-    expect(embeddedCapabilities(noClock)).toMatchObject({ clock: false, schedControl: true });
-    expect(embeddedCapabilities(config({}, ['kv'])).schedControl, 'no scheduler in the run').toBeFalsy();
+    expect(clockCapabilitiesBeforeProbe(config({}))).toMatchObject({ clock: true, schedControl: true });
+    const noClock = config({}, ['kv', 'jobs'], configFile('capabilities:\n  clock: false\n'));
+    expect(clockCapabilitiesBeforeProbe(noClock)).toMatchObject({ clock: false, schedControl: true });
+    expect(clockCapabilitiesBeforeProbe(config({}, ['kv']))?.schedControl, 'no scheduler in the run').toBeFalsy();
   });
 
-  it('wait for the probes on another target (the order then takes every clock as movable)', () => {
-    const svc = { SVC_ADDR: 'http://127.0.0.1:1', SVC_TOKEN: 't' };
-    const sched = { SCHED_ADDR: 'http://127.0.0.1:1', SCHED_TOKEN: 't' };
-    expect(needsEmbeddedOnly(config(svc))).toBe(false);
-    expect(needsEmbeddedOnly(config(sched))).toBe(false);
-    expect(needsEmbeddedOnly(config(sched, ['kv'])), 'the scheduler unused').toBe(true);
+  it('wait for the probes on another target, unless the user set them', () => {
+    expect(clockCapabilitiesBeforeProbe(config(svc))).toBeUndefined();
+    expect(clockCapabilitiesBeforeProbe(config(sched))).toBeUndefined();
+    expect(clockCapabilitiesBeforeProbe(config(sched, ['kv'])), 'the scheduler unused').toBeDefined();
+    const set = configFile('capabilities:\n  schedControl: false\n');
+    expect(clockCapabilitiesBeforeProbe(config(sched, ['kv', 'jobs'], set))).toMatchObject({ schedControl: false });
   });
 });
