@@ -7,4 +7,5 @@ export interface CompiledTree {
 }
 export function compiledTree(root?: string): Promise<CompiledTree | null>;
 export function importCompiled(entry: string): Promise<unknown>;
+export function importCompiledOrSource(entry: string): Promise<unknown>;
 export function enableNodeCompileCache(root?: string): void;

@@ -173,6 +173,18 @@ export async function importCompiled(entry) {
 }
 
 /**
+ * Imports `entry` (relative to the package root) compiled, or else its source through tsx's
+ * loader, registered here: what a thread of the run loads (it starts without its parent's loaders).
+ */
+export async function importCompiledOrSource(entry) {
+  const compiled = await importCompiled(entry);
+  if (compiled) return compiled;
+  const { register } = await import('tsx/esm/api');
+  register();
+  return import(new URL(`../${entry}`, import.meta.url).href);
+}
+
+/**
  * Node's own on-disk cache of compiled code (Node >= 22.1; Node 20 has none and this does
  * nothing): V8 then reads what it compiled on an earlier start instead of parsing and compiling
  * every module again, vitest's and the libraries' as well as this package's (~100 ms less for

@@ -4,23 +4,15 @@
 // starts without its parent's loaders: it loads the harness compiled (compiled.mjs) or registers
 // tsx itself.
 import { parentPort, workerData } from 'node:worker_threads';
-import { enableNodeCompileCache, importCompiled } from './compiled.mjs';
+import { enableNodeCompileCache, importCompiledOrSource } from './compiled.mjs';
 
 enableNodeCompileCache();
-
-async function loadProvision() {
-  const compiled = await importCompiled('harness/directory/provision.ts');
-  if (compiled) return compiled;
-  const { register } = await import('tsx/esm/api');
-  register();
-  return import('../harness/directory/provision.ts');
-}
 
 /** Messages to the parent: `provisioned` with the directory (its stop() stays here), `failed`, `stopped`. */
 const post = (message) => parentPort.postMessage(message);
 
 try {
-  const { provisionDirectory } = await loadProvision();
+  const { provisionDirectory } = await importCompiledOrSource('harness/directory/provision.ts');
   const { stop, ...directory } = await provisionDirectory(workerData.input);
   parentPort.on('message', async (message) => {
     if (message?.type !== 'stop') return;

@@ -8,19 +8,13 @@
 // bin/svc-conformance.mjs, before the run's config is even read), it only loads the reference's
 // modules and starts it when a `start` message brings the options.
 import { parentPort, workerData } from 'node:worker_threads';
-import { enableNodeCompileCache, importCompiled } from './compiled.mjs';
+import { enableNodeCompileCache, importCompiledOrSource } from './compiled.mjs';
 
 // The thread's own modules through node's compile cache too (the main thread set its folder).
 enableNodeCompileCache();
 
 /** The reference compiled once (compiled.mjs), or its source through tsx's loader. */
-async function loadReference() {
-  const compiled = await importCompiled('reference/start.ts');
-  if (compiled) return compiled;
-  const { register } = await import('tsx/esm/api');
-  register();
-  return import('../reference/start.ts');
-}
+const loadReference = () => importCompiledOrSource('reference/start.ts');
 
 /** Messages to the parent: `started` with the addresses, `failed` with the message, `stopped`. */
 const post = (message) => parentPort.postMessage(message);

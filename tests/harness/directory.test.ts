@@ -10,24 +10,13 @@ import { provisionDirectory } from '../../harness/directory/provision.js';
 import { containerRuntimeAvailable } from '../../harness/directory/container.js';
 import { SLAPD_INSTALL, localSlapdFound } from '../../harness/directory/slapd.js';
 import { prerequisite } from '../helpers/prerequisites.js';
+import { binds } from '../helpers/ldap-bind.js';
 
 const slapd = prerequisite({
   name: 'slapd',
   present: localSlapdFound() || (await containerRuntimeAvailable()),
   install: SLAPD_INSTALL,
 });
-
-async function binds(url: string, dn: string, password: string): Promise<boolean> {
-  const client = new Client({ url, timeout: 5000, connectTimeout: 5000 });
-  try {
-    await client.bind(dn, password);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.unbind().catch(() => {});
-  }
-}
 
 describe.skipIf(slapd.skip)(`directory fixture${slapd.note}`, () => {
   it('starts a private slapd whose bind entry binds, and stops it', async () => {

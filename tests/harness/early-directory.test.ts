@@ -6,13 +6,13 @@
  * from, and one nobody took over is stopped.
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { Client } from 'ldapts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { provisionDirectoryOnThread } from '../../compose/directory.js';
 import type { TargetConfig } from '../../harness/config/types.js';
 import type { DirectoryTls, ProvisionedDirectory } from '../../harness/directory/provision.js';
 import { SLAPD_INSTALL, localSlapdFound } from '../../harness/directory/slapd.js';
 import { prerequisite } from '../helpers/prerequisites.js';
+import { binds } from '../helpers/ldap-bind.js';
 import {
   type DirectoryProvision,
   startDirectoryEarly,
@@ -21,18 +21,6 @@ import {
 } from '../../harness/setup/early-start.js';
 
 const slapd = prerequisite({ name: 'slapd', present: localSlapdFound(), install: SLAPD_INSTALL });
-
-async function binds(url: string, dn: string, password: string): Promise<boolean> {
-  const client = new Client({ url, timeout: 5000, connectTimeout: 5000 });
-  try {
-    await client.bind(dn, password);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.unbind().catch(() => {});
-  }
-}
 
 afterEach(async () => {
   await stopUntakenEarlyStart();
