@@ -64,14 +64,16 @@ async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<()
       stashConfig(p.config);
       return p.config;
     });
-    ready.catch((err: Error & { setting?: string }) => {
+    // What the workers are handed: the config, or why there is none, its secrets masked.
+    const forWorkers = ready.catch((err: Error & { setting?: string }) => {
       rememberConfiguredSecrets(base);
-      const message = redactor.text(err.message);
-      console.error(`[conformance] the target could not be prepared: ${message}`);
-      stashPreparationFailure({ name: err.name, message, setting: err.setting });
+      const failure = { name: err.name, message: redactor.text(err.message), setting: err.setting };
+      console.error(`[conformance] the target could not be prepared: ${failure.message}`);
+      stashPreparationFailure(failure);
       // No file can run without its target: those not started yet are cancelled, and those
       // waiting for it are told why (target-handoff.ts).
       void project.vitest.cancelCurrentRun('the target could not be prepared' as CancelReason);
+      throw Object.assign(new Error(failure.message), failure);
     });
     // The dispatch order depends on the clocks the harness can move (DomainLockSequencer): known
     // at once on the embedded reference or where the user set them; otherwise after the probes.
@@ -87,7 +89,7 @@ async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<()
     holder.__conformanceShared = {
       prepared,
       locks: startLockService(),
-      handoff: serveTarget(ready, base.timeouts.lockWaitMs),
+      handoff: serveTarget(forWorkers, base.timeouts.lockWaitMs),
       users: 0,
     };
   }
