@@ -7,7 +7,7 @@ import type { Capabilities, TargetConfig } from '../config/types.js';
 import { probeCapabilities } from './probe.js';
 import { resolveVersion } from './version.js';
 import { useDocumentDialectFor } from './dialect.js';
-import { preflight } from './preflight.js';
+import { preflight, usesScheduler } from './preflight.js';
 import {
   type DirectoryProvision,
   embeddedStartOptions,
@@ -42,8 +42,6 @@ export const EMBEDDED_SVC_CAPABILITIES = {
 /** What the embedded reference's scheduler has. */
 export const EMBEDDED_SCHED_CAPABILITIES = { schedAcl: true, schedControl: true } as const;
 
-const needsScheduler = (cfg: TargetConfig) => cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness');
-
 /**
  * The clocks' capabilities (`clock`, `schedControl`) of a run when they are known before any
  * probe: those of the embedded reference, and those the user set. Undefined when one of them is
@@ -52,7 +50,7 @@ const needsScheduler = (cfg: TargetConfig) => cfg.run.suites.includes('jobs') ||
 export function clockCapabilitiesBeforeProbe(input: TargetConfig): Capabilities | undefined {
   const cfg = { capabilities: { ...input.capabilities }, userCapabilities: input.userCapabilities };
   const svcEmbedded = !input.svc.addr;
-  const schedUsed = needsScheduler(input);
+  const schedUsed = usesScheduler(input.run.suites);
   const schedEmbedded = schedUsed && !input.sched.addr;
   if (svcEmbedded) embeddedHas(cfg, EMBEDDED_SVC_CAPABILITIES);
   if (schedEmbedded) embeddedHas(cfg, EMBEDDED_SCHED_CAPABILITIES);
@@ -73,7 +71,7 @@ export async function prepareTarget(
 ): Promise<PreparedTarget> {
   const cfg: TargetConfig = structuredClone(input);
   const stops: (() => Promise<void>)[] = [];
-  const needsSched = needsScheduler(cfg);
+  const needsSched = usesScheduler(cfg.run.suites);
   const startSvc = !cfg.svc.addr;
   const startSched = needsSched && !cfg.sched.addr;
   // The directory needs nothing from the other targets: it is provisioned while they start.
