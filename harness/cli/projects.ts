@@ -24,12 +24,18 @@ export const FILE_LEASE_SETUP = join(PACKAGE_ROOT, 'harness/domain-locks/file-le
 
 /**
  * Default number of files in flight. The embedded reference shares the machine's cores with the
- * workers, so one worker per core (at least 2: a worker waits on the target half of the time);
- * an external target is waited on over the network, so more files overlap its latency.
+ * workers, so one worker per core (at least 2: a worker waits on the target half of the time).
+ * Another target is waited on over the network: one more worker for every 5 ms of round trip
+ * (harness/setup/latency.ts), up to 8, so that more files overlap its latency. At a round trip
+ * under 5 ms (a target on this machine or next to it) the run is bound by the cores like the
+ * embedded one, and more workers only add their start-up and contention. Unmeasured: 2 per core.
  */
-export function defaultConcurrency(embedded: boolean): number {
+export function defaultConcurrency(embedded: boolean, latencyMs?: number): number {
   const cores = availableParallelism();
-  return embedded ? Math.min(4, Math.max(2, cores)) : Math.min(8, Math.max(4, 2 * cores));
+  const perCore = Math.min(4, Math.max(2, cores));
+  if (embedded) return perCore;
+  if (latencyMs === undefined) return Math.min(8, Math.max(4, 2 * cores));
+  return Math.min(8, perCore + Math.floor(Math.max(0, latencyMs) / 5));
 }
 
 /**

@@ -13,7 +13,13 @@ import type { TargetConfig } from '../config/types.js';
 import { checkExpectationIds, loadExpectations } from '../report/expectations.js';
 import { keepPrevious } from '../report/compare.js';
 import { loadCatalogue } from '../spec/catalogue.js';
-import { conformanceProject, defaultTestsInFlight, DomainLockSequencer, parseShard } from './projects.js';
+import {
+  conformanceProject,
+  defaultConcurrency,
+  defaultTestsInFlight,
+  DomainLockSequencer,
+  parseShard,
+} from './projects.js';
 import { measureLatency } from '../setup/latency.js';
 import { PACKAGE_ROOT } from './process.js';
 import { markStartup } from '../report/startup.js';
@@ -93,9 +99,9 @@ export async function runConformance(opts: RunOptions): Promise<number> {
   // takes them over.
   if (opts.embedded) startEmbeddedEarly(cfg, opts.embedded);
   startDirectoryEarly(cfg, (input) => provideDirectory(input, opts.directory));
-  const testsInFlight = opts.testsInFlight ?? (opts.concurrency === 1 ? 1 : await inFlightFor(cfg));
+  const pool = await poolFor(cfg, opts);
   try {
-    await runVitest({ ...opts, testsInFlight }, cfg, reportDir);
+    await runVitest({ ...opts, ...pool }, cfg, reportDir);
   } finally {
     await stopUntakenEarlyStart();
   }
@@ -120,18 +126,22 @@ export async function runConformance(opts: RunOptions): Promise<number> {
 }
 
 /**
- * Tests of a file in flight against an external target, by its round trip (the default for the
- * embedded reference, which needs no measuring). Concurrency 1 is the baseline with nothing side
- * by side: one test at a time too (the caller's rule).
+ * Files and tests of a file in flight against an external target, by its round trip (the defaults
+ * for the embedded reference need no measuring). Concurrency 1 is the baseline with nothing side
+ * by side: one test at a time too (the caller's rule). What the options set is kept.
  */
-async function inFlightFor(cfg: TargetConfig): Promise<number | undefined> {
-  if (!cfg.svc.addr) return undefined;
+async function poolFor(cfg: TargetConfig, opts: RunOptions): Promise<{ concurrency?: number; testsInFlight?: number }> {
+  if (opts.concurrency === 1) return { concurrency: 1, testsInFlight: opts.testsInFlight ?? 1 };
+  if (!cfg.svc.addr || (opts.concurrency !== undefined && opts.testsInFlight !== undefined)) {
+    return { concurrency: opts.concurrency, testsInFlight: opts.testsInFlight };
+  }
   const latency = await measureLatency(cfg);
-  const n = defaultTestsInFlight(false, latency);
+  const concurrency = opts.concurrency ?? defaultConcurrency(false, latency);
+  const testsInFlight = opts.testsInFlight ?? defaultTestsInFlight(false, latency);
   console.error(
-    `[conformance] ${latency === undefined ? 'target round trip not measured' : `target round trip ${latency.toFixed(1)} ms`}: ${n} tests of a file in flight (--tests-in-flight)`,
+    `[conformance] ${latency === undefined ? 'target round trip not measured' : `target round trip ${latency.toFixed(1)} ms`}: ${concurrency} files in flight (--concurrency), ${testsInFlight} tests of a file in flight (--tests-in-flight)`,
   );
-  return n;
+  return { concurrency, testsInFlight };
 }
 
 /** The run itself: one vitest project of the selected files against the prepared target. */

@@ -201,9 +201,13 @@ describe('the project, --shard and --concurrency', () => {
     for (const bad of ['0/2', '3/2', 'a/b', '1', '1/0']) expect(() => parseShard(bad), bad).toThrow(/--shard/);
   });
 
-  it('sizes the default pool at 2 or more', () => {
-    expect(defaultConcurrency(true)).toBeGreaterThanOrEqual(2);
-    expect(defaultConcurrency(false)).toBeGreaterThanOrEqual(defaultConcurrency(true));
+  it('sizes the default pool at 2 or more, growing with a target’s round trip up to 8', () => {
+    const embedded = defaultConcurrency(true);
+    expect(embedded).toBeGreaterThanOrEqual(2);
+    expect(defaultConcurrency(false), 'unmeasured').toBeGreaterThanOrEqual(embedded);
+    expect(defaultConcurrency(false, 0.3), 'a target next door: bound by the cores').toBe(embedded);
+    expect(defaultConcurrency(false, 20)).toBe(Math.min(8, embedded + 4));
+    expect(defaultConcurrency(false, 200)).toBe(8);
   });
 
   it('waits for locks a little less than its hook timeout, so its own message comes first', () => {
