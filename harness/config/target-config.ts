@@ -1,19 +1,13 @@
 /**
- * The target config of this test worker: provided by the global setup (vitest `provide`/`inject`)
- * or, while the target is still being prepared when the worker starts, received from the run's
- * hand-off service once it is ready (target-handoff.ts). The secrets it carries are handed to the
- * redactor as soon as the worker has it.
+ * The target config of this test worker, received from the run's hand-off service once the target
+ * is ready (target-handoff.ts; the global setup provides where to ask). The setup file awaits it
+ * before any test file runs, so targetConfig() is synchronous. The secrets it carries are handed
+ * to the redactor as soon as the worker has it.
  */
 import { inject } from 'vitest';
 import { redactor } from '../redaction/redact.js';
 import { receiveTarget } from './target-handoff.js';
 import type { TargetConfig } from './types.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    target?: TargetConfig;
-  }
-}
 
 let config: TargetConfig | undefined;
 let receiving: Promise<TargetConfig> | undefined;
@@ -21,29 +15,24 @@ let receiving: Promise<TargetConfig> | undefined;
 const NONE =
   'no target config was provided: run the suites through `npm run conformance` or `npm test` (vitest globalSetup compose/global-setup.ts)';
 
-function adopt(provided: TargetConfig): TargetConfig {
-  config = provided;
-  redactor.add(provided.svc.token);
-  redactor.add(provided.sched.token);
-  for (const listed of provided.sched.tokens ?? []) redactor.add(listed.secret);
-  if (provided.ldap) redactor.add(provided.ldap.bindPass);
-  if (provided.ldap?.tls) {
-    redactor.add(provided.ldap.tls.tlsBindPass);
-    redactor.add(provided.ldap.tls.clientKey);
-    redactor.add(provided.ldap.tls.serverKey);
+function adopt(received: TargetConfig): TargetConfig {
+  config = received;
+  redactor.add(received.svc.token);
+  redactor.add(received.sched.token);
+  for (const listed of received.sched.tokens ?? []) redactor.add(listed.secret);
+  if (received.ldap) redactor.add(received.ldap.bindPass);
+  if (received.ldap?.tls) {
+    redactor.add(received.ldap.tls.tlsBindPass);
+    redactor.add(received.ldap.tls.clientKey);
+    redactor.add(received.ldap.tls.serverKey);
   }
-  if (provided.cloud?.rootClientSecret) redactor.add(provided.cloud.rootClientSecret);
-  return provided;
+  if (received.cloud?.rootClientSecret) redactor.add(received.cloud.rootClientSecret);
+  return received;
 }
 
-/**
- * The target config, waiting for the target when the global setup has not got it ready yet: the
- * setup file awaits this before any test file runs, so targetConfig() below is synchronous.
- */
+/** The target config, waiting for the target while it is still being prepared (once per worker). */
 export function receiveTargetConfig(): Promise<TargetConfig> {
   if (config) return Promise.resolve(config);
-  const provided = inject('target');
-  if (provided) return Promise.resolve(adopt(provided));
   const handoff = inject('targetHandoff');
   if (!handoff) return Promise.reject(new Error(NONE));
   receiving ??= receiveTarget(handoff).then(adopt);
@@ -51,8 +40,6 @@ export function receiveTargetConfig(): Promise<TargetConfig> {
 }
 
 export function targetConfig(): TargetConfig {
-  if (config) return config;
-  const provided = inject('target');
-  if (!provided) throw new Error(NONE);
-  return adopt(provided);
+  if (!config) throw new Error(NONE);
+  return config;
 }
