@@ -41,7 +41,7 @@ export const COMMAND_LINE_ONLY: { flag: string; text: string }[] = [
   { flag: '--config FILE', text: 'the config file (YAML or JSON), also `CONFORMANCE_CONFIG`' },
   {
     flag: '--concurrency N',
-    text: 'test files in flight at once (default: one per core, 2 to 4, for the embedded reference; 4 to 8 for an external target); 1 runs one test at a time as well',
+    text: 'test files in flight at once (default: one per core, 2 to 4, for the embedded reference and for an external target under 5 ms of measured round trip; one more per further 5 ms, up to 8; 4 to 8 when the round trip could not be measured); 1 runs one test at a time as well',
   },
   {
     flag: '--tests-in-flight N',

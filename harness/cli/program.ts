@@ -67,7 +67,7 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
     .option('--quiet', 'only the summary on the terminal')
     .option(
       '--concurrency <n>',
-      'test files in flight at once against the target (default: by cores; a file listed in suites/domain-locks.yaml runs with no other file of its domains)',
+      'test files in flight at once against the target (default: by cores and the target’s round trip; a file listed in suites/domain-locks.yaml runs with no other file of its domains)',
       (v) => Number(v),
     )
     .option(
