@@ -6,6 +6,6 @@ export interface CompiledTree {
   sources: string[];
 }
 export function compiledTree(root?: string): Promise<CompiledTree | null>;
-export function importCompiled(entry: string): Promise<unknown>;
-export function importCompiledOrSource(entry: string): Promise<unknown>;
+export function importCompiled(entry: string, known?: CompiledTree | null): Promise<unknown>;
+export function importCompiledOrSource(entry: string, known?: CompiledTree | null): Promise<unknown>;
 export function enableNodeCompileCache(root?: string): void;

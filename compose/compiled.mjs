@@ -105,6 +105,11 @@ async function compile(root, sources, dir) {
   const tsconfigRaw = readFileSync(join(root, 'tsconfig.json'), 'utf8');
   try {
     await Promise.all(sources.map((rel) => compileOne(transform, tsconfigRaw, root, rel, scratch)));
+    // The tree lies under node_modules/, where node stops looking for the package's package.json:
+    // without one of its own every compiled file is of no declared type, and node would parse each
+    // twice (as CommonJS, then as the ES module it is) in every process that loads it.
+    mkdirSync(scratch, { recursive: true });
+    writeFileSync(join(scratch, 'package.json'), '{ "type": "module" }\n');
     try {
       renameSync(scratch, dir);
     } catch {
@@ -162,10 +167,11 @@ export async function compiledTree(root = PACKAGE_ROOT) {
 /**
  * Imports the compiled form of `entry` (relative to the package root), or returns null when there
  * is none (the caller then registers tsx and imports the source). The tree is left on globalThis
- * for the run's workers (harness/cli/compiled-modules.ts).
+ * for the run's workers (harness/cli/compiled-modules.ts) and the threads the run starts, which
+ * are handed it (`known`) instead of hashing every source again.
  */
-export async function importCompiled(entry) {
-  const tree = await compiledTree();
+export async function importCompiled(entry, known) {
+  const tree = known ?? (await compiledTree());
   if (!tree) return null;
   globalThis.__conformanceCompiledTree = tree;
   process.setSourceMapsEnabled?.(true);
@@ -176,8 +182,8 @@ export async function importCompiled(entry) {
  * Imports `entry` (relative to the package root) compiled, or else its source through tsx's
  * loader, registered here: what a thread of the run loads (it starts without its parent's loaders).
  */
-export async function importCompiledOrSource(entry) {
-  const compiled = await importCompiled(entry);
+export async function importCompiledOrSource(entry, known) {
+  const compiled = await importCompiled(entry, known);
   if (compiled) return compiled;
   const { register } = await import('tsx/esm/api');
   register();

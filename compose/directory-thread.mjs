@@ -12,7 +12,7 @@ enableNodeCompileCache();
 const post = (message) => parentPort.postMessage(message);
 
 try {
-  const { provisionDirectory } = await importCompiledOrSource('harness/directory/provision.ts');
+  const { provisionDirectory } = await importCompiledOrSource('harness/directory/provision.ts', workerData.compiled);
   const { stop, ...directory } = await provisionDirectory(workerData.input);
   parentPort.on('message', async (message) => {
     if (message?.type !== 'stop') return;

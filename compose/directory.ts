@@ -60,7 +60,9 @@ function next<T extends ThreadMessage['type']>(
 
 export async function provisionDirectoryOnThread(input: DirectoryConfigInput = {}): Promise<ProvisionedDirectory> {
   if (input.url) return (await import('../harness/directory/provision.js')).provisionDirectory(input);
-  const worker = new Worker(new URL('./directory-thread.mjs', import.meta.url), { workerData: { input } });
+  // The compiled tree this process already found (compiled.mjs): the thread need not hash every source again.
+  const compiled = (globalThis as { __conformanceCompiledTree?: unknown }).__conformanceCompiledTree;
+  const worker = new Worker(new URL('./directory-thread.mjs', import.meta.url), { workerData: { input, compiled } });
   let answer: Extract<ThreadMessage, { type: 'provisioned' | 'failed' }>;
   try {
     answer = await next(worker, ['provisioned', 'failed'], PROVISION_TIMEOUT_MS, 'provisioned');

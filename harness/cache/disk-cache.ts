@@ -78,12 +78,12 @@ function readCached(file: string): string | undefined {
   }
 }
 
-function writeCached(file: string, text: string): void {
+function writeCached(file: string, text: string, mode?: number): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
     // Written aside then renamed: concurrent workers never read a half-written file.
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, text);
+    writeFileSync(tmp, text, mode === undefined ? undefined : { mode });
     renameSync(tmp, file);
   } catch {
     /* a read-only tree: build next time too */
@@ -107,14 +107,26 @@ function stringified(value: unknown): string | undefined {
   }
 }
 
-export async function cached<T>(name: string, key: string, build: () => Promise<T> | T): Promise<T> {
+export interface CachedOptions<T> {
+  /** Kept in a file only its owner can read (key material). */
+  private?: boolean;
+  /** Whether a stored value may still be served (one that expires); if not, it is built again. */
+  usable?: (value: T) => boolean;
+}
+
+export async function cached<T>(
+  name: string,
+  key: string,
+  build: () => Promise<T> | T,
+  opts: CachedOptions<T> = {},
+): Promise<T> {
   if (!cacheEnabled()) return build();
   const file = fileOf(name, key, 'json');
   const hit = parsed<T>(readCached(file));
-  if (hit) return hit.value;
+  if (hit && (opts.usable?.(hit.value) ?? true)) return hit.value;
   const value = await build();
   const text = stringified(value);
-  if (text !== undefined) writeCached(file, text);
+  if (text !== undefined) writeCached(file, text, opts.private ? 0o600 : undefined);
   return value;
 }
 

@@ -86,9 +86,9 @@ export async function provisionDirectory(cfg: DirectoryConfigInput = {}): Promis
     const c = await startContainerLdap(plan);
     return { ...common, url: c.url, bindDn: c.bindDn, stop: c.stop };
   }
-  // Loaded here, not with this module: the certificate library is large, and a directory from the
-  // config or in a container does without it.
-  const material = await (await import('./tls-material.js')).tlsMaterial();
+  // Loaded here, not with this module: a directory from the config or in a container does without
+  // it, and the material of an earlier run is reused while valid (tls-reuse.ts).
+  const material = await (await import('./tls-reuse.js')).reusableTlsMaterial();
   const local = await startLocalSlapd(plan, material);
   return {
     ...common,

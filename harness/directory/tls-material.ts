@@ -19,6 +19,8 @@ export interface TlsMaterial {
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY_MS = 86_400_000;
+/** How long the material is valid from when it is made (tls-reuse.ts reuses it while it has a day left). */
+export const VALIDITY_MS = 7 * DAY_MS;
 
 function pemKey(pkcs8: ArrayBuffer): string {
   const b64 = Buffer.from(pkcs8)
@@ -36,11 +38,11 @@ async function exportKey(keys: CryptoKeyPair): Promise<string> {
   return pemKey(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
 }
 
-/** A fresh CA and the server and client certificates it signed, valid for a week. */
-export async function tlsMaterial(hosts = ['127.0.0.1', 'localhost']): Promise<TlsMaterial> {
+/** A fresh CA and the server and client certificates it signed, valid for VALIDITY_MS from `now`. */
+export async function tlsMaterial(hosts = ['127.0.0.1', 'localhost'], now = Date.now()): Promise<TlsMaterial> {
   x509.cryptoProvider.set(webcrypto as unknown as Crypto);
-  const notBefore = new Date(Date.now() - 60_000);
-  const notAfter = new Date(Date.now() + 7 * DAY_MS);
+  const notBefore = new Date(now - 60_000);
+  const notAfter = new Date(now + VALIDITY_MS);
   const caKeys = await keyPair();
   const caName = 'CN=conformance directory CA';
   const ca = await x509.X509CertificateGenerator.createSelfSigned({

@@ -47,6 +47,11 @@ describe('compiledTree', () => {
     const uses = await import(pathToFileURL(join(tree!.dir, 'harness/uses.js')).href);
     expect(uses.twice()).toBe(2);
     expect(readFileSync(join(tree!.dir, 'harness/uses.js'), 'utf8')).toMatch(/sourceMappingURL=uses\.js\.map/);
+    // Under node_modules/ node finds no package.json above the tree: without its own, every file
+    // would be parsed as CommonJS first.
+    expect(JSON.parse(readFileSync(join(tree!.dir, 'package.json'), 'utf8')), 'declares its files ES modules').toEqual({
+      type: 'module',
+    });
   });
 
   it('compiles again after a source changed, into another folder', async () => {
