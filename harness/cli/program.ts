@@ -2,17 +2,14 @@
  * The command line: `run` a conformance run, `mutation` the fault-detection run, `compare` two
  * results files. Exit codes: 0 every MUST passed, 1 a MUST failed (or a gate failed), 2 usage or
  * config error. The entry point is the composition root, compose/cli.ts, which hands in the
- * embedded target (the reference) and the vitest globalSetup file that prepares it.
+ * embedded target (the reference) and the vitest globalSetup file that prepares it. Each command's
+ * modules are loaded when it runs: a conformance run's start-up loads none of the others'.
  */
 import { Command, CommanderError } from 'commander';
 import type { EmbeddedTarget } from '../../contract/target.js';
 import { ConfigError } from '../config/load.js';
 import { runConformance } from './run.js';
 import type { DirectoryProvisioner } from '../setup/target.js';
-import { runMutation } from './mutation.js';
-import { compareFiles } from './compare.js';
-import { mergeFiles } from './merge.js';
-import { matrixFiles } from './matrix.js';
 
 const list = (v: string) =>
   v
@@ -128,6 +125,7 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
         process.exitCode = 2;
         return;
       }
+      const { runMutation } = await import('./mutation.js');
       process.exitCode = await runMutation(
         {
           suites: o.suite,
@@ -154,7 +152,8 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
       '--assumptions <mode>',
       'strict: a new assumption difference fails the gate too (default: the mode the newer run recorded)',
     )
-    .action((oldFile: string, newFile: string, o: { assumptions?: string }) => {
+    .action(async (oldFile: string, newFile: string, o: { assumptions?: string }) => {
+      const { compareFiles } = await import('./compare.js');
       process.exitCode = compareFiles(oldFile, newFile, o.assumptions);
     });
 
@@ -165,7 +164,8 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
     )
     .argument('<results...>', 'results.json of every shard')
     .option('--report-dir <dir>', 'where the merged reports go', 'reports')
-    .action((files: string[], o) => {
+    .action(async (files: string[], o) => {
+      const { mergeFiles } = await import('./merge.js');
       process.exitCode = mergeFiles(files, o.reportDir);
     });
 
@@ -176,7 +176,8 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
     )
     .argument('<runs...>', 'NAME=results.json of each implementation, in column order')
     .option('--report-dir <dir>', 'where matrix.html and matrix.json go', 'reports')
-    .action((runs: string[], o) => {
+    .action(async (runs: string[], o) => {
+      const { matrixFiles } = await import('./matrix.js');
       process.exitCode = matrixFiles(runs, o.reportDir);
     });
 

@@ -30,7 +30,8 @@ import {
   parseShard,
   selectedFiles,
 } from '../../harness/cli/projects.js';
-import { dispatchOrder } from '../../harness/domain-locks/sequencer.js';
+import type { TestSpecification } from 'vitest/node';
+import { dispatchOrder, transformAhead } from '../../harness/domain-locks/sequencer.js';
 import { PACKAGE_ROOT as ROOT } from '../../harness/spec/paths.js';
 import { lockWaitLimits } from '../../harness/domain-locks/client.js';
 import { ALL_SUITES, loadConfig } from '../../harness/config/load.js';
@@ -277,6 +278,52 @@ describe('the order of dispatch (DomainLockSequencer)', () => {
     expect(
       dispatchOrder(['suites/auth/lockout.test.ts', 'suites/kv/list.test.ts', 'suites/core/errors.test.ts'], sched),
     ).toEqual(['suites/kv/list.test.ts', 'suites/core/errors.test.ts', 'suites/auth/lockout.test.ts']);
+  });
+});
+
+describe('the files transformed ahead while the workers start', () => {
+  /** Specifications as the sequencer gets them, their project's transforms recorded. */
+  function specs(names: string[], maxWorkers: number, fails = new Set<string>()) {
+    const requested: string[] = [];
+    const project = {
+      config: { maxWorkers },
+      vite: {
+        environments: {
+          ssr: {
+            transformRequest: (id: string) => {
+              requested.push(id);
+              return fails.has(id) ? Promise.reject(new Error('does not transform')) : Promise.resolve({ code: '' });
+            },
+          },
+        },
+      },
+    };
+    const list = names.map((n) => ({ project, moduleId: `/pkg/${n}` }) as unknown as TestSpecification);
+    return { list, requested };
+  }
+
+  it('are the first two files of each worker, in dispatch order', () => {
+    const { list, requested } = specs(['a', 'b', 'c', 'd', 'e', 'f'], 2);
+    transformAhead(list);
+    expect(requested).toEqual(['/pkg/a', '/pkg/b', '/pkg/c', '/pkg/d']);
+    const one = specs(['a', 'b', 'c'], 1);
+    transformAhead(one.list);
+    expect(one.requested).toEqual(['/pkg/a', '/pkg/b']);
+  });
+
+  it('leaves a file that does not transform to the worker, which reports why', async () => {
+    const { list, requested } = specs(['a', 'b'], 2, new Set(['/pkg/a']));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      expect(() => transformAhead(list)).not.toThrow();
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(requested).toEqual(['/pkg/a', '/pkg/b']);
+    expect(unhandled).toEqual([]);
   });
 });
 
