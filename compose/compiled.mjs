@@ -38,8 +38,29 @@ function cacheFolder(root) {
   return process.env.CONFORMANCE_CACHE_DIR || join(root, 'node_modules/.cache/svc-conformance');
 }
 
+/**
+ * Where the compiled trees go: the cache folder, unless the package's dependencies cannot be
+ * found from there (a CONFORMANCE_CACHE_DIR outside the package: a compiled module's imports of
+ * its libraries would not resolve), then the package's own cache folder.
+ */
 function cacheRoot(root) {
-  return join(cacheFolder(root), 'compiled');
+  const chosen = join(cacheFolder(root), 'compiled');
+  return dependenciesResolveFrom(root, chosen) ? chosen : join(root, 'node_modules/.cache/svc-conformance/compiled');
+}
+
+/** Whether a module in `dir` finds the package's dependencies (commander stands for them all). */
+function dependenciesResolveFrom(root, dir) {
+  let fromPackage;
+  try {
+    fromPackage = createRequire(join(root, 'package.json')).resolve('commander');
+  } catch {
+    return true; /* a package without them (the project's tests compile such): nothing to find */
+  }
+  try {
+    return createRequire(join(dir, 'x.js')).resolve('commander') === fromPackage;
+  } catch {
+    return false;
+  }
 }
 
 /** Node's compile cache of this package's runs (enableNodeCompileCache). */

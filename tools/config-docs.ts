@@ -20,7 +20,10 @@ export const ENVIRONMENT_ONLY: { name: string; text: string }[] = [
     name: 'CONFORMANCE_CACHE',
     text: '`off` bypasses the on-disk caches of what every process would rebuild from the same files (docs/SPEED.md, "Start-up once")',
   },
-  { name: 'CONFORMANCE_CACHE_DIR', text: 'where those caches live (default `node_modules/.cache/svc-conformance/`)' },
+  {
+    name: 'CONFORMANCE_CACHE_DIR',
+    text: "where those caches live (default `node_modules/.cache/svc-conformance/`); the compiled TypeScript goes there only if the package's libraries resolve from there, else it stays in the default folder",
+  },
   {
     name: 'CONFORMANCE_TEST_REPORT_DIR',
     text: "where `npm test` writes its conformance project's report (default: a temporary directory, printed at the end); `npm test` never writes to `reports/`",

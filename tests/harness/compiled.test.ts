@@ -54,6 +54,22 @@ describe('compiledTree', () => {
     });
   });
 
+  it('stays where the package’s dependencies resolve when CONFORMANCE_CACHE_DIR is outside the package', async () => {
+    write('node_modules/commander/package.json', '{ "name": "commander", "main": "index.js" }');
+    write('node_modules/commander/index.js', 'exports.v = 42;\n');
+    write('harness/dep.ts', "import { v } from 'commander';\nexport const got: number = v;\n");
+    const outside = mkdtempSync(join(tmpdir(), 'compiled-outside-'));
+    process.env.CONFORMANCE_CACHE_DIR = outside;
+    try {
+      const tree = await compiledTree(root);
+      expect(tree!.dir.startsWith(join(root, 'node_modules/.cache/svc-conformance/compiled'))).toBe(true);
+      const dep = await import(pathToFileURL(join(tree!.dir, 'harness/dep.js')).href);
+      expect(dep.got).toBe(42);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('compiles again after a source changed, into another folder', async () => {
     const first = await compiledTree(root);
     expect((await compiledTree(root))?.dir).toBe(first?.dir);
