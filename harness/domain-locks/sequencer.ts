@@ -92,6 +92,6 @@ export class DomainLockSequencer extends BaseSequencer {
 export function transformAhead(ordered: TestSpecification[]): void {
   const workers = Number(ordered[0]?.project.config.maxWorkers) || 1;
   for (const spec of ordered.slice(0, 2 * workers)) {
-    spec.project.vite.environments.ssr?.transformRequest(spec.moduleId).catch(() => undefined);
+    spec.project.vite?.environments?.ssr?.transformRequest(spec.moduleId).catch(() => undefined);
   }
 }
