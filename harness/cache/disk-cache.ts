@@ -11,7 +11,7 @@
  * read at each use, so a test can point it elsewhere).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +83,8 @@ function writeCached(file: string, text: string, mode?: number): void {
     mkdirSync(dirname(file), { recursive: true });
     // Written aside then renamed: concurrent workers never read a half-written file.
     const tmp = `${file}.${process.pid}.tmp`;
+    // A mode applies only to a file being created: never reuse one a crashed run left behind.
+    if (mode !== undefined) rmSync(tmp, { force: true });
     writeFileSync(tmp, text, mode === undefined ? undefined : { mode });
     renameSync(tmp, file);
   } catch {
