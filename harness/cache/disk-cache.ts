@@ -15,6 +15,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import { PACKAGE_ROOT } from '../spec/paths.js';
 
 const DEFAULT_DIR = join(PACKAGE_ROOT, 'node_modules/.cache/svc-conformance');
@@ -81,8 +82,9 @@ function readCached(file: string): string | undefined {
 function writeCached(file: string, text: string, mode?: number): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
-    // Written aside then renamed: concurrent workers never read a half-written file.
-    const tmp = `${file}.${process.pid}.tmp`;
+    // Written aside then renamed: concurrent workers never read a half-written file. The thread
+    // too: the command line, the reference's and the directory's threads share one process.
+    const tmp = `${file}.${process.pid}.${threadId}.tmp`;
     // A mode applies only to a file being created: never reuse one a crashed run left behind.
     if (mode !== undefined) rmSync(tmp, { force: true });
     writeFileSync(tmp, text, mode === undefined ? undefined : { mode });
