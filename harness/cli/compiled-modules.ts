@@ -12,6 +12,7 @@
  * The command line compiles the tree when it starts and leaves it on globalThis; without it
  * (`npm test`, `CONFORMANCE_CACHE=off`, a failed compile) the runner loads the sources as before.
  */
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
 import { PACKAGE_ROOT } from '../spec/paths.js';
@@ -39,7 +40,29 @@ export function compiledSetupFile(tree: CompiledTree | undefined, path: string):
   return (tree && compiledFile(tree, new Set(tree.sources), path)) ?? path;
 }
 
-/** Resolves the relative imports of compiled sources to their compiled files. */
+/**
+ * A compiled file that vitest's runner loads itself (the set-up file), with its source map: the
+ * map's sources as absolute paths and their contents. vite fills a map's missing contents only
+ * from inside the map's package, and the tree lies in node_modules/.cache: it would warn, on
+ * every run, that the map "points to a source file outside its package". Undefined when the
+ * file or its map cannot be read (then vite reads the file itself).
+ */
+export function loadCompiledWithMap(file: string): { code: string; map: string } | undefined {
+  try {
+    const code = readFileSync(file, 'utf8');
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; sourcesContent?: string[] };
+    const sources = map.sources.map((s) => resolve(dirname(file), s));
+    const sourcesContent = sources.map((s) => readFileSync(s, 'utf8'));
+    return {
+      code: code.replace(/\/\/# sourceMappingURL=\S*\s*$/, ''),
+      map: JSON.stringify({ ...map, sources, sourcesContent }),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves the relative imports of compiled sources to their compiled files, and loads them with their maps. */
 export function compiledModulesPlugin(tree: CompiledTree): Plugin {
   const sources = new Set(tree.sources);
   return {
@@ -48,6 +71,10 @@ export function compiledModulesPlugin(tree: CompiledTree): Plugin {
     resolveId(source, importer) {
       if (!importer || !source.startsWith('.') || !importer.startsWith(PACKAGE_ROOT + sep)) return null;
       return compiledFile(tree, sources, resolve(dirname(importer), source.replace(/\.js$/, '.ts'))) ?? null;
+    },
+    load(id) {
+      if (!id.startsWith(tree.dir + sep) || !id.endsWith('.js')) return null;
+      return loadCompiledWithMap(id) ?? null;
     },
   };
 }

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compiledTree } from '../../compose/compiled.mjs';
-import { compiledModulesPlugin, compiledSetupFile } from '../../harness/cli/compiled-modules.js';
+import { compiledModulesPlugin, compiledSetupFile, loadCompiledWithMap } from '../../harness/cli/compiled-modules.js';
 import { PACKAGE_ROOT } from '../../harness/spec/paths.js';
 import { saveCacheEnv } from '../helpers/cache-env.js';
 
@@ -70,6 +70,22 @@ describe('compiledTree', () => {
     }
   });
 
+  it('hands vitest a compiled file it loads itself with its map: sources absolute, their contents in it', async () => {
+    // vite fills a map's missing contents only from inside the map's package (the tree is under
+    // node_modules/.cache): otherwise every run warns of a map pointing outside its package.
+    const tree = await compiledTree(root);
+    const loaded = loadCompiledWithMap(join(tree!.dir, 'harness/uses.js'));
+    expect(loaded?.code).toContain('twice');
+    expect(loaded?.code, 'the map is handed over, not referenced').not.toMatch(/sourceMappingURL/);
+    const map = JSON.parse(loaded!.map) as { sources: string[]; sourcesContent: string[] };
+    expect(map.sources).toEqual([join(root, 'harness/uses.ts')]);
+    expect(map.sourcesContent).toEqual([readFileSync(join(root, 'harness/uses.ts'), 'utf8')]);
+    expect(
+      loadCompiledWithMap(join(tree!.dir, 'harness/none.js')),
+      'a file that is not there: vite reads it',
+    ).toBeUndefined();
+  });
+
   it('compiles again after a source changed, into another folder', async () => {
     const first = await compiledTree(root);
     expect((await compiledTree(root))?.dir).toBe(first?.dir);
@@ -104,6 +120,8 @@ describe('compiledModulesPlugin', () => {
     expect(resolveId('vitest', join(PACKAGE_ROOT, 'suites/core/x.test.ts'))).toBeNull();
     expect(resolveId('./a.js', '/elsewhere/harness/x.ts')).toBeNull();
     expect(resolveId('./a.js')).toBeNull();
+    const load = compiledModulesPlugin(tree).load as (id: string) => unknown;
+    expect(load(join(PACKAGE_ROOT, 'suites/core/x.test.ts')), 'a file outside the tree: vite loads it').toBeNull();
   });
 
   it('runs the set-up file compiled when it is compiled', () => {
