@@ -235,6 +235,16 @@ export const lifecycleSwitches = [
     description: 'cache-config accepts sizes 1 to 9',
     replace: () => ({ checkCacheSize: noCheck }),
   }),
+  fault('transit.cache-size-ten-refused', {
+    breaks: 'transit.cache-config.size',
+    statements: ['doc.transit.limits.cache-size'],
+    description: 'cache-config refuses size 10 (the documented minimum, ">= 10", taken as exclusive)',
+    replace: () => ({
+      checkCacheSize: (size) => {
+        if (size < 0 || (size > 0 && size <= 10)) throw badRequest('size must be 0 (unlimited) or more than 10');
+      },
+    }),
+  }),
   fault('transit.cache-read-zero', {
     breaks: 'transit.cache-config.read',
     statements: ['doc.transit.keys-api.cache-config-read', 'doc.transit.service.cache-configuration'],
