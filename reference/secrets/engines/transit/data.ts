@@ -216,7 +216,7 @@ export class DataOperations {
     const alg = this.rules.hashUrlAlgorithm(urlAlg) ?? (str(body, 'algorithm') || this.rules.hashDefaultAlgorithm);
     const format = this.rules.hashFormat(body);
     if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
-    const sum = createHash(hashName(alg))
+    const sum = createHash(this.rules.hashDigest(alg))
       .update(input ?? Buffer.alloc(0))
       .digest();
     return { data: { sum: format === 'hex' ? this.rules.hashHex(sum.toString('hex')) : sum.toString('base64') } };

@@ -149,6 +149,8 @@ export interface TransitRules extends KeyManagementRules, DataOperationRules {
   hashDefaultAlgorithm: string;
   hashUrlAlgorithm(urlAlg: string | undefined): string | undefined;
   hashFormat(body: Body): string;
+  /** The node hash POST hash computes for `algorithm`. */
+  hashDigest(algorithm: string): string;
   checkVerifyBatchModes(withSignature: boolean, withHmac: boolean): void;
   cmacUrlLength(urlLength: string | undefined): string | undefined;
 
@@ -330,6 +332,7 @@ export const documentedRules: TransitRules = {
   hashDefaultAlgorithm: 'sha2-256',
   hashUrlAlgorithm: (urlAlg) => urlAlg,
   hashFormat: (body) => str(body, 'format') || 'hex',
+  hashDigest: (algorithm) => hashName(algorithm),
   checkVerifyBatchModes: (withSignature, withHmac) => {
     if (withSignature && withHmac)
       throw badRequest('batch_input items must all use signature or all use hmac, not both');

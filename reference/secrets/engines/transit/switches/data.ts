@@ -260,6 +260,12 @@ export const dataSwitches = [
     description: 'hash ignores format base64',
     replace: () => ({ hashFormat: () => 'hex' }),
   }),
+  fault('transit.hash-sha3-384-as-sha3-256', {
+    breaks: 'transit.hash.sum',
+    statements: ['doc.transit.hash.response', 'doc.transit.hash.algorithm'],
+    description: 'hash with algorithm sha3-384 answers 200 with the sha3-256 digest',
+    replace: (d) => ({ hashDigest: (algorithm) => d.hashDigest(algorithm === 'sha3-384' ? 'sha3-256' : algorithm) }),
+  }),
   fault('transit.hmac-ignores-algorithm', {
     breaks: 'transit.hmac.compute',
     statements: ['doc.transit.hmac.params'],
