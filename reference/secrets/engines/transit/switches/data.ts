@@ -277,6 +277,14 @@ export const dataSwitches = [
     description: 'ECDSA and RSA sign with SHA-1 whatever was asked',
     replace: () => ({ signingHash: () => 'sha1' }),
   }),
+  fault('transit.sign-sha3-384-as-sha3-256', {
+    breaks: 'transit.sign.verifiable',
+    statements: ['doc.transit.sign.hash-algorithm'],
+    description: 'ECDSA and RSA sign with sha3-256 when hash_algorithm sha3-384 is asked (and answer 200)',
+    replace: (d) => ({
+      signingHash: (algorithm) => d.signingHash(algorithm === 'sha3-384' ? 'sha3-256' : algorithm),
+    }),
+  }),
   fault('transit.prehashed-ignored', {
     breaks: 'transit.sign.prehashed',
     statements: ['doc.transit.service.prehashed-sign', 'doc.transit.sign.prehashed'],

@@ -23,9 +23,9 @@ export const paramSwitches = [
     }),
   }),
   fault('transit.hmac-sha3-as-sha3-256', {
-    breaks: 'transit.params.hash-algorithms',
-    statements: ['doc.transit.params.hash-values'],
-    description: 'HMAC with sha3-224, sha3-384 or sha3-512 is computed with sha3-256',
+    breaks: 'transit.hmac.compute',
+    statements: ['doc.transit.params.hash-values', 'doc.transit.hmac.params'],
+    description: 'HMAC with sha3-224, sha3-384 or sha3-512 answers 200 with the sha3-256 HMAC',
     replace: (d) => ({
       hmacHash: (algorithm) => (/^sha3-(224|384|512)$/.test(algorithm) ? 'sha3-256' : d.hmacHash(algorithm)),
     }),
