@@ -260,6 +260,31 @@ conformance(
   },
 );
 
+// Update key configuration: "| deletion_allowed | boolean | false | |", with no "Cannot be disabled
+// once set" as exportable and allow_plaintext_backup carry: a write of false applies.
+conformance(
+  {
+    id: 'transit.config.deletion-allowed-reset',
+    level: 'MUST',
+    title: 'POST /transit/keys/:name/config with deletion_allowed false after true turns deletion off again',
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'undelete');
+    t.precondition(
+      await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { deletion_allowed: true } }),
+      success,
+    );
+    t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { deletion_allowed: false } }), success);
+    t.check(
+      await t.svc.get(`${transit.path}/keys/${name}`),
+      statusIs(200),
+      bodyAt('/data/deletion_allowed', false, 'is false after config deletion_allowed false'),
+    );
+    t.check(await t.svc.delete(`${transit.path}/keys/${name}`), clientError);
+    t.check(await t.svc.get(`${transit.path}/keys/${name}`), statusIs(200));
+  },
+);
+
 conformance(
   {
     id: 'transit.key.deletion-allowed-config',

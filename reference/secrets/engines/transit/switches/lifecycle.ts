@@ -123,6 +123,18 @@ export const lifecycleSwitches = [
     description: 'config ignores deletion_allowed',
     replace: () => ({ applyDeletionAllowed: noCheck }),
   }),
+  fault('transit.deletion-allowed-sticky', {
+    breaks: 'transit.config.deletion-allowed-reset',
+    statements: ['doc.transit.config.deletion-allowed'],
+    description: 'config deletion_allowed false is ignored once deletion was allowed (the flag treated as once-set)',
+    replace: (d) => ({
+      applyDeletionAllowed: (next, body) => {
+        const was = next.deletionAllowed;
+        d.applyDeletionAllowed(next, body);
+        next.deletionAllowed ||= was;
+      },
+    }),
+  }),
   fault('transit.delete-keeps-key', {
     breaks: 'transit.key.delete',
     statements: ['doc.transit.lifecycle.delete-removes', 'doc.transit.keys-api.delete'],
