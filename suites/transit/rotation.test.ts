@@ -341,7 +341,7 @@ conformance(
   {
     id: 'transit.params.key-version-min-encryption',
     level: 'MUST',
-    also: ['transit.key.min-encryption-zero-latest'],
+    also: ['transit.key.min-encryption-zero-latest', 'transit.params.key-version-latest'],
     title: 'POST /transit/encrypt/:name with key_version below min_encryption_version fails; 0 uses the latest',
   },
   async (t) => {
@@ -349,6 +349,11 @@ conformance(
     t.check(
       await t.svc.post(`${transit.path}/encrypt/${name}`, { body: { plaintext: b64('x'), key_version: 1 } }),
       clientError,
+    );
+    // min_encryption_version is a lower bound, not the version used: without key_version (default 0 =
+    // latest) the output is still of the latest version.
+    await t.proving('transit.params.key-version-latest', async () =>
+      expectVersion(t, await encrypt(t, transit, name, 'bounded'), 3, 'ciphertext without key_version, min 2'),
     );
     t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_encryption_version: 0 } }), success);
     await t.proving('transit.key.min-encryption-zero-latest', async () =>

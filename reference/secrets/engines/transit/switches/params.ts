@@ -122,6 +122,15 @@ export const paramSwitches = [
       },
     }),
   }),
+  fault('transit.latest-is-min-encryption', {
+    breaks: 'transit.params.key-version-latest',
+    statements: ['doc.transit.params.key-version'],
+    description: 'without key_version, outputs use min_encryption_version (when set) instead of the latest version',
+    replace: (d) => ({
+      outputVersion: (k, requested) =>
+        requested === 0 && k.minEncryptionVersion > 0 ? k.minEncryptionVersion : d.outputVersion(k, requested),
+    }),
+  }),
   fault('transit.min-encryption-zero-blocks', {
     breaks: 'transit.key.min-encryption-zero-latest',
     statements: ['doc.transit.key.min-encryption-zero-latest'],
