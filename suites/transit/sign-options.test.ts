@@ -295,3 +295,28 @@ conformance(
     );
   },
 );
+
+// Verify takes `hmac` and `hash_algorithm`; HMAC takes `algorithm`: an HMAC made with sha2-512 is
+// checked with sha2-512 when verify names it, not with the default sha2-256.
+conformance(
+  {
+    id: 'transit.verify.hmac-hash-algorithm',
+    level: 'MUST',
+    title: 'POST /transit/verify/:name with an hmac made with sha2-512 and hash_algorithm sha2-512 is valid',
+  },
+  async (t) => {
+    const name = keys['aes256-gcm96']!;
+    const made = await t.svc.post(`${transit.path}/hmac/${name}`, {
+      body: { input: b64(MESSAGE), algorithm: 'sha2-512' },
+    });
+    t.precondition(made, statusIs(200));
+    const hmac = data(made).hmac;
+    valid(
+      t,
+      await t.svc.post(`${transit.path}/verify/${name}`, {
+        body: { input: b64(MESSAGE), hmac, hash_algorithm: 'sha2-512' },
+      }),
+      'the sha2-512 HMAC with hash_algorithm sha2-512',
+    );
+  },
+);

@@ -159,7 +159,7 @@ function verifyHmacItem(ctx: OpContext, k: NamedKey, item: Body, algorithm: stri
   const bounds = ctx.rules.verifyingKey(k, 'hmac');
   if (tooOldToVerify(ctx, bounds, version)) return { valid: false };
   const v = decryptionVersion(ctx, bounds, version);
-  const mac = createHmac(hashName(algorithm), hmacKeyOf(k, v)).update(input).digest();
+  const mac = createHmac(ctx.rules.hmacVerifyHash(algorithm), hmacKeyOf(k, v)).update(input).digest();
   const valid = mac.length === data.length && timingSafeEqual(mac, data);
   return { valid: ctx.rules.verified(valid) };
 }

@@ -176,6 +176,8 @@ export interface TransitRules extends KeyManagementRules, DataOperationRules {
   /** The end of an AEAD decryption: the tag must authenticate. */
   authenticate(out: Buffer, final: () => Buffer): Buffer;
   hmacHash(algorithm: string): string;
+  /** The node hash verify checks an `hmac` with for hash_algorithm `algorithm`. */
+  hmacVerifyHash(algorithm: string): string;
   verified(valid: boolean): boolean;
   defaultSignatureAlgorithm: string;
   defaultMarshaling: string;
@@ -370,6 +372,7 @@ export const documentedRules: TransitRules = {
     }
   },
   hmacHash: (algorithm) => hashName(algorithm),
+  hmacVerifyHash: (algorithm) => hashName(algorithm),
   verified: (valid) => valid,
   defaultSignatureAlgorithm: 'pss',
   defaultMarshaling: 'asn1',

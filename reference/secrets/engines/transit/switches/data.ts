@@ -285,6 +285,12 @@ export const dataSwitches = [
       signingHash: (algorithm) => d.signingHash(algorithm === 'sha3-384' ? 'sha3-256' : algorithm),
     }),
   }),
+  fault('transit.verify-hmac-ignores-hash-algorithm', {
+    breaks: 'transit.verify.hmac-hash-algorithm',
+    statements: ['doc.transit.verify.options'],
+    description: 'verify checks an hmac with sha2-256 whatever hash_algorithm names',
+    replace: () => ({ hmacVerifyHash: () => 'sha256' }),
+  }),
   fault('transit.prehashed-ignored', {
     breaks: 'transit.sign.prehashed',
     statements: ['doc.transit.service.prehashed-sign', 'doc.transit.sign.prehashed'],
