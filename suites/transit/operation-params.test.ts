@@ -1,9 +1,10 @@
 /**
  * Contexts of derived keys where the data operations take them: batch items of encrypt and
- * decrypt (each its own context), rewrap, datakey, and an encrypt that creates a convergent key.
+ * decrypt (each its own context), rewrap, datakey, an encrypt that creates a convergent key, and
+ * the context that makes an upserted key derived.
  */
 import { conformance, suite, type T } from '../../harness/index.js';
-import { clientError, expectThat, statusIs } from '../../harness/checks/index.js';
+import { bodyAt, clientError, expectThat, statusIs } from '../../harness/checks/index.js';
 import { b64, batchResults, createKey, data, encrypt, expectVersion, rotate } from './lib/api.js';
 
 const s = suite('transit');
@@ -177,5 +178,48 @@ conformance(
       'different',
       data(other).ciphertext,
     );
+  },
+);
+
+// "key created with defaults (derived if context is non-empty)": with batch_input the context is the
+// items' (the single-item fields are ignored); an empty context leaves the default, not derived.
+conformance(
+  {
+    id: 'transit.upsert.derived-with-context',
+    level: 'MUST',
+    title: 'POST /transit/encrypt/:name batch on a missing key with contexts in its items creates a derived key',
+  },
+  async (t) => {
+    const name = t.unique('upsertbatchctx');
+    const ex = await t.svc.post(`${transit.path}/encrypt/${name}`, {
+      body: {
+        batch_input: [
+          { plaintext: b64('one'), context: C1 },
+          { plaintext: b64('two'), context: C2 },
+        ],
+      },
+    });
+    t.check(ex, statusIs(200));
+    t.check(
+      await t.svc.get(`${transit.path}/keys/${name}`),
+      statusIs(200),
+      bodyAt('/data/derived', true, 'is true for a key upserted by a batch whose items carry a context'),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.upsert.derived-with-context',
+    level: 'MUST',
+    title: 'POST /transit/encrypt/:name on a missing key with an empty context creates a key that is not derived',
+  },
+  async (t) => {
+    const name = t.unique('upsertemptyctx');
+    // Whether a context is taken on a key that is not derived is not said: only the key made counts.
+    await t.svc.post(`${transit.path}/encrypt/${name}`, { body: { plaintext: b64('plain'), context: '' } });
+    const read = await t.svc.get(`${transit.path}/keys/${name}`);
+    if (read.response.status !== 200) t.notApplicable('the encrypt with an empty context created no key');
+    t.check(read, bodyAt('/data/derived', false, 'is false for a key upserted with an empty context'));
   },
 );

@@ -100,10 +100,7 @@ export class DataOperations {
       // Upsert: only a create operation (existence check said missing, caller holds create) may create.
       const allowed = this.rules.upsertAllowed({ create: req.operation === 'create', disabled: this.s.disableUpsert });
       if (!allowed) throw badRequest(`encryption key ${JSON.stringify(name)} not found and upsert is not permitted`);
-      const first = items?.[0];
-      const hasContext = !!(
-        b64(body, 'context') ?? (first && typeof first === 'object' ? b64(first, 'context') : undefined)
-      );
+      const hasContext = !!this.rules.upsertContext(body, items?.[0]);
       const upsertBody: Body = {
         type: this.rules.upsertType(body),
         derived: this.rules.upsertDerived(hasContext),

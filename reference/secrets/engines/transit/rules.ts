@@ -11,7 +11,7 @@ import { type DataOperationRules, documentedDataRules } from './data-rules.js';
 import { readView, typeInfo, type KeyVersion, type NamedKey } from './keys.js';
 import type { SignOptions } from './ops.js';
 import { hashName } from './outputs.js';
-import { bool, int, str, type Body } from './params.js';
+import { b64, bool, int, str, type Body } from './params.js';
 
 /** Version material as an import produces it. */
 export type Material = Pick<KeyVersion, 'key' | 'privateKey' | 'publicKey'>;
@@ -58,6 +58,8 @@ export interface TransitRules extends KeyManagementRules, DataOperationRules {
   /** The type an upsert creates (the request's `type`). */
   upsertType(body: Body): unknown;
   /** An upserted key is derived when a context is given. */
+  /** The context an upsert looks at (the request's, else the first batch item's; '' is none). */
+  upsertContext(body: Body, first: unknown): Buffer | undefined;
   upsertDerived(hasContext: boolean): boolean;
   /** disable_upsert as config/keys reads it. */
   disableUpsertRead(stored: boolean): boolean;
@@ -210,6 +212,8 @@ export const documentedRules: TransitRules = {
   encryptIsUpdate: (disableUpsert) => disableUpsert,
   upsertAllowed: ({ create, disabled }) => create && !disabled,
   upsertType: (body) => body.type,
+  upsertContext: (body, first) =>
+    b64(body, 'context') ?? (first && typeof first === 'object' ? b64(first as Body, 'context') : undefined),
   upsertDerived: (hasContext) => hasContext,
   disableUpsertRead: (stored) => stored,
   checkCacheSize: (size) => {

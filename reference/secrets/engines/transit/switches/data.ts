@@ -100,6 +100,21 @@ export const dataSwitches = [
     description: 'a key upserted with a context is not derived',
     replace: () => ({ upsertDerived: () => false }),
   }),
+  fault('transit.upsert-batch-context-not-derived', {
+    breaks: 'transit.upsert.derived-with-context',
+    statements: ['doc.transit.lifecycle.upsert-derived'],
+    description:
+      'a key upserted by a batch whose items carry a context is not derived (only a top-level context counts)',
+    replace: (d) => ({ upsertContext: (body) => d.upsertContext(body, undefined) }),
+  }),
+  fault('transit.upsert-empty-context-derived', {
+    breaks: 'transit.upsert.derived-with-context',
+    statements: ['doc.transit.lifecycle.upsert-derived'],
+    description: 'a key upserted with an empty context ("") is derived',
+    replace: (d) => ({
+      upsertContext: (body, first) => (body.context === '' ? Buffer.alloc(0) : d.upsertContext(body, first)),
+    }),
+  }),
   fault('transit.upsert-without-create', {
     breaks: 'transit.upsert.update-only-refused',
     statements: [
