@@ -311,6 +311,9 @@ conformance(
     });
     t.precondition(made, statusIs(200));
     const hmac = data(made).hmac;
+    // An HMAC that is not 64 bytes was not made with sha2-512: that is the HMAC rule's failure, not verify's.
+    if (Buffer.from(String(hmac).split(':').pop() ?? '', 'base64').length !== 64)
+      t.notApplicable('the hmac endpoint did not make a sha2-512 HMAC (transit.hmac.compute)');
     valid(
       t,
       await t.svc.post(`${transit.path}/verify/${name}`, {
