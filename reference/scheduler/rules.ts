@@ -99,6 +99,8 @@ export interface SchedulerRules extends ParameterRules {
 
   // ---- list (jobs.list.*) ------------------------------------------------------------------------
   listHonoursPrefix: boolean;
+  /** Whether a job ID matches the prefix query parameter (an index-prefix filter: starts with it). */
+  listPrefixMatches: (id: string, prefix: string) => boolean;
   listHonoursFilter: boolean;
   /** A page holds at most per_page items. */
   pageOverfill: boolean;
@@ -251,6 +253,7 @@ export const documented: SchedulerRules = {
   submissionOnlyWhenSupplied: true,
 
   listHonoursPrefix: true,
+  listPrefixMatches: (id, prefix) => id.startsWith(prefix),
   listHonoursFilter: true,
   pageOverfill: false,
   listSendsNextToken: true,

@@ -87,7 +87,7 @@ export function jobRoutes(d: Deps): Route[] {
       keep = (e) => pred(store.view(e));
     }
     const entries = [...store.jobs.values()]
-      .filter((e) => namespaces.has(e.job.Namespace) && e.job.ID.startsWith(prefix))
+      .filter((e) => namespaces.has(e.job.Namespace) && rules.listPrefixMatches(String(e.job.ID), prefix))
       .sort((a, b) =>
         compareJobs(a.job as { Namespace: string; ID: string }, b.job as { Namespace: string; ID: string }),
       );

@@ -76,6 +76,12 @@ export const jobSwitches = [
     description: 'the prefix query parameter is ignored',
     replace: () => ({ listHonoursPrefix: false }),
   }),
+  fault('jobs.list-prefix-substring', {
+    breaks: 'jobs.list.prefix',
+    statements: ['doc.jobs.list.prefix'],
+    description: 'the prefix query parameter keeps every job whose ID contains it, not only those starting with it',
+    replace: () => ({ listPrefixMatches: (id, prefix) => id.includes(prefix) }),
+  }),
   fault('jobs.list-filter-ignored', {
     breaks: 'jobs.list.filter',
     statements: ['doc.jobs.list.filter'],
