@@ -62,6 +62,8 @@ export interface SchedulerRules extends ParameterRules {
   storedJob(job: Job): Job;
   /** EnforceIndex refuses a stale JobModifyIndex. */
   enforcesIndex: boolean;
+  /** EnforceIndex registers a new job only with JobModifyIndex 0 (a new job has no other index to match). */
+  enforceIndexNewJobNeedsZero: boolean;
   /** PreserveCounts keeps the group counts of the registered job. */
   preservesCounts: boolean;
   /** A new version is made only when the definition changed. */
@@ -234,6 +236,7 @@ export const documented: SchedulerRules = {
 
   storedJob: (job) => job,
   enforcesIndex: true,
+  enforceIndexNewJobNeedsZero: true,
   preservesCounts: true,
   definitionChanged: (old, next) => old !== next,
   nextVersion: (current) => current + 1,

@@ -264,6 +264,12 @@ conformance(
     // EnforceIndex defaults to false: a stale JobModifyIndex alone enforces nothing.
     t.check(await t.sched.post('jobs', { body: { Job: { ...job, Priority: 44 }, JobModifyIndex: index + 1000 } }), ok);
     expectEqual((await readJob(t, id)).Priority, 44, 'without EnforceIndex the stale JobModifyIndex was not enforced');
+    // A new job has no current index to match: only index 0 registers it.
+    const unknown = jobDefinition('batch', t.unique('cas'));
+    trackJob(t, String(unknown.ID));
+    await refusedUnchanged(t, String(unknown.ID), 'EnforceIndex with a non-zero JobModifyIndex for a new job', () =>
+      t.sched.post('jobs', { body: { Job: unknown, EnforceIndex: true, JobModifyIndex: index } }),
+    );
     const fresh = jobDefinition('batch', t.unique('cas'));
     t.check(await register(t, fresh, { extra: { EnforceIndex: true } }), ok);
   },

@@ -35,6 +35,12 @@ export const jobSwitches = [
     description: 'EnforceIndex with a stale JobModifyIndex still registers',
     replace: () => ({ enforcesIndex: false }),
   }),
+  fault('jobs.enforce-index-new-job-any-index', {
+    breaks: 'jobs.register.enforce-index',
+    statements: ['doc.jobs.register.enforce-index'],
+    description: 'EnforceIndex with a non-zero JobModifyIndex registers a job that does not exist yet',
+    replace: () => ({ enforceIndexNewJobNeedsZero: false }),
+  }),
   fault('jobs.register-no-eval', {
     breaks: 'jobs.register.eval-created',
     statements: ['doc.jobs.overview.creates-evaluations'],
