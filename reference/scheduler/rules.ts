@@ -136,6 +136,8 @@ export interface SchedulerRules extends ParameterRules {
   /** A tag is kept on the version it names. */
   tagsKept: boolean;
   tagDeletes: boolean;
+  /** Deleting a tag leaves the job's other tags on their versions. */
+  tagDeleteKeepsOthers: boolean;
 
   // ---- allocations and deployments ---------------------------------------------------------------
   allocationsAllHonoured: boolean;
@@ -277,6 +279,7 @@ export const documented: SchedulerRules = {
   tagUniquePerJob: true,
   tagsKept: true,
   tagDeletes: true,
+  tagDeleteKeepsOthers: true,
 
   allocationsAllHonoured: true,
   deploymentsAllHonoured: true,

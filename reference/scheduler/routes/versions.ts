@@ -165,8 +165,8 @@ export function versionRoutes(d: Deps): Route[] {
     const v = e.versions.find((x) => x.VersionTag?.Name === name);
     if (!v) throw notFound(`tag "${name}" not found on job "${id}"`);
     if (rules.tagDeletes) {
-      v.VersionTag = null;
-      if (e.job.Version === v.Version) e.job.VersionTag = null;
+      for (const x of rules.tagDeleteKeepsOthers ? [v] : e.versions) x.VersionTag = null;
+      if (e.job.Version === v.Version || !rules.tagDeleteKeepsOthers) e.job.VersionTag = null;
     }
     const index = store.nextIndex();
     return {

@@ -238,6 +238,12 @@ export const jobSwitches = [
     description: 'deleting a version tag answers 200 but keeps the tag',
     replace: () => ({ tagDeletes: false }),
   }),
+  fault('jobs.tag-delete-clears-all', {
+    breaks: 'jobs.tag.delete',
+    statements: ['doc.jobs.tag-delete.endpoint', 'doc.jobs.tag-delete.path-only'],
+    description: 'deleting one version tag removes every tag of the job',
+    replace: () => ({ tagDeleteKeepsOthers: false }),
+  }),
   fault('jobs.stop-global-rejected', {
     breaks: 'jobs.stop.global',
     statements: ['doc.jobs.stop.global'],
