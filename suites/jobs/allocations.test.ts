@@ -45,6 +45,46 @@ conformance(
 
 conformance(
   {
+    id: 'jobs.summary.read',
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id/summary counts a failed allocation under Failed',
+  },
+  async (t) => {
+    const id = t.unique('sfail');
+    // A batch task that fails at once, with no restarts and no reschedule attempts.
+    const job = jobDefinition('batch-failing', id);
+    Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.failingTask));
+    await register(t, job);
+    const group = String(job.TaskGroups![0]!.Name);
+    const failed = (
+      await waitAdvancing(
+        t,
+        'the allocation fails',
+        () => allocsOf(t, id),
+        (a) => a.some((x) => x.ClientStatus === 'failed'),
+      )
+    ).filter((x) => x.ClientStatus === 'failed' && x.TaskGroup === group).length;
+    const counters = await waitFor(
+      `the summary counts the failed allocation of group ${group} under Failed`,
+      async () => {
+        const ex = await t.sched.get(`job/${enc(id)}/summary`);
+        t.check(ex, ok, bodyAt('/JobID', id));
+        return (body(ex).Summary?.[group] ?? {}) as Obj;
+      },
+      (c) => c.Failed >= failed,
+    );
+    expectThat(
+      counters.Failed >= failed && counters.Failed > 0,
+      'summary',
+      `the Failed counter of group ${group} counts its failed allocations`,
+      `at least ${failed}`,
+      counters,
+    );
+  },
+);
+
+conformance(
+  {
     id: 'jobs.services.list',
     level: 'MUST',
     title: 'GET /v1/job/:job_id/services of a job without services answers an empty array',
