@@ -56,6 +56,8 @@ export interface SchedulerRules extends ParameterRules {
    * document's form (`GET /v1/job/:job_id/summary`); `null` checks none.
    */
   endpointPermission(endpoint: string, permission: Permission): Permission | null;
+  /** A request with PolicyOverride needs namespace:policy-override besides the endpoint's own capability. */
+  policyOverrideIsAdditional: boolean;
 
   // ---- registration (jobs.register.*, jobs.update.*) ---------------------------------------------
   /** A registered job as stored: the definition the request carried, canonicalized. */
@@ -235,6 +237,7 @@ export const documented: SchedulerRules = {
   },
   aclNamespace: (namespace) => namespace,
   endpointPermission: (_endpoint, permission) => permission,
+  policyOverrideIsAdditional: true,
 
   storedJob: (job) => job,
   enforcesIndex: true,

@@ -244,8 +244,11 @@ conformance(
     trackJob(t, id);
     const withoutOverride = await tokenWith(t, ['submit-job']);
     const withOverride = await tokenWith(t, ['submit-job', 'policy-override']);
+    // "Additionally": policy-override does not stand in for the endpoint's own capability.
+    const overrideOnly = await tokenWith(t, ['policy-override']);
     const both = async (what: string, send: (token: string) => Promise<Exchange>) => {
       deniedAnswer(t, await send(withoutOverride), `${what} with PolicyOverride and submit-job alone`);
+      deniedAnswer(t, await send(overrideOnly), `${what} with PolicyOverride and policy-override alone`);
       allowedAnswer(await send(withOverride), `${what} with PolicyOverride, submit-job and policy-override`);
     };
     const job = jobDefinition('service', id);
