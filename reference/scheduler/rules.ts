@@ -166,6 +166,8 @@ export interface SchedulerRules extends ParameterRules {
   dispatchMetaUnpermittedRefused: boolean;
   dispatchMetaRequiredChecked: boolean;
   dispatchIdempotent: boolean;
+  /** An idempotency token names a dispatch of the job dispatched (its children), not of any job. */
+  dispatchIdempotentPerJob: boolean;
   dispatchIdPrefixTemplate: boolean;
   dispatchKeepsMeta: boolean;
   /** The raw request body of dispatch/payload is the child's Payload. */
@@ -300,6 +302,7 @@ export const documented: SchedulerRules = {
   dispatchMetaUnpermittedRefused: true,
   dispatchMetaRequiredChecked: true,
   dispatchIdempotent: true,
+  dispatchIdempotentPerJob: true,
   dispatchIdPrefixTemplate: true,
   dispatchKeepsMeta: true,
   rawDispatchPayload: (body) => body,
