@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Capability } from './acl.js';
 import type { Job } from './job.js';
+import { compareJobToToken } from './paginate.js';
 import { documentedParameters, type ParameterRules } from './parameter-rules.js';
 
 /** The payload limit of a dispatch (jobs-service.md Dispatch job). */
@@ -110,6 +111,8 @@ export interface SchedulerRules extends ParameterRules {
   pageOverfill: boolean;
   /** A truncated page carries X-Sched-NextToken. */
   listSendsNextToken: boolean;
+  /** Orders a job against a next_token: by namespace, then ID (a token of namespace=* pages names both). */
+  compareJobToToken: (job: { Namespace: string; ID: string }, token: string) => number;
   /** meta=true adds Meta to list items. */
   listMetaOnRequest: boolean;
   /** namespace=*: every namespace the token may list (of all the scheduler knows). */
@@ -267,6 +270,7 @@ export const documented: SchedulerRules = {
   listHonoursFilter: true,
   pageOverfill: false,
   listSendsNextToken: true,
+  compareJobToToken,
   listMetaOnRequest: true,
   wildcardNamespaces: (allowed) => allowed,
 

@@ -20,7 +20,7 @@ import {
   writeResponse,
 } from '../http.js';
 import { isObj, isParameterized, isPeriodic, type Job } from '../job.js';
-import { compareJobs, compareJobToToken, jobToken, paginate } from '../paginate.js';
+import { compareJobs, jobToken, paginate } from '../paginate.js';
 import type { Route } from '../router.js';
 import type { Entry } from '../store.js';
 import { jobSummary } from '../summary.js';
@@ -98,7 +98,7 @@ export function jobRoutes(d: Deps): Route[] {
         nextToken,
         keep,
         overfill: rules.pageOverfill,
-        compareToToken: (e, t) => compareJobToToken(e.job as { Namespace: string; ID: string }, t),
+        compareToToken: (e, t) => rules.compareJobToToken(e.job as { Namespace: string; ID: string }, t),
         tokenOf: (e) => jobToken(e.job as { Namespace: string; ID: string }),
       });
     } catch (err) {

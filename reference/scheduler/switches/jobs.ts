@@ -70,6 +70,18 @@ export const jobSwitches = [
     description: 'a truncated page carries no X-Sched-NextToken header',
     replace: () => ({ listSendsNextToken: false }),
   }),
+  fault('jobs.list-token-ignores-namespace', {
+    breaks: 'jobs.list.pagination-next-token',
+    statements: ['doc.jobs.list.next-token', 'doc.jobs.list.namespace-wildcard'],
+    description:
+      'next_token is compared with the job IDs alone: a namespace=* walk repeats or skips jobs of the other namespaces',
+    replace: () => ({
+      compareJobToToken: (job, token) => {
+        const id = token.slice(token.indexOf('.') + 1);
+        return job.ID === id ? 0 : job.ID < id ? -1 : 1;
+      },
+    }),
+  }),
   fault('jobs.list-page-overfill', {
     breaks: 'jobs.list.per-page-limit',
     statements: ['doc.jobs.list.per-page'],
