@@ -133,6 +133,8 @@ export interface SchedulerRules extends ParameterRules {
   revertCopiesTarget: boolean;
   /** Setting stability changes Stable of that version. */
   stableSets: boolean;
+  /** Marking the current version stable shows on the job read (the job is its current version). */
+  stableMarksCurrentJob: boolean;
   /** Marking a version stable changes no current definition. */
   stableKeepsJob: boolean;
   /** A tag without Version goes to the latest version. */
@@ -283,6 +285,7 @@ export const documented: SchedulerRules = {
   revertEnforcesPrior: true,
   revertCopiesTarget: true,
   stableSets: true,
+  stableMarksCurrentJob: true,
   stableKeepsJob: true,
   tagDefaultsToLatest: true,
   tagUniquePerJob: true,

@@ -164,6 +164,14 @@ conformance(
     t.assuming('jobs.stable.flag-only', () => expectEqual(count, 2, 'no version was added'));
     t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: first, Stable: false } }), ok);
     expectEqual((await flags(t, id))[first!], false, 'the first version is unstable again');
+    // The job read is its current version: marking that version stable shows on GET /v1/job/:job_id.
+    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: latest, Stable: true } }), ok);
+    const current = await readJob(t, id);
+    expectEqual(
+      [current.Version, current.Stable],
+      [latest, true],
+      'GET /v1/job/:job_id after marking its current version stable',
+    );
   },
 );
 

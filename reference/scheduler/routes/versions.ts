@@ -129,7 +129,7 @@ export function versionRoutes(d: Deps): Route[] {
     const index = store.nextIndex();
     if (rules.stableSets) {
       v.Stable = value;
-      if (e.job.Version === version) e.job.Stable = value;
+      if (e.job.Version === version && rules.stableMarksCurrentJob) e.job.Stable = value;
     }
     if (!rules.stableKeepsJob && value && e.job.Version !== version) {
       e.job = { ...clone(v), Version: e.job.Version, JobModifyIndex: e.job.JobModifyIndex, ModifyIndex: index };

@@ -154,6 +154,13 @@ export const jobSwitches = [
     description: 'setting stability does not change Stable',
     replace: () => ({ stableSets: false }),
   }),
+  fault('jobs.stable-not-on-job', {
+    breaks: 'jobs.stable.set',
+    statements: ['doc.jobs.stable.stable', 'doc.jobs.versioning.stable'],
+    description:
+      'marking the current version stable changes it in the versions list only: GET /v1/job/:job_id keeps Stable false',
+    replace: () => ({ stableMarksCurrentJob: false }),
+  }),
   fault('jobs.versions-diffs-null', {
     breaks: 'jobs.versions.diffs',
     statements: ['doc.jobs.versions.diffs', 'doc.jobs.versioning.compared'],
