@@ -199,6 +199,8 @@ export interface SchedulerRules extends ParameterRules {
   scaleMessageXorError: boolean;
   scaleBlockedByDeployment: boolean;
   scaleSetsCount: boolean;
+  /** A scale request without Count (optional) changes no count: it only records its event. */
+  scaleWithoutCountKeepsCount: boolean;
   scaleRecordsEvent: boolean;
 
   // ---- parse (jobs.parse.*) ----------------------------------------------------------------------
@@ -328,6 +330,7 @@ export const documented: SchedulerRules = {
   scaleMessageXorError: true,
   scaleBlockedByDeployment: true,
   scaleSetsCount: true,
+  scaleWithoutCountKeepsCount: true,
   scaleRecordsEvent: true,
 
   parseCanonicalizes: true,

@@ -205,6 +205,12 @@ export const parameterSchedulingSwitches = [
       return status;
     }),
   }),
+  fault('jobs.scale-without-count-zeroes', {
+    breaks: 'jobs.scale.sets-count',
+    statements: ['doc.jobs.scale.count'],
+    description: 'a scale request without Count sets the group count to 0 (instead of only recording its event)',
+    replace: () => ({ scaleWithoutCountKeepsCount: false }),
+  }),
   fault('jobs.scale-enforce-index-ignored', {
     breaks: 'jobs.scale.enforce-index',
     statements: ['doc.jobs.scale.enforce-index'],
