@@ -89,6 +89,8 @@ export interface ParameterRules {
   periodicForcePathOnly: boolean;
   /** `eval_priority` of a stop: the stop's evaluation priority (0: the job's). */
   stopEvalPriority(requested: number): number;
+  /** `purge` of a stop (default false), as the query gives it (undefined when omitted): purge only when true. */
+  stopPurgeRequested(given: boolean | undefined): boolean;
 
   // ---- scale -------------------------------------------------------------------------------------
   scaleEnforcesIndex: boolean;
@@ -155,6 +157,7 @@ export const documentedParameters: ParameterRules = {
   planDiffDefault: false,
   periodicForcePathOnly: true,
   stopEvalPriority: (requested) => requested,
+  stopPurgeRequested: (given) => given ?? false,
 
   scaleEnforcesIndex: true,
   scaleJobModifyIndexDefault: () => 0,

@@ -24,6 +24,19 @@ conformance(
 );
 
 conformance(
+  {
+    id: 'jobs.stop.marks-stopped',
+    level: 'MUST',
+    title: 'DELETE /v1/job/:job_id?purge=false stops the job without purging it (it stays readable with Stop true)',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'service', 'nopurge');
+    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: false } }), ok);
+    expectEqual((await readJob(t, id)).Stop, true, 'Stop of the job stopped with purge=false');
+  },
+);
+
+conformance(
   { id: 'jobs.stop.purge', level: 'MUST', title: 'DELETE /v1/job/:job_id?purge=true removes the job at once' },
   async (t) => {
     const { id } = await registered(t, 'service', 'purge');

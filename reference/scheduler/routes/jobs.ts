@@ -181,7 +181,7 @@ export function jobRoutes(d: Deps): Route[] {
   };
 
   const stopJob = (ctx: Ctx, id: string): Reply => {
-    const purge = parseBoolParam(ctx.query, 'purge') ?? false;
+    const purge = rules.stopPurgeRequested(parseBoolParam(ctx.query, 'purge'));
     // Single region: a global stop is an ordinary stop.
     if (parseBoolParam(ctx.query, 'global') && !rules.globalStopAccepted)
       throw badRequest('multiregion jobs are not supported');

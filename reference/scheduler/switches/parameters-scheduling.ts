@@ -173,6 +173,12 @@ export const parameterSchedulingSwitches = [
     replace: answeringObject('WRITE /v1/job/*id/periodic/force', ({ EvalCreateIndex: _, ...rest }) => rest),
   }),
   // ---- stop --------------------------------------------------------------------------------------
+  fault('jobs.stop-purge-false-purges', {
+    breaks: 'jobs.stop.marks-stopped',
+    statements: ['doc.jobs.stop.purge-default', 'doc.jobs.stop.purge'],
+    description: 'a stop with purge=false purges the job (any purge parameter is taken as a request to purge)',
+    replace: () => ({ stopPurgeRequested: (given) => given !== undefined }),
+  }),
   fault('jobs.stop-eval-priority-ignored', {
     breaks: 'jobs.stop.eval-priority',
     statements: ['doc.jobs.stop.eval-priority'],
