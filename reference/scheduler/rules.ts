@@ -121,6 +121,8 @@ export interface SchedulerRules extends ParameterRules {
   // ---- versions (jobs.versions.*, jobs.revert.*, jobs.stable.*, jobs.tag.*) ----------------------
   /** Diffs are filled only with diffs=true (or diff_version/diff_tag). */
   versionDiffsOnRequest: boolean;
+  /** `diffs` of the versions list (default false) as the query gives it: diffs only when true. */
+  versionDiffsRequested: (given: boolean | undefined) => boolean;
   /** Diffs, when asked for, are given. */
   versionDiffsGiven: boolean;
   /** diff_version names the version diffed against. */
@@ -148,6 +150,8 @@ export interface SchedulerRules extends ParameterRules {
 
   // ---- allocations and deployments ---------------------------------------------------------------
   allocationsAllHonoured: boolean;
+  /** `all` of the allocations list (default false) as the query gives it: earlier jobs' only when true. */
+  allocationsAllRequested: (given: boolean | undefined) => boolean;
   deploymentsAllHonoured: boolean;
 
   // ---- stop and gc (jobs.stop.*, jobs.gc.*) ------------------------------------------------------
@@ -279,6 +283,7 @@ export const documented: SchedulerRules = {
   wildcardNamespaces: (allowed) => allowed,
 
   versionDiffsOnRequest: true,
+  versionDiffsRequested: (given) => given ?? false,
   versionDiffsGiven: true,
   diffVersionHonoured: true,
   revertJobIdRequired: true,
@@ -296,6 +301,7 @@ export const documented: SchedulerRules = {
   tagDeleteKeepsOthers: true,
 
   allocationsAllHonoured: true,
+  allocationsAllRequested: (given) => given ?? false,
   deploymentsAllHonoured: true,
 
   stopRemoves: (purge) => purge,

@@ -235,6 +235,14 @@ conformance(
       'none of the earlier',
       current,
     );
+    const allFalse = (await allocsOf(t, id, { all: false })).map((a) => a.ID as string);
+    expectThat(
+      !allFalse.some((a) => oldAllocs.includes(a)),
+      'all',
+      "with all=false the earlier job's allocations are left out",
+      'none of the earlier',
+      allFalse,
+    );
     // The earlier job exists only through a purge: whether a purge keeps its allocations and
     // deployments is the assumption, and a target that collects them differs from it (the test
     // goes on to check the default listings, which the document does define).

@@ -62,6 +62,18 @@ conformance(
         diffs,
       ),
     );
+    const off = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: false } });
+    t.as('jobs.versions.no-diffs-by-default').check(off, ok);
+    const offDiffs = body(off).Diffs as unknown;
+    t.proving('jobs.versions.no-diffs-by-default', () =>
+      expectThat(
+        offDiffs === null || offDiffs === undefined || (Array.isArray(offDiffs) && offDiffs.length === 0),
+        'diffs',
+        'no diffs with diffs=false',
+        'null or []',
+        offDiffs,
+      ),
+    );
   },
 );
 

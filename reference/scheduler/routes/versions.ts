@@ -47,7 +47,7 @@ export function versionRoutes(d: Deps): Route[] {
   const versionsOf = (e: Entry): Job[] => e.versions.map((v) => ({ ...clone(v), Status: store.status(e) }));
 
   const listVersions = (ctx: Ctx, id: string): Reply => {
-    const diffs = parseBoolParam(ctx.query, 'diffs') ?? false;
+    const diffs = rules.versionDiffsRequested(parseBoolParam(ctx.query, 'diffs'));
     let diffVersion = parseIntParam(ctx.query, 'diff_version');
     const diffTag = rules.diffTagHonoured ? ctx.query.get('diff_tag') : null;
     const e = store.get(ctx.namespace, id);

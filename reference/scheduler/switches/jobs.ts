@@ -239,6 +239,12 @@ export const jobSwitches = [
     description: 'Diffs are filled even without diffs=true',
     replace: () => ({ versionDiffsOnRequest: false }),
   }),
+  fault('jobs.versions-diffs-false-fills', {
+    breaks: 'jobs.versions.no-diffs-by-default',
+    statements: ['doc.jobs.versions.diffs-default'],
+    description: 'diffs=false fills Diffs (any diffs parameter is taken as true)',
+    replace: () => ({ versionDiffsRequested: (given) => given !== undefined }),
+  }),
   fault('jobs.revert-both-accepted', {
     breaks: 'jobs.revert.one-of-version-or-tag',
     statements: ['doc.jobs.revert.one-of-two'],

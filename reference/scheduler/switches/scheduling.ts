@@ -111,6 +111,13 @@ export const schedulingSwitches = [
     description: 'all=true leaves out allocations of an earlier job with the same ID',
     replace: () => ({ allocationsAllHonoured: false }),
   }),
+  fault('jobs.allocations-all-false-includes-earlier', {
+    breaks: 'jobs.allocations.all',
+    statements: ['doc.jobs.allocations.all'],
+    description:
+      'all=false lists the allocations of an earlier job with the same ID (any all parameter counts as true)',
+    replace: () => ({ allocationsAllRequested: (given) => given !== undefined }),
+  }),
   fault('jobs.deployments-all-ignored', {
     breaks: 'jobs.deployments.all',
     statements: ['doc.jobs.allocations.all'],
