@@ -161,6 +161,8 @@ export interface SchedulerRules extends ParameterRules {
   globalStopAccepted: boolean;
   /** no_shutdown_delay=true skips the group shutdown_delay. */
   honoursNoShutdownDelay: boolean;
+  /** `no_shutdown_delay` of a stop (default false) as the query gives it: skip the delay only when true. */
+  noShutdownDelayRequested: (given: boolean | undefined) => boolean;
   /** Forced garbage collection removes stopped jobs. */
   gcCollectsStopped: boolean;
   /** Variant: a forced collection is queued and runs after the answer. */
@@ -307,6 +309,7 @@ export const documented: SchedulerRules = {
   stopRemoves: (purge) => purge,
   globalStopAccepted: true,
   honoursNoShutdownDelay: true,
+  noShutdownDelayRequested: (given) => given ?? false,
   gcCollectsStopped: true,
   gcQueued: false,
   purgeCollectsAllocations: false,

@@ -113,8 +113,10 @@ conformance(
   async (t) => {
     const quick = await delayedJob(t, 'nsd');
     const slow = await delayedJob(t, 'sd');
+    const slowFalse = await delayedJob(t, 'sdf');
     t.check(await t.sched.delete(`job/${enc(quick)}`, { query: { no_shutdown_delay: true, eval_priority: 70 } }), ok);
     t.check(await t.sched.delete(`job/${enc(slow)}`), ok);
+    t.check(await t.sched.delete(`job/${enc(slowFalse)}`, { query: { no_shutdown_delay: false } }), ok);
     expectEqual((await readJob(t, quick)).Stop, true, 'Stop after a stop without shutdown delay');
     await t.advance(5);
     await waitAdvancing(
@@ -129,6 +131,14 @@ conformance(
       'a plain stop still waits the 60 s shutdown_delay (control)',
       'running allocations',
       0,
+    );
+    const stillRunning = (await runningAllocs(t, slowFalse)).length;
+    expectThat(
+      stillRunning > 0,
+      'shutdown-delay',
+      'a stop with no_shutdown_delay=false still waits the 60 s shutdown_delay',
+      'running allocations',
+      stillRunning,
     );
   },
 );

@@ -185,7 +185,7 @@ export function jobRoutes(d: Deps): Route[] {
     // Single region: a global stop is an ordinary stop.
     if (parseBoolParam(ctx.query, 'global') && !rules.globalStopAccepted)
       throw badRequest('multiregion jobs are not supported');
-    const noShutdownDelay = parseBoolParam(ctx.query, 'no_shutdown_delay') ?? false;
+    const noShutdownDelay = rules.noShutdownDelayRequested(parseBoolParam(ctx.query, 'no_shutdown_delay'));
     const evalPriority = rules.stopEvalPriority(evalPriorityOk(parseIntParam(ctx.query, 'eval_priority')));
     return { body: writeResponse(store.stop(ctx.namespace, id, { purge, noShutdownDelay, evalPriority })) };
   };

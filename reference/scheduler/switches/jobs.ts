@@ -191,6 +191,12 @@ export const jobSwitches = [
     description: 'no_shutdown_delay=true still waits the group shutdown_delay',
     replace: () => ({ honoursNoShutdownDelay: false }),
   }),
+  fault('jobs.no-shutdown-delay-false-skips', {
+    breaks: 'jobs.stop.no-shutdown-delay',
+    statements: ['doc.jobs.stop.no-shutdown-delay'],
+    description: 'no_shutdown_delay=false skips the shutdown delay (any no_shutdown_delay parameter is taken as true)',
+    replace: () => ({ noShutdownDelayRequested: (given) => given !== undefined }),
+  }),
   fault('jobs.parse-no-canonicalize', {
     breaks: 'jobs.parse.canonicalize',
     statements: ['doc.jobs.parse.canonicalize'],
