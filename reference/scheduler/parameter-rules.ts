@@ -35,6 +35,8 @@ export interface ParameterRules {
   jobModifyIndexDefault(current: number): number;
   /** `PreserveCounts` when omitted. */
   preserveCountsDefault: boolean;
+  /** An explicit `PreserveCounts: false` is false (a broken scheduler takes any value as set). */
+  preserveCountsFalseHonoured: boolean;
   /** Which routes check `PolicyOverride` (needs namespace:policy-override when set). */
   policyOverrideChecked(route: 'register' | 'plan' | 'scale'): boolean;
 
@@ -42,6 +44,8 @@ export interface ParameterRules {
   parseNeedsJobHcl: boolean;
   /** `Canonicalize` when omitted. */
   parseCanonicalizeDefault: boolean;
+  /** An explicit `Canonicalize: false` is false (a broken scheduler takes any value as set). */
+  parseCanonicalizeFalseHonoured: boolean;
 
   // ---- read --------------------------------------------------------------------------------------
   /** A job is read by its exact ID (never another job whose ID starts with it). */
@@ -129,10 +133,12 @@ export const documentedParameters: ParameterRules = {
   enforceIndexRequested: (flag) => flag,
   jobModifyIndexDefault: () => 0,
   preserveCountsDefault: false,
+  preserveCountsFalseHonoured: true,
   policyOverrideChecked: () => true,
 
   parseNeedsJobHcl: true,
   parseCanonicalizeDefault: false,
+  parseCanonicalizeFalseHonoured: true,
 
   readExactId: true,
 

@@ -353,6 +353,9 @@ conformance(
     expectEqual(read.TaskGroups[0].Count, 1, 'the group count was preserved');
     t.check(await t.sched.post('jobs', { body: { Job: bigger } }), ok);
     expectEqual((await readJob(t, id)).TaskGroups[0].Count, 4, 'without PreserveCounts the new count applies');
+    bigger.TaskGroups![0]!.Count = 5;
+    t.check(await t.sched.post('jobs', { body: { Job: bigger, PreserveCounts: false } }), ok);
+    expectEqual((await readJob(t, id)).TaskGroups[0].Count, 5, 'with PreserveCounts false the new count applies');
   },
 );
 

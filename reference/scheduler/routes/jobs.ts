@@ -134,7 +134,10 @@ export function jobRoutes(d: Deps): Route[] {
     const result = store.register(rules.scheduledDefinition(job, submission), {
       enforceIndex: rules.enforceIndexRequested(optBool(body, 'EnforceIndex'), jobModifyIndex),
       jobModifyIndex: jobModifyIndex ?? rules.jobModifyIndexDefault(current),
-      preserveCounts: body.PreserveCounts === undefined ? rules.preserveCountsDefault : optBool(body, 'PreserveCounts'),
+      preserveCounts:
+        body.PreserveCounts === undefined
+          ? rules.preserveCountsDefault
+          : optBool(body, 'PreserveCounts') || !rules.preserveCountsFalseHonoured,
       evalPriority: evalPriorityOk(optInt(body, 'EvalPriority')),
       submission,
     });
@@ -162,7 +165,9 @@ export function jobRoutes(d: Deps): Route[] {
     if (!hcl && !rules.parseNeedsJobHcl) return { body: {} };
     if (!hcl) throw badRequest('Job spec is empty');
     const canonicalize =
-      body.Canonicalize === undefined ? rules.parseCanonicalizeDefault : optBool(body, 'Canonicalize');
+      body.Canonicalize === undefined
+        ? rules.parseCanonicalizeDefault
+        : optBool(body, 'Canonicalize') || !rules.parseCanonicalizeFalseHonoured;
     const canonical = canonicalize && rules.parseCanonicalizes;
     const variables = rules.parseUsesVariables ? (optString(body, 'Variables') ?? '') : '';
     return { body: await parseJobHcl({ JobHCL: hcl, Canonicalize: canonical, Variables: variables }) };
