@@ -39,6 +39,8 @@ export interface ParameterRules {
   preserveCountsFalseHonoured: boolean;
   /** Which routes check `PolicyOverride` (needs namespace:policy-override when set). */
   policyOverrideChecked(route: 'register' | 'plan' | 'scale'): boolean;
+  /** An explicit `PolicyOverride: false` is false (a broken scheduler takes any value as set). */
+  policyOverrideFalseHonoured: boolean;
 
   // ---- parse -------------------------------------------------------------------------------------
   parseNeedsJobHcl: boolean;
@@ -135,6 +137,7 @@ export const documentedParameters: ParameterRules = {
   preserveCountsDefault: false,
   preserveCountsFalseHonoured: true,
   policyOverrideChecked: () => true,
+  policyOverrideFalseHonoured: true,
 
   parseNeedsJobHcl: true,
   parseCanonicalizeDefault: false,

@@ -191,6 +191,8 @@ export interface SchedulerRules extends ParameterRules {
   forceRescheduleHonoured: boolean;
   /** What an evaluate request without `EvalOptions.ForceReschedule` does (the document: false). */
   forceRescheduleDefault: boolean;
+  /** An explicit `ForceReschedule: false` is false (a broken scheduler takes any value as set). */
+  forceRescheduleFalseHonoured: boolean;
   /** Plan is a dry run. */
   planDryRun: boolean;
   planDiff: boolean;
@@ -329,6 +331,7 @@ export const documented: SchedulerRules = {
   evaluateCreatesEval: true,
   forceRescheduleHonoured: true,
   forceRescheduleDefault: false,
+  forceRescheduleFalseHonoured: true,
   planDryRun: true,
   planDiff: true,
   planAnnotations: true,

@@ -253,6 +253,11 @@ conformance(
     };
     const job = jobDefinition('service', id);
     await both('POST /v1/jobs', (token) => t.sched.post('jobs', { token, body: { Job: job, PolicyOverride: true } }));
+    // PolicyOverride false (its default) asks for no override: submit-job alone is enough.
+    allowedAnswer(
+      await t.sched.post('jobs', { token: withoutOverride, body: { Job: job, PolicyOverride: false } }),
+      'POST /v1/jobs with PolicyOverride false and submit-job alone',
+    );
     const changed = jobDefinition('service', id, { Priority: 55 });
     await both('POST /v1/job/:job_id', (token) =>
       t.sched.post(`job/${enc(id)}`, { token, body: { Job: changed, PolicyOverride: true } }),

@@ -309,9 +309,9 @@ conformance(
       )
     ).find((x) => x.ClientStatus === 'failed')!;
     // Without EvalOptions the default applies (false); with it, ForceReschedule true.
-    const evaluate = async (force?: true) => {
+    const evaluate = async (force?: boolean) => {
       const ex = await t.sched.post(`job/${enc(id)}/evaluate`, {
-        body: force ? { JobID: id, EvalOptions: { ForceReschedule: force } } : { JobID: id },
+        body: force === undefined ? { JobID: id } : { JobID: id, EvalOptions: { ForceReschedule: force } },
       });
       t.precondition(ex, ok);
       await processed(t, id, body(ex).EvalID);
@@ -330,6 +330,15 @@ conformance(
       'without ForceReschedule (default false) the failed allocation past its limit is not replaced',
       'no new allocation',
       unforced.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
+    );
+    await evaluate(false);
+    const unforcedFalse = placedSince(await allocsOf(t, id));
+    expectThat(
+      unforcedFalse.length === 0,
+      'reschedule',
+      'with ForceReschedule false the failed allocation past its limit is not replaced',
+      'no new allocation',
+      unforcedFalse.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
     );
 
     await evaluate(true);

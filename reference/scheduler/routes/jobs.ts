@@ -113,8 +113,9 @@ export function jobRoutes(d: Deps): Route[] {
   const register = (ctx: Ctx, body: Job, job: Job, endpoint: string): Reply => {
     // A request without Job that a broken scheduler takes (rules.jobRequired): nothing to register.
     if (job === NO_JOB) return { body: writeResponse({ JobModifyIndex: 0, Index: store.index, Warnings: '' }) };
-    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('register'))
-      guard.check(ctx, endpoint, 'policy-override');
+    const override =
+      optBool(body, 'PolicyOverride') || (body.PolicyOverride !== undefined && !rules.policyOverrideFalseHonoured);
+    if (override && rules.policyOverrideChecked('register')) guard.check(ctx, endpoint, 'policy-override');
     if (job.Dispatched === true && !store.get(job.Namespace, job.ID))
       throw badRequest("job can't be submitted with 'Dispatched' set");
     let submission = null;

@@ -32,7 +32,7 @@ export function schedulingRoutes(d: Deps): Route[] {
       if (body.EvalOptions !== undefined && body.EvalOptions !== null) {
         if (!isObj(body.EvalOptions)) throw badRequest('EvalOptions must be an object');
         const given = optBool(body.EvalOptions, 'ForceReschedule');
-        if (body.EvalOptions.ForceReschedule != null) forceReschedule = given;
+        if (body.EvalOptions.ForceReschedule != null) forceReschedule = given || !rules.forceRescheduleFalseHonoured;
       }
     }
     const e = store.mustGet(ctx.namespace, id);

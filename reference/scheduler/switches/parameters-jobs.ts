@@ -90,6 +90,13 @@ export const parameterJobSwitches = [
     description: 'POST /v1/jobs ignores PolicyOverride (no policy-override capability needed)',
     replace: (r) => ({ policyOverrideChecked: (route) => route !== 'register' && r.policyOverrideChecked(route) }),
   }),
+  fault('jobs.register-policy-override-false-checked', {
+    breaks: 'jobs.acl.policy-override',
+    statements: ['doc.jobs.endpoints.policy-override-acl', 'doc.jobs.register.policy-override'],
+    description:
+      'POST /v1/jobs with PolicyOverride false needs namespace:policy-override (any PolicyOverride value is taken as true)',
+    replace: () => ({ policyOverrideFalseHonoured: false }),
+  }),
   fault('jobs.preserve-counts-by-default', {
     breaks: 'jobs.register.preserve-counts',
     statements: ['doc.jobs.register.preserve-counts-default'],

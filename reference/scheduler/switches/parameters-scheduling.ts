@@ -107,6 +107,12 @@ export const parameterSchedulingSwitches = [
       'every evaluate request reschedules failed allocations past their limits, ForceReschedule false or absent too (the default is false)',
     replace: () => ({ forceRescheduleDefault: true }),
   }),
+  fault('jobs.evaluate-force-reschedule-false-forces', {
+    breaks: 'jobs.evaluate.force-reschedule',
+    statements: ['doc.jobs.evaluate.force-reschedule'],
+    description: 'EvalOptions.ForceReschedule false forces the reschedule (any ForceReschedule value is taken as true)',
+    replace: () => ({ forceRescheduleFalseHonoured: false }),
+  }),
   fault('jobs.evaluate-answer-job-modify-index-zero', {
     breaks: 'jobs.evaluate.creates-eval',
     statements: ['doc.jobs.evaluate.response'],
