@@ -35,13 +35,19 @@ export interface ParameterRules {
   jobModifyIndexDefault(current: number): number;
   /** `PreserveCounts` when omitted. */
   preserveCountsDefault: boolean;
+  /** An explicit `PreserveCounts: false` is false (a broken scheduler takes any value as set). */
+  preserveCountsFalseHonoured: boolean;
   /** Which routes check `PolicyOverride` (needs namespace:policy-override when set). */
   policyOverrideChecked(route: 'register' | 'plan' | 'scale'): boolean;
+  /** An explicit `PolicyOverride: false` is false (a broken scheduler takes any value as set). */
+  policyOverrideFalseHonoured: boolean;
 
   // ---- parse -------------------------------------------------------------------------------------
   parseNeedsJobHcl: boolean;
   /** `Canonicalize` when omitted. */
   parseCanonicalizeDefault: boolean;
+  /** An explicit `Canonicalize: false` is false (a broken scheduler takes any value as set). */
+  parseCanonicalizeFalseHonoured: boolean;
 
   // ---- read --------------------------------------------------------------------------------------
   /** A job is read by its exact ID (never another job whose ID starts with it). */
@@ -89,6 +95,8 @@ export interface ParameterRules {
   periodicForcePathOnly: boolean;
   /** `eval_priority` of a stop: the stop's evaluation priority (0: the job's). */
   stopEvalPriority(requested: number): number;
+  /** `purge` of a stop (default false), as the query gives it (undefined when omitted): purge only when true. */
+  stopPurgeRequested(given: boolean | undefined): boolean;
 
   // ---- scale -------------------------------------------------------------------------------------
   scaleEnforcesIndex: boolean;
@@ -127,10 +135,13 @@ export const documentedParameters: ParameterRules = {
   enforceIndexRequested: (flag) => flag,
   jobModifyIndexDefault: () => 0,
   preserveCountsDefault: false,
+  preserveCountsFalseHonoured: true,
   policyOverrideChecked: () => true,
+  policyOverrideFalseHonoured: true,
 
   parseNeedsJobHcl: true,
   parseCanonicalizeDefault: false,
+  parseCanonicalizeFalseHonoured: true,
 
   readExactId: true,
 
@@ -155,6 +166,7 @@ export const documentedParameters: ParameterRules = {
   planDiffDefault: false,
   periodicForcePathOnly: true,
   stopEvalPriority: (requested) => requested,
+  stopPurgeRequested: (given) => given ?? false,
 
   scaleEnforcesIndex: true,
   scaleJobModifyIndexDefault: () => 0,

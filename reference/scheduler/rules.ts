@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Capability } from './acl.js';
 import type { Job } from './job.js';
+import { compareJobToToken } from './paginate.js';
 import { documentedParameters, type ParameterRules } from './parameter-rules.js';
 
 /** The payload limit of a dispatch (jobs-service.md Dispatch job). */
@@ -56,12 +57,16 @@ export interface SchedulerRules extends ParameterRules {
    * document's form (`GET /v1/job/:job_id/summary`); `null` checks none.
    */
   endpointPermission(endpoint: string, permission: Permission): Permission | null;
+  /** A request with PolicyOverride needs namespace:policy-override besides the endpoint's own capability. */
+  policyOverrideIsAdditional: boolean;
 
   // ---- registration (jobs.register.*, jobs.update.*) ---------------------------------------------
   /** A registered job as stored: the definition the request carried, canonicalized. */
   storedJob(job: Job): Job;
   /** EnforceIndex refuses a stale JobModifyIndex. */
   enforcesIndex: boolean;
+  /** EnforceIndex registers a new job only with JobModifyIndex 0 (a new job has no other index to match). */
+  enforceIndexNewJobNeedsZero: boolean;
   /** PreserveCounts keeps the group counts of the registered job. */
   preservesCounts: boolean;
   /** A new version is made only when the definition changed. */
@@ -99,11 +104,15 @@ export interface SchedulerRules extends ParameterRules {
 
   // ---- list (jobs.list.*) ------------------------------------------------------------------------
   listHonoursPrefix: boolean;
+  /** Whether a job ID matches the prefix query parameter (an index-prefix filter: starts with it). */
+  listPrefixMatches: (id: string, prefix: string) => boolean;
   listHonoursFilter: boolean;
   /** A page holds at most per_page items. */
   pageOverfill: boolean;
   /** A truncated page carries X-Sched-NextToken. */
   listSendsNextToken: boolean;
+  /** Orders a job against a next_token: by namespace, then ID (a token of namespace=* pages names both). */
+  compareJobToToken: (job: { Namespace: string; ID: string }, token: string) => number;
   /** meta=true adds Meta to list items. */
   listMetaOnRequest: boolean;
   /** namespace=*: every namespace the token may list (of all the scheduler knows). */
@@ -112,6 +121,8 @@ export interface SchedulerRules extends ParameterRules {
   // ---- versions (jobs.versions.*, jobs.revert.*, jobs.stable.*, jobs.tag.*) ----------------------
   /** Diffs are filled only with diffs=true (or diff_version/diff_tag). */
   versionDiffsOnRequest: boolean;
+  /** `diffs` of the versions list (default false) as the query gives it: diffs only when true. */
+  versionDiffsRequested: (given: boolean | undefined) => boolean;
   /** Diffs, when asked for, are given. */
   versionDiffsGiven: boolean;
   /** diff_version names the version diffed against. */
@@ -124,6 +135,8 @@ export interface SchedulerRules extends ParameterRules {
   revertCopiesTarget: boolean;
   /** Setting stability changes Stable of that version. */
   stableSets: boolean;
+  /** Marking the current version stable shows on the job read (the job is its current version). */
+  stableMarksCurrentJob: boolean;
   /** Marking a version stable changes no current definition. */
   stableKeepsJob: boolean;
   /** A tag without Version goes to the latest version. */
@@ -132,9 +145,13 @@ export interface SchedulerRules extends ParameterRules {
   /** A tag is kept on the version it names. */
   tagsKept: boolean;
   tagDeletes: boolean;
+  /** Deleting a tag leaves the job's other tags on their versions. */
+  tagDeleteKeepsOthers: boolean;
 
   // ---- allocations and deployments ---------------------------------------------------------------
   allocationsAllHonoured: boolean;
+  /** `all` of the allocations list (default false) as the query gives it: earlier jobs' only when true. */
+  allocationsAllRequested: (given: boolean | undefined) => boolean;
   deploymentsAllHonoured: boolean;
 
   // ---- stop and gc (jobs.stop.*, jobs.gc.*) ------------------------------------------------------
@@ -144,6 +161,8 @@ export interface SchedulerRules extends ParameterRules {
   globalStopAccepted: boolean;
   /** no_shutdown_delay=true skips the group shutdown_delay. */
   honoursNoShutdownDelay: boolean;
+  /** `no_shutdown_delay` of a stop (default false) as the query gives it: skip the delay only when true. */
+  noShutdownDelayRequested: (given: boolean | undefined) => boolean;
   /** Forced garbage collection removes stopped jobs. */
   gcCollectsStopped: boolean;
   /** Variant: a forced collection is queued and runs after the answer. */
@@ -158,6 +177,8 @@ export interface SchedulerRules extends ParameterRules {
   dispatchMetaUnpermittedRefused: boolean;
   dispatchMetaRequiredChecked: boolean;
   dispatchIdempotent: boolean;
+  /** An idempotency token names a dispatch of the job dispatched (its children), not of any job. */
+  dispatchIdempotentPerJob: boolean;
   dispatchIdPrefixTemplate: boolean;
   dispatchKeepsMeta: boolean;
   /** The raw request body of dispatch/payload is the child's Payload. */
@@ -170,6 +191,8 @@ export interface SchedulerRules extends ParameterRules {
   forceRescheduleHonoured: boolean;
   /** What an evaluate request without `EvalOptions.ForceReschedule` does (the document: false). */
   forceRescheduleDefault: boolean;
+  /** An explicit `ForceReschedule: false` is false (a broken scheduler takes any value as set). */
+  forceRescheduleFalseHonoured: boolean;
   /** Plan is a dry run. */
   planDryRun: boolean;
   planDiff: boolean;
@@ -184,6 +207,8 @@ export interface SchedulerRules extends ParameterRules {
   scaleMessageXorError: boolean;
   scaleBlockedByDeployment: boolean;
   scaleSetsCount: boolean;
+  /** A scale request without Count (optional) changes no count: it only records its event. */
+  scaleWithoutCountKeepsCount: boolean;
   scaleRecordsEvent: boolean;
 
   // ---- parse (jobs.parse.*) ----------------------------------------------------------------------
@@ -229,9 +254,11 @@ export const documented: SchedulerRules = {
   },
   aclNamespace: (namespace) => namespace,
   endpointPermission: (_endpoint, permission) => permission,
+  policyOverrideIsAdditional: true,
 
   storedJob: (job) => job,
   enforcesIndex: true,
+  enforceIndexNewJobNeedsZero: true,
   preservesCounts: true,
   definitionChanged: (old, next) => old !== next,
   nextVersion: (current) => current + 1,
@@ -251,13 +278,16 @@ export const documented: SchedulerRules = {
   submissionOnlyWhenSupplied: true,
 
   listHonoursPrefix: true,
+  listPrefixMatches: (id, prefix) => id.startsWith(prefix),
   listHonoursFilter: true,
   pageOverfill: false,
   listSendsNextToken: true,
+  compareJobToToken,
   listMetaOnRequest: true,
   wildcardNamespaces: (allowed) => allowed,
 
   versionDiffsOnRequest: true,
+  versionDiffsRequested: (given) => given ?? false,
   versionDiffsGiven: true,
   diffVersionHonoured: true,
   revertJobIdRequired: true,
@@ -266,18 +296,22 @@ export const documented: SchedulerRules = {
   revertEnforcesPrior: true,
   revertCopiesTarget: true,
   stableSets: true,
+  stableMarksCurrentJob: true,
   stableKeepsJob: true,
   tagDefaultsToLatest: true,
   tagUniquePerJob: true,
   tagsKept: true,
   tagDeletes: true,
+  tagDeleteKeepsOthers: true,
 
   allocationsAllHonoured: true,
+  allocationsAllRequested: (given) => given ?? false,
   deploymentsAllHonoured: true,
 
   stopRemoves: (purge) => purge,
   globalStopAccepted: true,
   honoursNoShutdownDelay: true,
+  noShutdownDelayRequested: (given) => given ?? false,
   gcCollectsStopped: true,
   gcQueued: false,
   purgeCollectsAllocations: false,
@@ -288,6 +322,7 @@ export const documented: SchedulerRules = {
   dispatchMetaUnpermittedRefused: true,
   dispatchMetaRequiredChecked: true,
   dispatchIdempotent: true,
+  dispatchIdempotentPerJob: true,
   dispatchIdPrefixTemplate: true,
   dispatchKeepsMeta: true,
   rawDispatchPayload: (body) => body,
@@ -296,6 +331,7 @@ export const documented: SchedulerRules = {
   evaluateCreatesEval: true,
   forceRescheduleHonoured: true,
   forceRescheduleDefault: false,
+  forceRescheduleFalseHonoured: true,
   planDryRun: true,
   planDiff: true,
   planAnnotations: true,
@@ -306,6 +342,7 @@ export const documented: SchedulerRules = {
   scaleMessageXorError: true,
   scaleBlockedByDeployment: true,
   scaleSetsCount: true,
+  scaleWithoutCountKeepsCount: true,
   scaleRecordsEvent: true,
 
   parseCanonicalizes: true,

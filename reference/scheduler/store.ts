@@ -200,7 +200,8 @@ export class Store {
         throw badRequest(
           `Enforcing job modify index ${jmi}: job exists with conflicting job modify index: ${existing.job.JobModifyIndex}`,
         );
-      if (!existing && jmi !== 0) throw badRequest(`Enforcing job modify index ${jmi}: job does not exist`);
+      if (!existing && jmi !== 0 && this.rules.enforceIndexNewJobNeedsZero)
+        throw badRequest(`Enforcing job modify index ${jmi}: job does not exist`);
     }
     if (existing) checkUpdate(existing.job, job);
     if (existing && opts.preserveCounts && this.rules.preservesCounts) {

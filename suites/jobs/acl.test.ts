@@ -244,12 +244,20 @@ conformance(
     trackJob(t, id);
     const withoutOverride = await tokenWith(t, ['submit-job']);
     const withOverride = await tokenWith(t, ['submit-job', 'policy-override']);
+    // "Additionally": policy-override does not stand in for the endpoint's own capability.
+    const overrideOnly = await tokenWith(t, ['policy-override']);
     const both = async (what: string, send: (token: string) => Promise<Exchange>) => {
       deniedAnswer(t, await send(withoutOverride), `${what} with PolicyOverride and submit-job alone`);
+      deniedAnswer(t, await send(overrideOnly), `${what} with PolicyOverride and policy-override alone`);
       allowedAnswer(await send(withOverride), `${what} with PolicyOverride, submit-job and policy-override`);
     };
     const job = jobDefinition('service', id);
     await both('POST /v1/jobs', (token) => t.sched.post('jobs', { token, body: { Job: job, PolicyOverride: true } }));
+    // PolicyOverride false (its default) asks for no override: submit-job alone is enough.
+    allowedAnswer(
+      await t.sched.post('jobs', { token: withoutOverride, body: { Job: job, PolicyOverride: false } }),
+      'POST /v1/jobs with PolicyOverride false and submit-job alone',
+    );
     const changed = jobDefinition('service', id, { Priority: 55 });
     await both('POST /v1/job/:job_id', (token) =>
       t.sched.post(`job/${enc(id)}`, { token, body: { Job: changed, PolicyOverride: true } }),

@@ -45,6 +45,46 @@ conformance(
 
 conformance(
   {
+    id: 'jobs.summary.read',
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id/summary counts a failed allocation under Failed',
+  },
+  async (t) => {
+    const id = t.unique('sfail');
+    // A batch task that fails at once, with no restarts and no reschedule attempts.
+    const job = jobDefinition('batch-failing', id);
+    Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.failingTask));
+    await register(t, job);
+    const group = String(job.TaskGroups![0]!.Name);
+    const failed = (
+      await waitAdvancing(
+        t,
+        'the allocation fails',
+        () => allocsOf(t, id),
+        (a) => a.some((x) => x.ClientStatus === 'failed'),
+      )
+    ).filter((x) => x.ClientStatus === 'failed' && x.TaskGroup === group).length;
+    const counters = await waitFor(
+      `the summary counts the failed allocation of group ${group} under Failed`,
+      async () => {
+        const ex = await t.sched.get(`job/${enc(id)}/summary`);
+        t.check(ex, ok, bodyAt('/JobID', id));
+        return (body(ex).Summary?.[group] ?? {}) as Obj;
+      },
+      (c) => c.Failed >= failed,
+    );
+    expectThat(
+      counters.Failed >= failed && counters.Failed > 0,
+      'summary',
+      `the Failed counter of group ${group} counts its failed allocations`,
+      `at least ${failed}`,
+      counters,
+    );
+  },
+);
+
+conformance(
+  {
     id: 'jobs.services.list',
     level: 'MUST',
     title: 'GET /v1/job/:job_id/services of a job without services answers an empty array',
@@ -195,6 +235,14 @@ conformance(
       'none of the earlier',
       current,
     );
+    const allFalse = (await allocsOf(t, id, { all: false })).map((a) => a.ID as string);
+    expectThat(
+      !allFalse.some((a) => oldAllocs.includes(a)),
+      'all',
+      "with all=false the earlier job's allocations are left out",
+      'none of the earlier',
+      allFalse,
+    );
     // The earlier job exists only through a purge: whether a purge keeps its allocations and
     // deployments is the assumption, and a target that collects them differs from it (the test
     // goes on to check the default listings, which the document does define).
@@ -261,9 +309,9 @@ conformance(
       )
     ).find((x) => x.ClientStatus === 'failed')!;
     // Without EvalOptions the default applies (false); with it, ForceReschedule true.
-    const evaluate = async (force?: true) => {
+    const evaluate = async (force?: boolean) => {
       const ex = await t.sched.post(`job/${enc(id)}/evaluate`, {
-        body: force ? { JobID: id, EvalOptions: { ForceReschedule: force } } : { JobID: id },
+        body: force === undefined ? { JobID: id } : { JobID: id, EvalOptions: { ForceReschedule: force } },
       });
       t.precondition(ex, ok);
       await processed(t, id, body(ex).EvalID);
@@ -282,6 +330,15 @@ conformance(
       'without ForceReschedule (default false) the failed allocation past its limit is not replaced',
       'no new allocation',
       unforced.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
+    );
+    await evaluate(false);
+    const unforcedFalse = placedSince(await allocsOf(t, id));
+    expectThat(
+      unforcedFalse.length === 0,
+      'reschedule',
+      'with ForceReschedule false the failed allocation past its limit is not replaced',
+      'no new allocation',
+      unforcedFalse.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
     );
 
     await evaluate(true);

@@ -155,6 +155,19 @@ conformance(
     expectEqual(await childCount(t, id), 1, 'children the parent counts after two dispatches with one token');
     t.check(await dispatch(t, id, { Meta: { tenant: 'a' } }, { idempotency_token: t.unique('tok') }), ok);
     expectEqual(await childCount(t, id), 2, 'another token dispatches another child');
+    // The token prevents a second dispatch of this job: a dispatch of another job with it never
+    // answers with this job's child (refused, or a child of the job dispatched).
+    const { id: other } = await registered(t, 'parameterized', 'didem2');
+    const elsewhere = await dispatch(t, other, { Meta: { tenant: 'a' } }, { idempotency_token: token });
+    const s3 = elsewhere.response.status;
+    if (s3 >= 200 && s3 < 300) {
+      const child = await readJob(t, String(body(elsewhere).DispatchedJobID));
+      expectEqual(
+        child.ParentID,
+        other,
+        'the job a dispatch of another parameterized job with the token answers is a child of that job',
+      );
+    }
   },
 );
 

@@ -54,6 +54,11 @@ conformance(
       ok,
       bodyAt('/Priority', (v: unknown) => v === null || v === undefined, 'is unset without Canonicalize'),
     );
+    t.check(
+      await t.sched.post('jobs/parse', { body: { JobHCL: hcl('example.hcl'), Canonicalize: false } }),
+      ok,
+      bodyAt('/Priority', (v: unknown) => v === null || v === undefined, 'is unset with Canonicalize false'),
+    );
   },
 );
 

@@ -264,6 +264,12 @@ conformance(
     // EnforceIndex defaults to false: a stale JobModifyIndex alone enforces nothing.
     t.check(await t.sched.post('jobs', { body: { Job: { ...job, Priority: 44 }, JobModifyIndex: index + 1000 } }), ok);
     expectEqual((await readJob(t, id)).Priority, 44, 'without EnforceIndex the stale JobModifyIndex was not enforced');
+    // A new job has no current index to match: only index 0 registers it.
+    const unknown = jobDefinition('batch', t.unique('cas'));
+    trackJob(t, String(unknown.ID));
+    await refusedUnchanged(t, String(unknown.ID), 'EnforceIndex with a non-zero JobModifyIndex for a new job', () =>
+      t.sched.post('jobs', { body: { Job: unknown, EnforceIndex: true, JobModifyIndex: index } }),
+    );
     const fresh = jobDefinition('batch', t.unique('cas'));
     t.check(await register(t, fresh, { extra: { EnforceIndex: true } }), ok);
   },
@@ -347,6 +353,9 @@ conformance(
     expectEqual(read.TaskGroups[0].Count, 1, 'the group count was preserved');
     t.check(await t.sched.post('jobs', { body: { Job: bigger } }), ok);
     expectEqual((await readJob(t, id)).TaskGroups[0].Count, 4, 'without PreserveCounts the new count applies');
+    bigger.TaskGroups![0]!.Count = 5;
+    t.check(await t.sched.post('jobs', { body: { Job: bigger, PreserveCounts: false } }), ok);
+    expectEqual((await readJob(t, id)).TaskGroups[0].Count, 5, 'with PreserveCounts false the new count applies');
   },
 );
 

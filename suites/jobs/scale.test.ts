@@ -107,6 +107,27 @@ conformance(
 
 conformance(
   {
+    id: 'jobs.scale.sets-count',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/scale without Count (it is optional) leaves the group count as it was',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'service', 'snocount');
+    await scalable(t, id);
+    const before = (await readJob(t, id)).TaskGroups[0].Count;
+    t.check(
+      await t.sched.post(`job/${enc(id)}/scale`, {
+        body: { Error: 'the autoscaler could not decide', Target: { Group: 'cache' } },
+      }),
+      ok,
+    );
+    expectEqual((await readJob(t, id)).TaskGroups[0].Count, before, 'the group count after a scale without Count');
+    t.check(await t.sched.get(`job/${enc(id)}/scale`), ok, bodyAt('/TaskGroups/cache/Desired', before));
+  },
+);
+
+conformance(
+  {
     id: 'jobs.scale.event-recorded',
     level: 'MUST',
     title: 'POST /v1/job/:job_id/scale records a scaling event with its Message and Meta',

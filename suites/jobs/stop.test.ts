@@ -24,6 +24,19 @@ conformance(
 );
 
 conformance(
+  {
+    id: 'jobs.stop.marks-stopped',
+    level: 'MUST',
+    title: 'DELETE /v1/job/:job_id?purge=false stops the job without purging it (it stays readable with Stop true)',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'service', 'nopurge');
+    t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: false } }), ok);
+    expectEqual((await readJob(t, id)).Stop, true, 'Stop of the job stopped with purge=false');
+  },
+);
+
+conformance(
   { id: 'jobs.stop.purge', level: 'MUST', title: 'DELETE /v1/job/:job_id?purge=true removes the job at once' },
   async (t) => {
     const { id } = await registered(t, 'service', 'purge');
@@ -100,8 +113,10 @@ conformance(
   async (t) => {
     const quick = await delayedJob(t, 'nsd');
     const slow = await delayedJob(t, 'sd');
+    const slowFalse = await delayedJob(t, 'sdf');
     t.check(await t.sched.delete(`job/${enc(quick)}`, { query: { no_shutdown_delay: true, eval_priority: 70 } }), ok);
     t.check(await t.sched.delete(`job/${enc(slow)}`), ok);
+    t.check(await t.sched.delete(`job/${enc(slowFalse)}`, { query: { no_shutdown_delay: false } }), ok);
     expectEqual((await readJob(t, quick)).Stop, true, 'Stop after a stop without shutdown delay');
     await t.advance(5);
     await waitAdvancing(
@@ -116,6 +131,14 @@ conformance(
       'a plain stop still waits the 60 s shutdown_delay (control)',
       'running allocations',
       0,
+    );
+    const stillRunning = (await runningAllocs(t, slowFalse)).length;
+    expectThat(
+      stillRunning > 0,
+      'shutdown-delay',
+      'a stop with no_shutdown_delay=false still waits the 60 s shutdown_delay',
+      'running allocations',
+      stillRunning,
     );
   },
 );

@@ -118,8 +118,9 @@ conformance(
       'DELETE /v1/job/:job_id/versions/:tag_name/tag removes the tag and answers the write response and query meta',
   },
   async (t) => {
-    const { id, v } = await versioned(t, 'tagd', 'secondary');
+    const { id, v } = await versioned(t, 'tagd', 'secondary', 'tertiary');
     t.check(await tag(t, id, 'gone', { Version: v[0] }), ok);
+    t.check(await tag(t, id, 'kept', { Version: v[1] }), ok);
     const del = await t.sched.delete(`job/${enc(id)}/versions/gone/tag`);
     t.check(
       del,
@@ -133,7 +134,14 @@ conformance(
       bodyAt('/NextToken', (v: unknown) => typeof v === 'string', 'is a string'),
     );
     await refusedUnchanged(t, id, 'a revert to a deleted tag', () => revert(t, id, { TaggedVersion: 'gone' }));
-    t.check(await tag(t, id, 'gone', { Version: v[1] }), ok);
+    t.check(await tag(t, id, 'gone', { Version: v[2] }), ok);
+    // Only the tag the path names is removed: the job's other tag still names its version.
+    t.check(await revert(t, id, { TaggedVersion: 'kept' }), ok);
+    expectEqual(
+      modeOf(await readJob(t, id)),
+      'secondary',
+      'a revert to the tag kept (not the one deleted) restores the version it names',
+    );
   },
 );
 

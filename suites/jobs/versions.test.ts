@@ -62,6 +62,18 @@ conformance(
         diffs,
       ),
     );
+    const off = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: false } });
+    t.as('jobs.versions.no-diffs-by-default').check(off, ok);
+    const offDiffs = body(off).Diffs as unknown;
+    t.proving('jobs.versions.no-diffs-by-default', () =>
+      expectThat(
+        offDiffs === null || offDiffs === undefined || (Array.isArray(offDiffs) && offDiffs.length === 0),
+        'diffs',
+        'no diffs with diffs=false',
+        'null or []',
+        offDiffs,
+      ),
+    );
   },
 );
 
@@ -164,6 +176,14 @@ conformance(
     t.assuming('jobs.stable.flag-only', () => expectEqual(count, 2, 'no version was added'));
     t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: first, Stable: false } }), ok);
     expectEqual((await flags(t, id))[first!], false, 'the first version is unstable again');
+    // The job read is its current version: marking that version stable shows on GET /v1/job/:job_id.
+    t.check(await t.sched.post(`job/${enc(id)}/stable`, { body: { JobID: id, JobVersion: latest, Stable: true } }), ok);
+    const current = await readJob(t, id);
+    expectEqual(
+      [current.Version, current.Stable],
+      [latest, true],
+      'GET /v1/job/:job_id after marking its current version stable',
+    );
   },
 );
 

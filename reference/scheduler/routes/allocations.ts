@@ -14,7 +14,7 @@ export function allocationRoutes(d: Deps): Route[] {
   const { store, rules } = d;
 
   const listAllocations = (ctx: Ctx, id: string): Reply => {
-    const all = (parseBoolParam(ctx.query, 'all') ?? false) && rules.allocationsAllHonoured;
+    const all = rules.allocationsAllRequested(parseBoolParam(ctx.query, 'all')) && rules.allocationsAllHonoured;
     const e = store.get(ctx.namespace, id);
     const key = keyOf(ctx.namespace, id);
     const allocs = store.cluster.allocs.filter(

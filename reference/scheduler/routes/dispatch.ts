@@ -51,7 +51,8 @@ export function dispatchRoutes(d: Deps): Route[] {
       throw badRequest(`Dispatch did not provide required meta keys: [${missing.join(' ')}]`);
     const token = ctx.query.get('idempotency_token') ?? '';
     if (token && rules.dispatchIdempotent) {
-      const existing = store.children(e).find((c) => c.idempotencyToken === token);
+      const dispatched = rules.dispatchIdempotentPerJob ? store.children(e) : [...store.jobs.values()];
+      const existing = dispatched.find((c) => c.idempotencyToken === token);
       if (existing)
         return {
           body: {

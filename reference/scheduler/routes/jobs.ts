@@ -20,7 +20,7 @@ import {
   writeResponse,
 } from '../http.js';
 import { isObj, isParameterized, isPeriodic, type Job } from '../job.js';
-import { compareJobs, compareJobToToken, jobToken, paginate } from '../paginate.js';
+import { compareJobs, jobToken, paginate } from '../paginate.js';
 import type { Route } from '../router.js';
 import type { Entry } from '../store.js';
 import { jobSummary } from '../summary.js';
@@ -87,7 +87,7 @@ export function jobRoutes(d: Deps): Route[] {
       keep = (e) => pred(store.view(e));
     }
     const entries = [...store.jobs.values()]
-      .filter((e) => namespaces.has(e.job.Namespace) && e.job.ID.startsWith(prefix))
+      .filter((e) => namespaces.has(e.job.Namespace) && rules.listPrefixMatches(String(e.job.ID), prefix))
       .sort((a, b) =>
         compareJobs(a.job as { Namespace: string; ID: string }, b.job as { Namespace: string; ID: string }),
       );
@@ -98,7 +98,7 @@ export function jobRoutes(d: Deps): Route[] {
         nextToken,
         keep,
         overfill: rules.pageOverfill,
-        compareToToken: (e, t) => compareJobToToken(e.job as { Namespace: string; ID: string }, t),
+        compareToToken: (e, t) => rules.compareJobToToken(e.job as { Namespace: string; ID: string }, t),
         tokenOf: (e) => jobToken(e.job as { Namespace: string; ID: string }),
       });
     } catch (err) {
@@ -113,8 +113,9 @@ export function jobRoutes(d: Deps): Route[] {
   const register = (ctx: Ctx, body: Job, job: Job, endpoint: string): Reply => {
     // A request without Job that a broken scheduler takes (rules.jobRequired): nothing to register.
     if (job === NO_JOB) return { body: writeResponse({ JobModifyIndex: 0, Index: store.index, Warnings: '' }) };
-    if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('register'))
-      guard.check(ctx, endpoint, 'policy-override');
+    const override =
+      optBool(body, 'PolicyOverride') || (body.PolicyOverride !== undefined && !rules.policyOverrideFalseHonoured);
+    if (override && rules.policyOverrideChecked('register')) guard.check(ctx, endpoint, 'policy-override');
     if (job.Dispatched === true && !store.get(job.Namespace, job.ID))
       throw badRequest("job can't be submitted with 'Dispatched' set");
     let submission = null;
@@ -134,7 +135,10 @@ export function jobRoutes(d: Deps): Route[] {
     const result = store.register(rules.scheduledDefinition(job, submission), {
       enforceIndex: rules.enforceIndexRequested(optBool(body, 'EnforceIndex'), jobModifyIndex),
       jobModifyIndex: jobModifyIndex ?? rules.jobModifyIndexDefault(current),
-      preserveCounts: body.PreserveCounts === undefined ? rules.preserveCountsDefault : optBool(body, 'PreserveCounts'),
+      preserveCounts:
+        body.PreserveCounts === undefined
+          ? rules.preserveCountsDefault
+          : optBool(body, 'PreserveCounts') || !rules.preserveCountsFalseHonoured,
       evalPriority: evalPriorityOk(optInt(body, 'EvalPriority')),
       submission,
     });
@@ -162,7 +166,9 @@ export function jobRoutes(d: Deps): Route[] {
     if (!hcl && !rules.parseNeedsJobHcl) return { body: {} };
     if (!hcl) throw badRequest('Job spec is empty');
     const canonicalize =
-      body.Canonicalize === undefined ? rules.parseCanonicalizeDefault : optBool(body, 'Canonicalize');
+      body.Canonicalize === undefined
+        ? rules.parseCanonicalizeDefault
+        : optBool(body, 'Canonicalize') || !rules.parseCanonicalizeFalseHonoured;
     const canonical = canonicalize && rules.parseCanonicalizes;
     const variables = rules.parseUsesVariables ? (optString(body, 'Variables') ?? '') : '';
     return { body: await parseJobHcl({ JobHCL: hcl, Canonicalize: canonical, Variables: variables }) };
@@ -181,11 +187,11 @@ export function jobRoutes(d: Deps): Route[] {
   };
 
   const stopJob = (ctx: Ctx, id: string): Reply => {
-    const purge = parseBoolParam(ctx.query, 'purge') ?? false;
+    const purge = rules.stopPurgeRequested(parseBoolParam(ctx.query, 'purge'));
     // Single region: a global stop is an ordinary stop.
     if (parseBoolParam(ctx.query, 'global') && !rules.globalStopAccepted)
       throw badRequest('multiregion jobs are not supported');
-    const noShutdownDelay = parseBoolParam(ctx.query, 'no_shutdown_delay') ?? false;
+    const noShutdownDelay = rules.noShutdownDelayRequested(parseBoolParam(ctx.query, 'no_shutdown_delay'));
     const evalPriority = rules.stopEvalPriority(evalPriorityOk(parseIntParam(ctx.query, 'eval_priority')));
     return { body: writeResponse(store.stop(ctx.namespace, id, { purge, noShutdownDelay, evalPriority })) };
   };

@@ -32,7 +32,7 @@ export function schedulingRoutes(d: Deps): Route[] {
       if (body.EvalOptions !== undefined && body.EvalOptions !== null) {
         if (!isObj(body.EvalOptions)) throw badRequest('EvalOptions must be an object');
         const given = optBool(body.EvalOptions, 'ForceReschedule');
-        if (body.EvalOptions.ForceReschedule != null) forceReschedule = given;
+        if (body.EvalOptions.ForceReschedule != null) forceReschedule = given || !rules.forceRescheduleFalseHonoured;
       }
     }
     const e = store.mustGet(ctx.namespace, id);
@@ -214,7 +214,7 @@ export function schedulingRoutes(d: Deps): Route[] {
     }
     const prev = g.Count;
     let result: WriteResult = { JobModifyIndex: e.job.JobModifyIndex, Index: store.index, Warnings: '' };
-    if (count !== undefined) {
+    if (count !== undefined || !rules.scaleWithoutCountKeepsCount) {
       const active = store.cluster.deployments.some(
         (x) => x.jobKey === e.key && x.Status === 'running' && x.JobCreateIndex === e.job.CreateIndex,
       );
@@ -225,7 +225,7 @@ export function schedulingRoutes(d: Deps): Route[] {
           `Enforcing job modify index ${jobModifyIndex}: job exists with conflicting job modify index: ${e.job.JobModifyIndex}`,
         );
       const next = clone(e.job);
-      if (rules.scaleSetsCount) next.TaskGroups.find((x: Job) => x.Name === group).Count = count;
+      if (rules.scaleSetsCount) next.TaskGroups.find((x: Job) => x.Name === group).Count = count ?? 0;
       result = store.register(next, { triggeredBy: 'scaling' });
     }
     const index = store.nextIndex();

@@ -47,7 +47,7 @@ export function versionRoutes(d: Deps): Route[] {
   const versionsOf = (e: Entry): Job[] => e.versions.map((v) => ({ ...clone(v), Status: store.status(e) }));
 
   const listVersions = (ctx: Ctx, id: string): Reply => {
-    const diffs = parseBoolParam(ctx.query, 'diffs') ?? false;
+    const diffs = rules.versionDiffsRequested(parseBoolParam(ctx.query, 'diffs'));
     let diffVersion = parseIntParam(ctx.query, 'diff_version');
     const diffTag = rules.diffTagHonoured ? ctx.query.get('diff_tag') : null;
     const e = store.get(ctx.namespace, id);
@@ -129,7 +129,7 @@ export function versionRoutes(d: Deps): Route[] {
     const index = store.nextIndex();
     if (rules.stableSets) {
       v.Stable = value;
-      if (e.job.Version === version) e.job.Stable = value;
+      if (e.job.Version === version && rules.stableMarksCurrentJob) e.job.Stable = value;
     }
     if (!rules.stableKeepsJob && value && e.job.Version !== version) {
       e.job = { ...clone(v), Version: e.job.Version, JobModifyIndex: e.job.JobModifyIndex, ModifyIndex: index };
@@ -165,8 +165,8 @@ export function versionRoutes(d: Deps): Route[] {
     const v = e.versions.find((x) => x.VersionTag?.Name === name);
     if (!v) throw notFound(`tag "${name}" not found on job "${id}"`);
     if (rules.tagDeletes) {
-      v.VersionTag = null;
-      if (e.job.Version === v.Version) e.job.VersionTag = null;
+      for (const x of rules.tagDeleteKeepsOthers ? [v] : e.versions) x.VersionTag = null;
+      if (e.job.Version === v.Version || !rules.tagDeleteKeepsOthers) e.job.VersionTag = null;
     }
     const index = store.nextIndex();
     return {

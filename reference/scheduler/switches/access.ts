@@ -329,6 +329,13 @@ export const accessSwitches = [
     description: 'the action stream needs alloc-node-exec besides alloc-exec for every driver, isolated or not',
     replace: () => ({ lacksFsIsolation: () => true }),
   }),
+  fault('jobs.acl-policy-override-instead-of-submit', {
+    breaks: 'jobs.acl.policy-override',
+    statements: ['doc.jobs.endpoints.policy-override-acl'],
+    description:
+      "a request with PolicyOverride passes with namespace:policy-override alone (the endpoint's own capability, submit-job or scale-job, is not checked)",
+    replace: () => ({ policyOverrideIsAdditional: false }),
+  }),
   fault(
     'jobs.acl-update-policy-override-unchecked',
     endpointUnchecked(

@@ -35,6 +35,12 @@ export const jobSwitches = [
     description: 'EnforceIndex with a stale JobModifyIndex still registers',
     replace: () => ({ enforcesIndex: false }),
   }),
+  fault('jobs.enforce-index-new-job-any-index', {
+    breaks: 'jobs.register.enforce-index',
+    statements: ['doc.jobs.register.enforce-index'],
+    description: 'EnforceIndex with a non-zero JobModifyIndex registers a job that does not exist yet',
+    replace: () => ({ enforceIndexNewJobNeedsZero: false }),
+  }),
   fault('jobs.register-no-eval', {
     breaks: 'jobs.register.eval-created',
     statements: ['doc.jobs.overview.creates-evaluations'],
@@ -64,6 +70,18 @@ export const jobSwitches = [
     description: 'a truncated page carries no X-Sched-NextToken header',
     replace: () => ({ listSendsNextToken: false }),
   }),
+  fault('jobs.list-token-ignores-namespace', {
+    breaks: 'jobs.list.pagination-next-token',
+    statements: ['doc.jobs.list.next-token', 'doc.jobs.list.namespace-wildcard'],
+    description:
+      'next_token is compared with the job IDs alone: a namespace=* walk repeats or skips jobs of the other namespaces',
+    replace: () => ({
+      compareJobToToken: (job, token) => {
+        const id = token.slice(token.indexOf('.') + 1);
+        return job.ID === id ? 0 : job.ID < id ? -1 : 1;
+      },
+    }),
+  }),
   fault('jobs.list-page-overfill', {
     breaks: 'jobs.list.per-page-limit',
     statements: ['doc.jobs.list.per-page'],
@@ -75,6 +93,12 @@ export const jobSwitches = [
     statements: ['doc.jobs.list.prefix'],
     description: 'the prefix query parameter is ignored',
     replace: () => ({ listHonoursPrefix: false }),
+  }),
+  fault('jobs.list-prefix-substring', {
+    breaks: 'jobs.list.prefix',
+    statements: ['doc.jobs.list.prefix'],
+    description: 'the prefix query parameter keeps every job whose ID contains it, not only those starting with it',
+    replace: () => ({ listPrefixMatches: (id, prefix) => id.includes(prefix) }),
   }),
   fault('jobs.list-filter-ignored', {
     breaks: 'jobs.list.filter',
@@ -130,6 +154,13 @@ export const jobSwitches = [
     description: 'setting stability does not change Stable',
     replace: () => ({ stableSets: false }),
   }),
+  fault('jobs.stable-not-on-job', {
+    breaks: 'jobs.stable.set',
+    statements: ['doc.jobs.stable.stable', 'doc.jobs.versioning.stable'],
+    description:
+      'marking the current version stable changes it in the versions list only: GET /v1/job/:job_id keeps Stable false',
+    replace: () => ({ stableMarksCurrentJob: false }),
+  }),
   fault('jobs.versions-diffs-null', {
     breaks: 'jobs.versions.diffs',
     statements: ['doc.jobs.versions.diffs', 'doc.jobs.versioning.compared'],
@@ -159,6 +190,12 @@ export const jobSwitches = [
     statements: ['doc.jobs.stop.no-shutdown-delay'],
     description: 'no_shutdown_delay=true still waits the group shutdown_delay',
     replace: () => ({ honoursNoShutdownDelay: false }),
+  }),
+  fault('jobs.no-shutdown-delay-false-skips', {
+    breaks: 'jobs.stop.no-shutdown-delay',
+    statements: ['doc.jobs.stop.no-shutdown-delay'],
+    description: 'no_shutdown_delay=false skips the shutdown delay (any no_shutdown_delay parameter is taken as true)',
+    replace: () => ({ noShutdownDelayRequested: (given) => given !== undefined }),
   }),
   fault('jobs.parse-no-canonicalize', {
     breaks: 'jobs.parse.canonicalize',
@@ -208,6 +245,12 @@ export const jobSwitches = [
     description: 'Diffs are filled even without diffs=true',
     replace: () => ({ versionDiffsOnRequest: false }),
   }),
+  fault('jobs.versions-diffs-false-fills', {
+    breaks: 'jobs.versions.no-diffs-by-default',
+    statements: ['doc.jobs.versions.diffs-default'],
+    description: 'diffs=false fills Diffs (any diffs parameter is taken as true)',
+    replace: () => ({ versionDiffsRequested: (given) => given !== undefined }),
+  }),
   fault('jobs.revert-both-accepted', {
     breaks: 'jobs.revert.one-of-version-or-tag',
     statements: ['doc.jobs.revert.one-of-two'],
@@ -225,6 +268,12 @@ export const jobSwitches = [
     statements: ['doc.jobs.tag-delete.path-only'],
     description: 'deleting a version tag answers 200 but keeps the tag',
     replace: () => ({ tagDeletes: false }),
+  }),
+  fault('jobs.tag-delete-clears-all', {
+    breaks: 'jobs.tag.delete',
+    statements: ['doc.jobs.tag-delete.endpoint', 'doc.jobs.tag-delete.path-only'],
+    description: 'deleting one version tag removes every tag of the job',
+    replace: () => ({ tagDeleteKeepsOthers: false }),
   }),
   fault('jobs.stop-global-rejected', {
     breaks: 'jobs.stop.global',

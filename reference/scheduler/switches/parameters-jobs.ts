@@ -90,11 +90,24 @@ export const parameterJobSwitches = [
     description: 'POST /v1/jobs ignores PolicyOverride (no policy-override capability needed)',
     replace: (r) => ({ policyOverrideChecked: (route) => route !== 'register' && r.policyOverrideChecked(route) }),
   }),
+  fault('jobs.register-policy-override-false-checked', {
+    breaks: 'jobs.acl.policy-override',
+    statements: ['doc.jobs.endpoints.policy-override-acl', 'doc.jobs.register.policy-override'],
+    description:
+      'POST /v1/jobs with PolicyOverride false needs namespace:policy-override (any PolicyOverride value is taken as true)',
+    replace: () => ({ policyOverrideFalseHonoured: false }),
+  }),
   fault('jobs.preserve-counts-by-default', {
     breaks: 'jobs.register.preserve-counts',
     statements: ['doc.jobs.register.preserve-counts-default'],
     description: 'a re-registration without PreserveCounts keeps the existing group counts (default true)',
     replace: () => ({ preserveCountsDefault: true }),
+  }),
+  fault('jobs.preserve-counts-false-preserves', {
+    breaks: 'jobs.register.preserve-counts',
+    statements: ['doc.jobs.register.preserve-counts-default'],
+    description: 'PreserveCounts: false keeps the existing group counts (any PreserveCounts value is taken as true)',
+    replace: () => ({ preserveCountsFalseHonoured: false }),
   }),
   fault('jobs.update-registers-body-id', {
     breaks: 'jobs.update.path-job-id',
@@ -132,6 +145,12 @@ export const parameterJobSwitches = [
     statements: ['doc.jobs.parse.canonicalize'],
     description: 'a parse without Canonicalize fills the defaults (Canonicalize defaults to true)',
     replace: () => ({ parseCanonicalizeDefault: true }),
+  }),
+  fault('jobs.parse-canonicalize-false-fills', {
+    breaks: 'jobs.parse.canonicalize',
+    statements: ['doc.jobs.parse.canonicalize'],
+    description: 'Canonicalize: false fills the defaults (any Canonicalize value is taken as true)',
+    replace: () => ({ parseCanonicalizeFalseHonoured: false }),
   }),
   fault('jobs.parse-drops-resources', {
     breaks: 'jobs.parse.hcl-to-json',

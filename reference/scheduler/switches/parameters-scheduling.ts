@@ -107,6 +107,12 @@ export const parameterSchedulingSwitches = [
       'every evaluate request reschedules failed allocations past their limits, ForceReschedule false or absent too (the default is false)',
     replace: () => ({ forceRescheduleDefault: true }),
   }),
+  fault('jobs.evaluate-force-reschedule-false-forces', {
+    breaks: 'jobs.evaluate.force-reschedule',
+    statements: ['doc.jobs.evaluate.force-reschedule'],
+    description: 'EvalOptions.ForceReschedule false forces the reschedule (any ForceReschedule value is taken as true)',
+    replace: () => ({ forceRescheduleFalseHonoured: false }),
+  }),
   fault('jobs.evaluate-answer-job-modify-index-zero', {
     breaks: 'jobs.evaluate.creates-eval',
     statements: ['doc.jobs.evaluate.response'],
@@ -173,6 +179,12 @@ export const parameterSchedulingSwitches = [
     replace: answeringObject('WRITE /v1/job/*id/periodic/force', ({ EvalCreateIndex: _, ...rest }) => rest),
   }),
   // ---- stop --------------------------------------------------------------------------------------
+  fault('jobs.stop-purge-false-purges', {
+    breaks: 'jobs.stop.marks-stopped',
+    statements: ['doc.jobs.stop.purge-default', 'doc.jobs.stop.purge'],
+    description: 'a stop with purge=false purges the job (any purge parameter is taken as a request to purge)',
+    replace: () => ({ stopPurgeRequested: (given) => given !== undefined }),
+  }),
   fault('jobs.stop-eval-priority-ignored', {
     breaks: 'jobs.stop.eval-priority',
     statements: ['doc.jobs.stop.eval-priority'],
@@ -204,6 +216,12 @@ export const parameterSchedulingSwitches = [
       }
       return status;
     }),
+  }),
+  fault('jobs.scale-without-count-zeroes', {
+    breaks: 'jobs.scale.sets-count',
+    statements: ['doc.jobs.scale.count'],
+    description: 'a scale request without Count sets the group count to 0 (instead of only recording its event)',
+    replace: () => ({ scaleWithoutCountKeepsCount: false }),
   }),
   fault('jobs.scale-enforce-index-ignored', {
     breaks: 'jobs.scale.enforce-index',

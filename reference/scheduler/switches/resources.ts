@@ -167,6 +167,18 @@ export const resourceSwitches = [
       return s;
     }),
   }),
+  fault('jobs.summary-failed-as-lost', {
+    breaks: 'jobs.summary.read',
+    statements: ['doc.jobs.summary.counters'],
+    description: 'GET /v1/job/:job_id/summary counts failed allocations under Lost (Failed stays 0)',
+    replace: answered('GET /v1/job/:job_id/summary', (s) => {
+      for (const g of Object.values((s.Summary ?? {}) as Job)) {
+        g.Lost = Number(g.Lost ?? 0) + Number(g.Failed ?? 0);
+        g.Failed = 0;
+      }
+      return s;
+    }),
+  }),
   fault('jobs.summary-children-zero', {
     breaks: 'jobs.summary.read',
     statements: ['doc.jobs.summary.children'],

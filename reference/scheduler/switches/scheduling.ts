@@ -39,6 +39,13 @@ export const schedulingSwitches = [
     description: 'a repeated idempotency_token dispatches a second child',
     replace: () => ({ dispatchIdempotent: false }),
   }),
+  fault('jobs.dispatch-idempotency-any-job', {
+    breaks: 'jobs.dispatch.idempotency-token',
+    statements: ['doc.jobs.dispatch.idempotency-token'],
+    description:
+      "an idempotency_token is looked up among every job's children: a dispatch of another job with it answers the first job's child",
+    replace: () => ({ dispatchIdempotentPerJob: false }),
+  }),
   fault('jobs.dispatch-prefix-template-ignored', {
     breaks: 'jobs.dispatch.id-prefix-template',
     statements: ['doc.jobs.dispatch.id-prefix-template'],
@@ -103,6 +110,13 @@ export const schedulingSwitches = [
     statements: ['doc.jobs.allocations.all'],
     description: 'all=true leaves out allocations of an earlier job with the same ID',
     replace: () => ({ allocationsAllHonoured: false }),
+  }),
+  fault('jobs.allocations-all-false-includes-earlier', {
+    breaks: 'jobs.allocations.all',
+    statements: ['doc.jobs.allocations.all'],
+    description:
+      'all=false lists the allocations of an earlier job with the same ID (any all parameter counts as true)',
+    replace: () => ({ allocationsAllRequested: (given) => given !== undefined }),
   }),
   fault('jobs.deployments-all-ignored', {
     breaks: 'jobs.deployments.all',
