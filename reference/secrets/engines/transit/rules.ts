@@ -57,9 +57,9 @@ export interface TransitRules extends KeyManagementRules, DataOperationRules {
   upsertAllowed(a: { create: boolean; disabled: boolean }): boolean;
   /** The type an upsert creates (the request's `type`). */
   upsertType(body: Body): unknown;
-  /** An upserted key is derived when a context is given. */
   /** The context an upsert looks at (the request's, else the first batch item's; '' is none). */
   upsertContext(body: Body, first: unknown): Buffer | undefined;
+  /** An upserted key is derived when a context is given. */
   upsertDerived(hasContext: boolean): boolean;
   /** disable_upsert as config/keys reads it. */
   disableUpsertRead(stored: boolean): boolean;
