@@ -201,6 +201,7 @@ export const SCHED_SUITE_GRANTS: SchedGrant[] = [
   ['scale-job'],
   ['submit-job', 'policy-override'],
   ['scale-job', 'policy-override'],
+  ['policy-override'],
   ['read-job', 'list-jobs'],
   ['parse-job', 'submit-job'],
   ['alloc-exec'],
