@@ -260,7 +260,7 @@ class KvV2 implements Engine {
         data: {
           cas_required: s.casRequired,
           created_time: rules.iso(s.createdAt),
-          current_version: s.current,
+          current_version: rules.metadataCurrentVersion(s),
           custom_metadata: Object.keys(s.customMetadata).length ? s.customMetadata : null,
           delete_version_after: rules.duration(s.deleteVersionAfter),
           max_versions: s.maxVersions,

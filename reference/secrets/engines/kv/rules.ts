@@ -182,6 +182,8 @@ export const documented = {
     if (typeof value !== 'boolean') throw badRequest('cas_required must be a boolean');
     return value;
   },
+  /** The current_version of a metadata read: the newest version's number, also after older versions were removed. */
+  metadataCurrentVersion: (s: Secret): number => s.current,
   /** The versions map of a metadata read. */
   metadataVersions: (versions: Record<string, unknown>): Record<string, unknown> => versions,
   /** A metadata write is validated on a copy and stored only when every field is valid. */

@@ -324,6 +324,13 @@ export const kvSwitches = [
     description: 'The metadata read has an empty versions map.',
     replace: () => ({ metadataVersions: () => ({}) }),
   }),
+  fault('kv.v2-metadata-current-version-counts', {
+    breaks: 'kv.v2.metadata-read',
+    statements: ['doc.core.kv.v2-subpaths'],
+    description:
+      'The metadata read reports as current_version the number of versions kept, not the newest version: wrong once max_versions removed older ones.',
+    replace: () => ({ metadataCurrentVersion: (s) => s.versions.size }),
+  }),
   fault('kv.v2-metadata-half-applied', {
     breaks: 'robustness.kv2writemetadata.unchanged',
     statements: ['doc.core.kv.v2-subpaths'],
