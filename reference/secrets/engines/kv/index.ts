@@ -120,7 +120,7 @@ class KvV2 implements Engine {
 
   private versionMeta(v: Version, n: number, s: Secret): Record<string, unknown> {
     return {
-      created_time: this.rules.iso(v.createdAt),
+      created_time: this.rules.iso(this.rules.versionCreatedAt(v, s)),
       custom_metadata: this.rules.versionCustomMetadata(s.customMetadata),
       deletion_time: this.rules.iso(v.deletedAt),
       destroyed: v.destroyed,
@@ -252,7 +252,7 @@ class KvV2 implements Engine {
       const versions: Record<string, unknown> = {};
       for (const [n, v] of s.versions)
         versions[String(n)] = {
-          created_time: rules.iso(v.createdAt),
+          created_time: rules.iso(rules.versionCreatedAt(v, s)),
           deletion_time: rules.iso(v.deletedAt),
           destroyed: v.destroyed,
         };

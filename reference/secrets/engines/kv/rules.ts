@@ -184,6 +184,8 @@ export const documented = {
   },
   /** The current_version of a metadata read: the newest version's number, also after older versions were removed. */
   metadataCurrentVersion: (s: Secret): number => s.current,
+  /** The created_time of a version: when that version was written (not when its key was created). */
+  versionCreatedAt: (v: Version, _s: Secret): number => v.createdAt,
   /** The versions map of a metadata read. */
   metadataVersions: (versions: Record<string, unknown>): Record<string, unknown> => versions,
   /** A metadata write is validated on a copy and stored only when every field is valid. */

@@ -331,6 +331,12 @@ export const kvSwitches = [
       'The metadata read reports as current_version the number of versions kept, not the newest version: wrong once max_versions removed older ones.',
     replace: () => ({ metadataCurrentVersion: (s) => s.versions.size }),
   }),
+  fault('kv.v2-version-created-time-of-key', {
+    breaks: 'kv.v2.metadata-read',
+    statements: ['doc.core.kv.v2-subpaths'],
+    description: "Every version reports its key's creation time as created_time instead of the time it was written.",
+    replace: () => ({ versionCreatedAt: (_v, s) => s.createdAt }),
+  }),
   fault('kv.v2-metadata-half-applied', {
     breaks: 'robustness.kv2writemetadata.unchanged',
     statements: ['doc.core.kv.v2-subpaths'],
