@@ -243,7 +243,17 @@ class KvV2 implements Engine {
     const { rules } = this;
     if (req.method === 'LIST') {
       const prefix = key ? `${key}/` : '';
-      return { data: { keys: rules.metadataList(listUnder(this.secrets.keys(), prefix, rules)) } };
+      return {
+        data: {
+          keys: rules.metadataList(
+            listUnder(
+              [...this.secrets].filter(([, s]) => rules.metadataListed(s, this.now())).map(([k]) => k),
+              prefix,
+              rules,
+            ),
+          ),
+        },
+      };
     }
     if (!key) throw unsupportedPath();
     const s = this.secrets.get(key);

@@ -196,6 +196,8 @@ export const documented = {
   metadataDelete: (secrets: Map<string, Secret>, key: string, _now: number): void => {
     secrets.delete(key);
   },
+  /** Whether LIST metadata/ shows a key: every key with metadata, its versions deleted or destroyed included. */
+  metadataListed: (_s: Secret, _now: number): boolean => true,
   /** LIST metadata/ lists the keys. */
   metadataList: (keys: string[]): string[] => keys,
 };
