@@ -146,6 +146,30 @@ conformance(
 );
 
 conformance(
+  {
+    id: 'auth.lockout.reset-window',
+    also: atDefaults ? ['auth.lockout.defaults'] : [],
+    level: 'MUST',
+    title: `the ${L.resetSeconds}s counter reset window runs from the last invalid attempt: attempts spread wider than the window, no gap as long as it, still lock`,
+    movesClock: 'twice by two thirds of the counter reset window',
+    timeoutMs,
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    const gap = Math.floor((L.resetSeconds * 2) / 3);
+    await failLogins(t, userpass, u.name, 1);
+    await waitLockout(t, gap);
+    await failLogins(t, userpass, u.name, L.threshold - 2);
+    await waitLockout(t, gap);
+    await failLogins(t, userpass, u.name, 1);
+    refused(
+      await login(t, userpass, u.name, u.password),
+      `right password after ${L.threshold} invalid attempts spread over ${2 * gap}s, no gap reaching ${L.resetSeconds}s`,
+    );
+  },
+);
+
+conformance(
   { id: 'auth.lockout.per-user', level: 'MUST', title: 'a locked user does not lock other users of the same mount' },
   async (t) => {
     const locked = await createUser(t, userpass);

@@ -134,6 +134,32 @@ conformance(
 
 conformance(
   {
+    id: 'kv.v2.metadata-list',
+    level: 'MUST',
+    title:
+      'LIST /secret/metadata/:dir still lists a key whose latest version is soft-deleted or destroyed (its metadata stays)',
+  },
+  async (t) => {
+    const dir = t.unique('metadel');
+    await writeV2(t, kv2, `${dir}/live`, { v: '1' });
+    await writeV2(t, kv2, `${dir}/deleted`, { v: '2' });
+    await writeV2(t, kv2, `${dir}/destroyed`, { v: '3' });
+    t.check(await t.svc.delete(`${kv2.path}/data/${dir}/deleted`), statusBetween(200, 299));
+    t.check(
+      await t.svc.post(`${kv2.path}/destroy/${dir}/destroyed`, { body: { versions: [1] } }),
+      statusBetween(200, 299),
+    );
+    const ex = await t.svc.list(`${kv2.path}/metadata/${dir}`);
+    t.check(
+      ex,
+      statusIs(200),
+      bodyAt('/data/keys', keysUnder(['live', 'deleted', 'destroyed']), 'lists live, deleted and destroyed'),
+    );
+  },
+);
+
+conformance(
+  {
     id: 'kv.list.keys-under-path',
     also: ['kv.list.folder-suffix'],
     level: 'MUST',

@@ -149,6 +149,56 @@ conformance(
 
 conformance(
   {
+    id: 'kv.v2.metadata-read',
+    level: 'MUST',
+    title:
+      'GET /secret/metadata/:path reports the newest version as current_version after max_versions removed older ones',
+  },
+  async (t) => {
+    const key = t.unique('mc');
+    t.check(await t.svc.post(`${kv2.path}/metadata/${key}`, { body: { max_versions: 1 } }), success);
+    await writeV2(t, kv2, key, { n: 1 });
+    await writeV2(t, kv2, key, { n: 2 });
+    await writeV2(t, kv2, key, { n: 3 });
+    t.check(
+      await t.svc.get(`${kv2.path}/metadata/${key}`),
+      statusIs(200),
+      bodyAt('/data/current_version', 3, 'is 3, the newest of three writes, whatever older versions were removed'),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'kv.v2.metadata-read',
+    level: 'MUST',
+    title:
+      "GET /secret/metadata/:path reports each version's own created_time: a version written later has a later one",
+    movesClock: 'two seconds between two writes',
+  },
+  async (t) => {
+    const key = t.unique('mt');
+    await writeV2(t, kv2, key, { n: 1 });
+    await t.advance(2);
+    await writeV2(t, kv2, key, { n: 2 });
+    const ex = await t.svc.get(`${kv2.path}/metadata/${key}`);
+    const versions = (ex.response.body as { data?: { versions?: Record<string, { created_time?: unknown }> } })?.data
+      ?.versions;
+    const first = Date.parse(String(versions?.['1']?.created_time));
+    t.check(
+      ex,
+      statusIs(200),
+      bodyAt(
+        '/data/versions/2/created_time',
+        (v: unknown) => typeof v === 'string' && Date.parse(v) > first,
+        'is later than version 1 created_time, written two seconds before',
+      ),
+    );
+  },
+);
+
+conformance(
+  {
     id: 'kv.v2.metadata-write',
     level: 'MUST',
     title: 'POST /secret/metadata/:path sets max_versions and custom_metadata without creating a version',

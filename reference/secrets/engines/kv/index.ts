@@ -120,7 +120,7 @@ class KvV2 implements Engine {
 
   private versionMeta(v: Version, n: number, s: Secret): Record<string, unknown> {
     return {
-      created_time: this.rules.iso(v.createdAt),
+      created_time: this.rules.iso(this.rules.versionCreatedAt(v, s)),
       custom_metadata: this.rules.versionCustomMetadata(s.customMetadata),
       deletion_time: this.rules.iso(v.deletedAt),
       destroyed: v.destroyed,
@@ -243,7 +243,17 @@ class KvV2 implements Engine {
     const { rules } = this;
     if (req.method === 'LIST') {
       const prefix = key ? `${key}/` : '';
-      return { data: { keys: rules.metadataList(listUnder(this.secrets.keys(), prefix, rules)) } };
+      return {
+        data: {
+          keys: rules.metadataList(
+            listUnder(
+              [...this.secrets].filter(([, s]) => rules.metadataListed(s, this.now())).map(([k]) => k),
+              prefix,
+              rules,
+            ),
+          ),
+        },
+      };
     }
     if (!key) throw unsupportedPath();
     const s = this.secrets.get(key);
@@ -252,7 +262,7 @@ class KvV2 implements Engine {
       const versions: Record<string, unknown> = {};
       for (const [n, v] of s.versions)
         versions[String(n)] = {
-          created_time: rules.iso(v.createdAt),
+          created_time: rules.iso(rules.versionCreatedAt(v, s)),
           deletion_time: rules.iso(v.deletedAt),
           destroyed: v.destroyed,
         };
@@ -260,7 +270,7 @@ class KvV2 implements Engine {
         data: {
           cas_required: s.casRequired,
           created_time: rules.iso(s.createdAt),
-          current_version: s.current,
+          current_version: rules.metadataCurrentVersion(s),
           custom_metadata: Object.keys(s.customMetadata).length ? s.customMetadata : null,
           delete_version_after: rules.duration(s.deleteVersionAfter),
           max_versions: s.maxVersions,

@@ -182,6 +182,10 @@ export const documented = {
     if (typeof value !== 'boolean') throw badRequest('cas_required must be a boolean');
     return value;
   },
+  /** The current_version of a metadata read: the newest version's number, also after older versions were removed. */
+  metadataCurrentVersion: (s: Secret): number => s.current,
+  /** The created_time of a version: when that version was written (not when its key was created). */
+  versionCreatedAt: (v: Version, _s: Secret): number => v.createdAt,
   /** The versions map of a metadata read. */
   metadataVersions: (versions: Record<string, unknown>): Record<string, unknown> => versions,
   /** A metadata write is validated on a copy and stored only when every field is valid. */
@@ -192,6 +196,8 @@ export const documented = {
   metadataDelete: (secrets: Map<string, Secret>, key: string, _now: number): void => {
     secrets.delete(key);
   },
+  /** Whether LIST metadata/ shows a key: every key with metadata, its versions deleted or destroyed included. */
+  metadataListed: (_s: Secret, _now: number): boolean => true,
   /** LIST metadata/ lists the keys. */
   metadataList: (keys: string[]): string[] => keys,
 };

@@ -10,7 +10,7 @@ import { rulesWith, switchesOf } from '../../../switches.js';
 import type { Variants } from '../../../variants.js';
 import { badRequest } from '../../errors.js';
 import { rfc3339 } from '../../timestamps.js';
-import { type KvRules, documented } from './rules.js';
+import { type KvRules, documented, isDeleted } from './rules.js';
 
 const { fault, variant } = switchesOf<KvRules>(['kv']);
 const KV = 'secrets-service-core.md, Key-value engine (mount secret)';
@@ -323,6 +323,31 @@ export const kvSwitches = [
     statements: ['doc.core.kv.v2-subpaths'],
     description: 'The metadata read has an empty versions map.',
     replace: () => ({ metadataVersions: () => ({}) }),
+  }),
+  fault('kv.v2-metadata-current-version-counts', {
+    breaks: 'kv.v2.metadata-read',
+    statements: ['doc.core.kv.v2-subpaths'],
+    description:
+      'The metadata read reports as current_version the number of versions kept, not the newest version: wrong once max_versions removed older ones.',
+    replace: () => ({ metadataCurrentVersion: (s) => s.versions.size }),
+  }),
+  fault('kv.v2-version-created-time-of-key', {
+    breaks: 'kv.v2.metadata-read',
+    statements: ['doc.core.kv.v2-subpaths'],
+    description: "Every version reports its key's creation time as created_time instead of the time it was written.",
+    replace: () => ({ versionCreatedAt: (_v, s) => s.createdAt }),
+  }),
+  fault('kv.v2-metadata-list-hides-deleted', {
+    breaks: 'kv.v2.metadata-list',
+    statements: ['doc.core.kv.v2-subpaths', 'doc.core.kv.list-keys-under-path'],
+    description:
+      'LIST metadata/ leaves out a key whose latest version is soft-deleted or destroyed, though its metadata is kept until DELETE metadata/<key>.',
+    replace: () => ({
+      metadataListed: (s, now) => {
+        const v = s.versions.get(s.current);
+        return !!v && !isDeleted(v, now) && !v.destroyed;
+      },
+    }),
   }),
   fault('kv.v2-metadata-half-applied', {
     breaks: 'robustness.kv2writemetadata.unchanged',

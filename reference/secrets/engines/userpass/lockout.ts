@@ -11,6 +11,7 @@ export type { LockoutPolicy } from './rules.js';
 
 interface Entry {
   count: number;
+  firstFailedAt: number;
   lastFailedAt: number;
 }
 
@@ -43,8 +44,12 @@ export class LockoutBook {
     const m = this.forMount(mount);
     const k = this.key(user);
     const e = m.get(k);
-    const expired = e && now - e.lastFailedAt > policy.resetMs && this.rules.counterResets;
-    m.set(k, { count: !e || expired ? 1 : e.count + 1, lastFailedAt: now });
+    const expired =
+      e &&
+      now - this.rules.resetWindowStart(e.firstFailedAt, e.lastFailedAt) > policy.resetMs &&
+      this.rules.counterResets;
+    const restart = !e || expired;
+    m.set(k, { count: restart ? 1 : e.count + 1, firstFailedAt: restart ? now : e.firstFailedAt, lastFailedAt: now });
   }
 
   recordSuccess(mount: string, user: string): void {

@@ -24,6 +24,11 @@ export interface UserpassRules {
   lockExpires: boolean;
   /** Whether the failed-attempt counter restarts after the reset window. */
   counterResets: boolean;
+  /**
+   * The time the counter reset window runs from, given the first and the last failure counted: the
+   * last, as the counter resets only after the window passed without attempts.
+   */
+  resetWindowStart(firstFailedAt: number, lastFailedAt: number): number;
   /** Whether a successful login clears the failed-attempt counter. */
   successClearsCounter: boolean;
   /** Whether the unlock endpoint unlocks. */
@@ -55,6 +60,7 @@ export const userpassRules: UserpassRules = {
   lockoutThreshold: (threshold) => threshold,
   lockExpires: true,
   counterResets: true,
+  resetWindowStart: (_first, last) => last,
   successClearsCounter: true,
   unlockWorks: true,
   lockRefusesLogin: true,

@@ -57,6 +57,13 @@ export const userpassSwitches = [
       lockoutPolicy: (configured) => ({ ...d.lockoutPolicy(configured), resetMs: 5 * 60 * 1000 }),
     }),
   }),
+  fault('auth.lockout-reset-window-from-first-attempt', {
+    breaks: 'auth.lockout.reset-window',
+    statements: ['doc.core.auth.lockout-reset-default'],
+    description:
+      'The counter reset window runs from the first counted failure instead of the last: attempts spread wider than the window never reach the threshold although no gap between them lasts the window.',
+    replace: () => ({ resetWindowStart: (first) => first }),
+  }),
   fault('auth.lockout-disabled', {
     breaks: 'auth.lockout.threshold',
     statements: ['doc.core.auth.lockout-stops-validating', 'doc.core.change.user-lockout-default'],
