@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { suite, conformance, namesOf, type T } from '../../harness/index.js';
 import { bodyAt, statusBetween, statusIs, success, errorMessage } from '../../harness/checks/index.js';
 import { runCases } from '../lib/cases.js';
@@ -32,7 +33,12 @@ runCases(new URL('./roles.cases.yaml', import.meta.url), {
     sequential: "lists the mount's roles, which the file's other tests add to",
     async run(t, c) {
       requireConfigured(t, cloud);
-      const vars: Record<string, string> = { scope: scopeFor(t), missing: `svc-missing-${t.unique('x')}` };
+      const vars: Record<string, string> = {
+        scope: scopeFor(t),
+        missing: `svc-missing-${t.unique('x')}`,
+        // A well-formed object id (a GUID) that names no directory object.
+        missingId: randomUUID(),
+      };
       for (const n of c.given?.needs ?? []) {
         if (n === 'roleName') vars.roleName = await fixtureRoleName(t);
         if (n === 'groupName') vars.groupName = await fixtureGroupName(t);

@@ -76,6 +76,17 @@ export const roleFaults = [
     description: 'Nonexistent role definitions and groups are accepted at role write.',
     replace: () => ({ missingResource: nothing }),
   }),
+  fault('cloud.groups-object-id-existence-unchecked', {
+    breaks: 'cloud.roles.resources-must-exist',
+    statements: [S('role-resources-exist'), S('errors-nonexistent-resources')],
+    description:
+      'A cloud_groups item naming by object_id a group that does not exist is skipped instead of refused (group_name items are still checked).',
+    replace: (rules) => ({
+      missingResource: (message) => {
+        if (!message.startsWith('no group found for object_id')) rules.missingResource(message);
+      },
+    }),
+  }),
   fault('cloud.roles-empty-accepted', {
     breaks: 'cloud.roles.app-or-roles-required',
     statements: [S('role-app-or-roles'), S('errors-app-or-roles')],
