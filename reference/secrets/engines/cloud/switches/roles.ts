@@ -197,6 +197,13 @@ export const roleFaults = [
     description: 'A role written without permanently_delete takes the value of the role written before it.',
     replace: (rules) => ({ roleDefaults: inherits(rules, 'permanently_delete') }),
   }),
+  fault('cloud.new-role-inherits-persist-app', {
+    breaks: 'cloud.creds.revoke-removes',
+    statements: [S('role-persist-app-default')],
+    description:
+      'A role written without persist_app takes the value of the role written before it: after a persist_app role, its application outlives its leases.',
+    replace: (rules) => ({ roleDefaults: inherits(rules, 'persist_app') }),
+  }),
   // --- the role endpoints ---
   fault('cloud.role-update-ignored', {
     breaks: 'cloud.roles.write-list',
