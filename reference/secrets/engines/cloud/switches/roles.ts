@@ -99,6 +99,20 @@ export const roleFaults = [
     description: 'permanently_delete with application_object_id is accepted.',
     replace: () => ({ checkAppObjectPermanentlyDelete: nothing }),
   }),
+  fault('cloud.app-object-permanently-delete-sent-only', {
+    breaks: 'cloud.roles.app-object-forbids-permanently-delete',
+    statements: [S('role-permanently-delete-app-object'), S('errors-permanently-delete-invalid')],
+    description:
+      'Only a permanently_delete sent in the same write is checked: adding application_object_id to a role that already holds permanently_delete true is accepted.',
+    replace: (rules) => ({
+      checkAppObjectPermanentlyDelete: (userApp, _permanentlyDelete, sent) =>
+        rules.checkAppObjectPermanentlyDelete(
+          userApp,
+          sent.permanently_delete === true || sent.permanently_delete === 'true',
+          sent,
+        ),
+    }),
+  }),
   fault('cloud.sign-in-audience-unchecked', {
     breaks: 'cloud.roles.sign-in-audience',
     statements: [S('role-sign-in-audience')],
