@@ -213,6 +213,27 @@ conformance(
 conformance(
   {
     id: 'cloud.creds.revoke-removes',
+    level: 'MUST',
+    title:
+      'a role written without persist_app right after a persist_app role keeps the default (false): revoking its lease removes its application and principal',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const p = probe(t);
+    const { body } = await rolesAndGroups(t);
+    // The role written just before has persist_app true: the new role must not take it over.
+    await writeRole(t, cloud.path, { ...body, persist_app: true });
+    const c = await readCreds(t, cloud.path, await writeRole(t, cloud.path, body), { track: false });
+    const sp = await p.spByClientId(c.clientId);
+    if (!sp) fail('directory-principal', 'no principal was created', 'present', undefined);
+    t.check(await revokeLease(t, c.leaseId), success);
+    await expectGone(t, p, c, sp.id, 'after revocation');
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.creds.revoke-removes',
     also: ['cloud.roles.ttl'],
     level: 'MUST',
     title: 'a cloud lease that reaches the role ttl removes its principal from the directory',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { suite, conformance, namesOf, type T } from '../../harness/index.js';
 import { bodyAt, statusBetween, statusIs, success, errorMessage } from '../../harness/checks/index.js';
 import { runCases } from '../lib/cases.js';
@@ -32,7 +33,12 @@ runCases(new URL('./roles.cases.yaml', import.meta.url), {
     sequential: "lists the mount's roles, which the file's other tests add to",
     async run(t, c) {
       requireConfigured(t, cloud);
-      const vars: Record<string, string> = { scope: scopeFor(t), missing: `svc-missing-${t.unique('x')}` };
+      const vars: Record<string, string> = {
+        scope: scopeFor(t),
+        missing: `svc-missing-${t.unique('x')}`,
+        // A well-formed object id (a GUID) that names no directory object.
+        missingId: randomUUID(),
+      };
       for (const n of c.given?.needs ?? []) {
         if (n === 'roleName') vars.roleName = await fixtureRoleName(t);
         if (n === 'groupName') vars.groupName = await fixtureGroupName(t);
@@ -294,5 +300,34 @@ conformance(
     await appOfRole(t, { tags: 'team:platform' });
     const app = await appOfRole(t, {});
     if (app.tags.length) fail('no-tags', 'a role without tags created an application with tags', [], app.tags);
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.app-object-forbids-permanently-delete',
+    also: ['cloud.roles.write-list'],
+    level: 'MUST',
+    title:
+      'POST /cloud/roles/:name adding application_object_id to a role that holds permanently_delete true is refused (the stored value counts, not only the one sent)',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const p = probe(t);
+    const name = t.unique('role');
+    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+    const roles = JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]);
+    t.as('cloud.roles.write-list').check(
+      await t.svc.post(`${cloud.path}/roles/${name}`, { body: { cloud_roles: roles, permanently_delete: true } }),
+      success,
+    );
+    const { app } = await p.createApp(t.unique('existing'));
+    t.track(`application ${app.displayName}`, () => p.deleteApp(app));
+    // The update sends application_object_id alone: the role still holds permanently_delete true.
+    t.check(
+      await t.svc.post(`${cloud.path}/roles/${name}`, { body: { application_object_id: app.id } }),
+      statusBetween(400, 499),
+      errorMessage,
+    );
   },
 );

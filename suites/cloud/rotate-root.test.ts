@@ -145,6 +145,33 @@ conformance(
 
 conformance(
   {
+    id: 'cloud.rotate-root.replaces-secret',
+    level: 'MUST',
+    timeoutMs: replaceTimeoutMs,
+    title:
+      'POST /cloud/rotate-root on an application holding a second secret added after the configured one: the configured secret stops authenticating',
+  },
+  async (t) => {
+    const { mount, p, app, secret } = await rotatable(t);
+    // A second secret, added after the configured one: the engine must still retire the one it used.
+    const extra = await p.call<{ secretText: string }>('POST', `/applications/${app.id}/addPassword`, {
+      displayName: 'suite-extra',
+    });
+    t.secret(extra?.secretText);
+    await rotate(t, mount);
+    const oldRefused = await eventually(swap(t), async () => (await p.loginStatus(app.appId, secret)) !== 200);
+    if (!oldRefused)
+      fail(
+        'old-secret-refused',
+        `the configured client secret still authenticates ${swap(t)} s after rotate-root (setting cloud.rotationSwapSeconds) when the application held a second secret`,
+        'refused',
+        200,
+      );
+  },
+);
+
+conformance(
+  {
     id: 'cloud.rotate-root.secret-not-returned',
     also: ['auth.write-only.root-password', 'cloud.rotate-root.replaces-secret'],
     level: 'MUST',

@@ -313,7 +313,7 @@ class CloudEngine implements Engine {
       groupItems = parseGroupItems(this.rules.jsonArray('cloud_groups', body.cloud_groups));
 
     const userApp = role.application_object_id && role.application_object_id !== role.managed?.appObjectId;
-    this.rules.checkAppObjectPermanentlyDelete(Boolean(userApp), role.permanently_delete);
+    this.rules.checkAppObjectPermanentlyDelete(Boolean(userApp), role.permanently_delete, body);
 
     const client = await this.client();
     try {

@@ -177,8 +177,15 @@ export const documented = {
   checkUsable: (usable: boolean): void => {
     if (!usable) throw badRequest('either cloud_roles or application_object_id must be provided');
   },
-  /** permanently_delete is refused together with an application_object_id. */
-  checkAppObjectPermanentlyDelete: (userApp: boolean, permanentlyDelete: boolean): void => {
+  /**
+   * permanently_delete is refused together with an application_object_id: the role's values after
+   * the write (`_sent` is the body of the write, for switches that look only at what was sent).
+   */
+  checkAppObjectPermanentlyDelete: (
+    userApp: boolean,
+    permanentlyDelete: boolean,
+    _sent: Record<string, unknown>,
+  ): void => {
     if (userApp && permanentlyDelete)
       throw badRequest('permanently_delete must be false if application_object_id is provided');
   },
@@ -190,6 +197,8 @@ export const documented = {
   },
   /** persist_app keeps one application for the role's lifetime. */
   persistApp: (role: RoleEntry): boolean => role.persist_app,
+  /** An update of a persist_app role applies its role assignments and memberships to the kept principal. */
+  reappliesPersistedPrincipal: true,
 
   // --- credentials and leases ---------------------------------------------------------------
 

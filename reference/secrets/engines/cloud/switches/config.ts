@@ -183,6 +183,15 @@ export const configFaults = [
     description: 'rotate-root adds a secret but leaves the old one valid.',
     replace: () => ({ oldRootSecrets: () => [] }),
   }),
+  fault('cloud.rotate-root-removes-only-latest-old', {
+    breaks: 'cloud.rotate-root.replaces-secret',
+    statements: [S('rotates-root-secret')],
+    description:
+      'rotate-root removes only the most recently added old secret of the application: when it holds several, the configured secret stays valid.',
+    replace: (rules) => ({
+      oldRootSecrets: (credentials, newKeyId) => rules.oldRootSecrets(credentials, newKeyId).slice(-1),
+    }),
+  }),
   fault('cloud.rotate-root-noop', {
     breaks: 'cloud.rotate-root.replaces-secret',
     statements: [S('endpoint-rotate-root')],

@@ -76,6 +76,17 @@ export const roleFaults = [
     description: 'Nonexistent role definitions and groups are accepted at role write.',
     replace: () => ({ missingResource: nothing }),
   }),
+  fault('cloud.groups-object-id-existence-unchecked', {
+    breaks: 'cloud.roles.resources-must-exist',
+    statements: [S('role-resources-exist'), S('errors-nonexistent-resources')],
+    description:
+      'A cloud_groups item naming by object_id a group that does not exist is skipped instead of refused (group_name items are still checked).',
+    replace: (rules) => ({
+      missingResource: (message) => {
+        if (!message.startsWith('no group found for object_id')) rules.missingResource(message);
+      },
+    }),
+  }),
   fault('cloud.roles-empty-accepted', {
     breaks: 'cloud.roles.app-or-roles-required',
     statements: [S('role-app-or-roles'), S('errors-app-or-roles')],
@@ -87,6 +98,27 @@ export const roleFaults = [
     statements: [S('role-permanently-delete-app-object'), S('errors-permanently-delete-invalid')],
     description: 'permanently_delete with application_object_id is accepted.',
     replace: () => ({ checkAppObjectPermanentlyDelete: nothing }),
+  }),
+  fault('cloud.app-object-permanently-delete-sent-only', {
+    breaks: 'cloud.roles.app-object-forbids-permanently-delete',
+    statements: [S('role-permanently-delete-app-object'), S('errors-permanently-delete-invalid')],
+    description:
+      'Only a permanently_delete sent in the same write is checked: adding application_object_id to a role that already holds permanently_delete true is accepted.',
+    replace: (rules) => ({
+      checkAppObjectPermanentlyDelete: (userApp, _permanentlyDelete, sent) =>
+        rules.checkAppObjectPermanentlyDelete(
+          userApp,
+          sent.permanently_delete === true || sent.permanently_delete === 'true',
+          sent,
+        ),
+    }),
+  }),
+  fault('cloud.persist-app-update-not-applied', {
+    breaks: 'cloud.creds.principal-created',
+    statements: [S('role-cloud-groups-joined'), S('role-persist-app')],
+    description:
+      'An update of a persist_app role is stored but not applied to the kept principal: its credentials keep the assignments and memberships of the first write.',
+    replace: () => ({ reappliesPersistedPrincipal: false }),
   }),
   fault('cloud.sign-in-audience-unchecked', {
     breaks: 'cloud.roles.sign-in-audience',
@@ -185,6 +217,13 @@ export const roleFaults = [
     statements: [S('role-permanently-delete-default')],
     description: 'A role written without permanently_delete takes the value of the role written before it.',
     replace: (rules) => ({ roleDefaults: inherits(rules, 'permanently_delete') }),
+  }),
+  fault('cloud.new-role-inherits-persist-app', {
+    breaks: 'cloud.creds.revoke-removes',
+    statements: [S('role-persist-app-default')],
+    description:
+      'A role written without persist_app takes the value of the role written before it: after a persist_app role, its application outlives its leases.',
+    replace: (rules) => ({ roleDefaults: inherits(rules, 'persist_app') }),
   }),
   // --- the role endpoints ---
   fault('cloud.role-update-ignored', {
