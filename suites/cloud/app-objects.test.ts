@@ -163,38 +163,3 @@ conformance(
     await leaseEndRemovesSecret(t, p, c.clientId, c, 'cloud.creds.persist-app');
   },
 );
-
-conformance(
-  {
-    id: 'cloud.creds.principal-created',
-    also: ['cloud.roles.write-list'],
-    level: 'MUST',
-    title:
-      'after an update adds cloud_groups to a persist_app role, its credentials name a principal that is a member of those groups',
-  },
-  async (t) => {
-    requireConfigured(t, cloud);
-    const p = probe(t);
-    const { body, groupName } = await rolesAndGroups(t);
-    const role = await writeRole(t, cloud.path, { cloud_roles: body.cloud_roles, persist_app: true });
-    t.as('cloud.roles.write-list').check(
-      await t.svc.post(`${cloud.path}/roles/${role}`, { body: { cloud_groups: body.cloud_groups } }),
-      success,
-    );
-    const c = await readCreds(t, cloud.path, role);
-    const sp = await p.spByClientId(c.clientId);
-    if (!sp) fail('directory-principal', 'no principal holds the returned client id', 'present', undefined);
-    let groups: string[] = [];
-    const member = await eventually(propagation(t), async () => {
-      groups = (await p.groupsOf(sp.id)).map((g) => g.displayName);
-      return groups.includes(groupName);
-    });
-    if (!member)
-      fail(
-        'group-membership',
-        'the principal of the persist_app role is not a member of the group the role update added',
-        groupName,
-        groups,
-      );
-  },
-);

@@ -151,7 +151,6 @@ export async function persistApp(
 ): Promise<void> {
   if (role.managed) {
     // Role changed: re-apply assignments and memberships on the kept principal.
-    if (!rules.reappliesPersistedPrincipal) return;
     const old = role.managed;
     for (const a of old.assignmentNames) await orMissing(() => client.request('DELETE', `/roleAssignments/${a}`));
     for (const g of old.groupIds)

@@ -197,8 +197,6 @@ export const documented = {
   },
   /** persist_app keeps one application for the role's lifetime. */
   persistApp: (role: RoleEntry): boolean => role.persist_app,
-  /** An update of a persist_app role applies its role assignments and memberships to the kept principal. */
-  reappliesPersistedPrincipal: true,
 
   // --- credentials and leases ---------------------------------------------------------------
 

@@ -113,13 +113,6 @@ export const roleFaults = [
         ),
     }),
   }),
-  fault('cloud.persist-app-update-not-applied', {
-    breaks: 'cloud.creds.principal-created',
-    statements: [S('role-cloud-groups-joined'), S('role-persist-app')],
-    description:
-      'An update of a persist_app role is stored but not applied to the kept principal: its credentials keep the assignments and memberships of the first write.',
-    replace: () => ({ reappliesPersistedPrincipal: false }),
-  }),
   fault('cloud.sign-in-audience-unchecked', {
     breaks: 'cloud.roles.sign-in-audience',
     statements: [S('role-sign-in-audience')],
