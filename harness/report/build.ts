@@ -2,7 +2,7 @@
 import type { TargetConfig } from '../config/types.js';
 import type { Requirement } from '../spec/catalogue.js';
 import { redactor } from '../redaction/redact.js';
-import { isExpired, type Expectation } from './expectations.js';
+import { entryCovers, isExpired, type Expectation } from './expectations.js';
 import { completeness } from './completeness.js';
 import {
   emptyCounts,
@@ -63,7 +63,8 @@ function applyExpectation(t: TestResult, expectations: Map<string, Expectation>,
         ? undefined
         : expectations.get(charged)
       : t.ids.map((id) => expectations.get(id)).find(Boolean);
-  if (!expectation) return;
+  // An entry that lists its tests speaks of those only: the requirement's other tests keep theirs.
+  if (!expectation || !entryCovers(expectation, t.title)) return;
   const expired = isExpired(expectation, now);
   t.expectation = { reason: expectation.reason, ticket: expectation.ticket, expires: expectation.expires, expired };
   if (!expired && t.status === 'failed') t.status = 'known-failure';
