@@ -4,7 +4,7 @@
  */
 import { binaries, startNomad, startOpenBao } from './launch.js';
 
-const which = process.argv[2];
+const which = process.argv[2] ?? '';
 const target =
   which === 'openbao' || which === 'openbao-ldap'
     ? await startOpenBao({ binary: which === 'openbao' ? binaries.openbao : binaries.openbaoLdap })
