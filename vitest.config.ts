@@ -31,10 +31,22 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/**/*.test.ts', 'harness/**/*.test.ts'],
+          exclude: ['tests/real/**'],
           testTimeout: 30_000,
           // After the conformance project (group 0): vitest runs groups in order, and projects of
           // one group must share maxWorkers.
           sequence: { groupOrder: 1 },
+        },
+      },
+      // The suites against real products (tests/real/run.ts): last, so the products' own waits
+      // (a scheduler's deployments) do not share the two cores with the rest of the tests.
+      {
+        test: {
+          name: 'real',
+          include: ['tests/real/**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 2 },
         },
       },
       // Every suite file in one pool against one target, holding the domain locks of

@@ -31,6 +31,15 @@ export interface Expectation {
   tests?: string[];
 }
 
+/**
+ * A requirement none of whose tests ran against the target (each skipped or not applicable), with
+ * why: a real product's file lists them so the compatibility matrix never counts them as met.
+ */
+export interface NotRun {
+  id: string;
+  reason: string;
+}
+
 /** What the file says of the target besides its entries (informational; the run reads none of it). */
 export interface ExpectationsTarget {
   product?: string;
@@ -54,6 +63,15 @@ const schema = {
         config: { type: 'string' },
         suites: { type: 'array', items: { type: 'string' } },
         notes: { type: 'string' },
+      },
+    },
+    'not-run': {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'reason'],
+        properties: { id: { type: 'string', minLength: 1 }, reason: { type: 'string', minLength: 1 } },
       },
     },
     'known-failures': {
@@ -81,6 +99,7 @@ let validate: ValidateFunction | undefined;
 export function readExpectationsFile(path: string): {
   target?: ExpectationsTarget;
   entries: Expectation[];
+  notRun: NotRun[];
 } {
   if (!existsSync(path)) throw new ConfigError('run.expectationsFile (--expectations)', `file not found: ${path}`);
   const doc = parseYaml(readFileSync(path, 'utf8'));
@@ -90,7 +109,7 @@ export function readExpectationsFile(path: string): {
     const e = validate.errors![0]!;
     throw new ConfigError('run.expectationsFile (--expectations)', `${path}${e.instancePath}: ${e.message}`);
   }
-  const d = doc as { target?: ExpectationsTarget; 'known-failures': Expectation[] };
+  const d = doc as { target?: ExpectationsTarget; 'known-failures': Expectation[]; 'not-run'?: NotRun[] };
   const seen = new Set<string>();
   for (const e of d['known-failures']) {
     // One entry per requirement: two would make "which reason excuses this failure" a guess.
@@ -98,7 +117,7 @@ export function readExpectationsFile(path: string): {
       throw new ConfigError('run.expectationsFile (--expectations)', `${path}: requirement ${e.id} is listed twice`);
     seen.add(e.id);
   }
-  return { target: d.target, entries: d['known-failures'] };
+  return { target: d.target, entries: d['known-failures'], notRun: d['not-run'] ?? [] };
 }
 
 export function loadExpectations(path: string | undefined): Map<string, Expectation> {
@@ -136,7 +155,7 @@ export interface MatchedTest {
 }
 
 export interface ExpectationDifference {
-  kind: 'new-failure' | 'unexpected-pass' | 'class-changed' | 'expired' | 'not-exercised';
+  kind: 'new-failure' | 'unexpected-pass' | 'class-changed' | 'expired' | 'not-exercised' | 'not-run' | 'ran';
   id: string;
   test?: string;
   detail: string;
@@ -149,7 +168,11 @@ export interface ExpectationDifference {
  * `not-exercised`: a run in one mode may not reach it (a scheduler without ACLs), so the caller
  * decides whether that counts.
  */
-export function matchExpectations(tests: MatchedTest[], entries: Expectation[]): ExpectationDifference[] {
+export function matchExpectations(
+  tests: MatchedTest[],
+  entries: Expectation[],
+  notRun?: { listed: NotRun[]; scope: Iterable<string> },
+): ExpectationDifference[] {
   const out: ExpectationDifference[] = [];
   const byId = new Map(entries.map((e) => [e.id, e]));
   for (const t of tests) {
@@ -194,6 +217,40 @@ export function matchExpectations(tests: MatchedTest[], entries: Expectation[]):
             : 'no test of this run checks it',
       });
   }
+  if (notRun) out.push(...matchNotRun(tests, notRun.listed, notRun.scope));
+  return out;
+}
+
+const RAN = new Set(['passed', 'failed', 'known-failure', 'fixed', 'known-issue']);
+
+/** The requirements a run ran: some test of theirs passed or failed (not skipped, not applicable). */
+export function ranRequirements(tests: Pick<MatchedTest, 'ids' | 'status'>[]): Set<string> {
+  const ran = new Set<string>();
+  for (const t of tests) if (RAN.has(t.status)) for (const id of t.ids) ran.add(id);
+  return ran;
+}
+
+/**
+ * A file's `not-run` list against the run: a requirement of the scope (those of the suites run)
+ * that no test ran must be listed (`not-run`), and a listed one must not have run (`ran`).
+ */
+function matchNotRun(tests: MatchedTest[], notRun: NotRun[], scope: Iterable<string>): ExpectationDifference[] {
+  const ran = ranRequirements(tests);
+  const seen = new Map<string, string>();
+  for (const t of tests) for (const id of t.ids) if (!seen.has(id)) seen.set(id, t.key);
+  const listed = new Set(notRun.map((n) => n.id));
+  const out: ExpectationDifference[] = [];
+  for (const id of scope)
+    if (!ran.has(id) && !listed.has(id))
+      out.push({
+        kind: 'not-run',
+        id,
+        test: seen.get(id),
+        detail: seen.has(id) ? 'no test of it ran here' : 'no test of the run checks it',
+      });
+  for (const n of notRun)
+    if (ran.has(n.id))
+      out.push({ kind: 'ran', id: n.id, detail: `listed in not-run (${n.reason}), but a test of it ran` });
   return out;
 }
 
@@ -204,6 +261,8 @@ export function describeDifferences(diffs: ExpectationDifference[]): string {
     'class-changed': 'listed with another verdict class',
     expired: 'its expectation expired',
     'not-exercised': 'an expectation no test of the run reached',
+    'not-run': 'list it under not-run with the reason, or make its tests run',
+    ran: 'delete it from not-run',
   };
   return diffs.map((d) => `${d.kind} ${d.id}${d.test ? ` [${d.test}]` : ''}: ${d.detail} (${why[d.kind]})`).join('\n');
 }

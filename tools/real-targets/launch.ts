@@ -7,12 +7,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const REAL_TARGETS_DIR = resolve(process.env.REAL_TARGETS_DIR ?? join(import.meta.dirname, '../../.real-targets'));
+export const REAL_TARGETS_DIR = resolve(
+  process.env.REAL_TARGETS_DIR ?? join(import.meta.dirname, '../../.real-targets'),
+);
 export const INSTALL_COMMAND = 'bash tools/real-targets/install.sh';
 
 export const binaries = {
@@ -37,7 +39,14 @@ export interface RunningTarget {
 export async function freePort(pairWithNext = false): Promise<number> {
   for (let i = 0; i < 20; i++) {
     const port = await listenOnce(0);
-    if (!pairWithNext || (await listenOnce(port + 1).then(() => true, () => false))) return port;
+    if (
+      !pairWithNext ||
+      (await listenOnce(port + 1).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return port;
   }
   throw new Error('no free loopback port pair found in 20 tries');
 }
@@ -188,7 +197,13 @@ export async function startNomad(opts: NomadOptions): Promise<RunningTarget> {
   let token = '';
   let version = '';
   try {
-    await waitFor('Nomad agent HTTP API', 60_000, async () => (await get(`${addr}/v1/status/leader`)).status === 200, child, log);
+    await waitFor(
+      'Nomad agent HTTP API',
+      60_000,
+      async () => (await get(`${addr}/v1/status/leader`)).status === 200,
+      child,
+      log,
+    );
     if (opts.acl) {
       await waitFor(
         'Nomad ACL bootstrap',
@@ -232,4 +247,3 @@ export async function startNomad(opts: NomadOptions): Promise<RunningTarget> {
     },
   };
 }
-
