@@ -12,9 +12,8 @@ import { loadCatalogue } from '../../harness/spec/catalogue.js';
 import { DOCUMENTS_DIR } from '../../harness/spec/statements.js';
 
 const TARGETS = 'fixtures/targets';
-const files = readdirSync(TARGETS)
-  .map((d) => join(TARGETS, d, 'expectations.yaml'))
-  .filter((f) => existsSync(f));
+const folders = readdirSync(TARGETS, { withFileTypes: true }).filter((d) => d.isDirectory());
+const files = folders.map((d) => join(TARGETS, d.name, 'expectations.yaml')).filter((f) => existsSync(f));
 // Markdown marks and line breaks are not part of a sentence's words.
 const words = (s: string) => s.replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim();
 const documents = words(
@@ -24,6 +23,10 @@ const documents = words(
     .join('\n'),
 );
 const catalogue = loadCatalogue();
+
+it('every product folder has its expectations file', () => {
+  expect(folders.map((d) => d.name).filter((d) => !existsSync(join(TARGETS, d, 'expectations.yaml')))).toEqual([]);
+});
 
 describe.each(files)('%s', (file) => {
   const { target, entries, notRun } = readExpectationsFile(file);
