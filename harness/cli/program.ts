@@ -114,10 +114,10 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
     .option('--no-variants', 'skip the variant side')
     .option(
       '--radius <scope>',
-      "suites: measure each fault's blast radius over its whole suites (default); files: only the files naming its requirement (faster, a lower bound)",
-      'suites',
+      "files: each fault's blast radius over the tests of the files naming its requirement that it reaches (default; a lower bound); suites: over every test of its suites it reaches (a whole-suite run's radius, slower)",
+      'files',
     )
-    .option('--jobs <n>', 'runs in parallel', (v) => Number(v), 2)
+    .option('--jobs <n>', 'test files in flight at once', (v) => Number(v), 2)
     .option('--report-dir <dir>', 'where mutation.json goes', 'reports')
     .action(async (o) => {
       if (o.radius !== 'suites' && o.radius !== 'files') {
@@ -137,7 +137,7 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
           jobs: o.jobs,
           reportDir: o.reportDir,
         },
-        await root.embedded.switches(),
+        root.embedded,
       );
     });
 

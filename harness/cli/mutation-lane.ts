@@ -1,0 +1,35 @@
+/**
+ * What the mutation engine (mutation-engine.ts) tells its workers' set-up file
+ * (mutation-lane-setup.ts) about a round: where each test file runs. No vitest import: the
+ * engine's process loads it too.
+ */
+import type { CloudConfig } from '../../contract/cloud.js';
+
+/** Where one file of a round runs: its lane's reference. */
+export interface LanePlace {
+  svcAddr: string;
+  schedAddr?: string;
+  cloud?: CloudConfig;
+  /** The version the lane's reference reports (a fault's referenceVersion), else the run's. */
+  version?: string;
+}
+
+export interface RoundPlan {
+  /** Project-relative test file → its lane's reference. */
+  files: Record<string, LanePlace>;
+  /** The traced round: requests name their test (reference/trace.ts). */
+  trace?: boolean;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The current round of the mutation run (harness/cli/mutation-engine.ts). */
+    mutationPlan?: RoundPlan;
+  }
+}
+
+/** The header that names a request's sender in the traced round (reference/trace.ts reads it). */
+export const TRACE_HEADER = 'x-conformance-trace';
+
+/** A test file's path as results name it (harness/report/build.ts). */
+export const resultPath = (file: string) => file.replace(/^.*?\/(suites|tests|reference|harness)\//, '$1/');
