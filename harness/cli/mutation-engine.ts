@@ -1,24 +1,31 @@
 /**
- * The mutation run's engine: every fault and variant of a run in one process and one vitest
- * instance, instead of one whole command-line run each (a start of the command line, of vitest,
- * of its workers and of the reference: ~2.5 s of CPU per fault, most of the old 38 minutes).
+ * The mutation run's engine: every fault and variant of a run in one process, instead of one
+ * whole command-line run each (a start of the command line, of vitest, of its workers and of the
+ * reference: ~2.5 s of CPU per fault, most of the old 38 minutes).
  *
  * A lane is a set of switches (one fault, one variant, every variant together, or none) and the
- * tests to run under it, file by file. The lanes' files run in rounds: one vitest run per round,
- * in which each test file appears at most once, against a reference of its own (its lane's
- * switches, started for the round on the reference host's thread: contract/reference-host.ts, a
- * few milliseconds each), so files of many lanes run side by side, and no two files share a
- * reference: no domain lock is needed (the engine provides no lock service; a file that moves a
+ * tests to run under it, file by file. Its files run in rounds: one vitest run of one worker per
+ * round, in which each test file appears at most once (vitest runs a file once per run), each
+ * against a reference of its own (its lane's switches, started for the round on the reference
+ * host's thread: contract/reference-host.ts, a few milliseconds each). So no two files share a
+ * reference and no domain lock is needed (the engine provides no lock service; a file that moves a
  * clock moves only its own). The worker set-up file (mutation-lane-setup.ts) points each file at
  * its reference. A lane selects tests by vitest's test ids, which the traced round records.
+ *
+ * `workers` vitest instances (runners) take rounds from one queue of (lane, file) items, heaviest
+ * first, each round as heavy as a share of what is left (guided self-scheduling): large rounds
+ * while much is left (one worker start each), small ones at the end, so that the runners end
+ * together. One worker per runner: a round never waits for its longest file with a core idle.
  *
  * The traced round runs every file once on clean, traced references with one test of a file at
  * a time, so that each request names its test (reference/trace.ts): it is the clean run and the
  * measure of which switches each test reaches (mutation-plan.ts).
  */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SerializedError } from 'vitest';
-import { createVitest, type TestModule, type TestProject, type TestSpecification, type Vitest } from 'vitest/node';
+import { createVitest, type TestModule, type TestProject, type Vitest } from 'vitest/node';
 import type { LaneStartOptions, ReferenceHost } from '../../contract/reference-host.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 import type { TargetConfig } from '../config/types.js';
@@ -83,22 +90,33 @@ const GLOBAL_SETUP = 'harness/cli/mutation-global-setup.ts';
 type Sink = (modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>) => void;
 const holder = globalThis as {
   __mutationEngineSetup?: (project: TestProject) => Promise<() => Promise<void>>;
-  __mutationEngineWeights?: Map<string, number>;
 };
 
-/** Longest files first, so the last round's files end together. */
-class WeightSequencer {
-  async shard(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return files;
-  }
-  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const w = holder.__mutationEngineWeights ?? new Map();
-    const weight = (s: TestSpecification) => w.get(resultPath(s.moduleId)) ?? 0;
-    return [...files].sort((a, b) => weight(b) - weight(a));
-  }
+interface Runner {
+  vitest: Vitest;
+  sink: { current?: Sink };
+}
+
+/** One file of a lane, with its vitest test ids (undefined: the whole file) and its estimated cost. */
+export interface Item {
+  lane: LaneSpec;
+  file: string;
+  testIds?: string[];
+  cost: number;
+}
+
+interface RoundRun {
+  modules: ReadonlyArray<TestModule>;
+  unhandled: ReadonlyArray<SerializedError>;
 }
 
 export class MutationEngine {
+  private runners: Runner[] = [];
+  /** The workers' RSA key tape (mutation-key-tape.ts), for the whole run. */
+  private readonly keyDir = mkdtempSync(join(tmpdir(), 'svc-mutation-keys-'));
+  /** How many rounds ran. */
+  rounds = 0;
+
   private constructor(
     private readonly opts: EngineOptions,
     private readonly prepared: PreparedTarget,
@@ -146,81 +164,91 @@ export class MutationEngine {
     };
   }
 
-  private async vitest(testsInFlight: number, sink: { current?: Sink }): Promise<Vitest> {
+  /** The runners, each a vitest instance of one worker, with `testsInFlight` tests of a file at once. */
+  private async ready(testsInFlight: number): Promise<Runner[]> {
     const cfg = this.prepared.config;
     const compiled = compiledTree();
-    const project = conformanceProject({
-      globalSetup: GLOBAL_SETUP,
-      suites: cfg.run.suites,
-      embedded: true,
-      concurrency: this.opts.workers,
-      testsInFlight,
-      timeouts: cfg.timeouts,
-      compiled,
-    });
-    project.test!.setupFiles = [...(project.test!.setupFiles as string[]), compiledSetupFile(compiled, LANE_SETUP)];
-    return createVitest('test', {
-      config: false,
-      root: PACKAGE_ROOT,
-      watch: false,
-      projects: [project],
-      sequence: { sequencer: WeightSequencer },
-      reporters: [{ onTestRunEnd: (modules, unhandled) => sink.current?.(modules, unhandled) }],
-      teardownTimeout: 30_000,
-      passWithNoTests: true,
-    });
+    while (this.runners.length < Math.max(1, this.opts.workers)) {
+      const project = conformanceProject({
+        globalSetup: GLOBAL_SETUP,
+        suites: cfg.run.suites,
+        embedded: true,
+        concurrency: 1,
+        testsInFlight,
+        timeouts: cfg.timeouts,
+        compiled,
+      });
+      project.test!.setupFiles = [...(project.test!.setupFiles as string[]), compiledSetupFile(compiled, LANE_SETUP)];
+      const sink: Runner['sink'] = {};
+      const vitest = await createVitest('test', {
+        config: false,
+        root: PACKAGE_ROOT,
+        watch: false,
+        projects: [project],
+        reporters: [{ onTestRunEnd: (modules, unhandled) => sink.current?.(modules, unhandled) }],
+        teardownTimeout: 30_000,
+        passWithNoTests: true,
+      });
+      this.runners.push({ vitest, sink });
+    }
+    // Read by the workers of each run (vitest serializes the project's config per run).
+    for (const r of this.runners) r.vitest.projects[0]!.config.maxConcurrency = testsInFlight;
+    return this.runners;
   }
 
-  /**
-   * One vitest run: `files` (project-relative) each against its place, the tests of `ids` only
-   * where given. Resolves with the run's modules and unhandled errors.
-   */
-  private async round(
-    vitest: Vitest,
-    sink: { current?: Sink },
-    plan: RoundPlan,
-    ids: Map<string, string[] | undefined>,
-  ): Promise<{ modules: ReadonlyArray<TestModule>; unhandled: ReadonlyArray<SerializedError> }> {
-    const project = vitest.projects[0]!;
-    project.provide('mutationPlan', plan);
-    const specs = [...ids].map(([file, testIds]) =>
-      project.createSpecification(join(PACKAGE_ROOT, file), testIds ? { testIds } : undefined),
-    );
-    let seen: { modules: ReadonlyArray<TestModule>; unhandled: ReadonlyArray<SerializedError> } | undefined;
-    sink.current = (modules, unhandled) => {
-      seen = { modules, unhandled };
-    };
-    await vitest.runTestSpecifications(specs, false);
-    sink.current = undefined;
-    return seen ?? { modules: [], unhandled: [] };
+  /** One vitest run of `items` (distinct files), each file against a reference of its lane's. */
+  private async round(runner: Runner, items: Item[], trace: boolean): Promise<RoundRun> {
+    this.rounds++;
+    const started = await this.opts.host.start(items.map((i) => this.startOptions(i.lane, trace)));
+    try {
+      const plan: RoundPlan = { files: {}, keyDir: this.keyDir, ...(trace ? { trace } : {}) };
+      items.forEach((item, i) => {
+        plan.files[item.file] = place(started[i]!, item.lane.referenceVersion);
+      });
+      const project = runner.vitest.projects[0]!;
+      project.provide('mutationPlan', plan);
+      const specs = items.map((i) =>
+        project.createSpecification(join(PACKAGE_ROOT, i.file), i.testIds ? { testIds: i.testIds } : undefined),
+      );
+      let seen: RoundRun | undefined;
+      runner.sink.current = (modules, unhandled) => {
+        seen = { modules, unhandled };
+      };
+      await runner.vitest.runTestSpecifications(specs, false);
+      runner.sink.current = undefined;
+      return seen ?? { modules: [], unhandled: [] };
+    } finally {
+      await this.opts.host.stop(started.map((s) => s.id));
+    }
   }
 
   /**
    * The traced round: every file of `files` once, on clean traced references, one test of a file
-   * at a time. Its outcomes are the clean run's.
+   * at a time (so each request names its test). Its outcomes are the clean run's.
    */
-  async trace(files: string[]): Promise<TracedRound> {
-    const sink: { current?: Sink } = {};
-    const vitest = await this.vitest(1, sink);
-    try {
-      const started = await this.opts.host.start(
-        files.map(() => this.startOptions({ faults: [], variants: [] }, true)),
-      );
-      const plan: RoundPlan = { trace: true, files: {} };
-      files.forEach((file, i) => {
-        plan.files[file] = this.place(started[i]!, undefined);
-      });
-      let run: Awaited<ReturnType<MutationEngine['round']>>;
-      try {
-        run = await this.round(vitest, sink, plan, new Map(files.map((f) => [f, undefined])));
-      } finally {
-        await this.opts.host.stop(started.map((s) => s.id));
-      }
-      const reach = await this.opts.host.takeReach();
-      const clean = emptyOutcome();
-      const tests: TestRecord[] = [];
+  async trace(files: string[], weights?: Map<string, number>): Promise<TracedRound> {
+    const runners = await this.ready(1);
+    const clean: LaneSpec = {
+      key: 'clean',
+      faults: [],
+      variants: [],
+      files: new Map(files.map((f) => [f, undefined])),
+    };
+    // Without weights, the files' sizes stand for them.
+    const weight = (f: string) => weights?.get(f) ?? statSync(join(PACKAGE_ROOT, f)).size;
+    const queue = files.map((file) => ({ lane: clean, file, cost: weight(file) }));
+    const runs: RoundRun[] = [];
+    // One round per runner: the files split as evenly as their weights allow.
+    const shares = split(queue, runners.length);
+    await Promise.all(
+      runners.map(async (r, i) => shares[i]!.length && runs.push(await this.round(r, shares[i]!, true))),
+    );
+    const reach = await this.opts.host.takeReach();
+    const outcome = emptyOutcome();
+    const tests: TestRecord[] = [];
+    for (const run of runs) {
       for (const mod of run.modules) {
-        collect(clean, mod);
+        collect(outcome, mod);
         for (const test of mod.children.allTests()) {
           tests.push({
             file: resultPath(mod.moduleId),
@@ -231,108 +259,131 @@ export class MutationEngine {
           });
         }
       }
-      clean.errors.push(...run.unhandled.map(errorText));
-      return { clean, tests, reach };
-    } finally {
-      await vitest.close();
+      outcome.errors.push(...run.unhandled.map(errorText));
     }
-  }
-
-  private place(
-    target: { svcAddr: string; schedAddr?: string; cloud?: LanePlace['cloud'] },
-    version?: string,
-  ): LanePlace {
-    return {
-      svcAddr: target.svcAddr,
-      ...(target.schedAddr ? { schedAddr: target.schedAddr } : {}),
-      ...(target.cloud ? { cloud: target.cloud } : {}),
-      ...(version ? { version } : {}),
-    };
+    return { clean: outcome, tests, reach };
   }
 
   /**
-   * Runs every lane, in rounds of files that each appear once. `ids` maps a file and a test name
-   * to its vitest id (from the traced round); `weights` orders a round's files. `done` hears of
-   * each lane as soon as its last file has run.
+   * Runs every lane. `ids` maps a file and a test name to its vitest ids (from the traced round);
+   * `cost` estimates a file's run (whole, or some of its tests). `done` hears of each lane as
+   * soon as its last file has run.
    */
   async run(
     lanes: LaneSpec[],
     ids: (file: string, name: string) => string[],
-    weights: Map<string, number>,
+    cost: (file: string, names: string[] | undefined) => number,
     done?: (lane: LaneSpec, outcome: LaneOutcome) => void,
   ): Promise<Map<string, LaneOutcome>> {
-    holder.__mutationEngineWeights = weights;
-    const rounds = planRounds(lanes, weights);
     const results = new Map<string, LaneOutcome>(lanes.map((l) => [l.key, emptyOutcome()]));
     const left = new Map(lanes.map((l) => [l.key, l.files.size]));
-    const sink: { current?: Sink } = {};
-    const vitest = await this.vitest(this.opts.testsInFlight, sink);
-    try {
-      for (const round of rounds) {
-        const started = await this.opts.host.start(round.map(({ lane }) => this.startOptions(lane)));
-        const plan: RoundPlan = { files: {} };
-        const specIds = new Map<string, string[] | undefined>();
-        const laneOf = new Map<string, { lane: LaneSpec; keep?: Set<string> }>();
-        round.forEach(({ lane, file }, i) => {
-          plan.files[file] = this.place(started[i]!, lane.referenceVersion);
-          const names = lane.files.get(file);
-          const testIds = names?.flatMap((n) => ids(file, n));
-          specIds.set(file, testIds);
-          laneOf.set(file, { lane, keep: testIds && new Set(testIds) });
-        });
-        let run: Awaited<ReturnType<MutationEngine['round']>>;
-        try {
-          run = await this.round(vitest, sink, plan, specIds);
-        } finally {
-          await this.opts.host.stop(started.map((s) => s.id));
+    const queue = items(lanes, ids, cost);
+    const runners = await this.ready(this.opts.testsInFlight);
+    await Promise.all(
+      runners.map(async (runner) => {
+        for (;;) {
+          const round = takeRound(queue, runners.length);
+          if (!round.length) return;
+          const run = await this.round(runner, round, false);
+          const byFile = new Map(round.map((i) => [i.file, i]));
+          for (const mod of run.modules) {
+            const item = byFile.get(resultPath(mod.moduleId));
+            if (item) collect(results.get(item.lane.key)!, mod, item.testIds && new Set(item.testIds));
+          }
+          // An error outside any test of a file is charged to the lane of the file it names, else
+          // to every lane of the round.
+          for (const e of run.unhandled) {
+            const path = (e as { VITEST_TEST_PATH?: string }).VITEST_TEST_PATH;
+            const item = path ? byFile.get(resultPath(path)) : undefined;
+            const owners = new Set((item ? [item] : round).map((i) => i.lane.key));
+            for (const key of owners) results.get(key)!.errors.push(errorText(e));
+          }
+          for (const { lane } of round) {
+            const n = left.get(lane.key)! - 1;
+            left.set(lane.key, n);
+            if (n === 0) done?.(lane, results.get(lane.key)!);
+          }
         }
-        for (const mod of run.modules) {
-          const entry = laneOf.get(resultPath(mod.moduleId));
-          if (entry) collect(results.get(entry.lane.key)!, mod, entry.keep);
-        }
-        // An error outside any test of a file is charged to the lane of the file it names, else
-        // to every lane of the round.
-        for (const e of run.unhandled) {
-          const path = (e as { VITEST_TEST_PATH?: string }).VITEST_TEST_PATH;
-          const entry = path ? laneOf.get(resultPath(path)) : undefined;
-          const owners = entry ? [entry.lane] : round.map((r) => r.lane);
-          for (const lane of new Set(owners)) results.get(lane.key)!.errors.push(errorText(e));
-        }
-        for (const { lane } of round) {
-          const n = left.get(lane.key)! - 1;
-          left.set(lane.key, n);
-          if (n === 0) done?.(lane, results.get(lane.key)!);
-        }
-      }
-    } finally {
-      await vitest.close();
-    }
+      }),
+    );
     return results;
   }
 
   async close(): Promise<void> {
+    for (const r of this.runners) await r.vitest.close().catch(() => undefined);
+    this.runners = [];
     await this.handoff.close();
     await this.prepared.stop();
+    rmSync(this.keyDir, { recursive: true, force: true });
     delete holder.__mutationEngineSetup;
   }
 }
 
+function place(
+  target: { svcAddr: string; schedAddr?: string; cloud?: LanePlace['cloud'] },
+  version?: string,
+): LanePlace {
+  return {
+    svcAddr: target.svcAddr,
+    ...(target.schedAddr ? { schedAddr: target.schedAddr } : {}),
+    ...(target.cloud ? { cloud: target.cloud } : {}),
+    ...(version ? { version } : {}),
+  };
+}
+
+/** Every lane's files as items, heaviest first. */
+export function items(
+  lanes: LaneSpec[],
+  ids: (file: string, name: string) => string[],
+  cost: (file: string, names: string[] | undefined) => number,
+): Item[] {
+  const out: Item[] = [];
+  for (const lane of lanes)
+    for (const [file, names] of lane.files) {
+      const testIds = names?.flatMap((n) => ids(file, n));
+      out.push({ lane, file, ...(testIds ? { testIds } : {}), cost: Math.max(1, cost(file, names)) });
+    }
+  return out.sort((a, b) => b.cost - a.cost || a.file.localeCompare(b.file));
+}
+
+/** The least a round weighs (traced milliseconds) before it is split: a worker's start is ~0.5 s. */
+export const MIN_ROUND_COST = 8000;
+
 /**
- * The rounds of a run: each lane's files, so that a file appears at most once per round. The
- * files with the most lanes set the number of rounds; each round takes the next lane of every
- * file that has one (the heaviest lanes of a file first, so the last rounds are light).
+ * The next round of a runner: the heaviest item of each file still queued (a round runs a file
+ * once), as wide as the queue allows, so that few rounds (each a worker's start) carry the run;
+ * but no heavier than a runner's share of what is left (at least MIN_ROUND_COST), so that the last
+ * rounds split between the runners. Taken items leave the queue.
  */
-export function planRounds(lanes: LaneSpec[], weights: Map<string, number>): { lane: LaneSpec; file: string }[][] {
-  const queues = new Map<string, LaneSpec[]>();
-  for (const lane of lanes) for (const file of lane.files.keys()) queues.set(file, [...(queues.get(file) ?? []), lane]);
-  const cost = (lane: LaneSpec, file: string) => (lane.files.get(file)?.length ?? 1e6) * (weights.get(file) ?? 1);
-  for (const [file, q] of queues) q.sort((a, b) => cost(b, file) - cost(a, file) || a.key.localeCompare(b.key));
-  const rounds: { lane: LaneSpec; file: string }[][] = [];
-  for (let i = 0; ; i++) {
-    const round = [...queues].flatMap(([file, q]) => (i < q.length ? [{ lane: q[i]!, file }] : []));
-    if (!round.length) return rounds;
-    rounds.push(round);
+export function takeRound(queue: Item[], runners: number): Item[] {
+  const remaining = queue.reduce((n, i) => n + i.cost, 0);
+  const share = Math.max(MIN_ROUND_COST, remaining / Math.max(1, runners));
+  const round: Item[] = [];
+  const files = new Set<string>();
+  let cost = 0;
+  for (let i = 0; i < queue.length; ) {
+    const item = queue[i]!;
+    if (files.has(item.file) || (round.length > 0 && cost + item.cost > share)) {
+      i++;
+      continue;
+    }
+    files.add(item.file);
+    round.push(item);
+    cost += item.cost;
+    queue.splice(i, 1);
   }
+  return round;
+}
+
+/** Items split into `n` shares of about equal cost (each item to the lightest share). */
+function split(queue: Item[], n: number): Item[][] {
+  const shares: { items: Item[]; cost: number }[] = Array.from({ length: n }, () => ({ items: [], cost: 0 }));
+  for (const item of [...queue].sort((a, b) => b.cost - a.cost)) {
+    const lightest = shares.reduce((a, b) => (b.cost < a.cost ? b : a));
+    lightest.items.push(item);
+    lightest.cost += item.cost;
+  }
+  return shares.map((s) => s.items);
 }
 
 function emptyOutcome(): LaneOutcome {

@@ -19,10 +19,13 @@ import { afterEach, beforeEach, inject, TestRunner } from 'vitest';
 import { targetConfig } from '../config/target-config.js';
 import { redactor } from '../redaction/redact.js';
 import { resultPath, TRACE_HEADER } from './mutation-lane.js';
+import { folderTape, installKeyTape } from './mutation-key-tape.js';
 
 interface WorkerState {
   /** The sender the requests of this worker name now ('' for none). */
   sender: string;
+  /** The test file running now: the key tape's context. */
+  file?: string;
   /** The version the run's target reports, before any lane changed it. */
   baseVersion?: string;
 }
@@ -59,6 +62,10 @@ if (plan && filepath) {
   if (!place) throw new Error(`the mutation round has no reference for ${file}`);
   const cfg = targetConfig();
   const state = (holder.__mutationLane ??= { sender: '', baseVersion: cfg.svc.version });
+  // The file's RSA keys from the run's tape, counted from the first again for each file.
+  const forgetKeys = installKeyTape(() => state.file, plan.keyDir ? folderTape(plan.keyDir) : undefined);
+  forgetKeys(file);
+  state.file = file;
   cfg.svc.addr = place.svcAddr;
   if (place.schedAddr) cfg.sched.addr = place.schedAddr;
   if (place.cloud) {

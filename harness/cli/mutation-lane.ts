@@ -19,6 +19,8 @@ export interface RoundPlan {
   files: Record<string, LanePlace>;
   /** The traced round: requests name their test (reference/trace.ts). */
   trace?: boolean;
+  /** Where the workers keep the run's RSA key tape (mutation-key-tape.ts). */
+  keyDir?: string;
 }
 
 declare module 'vitest' {

@@ -34,6 +34,9 @@ export function reachIndex(raw: Record<string, string[]>): ReachIndex {
   return { byTest, byFile, everywhere };
 }
 
+/** A file's start in a round (its module, its set-up, its reference), in the cost of running it. */
+const FILE_START_MS = 100;
+
 export const suiteOfFile = (file: string) => /^suites\/([^/]+)\//.exec(file)?.[1] ?? '';
 
 /** The tests of a selection: file → test names, or undefined for the whole file. */
@@ -56,9 +59,14 @@ export class TestIndex {
     return (this.byFile.get(file) ?? []).filter((t) => t.name === name).map((t) => t.id);
   }
 
-  /** Each file's duration in the traced round (its tests one after another): a round's weights. */
-  weights(): Map<string, number> {
-    return new Map([...this.byFile].map(([f, ts]) => [f, ts.reduce((n, t) => n + t.durationMs, 0)]));
+  /**
+   * What running a file (whole, or the tests named) costs, in the traced round's milliseconds (its
+   * tests one after another), plus a file's start (its set-up, its reference).
+   */
+  cost(file: string, names: readonly string[] | undefined): number {
+    const tests = this.byFile.get(file) ?? [];
+    const ran = names ? tests.filter((t) => names.includes(t.name)) : tests;
+    return FILE_START_MS + ran.reduce((n, t) => n + t.durationMs, 0);
   }
 
   /** Files of these suites. */

@@ -14,6 +14,8 @@ export interface Outcome {
   verdict: 'killed' | 'survived' | 'error';
   byTarget: boolean;
   failedTests: string[];
+  /** The requirements the failing tests' failures are charged to (and assumptions found different). */
+  charged: string[];
   /** Requirement ids that failed other than `breaks`, and over which tests they were measured. */
   beyond: string[];
   /**
@@ -101,6 +103,7 @@ export function faultOutcome(
     verdict: error ? 'error' : failed.length > 0 ? 'killed' : 'survived',
     byTarget: failed.some((t) => failedRequirements(t).includes(fault.breaks)),
     failedTests: failed.map((t) => t.key),
+    charged: [...new Set(failed.flatMap(failedRequirements))].sort(),
     beyond: blastRadius(results, fault.breaks),
     radiusScope: scope,
     testsRun: ran,

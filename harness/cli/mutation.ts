@@ -13,7 +13,7 @@
  * Both go to the terminal and to `<report-dir>/mutation.json` (sections faults, variants,
  * blastRadius).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../../contract/switches.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
@@ -25,7 +25,7 @@ import { loadConfig } from '../config/load.js';
 import { TEST_ROBUSTNESS_SEED } from '../setup/global-setup.js';
 import { filesTesting } from './mutation-targets.js';
 import { statementKillLines, statementKills } from './mutation-statements.js';
-import { type LaneOutcome, type LaneSpec, MutationEngine, planRounds } from './mutation-engine.js';
+import { type LaneOutcome, type LaneSpec, MutationEngine } from './mutation-engine.js';
 import { lane, reachIndex, type ReachIndex, type Selection, TestIndex } from './mutation-plan.js';
 import {
   faultLine,
@@ -36,6 +36,9 @@ import {
   variantVerdict,
 } from './mutation-verdicts.js';
 import { defaultTestsInFlight, selectedFiles } from './projects.js';
+import { type ChangedChoice, chooseChanged } from './mutation-changed.js';
+import { buildProof, checkoutState, loadProof, PROOF_JSON, writeProof } from './mutation-proof.js';
+import { loadavg } from 'node:os';
 
 export { assumptionsDiffered, blastRadius, failedRequirements } from './mutation-verdicts.js';
 
@@ -57,6 +60,11 @@ export interface MutationOptions {
   /** Files in flight at once. */
   jobs: number;
   reportDir: string;
+  /**
+   * The incremental proof: the faults of the requirements changed since `since` (by default the
+   * commit of the published proof) plus `sample` others drawn with `seed`, with every variant.
+   */
+  changed?: { since?: string; sample: number; seed: number };
 }
 
 /** The selection of faults and variants a mutation run measures, or a usage error. */
@@ -82,6 +90,22 @@ export function select(
   if (faults.length === 0 && variants.length === 0)
     return { error: 'no fault switch or variant matches the selection' };
   return { faults, variants };
+}
+
+/**
+ * CPU seconds of this process (every thread: the reference host's too) and of its children it
+ * waited for (the vitest workers of ended rounds; Linux only, else left out).
+ */
+export function cpuSeconds(): number {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    children = (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    /* not Linux: this process only */
+  }
+  return (own.user + own.system) / 1e6 + children;
 }
 
 /** A lane's outcomes as results.json gives them (no expectations: every failure counts). */
@@ -117,7 +141,16 @@ export interface MutationReport {
     faults: { fault: string; breaks: string; beyond: string[]; count: number; scope: string }[];
   };
   statements: ReturnType<typeof statementKills>;
-  run: { wallMs: number; rounds: number; lanes: number; testsRun: number; cleanTests: number; workers: number };
+  run: {
+    wallMs: number;
+    /** CPU time of the run's processes and threads (see cpuSeconds). */
+    cpuSeconds: number;
+    rounds: number;
+    lanes: number;
+    testsRun: number;
+    cleanTests: number;
+    workers: number;
+  };
 }
 
 /**
@@ -141,8 +174,19 @@ export async function runMutation(
     console.error('the embedded target cannot run several references side by side (contract/reference-host.ts)');
     return 2;
   }
-  const { faults, variants } = selection;
+  const { variants } = selection;
+  let { faults } = selection;
   const radius = opts.radius ?? 'files';
+  const loadAtStart = loadavg();
+  // The full proof (every fault and variant, nothing left out) is published (mutation-proof.ts).
+  const full =
+    !opts.changed && faults.length === switches.faults.length && variants.length === switches.variants.length;
+  const published = loadProof();
+  const since = opts.changed ? (opts.changed.since ?? published?.commit) : undefined;
+  if (opts.changed && !since) {
+    console.error(`--changed needs --since <ref>: there is no published proof (${PROOF_JSON}) to start from`);
+    return 2;
+  }
   const suites = [...new Set([...faults.flatMap((f) => f.suites), ...variants.flatMap((v) => v.suites)])];
   const base = resolve(opts.reportDir, 'mutation');
   mkdirSync(join(base, 'clean'), { recursive: true });
@@ -166,6 +210,8 @@ export async function runMutation(
     const traced = await engine.trace(selectedFiles(suites));
     const clean = laneResults(traced.clean, engine.config, startedAt);
     writeFileSync(join(base, 'clean', 'results.json'), JSON.stringify(clean));
+    // What each test reached: the selection's evidence (mutation-plan.ts).
+    writeFileSync(join(base, 'trace.json'), JSON.stringify({ tests: traced.tests, reach: traced.reach }));
     if (clean.summary.total === 0 || clean.summary.failed > 0 || clean.errors.length > 0) {
       const failed = clean.tests
         .filter((t) => t.status === 'failed')
@@ -175,20 +221,46 @@ export async function runMutation(
       );
       return 1;
     }
-    console.log(`clean run passed: ${clean.summary.passed} tests\n`);
+    console.log(
+      `clean run passed: ${clean.summary.passed} tests (${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s, ${cpuSeconds().toFixed(0)} s of CPU)\n`,
+    );
+    let choice: ChangedChoice | undefined;
+    if (opts.changed) {
+      choice = chooseChanged(
+        { since: since!, sample: opts.changed.sample, seed: opts.changed.seed },
+        faults,
+        clean.tests,
+        loadCatalogue().values(),
+        published && new Set(Object.keys(published.faults.byName)),
+      );
+      faults = choice.faults;
+      console.log(
+        `changed since ${since!.slice(0, 12)}: ${choice.changed.length} file(s); faults touched: ${choice.touched.size}; sampled: ${choice.sampled.length} of the rest (seed ${opts.changed.seed}); variants: ${variants.length}`,
+      );
+      for (const [name, why] of choice.touched) console.log(`  touched ${name}: ${why}`);
+      console.log('');
+    }
     const index = new TestIndex(traced.tests);
     const reach = reachIndex(traced.reach);
     const measured = await measure({ faults, variants, radius, clean, index, reach, engine, startedAt });
     const report = summarize(measured, switches, radius, {
       wallMs: Date.now() - startedAt.getTime(),
+      cpuSeconds: Math.round(cpuSeconds()),
       cleanTests: clean.tests.filter((t) => t.kind !== 'schema').length,
       workers: opts.jobs,
     });
     writeFileSync(join(opts.reportDir, 'mutation.json'), JSON.stringify(report, null, 2));
     onReport?.(report);
+    if (full) {
+      writeProof(
+        buildProof(report, switches, loadStatements(), { ...checkoutState(), measuredAt: startedAt, loadAtStart }),
+      );
+      console.log(`published: ${PROOF_JSON} and its summary generated/fault-proof.md`);
+    }
     const variantsOk =
       report.variants.passed === report.variants.total &&
       (!report.variants.together || report.variants.together.verdict === 'passed');
+    if (choice) return changedVerdict(choice, report, published) && variantsOk ? 0 : 1;
     return report.faults.killed === report.faults.total && variantsOk ? 0 : 1;
   } finally {
     await engine?.close();
@@ -283,13 +355,12 @@ async function measure(p: {
     const byKey = await engine.run(
       ran,
       (file, name) => index.ids(file, name),
-      index.weights(),
+      (file, names) => index.cost(file, names),
       (l, out) => (l.key.startsWith('fault:') ? onFault(l, out, scope) : onVariant(l, out)),
     );
     for (const out of byKey.values()) testsRun += out.outcomes.length;
-    return planRounds(ran, index.weights()).length;
   };
-  let rounds = await run(firstLanes, p.radius);
+  await run(firstLanes, p.radius);
   // Faults no test of their files killed: every test of their suites they reach (the old
   // whole-suite run), so that a fault is called survived only after each test had its chance.
   const second: LaneSpec[] = [];
@@ -302,12 +373,12 @@ async function measure(p: {
       console.log(faultLine(o, f.description));
     }
   }
-  if (second.length) rounds += await run(second, 'suites');
+  if (second.length) await run(second, 'suites');
   return {
     outcomes: p.faults.map((f) => outcomes.get(f.name)!),
     variantOutcomes: p.variants.map((v) => variantOutcomes.get(v.name)!),
     together,
-    rounds,
+    rounds: engine.rounds,
     lanes: firstLanes.length + second.length,
     testsRun,
   };
@@ -360,7 +431,7 @@ function summarize(
     );
   }
   console.log(
-    `tests run: ${m.testsRun} in ${m.lanes} lane(s), ${m.rounds} round(s), besides the clean run's ${run.cleanTests}; ${(run.wallMs / 1000).toFixed(0)} s`,
+    `tests run: ${m.testsRun} in ${m.lanes} lane(s), ${m.rounds} round(s), besides the clean run's ${run.cleanTests}; ${(run.wallMs / 1000).toFixed(0)} s, ${run.cpuSeconds} s of CPU`,
   );
   return {
     faults: { killed, total: outcomes.length, rate, outcomes },
@@ -376,4 +447,27 @@ function summarize(
     statements: perStatement,
     run: { ...run, rounds: m.rounds, lanes: m.lanes, testsRun: m.testsRun },
   };
+}
+
+/**
+ * The incremental proof fails when a touched fault survives, or a sampled one survives that the
+ * published proof had killed (a sampled fault the proof lists as surviving is already known).
+ */
+export function changedVerdict(
+  choice: ChangedChoice,
+  report: MutationReport,
+  published: ReturnType<typeof loadProof>,
+): boolean {
+  const alive = report.faults.outcomes.filter((o) => o.verdict !== 'killed');
+  const failing = alive.filter(
+    (o) => choice.touched.has(o.fault) || published?.faults.byName[o.fault]?.verdict === 'killed',
+  );
+  const known = alive.filter((o) => !failing.includes(o));
+  if (failing.length)
+    console.log(
+      `incremental proof FAILED: ${failing.map((o) => `${o.fault} (${choice.touched.has(o.fault) ? 'touched' : 'killed in the published proof'})`).join(', ')} survived`,
+    );
+  if (known.length)
+    console.log(`sampled faults that survive in the published proof too: ${known.map((o) => o.fault).join(', ')}`);
+  return failing.length === 0;
 }

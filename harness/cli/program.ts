@@ -117,6 +117,13 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
       "files: each fault's blast radius over the tests of the files naming its requirement that it reaches (default; a lower bound); suites: over every test of its suites it reaches (a whole-suite run's radius, slower)",
       'files',
     )
+    .option(
+      '--changed',
+      'the incremental proof: the faults of the requirements changed since --since, a sample of the others, every variant',
+    )
+    .option('--since <ref>', "with --changed: the commit to compare with (default: the published proof's)")
+    .option('--sample <n>', 'with --changed: how many untouched faults to draw', (v) => Number(v), 20)
+    .option('--seed <n>', 'with --changed: the seed of the sample (default: the day, YYYYMMDD)', (v) => Number(v))
     .option('--jobs <n>', 'test files in flight at once', (v) => Number(v), 2)
     .option('--report-dir <dir>', 'where mutation.json goes', 'reports')
     .action(async (o) => {
@@ -126,6 +133,7 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
         return;
       }
       const { runMutation } = await import('./mutation.js');
+      const { daySeed } = await import('./mutation-changed.js');
       process.exitCode = await runMutation(
         {
           suites: o.suite,
@@ -136,6 +144,7 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
           radius: o.radius,
           jobs: o.jobs,
           reportDir: o.reportDir,
+          ...(o.changed ? { changed: { since: o.since, sample: o.sample, seed: o.seed ?? daySeed() } } : {}),
         },
         root.embedded,
       );
