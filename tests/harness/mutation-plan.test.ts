@@ -6,7 +6,8 @@
  * it would have changed the answer.
  */
 import { describe, expect, it } from 'vitest';
-import { items, MIN_ROUND_COST, takeRound, type TestRecord } from '../../harness/cli/mutation-engine.js';
+import type { TestRecord } from '../../harness/cli/mutation-engine.js';
+import { items, MIN_ROUND_COST, takeRound } from '../../harness/cli/mutation-rounds.js';
 import { lane, reachIndex, TestIndex } from '../../harness/cli/mutation-plan.js';
 import { rewritesWith, rulesWith, traceSwitches } from '../../reference/switches.js';
 
