@@ -15,6 +15,7 @@
  *
  *   npm run bench:mutation -- [mutation options: --suite, --fault, --variant, --radius, --jobs ...]
  *                             [--verify N] [--verify-seed S] [--report-dir DIR]
+ *   npm run bench:mutation -- --reuse DIR --verify N   (verify the run whose report dir is DIR)
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -38,7 +39,8 @@ const take = (name: string): string | undefined => {
 };
 const verify = Number(take('verify') ?? 0);
 const verifySeed = Number(take('verify-seed') ?? 1);
-const keep = take('report-dir');
+const reuse = take('reuse');
+const keep = take('report-dir') ?? reuse;
 const dir = keep ?? mkdtempSync(join(tmpdir(), 'svc-bench-mutation-'));
 
 /** CPU seconds of the children this process waited for (Linux: /proc/self/stat cutime + cstime). */
@@ -59,6 +61,10 @@ const load = () =>
     .join(' ');
 
 async function main(): Promise<void> {
+  if (reuse) {
+    const report = JSON.parse(readFileSync(join(reuse, 'mutation.json'), 'utf8')) as MutationReport;
+    return verifyOldWay(report);
+  }
   const cpuBefore = childrenCpuSeconds();
   const loadBefore = load();
   const started = Date.now();

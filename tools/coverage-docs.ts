@@ -99,7 +99,7 @@ function count(row: Row, s: Pick<StatementCoverage, 'coverage' | 'faults' | 'unp
 }
 
 /** Why no fault proves a statement its tests assert, from the proof. */
-function unprovedWhy(faults: string[], proof: FaultProof | undefined): string {
+function unprovedWhy(faults: string[], proof: FaultProof | null): string {
   if (!proof) return 'no fault proves it: no fault proof is published (run `npm run mutation`)';
   if (!faults.length) return 'no fault proves it: no fault of the reference declares it';
   const said = faults.map((n) => {
@@ -111,9 +111,10 @@ function unprovedWhy(faults: string[], proof: FaultProof | undefined): string {
   return `no fault proves it: ${said.join('; ')}`;
 }
 
+/** `proof`: the published one by default; null for none. */
 export async function docsCoverage(
   only?: DocumentKey,
-  proof: FaultProof | undefined = loadProof(),
+  proof: FaultProof | null = loadProof() ?? null,
 ): Promise<DocsCoverage> {
   const t = await trace();
   const carriers = carriersByStatement(t.catalogue.values());

@@ -149,6 +149,8 @@ export async function runMutation(
   let { faults } = selection;
   const radius = opts.radius ?? 'files';
   const loadAtStart = loadavg();
+  // The commit measured is the one the run started on.
+  const checkout = checkoutState();
   // The full proof (every fault and variant, nothing left out) is published (mutation-proof.ts).
   const full =
     !opts.changed && faults.length === switches.faults.length && variants.length === switches.variants.length;
@@ -223,9 +225,7 @@ export async function runMutation(
     writeFileSync(join(opts.reportDir, 'mutation.json'), JSON.stringify(report, null, 2));
     onReport?.(report);
     if (full) {
-      writeProof(
-        buildProof(report, switches, loadStatements(), { ...checkoutState(), measuredAt: startedAt, loadAtStart }),
-      );
+      writeProof(buildProof(report, switches, loadStatements(), { ...checkout, measuredAt: startedAt, loadAtStart }));
       console.log(`published: ${PROOF_JSON} and its summary generated/fault-proof.md`);
     }
     const variantsOk =
