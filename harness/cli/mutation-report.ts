@@ -76,7 +76,7 @@ function summarize(
     if (survived.length) console.log(`survived: ${survived.map((o) => o.fault).join(', ')}`);
     const wide = [...radii].sort((a, b) => b.count - a.count).filter((r) => r.count > 0);
     console.log(
-      `blast radius (${radius === 'files' ? "over the fault's files" : 'over its suites'}): ${contained}/${radii.length} fault(s) fail only their own requirement${
+      `blast radius: ${contained}/${radii.length} fault(s) fail only their own requirement (over ${radius === 'files' ? 'the files naming it' : 'their suites'})${
         wide.length
           ? `; widest: ${wide
               .slice(0, 5)
