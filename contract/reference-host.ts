@@ -9,6 +9,12 @@
 import type { CloudConfig } from './cloud.js';
 import type { EmbeddedStartOptions } from './target.js';
 
+/**
+ * The request header that names a request's sender in a traced run (`test:<file> > <title>` or
+ * `file:<file>`): the harness's mutation workers send it, a traced reference reads it.
+ */
+export const TRACE_HEADER = 'x-conformance-trace';
+
 export interface LaneStartOptions extends EmbeddedStartOptions {
   /** Record which switches each request reaches (a clean reference only). */
   trace?: boolean;

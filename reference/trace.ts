@@ -14,9 +14,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
+import { TRACE_HEADER } from '../contract/reference-host.js';
 import { traceSwitches } from './switches.js';
-
-export const TRACE_HEADER = 'x-conformance-trace';
 
 interface Tracing {
   users: number;

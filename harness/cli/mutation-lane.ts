@@ -30,8 +30,7 @@ declare module 'vitest' {
   }
 }
 
-/** The header that names a request's sender in the traced round (reference/trace.ts reads it). */
-export const TRACE_HEADER = 'x-conformance-trace';
+export { TRACE_HEADER } from '../../contract/reference-host.js';
 
 /** A test file's path as results name it (harness/report/build.ts). */
 export const resultPath = (file: string) => file.replace(/^.*?\/(suites|tests|reference|harness)\//, '$1/');

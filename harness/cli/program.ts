@@ -127,6 +127,16 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
     .option('--jobs <n>', 'test files in flight at once', (v) => Number(v), 2)
     .option('--report-dir <dir>', 'where mutation.json goes', 'reports')
     .action(async (o) => {
+      if (o.changed && !(Number.isInteger(o.sample) && o.sample >= 0)) {
+        console.error(`--sample must be a whole number of faults, not ${o.sample}`);
+        process.exitCode = 2;
+        return;
+      }
+      if (o.seed !== undefined && !Number.isInteger(o.seed)) {
+        console.error(`--seed must be a whole number, not ${o.seed}`);
+        process.exitCode = 2;
+        return;
+      }
       if (o.radius !== 'suites' && o.radius !== 'files') {
         console.error(`--radius must be suites or files, not ${o.radius}`);
         process.exitCode = 2;
