@@ -272,7 +272,8 @@ conformance(
   {
     id: 'transit.restore.name',
     level: 'MUST',
-    title: "POST /transit/restore/:name restores under the path's name, and POST /transit/restore under the key's own name",
+    title:
+      "POST /transit/restore/:name restores under the path's name, and POST /transit/restore under the key's own name",
   },
   async (t) => {
     const name = await createKey(t, transit, 'rs-own', { exportable: true, allow_plaintext_backup: true });
