@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { conformance, suite, type T } from '../../harness/index.js';
-import { expectThat, statusIs } from '../../harness/checks/index.js';
+import { expectThat, statusIs, success } from '../../harness/checks/index.js';
 import type { Exchange } from '../../harness/index.js';
 import { b64, batchResults, data, itemNotAccepted, keygenTimeout, notAccepted, readKey, versioned } from './lib/api.js';
 import { publicKeyFrom, type SigOptions, verifyLocally } from './lib/local-crypto.js';
@@ -30,8 +30,7 @@ s.setup(async (c) => {
     wanted.map(async ([label, body]) => {
       const name = c.unique(label);
       const ex = await c.svc.post(`${transit.path}/keys/${name}`, { body, timeoutMs: keygenTimeout(body.type) });
-      if (ex.response.status !== 200 && ex.response.status !== 204)
-        throw new Error(`could not create the ${label} key: status ${ex.response.status}`);
+      c.precondition(ex, success);
       keys[label] = name;
     }),
   );
