@@ -13,6 +13,7 @@
  * Both go to the terminal and to `<report-dir>/mutation.json` (sections faults, variants,
  * blastRadius).
  */
+import { envOf } from '../config/settings.js';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../../contract/switches.js';
@@ -149,9 +150,11 @@ async function runSuites(
   if (faults.length) args.push('--faults', faults.join(','));
   if (variants.length) args.push('--variants', variants.join(','));
   if (referenceVersion) args.push('--reference-version', referenceVersion);
-  const env: NodeJS.ProcessEnv = { ...process.env, REF_FAULTS: '', REF_VARIANTS: '' };
-  delete env.SVC_ADDR;
-  delete env.SCHED_ADDR;
+  // The run is the embedded reference with exactly these switches: what the caller's environment
+  // sets for the target or the switches does not reach it.
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const path of ['reference.faults', 'reference.variants']) env[envOf(path)] = '';
+  for (const path of ['svc.addr', 'sched.addr']) delete env[envOf(path)];
   // node directly in its own process group (harness/cli/process.ts): a timeout, an interrupted
   // mutation run or its end stops the run and everything it started, not only a wrapper.
   const run = await runCli(args, { env, timeoutMs: 15 * 60_000 });

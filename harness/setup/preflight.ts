@@ -108,8 +108,3 @@ export async function preflight(cfg: TargetConfig, opts: { sched: boolean }): Pr
     if (self) await ask(sched, 'sched', self, cfg.sched.addr, 'SCHED_TOKEN');
   }
 }
-
-/** Whether a run of `suites` talks to the scheduler. */
-export function usesScheduler(suites: readonly string[]): boolean {
-  return suites.includes('jobs') || suites.includes('robustness');
-}

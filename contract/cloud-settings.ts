@@ -1,0 +1,84 @@
+/** The cloud section of the target config: the one declaration of each cloud setting. */
+import { Type } from '@sinclair/typebox';
+import { CLOUD_ENV_VARS, type CloudEnvVar } from './cloud.js';
+import { type Static, section, setting } from './setting.js';
+
+/**
+ * The `cloud` section of the target config: the settings of the cloud credentials suite
+ * (`t.config.cloud`). The reference fills them from its simulated directory; against another
+ * target they come from the config file or the environment. A test that needs a field the target
+ * lacks is skipped with the field's name as the reason.
+ */
+export const cloudSection = section(
+  'The cloud directory and fixtures of the cloud suite; a test that needs a missing one is skipped with the reason (and the run is incomplete). The embedded reference fills them from its simulated directory.',
+  {
+    directoryAddr: setting(
+      'base URL of the cloud directory the engine manages; without it the suite cannot verify effects',
+      Type.String({ pattern: '^https?://' }),
+      { env: 'CLOUD_DIRECTORY_ADDR' },
+    ),
+    rootClientId: setting(
+      'client id of an application with directory rights; the suite configures mounts with it',
+      Type.String(),
+      { env: 'CLOUD_ROOT_CLIENT_ID' },
+    ),
+    rootClientSecret: setting('its client secret', Type.String(), { env: 'CLOUD_ROOT_CLIENT_SECRET' }),
+    tenantId: setting('the tenant of the fixtures', Type.String(), { env: 'CLOUD_FIXTURE_TENANT_ID' }),
+    subscriptionId: setting('the subscription of the fixtures', Type.String(), {
+      env: 'CLOUD_FIXTURE_SUBSCRIPTION_ID',
+    }),
+    roleNames: setting(
+      'existing role definition names usable in cloud_roles (most tests use the first); comma-separated in the environment',
+      Type.Array(Type.String()),
+      { env: 'CLOUD_ROLE_NAMES' },
+    ),
+    groupNames: setting(
+      'existing group names usable in cloud_groups; comma-separated in the environment',
+      Type.Array(Type.String()),
+      { env: 'CLOUD_GROUP_NAMES' },
+    ),
+    applicationObjectId: setting(
+      'object id of an existing application for application_object_id roles',
+      Type.String(),
+      { env: 'CLOUD_APPLICATION_OBJECT_ID' },
+    ),
+    environment: setting(
+      'the name of the cloud environment whose directory is directoryAddr, as /cloud/config environment takes it (the documents name none; the upstream product: AzurePublicCloud); the tests of the environment field and CLOUD_ENVIRONMENT need it',
+      Type.String(),
+      { env: 'CLOUD_FIXTURE_ENVIRONMENT' },
+    ),
+    otherEnvironment: setting(
+      'the name of another environment the target accepts, whose directory is not directoryAddr (the upstream product: AzureChinaCloud); the test of CLOUD_ENVIRONMENT stores it and expects the variable to win',
+      Type.String(),
+      { env: 'CLOUD_OTHER_ENVIRONMENT' },
+    ),
+    envOverrides: setting(
+      "the CLOUD_* environment variables the target was started with (names to values; a secret's value may be left out): the tests of environment precedence run for the variables listed, and the tests that need a variable unset skip for them (on the reference, sys/reference/environment gives a test's mount the variables it needs instead). May use the target's names where the profile maps them (`dialect.names.svc.env`); a JSON object in the environment",
+      Type.Unsafe<Partial<Record<CloudEnvVar, string>>>({
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(
+          CLOUD_ENV_VARS.map((k) => [
+            k,
+            { type: 'string', description: `the value of ${k} the target was started with` },
+          ]),
+        ),
+      }),
+      { env: 'CLOUD_ENV_OVERRIDES' },
+    ),
+    propagationSeconds: setting(
+      'bounds the waits for new or revoked credentials and rotate-root to propagate: after rotate-root the suite retries role writes and credential requests that fail for this long (the documents allow the engine to fail to authenticate briefly while the new secret propagates)',
+      Type.Number({ minimum: 0 }),
+      { env: 'CLOUD_PROPAGATION_SECONDS', unsetMeans: 30 },
+    ),
+    rotationSwapSeconds: setting(
+      'bounds the wait for the root secret from before rotate-root to stop working (the upstream product drops it in a periodic task at least a minute after the rotation)',
+      Type.Number({ minimum: 0 }),
+      { env: 'CLOUD_ROTATION_SWAP_SECONDS', unsetMeans: 150 },
+    ),
+  },
+  { optional: true },
+);
+
+/** Target settings of the cloud credentials suite (the `cloud` section above). */
+export type CloudConfig = Static<typeof cloudSection>;
