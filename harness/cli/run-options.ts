@@ -31,7 +31,14 @@ export const RUN_ONLY_FLAGS: RunFlag[] = [
   { flag: '--quiet', description: 'only the summary on the terminal' },
 ];
 
-/** Every flag of `run`: the settings' flags, then those that set no setting. */
+/** Every flag of `run`: those of the `run` section first, the config file, the other settings', the rest. */
 export function runFlags(): RunFlag[] {
-  return [...settingFlags(), ...RUN_ONLY_FLAGS];
+  const flags = settingFlags();
+  const [config, ...rest] = RUN_ONLY_FLAGS;
+  return [
+    ...flags.filter((f) => f.path.startsWith('run.')),
+    config!,
+    ...flags.filter((f) => !f.path.startsWith('run.')),
+    ...rest,
+  ];
 }
