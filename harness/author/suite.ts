@@ -43,7 +43,7 @@ export interface SuiteContext {
   track(label: string, cleanup: () => Promise<unknown>, phase?: CleanupPhase): void;
   unique(base: string): string;
   /**
-   * As `t.precondition`, for the file's set-up: when the target refuses (4xx, 501), the set-up
+   * As `t.precondition`, for the file's set-up: when the target refuses (an error status), the set-up
    * stops and every test of the file is not applicable with the target's answer.
    */
   precondition(ex: Exchange, ...checks: Check[]): Exchange;
