@@ -1,8 +1,8 @@
 /** LDIF templates of dynamic roles: the fields they receive and the functions they may call. */
 import { conformance, type T } from '../../harness/index.js';
-import { clientError, errorMessage, expectThat, statusIs } from '../../harness/checks/index.js';
+import { errorMessage, expectThat, statusIs } from '../../harness/checks/index.js';
 import { creationLdif, deletionLdif } from '../../fixtures/ldap/roles.js';
-import { admin, data, leaseId, ldapSuite, revokeLease } from './helpers.js';
+import { admin, data, ldapSuite, leaseId, refused, revokeLease } from './helpers.js';
 import { deleteEntry } from '../../harness/directory/index.js';
 import { dynamicRoles } from './dynamic-roles.js';
 
@@ -276,7 +276,7 @@ conformance(
     });
     t.track(`dynamic role ${name}`, () => t.svc.delete(rolePath(name)));
     if (write.response.status >= 400) {
-      t.check(write, clientError, errorMessage);
+      t.check(write, refused, errorMessage);
       return;
     }
     const c = await t.svc.get(`${mount.path}/creds/${name}`);
