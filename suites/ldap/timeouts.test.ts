@@ -100,7 +100,13 @@ async function waiting(t: T, target: Target, listener: SilentListener): Promise<
 /** The answer, which must come within timing.settleSeconds of real time now that the timeout passed. */
 async function expectAnswered(t: T, req: InFlight, when: string): Promise<Exchange> {
   const ex = await bounded(t, req.done);
-  expectThat(ex !== undefined, 'answered', `the request is answered ${when}`, 'an answer', 'none in time');
+  expectThat(
+    ex !== undefined,
+    'answered',
+    `the request is answered ${when}, within ${t.config.timing.settleSeconds} s (timing.settleSeconds)`,
+    'an answer',
+    'none in time',
+  );
   return ex!;
 }
 
