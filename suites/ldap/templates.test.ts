@@ -28,7 +28,7 @@ async function leaseTimes(t: T, lease: string): Promise<{ issue: number; expire:
 conformance(
   { id: 'ldap.template.fields', level: 'MUST', title: 'LDIF templates receive .RoleName, .DisplayName and .Username' },
   async (t) => {
-    const self = t.check(await t.svc.get('auth/token/lookup-self'), statusIs(200));
+    const self = t.precondition(await t.svc.get('auth/token/lookup-self'), statusIs(200));
     const display = String(data(self).display_name ?? '');
     const r = await rendered(t, '{{.RoleName}}|{{.DisplayName}}|{{.Username}}');
     expectThat(
