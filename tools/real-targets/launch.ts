@@ -6,7 +6,7 @@
  * fixed time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -217,7 +217,11 @@ export async function startNomad(opts: NomadOptions): Promise<RunningTarget> {
         child,
         log,
       );
-    } else token = `unused-${randomBytes(8).toString('hex')}`;
+    } else {
+      // Unused without ACLs, but shaped like a Nomad token (a UUID): Nomad resolves a token it is
+      // sent on some endpoints even with ACLs off (plan answers 500 for one that is not a UUID).
+      token = randomUUID();
+    }
     const h = { 'X-Nomad-Token': token };
     // Jobs can be placed only once the agent's own client node is ready.
     await waitFor(
