@@ -445,7 +445,15 @@ export async function scalable(t: T, id: string, namespace?: string): Promise<vo
         'eventually',
         `the evaluations and deployment of ${id} did not finish within ${settle} s, so the job cannot be scaled`,
         'no pending evaluation, no active deployment',
-        { pending, deployment: d?.Status },
+        {
+          pending,
+          deployment: d && {
+            Status: d.Status,
+            StatusDescription: d.StatusDescription,
+            JobVersion: d.JobVersion,
+            TaskGroups: d.TaskGroups,
+          },
+        },
       );
     await t.advance(5);
     // A moved clock has the work that fell due done when the move answers; real time is polled.

@@ -68,7 +68,7 @@ conformance(
       ok,
       bodyAt('/JobID', id),
       bodyAt('/Namespace', 'default'),
-      bodyAt('/JobStopped', false),
+      bodyAt('/JobStopped', (v: unknown) => v === undefined || v === false, 'is false (or absent) for a running job'),
       bodyAt('/TaskGroups/cache/Desired', 1),
       bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'),
       bodyAt('/JobCreateIndex', job.CreateIndex, "is the job's CreateIndex"),
