@@ -229,6 +229,13 @@ export const parameterSchedulingSwitches = [
     description: 'EnforceIndex of a scale request is ignored (a stale JobModifyIndex still scales)',
     replace: () => ({ scaleEnforcesIndex: false }),
   }),
+  fault('jobs.scale-job-modify-index-unread', {
+    breaks: 'jobs.scale.enforce-index',
+    statements: ['doc.jobs.scale.job-modify-index'],
+    description:
+      "the JobModifyIndex of a scale request is not read (its default 0 stands in): an enforced scale naming the job's current index is refused",
+    replace: () => ({ scaleReadsJobModifyIndex: false }),
+  }),
   fault('jobs.scale-policy-override-ignored', {
     breaks: 'jobs.acl.policy-override',
     statements: ['doc.jobs.scale.policy-override'],
