@@ -184,8 +184,23 @@ conformance(
       [latest, true],
       'GET /v1/job/:job_id after marking its current version stable',
     );
-    // "Response: `JobModifyIndex`": read last, so the effects above are checked whatever it answers.
-    t.check(stable, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.stable.set',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/stable answers the JobModifyIndex of the change',
+  },
+  async (t) => {
+    // "Response: `JobModifyIndex`": a test of its own, so the flag's effects are judged apart.
+    const { id } = await versioned(t, 'stabr', 'secondary');
+    const latest = await currentVersion(t, id);
+    const stable = await t.sched.post(`job/${enc(id)}/stable`, {
+      body: { JobID: id, JobVersion: latest, Stable: true },
+    });
+    t.check(stable, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
   },
 );
 
