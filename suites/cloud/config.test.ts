@@ -164,7 +164,7 @@ conformance(
     const name = t.unique('role');
     t.check(
       await t.svc.post(`${mount}/roles/${name}`, {
-        body: { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) },
+        body: { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: await scopeFor(t) }]) },
       }),
       success,
     );

@@ -64,7 +64,7 @@ export async function rolesAndGroups(
 ): Promise<{ body: Record<string, unknown>; roleName: string; groupName: string; scope: string }> {
   const roleName = await fixtureRoleName(t);
   const groupName = await fixtureGroupName(t);
-  const scope = scopeFor(t);
+  const scope = await scopeFor(t);
   return {
     roleName,
     groupName,
@@ -78,7 +78,7 @@ export async function rolesAndGroups(
 
 /** A role body naming the first fixture role definition on a fresh run-unique scope, and no group. */
 export async function rolesOnly(t: T): Promise<Record<string, unknown>> {
-  return { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) };
+  return { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: await scopeFor(t) }]) };
 }
 
 /** The principal of a client id with what the directory holds for it. */

@@ -121,7 +121,7 @@ conformance(
     // The document allows a brief failure while the new secret propagates: role write and
     // credentials are retried within cloud.propagationSeconds.
     const name = t.unique('role');
-    const body = { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) };
+    const body = { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: await scopeFor(t) }]) };
     t.track(`role ${name}`, () => t.svc.delete(`${mount}/roles/${name}`));
     const written = await whilePropagating(
       t,
@@ -154,10 +154,7 @@ conformance(
   async (t) => {
     const { mount, p, app, secret } = await rotatable(t);
     // A second secret, added after the configured one: the engine must still retire the one it used.
-    const extra = await p.call<{ secretText: string }>('POST', `/applications/${app.id}/addPassword`, {
-      displayName: 'suite-extra',
-    });
-    t.secret(extra?.secretText);
+    t.secret(await p.addAppPassword(app.id, 'suite-extra'));
     await rotate(t, mount);
     const oldRefused = await eventually(swap(t), async () => (await p.loginStatus(app.appId, secret)) !== 200);
     if (!oldRefused)

@@ -1,6 +1,6 @@
 /**
  * Cloud credentials engine of the reference (default mount `cloud`). Its effects are real: it
- * logs in to the simulated cloud directory (`ctx.settings.cloudDirectoryAddr`) with the configured
+ * logs in to the simulated cloud (`ctx.settings.cloudEndpoints`) with the configured
  * client credentials and creates applications, service principals, secrets, role assignments and
  * group memberships there, and removes them when leases end. The rules it follows are named in
  * rules.ts; the switches (switches.ts) replace some of them, so this file never asks which is on.
@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { SvcError, badRequest, methodNotAllowed, unsupportedPath } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
-import { DirectoryCallError, DirectoryClient, orMissing, remote } from './directory-client.js';
+import { DirectoryCallError, DirectoryClient, odata, orMissing, remote } from './directory-client.js';
 import { parseBool, parseGroupItems, parseTags, type GroupItem, type RoleItem } from './roles.js';
 import {
   CONFIG_FIELDS,
@@ -167,18 +167,25 @@ class CloudEngine implements Engine {
       throw new SvcError(500, [
         'failed to authenticate to the cloud directory: the rotated client secret is propagating',
       ]);
-    if (!this.ctx.settings.cloudDirectoryAddr)
+    if (!this.ctx.settings.cloudEndpoints)
       throw new SvcError(500, ['no cloud directory is configured for this service']);
-    const addr = this.rules.directoryFor(c.environment, this.ctx.settings);
-    if (!addr)
+    const endpoints = this.rules.directoryFor(c.environment, this.ctx.settings);
+    if (!endpoints)
       return remote(
         new DirectoryCallError(0, 'unreachable', `no directory of environment '${c.environment}' is reachable`),
       );
-    const tenantId = c.tenant_id || (await this.rules.tenantWhenMissing(addr));
+    const ca = this.ctx.settings.cloudCa;
+    const tenantId = c.tenant_id || (await this.rules.tenantWhenMissing(endpoints, ca));
     if (!tenantId || !c.client_id || !c.client_secret)
       throw badRequest('tenant_id, client_id and client_secret are needed to reach the cloud directory');
     try {
-      return await DirectoryClient.login({ addr, tenantId, clientId: c.client_id, clientSecret: c.client_secret });
+      return await DirectoryClient.login({
+        endpoints,
+        ca,
+        tenantId,
+        clientId: c.client_id,
+        clientSecret: c.client_secret,
+      });
     } catch (err) {
       return remote(err);
     }
@@ -195,21 +202,18 @@ class CloudEngine implements Engine {
     const now = this.ctx.clock.now();
     const ttl = this.config.root_password_ttl || this.rules.rootPasswordTtlDefault;
     try {
-      const apps = await client.list<{ id: string; passwordCredentials: { keyId: string }[] }>(
-        `/applications?appId=${encodeURIComponent(clientId)}`,
+      const apps = await client.graphList<{ id: string; passwordCredentials: { keyId: string }[] }>(
+        `/applications?$filter=${encodeURIComponent(`appId eq ${odata(clientId)}`)}`,
       );
       if (apps.length !== 1)
         throw badRequest(
           apps.length ? 'multiple applications found for client_id' : 'no application found for client_id',
         );
       const app = apps[0]!;
-      const added = await client.request<{ keyId: string; secretText: string }>(
+      const added = await client.graph<{ keyId: string; secretText: string }>(
         'POST',
         `/applications/${app.id}/addPassword`,
-        {
-          displayName: `svc-root-${randomUUID()}`,
-          ...this.rules.rootSecretExpiry(now, ttl),
-        },
+        { passwordCredential: { displayName: `svc-root-${randomUUID()}`, ...this.rules.rootSecretExpiry(now, ttl) } },
       );
       this.rotatedAt = this.ctx.clock.now();
       if (this.rules.rootSwap === 'deferred') {
@@ -221,7 +225,7 @@ class CloudEngine implements Engine {
       // Prove the new secret before dropping the old ones, so a failed rotation never locks us out.
       const fresh = await this.client({ rotating: true });
       for (const keyId of this.rules.oldRootSecrets(app.passwordCredentials, added.keyId))
-        await orMissing(() => fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId }));
+        await orMissing(() => fresh.graph('POST', `/applications/${app.id}/removePassword`, { keyId }));
       return this.rules.rotateRootResponse(added.secretText);
     } catch (err) {
       return remote(err);
@@ -241,9 +245,7 @@ class CloudEngine implements Engine {
         const fresh = await this.client({ rotating: true });
         for (const cred of app.passwordCredentials) {
           if (cred.keyId !== added.keyId)
-            await orMissing(() =>
-              fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }),
-            );
+            await orMissing(() => fresh.graph('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }));
         }
       })().catch((err) => this.ctx.log(`cloud: deferred root secret swap failed: ${(err as Error).message}`));
     }, DEFERRED_SWAP_MS);
@@ -319,7 +321,7 @@ class CloudEngine implements Engine {
     try {
       if (role.application_object_id && role.application_object_id !== role.managed?.appObjectId) {
         const app = await orMissing(() =>
-          client.request<{ appId: string }>('GET', `/applications/${encodeURIComponent(role.application_object_id)}`),
+          client.graph<{ appId: string }>('GET', `/applications/${encodeURIComponent(role.application_object_id)}`),
         );
         if (!app) {
           throw this.rules.missingApplication(
