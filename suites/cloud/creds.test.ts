@@ -1,5 +1,5 @@
 // The cloud credential lifecycle of one mount: what credentials create in the directory, and what the end of their lease removes.
-import { suite, conformance, type T } from '../../harness/index.js';
+import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, statusBetween, statusIs, success, errorMessage } from '../../harness/checks/index.js';
 import {
   cloudMount,
@@ -13,50 +13,20 @@ import {
   revokeLease,
   sameDefinition,
   sameScope,
-  type DirectoryProbe,
 } from './helpers.js';
-import { type Creds, existingApp, principalState, readCreds, rolesAndGroups, rolesOnly, writeRole } from './leases.js';
+import {
+  existingApp,
+  expectGone,
+  principalState,
+  readCreds,
+  revokedPrincipal,
+  rolesAndGroups,
+  rolesOnly,
+  writeRole,
+} from './leases.js';
 
 const s = suite('cloud');
 const cloud = cloudMount(s);
-
-/**
- * Expects the principal of `c` removed: its application and principal gone, no role assignment of
- * it left, no member list of `groups` (ids) naming it, and its secret refused.
- */
-async function expectGone(
-  t: T,
-  p: DirectoryProbe,
-  c: Creds,
-  spId: string,
-  groups: string[],
-  what: string,
-): Promise<void> {
-  const gone = await eventually(
-    propagation(t),
-    async () => !(await p.appByClientId(c.clientId)) && !(await p.spByClientId(c.clientId)),
-  );
-  if (!gone)
-    fail(
-      'directory-removed',
-      `${what}: the application or service principal of ${c.clientId} still exists`,
-      'removed',
-      'present',
-    );
-  const assignments = await p.assignmentsOf(spId);
-  if (assignments.length)
-    fail(
-      'assignments-removed',
-      `${what}: role assignments of the removed principal remain`,
-      [],
-      assignments.map((a) => a.scope),
-    );
-  const memberships = await p.groupsListing(spId, groups);
-  if (memberships.length)
-    fail('memberships-removed', `${what}: group memberships of the removed principal remain`, [], memberships);
-  if (!(await loginsEventually(t, p, c.clientId, c.clientSecret, false)))
-    fail('secret-refused', `${what}: the generated secret still authenticates`, 'refused', 200);
-}
 
 conformance(
   {
@@ -267,25 +237,6 @@ conformance(
   },
 );
 
-/**
- * Revokes credentials of `role` and returns the ids of their application and principal once both
- * are gone. That revocation removes them is the rule of revoke-removes (which the tests name).
- */
-async function revokedPrincipal(
-  t: T,
-  p: DirectoryProbe,
-  role: string,
-  groups: string[],
-): Promise<{ app: string; sp: string }> {
-  const c = await readCreds(t, cloud.path, role, { track: false });
-  const app = await p.appByClientId(c.clientId);
-  const sp = await p.spByClientId(c.clientId);
-  if (!app || !sp) fail('directory-principal', 'no application or principal was created', 'present', undefined);
-  t.check(await revokeLease(t, c.leaseId), success);
-  await t.proving('cloud.creds.revoke-removes', () => expectGone(t, p, c, sp.id, groups, 'after revocation'));
-  return { app: app.id, sp: sp.id };
-}
-
 conformance(
   {
     id: 'cloud.creds.permanently-delete',
@@ -301,6 +252,7 @@ conformance(
     const ids = await revokedPrincipal(
       t,
       p,
+      cloud.path,
       await writeRole(t, cloud.path, { ...body, permanently_delete: true }),
       groups,
     );
@@ -324,7 +276,13 @@ conformance(
     const { body, groupName } = await rolesAndGroups(t);
     // A role with permanently_delete first: a role without it must not take its value.
     await writeRole(t, cloud.path, { ...body, permanently_delete: true });
-    const ids = await revokedPrincipal(t, p, await writeRole(t, cloud.path, body), await groupIds(t, groupName));
+    const ids = await revokedPrincipal(
+      t,
+      p,
+      cloud.path,
+      await writeRole(t, cloud.path, body),
+      await groupIds(t, groupName),
+    );
     for (const id of [ids.app, ids.sp]) t.track(`deleted item ${id}`, () => p.purge(id));
     const kept = await eventually(propagation(t), async () =>
       Boolean((await p.deletedItem(ids.app)) && (await p.deletedItem(ids.sp))),

@@ -5,7 +5,17 @@
  */
 import type { T } from '../../harness/index.js';
 import { bodyAt, statusIs, success } from '../../harness/checks/index.js';
-import { type DirectoryProbe, fixtureGroupName, fixtureRoleName, revokeLease, scopeFor } from './helpers.js';
+import {
+  type DirectoryProbe,
+  eventually,
+  fail,
+  fixtureGroupName,
+  fixtureRoleName,
+  loginsEventually,
+  propagation,
+  revokeLease,
+  scopeFor,
+} from './helpers.js';
 
 export interface Creds {
   clientId: string;
@@ -95,4 +105,62 @@ export async function existingApp(t: T, p: DirectoryProbe) {
   const { app } = await p.createApp(t.unique('existing'));
   t.track(`application ${app.displayName}`, () => p.deleteApp(app));
   return app;
+}
+
+/**
+ * Expects the principal of `c` removed: its application and principal gone, no role assignment of
+ * it left, no member list of `groups` (ids) naming it, and its secret refused.
+ */
+export async function expectGone(
+  t: T,
+  p: DirectoryProbe,
+  c: Creds,
+  spId: string,
+  groups: string[],
+  what: string,
+): Promise<void> {
+  const gone = await eventually(
+    propagation(t),
+    async () => !(await p.appByClientId(c.clientId)) && !(await p.spByClientId(c.clientId)),
+  );
+  if (!gone)
+    fail(
+      'directory-removed',
+      `${what}: the application or service principal of ${c.clientId} still exists`,
+      'removed',
+      'present',
+    );
+  const assignments = await p.assignmentsOf(spId);
+  if (assignments.length)
+    fail(
+      'assignments-removed',
+      `${what}: role assignments of the removed principal remain`,
+      [],
+      assignments.map((a) => a.scope),
+    );
+  const memberships = await p.groupsListing(spId, groups);
+  if (memberships.length)
+    fail('memberships-removed', `${what}: group memberships of the removed principal remain`, [], memberships);
+  if (!(await loginsEventually(t, p, c.clientId, c.clientSecret, false)))
+    fail('secret-refused', `${what}: the generated secret still authenticates`, 'refused', 200);
+}
+
+/**
+ * Revokes credentials of `role` and returns the ids of their application and principal once both
+ * are gone. That revocation removes them is the rule of revoke-removes (which the tests name).
+ */
+export async function revokedPrincipal(
+  t: T,
+  p: DirectoryProbe,
+  mount: string,
+  role: string,
+  groups: string[],
+): Promise<{ app: string; sp: string }> {
+  const c = await readCreds(t, mount, role, { track: false });
+  const app = await p.appByClientId(c.clientId);
+  const sp = await p.spByClientId(c.clientId);
+  if (!app || !sp) fail('directory-principal', 'no application or principal was created', 'present', undefined);
+  t.check(await revokeLease(t, c.leaseId), success);
+  await t.proving('cloud.creds.revoke-removes', () => expectGone(t, p, c, sp.id, groups, 'after revocation'));
+  return { app: app.id, sp: sp.id };
 }

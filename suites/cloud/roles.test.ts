@@ -308,32 +308,3 @@ conformance(
     if (app.tags.length) fail('no-tags', 'a role without tags created an application with tags', [], app.tags);
   },
 );
-
-conformance(
-  {
-    id: 'cloud.roles.app-object-forbids-permanently-delete',
-    also: ['cloud.roles.write-list'],
-    level: 'MUST',
-    title:
-      'POST /cloud/roles/:name adding application_object_id to a role that holds permanently_delete true is refused (the stored value counts, not only the one sent)',
-  },
-  async (t) => {
-    requireConfigured(t, cloud);
-    const p = probe(t);
-    const name = t.unique('role');
-    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
-    const roles = JSON.stringify([{ role_name: await fixtureRoleName(t), scope: await scopeFor(t) }]);
-    t.as('cloud.roles.write-list').check(
-      await t.svc.post(`${cloud.path}/roles/${name}`, { body: { cloud_roles: roles, permanently_delete: true } }),
-      success,
-    );
-    const { app } = await p.createApp(t.unique('existing'));
-    t.track(`application ${app.displayName}`, () => p.deleteApp(app));
-    // The update sends application_object_id alone: the role still holds permanently_delete true.
-    t.check(
-      await t.svc.post(`${cloud.path}/roles/${name}`, { body: { application_object_id: app.id } }),
-      statusBetween(400, 499),
-      errorMessage,
-    );
-  },
-);

@@ -276,9 +276,7 @@ class CloudEngine implements Engine {
     if (!this.config) throw badRequest('the cloud engine is not configured (write cloud config first)');
     const prev = this.roles.get(name);
     const lastWritten = this.lastWritten === undefined ? undefined : this.roles.get(this.lastWritten);
-    const role: RoleEntry = prev
-      ? { ...prev, cloud_roles: [...prev.cloud_roles], cloud_groups: [...prev.cloud_groups], tags: [...prev.tags] }
-      : this.rules.roleDefaults(lastWritten);
+    const role: RoleEntry = prev ? this.rules.roleToUpdate(prev) : this.rules.roleDefaults(lastWritten);
 
     const duration = (field: 'ttl' | 'max_ttl'): number | undefined => {
       const v = body[field];

@@ -158,6 +158,13 @@ export const documented = {
 
   /** A new role starts from the documented defaults (never from the role written before it). */
   roleDefaults: (_lastWritten: RoleEntry | undefined): RoleEntry => emptyRole(),
+  /** An update starts from the stored role: a field the request omits keeps its value. */
+  roleToUpdate: (stored: RoleEntry): RoleEntry => ({
+    ...stored,
+    cloud_roles: [...stored.cloud_roles],
+    cloud_groups: [...stored.cloud_groups],
+    tags: [...stored.tags],
+  }),
   /** ttl: a duration string such as "1h" or integer seconds. */
   ttlOf: (value: unknown): number => parseDuration(value),
   /** max_ttl: the same forms. */
