@@ -1,0 +1,171 @@
+/**
+ * The upstream cloud engine plugin (v0.20.3) in OpenBao 2.7.2, pointed at the reference's simulated
+ * cloud without changing the machine:
+ * - the simulated cloud listens on port 443 of a loopback address of this run's own (127.57.x.y),
+ *   with a certificate for the real cloud's host names signed by its own CA;
+ * - OpenBao runs in a private mount namespace whose /etc/hosts (bind-mounted over the machine's, for
+ *   that process and the plugin it starts only) maps those names to that address;
+ * - the plugin trusts the CA through SSL_CERT_FILE (the system's CAs and the simulation's);
+ * - the plugin is registered in the catalog as `azure` (the upstream name of the engine type) from
+ *   `-dev-plugin-dir`.
+ * Needs root (unshare -m, mount --bind, port 443). The suite reads the simulation at its address.
+ */
+import { createHash, randomInt } from 'node:crypto';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { rootCertificates } from 'node:tls';
+import { ControllableClock } from '../../reference/clock.js';
+import { Faults } from '../../reference/faults.js';
+import {
+  PUBLIC_HOSTS,
+  startCloudDirectory,
+  type RunningCloudDirectory,
+} from '../../reference/cloud-directory/server.js';
+import { INSTALL_COMMAND, binaries, startOpenBao, type RunningTarget } from './launch.js';
+
+/** The sign-in audiences of the upstream product (the documents' names renamed). */
+export const UPSTREAM_AUDIENCES = [
+  'AzureADMyOrg',
+  'AzureADMultipleOrgs',
+  'AzureADandPersonalMicrosoftAccount',
+  'PersonalMicrosoftAccount',
+];
+
+export interface CloudPluginOptions {
+  /** Start OpenBao with the engine's environment variables (AZURE_*) naming the simulation's root client. */
+  engineEnv?: boolean;
+}
+
+export interface RunningCloudPlugin {
+  openbao: RunningTarget;
+  cloud: RunningCloudDirectory;
+  /** The settings that point a conformance run at both (SVC_*, CLOUD_*). */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+const SYSTEM_CA_FILES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/cert.pem'];
+
+async function sha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+async function bao(target: RunningTarget, method: string, path: string, body?: unknown): Promise<void> {
+  const res = await fetch(`${target.addr}/v1/${path}`, {
+    method,
+    headers: { 'X-Vault-Token': target.token, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (res.status >= 300) throw new Error(`OpenBao ${method} ${path} answered ${res.status}: ${await res.text()}`);
+}
+
+/** Whether this machine can run it: the binaries, `unshare` and root. */
+export function cloudPluginPresent(): boolean {
+  return (
+    existsSync(binaries.openbao) &&
+    existsSync(binaries.cloudPlugin) &&
+    process.getuid?.() === 0 &&
+    ['/usr/bin/unshare', '/bin/unshare'].some((f) => existsSync(f))
+  );
+}
+
+export async function startCloudPlugin(opts: CloudPluginOptions = {}): Promise<RunningCloudPlugin> {
+  for (const f of [binaries.openbao, binaries.cloudPlugin])
+    if (!existsSync(f)) throw new Error(`${f} is not installed: ${INSTALL_COMMAND}`);
+  if (process.getuid?.() !== 0)
+    throw new Error('the cloud plugin target needs root (unshare -m, mount --bind, port 443)');
+  // A loopback address of this run's own: another run (or a service on 127.0.0.1:443) never collides.
+  const address = `127.57.${randomInt(1, 255)}.${randomInt(1, 255)}`;
+  const clock = new ControllableClock();
+  const cloud = await startCloudDirectory({
+    host: address,
+    port: 443,
+    clock,
+    faults: new Faults(),
+    audiences: UPSTREAM_AUDIENCES,
+    hostNames: PUBLIC_HOSTS,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'cloud-plugin-'));
+  const hosts = join(dir, 'hosts');
+  writeFileSync(hosts, `127.0.0.1 localhost\n::1 localhost\n${address} ${PUBLIC_HOSTS.join(' ')}\n`);
+  const system = SYSTEM_CA_FILES.find((f) => existsSync(f));
+  const bundle = join(dir, 'ca-bundle.pem');
+  writeFileSync(bundle, `${system ? readFileSync(system, 'utf8') : rootCertificates.join('\n')}\n${cloud.ca}`);
+  const engineEnv: Record<string, string> = opts.engineEnv
+    ? {
+        AZURE_TENANT_ID: cloud.tenantId,
+        AZURE_SUBSCRIPTION_ID: cloud.subscriptionId,
+        AZURE_CLIENT_ID: cloud.rootClientId,
+        AZURE_CLIENT_SECRET: cloud.rootClientSecret,
+        AZURE_ENVIRONMENT: 'AzurePublicCloud',
+      }
+    : {};
+  let openbao: RunningTarget;
+  try {
+    openbao = await startOpenBao({
+      pluginDir: dirname(binaries.cloudPlugin),
+      env: { SSL_CERT_FILE: bundle, ...engineEnv },
+      // The hosts file holds for OpenBao and the plugin it starts, in their own mount namespace only.
+      wrap: (cmd, args) => [
+        'unshare',
+        [
+          '-m',
+          '--propagation',
+          'private',
+          'sh',
+          '-c',
+          'mount --bind "$0" /etc/hosts && exec "$@"',
+          hosts,
+          cmd,
+          ...args,
+        ],
+      ],
+    });
+    await bao(openbao, 'PUT', 'sys/plugins/catalog/secret/azure', {
+      sha256: await sha256(binaries.cloudPlugin),
+      command: basename(binaries.cloudPlugin),
+    });
+  } catch (err) {
+    await cloud.close();
+    clock.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const endpoint = cloud.addr;
+  const env: Record<string, string> = {
+    SVC_ADDR: openbao.addr,
+    SVC_TOKEN: openbao.token,
+    CLOUD_LOGIN_ENDPOINT: endpoint,
+    CLOUD_GRAPH_ENDPOINT: endpoint,
+    CLOUD_MANAGEMENT_ENDPOINT: endpoint,
+    CLOUD_CACERT: cloud.caFile,
+    CLOUD_ROOT_CLIENT_ID: cloud.rootClientId,
+    CLOUD_ROOT_CLIENT_SECRET: cloud.rootClientSecret,
+    CLOUD_FIXTURE_TENANT_ID: cloud.tenantId,
+    CLOUD_FIXTURE_SUBSCRIPTION_ID: cloud.subscriptionId,
+    CLOUD_RESOURCE_GROUP: cloud.fixtures.resourceGroup,
+    CLOUD_ROLE_NAMES: cloud.fixtures.roleNames.join(','),
+    CLOUD_GROUP_NAMES: cloud.fixtures.groupNames.join(','),
+    CLOUD_APPLICATION_OBJECT_ID: cloud.fixtures.applicationObjectId,
+  };
+  if (opts.engineEnv) {
+    // The variables the engine was started with, in the target's names (a secret's value left out).
+    const { AZURE_CLIENT_SECRET: _secret, ...shown } = engineEnv;
+    env.CLOUD_ENV_OVERRIDES = JSON.stringify({ ...shown, AZURE_CLIENT_SECRET: '' });
+  }
+  return {
+    openbao,
+    cloud,
+    env,
+    async stop() {
+      await openbao.stop();
+      await cloud.close();
+      clock.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
