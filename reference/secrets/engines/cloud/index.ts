@@ -25,6 +25,8 @@ import { cloudRulesWith } from './switches/index.js';
 
 /** How long the old root secret stays in use after rotate-root when the swap is deferred. */
 const DEFERRED_SWAP_MS = 1500;
+/** How long rotate-root waits for the directory to accept its new secret before dropping the old ones. */
+const PROOF_MS = 10_000;
 
 class CloudEngine implements Engine {
   private config: StoredConfig | undefined;
@@ -222,13 +224,27 @@ class CloudEngine implements Engine {
         return {};
       }
       this.config = { ...this.config, client_secret: added.secretText, rotated: true };
-      // Prove the new secret before dropping the old ones, so a failed rotation never locks us out.
-      const fresh = await this.client({ rotating: true });
+      // Prove the new secret before dropping the old ones, so a failed rotation never locks us out
+      // (waiting while the directory propagates it).
+      const fresh = await this.provenClient();
       for (const keyId of this.rules.oldRootSecrets(app.passwordCredentials, added.keyId))
         await orMissing(() => fresh.graph('POST', `/applications/${app.id}/removePassword`, { keyId }));
       return this.rules.rotateRootResponse(added.secretText);
     } catch (err) {
       return remote(err);
+    }
+  }
+
+  /** A client logged in with the configured secret, retried for up to 10 s while the directory refuses it (propagation). */
+  private async provenClient(): Promise<DirectoryClient> {
+    const until = Date.now() + PROOF_MS;
+    for (;;) {
+      try {
+        return await this.client({ rotating: true });
+      } catch (err) {
+        if (!(err instanceof SvcError && err.status === 502) || Date.now() >= until) throw err;
+        await new Promise((r) => setTimeout(r, 250));
+      }
     }
   }
 
@@ -242,7 +258,7 @@ class CloudEngine implements Engine {
       if (!this.config) return;
       this.config = { ...this.config, client_secret: added.secretText, rotated: true };
       void (async () => {
-        const fresh = await this.client({ rotating: true });
+        const fresh = await this.provenClient();
         for (const cred of app.passwordCredentials) {
           if (cred.keyId !== added.keyId)
             await orMissing(() => fresh.graph('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }));
