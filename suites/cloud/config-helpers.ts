@@ -1,6 +1,6 @@
 /** The configuration bodies and the credential attempt the configuration tests share. */
 import type { T } from '../../harness/index.js';
-import { fixtureRoleName, need, revokeLease, scopeFor } from './helpers.js';
+import { fixtureRoleName, need, purgeAfterTest, revokeLease, scopeFor } from './helpers.js';
 
 /** A configuration of the root client: subscription_id, tenant_id, client_id and client_secret. */
 export function rootConfig(t: T): Record<string, string> {
@@ -41,6 +41,7 @@ export async function tryCredentials(t: T, mount: string): Promise<Attempt> {
   if (creds.response.status === 200 && b?.lease_id) {
     t.secret(b.data?.client_secret);
     t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!), 'revoke');
+    await purgeAfterTest(t, b.data?.client_id);
   }
   return { role: role.response.status, creds: creds.response.status, clientId: b?.data?.client_id };
 }

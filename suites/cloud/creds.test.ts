@@ -13,6 +13,7 @@ import {
   revokeLease,
   sameDefinition,
   sameScope,
+  purgeAfterTest,
 } from './helpers.js';
 import {
   existingApp,
@@ -39,8 +40,10 @@ conformance(
     const { body } = await rolesAndGroups(t);
     const role = await writeRole(t, cloud.path, body);
     const ex = await t.svc.get(`${cloud.path}/creds/${role}`);
-    const leaseId = (ex.response.body as { lease_id?: string } | undefined)?.lease_id;
+    const issued = ex.response.body as { lease_id?: string; data?: { client_id?: string } } | undefined;
+    const leaseId = issued?.lease_id;
     if (leaseId) t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
+    if (leaseId && typeof issued?.data?.client_id === 'string') await purgeAfterTest(t, issued.data.client_id);
     // No format is checked: client ids and secrets are the directory's (dialect and variants vary them).
     t.check(
       ex,
@@ -205,7 +208,9 @@ conformance(
     const p = probe(t);
     const { body, groupName } = await rolesAndGroups(t);
     // The role written just before has persist_app true: the new role must not take it over.
-    await writeRole(t, cloud.path, { ...body, persist_app: true });
+    const persisted = await writeRole(t, cloud.path, { ...body, persist_app: true });
+    // Its credentials name the application it keeps, so the test can purge it once the role is gone.
+    await readCreds(t, cloud.path, persisted);
     const c = await readCreds(t, cloud.path, await writeRole(t, cloud.path, body), { track: false });
     const sp = await p.spByClientId(c.clientId);
     if (!sp) fail('directory-principal', 'no principal was created', 'present', undefined);

@@ -180,3 +180,15 @@ export function fail(check: string, message: string, expected: unknown, actual: 
 
 /** Two scopes are the same resource when their ids match without regard to case (as the resource manager compares them). */
 export const sameScope = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Purges, after the test, the application and principal of a credential (by its client id) from
+ * the directory's deleted items, where the end of its lease leaves them: a real tenant keeps them
+ * for weeks otherwise. Their ids are read now, while they exist.
+ */
+export async function purgeAfterTest(t: T, clientId: string | undefined): Promise<void> {
+  if (!clientId) return;
+  const p = probe(t);
+  const [app, sp] = await Promise.all([p.appByClientId(clientId), p.spByClientId(clientId)]);
+  for (const id of [app?.id, sp?.id]) if (id) t.track(`deleted item ${id}`, () => p.purge(id), 'unmount');
+}

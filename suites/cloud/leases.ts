@@ -15,6 +15,7 @@ import {
   propagation,
   revokeLease,
   scopeFor,
+  purgeAfterTest,
 } from './helpers.js';
 
 export interface Creds {
@@ -60,6 +61,7 @@ export async function readCreds(
   };
   t.secret(b.data.client_secret);
   if (opts.track !== false) t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id), 'revoke');
+  await purgeAfterTest(t, b.data.client_id);
   return {
     clientId: b.data.client_id,
     clientSecret: b.data.client_secret,

@@ -14,6 +14,7 @@ import {
   sameDefinition,
   sameScope,
   scopeFor,
+  purgeAfterTest,
 } from './helpers.js';
 
 const s = suite('cloud');
@@ -63,8 +64,10 @@ runCases(new URL('./roles.cases.yaml', import.meta.url), {
         // The document describes the item's shape without saying the write checks it: a role the
         // engine stored must then fail to issue credentials (never silently widen or drop the item).
         const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
-        const leaseId = (creds.response.body as { lease_id?: string } | undefined)?.lease_id;
+        const issued = creds.response.body as { lease_id?: string; data?: { client_id?: string } } | undefined;
+        const leaseId = issued?.lease_id;
         if (leaseId) t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId));
+        if (leaseId && typeof issued?.data?.client_id === 'string') await purgeAfterTest(t, issued.data.client_id);
         t.check(creds, statusBetween(400, 599), errorMessage);
         return;
       }
@@ -128,11 +131,17 @@ conformance(
     t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body: { ...body, ttl: 1200 } }), success);
     const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
     t.check(creds, statusIs(200));
-    const { lease_id: leaseId, lease_duration: duration } = creds.response.body as {
+    const {
+      lease_id: leaseId,
+      lease_duration: duration,
+      data: issued,
+    } = creds.response.body as {
+      data: { client_id: string };
       lease_id: string;
       lease_duration: number;
     };
     t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
+    await purgeAfterTest(t, issued.client_id);
     // lease_duration counts whole seconds left: a tick of the clock may show one second less.
     if (duration !== 1200 && duration !== 1199)
       fail('role-updated', 'credentials of the updated role do not follow its new ttl (1200)', 1200, duration);
@@ -172,6 +181,7 @@ conformance(
     t.check(creds, statusIs(200));
     const { data, lease_id: leaseId } = creds.response.body as { data: { client_id: string }; lease_id: string };
     t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
+    await purgeAfterTest(t, data.client_id);
     const sp = await p.spByClientId(data.client_id);
     const assignments = sp ? await p.assignmentsOf(sp.id) : [];
     if (!assignments.some((a) => sameScope(a.scope, scope) && sameDefinition(a.roleDefinitionId, def.id)))
@@ -216,6 +226,7 @@ async function appOfRole(t: Parameters<Parameters<typeof conformance>[1]>[0], ex
   t.check(creds, statusIs(200));
   const { data, lease_id: leaseId } = creds.response.body as { data: { client_id: string }; lease_id: string };
   t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
+  await purgeAfterTest(t, data.client_id);
   const app = await p.appByClientId(data.client_id);
   if (!app)
     fail(

@@ -14,6 +14,7 @@ import {
   scopeFor,
   type App,
   type DirectoryProbe,
+  purgeAfterTest,
 } from './helpers.js';
 import { envMount } from './environment.js';
 
@@ -138,10 +139,13 @@ conformance(
       fail('engine-works', 'the engine could not write a role with its rotated secret', '2xx', written);
     const status = await whilePropagating(t, async () => {
       const creds = await t.svc.get(`${mount}/creds/${name}`);
-      const b = creds.response.body as { lease_id?: string; data?: { client_secret?: string } } | undefined;
+      const b = creds.response.body as
+        | { lease_id?: string; data?: { client_id?: string; client_secret?: string } }
+        | undefined;
       if (creds.response.status === 200 && b?.lease_id) {
         t.secret(b.data?.client_secret);
         t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!), 'revoke');
+        await purgeAfterTest(t, b.data?.client_id);
       }
       return creds.response.status;
     });

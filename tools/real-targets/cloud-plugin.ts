@@ -40,6 +40,8 @@ export interface CloudPluginOptions {
 export interface RunningCloudPlugin {
   openbao: RunningTarget;
   cloud: RunningCloudDirectory;
+  /** What the simulated cloud holds now that it did not hold at start (what a run left behind). */
+  leftovers(): string[];
   /** The settings that point a conformance run at both (SVC_*, CLOUD_*). */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -61,6 +63,26 @@ async function bao(target: RunningTarget, method: string, path: string, body?: u
     signal: AbortSignal.timeout(30_000),
   });
   if (res.status >= 300) throw new Error(`OpenBao ${method} ${path} answered ${res.status}: ${await res.text()}`);
+}
+
+/** Every object of the simulated cloud, named by kind and id (and display name, to read it). */
+function contents(cloud: RunningCloudDirectory): string[] {
+  const { store, arm } = cloud;
+  return [
+    ...[...store.applications.values()].map((a) => `application ${a.id} ${a.displayName} (client id ${a.appId})`),
+    ...[...store.applications.values()].flatMap((a) =>
+      a.passwordCredentials.map((c) => `secret ${c.keyId} of application ${a.displayName}`),
+    ),
+    ...[...store.servicePrincipals.values()].map((p) => `service principal ${p.id} ${p.displayName}`),
+    ...[...store.servicePrincipals.values()].flatMap((p) =>
+      p.passwordCredentials.map((c) => `secret ${c.keyId} of principal ${p.displayName}`),
+    ),
+    ...[...store.deletedItems.values()].map((d) => `deleted ${d.kind} ${d.id} ${d.object.displayName}`),
+    ...[...store.appRoleAssignments.values()].map((a) => `app role grant ${a.id} to ${a.principalDisplayName}`),
+    ...[...store.groups.values()].flatMap((g) => [...g.members].map((m) => `member ${m} of ${g.displayName}`)),
+    ...[...arm.roleAssignments.values()].map((a) => `role assignment ${a.id}`),
+    ...[...arm.resources.values()].map((r) => `resource ${r.id}`),
+  ];
 }
 
 /** Whether this machine can run it: the binaries, `unshare` and root. */
@@ -89,6 +111,7 @@ export async function startCloudPlugin(opts: CloudPluginOptions = {}): Promise<R
     audiences: UPSTREAM_AUDIENCES,
     hostNames: PUBLIC_HOSTS,
   });
+  const seeded = new Set(contents(cloud));
   const dir = mkdtempSync(join(tmpdir(), 'cloud-plugin-'));
   const hosts = join(dir, 'hosts');
   writeFileSync(hosts, `127.0.0.1 localhost\n::1 localhost\n${address} ${PUBLIC_HOSTS.join(' ')}\n`);
@@ -161,6 +184,7 @@ export async function startCloudPlugin(opts: CloudPluginOptions = {}): Promise<R
     openbao,
     cloud,
     env,
+    leftovers: () => contents(cloud).filter((c) => !seeded.has(c)),
     async stop() {
       await openbao.stop();
       await cloud.close();
