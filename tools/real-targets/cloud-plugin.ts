@@ -22,6 +22,7 @@ import {
   startCloudDirectory,
   type RunningCloudDirectory,
 } from '../../reference/cloud-directory/server.js';
+import { envOf } from '../../harness/config/settings.js';
 import { INSTALL_COMMAND, binaries, startOpenBao, type RunningTarget } from './launch.js';
 
 /** The sign-in audiences of the upstream product (the documents' names renamed). */
@@ -159,27 +160,30 @@ export async function startCloudPlugin(opts: CloudPluginOptions = {}): Promise<R
     throw err;
   }
   const endpoint = cloud.addr;
-  const env: Record<string, string> = {
-    SVC_ADDR: openbao.addr,
-    SVC_TOKEN: openbao.token,
-    CLOUD_LOGIN_ENDPOINT: endpoint,
-    CLOUD_GRAPH_ENDPOINT: endpoint,
-    CLOUD_MANAGEMENT_ENDPOINT: endpoint,
-    CLOUD_CACERT: cloud.caFile,
-    CLOUD_ROOT_CLIENT_ID: cloud.rootClientId,
-    CLOUD_ROOT_CLIENT_SECRET: cloud.rootClientSecret,
-    CLOUD_FIXTURE_TENANT_ID: cloud.tenantId,
-    CLOUD_FIXTURE_SUBSCRIPTION_ID: cloud.subscriptionId,
-    CLOUD_RESOURCE_GROUP: cloud.fixtures.resourceGroup,
-    CLOUD_ROLE_NAMES: cloud.fixtures.roleNames.join(','),
-    CLOUD_GROUP_NAMES: cloud.fixtures.groupNames.join(','),
-    CLOUD_APPLICATION_OBJECT_ID: cloud.fixtures.applicationObjectId,
+  // The run's settings by their paths; their environment variables come from their declarations.
+  const settingsOfRun: Record<string, string> = {
+    'svc.addr': openbao.addr,
+    'svc.token': openbao.token,
+    'cloud.loginEndpoint': endpoint,
+    'cloud.graphEndpoint': endpoint,
+    'cloud.managementEndpoint': endpoint,
+    'cloud.cacert': cloud.caFile,
+    'cloud.rootClientId': cloud.rootClientId,
+    'cloud.rootClientSecret': cloud.rootClientSecret,
+    'cloud.tenantId': cloud.tenantId,
+    'cloud.subscriptionId': cloud.subscriptionId,
+    'cloud.resourceGroup': cloud.fixtures.resourceGroup,
+    'cloud.roleNames': cloud.fixtures.roleNames.join(','),
+    'cloud.groupNames': cloud.fixtures.groupNames.join(','),
+    'cloud.applicationObjectId': cloud.fixtures.applicationObjectId,
   };
   if (opts.engineEnv) {
     // The variables the engine was started with, in the target's names (a secret's value left out).
-    const { AZURE_CLIENT_SECRET: _secret, ...shown } = engineEnv;
-    env.CLOUD_ENV_OVERRIDES = JSON.stringify({ ...shown, AZURE_CLIENT_SECRET: '' });
+    settingsOfRun['cloud.envOverrides'] = JSON.stringify(
+      Object.fromEntries(Object.entries(engineEnv).map(([k, v]) => [k, k.endsWith('_SECRET') ? '' : v])),
+    );
   }
+  const env = Object.fromEntries(Object.entries(settingsOfRun).map(([path, v]) => [envOf(path), v]));
   return {
     openbao,
     cloud,
