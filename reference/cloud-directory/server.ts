@@ -132,7 +132,11 @@ export async function startCloudDirectory(opts: {
 
   const root = store.createApplication({ displayName: 'svc-engine-root', appId: seed.rootClientId });
   const rootSp = store.createServicePrincipal(root.appId);
-  const rootClientSecret = store.addPassword(root, { displayName: 'seeded' }, seed.rootClientSecret).secretText;
+  const rootClientSecret = store.addPassword(
+    root,
+    { displayName: 'seeded' },
+    { secret: seed.rootClientSecret },
+  ).secretText;
   store.grantGraph(rootSp.id, [
     'Application.ReadWrite.All',
     'AppRoleAssignment.ReadWrite.All',

@@ -178,12 +178,13 @@ export class DirectoryStore {
 
   /**
    * Adds a password credential to an application or service principal; the secret text is
-   * returned once and never stored. `chosenSecret` is for seeding only (reproducible restarts).
+   * returned once and never stored. `seed` is the simulation's own seeding (a secret it may choose,
+   * for reproducible restarts), usable at once as if added long before.
    */
   addPassword(
     owner: { passwordCredentials: PasswordCredential[] },
     input: { displayName?: string; startDateTime?: string; endDateTime?: string },
-    chosenSecret?: string,
+    seed?: { secret?: string },
   ): { credential: PasswordCredential; secretText: string } {
     const now = this.clock.now();
     const date = (field: 'startDateTime' | 'endDateTime', fallback: number) => {
@@ -198,7 +199,7 @@ export class DirectoryStore {
     const end = date('endDateTime', now + 2 * 365 * 86400_000);
     if (end <= start)
       throw new DirectoryError(400, 'Request_BadRequest', 'The endDateTime must be after the startDateTime.');
-    const secretText = chosenSecret ?? this.rules.newSecretText();
+    const secretText = seed?.secret ?? this.rules.newSecretText();
     const credential: PasswordCredential = {
       keyId: randomUUID(),
       displayName: input.displayName ?? '',
@@ -206,7 +207,7 @@ export class DirectoryStore {
       endDateTime: this.iso(end),
       hint: secretText.slice(0, 3),
       digest: digestOf(secretText),
-      usableFrom: chosenSecret ? 0 : now + this.rules.secretPropagationMs,
+      usableFrom: seed ? 0 : now + this.rules.secretPropagationMs,
     };
     owner.passwordCredentials.push(credential);
     return { credential, secretText };
