@@ -22,3 +22,12 @@ export const CLOUD_ENV_VARS: readonly CloudEnvVar[] = [
   'CLOUD_CLIENT_SECRET',
   'CLOUD_ENVIRONMENT',
 ];
+
+/** The public cloud's endpoints and token scopes: the defaults of the cloud suite's reader. */
+export const CLOUD_PUBLIC_ENDPOINTS = {
+  loginEndpoint: 'https://login.microsoftonline.com',
+  graphEndpoint: 'https://graph.microsoft.com',
+  managementEndpoint: 'https://management.azure.com',
+  graphScope: 'https://graph.microsoft.com/.default',
+  managementScope: 'https://management.azure.com/.default',
+} as const;
