@@ -26,7 +26,7 @@ import type { MutationReport } from '../harness/cli/mutation.js';
 import { filesTesting } from '../harness/cli/mutation-targets.js';
 import { blastRadius, failedRequirements, variantVerdict } from '../harness/cli/mutation-verdicts.js';
 import type { Results } from '../harness/report/model.js';
-import { TEST_ROBUSTNESS_SEED } from '../harness/setup/global-setup.js';
+import { TEST_ROBUSTNESS_SEED } from '../harness/setup/run-config.js';
 import { allFaults, allVariants } from '../reference/switch-registry.js';
 import { conformanceRun } from './lib/run.js';
 

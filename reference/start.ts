@@ -177,7 +177,8 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
       log,
       settings: {
         env: wiring?.settings.env ?? opts.env ?? process.env,
-        cloudDirectoryAddr: wiring?.settings.cloudDirectoryAddr,
+        cloudEndpoints: wiring?.settings.cloudEndpoints,
+        cloudCa: wiring?.settings.cloudCa,
         cloudEnvironment: wiring?.settings.cloudEnvironment,
         defaultLeaseTtl: 768 * 3600,
         maxLeaseTtl: 768 * 3600,

@@ -45,6 +45,7 @@ function targets(): Target[] {
     .sort((a, b) => a.dir.localeCompare(b.dir));
 }
 
+const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 
 /** One cell: how many requirements of the area and level the target met, broke, read otherwise, did not run. */
@@ -116,15 +117,15 @@ export function renderCompatibility(): string {
     '',
     '## Per area and level',
     '',
-    `| area | level | requirements | reference | ${ts.map((t) => `${t.title} (${t.dir})`).join(' | ')} |`,
-    `|---|---|---|---|${ts.map(() => '---').join('|')}|`,
+    row(['area', 'level', 'requirements', 'reference', ...ts.map((t) => `${t.title} (${t.dir})`)]),
+    row(['area', 'level', 'requirements', 'reference', ...ts].map(() => '---')),
   ];
   for (const area of areas)
     for (const level of LEVELS) {
       const reqs = catalogue.filter((r) => (r.area ?? r.id.split('.')[0]) === area && r.level === level);
       if (!reqs.length) continue;
       const cols = ts.map((t) => (t.suites.includes(area) ? cell(reqs, t) : '—'));
-      lines.push(`| ${area} | ${level} | ${reqs.length} | ${refCell(reqs)} | ${cols.join(' | ')} |`);
+      lines.push(row([area, level, String(reqs.length), refCell(reqs), ...cols]));
     }
   const text = new Map(catalogue.map((r) => [r.id, r]));
   for (const t of ts) {

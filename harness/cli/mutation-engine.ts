@@ -29,6 +29,7 @@ import { createVitest, type TestModule, type TestProject, type Vitest } from 'vi
 import type { LaneStartOptions, ReferenceHost } from '../../contract/reference-host.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 import type { TargetConfig } from '../config/types.js';
+import { targetPlan } from '../config/target-plan.js';
 import { serveTarget, type TargetHandoff } from '../config/target-handoff.js';
 import type { RawOutcome } from '../report/build.js';
 import { moduleOutcomes } from '../report/reporter.js';
@@ -165,7 +166,7 @@ export class MutationEngine {
       const project = conformanceProject({
         globalSetup: GLOBAL_SETUP,
         suites: cfg.run.suites,
-        embedded: true,
+        target: targetPlan(cfg),
         concurrency: 1,
         testsInFlight,
         timeouts: cfg.timeouts,

@@ -15,6 +15,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { envOf } from '../config/settings.js';
 import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../../contract/switches.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 import type { Results } from '../report/model.js';
@@ -22,7 +23,7 @@ import { buildResults } from '../report/build.js';
 import { loadCatalogue } from '../spec/catalogue.js';
 import { loadStatements } from '../spec/statements.js';
 import { loadConfig } from '../config/load.js';
-import { TEST_ROBUSTNESS_SEED } from '../setup/global-setup.js';
+import { TEST_ROBUSTNESS_SEED } from '../setup/run-config.js';
 import { filesTesting } from './mutation-targets.js';
 import { type LaneOutcome, type LaneSpec, MutationEngine } from './mutation-engine.js';
 import { lane, reachIndex, type ReachIndex, type Selection, TestIndex } from './mutation-plan.js';
@@ -166,7 +167,7 @@ export async function runMutation(
   // The embedded reference, whatever the caller's environment names; the robustness suite with
   // the project's fixed seed, so that every run of a test sends what the traced one sent.
   const env = { ...process.env };
-  for (const name of ['SVC_ADDR', 'SCHED_ADDR', 'REF_FAULTS', 'REF_VARIANTS']) delete env[name];
+  for (const path of ['svc.addr', 'sched.addr', 'reference.faults', 'reference.variants']) delete env[envOf(path)];
   const cfg = loadConfig({ env, cli: { suites, reportDir: join(base, 'clean'), seed: TEST_ROBUSTNESS_SEED } });
   const host = await embedded.host();
   let engine: MutationEngine | undefined;

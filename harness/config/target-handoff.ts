@@ -136,7 +136,18 @@ export function receiveTarget(address: HandoffAddress): Promise<TargetConfig> {
       }
       if (!answer) return settle(new TargetNotPrepared('the run ended before its target was ready'));
       if (answer.ok) return settle(undefined, answer.config);
-      settle(new TargetNotPrepared(`the target could not be prepared: ${answer.message}`));
+      // The main process prints the reason once; a file that had started before the run was
+      // cancelled fails with a pointer to it, so the reason is not said once per such file.
+      settle(
+        new TargetNotPrepared(
+          `no target for this file: its preparation failed (${firstWords(answer.message)}…; the whole reason is printed once, above)`,
+        ),
+      );
     });
   });
+}
+
+/** The start of a reason, enough to tell which one it points at. */
+function firstWords(message: string): string {
+  return message.split(/\s+/).slice(0, 4).join(' ');
 }

@@ -1,7 +1,7 @@
 /** Batch rules for every batch operation: order, reference echo, per-item errors, partial and total failure. */
 import { conformance, suite, type T } from '../../harness/index.js';
-import { clientError, expectThat, statusIs, statusBetween } from '../../harness/checks/index.js';
-import { b64, batchResults, createKey, data, versioned } from './lib/api.js';
+import { expectThat, statusIs, statusBetween } from '../../harness/checks/index.js';
+import { b64, batchResults, createKey, data, fails, versioned } from './lib/api.js';
 import type { MountRef } from '../../harness/index.js';
 
 const s = suite('transit');
@@ -337,7 +337,7 @@ conformance(
           ],
         },
       }),
-      clientError,
+      fails,
     );
   },
 );

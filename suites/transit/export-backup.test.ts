@@ -5,7 +5,19 @@
 import { createPublicKey, sign as nodeSign, type KeyObject } from 'node:crypto';
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
-import { b64, createKey, data, encrypt, exported, keyAbsent, readKey, rotate, unb64, versioned } from './lib/api.js';
+import {
+  b64,
+  createKey,
+  data,
+  encrypt,
+  exported,
+  fails,
+  keyAbsent,
+  readKey,
+  rotate,
+  unb64,
+  versioned,
+} from './lib/api.js';
 import { aeadOpen, byokUnwrap, privateKeyFrom, publicKeyFrom } from './lib/local-crypto.js';
 
 const s = suite('transit');
@@ -76,11 +88,11 @@ conformance(
   },
   async (t) => {
     const name = await createKey(t, transit, 'noexport');
-    t.check(await t.svc.get(`${transit.path}/export/encryption-key/${name}`), clientError);
-    t.check(await t.svc.get(`${transit.path}/export/hmac-key/${name}`), clientError);
+    t.check(await t.svc.get(`${transit.path}/export/encryption-key/${name}`), fails);
+    t.check(await t.svc.get(`${transit.path}/export/hmac-key/${name}`), fails);
     for (const type of ['ecdsa-p256', 'ed25519']) {
       const signer = await createKey(t, transit, `noexport-${type}`, { type });
-      t.check(await t.svc.get(`${transit.path}/export/signing-key/${signer}`), clientError);
+      t.check(await t.svc.get(`${transit.path}/export/signing-key/${signer}`), fails);
     }
   },
 );
@@ -120,7 +132,7 @@ conformance(
       Object.keys(first),
     );
     // A version the key does not have is not valid: version 9 of a three-version key.
-    t.check(await t.svc.get(`${transit.path}/export/encryption-key/${name}/9`), clientError);
+    t.check(await t.svc.get(`${transit.path}/export/encryption-key/${name}/9`), fails);
   },
 );
 
@@ -143,7 +155,7 @@ conformance(
     );
     for (const type of ['aes256-gcm96', 'ed25519']) {
       const notRsa = await createKey(t, transit, `byok-${type}`, { type });
-      t.check(await t.svc.get(`${transit.path}/byok-export/${notRsa}/${src}`), clientError);
+      t.check(await t.svc.get(`${transit.path}/byok-export/${notRsa}/${src}`), fails);
     }
     const material = await exported(t, transit, 'encryption-key', src);
     for (const [suffix, versions] of [
@@ -228,7 +240,7 @@ conformance(
     const backup = await backupKey(t, source);
     const target = await createKey(t, transit, 'rs-target');
     const own = await encrypt(t, transit, target, 'own');
-    t.check(await t.svc.post(`${transit.path}/restore/${target}`, { body: { backup } }), clientError);
+    t.check(await t.svc.post(`${transit.path}/restore/${target}`, { body: { backup } }), fails);
     t.check(
       await t.svc.post(`${transit.path}/decrypt/${target}`, { body: { ciphertext: own } }),
       statusIs(200),
@@ -252,7 +264,7 @@ conformance(
   },
   async (t) => {
     const name = await createKey(t, transit, 'nobackup', { exportable: true });
-    t.check(await t.svc.get(`${transit.path}/backup/${name}`), clientError);
+    t.check(await t.svc.get(`${transit.path}/backup/${name}`), fails);
   },
 );
 
@@ -260,29 +272,58 @@ conformance(
   {
     id: 'transit.restore.name',
     level: 'MUST',
-    title: "POST /transit/restore restores under the body's name, or under the key's own name without one",
+    title:
+      "POST /transit/restore/:name restores under the path's name, and POST /transit/restore under the key's own name",
   },
   async (t) => {
     const name = await createKey(t, transit, 'rs-own', { exportable: true, allow_plaintext_backup: true });
     const ct = await encrypt(t, transit, name, 'restored by name');
     const backup = await backupKey(t, name);
     const other = t.unique('rs-other');
-    t.check(await t.svc.post(`${transit.path}/restore`, { body: { backup, name: other } }), success);
+    t.check(await t.svc.post(`${transit.path}/restore/${other}`, { body: { backup } }), success);
     t.check(
       await t.svc.post(`${transit.path}/decrypt/${other}`, { body: { ciphertext: ct } }),
       statusIs(200),
-      bodyAt('/data/plaintext', b64('restored by name'), "decrypts under the body's name"),
+      bodyAt('/data/plaintext', b64('restored by name'), "decrypts under the path's name"),
     );
-    t.precondition(
-      await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { deletion_allowed: true } }),
-      success,
-    );
-    t.precondition(await t.svc.delete(`${transit.path}/keys/${name}`), success);
+    await removeKey(t, name);
     t.check(await t.svc.post(`${transit.path}/restore`, { body: { backup } }), success);
     t.check(
       await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } }),
       statusIs(200),
       bodyAt('/data/plaintext', b64('restored by name'), "decrypts under the key's own name"),
+    );
+  },
+);
+
+/** Deletes a key the test made (deletion allowed first): set-up of what comes next. */
+async function removeKey(t: T, name: string): Promise<void> {
+  t.precondition(
+    await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { deletion_allowed: true } }),
+    success,
+  );
+  t.precondition(await t.svc.delete(`${transit.path}/keys/${name}`), success);
+}
+
+conformance(
+  {
+    id: 'transit.restore.body-name',
+    level: 'MUST',
+    title: "POST /transit/restore with name in the body restores under the body's name",
+  },
+  async (t) => {
+    const name = await createKey(t, transit, 'rs-body', { exportable: true, allow_plaintext_backup: true });
+    const ct = await encrypt(t, transit, name, 'restored by body name');
+    const backup = await backupKey(t, name);
+    // The key's own name is free, so a restore that ignores the body's name is seen as such
+    // (restored under the own name) rather than refused as a restore onto an existing key.
+    await removeKey(t, name);
+    const other = t.unique('rs-body-other');
+    t.check(await t.svc.post(`${transit.path}/restore`, { body: { backup, name: other } }), success);
+    t.check(
+      await t.svc.post(`${transit.path}/decrypt/${other}`, { body: { ciphertext: ct } }),
+      statusIs(200),
+      bodyAt('/data/plaintext', b64('restored by body name'), "decrypts under the body's name"),
     );
   },
 );

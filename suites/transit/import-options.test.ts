@@ -9,7 +9,7 @@
 import { constants, createHmac, type KeyObject, randomBytes, sign as nodeSign } from 'node:crypto';
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
-import { b64, data, encrypt, expectVersion, exported, keyAbsent, readKey, unb64, versioned } from './lib/api.js';
+import { b64, data, encrypt, expectVersion, exported, fails, keyAbsent, readKey, unb64, versioned } from './lib/api.js';
 import {
   importedFixture,
   importKey,
@@ -184,7 +184,7 @@ conformance(
       { exportable: false, allow_plaintext_backup: false },
       { exportable: read.exportable, allow_plaintext_backup: read.allow_plaintext_backup },
     );
-    t.check(await t.svc.get(`${transit.path}/export/encryption-key/${plain}`), clientError);
+    t.check(await t.svc.get(`${transit.path}/export/encryption-key/${plain}`), fails);
     const key = material(t);
     const flagged = await importKey(t, transit, {
       type: 'aes256-gcm96',
@@ -203,10 +203,10 @@ conformance(
     for (const flag of ['exportable', 'allow_plaintext_backup']) {
       const ex = await t.svc.post(`${transit.path}/keys/${flagged}/config`, { body: { [flag]: false } });
       expectThat(
-        ex.response.status < 500,
+        ex.response.status >= 200 && (ex.response.status < 300 || ex.response.status >= 400),
         'disable-attempt',
         `config ${flag} false is refused or ignored`,
-        '2xx or 4xx',
+        '2xx, or an error status',
         ex.response.status,
       );
       t.check(
@@ -324,7 +324,7 @@ conformance(
       await t.svc.post(`${transit.path}/decrypt/${name}`, {
         body: { ciphertext: `${t.config.dialect.outputPrefix}:v1:${ct.bytes.toString('base64')}` },
       }),
-      clientError,
+      fails,
     );
   },
 );

@@ -110,10 +110,10 @@ conformance(
     const v1 = (old.response.body as { data?: { ciphertext?: string } }).data?.ciphertext;
     const ex = await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: v1 } });
     expectThat(
-      ex.response.status >= 400 && ex.response.status < 500,
+      ex.response.status >= 400,
       'still-bounded',
       'a version 1 ciphertext still does not decrypt',
-      '4xx',
+      'an error status',
       ex.response.status,
     );
   },
@@ -144,6 +144,30 @@ conformance(
   },
 );
 
+/**
+ * Pieces of a private key that only the private key holds: its private scalar or exponent `d` in
+ * base64, base64url and hex, and the characters of the PEM (PKCS#8) that encode bytes of `d` alone.
+ * Other parts of the PEM are public (an RSA key's modulus and exponent, an EC key's point, the
+ * algorithm header) and appear in the public key the read rightly shows.
+ */
+function privateFragments(pem: string): string[] {
+  const key = privateKeyFrom(pem);
+  const d = Buffer.from(String(key.export({ format: 'jwk' }).d), 'base64url');
+  const fragments = [
+    d.toString('base64').slice(0, 40),
+    d.toString('base64url').slice(0, 40),
+    d.toString('hex').slice(0, 40),
+  ];
+  const der = key.export({ format: 'der', type: 'pkcs8' });
+  const at = der.indexOf(d);
+  // Base64 writes bytes 3k..3k+2 as characters 4k..4k+3: 40 characters from the first whole
+  // group inside `d` encode 30 of its bytes and nothing else.
+  const group = Math.ceil(at / 3);
+  if (at >= 0 && group * 3 + 30 <= at + d.length)
+    fragments.push(der.toString('base64').slice(group * 4, group * 4 + 40));
+  return fragments;
+}
+
 conformance(
   {
     id: 'transit.key.no-material-in-read',
@@ -161,18 +185,11 @@ conformance(
         success,
       );
       const signing = (await exported(t, transit, 'signing-key', name))['1']!;
-      const jwk = privateKeyFrom(signing).export({ format: 'jwk' });
-      const d = Buffer.from(String(jwk.d), 'base64url');
-      const fragments = [
-        d.toString('base64').slice(0, 40),
-        d.toString('base64url').slice(0, 40),
-        d.toString('hex').slice(0, 40),
-      ];
-      const pemBody = signing.replace(/-----[^-]+-----|\s/g, '');
-      if (pemBody.length > 160) fragments.push(pemBody.slice(100, 160));
+      const fragments = privateFragments(signing);
       const read = await t.svc.get(`${transit.path}/keys/${name}`);
       t.check(read, statusIs(200));
-      const text = read.response.text;
+      // A PEM inside a JSON string has its line breaks escaped: read the text without them.
+      const text = read.response.text.replace(/\\n|\s/g, '');
       expectThat(
         fragments.every((f) => !text.includes(f) && !text.toLowerCase().includes(f.toLowerCase())),
         'no-private-key',

@@ -5,8 +5,8 @@
  * the file (RSA-4096 takes seconds).
  */
 import { conformance, suite } from '../../harness/index.js';
-import { bodyAt, clientError, expectThat, statusIs } from '../../harness/checks/index.js';
-import { b64, data, encrypt, exported, keygenTimeout, readKey, unb64, versioned } from './lib/api.js';
+import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
+import { b64, data, encrypt, exported, fails, keygenTimeout, readKey, unb64, versioned } from './lib/api.js';
 import { publicKeyFrom, verifyLocally } from './lib/local-crypto.js';
 
 const s = suite('transit');
@@ -18,17 +18,23 @@ const MODULI = { 'rsa-2048': 2048, 'rsa-3072': 3072, 'rsa-4096': 4096 } as const
 const TYPES = [...Object.keys(AEAD), 'ed25519', ...Object.keys(CURVES), ...Object.keys(MODULI), 'hmac'];
 const keys: Record<string, string> = {};
 
+/**
+ * What the set-up sends for each type besides the type: the hmac key names its key_size (32, the
+ * lower bound every implementation takes), so these tests do not lean on the default size, which
+ * transit.key.hmac-default-size checks on its own.
+ */
+const CREATE: Record<string, Record<string, unknown>> = { hmac: { key_size: 32 } };
+
 s.setup(async (c) => {
   // Every type once, exportable, made concurrently: RSA-4096 takes seconds.
   await Promise.all(
     TYPES.map(async (type) => {
       const name = c.unique(type);
       const ex = await c.svc.post(`${transit.path}/keys/${name}`, {
-        body: { type, exportable: true },
+        body: { type, exportable: true, ...CREATE[type] },
         timeoutMs: keygenTimeout(type),
       });
-      if (ex.response.status !== 200 && ex.response.status !== 204)
-        throw new Error(`could not create the ${type} key: status ${ex.response.status}`);
+      c.precondition(ex, success);
       keys[type] = name;
     }),
   );
@@ -175,8 +181,8 @@ conformance(
   async (t) => {
     const name = keys.hmac!;
     t.check(await t.svc.post(`${transit.path}/hmac/${name}`, { body: { input: b64(MESSAGE) } }), statusIs(200));
-    t.check(await t.svc.post(`${transit.path}/encrypt/${name}`, { body: { plaintext: b64(MESSAGE) } }), clientError);
-    t.check(await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: b64(MESSAGE) } }), clientError);
+    t.check(await t.svc.post(`${transit.path}/encrypt/${name}`, { body: { plaintext: b64(MESSAGE) } }), fails);
+    t.check(await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: b64(MESSAGE) } }), fails);
   },
 );
 
@@ -226,10 +232,10 @@ conformance(
     for (const path of [`keys/${name}`, `keys/${name}/config`]) {
       const ex = await t.svc.post(`${transit.path}/${path}`, { body });
       expectThat(
-        ex.response.status < 500,
+        ex.response.status >= 200 && (ex.response.status < 300 || ex.response.status >= 400),
         'answer',
         `POST ${path} with creation values is refused or ignored`,
-        '2xx or 4xx',
+        '2xx, or an error status',
         ex.response.status,
       );
       const key = await readKey(t, transit, name);

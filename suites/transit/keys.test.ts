@@ -3,8 +3,8 @@
  * and cache size.
  */
 import { conformance, suite, type Exchange } from '../../harness/index.js';
-import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
-import { createKey, data, encrypt, exported, keyAbsent, readKey, unb64 } from './lib/api.js';
+import { bodyAt, expectThat, statusIs, success } from '../../harness/checks/index.js';
+import { createKey, data, encrypt, exported, fails, keyAbsent, readKey, unb64 } from './lib/api.js';
 
 const s = suite('transit');
 const transit = s.mount('transit', { type: 'transit' });
@@ -82,7 +82,8 @@ conformance(
   },
   async (t) => {
     for (const type of SYMMETRIC) {
-      const name = await createKey(t, transit, type, { type });
+      // The hmac key names its size (the default size is transit.key.hmac-default-size's own test).
+      const name = await createKey(t, transit, type, type === 'hmac' ? { type, key_size: 32 } : { type });
       const key = await readKey(t, transit, name);
       expectThat(key.type === type, 'type', `the key created as ${type} reads as ${type}`, type, key.type);
       // Only what the Key types table gives: an AEAD key encrypts, decrypts and supports derivation
@@ -201,10 +202,10 @@ conformance(
 const refusedOrIgnored = (ex: Exchange) => {
   const s = ex.response.status;
   expectThat(
-    (s >= 200 && s < 300) || (s >= 400 && s < 500),
+    (s >= 200 && s < 300) || s >= 400,
     'disable-attempt',
-    `${ex.request.method} ${ex.request.path} turning the flag off is refused (4xx) or answered and ignored (2xx)`,
-    '2xx or 4xx',
+    `${ex.request.method} ${ex.request.path} turning the flag off is refused (an error status) or answered and ignored (2xx)`,
+    '2xx, or an error status',
     s,
   );
 };
@@ -255,7 +256,7 @@ conformance(
   },
   async (t) => {
     const name = await createKey(t, transit, 'nodelete');
-    t.check(await t.svc.delete(`${transit.path}/keys/${name}`), clientError);
+    t.check(await t.svc.delete(`${transit.path}/keys/${name}`), fails);
     t.check(await t.svc.get(`${transit.path}/keys/${name}`), statusIs(200));
   },
 );
@@ -280,7 +281,7 @@ conformance(
       statusIs(200),
       bodyAt('/data/deletion_allowed', false, 'is false after config deletion_allowed false'),
     );
-    t.check(await t.svc.delete(`${transit.path}/keys/${name}`), clientError);
+    t.check(await t.svc.delete(`${transit.path}/keys/${name}`), fails);
     t.check(await t.svc.get(`${transit.path}/keys/${name}`), statusIs(200));
   },
 );
@@ -305,7 +306,7 @@ conformance(
     t.as('transit.key.delete').check(await t.svc.get(`${transit.path}/keys/${name}`), keyAbsent);
     t.as('transit.key.delete').check(
       await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } }),
-      clientError,
+      fails,
     );
   },
 );

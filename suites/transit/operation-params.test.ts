@@ -5,7 +5,7 @@
  */
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs } from '../../harness/checks/index.js';
-import { b64, batchResults, createKey, data, encrypt, expectVersion, rotate } from './lib/api.js';
+import { b64, batchResults, createKey, data, encrypt, expectVersion, fails, rotate } from './lib/api.js';
 
 const s = suite('transit');
 const transit = s.mount('transit', { type: 'transit' });
@@ -37,7 +37,7 @@ conformance(
     const [a, b] = batchResults(ex);
     t.check(await decrypt(t, name, a?.ciphertext, C1), statusIs(200));
     t.check(await decrypt(t, name, b?.ciphertext, C2), statusIs(200));
-    t.check(await decrypt(t, name, b?.ciphertext, C1), clientError);
+    t.check(await decrypt(t, name, b?.ciphertext, C1), fails);
   },
 );
 
@@ -113,7 +113,7 @@ conformance(
       b64('moved'),
       data(back).plaintext,
     );
-    t.check(await decrypt(t, name, v2, C2), clientError);
+    t.check(await decrypt(t, name, v2, C2), fails);
   },
 );
 
@@ -140,7 +140,7 @@ conformance(
       'the data key',
       'another value',
     );
-    t.check(await decrypt(t, name, ciphertext, C2), clientError);
+    t.check(await decrypt(t, name, ciphertext, C2), fails);
   },
 );
 

@@ -45,11 +45,12 @@ describe('target hand-off', () => {
     expect(await receiveTarget(handoff.address)).toEqual(config);
   });
 
-  it('tells the workers why the target could not be prepared', async () => {
+  it('tells the workers that the target could not be prepared, pointing at the reason the main process prints once', async () => {
     handoff = await serveTarget(Promise.reject(new Error('unknown fault switch(es) x (setting REF_FAULTS)')), 10_000);
     await expect(receiveTarget(handoff.address)).rejects.toMatchObject({
       name: 'TargetNotPrepared',
-      message: 'the target could not be prepared: unknown fault switch(es) x (setting REF_FAULTS)',
+      message:
+        'no target for this file: its preparation failed (unknown fault switch(es) x…; the whole reason is printed once, above)',
     });
   });
 

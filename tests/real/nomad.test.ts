@@ -7,7 +7,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TestResult } from '../../harness/report/model.js';
 import { binaries, startNomad, type RunningTarget } from '../../tools/real-targets/launch.js';
-import { differences, explain, figures, realTarget, runSuites } from './run.js';
+import {
+  differences,
+  expectMatrixShows,
+  expectReportShows,
+  explain,
+  figures,
+  realTarget,
+  runSuites,
+  type SuiteRun,
+} from './run.js';
 
 const CONFIG = 'fixtures/targets/nomad/config.yaml';
 const EXPECTATIONS = 'fixtures/targets/nomad/expectations.yaml';
@@ -24,6 +33,7 @@ const modes = [
 
 describe.skipIf(part.skip)(`the jobs suite against Nomad 2.0.0${part.note}`, () => {
   const started: RunningTarget[] = [];
+  const runs: { name: string; run: SuiteRun }[] = [];
   afterAll(async () => Promise.all(started.map((t) => t.stop())), 60_000);
 
   // The two modes run side by side: most of a run is the scheduler's own waits (deployments).
@@ -45,7 +55,14 @@ describe.skipIf(part.skip)(`the jobs suite against Nomad 2.0.0${part.note}`, () 
       const diffs = differences(run, EXPECTATIONS, (_e, tests) => mode.unreachable(tests));
       expect(diffs, explain(run, diffs)).toEqual([]);
       expect(run.exitCode, `exit code; output:\n${run.output.slice(-3000)}`).toBe(0);
+      await expectReportShows(run);
+      runs.push({ name: mode.name, run });
     },
     900_000,
   );
+
+  it('both modes make a matrix that opens in Chromium', async () => {
+    expect(runs.map((r) => r.name).sort(), 'both runs finished').toEqual(modes.map((m) => m.name).sort());
+    await expectMatrixShows(runs);
+  }, 180_000);
 });

@@ -7,7 +7,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaries, startOpenBao, type RunningTarget } from '../../tools/real-targets/launch.js';
-import { differences, explain, figures, realTarget, runSuites } from './run.js';
+import {
+  differences,
+  expectMatrixShows,
+  expectReportShows,
+  explain,
+  figures,
+  realTarget,
+  runSuites,
+  type SuiteRun,
+} from './run.js';
 
 const CONFIG = 'fixtures/targets/openbao/config.yaml';
 const cases = [
@@ -24,6 +33,8 @@ const cases = [
     expectations: 'fixtures/targets/openbao-2.6.2/expectations.yaml',
   },
 ];
+
+const runs: { name: string; run: SuiteRun }[] = [];
 
 for (const c of cases) {
   const part = realTarget(`OpenBao (${c.binary})`, [c.binary]);
@@ -49,6 +60,18 @@ for (const c of cases) {
       expect(diffs, explain(run, diffs)).toEqual([]);
       expect(run.results.run.target.version, 'the version the run probed').toBe(c.name.split('-')[1]);
       expect(run.exitCode, `exit code; output:\n${run.output.slice(-3000)}`).toBe(0);
+      await expectReportShows(run);
+      runs.push({ name: c.name, run });
     }, 600_000);
   });
 }
+
+describe.skipIf(cases.some((c) => realTarget(c.name, [c.binary]).skip))('the OpenBao runs side by side', () => {
+  it('make a matrix that opens in Chromium', async () => {
+    expect(
+      runs.map((r) => r.name),
+      'both runs finished',
+    ).toEqual(cases.map((c) => c.name));
+    await expectMatrixShows(runs);
+  }, 180_000);
+});

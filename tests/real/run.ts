@@ -8,9 +8,11 @@
  * first one already ran them); the reason is printed.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect } from 'vitest';
 import {
   describeDifferences,
   entryCovers,
@@ -22,6 +24,7 @@ import {
 import type { Results, TestResult } from '../../harness/report/model.js';
 import { loadCatalogue } from '../../harness/spec/catalogue.js';
 import { INSTALL_COMMAND } from '../../tools/real-targets/launch.js';
+import { chromiumPart, launchChromium } from '../helpers/chromium.js';
 import { prerequisite, type Prerequisite } from '../helpers/prerequisites.js';
 import { runEnv } from '../helpers/run-env.js';
 
@@ -132,4 +135,59 @@ export function scopeOf(suites: string[]): string[] {
 /** The assertion message: every difference with why it matters, and where the run's report is. */
 export function explain(run: SuiteRun, diffs: ExpectationDifference[]): string {
   return `the run differs from its expectations file (report: ${run.reportDir}/index.html):\n${describeDifferences(diffs)}`;
+}
+
+/**
+ * Opens a report page in headless Chromium (where it is installed: tests/helpers/chromium.ts) and
+ * returns what a reader sees: the text of `selector`, and the page's script errors.
+ */
+export async function readInChromium(
+  file: string,
+  selector: string,
+): Promise<{ text: string; errors: string[] } | undefined> {
+  if (chromiumPart.skip) return undefined;
+  chromiumPart.assertPresent();
+  const profile = mkdtempSync(join(tmpdir(), 'real-chromium-'));
+  const context = await launchChromium(profile);
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(file).href, { timeout: 30_000 });
+    return { text: await page.locator(selector).innerText({ timeout: 30_000 }), errors };
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+/** The run's HTML report shows its figures: the known failures are the listed ones, none failed. */
+export async function expectReportShows(run: SuiteRun): Promise<void> {
+  const page = await readInChromium(join(run.reportDir, 'index.html'), '#summary');
+  if (!page) return;
+  expect(page.errors, 'script errors of index.html').toEqual([]);
+  const known = run.results.tests.filter((t) => t.status === 'known-failure').length;
+  // The totals are spans: their text runs together ("154 passed0 failed").
+  expect(page.text, 'the summary of index.html').toMatch(new RegExp(`(^|\\D)${known} known failures`));
+  expect(page.text, 'the summary of index.html').toMatch(/(^|\D)0 failed/);
+}
+
+/** `svc-conformance matrix` of the runs side by side; its page opens and names every column. */
+export async function expectMatrixShows(runs: { name: string; run: SuiteRun }[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'real-matrix-'));
+  const args = [
+    'bin/svc-conformance.mjs',
+    'matrix',
+    ...runs.map((r) => `${r.name}=${join(r.run.reportDir, 'results.json')}`),
+  ];
+  await new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, [...args, '--report-dir', dir], { timeout: 120_000 }, (err, out, errOut) =>
+      err ? reject(new Error(`matrix: ${err.message}\n${out}${errOut}`)) : resolve(),
+    ),
+  );
+  expect(existsSync(join(dir, 'matrix.html')), 'matrix.html written').toBe(true);
+  const page = await readInChromium(join(dir, 'matrix.html'), 'body');
+  if (!page) return;
+  expect(page.errors, 'script errors of matrix.html').toEqual([]);
+  for (const r of runs) expect(page.text, `matrix.html names the column ${r.name}`).toContain(r.name);
 }

@@ -1,7 +1,7 @@
 /** Small helpers the transit tests share: body access, base64, versioned output strings, keys. */
 import type { Exchange, T } from '../../../harness/index.js';
 import type { MountRef } from '../../../harness/index.js';
-import { type Check, expectThat, statusIs, success } from '../../../harness/checks/index.js';
+import { type Check, expectThat, statusBetween, statusIs, success } from '../../../harness/checks/index.js';
 
 /** A JSON object of a transit answer: open-ended (the documents' "other fields: not shown"). */
 // biome-ignore lint/suspicious/noExplicitAny: answers are open JSON objects, read field by field in the tests
@@ -9,6 +9,37 @@ export type Json = Record<string, any>;
 
 export const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 export const unb64 = (s: unknown) => Buffer.from(String(s), 'base64');
+
+/**
+ * Refusals, read as every suite reads them. The transit document gives no status to its refusals
+ * ("fails", "is refused", "is an error", "returns an error", "must be exportable", "needs
+ * allow_rotation", "limits operations to"), and the core document's table gives 400 to "Invalid
+ * request, missing or invalid data" only. So:
+ * - a request that itself lacks a field the document calls required, or gives a value the document
+ *   rules out (a bound, a list of values, a form such as base64), is refused with a 4xx
+ *   (`clientError` of harness/checks, kept at those sites);
+ * - a well-formed request that the key's state or type forbids, or an operation that fails (a key
+ *   not exportable or not imported, a version below a minimum, an existing key, a ciphertext that
+ *   does not open, a destination that is not an RSA key), `fails`: any error status, 4xx or 5xx
+ *   (the real product answers 500 to several: restore onto an existing key, backup without
+ *   allow_plaintext_backup, rotate of an imported key, import_version of a generated key).
+ */
+export const fails: Check = statusBetween(400, 599);
+
+/** A verify answer that does not accept the signature or HMAC: an error status, or valid false. */
+export function notAccepted(ex: Exchange): boolean {
+  return ex.response.status >= 400 || data(ex).valid === false;
+}
+
+/**
+ * A verify batch item that does not accept its signature or HMAC: valid false, an item error, or no
+ * `valid` at all (the document lists no field of a verify batch item; the real product leaves out
+ * a false `valid` of an HMAC item). An accepted item must read valid true.
+ */
+export function itemNotAccepted(item: Json | undefined): boolean {
+  if (!item) return false;
+  return item.valid === false || item.valid === undefined || (typeof item.error === 'string' && item.error !== '');
+}
 
 export function data<D = Json>(ex: Exchange): D {
   return ((ex.response.body as { data?: unknown } | undefined)?.data ?? {}) as D;

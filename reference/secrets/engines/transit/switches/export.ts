@@ -96,8 +96,14 @@ export const exportSwitches = [
     description: 'restore onto an existing key is refused even with force true',
     replace: (d) => ({ checkRestoreTarget: (name, exists) => d.checkRestoreTarget(name, exists, false) }),
   }),
-  fault('transit.restore-body-name-ignored', {
+  fault('transit.restore-path-name-ignored', {
     breaks: 'transit.restore.name',
+    statements: ['doc.transit.keys-api.restore-name'],
+    description: "POST /transit/restore/:name ignores the path's name and restores under the backup's own name",
+    replace: (d) => ({ restoreName: (_pathName, body, backupName) => d.restoreName(undefined, body, backupName) }),
+  }),
+  fault('transit.restore-body-name-ignored', {
+    breaks: 'transit.restore.body-name',
     statements: ['doc.transit.keys-api.restore-name'],
     description: "POST /transit/restore ignores the body's name and restores under the backup's own name",
     replace: (d) => ({ restoreName: (pathName, _body, backupName) => d.restoreName(pathName, {}, backupName) }),

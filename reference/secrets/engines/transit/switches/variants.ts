@@ -25,6 +25,18 @@ const DOC = 'secrets-service-transit.md';
 
 const noCheck = (): void => undefined;
 
+/** A rule whose refusals (4xx) answer 500 with the same messages. */
+function as500<A extends unknown[], R>(rule: (...args: A) => R): (...args: A) => R {
+  return (...args) => {
+    try {
+      return rule(...args);
+    } catch (err) {
+      if (err instanceof SvcError && err.status < 500) throw new SvcError(500, err.messages);
+      throw err;
+    }
+  };
+}
+
 export const variantSwitches = [
   variant('transit.batch-other-ops-partial-200', {
     allows: `${DOC} Endpoints > Shared parameters: partial_failure_response_code (and with it the 400 of a partial failure and the error status of a total one) is given to "encrypt and decrypt" only; Errors rule 2 names no operation`,
@@ -182,6 +194,32 @@ export const variantSwitches = [
     allows: `${DOC} Errors: no status is named for an operation on a missing key; core document: 404 is "invalid path"`,
     description: 'operations on a key that does not exist answer 404 instead of 400',
     replace: () => ({ missingKey: (name) => notFound(`key ${JSON.stringify(name)} not found`) }),
+  }),
+  variant('transit.state-refusals-500', {
+    allows: `${DOC} States and transitions and Errors: restore onto an existing key "is refused", deleting a key with deletion_allowed false "fails", trim out of bounds "fails", mixed verify batch items "are an error"; an imported key "needs allow_rotation true", import_version is supported by imported keys only, "The key must be exportable", key_version "must be >= the key's min_encryption_version", the byok-export destination is an RSA key: no status is given; secrets-service-core.md Errors gives 400 only to "missing or invalid data"`,
+    description:
+      'refusals that the state or type of a key decides (rotate, delete, trim, import_version, export, backup, restore, byok-export destination, key_version below min_encryption_version, mixed verify batch) answer 500 with the message, as the real product answers several',
+    replace: (d) => ({
+      checkRotation: as500(d.checkRotation),
+      checkDeletion: as500(d.checkDeletion),
+      checkTrim: as500(d.checkTrim),
+      checkImportVersionImported: as500(d.checkImportVersionImported),
+      checkImportVersionNotRotated: as500(d.checkImportVersionNotRotated),
+      checkExportable: as500(d.checkExportable),
+      checkBackupExportable: as500(d.checkBackupExportable),
+      checkBackupPlaintext: as500(d.checkBackupPlaintext),
+      checkRestoreTarget: as500(d.checkRestoreTarget),
+      checkVerifyBatchModes: as500(d.checkVerifyBatchModes),
+      checkMinEncryption: as500(d.checkMinEncryption),
+      byokDestination: as500(d.byokDestination),
+    }),
+  }),
+  variant('transit.restore-name-path-only', {
+    allows: `${DOC} Key management: the restore row's path is /transit/restore(/:name) and its request lists \`name\` (optional restored name): the name may be the path segment only`,
+    description: 'POST /transit/restore takes the name from the path only; a body name is ignored (the real product)',
+    assumptions: ['transit.restore.body-name'],
+    statements: ['doc.transit.keys-api.restore-name'],
+    replace: (d) => ({ restoreName: (pathName, _body, backupName) => d.restoreName(pathName, {}, backupName) }),
   }),
   variant('transit.error-texts-multierror', {
     allows: 'secrets-service-core.md Errors: the body is {errors: [<message>, ...]}; the texts are not specified',
