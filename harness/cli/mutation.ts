@@ -168,7 +168,7 @@ export async function runMutation(
   // the project's fixed seed, so that every run of a test sends what the traced one sent.
   const env = { ...process.env };
   for (const path of ['svc.addr', 'sched.addr', 'reference.faults', 'reference.variants']) delete env[envOf(path)];
-  const cfg = loadConfig({ env, cli: { suites, reportDir: join(base, 'clean'), seed: TEST_ROBUSTNESS_SEED } });
+  const cfg = loadConfig({ env, cli: { suite: suites, reportDir: join(base, 'clean'), seed: TEST_ROBUSTNESS_SEED } });
   const host = await embedded.host();
   let engine: MutationEngine | undefined;
   try {
