@@ -72,18 +72,36 @@ export function buildProgram(root: Composition): Command {
     .option('--no-variants', 'skip the variant side')
     .option(
       '--radius <scope>',
-      "suites: measure each fault's blast radius over its whole suites (default); files: only the files naming its requirement (faster, a lower bound)",
-      'suites',
+      "files: each fault's blast radius over the tests of the files naming its requirement that it reaches (default; a lower bound); suites: over every test of its suites it reaches (a whole-suite run's radius, slower)",
+      'files',
     )
-    .option('--jobs <n>', 'runs in parallel', (v) => Number(v), 2)
+    .option(
+      '--changed',
+      'the incremental proof: the faults of the requirements changed since --since, a sample of the others, every variant',
+    )
+    .option('--since <ref>', "with --changed: the commit to compare with (default: the published proof's)")
+    .option('--sample <n>', 'with --changed: how many untouched faults to draw', (v) => Number(v), 20)
+    .option('--seed <n>', 'with --changed: the seed of the sample (default: the day, YYYYMMDD)', (v) => Number(v))
+    .option('--jobs <n>', 'test files in flight at once', (v) => Number(v), 2)
     .option('--report-dir <dir>', 'where mutation.json goes', 'reports')
     .action(async (o) => {
+      if (o.changed && !(Number.isInteger(o.sample) && o.sample >= 0)) {
+        console.error(`--sample must be a whole number of faults, not ${o.sample}`);
+        process.exitCode = 2;
+        return;
+      }
+      if (o.seed !== undefined && !Number.isInteger(o.seed)) {
+        console.error(`--seed must be a whole number, not ${o.seed}`);
+        process.exitCode = 2;
+        return;
+      }
       if (o.radius !== 'suites' && o.radius !== 'files') {
         console.error(`--radius must be suites or files, not ${o.radius}`);
         process.exitCode = 2;
         return;
       }
       const { runMutation } = await import('./mutation.js');
+      const { daySeed } = await import('./mutation-changed.js');
       process.exitCode = await runMutation(
         {
           suites: o.suite,
@@ -94,8 +112,9 @@ export function buildProgram(root: Composition): Command {
           radius: o.radius,
           jobs: o.jobs,
           reportDir: o.reportDir,
+          ...(o.changed ? { changed: { since: o.since, sample: o.sample, seed: o.seed ?? daySeed() } } : {}),
         },
-        await root.embedded.switches(),
+        root.embedded,
       );
     });
 
