@@ -16,12 +16,13 @@ import {
   freshMount,
   importRotation,
   ldapSuite,
-  LONG,
   reachedDirectory,
+  staticRoles,
 } from './helpers.js';
 import { offOrAbsent } from '../lib/fields.js';
 
 const { mount } = ldapSuite();
+const { createRole } = staticRoles(mount);
 const path = () => `${mount.path}/config`;
 
 /** bodyAt predicate: the same PEM text, whatever the line ending or trailing newline. */
@@ -189,15 +190,10 @@ conformance(
   async (t) => {
     await configure(t, mount);
     const acct = await account(t, 'ua');
-    const role = t.unique('ua');
     // The account's uid differs from its cn, so only a cn search finds it. The role read need not
     // echo the DN found by the search, so the proof is the directory: the rotated password opens
     // the entry found by cn.
-    t.check(
-      await t.svc.post(`${mount.path}/static-role/${role}`, { body: { username: acct.cn, rotation_period: LONG } }),
-      success,
-    );
-    t.track(`static role ${role}`, () => t.svc.delete(`${mount.path}/static-role/${role}`));
+    const role = await createRole(t, { username: acct.cn }, 'ua');
     const cred = t.check(await t.svc.get(`${mount.path}/static-cred/${role}`), statusIs(200));
     await expectBinds(t, acct.dn, data(cred).password, 'static-cred of a role found by cn');
   },
@@ -214,12 +210,7 @@ conformance(
     await configure(t, mount, { url: `${dead},${directory(t).url}`, connection_timeout: 2 });
     try {
       const acct = await account(t, 'fo');
-      const role = t.unique('fo');
-      t.check(
-        await t.svc.post(`${mount.path}/static-role/${role}`, { body: { username: acct.cn, rotation_period: LONG } }),
-        success,
-      );
-      t.track(`static role ${role}`, () => t.svc.delete(`${mount.path}/static-role/${role}`));
+      const role = await createRole(t, { username: acct.cn }, 'fo');
       const cred = t.check(await t.svc.get(`${mount.path}/static-cred/${role}`), statusIs(200));
       await expectBinds(t, acct.dn, data(cred).password, 'static-cred through the second url');
     } finally {

@@ -17,6 +17,7 @@ import {
   freshMount,
   ldapSuite,
   leaseId,
+  postStaticRole,
   LONG,
   refused,
   revokeLease,
@@ -38,12 +39,8 @@ async function generated(
   mountPath: string,
 ): Promise<{ password: string; dn: string; status: number; role: string }> {
   const acct = await account(t, 'gen');
-  const role = t.unique('gen');
-  const created = await t.svc.post(`${mountPath}/static-role/${role}`, {
-    body: { username: acct.cn, rotation_period: LONG },
-  });
+  const { name: role, ex: created } = await postStaticRole(t, mountPath, { username: acct.cn }, 'gen');
   if (created.response.status >= 400) return { password: '', dn: acct.dn, status: created.response.status, role };
-  t.track(`static role ${role}`, () => t.svc.delete(`${mountPath}/static-role/${role}`));
   const cred = t.check(await t.svc.get(`${mountPath}/static-cred/${role}`), statusIs(200));
   return { password: String(data(cred).password ?? ''), dn: acct.dn, status: created.response.status, role };
 }

@@ -95,17 +95,11 @@ conformance(
   async (t) => {
     const m = await freshMount(t, { skip_static_role_import_rotation: true });
     const kept = await account(t);
-    const a = t.unique('cfgskip');
-    t.check(await t.svc.post(`${m}/static-role/${a}`, { body: { username: kept.cn, rotation_period: LONG } }), success);
+    const fresh = staticRoles(m);
+    await fresh.createRole(t, { username: kept.cn }, 'cfgskip');
     await expectBinds(t, kept.dn, kept.password, 'config default skip: the original password');
     const rotated = await account(t);
-    const b = t.unique('override');
-    t.check(
-      await t.svc.post(`${m}/static-role/${b}`, {
-        body: { username: rotated.cn, rotation_period: LONG, skip_import_rotation: false },
-      }),
-      success,
-    );
+    await fresh.createRole(t, { username: rotated.cn, skip_import_rotation: false }, 'override');
     await expectNoBind(t, rotated.dn, rotated.password, 'role-level false overrides the config: the original password');
   },
 );

@@ -18,9 +18,11 @@ import {
   ldapSuite,
   leaseId,
   revokeLease,
+  staticRoles,
 } from './helpers.js';
 
 const { mount } = ldapSuite();
+const { createRole } = staticRoles(mount);
 
 /**
  * The static password read at `path` once it differs from `before`: read once where the target's
@@ -47,12 +49,7 @@ conformance(
   },
   async (t) => {
     const acct = await account(t);
-    const name = t.unique('sched');
-    t.check(
-      await t.svc.post(`${mount.path}/static-role/${name}`, { body: { username: acct.cn, rotation_period: 5 } }),
-      success,
-    );
-    t.track(`static role ${name}`, () => t.svc.delete(`${mount.path}/static-role/${name}`));
+    const name = await createRole(t, { username: acct.cn, rotation_period: 5 }, 'sched');
     const before = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
     await t.advance(7);
     // A real engine rotates on its own schedule (the upstream product looks at its queue every
@@ -77,12 +74,7 @@ conformance(
   { id: 'ldap.static.ttl-until-rotation', level: 'MUST', title: 'static-cred ttl counts down to the next rotation' },
   async (t) => {
     const acct = await account(t);
-    const name = t.unique('ttl');
-    t.check(
-      await t.svc.post(`${mount.path}/static-role/${name}`, { body: { username: acct.cn, rotation_period: 3600 } }),
-      success,
-    );
-    t.track(`static role ${name}`, () => t.svc.delete(`${mount.path}/static-role/${name}`));
+    const name = await createRole(t, { username: acct.cn, rotation_period: 3600 }, 'ttl');
     await t.advance(20);
     const ttl = Number(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).ttl);
     expectThat(ttl > 0 && ttl <= 3600 - 20, 'ttl', 'ttl is the time left until the next rotation', '<= 3580', ttl);

@@ -11,7 +11,7 @@
 import { conformance, type Exchange, type T, targetConfig } from '../../harness/index.js';
 import { expectThat, statusBetween, success } from '../../harness/checks/index.js';
 import { type SilentListener, silentListener } from '../../harness/directory/index.js';
-import { account, baseConfig, directory, freshMount, ldapSuite, LONG } from './helpers.js';
+import { account, baseConfig, directory, freshMount, ldapSuite, postStaticRole } from './helpers.js';
 
 ldapSuite();
 
@@ -124,14 +124,8 @@ async function mountAt(t: T, url: string, timeouts: Record<string, unknown>): Pr
   const m = await freshMount(t, null);
   t.check(await t.svc.post(`${m}/config`, { body: baseConfig(t) }), success);
   const acct = await account(t, 'tmo');
-  const role = t.unique('tmo');
-  t.precondition(
-    await t.svc.post(`${m}/static-role/${role}`, {
-      body: { username: acct.cn, rotation_period: LONG, skip_import_rotation: true },
-    }),
-    success,
-  );
-  t.track(`static role ${role}`, () => t.svc.delete(`${m}/static-role/${role}`));
+  const { name: role, ex } = await postStaticRole(t, m, { username: acct.cn, skip_import_rotation: true }, 'tmo');
+  t.precondition(ex, success);
   t.check(await t.svc.post(`${m}/config`, { body: baseConfig(t, { url, ...timeouts }) }), success);
   return { mount: m, role };
 }
