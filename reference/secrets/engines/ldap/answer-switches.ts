@@ -85,13 +85,13 @@ export const ldapAnswerSwitches = [
   }),
   fault('ldap.dynamic-creds-no-dns', {
     breaks: 'ldap.dynamic.creds-shape',
-    statements: [`${S}.ldap-dynamic.creds-fields`, `${S}.ldap-dynamic.endpoint-creds`],
+    statements: [`${S}.ldap-dynamic.creds-distinguished-names`, `${S}.ldap-dynamic.endpoint-creds`],
     description: 'GET /ldap/creds/:name leaves out distinguished_names.',
     rewrite: dropping((a) => objectRead(a, (p) => /^creds\/.+/.test(p)), ['distinguished_names']),
   }),
   fault('ldap.library-read-drops-flag', {
     breaks: 'ldap.library.create-read',
-    statements: [`${S}.library.endpoint-read`],
+    statements: [`${S}.library.endpoint-read-disable`],
     description: 'GET /ldap/library/:set leaves out disable_check_in_enforcement.',
     rewrite: dropping(
       (a) => objectRead(a, (p) => /^library\/.+/.test(p) && notStatus(p)),
@@ -100,7 +100,7 @@ export const ldapAnswerSwitches = [
   }),
   fault('ldap.library-checkout-no-account-name', {
     breaks: 'ldap.library.checkout',
-    statements: [`${S}.library.checkout-response`],
+    statements: [`${S}.library.checkout-account-name`],
     description: 'The check-out answer leaves out data.service_account_name.',
     rewrite: dropping((a) => writeData(a, (p) => /^library\/.+\/check-out$/.test(p)), ['service_account_name']),
   }),

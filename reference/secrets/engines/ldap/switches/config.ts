@@ -51,7 +51,7 @@ export const configSwitches = [
   }),
   fault('ldap.config-read-drops-tls-versions', {
     breaks: 'ldap.config.write-read',
-    statements: [`${S}.read-fields`, `${S}.endpoint-read`],
+    statements: [`${S}.read-tls-max-version`, `${S}.read-tls-min-version`, `${S}.endpoint-read`],
     description: 'The config read leaves out tls_min_version and tls_max_version.',
     replace: (d) => ({
       configRead: (cfg) => {
@@ -129,7 +129,7 @@ export const configSwitches = [
   }),
   fault('ldap.search-above-userdn', {
     breaks: 'ldap.static.username-must-exist',
-    statements: [`${S}.userdn`],
+    statements: [`${S}.userdn-static`],
     description: 'Accounts are searched from the parent of userdn, so entries outside userdn are found.',
     replace: (d) => ({ searchBase: (userdn) => d.searchBase(userdn.split(',').slice(1).join(',') || userdn) }),
   }),
@@ -141,7 +141,7 @@ export const configSwitches = [
   }),
   fault('ldap.url-no-failover', {
     breaks: 'ldap.config.url-failover',
-    statements: [`${S}.url-list`],
+    statements: [`${S}.url-failover`],
     description: 'Only the first URL of the list is tried.',
     replace: () => ({ urlsToTry: (urls) => urls.slice(0, 1) }),
   }),

@@ -21,7 +21,7 @@ export const librarySwitches = [
   }),
   fault('ldap.library-accounts-string-refused', {
     breaks: 'ldap.library.create-read',
-    statements: [`${S}.accounts-type`],
+    statements: [`${S}.accounts-string`],
     description: 'service_account_names given as a string is refused; only a list is taken.',
     replace: (d) => ({
       accountNames: (value) => {
@@ -44,7 +44,7 @@ export const librarySwitches = [
   }),
   fault('ldap.library-max-ttl-default-48h', {
     breaks: 'ldap.library.defaults',
-    statements: [`${S}.max-ttl-default`],
+    statements: [`${S}.max-ttl-default`, `${S}.limit-max-ttl-default`],
     description: 'A set without max_ttl gets 48h instead of 24h.',
     replace: () => ({ libraryDefaultMaxTtl: 2 * DAY }),
   }),
@@ -162,7 +162,7 @@ export const librarySwitches = [
   }),
   fault('ldap.library-renew-past-max-ttl', {
     breaks: 'ldap.library.ttl-expiry-checkin',
-    statements: [`${S}.max-ttl`],
+    statements: [`${S}.max-ttl`, `${S}.state-max-ttl-elapses`],
     description: 'Check-out leases can be renewed past max_ttl.',
     replace: () => ({ renewCap: () => undefined }),
   }),
@@ -210,16 +210,18 @@ export const librarySwitches = [
     breaks: 'ldap.library.checkin-body-optional',
     statements: [`${S}.endpoint-checkin-names`],
     description: 'service_account_names given as a string is ignored at check-in (as if omitted).',
-    replace: (d) => ({ checkInNames: (value) => (typeof value === 'string' ? undefined : d.checkInNames(value)) }),
+    replace: (d) => ({
+      checkInNames: (value, manage) => (typeof value === 'string' ? undefined : d.checkInNames(value, manage)),
+    }),
   }),
   fault('ldap.library-checkin-names-required', {
     breaks: 'ldap.library.checkin-body-optional',
     statements: [`${S}.endpoint-checkin-omitted`],
     description: 'A check-in without service_account_names is refused even with one account checked out.',
     replace: (d) => ({
-      checkInNames: (value) => {
+      checkInNames: (value, manage) => {
         if (value === undefined || value === null) throw badRequest('service_account_names is required');
-        return d.checkInNames(value);
+        return d.checkInNames(value, manage);
       },
     }),
   }),

@@ -70,7 +70,7 @@ export const staticSwitches = [
   }),
   fault('ldap.static-last-rotation-unix', {
     breaks: 'ldap.static.create-read',
-    statements: [`${S}.read-fields`],
+    statements: [`${S}.read-last-rotation`],
     description: 'last_svc_rotation is Unix seconds as a string, not an RFC 3339 timestamp.',
     replace: () => ({ lastRotationTime: (ms) => String(Math.floor(ms / 1000)) }),
   }),
@@ -146,7 +146,7 @@ export const staticSwitches = [
   }),
   fault('ldap.static-last-password-missing', {
     breaks: 'ldap.static.rotate-role',
-    statements: [`${S}.cred-fields`],
+    statements: [`${S}.cred-last-password`],
     description: 'static-cred does not report last_password after a rotation.',
     replace: () => ({ reportsLastPassword: false }),
   }),
