@@ -74,7 +74,10 @@ export class StaticRoles {
       } catch {
         throw badRequest('rotation_period must be a duration (seconds or a string such as 1h)');
       }
-      if (period < this.s.rules.minRotationPeriod && rules.rotationPeriodMinimumApplies(body.rotation_period, !!existing))
+      if (
+        period < this.s.rules.minRotationPeriod &&
+        rules.rotationPeriodMinimumApplies(body.rotation_period, !!existing)
+      )
         throw badRequest(`rotation_period must be at least ${MIN_ROTATION_PERIOD} seconds`);
     }
     const username = stringField(body, 'username');
