@@ -76,7 +76,7 @@ export const ldapAnswerSwitches = [
   // --- faults: a field the documents list is missing from an answer ---
   fault('ldap.static-read-username-missing', {
     breaks: 'ldap.static.create-read',
-    statements: [`${S}.ldap-static.endpoint-read`],
+    statements: [`${S}.ldap-static.endpoint-read`, `${S}.ldap-static.read-username`],
     description: 'GET /ldap/static-role/:name leaves out username.',
     rewrite: dropping((a) => objectRead(a, (p) => /^static-role\/.+/.test(p)), ['username']),
   }),
@@ -144,6 +144,12 @@ export const ldapAnswerSwitches = [
     statements: [`${S}.ldap-static.cred-username`],
     description: 'GET /ldap/static-cred/:name leaves out username.',
     rewrite: dropping((a) => objectRead(a, (p) => /^static-cred\/.+/.test(p)), ['username']),
+  }),
+  fault('ldap.static-cred-password-missing', {
+    breaks: 'ldap.static.cred-fields',
+    statements: [`${S}.ldap-static.cred-password`],
+    description: 'GET /ldap/static-cred/:name leaves out password.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^static-cred\/.+/.test(p)), ['password']),
   }),
   fault('ldap.static-cred-last-rotation-missing', {
     breaks: 'ldap.static.cred-fields',

@@ -39,7 +39,7 @@ export const configSwitches = [
   }),
   fault('ldap.config-schema-default-unread', {
     breaks: 'ldap.config.schema-default',
-    statements: [`${S}.schema-default`],
+    statements: [`${S}.schema-default`, `${S}.read-schema`],
     description: 'The read leaves out schema when it is openldap (the default is not reported).',
     replace: (d) => ({
       configRead: (cfg) => {
@@ -69,7 +69,7 @@ export const configSwitches = [
   }),
   fault('ldap.config-binddn-update-ignored', {
     breaks: 'ldap.config.write-read',
-    statements: [`${S}.binddn`],
+    statements: [`${S}.binddn`, `${S}.read-binddn`],
     description: 'After a write changing binddn the engine keeps binding as the first binddn.',
     replace: (d) => ({
       mergeConfig: (prev, next) => d.mergeConfig(prev, prev ? { ...next, binddn: prev.binddn } : next),
@@ -153,19 +153,19 @@ export const configSwitches = [
   }),
   fault('ldap.config-starttls-read-false', {
     breaks: 'ldap.config.tls-fields',
-    statements: [`${S}.starttls`],
+    statements: [`${S}.starttls`, `${S}.read-starttls`],
     description: 'The config read reports starttls false whatever was written.',
     replace: (d) => ({ configRead: (cfg) => ({ ...d.configRead(cfg), starttls: false }) }),
   }),
   fault('ldap.config-insecure-tls-read-false', {
     breaks: 'ldap.config.tls-fields',
-    statements: [`${S}.insecure-tls`],
+    statements: [`${S}.insecure-tls`, `${S}.read-insecure-tls`],
     description: 'The config read reports insecure_tls false whatever was written.',
     replace: (d) => ({ configRead: (cfg) => ({ ...d.configRead(cfg), insecure_tls: false }) }),
   }),
   fault('ldap.config-certificate-unread', {
     breaks: 'ldap.config.tls-fields',
-    statements: [`${S}.certificate`],
+    statements: [`${S}.certificate`, `${S}.read-certificate`],
     description: 'The config read reports an empty certificate whatever was written.',
     replace: (d) => ({ configRead: (cfg) => ({ ...d.configRead(cfg), certificate: '' }) }),
   }),
@@ -306,16 +306,11 @@ export const configSwitches = [
         ),
     }),
   }),
-  fault('ldap.config-read-case-sensitive-missing', {
+  fault('ldap.config-read-case-sensitive-string', {
     breaks: 'ldap.config.write-read',
     statements: [`${S}.read-case-sensitive-names`],
-    description: 'The config read leaves out case_sensitive_names.',
-    replace: (d) => ({
-      configRead: (cfg) => {
-        const { case_sensitive_names: _c, ...rest } = d.configRead(cfg);
-        return rest;
-      },
-    }),
+    description: 'The config read gives case_sensitive_names as a string ("false"), not a boolean.',
+    replace: (d) => ({ configRead: (cfg) => ({ ...d.configRead(cfg), case_sensitive_names: 'false' }) }),
   }),
   fault('ldap.config-read-length-string', {
     breaks: 'ldap.config.write-read',

@@ -19,7 +19,7 @@ export const libraryStateSwitches = [
   // The set's fields.
   fault('ldap.library-accounts-first-only', {
     breaks: 'ldap.library.create-read',
-    statements: [`${S}.accounts-list`],
+    statements: [`${S}.accounts-list`, `${S}.endpoint-read`],
     description: 'Of a list of service_account_names only the first joins the set.',
     replace: (d) => ({ accountNames: (v) => (Array.isArray(v) ? d.accountNames(v)?.slice(0, 1) : d.accountNames(v)) }),
   }),

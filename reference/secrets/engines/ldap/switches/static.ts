@@ -185,16 +185,12 @@ export const staticSwitches = [
       },
     }),
   }),
-  fault('ldap.static-rotation-period-digit-string-refused', {
+  fault('ldap.static-rotation-period-integer-nanoseconds', {
     breaks: 'ldap.static.rotation-period-formats',
     statements: [`${S}.rotation-period-example-seconds`],
-    description:
-      'rotation_period written as a string of digits ("3600") is refused; a number or a string with a unit is taken.',
+    description: 'rotation_period written as integer seconds is taken as nanoseconds (a Go duration), so 86400 is 0.',
     replace: (d) => ({
-      rotationPeriod: (value) => {
-        if (typeof value === 'string' && /^\d+$/.test(value)) throw badRequest('rotation_period: missing unit');
-        return d.rotationPeriod(value);
-      },
+      rotationPeriod: (value) => (typeof value === 'number' ? Math.floor(value / 1e9) : d.rotationPeriod(value)),
     }),
   }),
   fault('ldap.static-rotation-period-5s-refused', {

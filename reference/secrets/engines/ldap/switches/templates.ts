@@ -75,13 +75,13 @@ export const templateSwitches = [
   }),
   fault('ldap.template-username-lowercased', {
     breaks: 'ldap.template.fields',
-    statements: [`${S}.field-username`],
+    statements: [`${S}.field-username`, 'doc.core.ldap-dynamic.creds-username'],
     description: '.Username in LDIF templates is lowercased while the credentials return it as generated.',
     replace: (d) => ({ ldifUsername: (u) => d.ldifUsername(u).toLowerCase() }),
   }),
   fault('ldap.template-password-field-stale', {
     breaks: 'ldap.dynamic.creds-account-exists',
-    statements: [`${S}.field-password`],
+    statements: [`${S}.field-password`, 'doc.core.ldap-dynamic.creds-password'],
     description: '.Password in LDIF templates differs from the password the credentials return.',
     replace: (d) => ({ ldifPassword: (p) => `${d.ldifPassword(p)}x` }),
   }),
