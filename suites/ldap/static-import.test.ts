@@ -75,7 +75,9 @@ conformance(
     const acct = await account(t);
     const name = await createRole(t, { username: acct.cn });
     const before = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
-    const update = await t.svc.post(role(name), { body: { skip_import_rotation: true, rotation_period: LONG } });
+    const update = await t.svc.post(role(name), {
+      body: { username: acct.cn, skip_import_rotation: true, rotation_period: LONG },
+    });
     // "Only on creation": the document does not say whether an update is refused (with which status)
     // or ignored; what it says is that the role keeps supplying its password.
     if (update.response.status >= 400) t.check(update, refused, errorMessage);

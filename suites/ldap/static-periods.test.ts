@@ -61,7 +61,11 @@ conformance(
   async (t) => {
     const acct = await account(t);
     const name = await createRole(t, { username: acct.cn, rotation_period: '1h' });
-    t.check(await t.svc.post(role(name), { body: { rotation_period: '4s' } }), statusIs(400), errorMessage);
+    t.check(
+      await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: '4s' } }),
+      statusIs(400),
+      errorMessage,
+    );
     t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/rotation_period', 3600, 'is still 3600'));
   },
 );
@@ -85,7 +89,7 @@ conformance(
       ['90m', 5400],
       ['1h', 3600],
     ] as const) {
-      t.check(await t.svc.post(role(name), { body: { rotation_period: written } }), success);
+      t.check(await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: written } }), success);
       t.check(
         await t.svc.get(role(name)),
         statusIs(200),

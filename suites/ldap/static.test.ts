@@ -70,14 +70,39 @@ conformance(
         'is the dn written',
       ),
     );
-    // A second write changing rotation_period only: the read follows it, username stays.
-    t.check(await t.svc.post(role(name), { body: { rotation_period: '3h' } }), success);
+    // A second write with another rotation_period (and the username again: whether an update may
+    // leave a required field out is ldap.static.update-keeps-omitted's): the read follows it.
+    t.check(await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: '3h' } }), success);
     t.check(
       await t.svc.get(role(name)),
       statusIs(200),
       bodyAt('/data/rotation_period', 10800, 'is the rotation_period of the second write'),
       bodyAt('/data/username', acct.cn, 'is unchanged'),
     );
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.static.update-keeps-omitted',
+    level: 'MUST',
+    title:
+      'POST /ldap/static-role/:name on an existing role may omit username, dn or rotation_period: those not sent are kept',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: acct.cn, dn: acct.dn, rotation_period: '1h' });
+    const sameDn = (v: unknown) => typeof v === 'string' && v.toLowerCase() === acct.dn.toLowerCase();
+    t.check(await t.svc.post(role(name), { body: { rotation_period: '2h' } }), success);
+    t.check(
+      await t.svc.get(role(name)),
+      statusIs(200),
+      bodyAt('/data/rotation_period', 7200, 'is the rotation_period of the update'),
+      bodyAt('/data/username', acct.cn, 'is kept (not sent)'),
+      bodyAt('/data/dn', sameDn, 'is kept (not sent)'),
+    );
+    t.check(await t.svc.post(role(name), { body: { username: acct.cn } }), success);
+    t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/rotation_period', 7200, 'is kept (not sent)'));
   },
 );
 

@@ -130,6 +130,8 @@ export const documentedRules = {
   staticDnImmutable: true,
   /** A POST on an existing role applies its rotation_period. */
   staticUpdateApplies: true,
+  /** A POST on an existing role may omit username and rotation_period (they are kept). */
+  staticUpdateMayOmit: true,
   /** An update naming another username or dn is refused (undefined: ignored instead). */
   identityChangeRefused: (what: 'username' | 'dn'): SvcError | undefined =>
     badRequest(`${what} cannot be changed after creation`),

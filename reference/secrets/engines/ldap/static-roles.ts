@@ -127,6 +127,8 @@ export class StaticRoles {
   ): void {
     const rules = this.s.rules;
     const { username, dn, period, roleSkip } = sent;
+    if (!rules.staticUpdateMayOmit && (username === undefined || period === undefined))
+      throw badRequest('username and rotation_period are required');
     const usernameChanged = username !== undefined && username !== existing.username;
     if (usernameChanged && rules.staticUsernameImmutable) {
       const refusal = rules.identityChangeRefused('username');
