@@ -1,16 +1,19 @@
 /**
- * The TTLs of a dynamic role that writes none, or more than the system allows: the system/engine
- * default and the mount/system maximum. The documents give no values; the catalogue assumes the
- * real product's 768h (assumptions.ldap.dynamic.system-ttls).
+ * The TTLs of dynamic roles: default_ttl and max_ttl as written (a duration string or integer
+ * seconds), and a role that writes none, or more than the system allows: the system/engine default
+ * and the mount/system maximum. The documents give no values for those; the catalogue assumes the
+ * real product's 768h (assumptions.ldap.dynamic.system-ttls). A lease is renewed through
+ * sys/leases/renew and revoked through sys/leases/revoke, itself an assumption (ldap.leases.revoke-path),
+ * as is what a revocation does to the account (ldap.dynamic.revoke-deletes).
  */
 import { conformance } from '../../harness/index.js';
-import { errorMessage, expectThat, statusIs } from '../../harness/checks/index.js';
+import { bodyAt, errorMessage, expectThat, statusIs, success } from '../../harness/checks/index.js';
 import { creationLdif, deletionLdif } from '../../fixtures/ldap/roles.js';
-import { directory, ldapSuite, refused } from './helpers.js';
+import { directory, durationOf, exists, ldapSuite, refused, revokeLease } from './helpers.js';
 import { dynamicRoles } from './dynamic-roles.js';
 
 const { mount } = ldapSuite();
-const { rolePath, createRole, creds } = dynamicRoles(mount);
+const { rolePath, dnOf, createRole, creds } = dynamicRoles(mount);
 
 /** The system default and maximum lease TTL the assumption names: 768 hours. */
 const SYSTEM_TTL = 768 * 3600;
@@ -64,7 +67,7 @@ conformance(
       body: {
         creation_ldif: creationLdif(userDn),
         deletion_ldif: deletionLdif(userDn),
-        default_ttl: '1h',
+        default_ttl: 3600,
         max_ttl: BEYOND,
       },
     });
@@ -85,6 +88,95 @@ conformance(
       'the renewed lease ends within the system maximum, not the longer role max_ttl',
       `<= ${SYSTEM_TTL}`,
       renewed,
+    );
+  },
+);
+
+conformance(
+  { id: 'ldap.dynamic.default-ttl', level: 'MUST', title: 'The credential lease lasts the role default_ttl' },
+  async (t) => {
+    const role = await createRole(t, { default_ttl: 7200 });
+    const d = leaseSeconds((await creds(t, role)).ex);
+    expectThat(d <= 7200 && d >= 7190, 'ttl', 'lease_duration is the default_ttl', 7200, d);
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.dynamic.max-ttl',
+    level: 'MUST',
+    also: ['ldap.leases.revoke-path'],
+    title: 'Renewing a dynamic lease never goes past the role max_ttl',
+  },
+  async (t) => {
+    const role = await createRole(t, { default_ttl: 3600, max_ttl: '2h' });
+    const c = await creds(t, role);
+    const renewed = t
+      .as('ldap.leases.revoke-path')
+      .check(await t.svc.put('sys/leases/renew', { body: { lease_id: c.lease, increment: 36000 } }), statusIs(200));
+    const d = leaseSeconds(renewed);
+    expectThat(d <= 7200, 'max-ttl', 'the renewed lease ends within max_ttl', '<= 7200', d);
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.dynamic.ttl-formats',
+    level: 'MUST',
+    title: 'default_ttl written as a duration string gives leases of its seconds',
+  },
+  async (t) => {
+    for (const [written, secs] of [
+      ['2h', 7200],
+      ['90m', 5400],
+    ] as const) {
+      const role = await createRole(t, { default_ttl: written });
+      const d = leaseSeconds((await creds(t, role)).ex);
+      expectThat(d <= secs && d >= secs - 10, 'ttl', `lease_duration is default_ttl ${written} in seconds`, secs, d);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.dynamic.ttl-formats',
+    level: 'MUST',
+    also: ['ldap.leases.revoke-path'],
+    title: 'max_ttl written as integer seconds reads back as that many seconds and bounds the renewed lease',
+  },
+  async (t) => {
+    const role = await createRole(t, { default_ttl: 3600, max_ttl: 7200 });
+    t.check(
+      await t.svc.get(rolePath(role)),
+      statusIs(200),
+      bodyAt('/data/max_ttl', durationOf(7200), 'is the max_ttl written (7200 seconds)'),
+    );
+    const c = await creds(t, role);
+    const renewed = t
+      .as('ldap.leases.revoke-path')
+      .check(await t.svc.put('sys/leases/renew', { body: { lease_id: c.lease, increment: 36000 } }), statusIs(200));
+    const d = leaseSeconds(renewed);
+    expectThat(d > 0 && d <= 7200, 'max-ttl', 'the renewed lease ends within max_ttl', '<= 7200', d);
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.dynamic.revoke-deletes',
+    level: 'MUST',
+    also: ['ldap.leases.revoke-path'],
+    title: 'PUT /sys/leases/revoke of a dynamic lease runs deletion_ldif: the account is gone',
+  },
+  async (t) => {
+    const role = await createRole(t, {});
+    const c = await creds(t, role);
+    t.check(await revokeLease(t, c.lease), success);
+    expectThat(
+      !(await exists(t, dnOf(t, c.username))),
+      'deleted',
+      'the dynamic account is gone after revoke',
+      'absent',
+      'present',
     );
   },
 );

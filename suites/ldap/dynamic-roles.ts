@@ -60,7 +60,7 @@ export function dynamicRoles(mount: MountRef) {
   ): Promise<{ value: string; role: string; username: string; leaseSeconds: number; lease: string }> {
     const role = await createRole(
       t,
-      { creation_ldif: creationLdif(userDn(t), `description: ${expr}\n`), default_ttl: '1h' },
+      { creation_ldif: creationLdif(userDn(t), `description: ${expr}\n`), default_ttl: 3600 },
       base,
     );
     const c = await creds(t, role);
@@ -69,11 +69,14 @@ export function dynamicRoles(mount: MountRef) {
     return { value: values?.[0] ?? '', role, username: c.username, leaseSeconds, lease: c.lease };
   }
 
-  /** Creates a role whose username is the role name, so a failed creation's entries can be found. */
-  async function failingRole(t: T, rollback: string | undefined): Promise<string> {
+  /**
+   * Creates a role whose username is the role name, so a failed creation's entries can be found;
+   * its creation LDIF fails at a record with a missing parent (`creation`: the fixture's by default).
+   */
+  async function failingRole(t: T, rollback: string | undefined, creation?: string): Promise<string> {
     const name = t.unique('fail');
     const body: Record<string, unknown> = {
-      creation_ldif: failingCreationLdif(userDn(t)),
+      creation_ldif: creation ?? failingCreationLdif(userDn(t)),
       deletion_ldif: deletionLdif(userDn(t)),
       username_template: '{{.RoleName}}',
     };
@@ -81,6 +84,7 @@ export function dynamicRoles(mount: MountRef) {
     t.check(await t.svc.post(rolePath(name), { body }), success);
     t.track(`dynamic role ${name}`, () => t.svc.delete(rolePath(name)));
     t.track('entries of the failed creation', async () => {
+      await deleteEntry(admin(t), `cn=child,${dnOf(t, name)}`);
       await deleteEntry(admin(t), dnOf(t, name));
       await deleteEntry(admin(t), dnOf(t, `${name}-third`));
     });

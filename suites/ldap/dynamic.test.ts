@@ -5,8 +5,10 @@
 import { conformance } from '../../harness/index.js';
 import { bodyAt, errorMessage, expectThat, statusBetween, statusIs, success } from '../../harness/checks/index.js';
 import { creationLdif, deletionLdif, rollbackLdif } from '../../fixtures/ldap/roles.js';
-import { data, durationOf, exists, expectBinds, ldapSuite, revokeLease } from './helpers.js';
+import { deleteEntry } from '../../harness/directory/index.js';
+import { admin, data, durationOf, exists, expectBinds, ldapSuite } from './helpers.js';
 import { dynamicRoles } from './dynamic-roles.js';
+import { childDn, childThenParent, parentChildThenFailing, parentThenChild } from './ldif.js';
 
 const { mount } = ldapSuite();
 const { rolePath, userDn, dnOf, createRole, creds, failingRole, rendered } = dynamicRoles(mount);
@@ -19,7 +21,7 @@ conformance(
   },
   async (t) => {
     // rollback_ldif is "recommended", not required: the role is written without it.
-    const name = await createRole(t, { default_ttl: 3600, max_ttl: 7200, rollback_ldif: undefined });
+    const name = await createRole(t, { default_ttl: 3600, max_ttl: '2h', rollback_ldif: undefined });
     const read = t.check(await t.svc.get(rolePath(name)), statusIs(200));
     t.check(
       read,
@@ -64,14 +66,29 @@ conformance(
     title: 'GET /ldap/creds/:name returns username, password and distinguished_names with a lease',
   },
   async (t) => {
-    const role = await createRole(t, {});
+    // Two records, so distinguished_names has more than one entry to name.
+    const role = await createRole(t, {
+      creation_ldif: parentThenChild(userDn(t)),
+      deletion_ldif: childThenParent(userDn(t)),
+      rollback_ldif: childThenParent(userDn(t)),
+    });
     const c = await creds(t, role);
+    const account = dnOf(t, c.username);
+    t.track(`entry below ${account}`, () => deleteEntry(admin(t), childDn(account)));
     expectThat(c.lease !== '', 'lease', 'the credentials come with a lease id', 'a lease id', '');
     expectThat(
-      c.dns.some((d) => d.toLowerCase() === dnOf(t, c.username).toLowerCase()),
+      typeof c.username === 'string' && c.username !== '' && typeof c.password === 'string' && c.password !== '',
+      'creds',
+      'the credentials carry a username and a password',
+      'two non-empty strings',
+      { username: c.username, password: c.password ? '[present]' : c.password },
+    );
+    const named = (dn: string) => c.dns.some((d) => d.toLowerCase() === dn.toLowerCase());
+    expectThat(
+      named(account) && named(childDn(account)),
       'dns',
-      'distinguished_names names the created entry',
-      dnOf(t, c.username),
+      'distinguished_names names both entries the creation LDIF made',
+      [account, childDn(account)],
       c.dns,
     );
   },
@@ -84,37 +101,23 @@ conformance(
     title: 'After GET /ldap/creds/:name the account exists in the directory and its password binds',
   },
   async (t) => {
-    const role = await createRole(t, {});
+    // Two records: every one of them runs, in order (the second is below the first).
+    const role = await createRole(t, {
+      creation_ldif: parentThenChild(userDn(t)),
+      deletion_ldif: childThenParent(userDn(t)),
+      rollback_ldif: childThenParent(userDn(t)),
+    });
     const c = await creds(t, role);
+    const account = dnOf(t, c.username);
+    t.track(`entry below ${account}`, () => deleteEntry(admin(t), childDn(account)));
     expectThat(
-      await exists(t, dnOf(t, c.username)),
+      (await exists(t, account)) && (await exists(t, childDn(account))),
       'exists',
-      'the dynamic account exists in the directory',
-      'present',
-      'absent',
+      'the dynamic account and the entry below it exist in the directory',
+      'both present',
+      'missing',
     );
     await expectBinds(t, dnOf(t, c.username), c.password, 'the dynamic password');
-  },
-);
-
-conformance(
-  {
-    id: 'ldap.dynamic.revoke-deletes',
-    level: 'MUST',
-    also: ['ldap.leases.revoke-path'],
-    title: 'PUT /sys/leases/revoke of a dynamic lease runs deletion_ldif: the account is gone',
-  },
-  async (t) => {
-    const role = await createRole(t, {});
-    const c = await creds(t, role);
-    t.check(await revokeLease(t, c.lease), success);
-    expectThat(
-      !(await exists(t, dnOf(t, c.username))),
-      'deleted',
-      'the dynamic account is gone after revoke',
-      'absent',
-      'present',
-    );
   },
 );
 
@@ -167,6 +170,34 @@ conformance(
 
 conformance(
   {
+    id: 'ldap.dynamic.rollback-in-order',
+    level: 'MUST',
+    title:
+      'After a creation error the records of rollback_ldif run in order: the entry below the account, then the account',
+  },
+  async (t) => {
+    // The trigger first: without rollback the creation leaves the account and the entry below it
+    // (its records ran in order up to the failing one), so their removal by rollback can be seen.
+    const bare = await failingRole(t, undefined, parentChildThenFailing(userDn(t)));
+    t.check(await t.svc.get(`${mount.path}/creds/${bare}`), statusBetween(400, 599));
+    if (!(await exists(t, dnOf(t, bare))) || !(await exists(t, childDn(dnOf(t, bare)))))
+      t.notApplicable(
+        'without rollback the failed creation left neither the account nor the entry below it, so nothing shows a rollback removing them',
+      );
+    const role = await failingRole(t, childThenParent(userDn(t)), parentChildThenFailing(userDn(t)));
+    t.check(await t.svc.get(`${mount.path}/creds/${role}`), statusBetween(400, 599));
+    expectThat(
+      !(await exists(t, childDn(dnOf(t, role)))) && !(await exists(t, dnOf(t, role))),
+      'rolled-back-in-order',
+      'rollback removed the entry below the account, then the account',
+      'both absent',
+      (await exists(t, dnOf(t, role))) ? 'the account is still there' : 'the entry below it is still there',
+    );
+  },
+);
+
+conformance(
+  {
     id: 'ldap.dynamic.rollback-continues',
     level: 'MUST',
     title: 'rollback_ldif whose first record fails still runs its later records',
@@ -191,7 +222,7 @@ conformance(
     title: 'POST /ldap/role/:name with only default_ttl keeps the other keys',
   },
   async (t) => {
-    const name = await createRole(t, { username_template: 'p{{random 8}}', default_ttl: 3600 });
+    const name = await createRole(t, { username_template: 'p{{random 8}}', default_ttl: 3600, max_ttl: '3h' });
     t.check(await t.svc.post(rolePath(name), { body: { default_ttl: 7200 } }), success);
     const read = t.check(await t.svc.get(rolePath(name)), statusIs(200));
     t.check(
@@ -199,6 +230,16 @@ conformance(
       bodyAt('/data/default_ttl', durationOf(7200), 'is the updated default_ttl'),
       bodyAt('/data/username_template', 'p{{random 8}}', 'is unchanged'),
       bodyAt('/data/creation_ldif', creationLdif(userDn(t)), 'is unchanged'),
+      bodyAt('/data/max_ttl', durationOf(10800), 'is unchanged'),
+    );
+    // Another key alone: the TTLs it does not send stay.
+    t.check(await t.svc.post(rolePath(name), { body: { username_template: 'q{{random 8}}' } }), success);
+    t.check(
+      await t.svc.get(rolePath(name)),
+      statusIs(200),
+      bodyAt('/data/username_template', 'q{{random 8}}', 'is the updated template'),
+      bodyAt('/data/default_ttl', durationOf(7200), 'is unchanged'),
+      bodyAt('/data/max_ttl', durationOf(10800), 'is unchanged'),
     );
   },
 );
@@ -216,6 +257,16 @@ conformance(
     const v = data(read).username_template;
     expectThat(v === undefined || v === '' || v === null, 'deleted', 'username_template is gone', 'absent or empty', v);
     t.check(read, bodyAt('/data/rollback_ldif', deletionLdif(userDn(t)), 'is unchanged'));
+    // Another key, an LDIF one: rollback_ldif sent as "" is deleted too.
+    t.check(await t.svc.post(rolePath(name), { body: { rollback_ldif: '' } }), success);
+    const after = data(t.check(await t.svc.get(rolePath(name)), statusIs(200))).rollback_ldif;
+    expectThat(
+      after === undefined || after === '' || after === null,
+      'deleted',
+      'rollback_ldif is gone',
+      'absent or empty',
+      after,
+    );
   },
 );
 
@@ -245,30 +296,6 @@ conformance(
     // The decoded creation LDIF is what runs.
     const c = await creds(t, name);
     expectThat(await exists(t, dnOf(t, c.username)), 'exists', 'the decoded creation LDIF ran', 'present', 'absent');
-  },
-);
-
-conformance(
-  { id: 'ldap.dynamic.default-ttl', level: 'MUST', title: 'The credential lease lasts the role default_ttl' },
-  async (t) => {
-    const role = await createRole(t, { default_ttl: '2h' });
-    const c = await creds(t, role);
-    const d = Number((c.ex.response.body as { lease_duration?: number }).lease_duration);
-    expectThat(d <= 7200 && d >= 7190, 'ttl', 'lease_duration is the default_ttl', 7200, d);
-  },
-);
-
-conformance(
-  { id: 'ldap.dynamic.max-ttl', level: 'MUST', title: 'Renewing a dynamic lease never goes past the role max_ttl' },
-  async (t) => {
-    const role = await createRole(t, { default_ttl: '1h', max_ttl: '2h' });
-    const c = await creds(t, role);
-    const renewed = t.check(
-      await t.svc.put('sys/leases/renew', { body: { lease_id: c.lease, increment: 36000 } }),
-      statusIs(200),
-    );
-    const d = Number((renewed.response.body as { lease_duration?: number }).lease_duration);
-    expectThat(d <= 7200, 'max-ttl', 'the renewed lease ends within max_ttl', '<= 7200', d);
   },
 );
 

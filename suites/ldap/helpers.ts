@@ -246,11 +246,7 @@ export const durationOf = (expected: number) => (v: unknown) => seconds(v) === e
  */
 export async function importRotation(t: T, mountPath: string, base = 'use'): Promise<{ ex: Exchange; acct: Account }> {
   const acct = await account(t, base);
-  const role = t.unique(base);
-  const ex = await t.svc.post(`${mountPath}/static-role/${role}`, {
-    body: { username: acct.cn, rotation_period: LONG, skip_import_rotation: false },
-  });
-  if (ex.response.status < 400) t.track(`static role ${role}`, () => t.svc.delete(`${mountPath}/static-role/${role}`));
+  const { ex } = await postStaticRole(t, mountPath, { username: acct.cn, skip_import_rotation: false }, base);
   return { ex, acct };
 }
 
@@ -274,13 +270,34 @@ export async function rotateNow(t: T, mountPath: string, name: string): Promise<
   return t.check(await t.svc.get(`${mountPath}/static-cred/${name}`), statusIs(200));
 }
 
-/** The static roles of a mount: a role's path, and a role made for one test (removed after it). */
-export function staticRoles(mount: MountRef) {
-  const role = (name: string) => `${mount.path}/static-role/${name}`;
+/**
+ * Creates a static role for one test at `mountPath` (`rotation_period` LONG unless the body gives
+ * one) and removes it after the test when it was created. The answer is returned unchecked: the
+ * caller checks it (`success`, a precondition, or its own reading of a refusal).
+ */
+export async function postStaticRole(
+  t: T,
+  mountPath: string,
+  body: Record<string, unknown>,
+  base = 'st',
+): Promise<{ name: string; ex: Exchange }> {
+  const name = t.unique(base);
+  const path = `${mountPath}/static-role/${name}`;
+  const ex = await t.svc.post(path, { body: { rotation_period: LONG, ...body } });
+  if (ex.response.status < 400) t.track(`static role ${name}`, () => t.svc.delete(path));
+  return { name, ex };
+}
+
+/**
+ * The static roles of a mount (the file's `MountRef` or a fresh mount's path): a role's path, and a
+ * role made for one test whose creation must succeed (removed after the test).
+ */
+export function staticRoles(mount: MountRef | string) {
+  const mountPath = () => (typeof mount === 'string' ? mount : mount.path);
+  const role = (name: string) => `${mountPath()}/static-role/${name}`;
   async function createRole(t: T, body: Record<string, unknown>, base = 'st'): Promise<string> {
-    const name = t.unique(base);
-    t.check(await t.svc.post(role(name), { body: { rotation_period: LONG, ...body } }), success);
-    t.track(`static role ${name}`, () => t.svc.delete(role(name)));
+    const { name, ex } = await postStaticRole(t, mountPath(), body, base);
+    t.check(ex, success);
     return name;
   }
   return { role, createRole };

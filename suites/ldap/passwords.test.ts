@@ -17,6 +17,7 @@ import {
   freshMount,
   ldapSuite,
   leaseId,
+  postStaticRole,
   LONG,
   refused,
   revokeLease,
@@ -32,19 +33,22 @@ function kindOf(c: string): string {
   return 'other';
 }
 
-/** Creates a static role on a fresh account and returns the password static-cred reports. */
+/**
+ * Creates a static role on a fresh account and returns the password static-cred reports. With
+ * `setUp` the role and its read only set up what the test judges (an assumption about the password):
+ * a refusal makes the test not applicable instead of failing it.
+ */
 async function generated(
   t: T,
   mountPath: string,
+  setUp = false,
 ): Promise<{ password: string; dn: string; status: number; role: string }> {
   const acct = await account(t, 'gen');
-  const role = t.unique('gen');
-  const created = await t.svc.post(`${mountPath}/static-role/${role}`, {
-    body: { username: acct.cn, rotation_period: LONG },
-  });
+  const { name: role, ex: created } = await postStaticRole(t, mountPath, { username: acct.cn }, 'gen');
+  if (setUp) t.precondition(created, success);
   if (created.response.status >= 400) return { password: '', dn: acct.dn, status: created.response.status, role };
-  t.track(`static role ${role}`, () => t.svc.delete(`${mountPath}/static-role/${role}`));
-  const cred = t.check(await t.svc.get(`${mountPath}/static-cred/${role}`), statusIs(200));
+  const read = await t.svc.get(`${mountPath}/static-cred/${role}`);
+  const cred = setUp ? t.precondition(read, statusIs(200)) : t.check(read, statusIs(200));
   return { password: String(data(cred).password ?? ''), dn: acct.dn, status: created.response.status, role };
 }
 
@@ -132,7 +136,8 @@ conformance(
   },
   async (t) => {
     const m = await freshMount(t);
-    const { password } = await generated(t, m);
+    // The generation is ldap.password.default-algorithm's; only the alphabet is the assumption.
+    const { password } = await generated(t, m, true);
     expectThat(
       password !== '' && /^[A-Za-z0-9]+$/.test(password),
       'charset',
@@ -234,5 +239,70 @@ conformance(
     );
     // The LDIF wrote .Password into userPassword: the returned password opens the entry.
     await expectBinds(t, `cn=${username},${userDn}`, password, 'the dynamic policy password');
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.password.length',
+    level: 'MUST',
+    title: 'With length 20 the passwords of dynamic credentials are 20 characters and open the account',
+  },
+  async (t) => {
+    const m = await freshMount(t, { length: 20 });
+    const userDn = directory(t).userDn;
+    const role = t.unique('lendyn');
+    t.check(
+      await t.svc.post(`${m}/role/${role}`, {
+        body: { creation_ldif: creationLdif(userDn), deletion_ldif: deletionLdif(userDn), default_ttl: LONG },
+      }),
+      success,
+    );
+    t.track(`dynamic role ${role}`, () => t.svc.delete(`${m}/role/${role}`));
+    const creds = t.check(await t.svc.get(`${m}/creds/${role}`), statusIs(200));
+    const { username, password } = data<{ username: string; password: string }>(creds);
+    t.track('lease', () => revokeLease(t, leaseId(creds)), 'revoke');
+    t.track(`account ${username}`, () => deleteEntry(admin(t), `cn=${username},${userDn}`));
+    expectThat(
+      String(password).length === 20,
+      'length',
+      'dynamic passwords follow the configured length too',
+      20,
+      String(password).length,
+    );
+    await expectBinds(t, `cn=${username},${userDn}`, password, 'the length-20 dynamic password');
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.password.policy',
+    level: 'MUST',
+    title: "With password_policy a library check-out's password comes from that policy and opens the account",
+  },
+  async (t) => {
+    const name = t.unique('pwpol');
+    const policy = 'length = 24\nrule "charset" {\n  charset = "abcdefgh"\n  min-chars = 1\n}\n';
+    t.precondition(await t.svc.post(`sys/policies/password/${name}`, { body: { policy } }), success);
+    t.track(`password policy ${name}`, () => t.svc.delete(`sys/policies/password/${name}`));
+    const m = await freshMount(t, { password_policy: name });
+    const acct = await account(t, 'pwlib');
+    const set = t.unique('pwlib');
+    t.check(
+      await t.svc.post(`${m}/library/${set}`, { body: { service_account_names: [acct.cn], ttl: LONG, max_ttl: LONG } }),
+      success,
+    );
+    t.track(`library set ${set}`, () => t.svc.delete(`${m}/library/${set}`));
+    const co = t.check(await t.svc.post(`${m}/library/${set}/check-out`, { body: {} }), statusIs(200));
+    t.track('check-out lease', () => revokeLease(t, leaseId(co)), 'revoke');
+    const { password } = data<{ password: string }>(co);
+    expectThat(
+      /^[a-h]{24}$/.test(String(password)),
+      'policy',
+      "the library account's password has the policy length and charset",
+      '24 of [a-h]',
+      `${String(password).length} characters`,
+    );
+    await expectBinds(t, acct.dn, password, 'the checked-out policy password');
   },
 );

@@ -19,8 +19,8 @@ import {
   freshMount,
   importRotation,
   ldapSuite,
-  LONG,
   reachedDirectory,
+  staticRoles,
 } from './helpers.js';
 
 ldapSuite();
@@ -54,9 +54,7 @@ async function schemaAccount(t: T, attrs: Record<string, string[]>): Promise<{ c
 
 /** Creates a static role (rotated on creation) on `mountPath` and returns static-cred's password. */
 async function rotatedPassword(t: T, mountPath: string, username: string): Promise<string> {
-  const role = t.unique('srch');
-  t.check(await t.svc.post(`${mountPath}/static-role/${role}`, { body: { username, rotation_period: LONG } }), success);
-  t.track(`static role ${role}`, () => t.svc.delete(`${mountPath}/static-role/${role}`));
+  const role = await staticRoles(mountPath).createRole(t, { username }, 'srch');
   const cred = t.check(await t.svc.get(`${mountPath}/static-cred/${role}`), statusIs(200));
   return String(data(cred).password ?? '');
 }

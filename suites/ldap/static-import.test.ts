@@ -75,7 +75,9 @@ conformance(
     const acct = await account(t);
     const name = await createRole(t, { username: acct.cn });
     const before = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
-    const update = await t.svc.post(role(name), { body: { skip_import_rotation: true, rotation_period: LONG } });
+    const update = await t.svc.post(role(name), {
+      body: { username: acct.cn, skip_import_rotation: true, rotation_period: LONG },
+    });
     // "Only on creation": the document does not say whether an update is refused (with which status)
     // or ignored; what it says is that the role keeps supplying its password.
     if (update.response.status >= 400) t.check(update, refused, errorMessage);
@@ -95,17 +97,11 @@ conformance(
   async (t) => {
     const m = await freshMount(t, { skip_static_role_import_rotation: true });
     const kept = await account(t);
-    const a = t.unique('cfgskip');
-    t.check(await t.svc.post(`${m}/static-role/${a}`, { body: { username: kept.cn, rotation_period: LONG } }), success);
+    const fresh = staticRoles(m);
+    await fresh.createRole(t, { username: kept.cn }, 'cfgskip');
     await expectBinds(t, kept.dn, kept.password, 'config default skip: the original password');
     const rotated = await account(t);
-    const b = t.unique('override');
-    t.check(
-      await t.svc.post(`${m}/static-role/${b}`, {
-        body: { username: rotated.cn, rotation_period: LONG, skip_import_rotation: false },
-      }),
-      success,
-    );
+    await fresh.createRole(t, { username: rotated.cn, skip_import_rotation: false }, 'override');
     await expectNoBind(t, rotated.dn, rotated.password, 'role-level false overrides the config: the original password');
   },
 );

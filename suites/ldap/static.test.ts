@@ -58,14 +58,51 @@ conformance(
         'is empty or absent (none written) or the entry DN',
       ),
     );
-    // A second write changing rotation_period only: the read follows it, username stays.
-    t.check(await t.svc.post(role(name), { body: { rotation_period: 10800 } }), success);
+    // A role written with dn reads it back as written.
+    const other = await account(t);
+    const withDn = await createRole(t, { username: other.cn, dn: other.dn });
+    t.check(
+      await t.svc.get(role(withDn)),
+      statusIs(200),
+      bodyAt(
+        '/data/dn',
+        (v: unknown) => typeof v === 'string' && v.toLowerCase() === other.dn.toLowerCase(),
+        'is the dn written',
+      ),
+    );
+    // A second write with another rotation_period (and the username again: whether an update may
+    // leave a required field out is ldap.static.update-keeps-omitted's): the read follows it.
+    t.check(await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: '3h' } }), success);
     t.check(
       await t.svc.get(role(name)),
       statusIs(200),
       bodyAt('/data/rotation_period', 10800, 'is the rotation_period of the second write'),
       bodyAt('/data/username', acct.cn, 'is unchanged'),
     );
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.static.update-keeps-omitted',
+    level: 'MUST',
+    title:
+      'POST /ldap/static-role/:name on an existing role may omit username, dn or rotation_period: those not sent are kept',
+  },
+  async (t) => {
+    const acct = await account(t);
+    const name = await createRole(t, { username: acct.cn, dn: acct.dn, rotation_period: '1h' });
+    const sameDn = (v: unknown) => typeof v === 'string' && v.toLowerCase() === acct.dn.toLowerCase();
+    t.check(await t.svc.post(role(name), { body: { rotation_period: '2h' } }), success);
+    t.check(
+      await t.svc.get(role(name)),
+      statusIs(200),
+      bodyAt('/data/rotation_period', 7200, 'is the rotation_period of the update'),
+      bodyAt('/data/username', acct.cn, 'is kept (not sent)'),
+      bodyAt('/data/dn', sameDn, 'is kept (not sent)'),
+    );
+    t.check(await t.svc.post(role(name), { body: { username: acct.cn } }), success);
+    t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/rotation_period', 7200, 'is kept (not sent)'));
   },
 );
 
@@ -81,6 +118,9 @@ conformance(
     t.check(await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: LONG } }), success);
     t.track(`static role ${name}`, () => t.svc.delete(role(name)));
     t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/username', acct.cn, 'is the username written'));
+    // Every path of a role takes the full name: its credentials and rotate-role.
+    const cred = await rotateNow(t, mount.path, name);
+    await expectBinds(t, acct.dn, data(cred).password, 'the rotated password of the nested role');
   },
 );
 
@@ -145,18 +185,6 @@ conformance(
       statusIs(400),
       errorMessage,
     );
-  },
-);
-
-conformance(
-  {
-    id: 'ldap.static.rotation-period-required',
-    level: 'MUST',
-    title: 'POST /ldap/static-role/:name without rotation_period returns 400',
-  },
-  async (t) => {
-    const acct = await account(t);
-    t.check(await t.svc.post(role(t.unique('noperiod')), { body: { username: acct.cn } }), statusIs(400), errorMessage);
   },
 );
 
@@ -249,66 +277,13 @@ conformance(
 
 conformance(
   {
-    id: 'ldap.static.rotation-period-minimum',
-    level: 'MUST',
-    title: 'rotation_period 4s is rejected with 400 and 5s is accepted',
-  },
-  async (t) => {
-    const acct = await account(t);
-    const name = t.unique('min');
-    t.check(
-      await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: '4s', skip_import_rotation: true } }),
-      statusIs(400),
-      errorMessage,
-    );
-    // 5s is the minimum itself; created last-minute and removed at once so its schedule hardly matters.
-    t.check(
-      await t.svc.post(role(name), { body: { username: acct.cn, rotation_period: 5, skip_import_rotation: true } }),
-      success,
-    );
-    t.track(`static role ${name}`, () => t.svc.delete(role(name)));
-    t.check(await t.svc.get(role(name)), statusIs(200), bodyAt('/data/rotation_period', 5, 'is 5 seconds'));
-  },
-);
-
-conformance(
-  {
-    id: 'ldap.static.rotation-period-formats',
-    level: 'MUST',
-    title: 'rotation_period given as seconds or as a duration string reads back as integer seconds',
-  },
-  async (t) => {
-    const acct = await account(t);
-    const name = await createRole(t, { username: acct.cn, rotation_period: 86400 });
-    t.check(
-      await t.svc.get(role(name)),
-      statusIs(200),
-      bodyAt('/data/rotation_period', 86400, 'is the seconds written'),
-    );
-    // The other forms of the field: a duration string reads back as its seconds.
-    for (const [written, secs] of [
-      ['90m', 5400],
-      ['1h', 3600],
-    ] as const) {
-      t.check(await t.svc.post(role(name), { body: { rotation_period: written } }), success);
-      t.check(
-        await t.svc.get(role(name)),
-        statusIs(200),
-        bodyAt('/data/rotation_period', secs, `is ${written} in seconds`),
-      );
-    }
-  },
-);
-
-conformance(
-  {
     id: 'ldap.static.cred-fields',
     level: 'MUST',
     title: 'GET /ldap/static-cred/:name returns dn, username, password, rotation_period, ttl and last_svc_rotation',
   },
   async (t) => {
     const acct = await account(t);
-    const name = await createRole(t, { username: acct.cn, rotation_period: 3600 });
+    const name = await createRole(t, { username: acct.cn, rotation_period: '1h' });
     const cred = t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200));
     t.check(
       cred,
@@ -319,6 +294,18 @@ conformance(
       hasField('/data/last_svc_rotation'),
       // Written with username only: the dn may hold no value (empty, or left out) or be the entry found.
       bodyAt('/data/dn', (v: unknown) => v === undefined || typeof v === 'string', 'is a string or absent'),
+    );
+    // Written with dn: static-cred shows it.
+    const other = await account(t);
+    const withDn = await createRole(t, { username: other.cn, dn: other.dn, rotation_period: '1h' });
+    t.check(
+      await t.svc.get(`${mount.path}/static-cred/${withDn}`),
+      statusIs(200),
+      bodyAt(
+        '/data/dn',
+        (v: unknown) => typeof v === 'string' && v.toLowerCase() === other.dn.toLowerCase(),
+        'is the dn written',
+      ),
     );
   },
 );

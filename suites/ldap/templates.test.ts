@@ -157,6 +157,17 @@ conformance(
   async (t) => {
     const r = await rendered(t, 'r{{random 12}}');
     expectThat(/^r[A-Za-z0-9]{12}$/.test(r.value), 'random', '12 alphanumerics', 'r + 12 of [A-Za-z0-9]', r.value);
+    // "from lowercase, uppercase and digits": 200 characters show each kind (a random string of
+    // 200 that lacks one of them comes up less than once in 10^15).
+    const long = (await rendered(t, '{{random 200}}')).value;
+    const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/].map((k) => k.test(long));
+    expectThat(
+      /^[A-Za-z0-9]{200}$/.test(long) && kinds.every(Boolean),
+      'random-alphabet',
+      'random 200 draws lowercase letters, uppercase letters and digits',
+      '200 of [A-Za-z0-9], each kind present',
+      long,
+    );
   },
 );
 
@@ -208,9 +219,10 @@ conformance(
 conformance(
   { id: 'ldap.template.fn-sha256-base64', level: 'MUST', title: 'sha256 gives the hex digest and base64 encodes' },
   async (t) => {
-    const r = await rendered(t, '{{ "abc" | sha256 }} {{ "abc" | base64 }}');
+    // "??>?" encodes to characters where the alphabets differ (+, /) and to padding.
+    const r = await rendered(t, '{{ "abc" | sha256 }} {{ "abc" | base64 }} {{ "??>?" | base64 }}');
     const { createHash } = await import('node:crypto');
-    const want = `${createHash('sha256').update('abc').digest('hex')} YWJj`;
+    const want = `${createHash('sha256').update('abc').digest('hex')} YWJj Pz8+Pw==`;
     expectThat(r.value === want, 'sha256-base64', 'digest and encoding of "abc"', want, r.value);
   },
 );

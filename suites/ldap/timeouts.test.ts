@@ -2,7 +2,8 @@
  * The directory engine's timeouts against a listener that accepts connections and never answers:
  * request_timeout (a request on an ldap:// URL waits), connection_timeout (the TLS handshake of an
  * ldaps:// URL never completes, so the next URL is tried), their defaults (90 and 30 seconds) and
- * the rule that the smaller applies. The request that takes the engine to the directory is POST
+ * the rule that the smaller applies, each timeout written as integer seconds and as a duration
+ * string, and the order in which a url list is tried. The request that takes the engine to the directory is POST
  * rotate-role, which every implementation must carry out there; a test proves the engine did
  * contact the silent listener before it measures anything, and is not applicable when the engine
  * answered first. Time moves on the service's clock (t.advance), or in real time within
@@ -11,7 +12,7 @@
 import { conformance, type Exchange, type T, targetConfig } from '../../harness/index.js';
 import { expectThat, statusBetween, success } from '../../harness/checks/index.js';
 import { type SilentListener, silentListener } from '../../harness/directory/index.js';
-import { account, baseConfig, directory, freshMount, ldapSuite, LONG } from './helpers.js';
+import { account, baseConfig, directory, freshMount, ldapSuite, postStaticRole } from './helpers.js';
 
 ldapSuite();
 
@@ -124,14 +125,8 @@ async function mountAt(t: T, url: string, timeouts: Record<string, unknown>): Pr
   const m = await freshMount(t, null);
   t.check(await t.svc.post(`${m}/config`, { body: baseConfig(t) }), success);
   const acct = await account(t, 'tmo');
-  const role = t.unique('tmo');
-  t.precondition(
-    await t.svc.post(`${m}/static-role/${role}`, {
-      body: { username: acct.cn, rotation_period: LONG, skip_import_rotation: true },
-    }),
-    success,
-  );
-  t.track(`static role ${role}`, () => t.svc.delete(`${m}/static-role/${role}`));
+  const { name: role, ex } = await postStaticRole(t, m, { username: acct.cn, skip_import_rotation: true }, 'tmo');
+  t.precondition(ex, success);
   t.check(await t.svc.post(`${m}/config`, { body: baseConfig(t, { url, ...timeouts }) }), success);
   return { mount: m, role };
 }
@@ -151,7 +146,8 @@ conformance(
   },
   async (t) => {
     const hang = await silent(t);
-    const m = await mountAt(t, `ldap://${hang.address}`, { request_timeout: 20 });
+    // Written as a duration string; integer seconds: ldap.config.request-timeout below.
+    const m = await mountAt(t, `ldap://${hang.address}`, { request_timeout: '20s' });
     const req = await waiting(t, m, hang);
     await t.advance(15);
     await expectPending(t, req, m, '15 seconds in');
@@ -190,7 +186,7 @@ conformance(
     const hang = await silent(t);
     // 10 seconds, far enough below the default (30) that the service's clock, which also moves
     // with real time, cannot reach the default while the answer is awaited (timing.settleSeconds).
-    const m = await mountAt(t, `ldaps://${hang.address},${directory(t).url}`, { connection_timeout: 10 });
+    const m = await mountAt(t, `ldaps://${hang.address},${directory(t).url}`, { connection_timeout: '10s' });
     const req = await waiting(t, m, hang);
     await t.advance(5);
     await expectPending(t, req, m, '5 seconds in');
@@ -228,13 +224,107 @@ conformance(
   async (t) => {
     const hang = await silent(t);
     const m = await mountAt(t, `ldaps://${hang.address},${directory(t).url}`, {
-      connection_timeout: 60,
-      request_timeout: 20,
+      connection_timeout: '60s',
+      request_timeout: '20s',
     });
     const req = await waiting(t, m, hang);
     await t.advance(15);
     await expectPending(t, req, m, '15 seconds in');
     await t.advance(6);
     t.check(await expectAnswered(t, req, 'through the second URL once the smaller timeout has passed'), success);
+  },
+);
+
+// The forms of the timeouts ("integer seconds or string such as `90s`"), shown by their effect: the
+// tests above write duration strings in seconds; these write integer seconds and minutes.
+
+conformance(
+  {
+    id: 'ldap.config.request-timeout',
+    level: 'MUST',
+    title:
+      'request_timeout 20 written as integer seconds: a request the directory never answers fails after 20 seconds',
+    timeoutMs: boundFor(21),
+  },
+  async (t) => {
+    const hang = await silent(t);
+    const m = await mountAt(t, `ldap://${hang.address}`, { request_timeout: 20 });
+    const req = await waiting(t, m, hang);
+    await t.advance(15);
+    await expectPending(t, req, m, '15 seconds in');
+    await t.advance(6);
+    t.check(await expectAnswered(t, req, 'once request_timeout has passed'), statusBetween(400, 599));
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.config.request-timeout',
+    level: 'MUST',
+    title: 'request_timeout "1m" written in minutes: a request the directory never answers fails after 60 seconds',
+    timeoutMs: boundFor(61),
+  },
+  async (t) => {
+    const hang = await silent(t);
+    const m = await mountAt(t, `ldap://${hang.address}`, { request_timeout: '1m' });
+    const req = await waiting(t, m, hang);
+    await t.advance(55);
+    await expectPending(t, req, m, '55 seconds in');
+    await t.advance(6);
+    t.check(await expectAnswered(t, req, 'once request_timeout has passed'), statusBetween(400, 599));
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.config.connection-timeout',
+    level: 'MUST',
+    title:
+      'connection_timeout 10 written as integer seconds: a URL whose TLS handshake never completes is given up after 10 seconds',
+    timeoutMs: boundFor(11),
+  },
+  async (t) => {
+    const hang = await silent(t);
+    const m = await mountAt(t, `ldaps://${hang.address},${directory(t).url}`, { connection_timeout: 10 });
+    const req = await waiting(t, m, hang);
+    await t.advance(5);
+    await expectPending(t, req, m, '5 seconds in');
+    await t.advance(6);
+    t.check(await expectAnswered(t, req, 'through the second URL once connection_timeout has passed'), success);
+  },
+);
+
+conformance(
+  {
+    id: 'ldap.config.url-order',
+    level: 'MUST',
+    title: 'A url list is tried in order: while its first URL answers, the second is never contacted',
+    timeoutMs: boundFor(0),
+  },
+  async (t) => {
+    // Listed second, after the run's directory: the engine works through the first and never
+    // contacts the second.
+    const second = await silent(t);
+    let heard = false;
+    void second.contacted.then(() => {
+      heard = true;
+    });
+    const m = await mountAt(t, `${directory(t).url},ldap://${second.address}`, { request_timeout: '3s' });
+    t.check(await t.svc.post(`${m.mount}/rotate-role/${m.role}`), success);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expectThat(
+      !heard,
+      'url-order',
+      'the second URL was not contacted while the first one answered',
+      'no contact',
+      'contacted',
+    );
+    // The absence means something only if the listener shows a contact: listed first, it does
+    // (the test is not applicable when the engine answers without contacting it).
+    const first = await silent(t);
+    const shown = await mountAt(t, `ldap://${first.address},${directory(t).url}`, { request_timeout: '3s' });
+    const req = await waiting(t, shown, first);
+    await first.close();
+    await bounded(t, req.done);
   },
 );

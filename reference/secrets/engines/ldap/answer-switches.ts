@@ -61,13 +61,22 @@ const dropping =
     const data = select(a);
     return data ? withData(a, omit(data, fields)) : a;
   };
+/** A fault that gives `field` of the answers whose data `select` picks as a duration string (1h0m0s). */
+const asDuration =
+  (select: (a: LdapAnswer) => Record<string, unknown> | undefined, field: string) =>
+  (a: LdapAnswer): LdapAnswer => {
+    const data = select(a);
+    return data && typeof data[field] === 'number'
+      ? withData(a, { ...data, [field]: goDuration(data[field] as number) })
+      : a;
+  };
 const S = 'doc.core';
 
 export const ldapAnswerSwitches = [
   // --- faults: a field the documents list is missing from an answer ---
   fault('ldap.static-read-username-missing', {
     breaks: 'ldap.static.create-read',
-    statements: [`${S}.ldap-static.endpoint-read`],
+    statements: [`${S}.ldap-static.endpoint-read`, `${S}.ldap-static.read-username`],
     description: 'GET /ldap/static-role/:name leaves out username.',
     rewrite: dropping((a) => objectRead(a, (p) => /^static-role\/.+/.test(p)), ['username']),
   }),
@@ -85,13 +94,13 @@ export const ldapAnswerSwitches = [
   }),
   fault('ldap.dynamic-creds-no-dns', {
     breaks: 'ldap.dynamic.creds-shape',
-    statements: [`${S}.ldap-dynamic.creds-fields`, `${S}.ldap-dynamic.endpoint-creds`],
+    statements: [`${S}.ldap-dynamic.creds-distinguished-names`, `${S}.ldap-dynamic.endpoint-creds`],
     description: 'GET /ldap/creds/:name leaves out distinguished_names.',
     rewrite: dropping((a) => objectRead(a, (p) => /^creds\/.+/.test(p)), ['distinguished_names']),
   }),
   fault('ldap.library-read-drops-flag', {
     breaks: 'ldap.library.create-read',
-    statements: [`${S}.library.endpoint-read`],
+    statements: [`${S}.library.endpoint-read-disable`],
     description: 'GET /ldap/library/:set leaves out disable_check_in_enforcement.',
     rewrite: dropping(
       (a) => objectRead(a, (p) => /^library\/.+/.test(p) && notStatus(p)),
@@ -100,7 +109,7 @@ export const ldapAnswerSwitches = [
   }),
   fault('ldap.library-checkout-no-account-name', {
     breaks: 'ldap.library.checkout',
-    statements: [`${S}.library.checkout-response`],
+    statements: [`${S}.library.checkout-account-name`],
     description: 'The check-out answer leaves out data.service_account_name.',
     rewrite: dropping((a) => writeData(a, (p) => /^library\/.+\/check-out$/.test(p)), ['service_account_name']),
   }),
@@ -109,6 +118,90 @@ export const ldapAnswerSwitches = [
     statements: [`${S}.library.checkin-response`],
     description: 'The check-in answer leaves out data.check_ins.',
     rewrite: dropping((a) => writeData(a, (p) => /\/check-in$/.test(p)), ['check_ins']),
+  }),
+  // --- blind faults of issue 36: a listed field missing or mistyped, one clause each ---
+  fault('ldap.static-read-dn-missing', {
+    breaks: 'ldap.static.create-read',
+    statements: [`${S}.ldap-static.read-dn`],
+    description: 'GET /ldap/static-role/:name leaves out dn.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^static-role\/.+/.test(p)), ['dn']),
+  }),
+  fault('ldap.static-read-rotation-period-duration', {
+    breaks: 'ldap.static.create-read',
+    statements: [`${S}.ldap-static.read-rotation-period`],
+    description:
+      'GET /ldap/static-role/:name gives rotation_period as a duration string (1h0m0s), not integer seconds.',
+    rewrite: asDuration((a) => objectRead(a, (p) => /^static-role\/.+/.test(p)), 'rotation_period'),
+  }),
+  fault('ldap.static-cred-dn-missing', {
+    breaks: 'ldap.static.cred-fields',
+    statements: [`${S}.ldap-static.cred-dn`],
+    description: 'GET /ldap/static-cred/:name leaves out dn.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^static-cred\/.+/.test(p)), ['dn']),
+  }),
+  fault('ldap.static-cred-username-missing', {
+    breaks: 'ldap.static.cred-fields',
+    statements: [`${S}.ldap-static.cred-username`],
+    description: 'GET /ldap/static-cred/:name leaves out username.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^static-cred\/.+/.test(p)), ['username']),
+  }),
+  fault('ldap.static-cred-password-missing', {
+    breaks: 'ldap.static.cred-fields',
+    statements: [`${S}.ldap-static.cred-password`],
+    description: 'GET /ldap/static-cred/:name leaves out password.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^static-cred\/.+/.test(p)), ['password']),
+  }),
+  fault('ldap.static-cred-last-rotation-missing', {
+    breaks: 'ldap.static.cred-fields',
+    statements: [`${S}.ldap-static.cred-last-rotation`],
+    description: 'GET /ldap/static-cred/:name leaves out last_svc_rotation.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^static-cred\/.+/.test(p)), ['last_svc_rotation']),
+  }),
+  fault('ldap.static-cred-rotation-period-duration', {
+    breaks: 'ldap.static.cred-fields',
+    statements: [`${S}.ldap-static.cred-rotation-period`],
+    description:
+      'GET /ldap/static-cred/:name gives rotation_period as a duration string (1h0m0s), not integer seconds.',
+    rewrite: asDuration((a) => objectRead(a, (p) => /^static-cred\/.+/.test(p)), 'rotation_period'),
+  }),
+  fault('ldap.dynamic-creds-first-dn-only', {
+    breaks: 'ldap.dynamic.creds-shape',
+    statements: [`${S}.ldap-dynamic.creds-distinguished-names`],
+    description: 'distinguished_names lists only the first entry the creation LDIF added.',
+    rewrite: (a) => {
+      const data = objectRead(a, (p) => /^creds\/.+/.test(p));
+      return data && Array.isArray(data.distinguished_names)
+        ? withData(a, { ...data, distinguished_names: data.distinguished_names.slice(0, 1) })
+        : a;
+    },
+  }),
+  fault('ldap.library-read-max-ttl-is-ttl', {
+    breaks: 'ldap.library.create-read',
+    statements: [`${S}.library.endpoint-read-max-ttl`],
+    description: 'GET /ldap/library/:set gives the set ttl as max_ttl.',
+    rewrite: (a) => {
+      const data = objectRead(a, (p) => /^library\/.+/.test(p) && notStatus(p));
+      return data && 'ttl' in data ? withData(a, { ...data, max_ttl: data.ttl }) : a;
+    },
+  }),
+  fault('ldap.library-read-ttl-missing', {
+    breaks: 'ldap.library.create-read',
+    statements: [`${S}.library.endpoint-read-ttl`],
+    description: 'GET /ldap/library/:set leaves out ttl.',
+    rewrite: dropping((a) => objectRead(a, (p) => /^library\/.+/.test(p) && notStatus(p)), ['ttl']),
+  }),
+  fault('ldap.library-status-available-string', {
+    breaks: 'ldap.library.status',
+    statements: [`${S}.library.status-fields`],
+    description: 'The status gives available as a string ("true"/"false"), not a boolean.',
+    rewrite: (a) => {
+      const data = readData(a);
+      if (!data || a.method !== 'GET' || !/^library\/.+\/status$/.test(a.path)) return a;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(data))
+        out[k] = v && typeof v === 'object' ? { ...v, available: String((v as { available?: unknown }).available) } : v;
+      return withData(a, out);
+    },
   }),
   // --- legal variants ---
   variant('ldap.read-durations-as-strings', {

@@ -90,6 +90,7 @@ export function applyConfigWrite(
     | 'policyCheckedOnSave'
     | 'configRequired'
     | 'schemas'
+    | 'unknownSchemaRefused'
     | 'defaultUrl'
     | 'defaultRequestTimeout'
     | 'defaultConnectionTimeout'
@@ -137,7 +138,8 @@ export function applyConfigWrite(
       throw badRequest(`url "${u}" must be ldap://host[:port] or ldaps://host[:port]`);
   }
   const schemaText = str(body, 'schema');
-  if (schemaText !== undefined && schemaText !== '' && !rules.schemas.includes(schemaText as Schema))
+  const known = rules.schemas.includes(schemaText as Schema) || !rules.unknownSchemaRefused;
+  if (schemaText !== undefined && schemaText !== '' && !known)
     throw badRequest(`schema must be one of ${rules.schemas.join(', ')}`);
   const schema = (schemaText || prev?.schema || 'openldap') as Schema;
   const certificate = str(body, 'certificate') ?? prev?.certificate ?? '';

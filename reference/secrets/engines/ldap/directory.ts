@@ -189,15 +189,20 @@ export class Session {
     await this.client.unbind().catch(() => {});
   }
 
-  /** The DN of an entry: `dn` by base search when given, else `(attr=username)` under the search base. */
-  async findAccount(username: string, dn: string | undefined, attr: string): Promise<string | undefined> {
+  /** The DN of an entry: `dn` by base search when given, else `(attr=username)` under `base` (default: the search base). */
+  async findAccount(
+    username: string,
+    dn: string | undefined,
+    attr: string,
+    base = this.scope.searchBase,
+  ): Promise<string | undefined> {
     try {
       if (dn) {
         const r = await this.timed(this.client.search(dn, { scope: 'base', attributes: ['1.1'] }), 'search');
         return r.searchEntries[0]?.dn;
       }
       const r = await this.timed(
-        this.client.search(this.scope.searchBase, {
+        this.client.search(base, {
           scope: 'sub',
           filter: `(${attr}=${escapeValue(username)})`,
           attributes: ['1.1'],

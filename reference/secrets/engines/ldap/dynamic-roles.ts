@@ -1,5 +1,4 @@
 /** Dynamic roles: accounts created from LDIF templates for the life of a lease. */
-import { parseDuration } from '../../duration.js';
 import type { LeaseSpec, TokenInfo } from '../../engine.js';
 import { badRequest, notFound, SvcError } from '../../errors.js';
 import { LdifError, parseLdif, type LdifRecord } from './ldif.js';
@@ -69,12 +68,15 @@ export class DynamicRoles {
   write(name: string, body: Record<string, unknown>): void {
     const existing = this.roles.get(name);
     const rules = this.s.rules;
-    const role: DynamicRole = existing && rules.partialUpdate ? { ...existing } : ({} as DynamicRole);
+    const role = {} as DynamicRole;
+    if (existing && rules.partialUpdate)
+      for (const [key, value] of Object.entries(existing))
+        if (rules.partialUpdateKeeps(key)) (role as unknown as Record<string, unknown>)[key] = value;
     for (const key of [...LDIF_KEYS, 'username_template'] as const) {
       const v = stringField(body, key);
       if (v === undefined) continue;
       if (v === '') {
-        if (rules.emptyStringDeletes) delete role[key];
+        if (rules.emptyStringDeletes && rules.emptyStringDeletesKey(key)) delete role[key];
         continue;
       }
       role[key] = key !== 'username_template' ? rules.decodeLdif(v, key) : v;
@@ -83,11 +85,11 @@ export class DynamicRoles {
       const v = body[key];
       if (v === undefined || v === null) continue;
       if (v === '') {
-        delete role[key];
+        if (rules.emptyStringDeletes && rules.emptyStringDeletesKey(key)) delete role[key];
         continue;
       }
       try {
-        role[key] = parseDuration(v);
+        role[key] = rules.dynamicTtl(key, v);
       } catch {
         throw badRequest(`${key} must be a duration`);
       }
@@ -124,6 +126,7 @@ export class DynamicRoles {
           this.s.rules.templateSource(template, 'ldif'),
           data,
           this.ldifFns(() => issuedAt),
+          { pipedValueLast: this.s.rules.pipedValueLast },
         ),
       );
     } catch (err) {
@@ -151,8 +154,9 @@ export class DynamicRoles {
     try {
       username = render(
         usernameTemplate,
-        { RoleName: name, DisplayName: rules.displayName(token.displayName, 'username') },
+        { RoleName: rules.usernameRoleName(name), DisplayName: rules.displayName(token.displayName, 'username') },
         this.usernameFns(() => issuedAt),
+        { pipedValueLast: rules.pipedValueLast },
       );
     } catch (err) {
       throw badRequest(`username_template: ${(err as Error).message}`);
@@ -166,9 +170,9 @@ export class DynamicRoles {
       DisplayName: rules.displayName(token.displayName, 'ldif'),
       ...rules.templateTimes(issuedAt, expiresAt),
     };
-    const creation = this.renderLdif(role.creation_ldif, data, issuedAt);
-    const deletion = this.renderLdif(role.deletion_ldif, data, issuedAt);
-    const rollback = this.renderLdif(role.rollback_ldif, data, issuedAt);
+    const creation = rules.ldifOrder(this.renderLdif(role.creation_ldif, data, issuedAt), 'creation_ldif');
+    const deletion = rules.ldifOrder(this.renderLdif(role.deletion_ldif, data, issuedAt), 'deletion_ldif');
+    const rollback = rules.ldifOrder(this.renderLdif(role.rollback_ldif, data, issuedAt), 'rollback_ldif');
 
     const applied = await this.s.withDirectory(async (session) => {
       const created = await runLdif(session, creation, rules.creationStopsAtError);

@@ -58,6 +58,7 @@ class LdapEngine implements Engine {
 
   private async route(req: EngineRequest): Promise<EngineResponse> {
     const { path, method } = req;
+    if (!this.s.rules.servesPath(path)) throw unsupportedPath();
     const write = method === 'POST' || method === 'PUT';
     const list = method === 'LIST';
 

@@ -3,9 +3,9 @@
  * engine sets each account's password when it joins a set and rotates it on every check-in, so a
  * borrower's password stops working once the account is back.
  */
-import { parseDuration } from '../../duration.js';
 import type { LeaseSpec, TokenInfo } from '../../engine.js';
 import { badRequest, notFound } from '../../errors.js';
+import type { Borrower } from './rules.js';
 import { boolField, type Shared } from './shared.js';
 
 interface LibrarySet {
@@ -28,22 +28,26 @@ interface Account {
   checkout?: CheckOut;
   /** Whether the account was ever checked out. */
   borrowed?: boolean;
-}
-
-function duration(value: unknown, key: string): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  try {
-    return parseDuration(value);
-  } catch {
-    throw badRequest(`${key} must be a duration`);
-  }
+  /** The borrower of its last check-out, once it was returned. */
+  lastBorrower?: Borrower;
 }
 
 export class Library {
   private readonly sets = new Map<string, LibrarySet>();
   private readonly accounts = new Map<string, Account>();
+  /** The accounts each set's earlier check-ins returned. */
+  private readonly checkedIn = new Map<string, string[]>();
 
   constructor(private readonly s: Shared) {}
+
+  private duration(value: unknown, key: 'ttl' | 'max_ttl' | 'check-out ttl'): number | undefined {
+    if (value === undefined || value === null) return undefined;
+    try {
+      return this.s.rules.libraryDuration(key, value);
+    } catch {
+      throw badRequest(`${key} must be a duration`);
+    }
+  }
 
   has(name: string): boolean {
     return this.sets.has(name);
@@ -75,12 +79,15 @@ export class Library {
     const accounts = rules.accountNames(body.service_account_names) ?? existing?.accounts ?? [];
     if (!accounts.length && rules.libraryAccountsRequired) throw badRequest('service_account_names is required');
     const given = (key: 'ttl' | 'max_ttl') => {
-      const v = duration(body[key], key);
+      const v = this.duration(body[key], key);
       return v === undefined ? undefined : rules.libraryTtl(v, key);
     };
+    const kept = (key: 'ttl' | 'max_ttl', value: number | undefined) =>
+      value === undefined ? undefined : rules.libraryOmittedOnUpdate(key, value);
     const applies = !existing || rules.libraryUpdateApplies;
-    const ttl = (applies ? given('ttl') : undefined) ?? existing?.ttl ?? rules.libraryDefaultTtl;
-    const maxTtl = (applies ? given('max_ttl') : undefined) ?? existing?.maxTtl ?? rules.libraryDefaultMaxTtl;
+    const ttl = (applies ? given('ttl') : undefined) ?? kept('ttl', existing?.ttl) ?? rules.libraryDefaultTtl;
+    const maxTtl =
+      (applies ? given('max_ttl') : undefined) ?? kept('max_ttl', existing?.maxTtl) ?? rules.libraryDefaultMaxTtl;
     if (ttl > 0 && maxTtl > 0 && ttl > maxTtl) throw badRequest('ttl cannot be greater than max_ttl');
     const disableEnforcement =
       boolField(body, 'disable_check_in_enforcement') ??
@@ -95,11 +102,12 @@ export class Library {
     }
     const added = unique.filter((a) => this.accounts.get(a)?.set !== name);
     const attr = this.s.userAttr();
+    const base = rules.librarySearchBase(this.s.searchBase());
     const verify = rules.verifyAddedAccounts(!existing);
     const joined = await this.s.withDirectory(async (session) => {
       const found: { name: string; dn: string; password: string }[] = [];
       for (const acct of added) {
-        const dn = await session.findAccount(acct, undefined, attr);
+        const dn = await session.findAccount(acct, undefined, attr, base);
         if (!dn) {
           if (!rules.libraryAccountsMustExist || !verify) {
             found.push({ name: acct, dn: '', password: '' });
@@ -119,17 +127,25 @@ export class Library {
     });
     if (existing) {
       for (const acct of existing.accounts) {
-        if (!unique.includes(acct)) this.release(acct);
+        if (!unique.includes(acct)) this.release(acct, rules.releaseRemovedAccounts);
+        else if (!rules.updateKeepsCheckouts) this.dropCheckout(acct);
       }
     }
     for (const j of joined) this.accounts.set(j.name, { set: name, dn: j.dn, password: j.password });
     this.sets.set(name, { accounts: unique, ttl, maxTtl, disableEnforcement });
   }
 
-  private release(acct: string): void {
+  /** Takes the account out of its set; it stays reserved for the set when `free` is false. */
+  private release(acct: string, free = true): void {
     const a = this.accounts.get(acct);
     if (a) a.checkout = undefined;
-    this.accounts.delete(acct);
+    if (free) this.accounts.delete(acct);
+  }
+
+  /** Makes a checked-out account available without a check-in (its lease ends later, to no effect). */
+  private dropCheckout(acct: string): void {
+    const a = this.accounts.get(acct);
+    if (a?.checkout) a.checkout = undefined;
   }
 
   async delete(name: string): Promise<void> {
@@ -137,10 +153,11 @@ export class Library {
     if (!set || !this.s.rules.libraryDeleteRemoves) return;
     for (const acct of set.accounts) {
       const co = this.accounts.get(acct)?.checkout;
-      this.release(acct);
+      this.release(acct, this.s.rules.releaseOnDelete);
       if (co) await this.endLease(co);
     }
     this.sets.delete(name);
+    this.checkedIn.delete(name);
   }
 
   status(name: string): Record<string, unknown> {
@@ -150,7 +167,7 @@ export class Library {
       const account = this.accounts.get(acct);
       const co = account?.checkout;
       if (!co && !account?.borrowed && !this.s.rules.statusShowsNeverBorrowed) continue;
-      if (!co) out[acct] = { available: true };
+      if (!co) out[acct] = this.s.rules.availableStatus(account?.lastBorrower);
       // The borrower token is identified by its accessor: the token itself must never be echoed.
       else out[acct] = this.s.rules.borrowerStatus(co);
     }
@@ -163,7 +180,7 @@ export class Library {
     token: TokenInfo,
   ): Promise<{ data: Record<string, unknown>; lease?: LeaseSpec }> {
     const set = this.get(name);
-    const requested = duration(body.ttl, 'ttl');
+    const requested = this.duration(body.ttl, 'check-out ttl');
     let ttl = this.s.rules.checkoutTtl(requested, set.ttl);
     if (set.ttl > 0 && ttl > set.ttl && this.s.rules.checkoutTtlCapped) ttl = set.ttl;
     if (set.ttl > 0 && ttl === 0) ttl = requested === 0 ? this.s.rules.unlimitedCheckoutTtl(set.ttl) : set.ttl;
@@ -180,7 +197,7 @@ export class Library {
       spec: {
         ttl,
         maxTtl: renewCap,
-        renewable: true,
+        renewable: this.s.rules.checkoutRenewable,
         revoke: async () => {
           if (!this.s.rules.expiryChecksIn) return;
           if (account.checkout === checkout) await this.returnAccount(account);
@@ -197,6 +214,8 @@ export class Library {
 
   /** Makes the account available and rotates its password (as the real product does on check-in). */
   private async returnAccount(account: Account): Promise<void> {
+    if (account.checkout)
+      account.lastBorrower = { accessor: account.checkout.accessor, entityId: account.checkout.entityId };
     account.checkout = undefined;
     if (!this.s.rules.checkInRotates || !account.dn) return;
     const password = this.s.generatePassword('library');
@@ -221,7 +240,7 @@ export class Library {
     const enforce = this.s.rules.checkInEnforced(set.disableEnforcement, manage);
     const caller = { entityId: token.entityId, accessor: token.accessor };
     const isBorrower = (co: CheckOut) => this.s.rules.isBorrower(co, caller);
-    let wanted = this.s.rules.checkInNames(body.service_account_names);
+    let wanted = this.s.rules.checkInNames(body.service_account_names, manage);
     if (!wanted?.length) {
       const mine = set.accounts.filter((a) => {
         const co = this.accounts.get(a)?.checkout;
@@ -254,6 +273,8 @@ export class Library {
       await this.endLease(co);
       checkIns.push(acct);
     }
-    return { check_ins: checkIns };
+    const earlier = this.checkedIn.get(name) ?? [];
+    this.checkedIn.set(name, [...earlier, ...checkIns]);
+    return { check_ins: this.s.rules.checkInsReported(checkIns, earlier) };
   }
 }

@@ -17,7 +17,7 @@ import {
   type Schema,
 } from './config.js';
 import type { SessionSettings } from './directory.js';
-import { decodeMaybeBase64 } from './ldif.js';
+import { decodeMaybeBase64, type LdifRecord } from './ldif.js';
 import { listLevel } from './names.js';
 import type { TemplateFn } from './template.js';
 import { rfc3339 } from './template-functions.js';
@@ -53,6 +53,8 @@ export const documentedRules = {
   configRequired: ['binddn', 'bindpass'] as string[],
   /** schema is one of openldap, ad, racf. */
   schemas: ['openldap', 'ad', 'racf'] as Schema[],
+  /** A schema outside that list is refused. */
+  unknownSchemaRefused: true,
   /** url when none was written. */
   defaultUrl: DEFAULT_URL,
   /** request_timeout and connection_timeout when not written: 90 and 30 seconds. */
@@ -105,8 +107,8 @@ export const documentedRules = {
   // --- Password generation (configuration rules 2-4) -----------------------------------------
   /** A configured password_policy generates the passwords, whatever they are for. */
   usesPasswordPolicy: (cfg: DirectoryConfig, _use: PasswordUse): boolean => !!cfg.passwordPolicy,
-  /** Otherwise passwords have the configured length, 64 by default. */
-  passwordLength: (configured: number | undefined): number => configured ?? DEFAULT_LENGTH,
+  /** Otherwise passwords have the configured length, 64 by default, whatever they are for. */
+  passwordLength: (configured: number | undefined, _use?: PasswordUse): number => configured ?? DEFAULT_LENGTH,
   /** A configured policy that does not exist fails the generation (no fallback). */
   missingPolicyFallsBack: false,
   /** The alphabet of the pre-policy algorithm, the same with and without length (rules 2-3). */
@@ -114,6 +116,8 @@ export const documentedRules = {
 
   // --- Static roles --------------------------------------------------------------------------
   minRotationPeriod: MIN_ROTATION_PERIOD,
+  /** The minimum applies to every rotation_period, in every form, on creation and on update. */
+  rotationPeriodMinimumApplies: (_raw: unknown, _onUpdate: boolean): boolean => true,
   /** rotation_period: integer seconds or a duration string. */
   rotationPeriod: (value: unknown): number => parseDuration(value),
   /** username and rotation_period are required on creation. */
@@ -126,6 +130,8 @@ export const documentedRules = {
   staticDnImmutable: true,
   /** A POST on an existing role applies its rotation_period. */
   staticUpdateApplies: true,
+  /** A POST on an existing role may omit username and rotation_period (they are kept). */
+  staticUpdateMayOmit: true,
   /** An update naming another username or dn is refused (undefined: ignored instead). */
   identityChangeRefused: (what: 'username' | 'dn'): SvcError | undefined =>
     badRequest(`${what} cannot be changed after creation`),
@@ -157,14 +163,28 @@ export const documentedRules = {
   staticList: (names: Iterable<string>, prefix: string): string[] => listLevel(names, prefix),
   /** The dn shown by reads: the entry's DN. */
   staticShownDn: (found: string, _written: string): string => found,
+  /** The time of the last rotation after a rotation at `now`: now. */
+  lastRotationAfter: (_previous: number | undefined, now: number): number => now,
+  /** rotate-role starts the period again: the next rotation is rotation_period after it. */
+  rotateRoleRestartsPeriod: true,
   /** last_svc_rotation: an RFC 3339 timestamp. */
   lastRotationTime: (ms: number): string => rfc3339(ms),
 
+  // --- Paths -------------------------------------------------------------------------------
+  /** Every path of the engine is served, whatever the slashes in a role or set name. */
+  servesPath: (_path: string): boolean => true,
+
   // --- Dynamic roles -------------------------------------------------------------------------
-  /** POST on an existing role updates only the keys sent. */
+  /** POST on an existing role updates only the keys sent: every key not sent is kept. */
   partialUpdate: true,
-  /** A key sent as an empty string is deleted. */
+  partialUpdateKeeps: (_key: string): boolean => true,
+  /** A key sent as an empty string is deleted, whichever key it is. */
   emptyStringDeletes: true,
+  emptyStringDeletesKey: (_key: string): boolean => true,
+  /** default_ttl and max_ttl: a duration string or integer seconds. */
+  dynamicTtl: (_key: 'default_ttl' | 'max_ttl', value: unknown): number => parseDuration(value),
+  /** The records of each LDIF run in the order written. */
+  ldifOrder: (records: LdifRecord[], _key: LdifKey): LdifRecord[] => records,
   /** LDIF may be sent base64-encoded, in each of the three LDIF fields. */
   decodeLdif: (text: string, _key: LdifKey): string => decodeMaybeBase64(text),
   /** creation_ldif and deletion_ldif are required; rollback_ldif is recommended only. */
@@ -185,6 +205,10 @@ export const documentedRules = {
     ExpirationTime: rfc3339(expiresAtMs),
     ExpirationTimeSeconds: Math.floor(expiresAtMs / 1000),
   }),
+  /** .RoleName as the username template receives it. */
+  usernameRoleName: (name: string): string => name,
+  /** A piped value is the last argument of the function it is piped into. */
+  pipedValueLast: true,
   /** .RoleName, .Username and .Password as the LDIF templates receive them. */
   ldifRoleName: (name: string): string => name,
   ldifUsername: (username: string): string => username,
@@ -218,6 +242,15 @@ export const documentedRules = {
   /** service_account_names is required; a string or a list of strings. */
   libraryAccountsRequired: true,
   accountNames: (value: unknown): string[] | undefined => accountNameList(value),
+  /** ttl, max_ttl and a check-out's ttl: a duration (integer seconds or a duration string). */
+  libraryDuration: (_key: 'ttl' | 'max_ttl' | 'check-out ttl', value: unknown): number => parseDuration(value),
+  /** A write on an existing set that omits ttl or max_ttl keeps the value the set has. */
+  libraryOmittedOnUpdate: (_key: 'ttl' | 'max_ttl', existing: number): number => existing,
+  /** A write on an existing set leaves the check-outs of the accounts it keeps in place. */
+  updateKeepsCheckouts: true,
+  /** An account removed from its set (by an update, or with the set) is free to join another set. */
+  releaseRemovedAccounts: true,
+  releaseOnDelete: true,
   /** ttl, max_ttl and disable_check_in_enforcement when not written: 24h, 24h, false. */
   libraryDefaultTtl: DAY,
   libraryDefaultMaxTtl: DAY,
@@ -230,6 +263,8 @@ export const documentedRules = {
   libraryUpdateApplies: true,
   /** LIST of library sets: the names at the level asked (a nested level ends with "/"). */
   libraryList: (names: Iterable<string>, prefix: string): string[] => listLevel(names, prefix),
+  /** Library accounts are searched where static roles are: under userdn. */
+  librarySearchBase: (base: string): string => base,
   /** Every account added to a set, on creation or update, must exist in the directory. */
   verifyAddedAccounts: (_setIsNew: boolean): boolean => true,
   /** Every account must exist in the directory. */
@@ -248,6 +283,7 @@ export const documentedRules = {
   unlimitedCheckoutTtl: (setTtl: number): number => setTtl,
   /** A check-out creates a lease (renewable, of the check-out ttl). */
   checkoutCreatesLease: true,
+  checkoutRenewable: true,
   /** Check-out lends a free account; none free is an error (undefined). */
   pickFreeAccount: (accounts: string[], isFree: (a: string) => boolean): string | undefined => accounts.find(isFree),
   /** The password given by check-out opens the account. */
@@ -268,14 +304,18 @@ export const documentedRules = {
   /** The borrower: the entity that checked out (any of its tokens), or the token itself. */
   isBorrower: (co: Borrower, caller: Borrower): boolean =>
     (co.entityId !== '' && co.entityId === caller.entityId) || (co.accessor !== '' && co.accessor === caller.accessor),
-  /** check-in names: a string or a list of strings. */
-  checkInNames: (value: unknown): string[] | undefined => accountNameList(value),
+  /** check-in names: a string or a list of strings, on the check-in path and the manage path alike. */
+  checkInNames: (value: unknown, _manage: boolean): string[] | undefined => accountNameList(value),
+  /** check_ins: the accounts this call checked in (not those of earlier calls). */
+  checkInsReported: (thisCall: string[], _earlier: string[]): string[] => thisCall,
   /** A check-in refused to a caller who is not the borrower. */
   unauthorizedCheckIn: (message: string): SvcError => badRequest(message),
   /** check_ins lists the accounts that were checked in (not those already available). */
   checkInListsAvailable: false,
   /** status lists every account of the set, borrowed or not. */
   statusShowsNeverBorrowed: true,
+  /** status of an available account: available, and no borrower (not the last one either). */
+  availableStatus: (_lastBorrower: Borrower | undefined): Record<string, unknown> => ({ available: true }),
   /** status of a checked-out account: borrower_client_token and borrower_entity_id. */
   borrowerStatus: (co: Borrower): Record<string, unknown> => ({
     available: false,

@@ -28,6 +28,11 @@ export class Shared {
     return this.rules.configuredUserAttr(cfg.userattr) || this.rules.defaultUserAttr(cfg.schema);
   }
 
+  /** Where accounts are searched: under userdn. */
+  searchBase(): string {
+    return this.rules.searchBase(this.requireConfig().userdn);
+  }
+
   /** Timers of the directory's timeouts, on the service's clock. */
   private readonly after: After = (seconds, fn) => this.ctx.clock.at(this.ctx.clock.now() + seconds * 1000, fn);
 
@@ -36,7 +41,7 @@ export class Shared {
     const cfg = this.requireConfig();
     const session = this.rules.session(cfg);
     const settings = { ...session, urls: this.rules.urlsToTry(session.urls) };
-    const scope = { searchBase: this.rules.searchBase(cfg.userdn), schema: cfg.schema };
+    const scope = { searchBase: this.searchBase(), schema: cfg.schema };
     try {
       return await withSession(settings, cfg.bindpass, scope, this.after, fn);
     } catch (err) {
@@ -57,7 +62,7 @@ export class Shared {
           throw badRequest(`cannot generate a password: ${(err as Error).message}`);
       }
     }
-    const length = this.rules.passwordLength(cfg.length);
+    const length = this.rules.passwordLength(cfg.length, use);
     const alphabet = this.rules.passwordAlphabet(cfg.length !== undefined);
     if (!alphabet) return defaultPassword(length);
     return Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');

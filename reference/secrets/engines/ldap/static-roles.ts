@@ -74,7 +74,10 @@ export class StaticRoles {
       } catch {
         throw badRequest('rotation_period must be a duration (seconds or a string such as 1h)');
       }
-      if (period < this.s.rules.minRotationPeriod)
+      if (
+        period < this.s.rules.minRotationPeriod &&
+        rules.rotationPeriodMinimumApplies(body.rotation_period, !!existing)
+      )
         throw badRequest(`rotation_period must be at least ${MIN_ROTATION_PERIOD} seconds`);
     }
     const username = stringField(body, 'username');
@@ -124,6 +127,8 @@ export class StaticRoles {
   ): void {
     const rules = this.s.rules;
     const { username, dn, period, roleSkip } = sent;
+    if (!rules.staticUpdateMayOmit && (username === undefined || period === undefined))
+      throw badRequest('username and rotation_period are required');
     const usernameChanged = username !== undefined && username !== existing.username;
     if (usernameChanged && rules.staticUsernameImmutable) {
       const refusal = rules.identityChangeRefused('username');
@@ -186,19 +191,20 @@ export class StaticRoles {
 
   async rotateNow(name: string): Promise<void> {
     const r = this.get(name);
-    await this.rotate(r, this.s.rules.rotateRoleChangesDirectory);
+    await this.rotate(r, this.s.rules.rotateRoleChangesDirectory, this.s.rules.rotateRoleRestartsPeriod);
     this.schedule(name, r);
   }
 
-  private async rotate(role: StaticRole, changeDirectory = true): Promise<void> {
+  private async rotate(role: StaticRole, changeDirectory = true, restartPeriod = true): Promise<void> {
     if (!role.dn) throw badRequest('the role has no entry to rotate');
     const password = this.s.generatePassword('static');
     if (changeDirectory) await this.s.withDirectory((session) => session.setPassword(role.dn, password));
     if (role.password !== undefined) role.lastPassword = role.password;
     role.password = password;
     role.rotatedByService = true;
-    role.lastRotation = this.s.now();
-    role.scheduleFrom = role.lastRotation;
+    const now = this.s.now();
+    role.lastRotation = this.s.rules.lastRotationAfter(role.lastRotation, now);
+    if (restartPeriod) role.scheduleFrom = now;
   }
 
   private schedule(name: string, role: StaticRole): void {

@@ -1,6 +1,6 @@
 /**
  * The functions a directory engine template can call (template.ts runs the templates): the
- * ordinary ones of Go's text/template (printf, comparisons, len, ...) and the custom ones of the
+ * ordinary ones of Go's text/template (printf, comparisons, len, index, slice, ...) and the custom ones of the
  * document's table (random, truncate, uppercase, base64, utf16le, unix_time, timestamp, uuid,
  * sha256, ...), with Go's printf and time layouts.
  */
@@ -83,6 +83,21 @@ function compare(a: Value, b: Value, fn: string): number {
   throw new TemplateError(`${fn}: incompatible types for comparison`);
 }
 
+/** Go's index of one level: a byte of a string (its value, a number) or a field of an object. */
+function indexOne(v: Value, k: Value): Value {
+  if (typeof v === 'string' || v instanceof Bytes) {
+    const buf = bytesOf(v, 'index');
+    const i = int(k, 'index');
+    if (i < 0 || i >= buf.length) throw new TemplateError(`index out of range: ${i}`);
+    return buf[i]!;
+  }
+  if (v && typeof v === 'object') {
+    if (typeof k !== 'string') throw new TemplateError('index of a map needs a string key');
+    return (v as Record<string, unknown>)[k] as Value;
+  }
+  throw new TemplateError(`can't index item of type ${v === null || v === undefined ? 'nil' : typeof v}`);
+}
+
 /** The ordinary text/template functions (the ones a template of this engine can use). */
 export const builtinFunctions: Record<string, TemplateFn> = {
   printf: (format, ...rest) => goSprintf(str(format, 'printf'), rest),
@@ -95,6 +110,19 @@ export const builtinFunctions: Record<string, TemplateFn> = {
     if (typeof v === 'string') return Buffer.byteLength(v, 'utf8');
     if (v instanceof Bytes) return v.buf.length;
     throw new TemplateError('len of a non-string');
+  },
+  index: (v, ...keys) => {
+    let cur: Value = v;
+    for (const k of keys) cur = indexOne(cur, k);
+    return cur;
+  },
+  slice: (v, ...bounds) => {
+    if (typeof v !== 'string' && !(v instanceof Bytes)) throw new TemplateError('slice of a non-string');
+    if (bounds.length > 2) throw new TemplateError('too many slice indexes');
+    const buf = bytesOf(v, 'slice');
+    const [from = 0, to = buf.length] = bounds.map((b) => int(b, 'slice'));
+    if (from < 0 || to > buf.length || from > to) throw new TemplateError(`slice: index out of range: ${from}:${to}`);
+    return buf.subarray(from, to).toString('latin1');
   },
   eq: (a, ...bs) => bs.some((b) => a === b || (a instanceof Bytes && b instanceof Bytes && a.buf.equals(b.buf))),
   ne: (a, b) => a !== b,

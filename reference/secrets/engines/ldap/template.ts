@@ -267,24 +267,31 @@ export function truthy(v: Value): boolean {
   return Boolean(v);
 }
 
-function evalPipe(pipe: Pipeline, data: Record<string, unknown>, funcs: Record<string, TemplateFn>): Value {
+/** How a template runs: the piped value is the last argument of the function (as Go does) unless told otherwise. */
+export interface RenderOptions {
+  pipedValueLast?: boolean;
+}
+
+type Env = { data: Record<string, unknown>; funcs: Record<string, TemplateFn>; opts: RenderOptions };
+
+function evalPipe(pipe: Pipeline, env: Env): Value {
   let piped: Value | typeof NONE = NONE;
-  for (const cmd of pipe) piped = evalCommand(cmd, data, funcs, piped);
+  for (const cmd of pipe) piped = evalCommand(cmd, env, piped);
   return piped as Value;
 }
 
 const NONE = Symbol('none');
 
-function evalOperand(op: Operand, data: Record<string, unknown>, funcs: Record<string, TemplateFn>): Value {
+function evalOperand(op: Operand, env: Env): Value {
   switch (op.kind) {
     case 'literal':
       return op.value;
     case 'paren':
-      return evalPipe(op.pipe, data, funcs);
+      return evalPipe(op.pipe, env);
     case 'ident':
-      return call(op.name, [], funcs);
+      return call(op.name, [], env.funcs);
     case 'field': {
-      let cur: unknown = data;
+      let cur: unknown = env.data;
       for (const key of op.path) {
         if (!cur || typeof cur !== 'object' || !(key in (cur as object)))
           throw new TemplateError(`can't evaluate field ${key}`);
@@ -295,21 +302,19 @@ function evalOperand(op: Operand, data: Record<string, unknown>, funcs: Record<s
   }
 }
 
-function evalCommand(
-  cmd: Command,
-  data: Record<string, unknown>,
-  funcs: Record<string, TemplateFn>,
-  piped: Value | typeof NONE,
-): Value {
+function evalCommand(cmd: Command, env: Env, piped: Value | typeof NONE): Value {
   const [head, ...rest] = cmd;
   if (head!.kind === 'ident') {
-    const args = rest.map((a) => evalOperand(a, data, funcs));
-    if (piped !== NONE) args.push(piped);
-    return call(head!.name, args, funcs);
+    const args = rest.map((a) => evalOperand(a, env));
+    if (piped !== NONE) {
+      if (env.opts.pipedValueLast === false) args.unshift(piped);
+      else args.push(piped);
+    }
+    return call(head!.name, args, env.funcs);
   }
   if (rest.length) throw new TemplateError("can't give arguments to a non-function");
   if (piped !== NONE) throw new TemplateError("can't pipe a value into a non-function");
-  return evalOperand(head!, data, funcs);
+  return evalOperand(head!, env);
 }
 
 function call(name: string, args: Value[], funcs: Record<string, TemplateFn>): Value {
@@ -318,29 +323,34 @@ function call(name: string, args: Value[], funcs: Record<string, TemplateFn>): V
   return fn(...args);
 }
 
-function execNodes(
-  nodes: Node[],
-  data: Record<string, unknown>,
-  funcs: Record<string, TemplateFn>,
-  out: string[],
-): void {
+function execNodes(nodes: Node[], env: Env, out: string[]): void {
   for (const n of nodes) {
     if (n.kind === 'text') out.push(n.text);
-    else if (n.kind === 'action') out.push(printValue(evalPipe(n.pipe, data, funcs)));
-    else execNodes(truthy(evalPipe(n.cond, data, funcs)) ? n.then : n.else, data, funcs, out);
+    else if (n.kind === 'action') out.push(printValue(evalPipe(n.pipe, env)));
+    else execNodes(truthy(evalPipe(n.cond, env)) ? n.then : n.else, env, out);
   }
 }
 
-export function execute(t: Template, data: Record<string, unknown>, funcs: Record<string, TemplateFn>): string {
+export function execute(
+  t: Template,
+  data: Record<string, unknown>,
+  funcs: Record<string, TemplateFn>,
+  opts: RenderOptions = {},
+): string {
   const out: string[] = [];
-  execNodes(t.nodes, data, funcs, out);
+  execNodes(t.nodes, { data, funcs, opts }, out);
   return out.join('');
 }
 
 /** Parses and runs in one step; every failure is a TemplateError. */
-export function render(src: string, data: Record<string, unknown>, funcs: Record<string, TemplateFn>): string {
+export function render(
+  src: string,
+  data: Record<string, unknown>,
+  funcs: Record<string, TemplateFn>,
+  opts: RenderOptions = {},
+): string {
   try {
-    return execute(parseTemplate(src, funcs), data, funcs);
+    return execute(parseTemplate(src, funcs), data, funcs, opts);
   } catch (err) {
     if (err instanceof TemplateError) throw err;
     throw new TemplateError((err as Error).message);

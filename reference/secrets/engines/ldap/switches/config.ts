@@ -1,16 +1,15 @@
 /**
  * Faults of the directory engine's configuration (`/ldap/config`): required fields, defaults,
- * the search, TLS, timeouts, password generation and rotate-root. Each replaces rules of
+ * the search, TLS, timeouts and rotate-root (password generation: ./passwords.ts). Each replaces rules of
  * ../rules.ts and names the statements of secrets-service-core.md it breaks.
  */
 import { switchesOf } from '../../../../switches.js';
 import { badRequest } from '../../../errors.js';
+import { DEFAULT_URL } from '../config.js';
 import type { LdapRules } from '../rules.js';
 
 const { fault } = switchesOf<LdapRules>(['ldap']);
 const S = 'doc.core.ldap-config';
-/** What a vendor's generator with symbols would use. */
-const SYMBOLS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!@#$%^&*-_=+';
 
 export const configSwitches = [
   // Required fields, defaults and the write/read/delete of the configuration.
@@ -40,7 +39,7 @@ export const configSwitches = [
   }),
   fault('ldap.config-schema-default-unread', {
     breaks: 'ldap.config.schema-default',
-    statements: [`${S}.schema-default`],
+    statements: [`${S}.schema-default`, `${S}.read-schema`],
     description: 'The read leaves out schema when it is openldap (the default is not reported).',
     replace: (d) => ({
       configRead: (cfg) => {
@@ -51,7 +50,7 @@ export const configSwitches = [
   }),
   fault('ldap.config-read-drops-tls-versions', {
     breaks: 'ldap.config.write-read',
-    statements: [`${S}.read-fields`, `${S}.endpoint-read`],
+    statements: [`${S}.read-tls-max-version`, `${S}.read-tls-min-version`, `${S}.endpoint-read`],
     description: 'The config read leaves out tls_min_version and tls_max_version.',
     replace: (d) => ({
       configRead: (cfg) => {
@@ -70,7 +69,7 @@ export const configSwitches = [
   }),
   fault('ldap.config-binddn-update-ignored', {
     breaks: 'ldap.config.write-read',
-    statements: [`${S}.binddn`],
+    statements: [`${S}.binddn`, `${S}.read-binddn`],
     description: 'After a write changing binddn the engine keeps binding as the first binddn.',
     replace: (d) => ({
       mergeConfig: (prev, next) => d.mergeConfig(prev, prev ? { ...next, binddn: prev.binddn } : next),
@@ -129,7 +128,7 @@ export const configSwitches = [
   }),
   fault('ldap.search-above-userdn', {
     breaks: 'ldap.static.username-must-exist',
-    statements: [`${S}.userdn`],
+    statements: [`${S}.userdn-static`],
     description: 'Accounts are searched from the parent of userdn, so entries outside userdn are found.',
     replace: (d) => ({ searchBase: (userdn) => d.searchBase(userdn.split(',').slice(1).join(',') || userdn) }),
   }),
@@ -141,7 +140,7 @@ export const configSwitches = [
   }),
   fault('ldap.url-no-failover', {
     breaks: 'ldap.config.url-failover',
-    statements: [`${S}.url-list`],
+    statements: [`${S}.url-failover`],
     description: 'Only the first URL of the list is tried.',
     replace: () => ({ urlsToTry: (urls) => urls.slice(0, 1) }),
   }),
@@ -154,19 +153,19 @@ export const configSwitches = [
   }),
   fault('ldap.config-starttls-read-false', {
     breaks: 'ldap.config.tls-fields',
-    statements: [`${S}.starttls`],
+    statements: [`${S}.starttls`, `${S}.read-starttls`],
     description: 'The config read reports starttls false whatever was written.',
     replace: (d) => ({ configRead: (cfg) => ({ ...d.configRead(cfg), starttls: false }) }),
   }),
   fault('ldap.config-insecure-tls-read-false', {
     breaks: 'ldap.config.tls-fields',
-    statements: [`${S}.insecure-tls`],
+    statements: [`${S}.insecure-tls`, `${S}.read-insecure-tls`],
     description: 'The config read reports insecure_tls false whatever was written.',
     replace: (d) => ({ configRead: (cfg) => ({ ...d.configRead(cfg), insecure_tls: false }) }),
   }),
   fault('ldap.config-certificate-unread', {
     breaks: 'ldap.config.tls-fields',
-    statements: [`${S}.certificate`],
+    statements: [`${S}.certificate`, `${S}.read-certificate`],
     description: 'The config read reports an empty certificate whatever was written.',
     replace: (d) => ({ configRead: (cfg) => ({ ...d.configRead(cfg), certificate: '' }) }),
   }),
@@ -257,67 +256,6 @@ export const configSwitches = [
     description: 'With both timeouts set, connecting waits connection_timeout even when request_timeout is smaller.',
     replace: (d) => ({ session: (cfg) => ({ ...d.session(cfg), connectTimeout: cfg.connectionTimeout }) }),
   }),
-  // Password generation.
-  fault('ldap.config-both-length-policy-accepted', {
-    breaks: 'ldap.password.both-rejected',
-    statements: [`${S}.password-rule-both-rejected`, `${S}.length-policy-exclusive`, `${S}.errors-both-rejected`],
-    description: 'A config setting both length and password_policy is accepted.',
-    replace: () => ({ lengthAndPolicyExclusive: false }),
-  }),
-  fault('ldap.config-policy-checked-on-save', {
-    breaks: 'ldap.password.policy-not-checked-on-save',
-    statements: [`${S}.password-rule-policy-not-checked`],
-    description: 'Saving a config that names a missing password policy is rejected.',
-    replace: () => ({ policyCheckedOnSave: true }),
-  }),
-  fault('ldap.policy-missing-default-used', {
-    breaks: 'ldap.password.policy-missing-fails-generation',
-    statements: [`${S}.password-rule-policy-must-exist`],
-    description: 'A configured password policy that does not exist falls back to the default generator.',
-    replace: () => ({ missingPolicyFallsBack: true }),
-  }),
-  fault('ldap.length-ignored', {
-    breaks: 'ldap.password.length',
-    statements: [`${S}.length`],
-    description: 'The configured length is ignored; passwords keep the default length.',
-    replace: (d) => ({ passwordLength: () => d.passwordLength(undefined) }),
-  }),
-  fault('ldap.length-other-alphabet', {
-    breaks: 'ldap.password.length',
-    statements: [`${S}.password-rule-length`],
-    description: 'With length set, passwords come from another generator, with symbols.',
-    replace: (d) => ({
-      passwordAlphabet: (lengthConfigured) => (lengthConfigured ? SYMBOLS : d.passwordAlphabet(false)),
-    }),
-  }),
-  fault('ldap.default-algorithm-symbols', {
-    breaks: 'ldap.default-algorithm-charset',
-    statements: [`${S}.password-rule-default`],
-    description: 'With neither length nor policy, passwords come from a generator with symbols.',
-    replace: (d) => ({
-      passwordAlphabet: (lengthConfigured) => (lengthConfigured ? d.passwordAlphabet(true) : SYMBOLS),
-    }),
-  }),
-  fault('ldap.default-length-32', {
-    breaks: 'ldap.password.default-algorithm',
-    statements: [`${S}.length-default`, `${S}.limit-length-default`],
-    description: 'Without length or policy passwords are 32 characters instead of 64.',
-    replace: (d) => ({
-      passwordLength: (configured) => (configured !== undefined ? d.passwordLength(configured) : 32),
-    }),
-  }),
-  fault('ldap.policy-ignored', {
-    breaks: 'ldap.password.policy',
-    statements: [`${S}.password-rule-policy`, `${S}.password-policy`],
-    description: 'The configured password policy is ignored; the default generator is used.',
-    replace: () => ({ usesPasswordPolicy: () => false }),
-  }),
-  fault('ldap.policy-not-for-dynamic', {
-    breaks: 'ldap.template.password-policy',
-    statements: ['doc.core.ldap-template.field-password-policy'],
-    description: 'Dynamic credentials get passwords of the default generator although a policy is configured.',
-    replace: (d) => ({ usesPasswordPolicy: (cfg, use) => use !== 'dynamic' && d.usesPasswordPolicy(cfg, use) }),
-  }),
   // rotate-root.
   fault('ldap.rotate-root-not-applied', {
     breaks: 'ldap.rotate-root.changes-bind-password',
@@ -330,5 +268,95 @@ export const configSwitches = [
     statements: [`${S}.endpoint-rotate-root-known-only`],
     description: 'rotate-root answers the new bind password in data.password.',
     replace: () => ({ rotateRootAnswer: (password) => ({ data: { password } }) }),
+  }),
+  // Blind faults of issue 36: one clause each, written from the documents and the reference.
+  fault('ldap.url-list-reversed', {
+    breaks: 'ldap.config.url-order',
+    statements: [`${S}.url-order`],
+    description: 'The URLs of the list are tried from the last to the first.',
+    replace: (d) => ({ urlsToTry: (urls) => d.urlsToTry([...urls].reverse()) }),
+  }),
+  fault('ldap.url-list-two-tried', {
+    breaks: 'ldap.config.url-failover',
+    statements: [`${S}.url-list`],
+    description: 'Of a list of three or more URLs only the first two are tried.',
+    replace: (d) => ({ urlsToTry: (urls) => d.urlsToTry(urls.slice(0, 2)) }),
+  }),
+  fault('ldap.config-schema-ad-refused', {
+    breaks: 'ldap.config.schema-default',
+    statements: [`${S}.schema-values`],
+    description: 'schema ad is refused (only openldap and racf are known).',
+    replace: () => ({ schemas: ['openldap', 'racf'] }),
+  }),
+  fault('ldap.config-schema-unknown-accepted', {
+    breaks: 'ldap.config.schema-default',
+    statements: [`${S}.schema-values`],
+    description: 'A schema other than openldap, ad and racf is accepted and stored.',
+    replace: () => ({ unknownSchemaRefused: false }),
+  }),
+  fault('ldap.config-url-default-lost-on-update', {
+    breaks: 'ldap.config.url-default',
+    statements: [`${S}.url-default`],
+    description: 'A later write that omits url, on a configuration whose url is the default, stores no url.',
+    replace: (d) => ({
+      mergeConfig: (prev, next) =>
+        d.mergeConfig(
+          prev,
+          prev && next.urls.length === 1 && next.urls[0] === DEFAULT_URL ? { ...next, urls: [] } : next,
+        ),
+    }),
+  }),
+  fault('ldap.config-read-case-sensitive-string', {
+    breaks: 'ldap.config.write-read',
+    statements: [`${S}.read-case-sensitive-names`],
+    description: 'The config read gives case_sensitive_names as a string ("false"), not a boolean.',
+    replace: (d) => ({ configRead: (cfg) => ({ ...d.configRead(cfg), case_sensitive_names: 'false' }) }),
+  }),
+  fault('ldap.config-read-length-string', {
+    breaks: 'ldap.config.write-read',
+    statements: [`${S}.read-length`],
+    description: 'The config read gives length as a string ("64"), not an integer.',
+    replace: (d) => ({ configRead: (cfg) => ({ ...d.configRead(cfg), length: String(d.configRead(cfg).length) }) }),
+  }),
+  fault('ldap.config-read-url-first-only', {
+    breaks: 'ldap.config.write-read',
+    statements: [`${S}.read-url`],
+    description: 'The config read gives only the first URL of a list.',
+    replace: (d) => ({ configRead: (cfg) => ({ ...d.configRead(cfg), url: cfg.urls[0] ?? '' }) }),
+  }),
+  fault('ldap.config-request-timeout-minutes-as-seconds', {
+    breaks: 'ldap.config.request-timeout',
+    statements: [`${S}.request-timeout-formats`],
+    description: 'request_timeout written in minutes ("2m") is read as that many seconds.',
+    replace: (d) => ({
+      configDuration: (key, value) =>
+        key === 'request_timeout' && typeof value === 'string' && /^\d+m$/.test(value)
+          ? Number(value.slice(0, -1))
+          : d.configDuration(key, value),
+    }),
+  }),
+  fault('ldap.config-request-timeout-integer-as-minutes', {
+    breaks: 'ldap.config.request-timeout',
+    statements: [`${S}.request-timeout-seconds`],
+    description: 'request_timeout written as integer seconds is read as minutes.',
+    replace: (d) => ({
+      configDuration: (key, value) =>
+        key === 'request_timeout' && typeof value === 'number' ? value * 60 : d.configDuration(key, value),
+    }),
+  }),
+  fault('ldap.config-connection-timeout-integer-as-minutes', {
+    breaks: 'ldap.config.connection-timeout',
+    statements: [`${S}.connection-timeout-seconds`],
+    description: 'connection_timeout written as integer seconds is read as minutes.',
+    replace: (d) => ({
+      configDuration: (key, value) =>
+        key === 'connection_timeout' && typeof value === 'number' ? value * 60 : d.configDuration(key, value),
+    }),
+  }),
+  fault('ldap.library-search-above-userdn', {
+    breaks: 'ldap.library.accounts-must-exist',
+    statements: [`${S}.userdn-library`],
+    description: 'Library accounts are searched from the parent of userdn, so an account outside userdn joins a set.',
+    replace: (d) => ({ librarySearchBase: (base) => d.librarySearchBase(base.split(',').slice(1).join(',') || base) }),
   }),
 ];

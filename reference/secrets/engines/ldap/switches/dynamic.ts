@@ -4,6 +4,7 @@
  * replaces rules of ../rules.ts and names the statements of secrets-service-core.md it breaks.
  */
 import { switchesOf } from '../../../../switches.js';
+import { badRequest } from '../../../errors.js';
 import type { LdapRules } from '../rules.js';
 
 const { fault } = switchesOf<LdapRules>(['ldap']);
@@ -143,5 +144,84 @@ export const dynamicSwitches = [
     replace: () => ({
       defaultUsernameTemplate: 'v_{{.DisplayName}}_{{random 10}}_{{unix_time}}',
     }),
+  }),
+  // Blind faults of issue 36: one clause each, written from the documents and the reference.
+  fault('ldap.dynamic-creation-first-record-only', {
+    breaks: 'ldap.dynamic.creds-account-exists',
+    statements: [`${S}.creation-in-order`],
+    description: 'Only the first record of creation_ldif is applied; the credentials are answered as if all were.',
+    replace: (d) => ({
+      ldifOrder: (records, key) =>
+        key === 'creation_ldif' ? d.ldifOrder(records, key).slice(0, 1) : d.ldifOrder(records, key),
+    }),
+  }),
+  fault('ldap.dynamic-creation-reversed', {
+    breaks: 'ldap.dynamic.creds-account-exists',
+    statements: [`${S}.creation-in-order`],
+    description: 'The records of creation_ldif run from the last to the first.',
+    replace: (d) => ({
+      ldifOrder: (records, key) =>
+        key === 'creation_ldif' ? [...d.ldifOrder(records, key)].reverse() : d.ldifOrder(records, key),
+    }),
+  }),
+  fault('ldap.dynamic-rollback-reversed', {
+    breaks: 'ldap.dynamic.rollback-in-order',
+    statements: [`${S}.rollback-in-order`],
+    description: 'The records of rollback_ldif run from the last to the first.',
+    replace: (d) => ({
+      ldifOrder: (records, key) =>
+        key === 'rollback_ldif' ? [...d.ldifOrder(records, key)].reverse() : d.ldifOrder(records, key),
+    }),
+  }),
+  fault('ldap.dynamic-deletion-reversed', {
+    breaks: 'ldap.dynamic.deletion-in-order',
+    statements: [`${S}.deletion-in-order`],
+    description: 'The records of deletion_ldif run from the last to the first.',
+    replace: (d) => ({
+      ldifOrder: (records, key) =>
+        key === 'deletion_ldif' ? [...d.ldifOrder(records, key)].reverse() : d.ldifOrder(records, key),
+    }),
+  }),
+  fault('ldap.dynamic-default-ttl-string-unit-dropped', {
+    breaks: 'ldap.dynamic.ttl-formats',
+    statements: [`${S}.default-ttl-formats`],
+    description: 'default_ttl written as a duration string loses its unit ("2h" is 2 seconds).',
+    replace: (d) => ({
+      dynamicTtl: (key, value) =>
+        key === 'default_ttl' && typeof value === 'string' && /^\d+[a-z]+$/.test(value)
+          ? Number.parseInt(value, 10)
+          : d.dynamicTtl(key, value),
+    }),
+  }),
+  fault('ldap.dynamic-max-ttl-integer-refused', {
+    breaks: 'ldap.dynamic.ttl-formats',
+    statements: [`${S}.max-ttl-formats`],
+    description: 'max_ttl written as integer seconds is refused; only duration strings are taken.',
+    replace: (d) => ({
+      dynamicTtl: (key, value) => {
+        if (key === 'max_ttl' && typeof value === 'number') throw badRequest('max_ttl must be a duration string');
+        return d.dynamicTtl(key, value);
+      },
+    }),
+  }),
+  fault('ldap.dynamic-update-drops-ttls', {
+    breaks: 'ldap.dynamic.partial-update',
+    statements: [`${S}.partial-update`],
+    description:
+      'POST on an existing role keeps the LDIF and template it does not send, but drops default_ttl and max_ttl.',
+    replace: (d) => ({ partialUpdateKeeps: (key) => !key.endsWith('ttl') && d.partialUpdateKeeps(key) }),
+  }),
+  fault('ldap.dynamic-empty-string-ldif-only', {
+    breaks: 'ldap.dynamic.empty-string-deletes',
+    statements: [`${S}.empty-string-deletes`],
+    description:
+      'An empty string deletes only LDIF fields; username_template, default_ttl and max_ttl keep their values.',
+    replace: (d) => ({ emptyStringDeletesKey: (key) => key.endsWith('_ldif') && d.emptyStringDeletesKey(key) }),
+  }),
+  fault('ldap.username-template-role-name-empty', {
+    breaks: 'ldap.dynamic.username-template',
+    statements: ['doc.core.ldap-template.username-field-role-name'],
+    description: 'The .RoleName field of username templates is rendered empty.',
+    replace: () => ({ usernameRoleName: () => '' }),
   }),
 ];

@@ -21,7 +21,7 @@ export const librarySwitches = [
   }),
   fault('ldap.library-accounts-string-refused', {
     breaks: 'ldap.library.create-read',
-    statements: [`${S}.accounts-type`],
+    statements: [`${S}.accounts-string`],
     description: 'service_account_names given as a string is refused; only a list is taken.',
     replace: (d) => ({
       accountNames: (value) => {
@@ -44,7 +44,7 @@ export const librarySwitches = [
   }),
   fault('ldap.library-max-ttl-default-48h', {
     breaks: 'ldap.library.defaults',
-    statements: [`${S}.max-ttl-default`],
+    statements: [`${S}.max-ttl-default`, `${S}.limit-max-ttl-default`],
     description: 'A set without max_ttl gets 48h instead of 24h.',
     replace: () => ({ libraryDefaultMaxTtl: 2 * DAY }),
   }),
@@ -116,19 +116,19 @@ export const librarySwitches = [
   }),
   fault('ldap.library-checkout-without-lease', {
     breaks: 'ldap.library.checkout',
-    statements: [`${S}.state-checkout`],
+    statements: [`${S}.state-checkout`, `${S}.checkout-lease-id`],
     description: 'A check-out lends the account without creating a lease.',
     replace: () => ({ checkoutCreatesLease: false }),
   }),
   fault('ldap.library-checkout-password-stale', {
     breaks: 'ldap.library.checkout',
-    statements: [`${S}.state-checkout-password`, `${S}.lends-accounts`],
+    statements: [`${S}.state-checkout-password`, `${S}.lends-accounts`, `${S}.checkout-password`],
     description: 'Check-out returns a password that does not open the account.',
     replace: () => ({ checkoutPassword: (password) => `${password}x` }),
   }),
   fault('ldap.library-checkout-ttl-ignored', {
     breaks: 'ldap.library.checkout-ttl-capped',
-    statements: [`${S}.state-checkout-requested-ttl`],
+    statements: [`${S}.state-checkout-requested-ttl`, `${S}.checkout-lease-duration`],
     description: 'The requested check-out ttl is ignored; the lease gets the set ttl.',
     replace: (d) => ({ checkoutTtl: (_requested, setTtl) => d.checkoutTtl(undefined, setTtl) }),
   }),
@@ -154,7 +154,12 @@ export const librarySwitches = [
   }),
   fault('ldap.library-checkout-none-available-200', {
     breaks: 'ldap.library.checkout-none-available-400',
-    statements: [`${S}.state-checkout-none`, `${S}.errors-checkout-none`, `${S}.endpoint-checkout-status`],
+    statements: [
+      `${S}.state-checkout-none`,
+      `${S}.errors-checkout-none`,
+      `${S}.endpoint-checkout-status`,
+      `${S}.endpoint-checkout-status-none`,
+    ],
     description: 'Check-out with no free account lends an already checked-out account.',
     replace: (d) => ({
       pickFreeAccount: (accounts, isFree) => d.pickFreeAccount(accounts, isFree) ?? accounts[0],
@@ -162,7 +167,7 @@ export const librarySwitches = [
   }),
   fault('ldap.library-renew-past-max-ttl', {
     breaks: 'ldap.library.ttl-expiry-checkin',
-    statements: [`${S}.max-ttl`],
+    statements: [`${S}.max-ttl`, `${S}.state-max-ttl-elapses`],
     description: 'Check-out leases can be renewed past max_ttl.',
     replace: () => ({ renewCap: () => undefined }),
   }),
@@ -181,13 +186,17 @@ export const librarySwitches = [
   }),
   fault('ldap.library-checkin-token-only', {
     breaks: 'ldap.library.checkin',
-    statements: [`${S}.state-checkin`, `${S}.auth-checkin-borrower`],
+    statements: [`${S}.state-checkin`, `${S}.auth-checkin-borrower`, `${S}.state-checkin-entity`],
     description: 'Only the token that checked out may check in, not another token of the same entity.',
     replace: () => ({ isBorrower: (co, caller) => co.accessor !== '' && co.accessor === caller.accessor }),
   }),
   fault('ldap.library-enforcement-always-on', {
     breaks: 'ldap.library.checkin-disabled-enforcement',
-    statements: [`${S}.check-in-enforcement-disabled`, `${S}.auth-enforcement-disabled`],
+    statements: [
+      `${S}.check-in-enforcement-disabled`,
+      `${S}.auth-enforcement-disabled`,
+      `${S}.state-checkin-enforcement-disabled`,
+    ],
     description: 'disable_check_in_enforcement is ignored.',
     replace: (d) => ({
       checkInEnforced: (_disable, manage) => d.checkInEnforced(false, manage),
@@ -210,16 +219,18 @@ export const librarySwitches = [
     breaks: 'ldap.library.checkin-body-optional',
     statements: [`${S}.endpoint-checkin-names`],
     description: 'service_account_names given as a string is ignored at check-in (as if omitted).',
-    replace: (d) => ({ checkInNames: (value) => (typeof value === 'string' ? undefined : d.checkInNames(value)) }),
+    replace: (d) => ({
+      checkInNames: (value, manage) => (typeof value === 'string' ? undefined : d.checkInNames(value, manage)),
+    }),
   }),
   fault('ldap.library-checkin-names-required', {
     breaks: 'ldap.library.checkin-body-optional',
     statements: [`${S}.endpoint-checkin-omitted`],
     description: 'A check-in without service_account_names is refused even with one account checked out.',
     replace: (d) => ({
-      checkInNames: (value) => {
+      checkInNames: (value, manage) => {
         if (value === undefined || value === null) throw badRequest('service_account_names is required');
-        return d.checkInNames(value);
+        return d.checkInNames(value, manage);
       },
     }),
   }),

@@ -70,7 +70,7 @@ export const staticSwitches = [
   }),
   fault('ldap.static-last-rotation-unix', {
     breaks: 'ldap.static.create-read',
-    statements: [`${S}.read-fields`],
+    statements: [`${S}.read-last-rotation`],
     description: 'last_svc_rotation is Unix seconds as a string, not an RFC 3339 timestamp.',
     replace: () => ({ lastRotationTime: (ms) => String(Math.floor(ms / 1000)) }),
   }),
@@ -146,7 +146,7 @@ export const staticSwitches = [
   }),
   fault('ldap.static-last-password-missing', {
     breaks: 'ldap.static.rotate-role',
-    statements: [`${S}.cred-fields`],
+    statements: [`${S}.cred-last-password`],
     description: 'static-cred does not report last_password after a rotation.',
     replace: () => ({ reportsLastPassword: false }),
   }),
@@ -172,5 +172,70 @@ export const staticSwitches = [
         return [...names].filter((n) => n.startsWith(base) && n !== base).map((n) => n.slice(base.length));
       },
     }),
+  }),
+  // Blind faults of issue 36: one clause each, written from the documents and the reference.
+  fault('ldap.static-rotation-period-hours-refused', {
+    breaks: 'ldap.static.rotation-period-formats',
+    statements: [`${S}.rotation-period-example-1h`],
+    description: 'rotation_period written in hours ("1h") is refused; seconds and minutes are taken.',
+    replace: (d) => ({
+      rotationPeriod: (value) => {
+        if (typeof value === 'string' && value.includes('h')) throw badRequest('rotation_period: unknown unit "h"');
+        return d.rotationPeriod(value);
+      },
+    }),
+  }),
+  fault('ldap.static-rotation-period-integer-nanoseconds', {
+    breaks: 'ldap.static.rotation-period-formats',
+    statements: [`${S}.rotation-period-example-seconds`],
+    description: 'rotation_period written as integer seconds is taken as nanoseconds (a Go duration), so 86400 is 0.',
+    replace: (d) => ({
+      rotationPeriod: (value) => (typeof value === 'number' ? Math.floor(value / 1e9) : d.rotationPeriod(value)),
+    }),
+  }),
+  fault('ldap.static-rotation-period-5s-refused', {
+    breaks: 'ldap.static.rotation-period-minimum',
+    statements: [`${S}.rotation-period-example-5s`, `${S}.rotation-period-minimum`],
+    description:
+      'A rotation_period of exactly the minimum written as a string ("5s") is refused; 5 as a number is taken.',
+    replace: (d) => ({
+      rotationPeriod: (value) => {
+        const period = d.rotationPeriod(value);
+        if (typeof value === 'string' && period <= 5) throw badRequest('rotation_period must be more than 5 seconds');
+        return period;
+      },
+    }),
+  }),
+  fault('ldap.static-rotation-period-string-minimum-unchecked', {
+    breaks: 'ldap.static.rotation-period-minimum',
+    statements: [`${S}.rotation-period-minimum`, `${S}.limit-rotation-period-minimum`],
+    description:
+      'A rotation_period below the minimum written as a string ("4s") is accepted: only numbers are checked.',
+    replace: () => ({ rotationPeriodMinimumApplies: (raw) => typeof raw !== 'string' }),
+  }),
+  fault('ldap.static-rotation-period-minimum-on-create-only', {
+    breaks: 'ldap.static.rotation-period-minimum',
+    statements: [`${S}.rotation-period-minimum`],
+    description: 'An update of an existing role may set a rotation_period below the minimum.',
+    replace: () => ({ rotationPeriodMinimumApplies: (_raw, onUpdate) => !onUpdate }),
+  }),
+  fault('ldap.static-last-rotation-frozen', {
+    breaks: 'ldap.static.last-rotation-moves',
+    statements: [`${S}.read-last-rotation`, `${S}.cred-last-rotation`],
+    description: 'last_svc_rotation keeps the time of the first rotation; later rotations do not move it.',
+    replace: () => ({ lastRotationAfter: (previous, now) => previous ?? now }),
+  }),
+  fault('ldap.static-rotate-role-keeps-schedule', {
+    breaks: 'ldap.static.rotate-role-resets-period',
+    statements: [`${S}.endpoint-rotate-role`, `${S}.cred-ttl`],
+    description:
+      'rotate-role does not restart the period: static-cred ttl keeps counting down to the rotation planned before.',
+    replace: () => ({ rotateRoleRestartsPeriod: false }),
+  }),
+  fault('ldap.static-nested-name-paths-404', {
+    breaks: 'ldap.static.hierarchical-names',
+    statements: [`${S}.hierarchical-names`],
+    description: 'static-cred and rotate-role of a role whose name has a slash answer 404; only static-role serves it.',
+    replace: (d) => ({ servesPath: (p) => !/^(static-cred|rotate-role)\/[^/]+\/.+/.test(p) && d.servesPath(p) }),
   }),
 ];

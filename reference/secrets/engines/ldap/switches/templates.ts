@@ -46,7 +46,7 @@ export const templateSwitches = [
   }),
   fault('ldap.template-pipe-chain-stops', {
     breaks: 'ldap.template.pipes',
-    statements: [`${S}.pipes`],
+    statements: [`${S}.pipes-chain`],
     description: 'A pipe chain that starts with a field applies only its first function.',
     replace: (d) => ({
       templateSource: (src, kind) =>
@@ -57,13 +57,13 @@ export const templateSwitches = [
   }),
   fault('ldap.template-printf-missing', {
     breaks: 'ldap.template.printf',
-    statements: [`${S}.builtin-functions`],
+    statements: [`${S}.builtin-printf`],
     description: 'printf, an ordinary function of the template language, is not available.',
     replace: (d) => ({ templateFunctions: (fns, kind) => withFn('printf', undefined)(d.templateFunctions(fns, kind)) }),
   }),
   fault('ldap.template-underscores-altered', {
     breaks: 'ldap.template.dashes-kept',
-    statements: [`${S}.dashes-kept`],
+    statements: [`${S}.underscores-kept`],
     description: 'Underscores in .RoleName reach the LDIF template as dashes.',
     replace: (d) => ({ ldifRoleName: (name) => d.ldifRoleName(name).replace(/_/g, '-') }),
   }),
@@ -75,13 +75,13 @@ export const templateSwitches = [
   }),
   fault('ldap.template-username-lowercased', {
     breaks: 'ldap.template.fields',
-    statements: [`${S}.field-username`],
+    statements: [`${S}.field-username`, 'doc.core.ldap-dynamic.creds-username'],
     description: '.Username in LDIF templates is lowercased while the credentials return it as generated.',
     replace: (d) => ({ ldifUsername: (u) => d.ldifUsername(u).toLowerCase() }),
   }),
   fault('ldap.template-password-field-stale', {
     breaks: 'ldap.dynamic.creds-account-exists',
-    statements: [`${S}.field-password`],
+    statements: [`${S}.field-password`, 'doc.core.ldap-dynamic.creds-password'],
     description: '.Password in LDIF templates differs from the password the credentials return.',
     replace: (d) => ({ ldifPassword: (p) => `${d.ldifPassword(p)}x` }),
   }),
@@ -93,7 +93,7 @@ export const templateSwitches = [
   }),
   fault('ldap.username-template-display-name-empty', {
     breaks: 'ldap.dynamic.username-template',
-    statements: [`${S}.username-fields`],
+    statements: [`${S}.username-field-display-name`],
     description: 'The .DisplayName field of username templates is rendered empty.',
     replace: (d) => ({ displayName: (name, kind) => (kind === 'username' ? '' : d.displayName(name, kind)) }),
   }),
@@ -162,7 +162,7 @@ export const templateSwitches = [
   }),
   fault('ldap.template-lowercase-noop', {
     breaks: 'ldap.template.fn-case',
-    statements: [`${S}.fn-case`],
+    statements: [`${S}.fn-lowercase`],
     description: 'lowercase leaves its value unchanged.',
     replace: (d) => ({
       templateFunctions: (fns, kind) => withFn('lowercase', (v) => v)(d.templateFunctions(fns, kind)),
@@ -179,7 +179,7 @@ export const templateSwitches = [
   }),
   fault('ldap.template-sha256-base64-digest', {
     breaks: 'ldap.template.fn-sha256-base64',
-    statements: [`${S}.fn-sha256-base64`],
+    statements: [`${S}.fn-sha256`],
     description: 'sha256 gives the base64 digest instead of the hex digest.',
     replace: (d) => ({
       templateFunctions: (fns, kind) =>

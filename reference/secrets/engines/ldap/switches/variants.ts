@@ -69,6 +69,13 @@ export const variantSwitches = [
       skipImportOnUpdate: () => badRequest('skip_import_rotation can only be set when the role is created'),
     }),
   }),
+  variant('ldap.static-update-requires-fields', {
+    allows: `${DOC} Directory engine: static role: username and rotation_period are "Required: yes"; whether an update of an existing role may omit them is not said`,
+    description:
+      'an update of an existing static role must send username and rotation_period again: one omitting either is refused with 400',
+    assumptions: ['ldap.static.update-keeps-omitted'],
+    replace: () => ({ staticUpdateMayOmit: false }),
+  }),
   variant('ldap.checkout-ttl-zero-unlimited', {
     allows: `${DOC} Endpoints > Directory engine: check-out ttl "0 unlimited"; whether the set's ttl still caps an unlimited request is not said`,
     description: "a check-out asking for ttl 0 has no per-check-out limit: its lease lasts until the set's max_ttl",
