@@ -59,6 +59,20 @@ export interface DataOperationRules {
   verifiesHmac(item: Body): boolean;
   /** The mac_length of the body (0: the full block). */
   cmacBodyLength(length: number): number;
+  /** The nonce decrypt opens with (`carried`: the ciphertext's; `supplied`: the request's). */
+  openingNonce(carried: Buffer, supplied: Buffer | undefined): Buffer;
+  /** The algorithm segment of an hmac URL as hmac reads it. */
+  hmacUrlAlgorithm(urlAlgorithm: string | undefined): string | undefined;
+  /** datakey without bits. */
+  datakeyDefaultBits: number;
+  /** The segments after random/ as random reads them (a source, a byte count). */
+  randomUrlParts(parts: string[]): string[];
+  /** random without format. */
+  randomDefaultFormat: string;
+  /** The request's hash algorithm as a batch of `op` applies it to each item. */
+  batchHashAlgorithm(op: DataOp, algorithm: string): string;
+  /** The request's key_version as a batch of `op` applies it to each item. */
+  batchKeyVersion(op: DataOp, keyVersion: number): number;
 }
 
 export const documentedDataRules: DataOperationRules = {
@@ -82,6 +96,13 @@ export const documentedDataRules: DataOperationRules = {
   verifySignatureAlgorithm: (requested) => requested,
   verifiesHmac: (item) => item.hmac !== undefined && item.hmac !== '',
   cmacBodyLength: (length) => length,
+  openingNonce: (carried) => carried,
+  hmacUrlAlgorithm: (urlAlgorithm) => urlAlgorithm,
+  datakeyDefaultBits: 256,
+  randomUrlParts: (parts) => parts,
+  randomDefaultFormat: 'base64',
+  batchHashAlgorithm: (_op, algorithm) => algorithm,
+  batchKeyVersion: (_op, keyVersion) => keyVersion,
 };
 
 /** The refusal of a request that lacks a required input. */
