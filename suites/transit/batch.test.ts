@@ -260,6 +260,32 @@ for (const op of ['encrypt', 'decrypt'] as const) {
     },
   );
 
+  // "when some batch items fail and others succeed, this status is returned": a batch in which
+  // every item succeeds is no partial failure, so the code does not apply.
+  conformance(
+    {
+      id: 'transit.batch.partial-failure-code',
+      level: 'MUST',
+      title: `POST /transit/${op}/:name batch in which every item succeeds returns 200 despite partial_failure_response_code`,
+    },
+    async (t) => {
+      const prepared = await OPS.find((o) => o.op === op)!.prepare(t, transit);
+      const good = [prepared.items[0]!, prepared.items[2]!];
+      const ex = await t.svc.post(`${transit.path}/${prepared.path}`, {
+        body: { batch_input: good, partial_failure_response_code: 207 },
+      });
+      t.check(ex, statusIs(200));
+      const results = batchResults(ex);
+      expectThat(
+        results.length === 2 && results.every((r) => r[prepared.output] !== undefined && !r.error),
+        'all-succeeded',
+        `${op}: both items succeeded`,
+        2,
+        results,
+      );
+    },
+  );
+
   conformance(
     {
       id: 'transit.batch.total-failure-error',
@@ -306,6 +332,46 @@ conformance(
       b64('batched'),
       data(dec).plaintext,
     );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.batch.single-fields-ignored',
+    level: 'MUST',
+    title:
+      "POST /transit/encrypt/:name and /transit/decrypt/:name batch on a derived key ignore the request's context: an item without its own fails",
+  },
+  async (t) => {
+    const k = await createKey(t, transit, 'top-context', { derived: true });
+    const context = b64('top');
+    const ct = String(
+      data(await t.svc.post(`${transit.path}/encrypt/${k}`, { body: { plaintext: b64('x'), context } })).ciphertext,
+    );
+    const requests: [string, Record<string, unknown>[]][] = [
+      [`encrypt/${k}`, [{ plaintext: b64('own'), context }, { plaintext: b64('none') }]],
+      [`decrypt/${k}`, [{ ciphertext: ct, context }, { ciphertext: ct }]],
+    ];
+    for (const [path, items] of requests) {
+      const ex = await t.svc.post(`${transit.path}/${path}`, { body: { context, batch_input: items } });
+      // Partial failure: 400 is the partial-failure rule's; here any answer that shows the items.
+      t.check(ex, statusIs(200, 400));
+      const [own, none] = batchResults(ex);
+      expectThat(
+        !!own && !own.error,
+        'own-context',
+        `POST ${path}: the item with its own context succeeds`,
+        'no error',
+        own,
+      );
+      expectThat(
+        typeof none?.error === 'string' && none.error.length > 0,
+        'top-context-ignored',
+        `POST ${path}: the item without a context fails in its position (the request's context is a single-item field, ignored with batch_input)`,
+        'an error string',
+        none,
+      );
+    }
   },
 );
 

@@ -332,6 +332,18 @@ conformance(
     const pub = publicKeyFrom((await readKey(t, transit, signer)).keys['1'].public_key);
     const ok = verifyLocally(pub, MESSAGE, sig.bytes);
     expectThat(ok, 'sign-key-version', 'the key_version 1 signature verifies with version 1', true, ok);
+    // A batch takes the request's key_version for every item, as the single input does.
+    const batch = await t.svc.post(`${transit.path}/sign/${signer}`, {
+      body: { key_version: 1, batch_input: [{ input: b64(MESSAGE) }, { input: b64(MESSAGE) }] },
+    });
+    t.check(batch, statusIs(200));
+    const items = batchResults(batch);
+    expectThat(items.length === 2, 'batch-length', 'the sign batch answers one result per item', 2, items.length);
+    for (const [i, item] of items.entries()) {
+      const got = expectVersion(t, item.signature, 1, `sign batch item ${i} with key_version 1`);
+      const valid = verifyLocally(pub, MESSAGE, got.bytes);
+      expectThat(valid, 'sign-batch-key-version', `sign batch item ${i} verifies with version 1`, true, valid);
+    }
     const name = await createKey(t, transit, 'kv-rewrap');
     const ct = await encrypt(t, transit, name, 'rewrapped');
     await rotate(t, transit, name);

@@ -59,8 +59,6 @@ export interface DataOperationRules {
   verifiesHmac(item: Body): boolean;
   /** The mac_length of the body (0: the full block). */
   cmacBodyLength(length: number): number;
-  /** The nonce decrypt opens with (`carried`: the ciphertext's; `supplied`: the request's). */
-  openingNonce(carried: Buffer, supplied: Buffer | undefined): Buffer;
   /** The algorithm segment of an hmac URL as hmac reads it. */
   hmacUrlAlgorithm(urlAlgorithm: string | undefined): string | undefined;
   /** datakey without bits. */
@@ -96,7 +94,6 @@ export const documentedDataRules: DataOperationRules = {
   verifySignatureAlgorithm: (requested) => requested,
   verifiesHmac: (item) => item.hmac !== undefined && item.hmac !== '',
   cmacBodyLength: (length) => length,
-  openingNonce: (carried) => carried,
   hmacUrlAlgorithm: (urlAlgorithm) => urlAlgorithm,
   datakeyDefaultBits: 256,
   randomUrlParts: (parts) => parts,

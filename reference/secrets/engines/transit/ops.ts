@@ -105,7 +105,7 @@ export function decryptRaw(
   const { version, data } = parseVersioned(ctx, ciphertext, 'ciphertext');
   const v = decryptionVersion(ctx, k, version);
   const ctxBytes = context(ctx, k, item);
-  const supplied = nonceOf(ctx, k, item);
+  nonceOf(ctx, k, item);
   if (info.kind === 'rsa') {
     if (!v.privateKey) throw badRequest('key version has no private key');
     try {
@@ -119,7 +119,7 @@ export function decryptRaw(
   if (data.length < 28) throw badRequest('invalid ciphertext: too short');
   const key = aeadKey(k, v, ctxBytes);
   const { nonce, ct, tag } = ctx.rules.openAead(data);
-  const d = createDecipheriv(cipher, key, ctx.rules.openingNonce(nonce, supplied), {
+  const d = createDecipheriv(cipher, key, nonce, {
     authTagLength: 16,
   } as never) as import('node:crypto').DecipherGCM;
   const aad = ctx.rules.associatedData(ctx.rules.openingAssociatedData(ad));

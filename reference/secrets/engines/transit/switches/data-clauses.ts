@@ -232,12 +232,6 @@ export const dataClauseSwitches = [
       },
     }),
   }),
-  fault('transit.decrypt-nonce-used', {
-    breaks: 'transit.params.nonce-optional',
-    statements: ['doc.transit.decrypt.nonce'],
-    description: "decrypt opens with the request's nonce instead of the one the ciphertext carries",
-    replace: () => ({ openingNonce: (carried, supplied) => supplied ?? carried }),
-  }),
   fault('transit.rewrap-batch-ignored', {
     breaks: 'transit.batch.item-error',
     statements: ['doc.transit.rewrap.batch-input'],
@@ -292,13 +286,13 @@ export const dataClauseSwitches = [
     replace: (d) => ({ batchKeyVersion: (op, v) => (op === 'sign' ? 0 : d.batchKeyVersion(op, v)) }),
   }),
   fault('transit.sign-batch-context-shared', {
-    breaks: 'transit.batch.item-context',
+    breaks: 'transit.sign.derived-publickey',
     statements: ['doc.transit.sign.batch'],
     description: "every sign batch item on a derived ed25519 key is signed with the first item's context",
     replace: firstContext('sign'),
   }),
   fault('transit.verify-batch-context-shared', {
-    breaks: 'transit.batch.item-context',
+    breaks: 'transit.verify.batch',
     statements: ['doc.transit.verify.batch', 'doc.transit.verify.context'],
     description: "every verify batch item on a derived ed25519 key is checked with the first item's context",
     replace: firstContext('verify'),
@@ -347,7 +341,7 @@ export const dataClauseSwitches = [
 
   // ---------------------------------------------------------------- encrypt and upsert
   fault('transit.upsert-default-aes128', {
-    breaks: 'transit.upsert.type',
+    breaks: 'transit.upsert.create',
     statements: ['doc.transit.encrypt.type-default'],
     description: 'an encrypt that creates its key without type creates an aes128-gcm96 key',
     replace: (d) => ({ upsertType: (body) => d.upsertType(body) ?? 'aes128-gcm96' }),
