@@ -119,7 +119,7 @@ conformance(
     const name = await twoVersions(t, 'certver');
     const ca = await localCa();
     const first = await chainFor(ca, (await csrOf(t, name, { version: '1' })).pem, '2001');
-    const current = await chainFor(ca, (await csrOf(t, name, {})).pem, '2002');
+    const current = await chainFor(ca, (await csrOf(t, name, { version: '2' })).pem, '2002');
     t.check(
       await t.svc.post(`${transit.path}/keys/${name}/set-certificate`, {
         body: { version: '1', certificate_chain: first },
@@ -156,7 +156,7 @@ conformance(
   async (t) => {
     const name = await twoVersions(t, 'certlatest');
     const ca = await localCa();
-    const current = await chainFor(ca, (await csrOf(t, name, {})).pem, '2003');
+    const current = await chainFor(ca, (await csrOf(t, name, { version: '2' })).pem, '2003');
     t.check(
       await t.svc.post(`${transit.path}/keys/${name}/set-certificate`, {
         body: { version: 'latest', certificate_chain: current },

@@ -62,11 +62,22 @@ conformance(
   },
   async (t) => {
     const expected = createHash('sha512').update(INPUT).digest('hex');
-    t.check(
-      await t.svc.post(`${transit.path}/hash/sha2-512`, { body: { input: INPUT.toString('base64') } }),
-      statusIs(200),
-      hexSum(expected, 'is the sha2-512 digest (URL)'),
+    const url = await t.svc.post(`${transit.path}/hash/sha2-512`, { body: { input: INPUT.toString('base64') } });
+    t.check(url, statusIs(200));
+    // The URL's algorithm is used: the answer is that of algorithm sha2-512 in the body, not the default's.
+    const body = await t.svc.post(`${transit.path}/hash`, {
+      body: { input: INPUT.toString('base64'), algorithm: 'sha2-512' },
+    });
+    const byDefault = await t.svc.post(`${transit.path}/hash`, { body: { input: INPUT.toString('base64') } });
+    expectThat(
+      data(url).sum === data(body).sum && data(url).sum !== data(byDefault).sum,
+      'hash-url',
+      'hash/sha2-512 answers what algorithm sha2-512 in the body answers, not the default digest',
+      data(body).sum,
+      data(url).sum,
     );
+    // Which digest that is, in which encoding, is the hash rule's.
+    t.as('transit.hash.sum').check(url, hexSum(expected, 'is the sha2-512 digest (URL)'));
   },
 );
 
@@ -155,10 +166,11 @@ conformance(
     title: 'POST /transit/random/:bytes and bytes in the body return that many bytes',
   },
   async (t) => {
+    // format base64 is named: the default format is the format rule's.
     for (const [path, body, n] of [
-      ['random/17', {}, 17],
-      ['random', { bytes: 64 }, 64],
-      ['random/platform/5', {}, 5],
+      ['random/17', { format: 'base64' }, 17],
+      ['random', { bytes: 64, format: 'base64' }, 64],
+      ['random/platform/5', { format: 'base64' }, 5],
     ] as const) {
       const ex = await t.svc.post(`${transit.path}/${path}`, { body });
       t.check(ex, statusIs(200));

@@ -83,7 +83,7 @@ conformance(
   async (t) => {
     for (const type of SYMMETRIC) {
       // The hmac key names its size (the default size is transit.key.hmac-default-size's own test).
-      const name = await createKey(t, transit, type, type === 'hmac' ? { type, key_size: 32 } : { type });
+      const name = await createKey(t, transit, type, type === 'hmac' ? { type, key_size: 64 } : { type });
       const key = await readKey(t, transit, name);
       expectThat(key.type === type, 'type', `the key created as ${type} reads as ${type}`, type, key.type);
       // Only what the Key types table gives: an AEAD key encrypts, decrypts and supports derivation

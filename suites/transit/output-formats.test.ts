@@ -83,7 +83,14 @@ conformance(
     const key = unb64((await exported(t, transit, 'hmac-key', name))['1']);
     const ex = await t.svc.post(`${transit.path}/hmac/${name}`, { body: { input: b64(BINARY) } });
     t.check(ex, statusIs(200));
-    const mac = versioned(t, data(ex).hmac, 'the HMAC string');
+    // The bytes after the last colon: the form of the string is the versioned-output rule's.
+    const mac = {
+      bytes: unb64(
+        String(data(ex).hmac ?? '')
+          .split(':')
+          .pop(),
+      ),
+    };
     const local = createHmac('sha256', key).update(BINARY).digest();
     expectThat(
       local.equals(mac.bytes),

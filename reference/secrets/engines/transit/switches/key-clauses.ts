@@ -352,7 +352,7 @@ export const keyClauseSwitches = [
     breaks: 'transit.auto-rotate.duration-units',
     statements: ['doc.transit.create.auto-rotate-period'],
     description:
-      'auto_rotate_period strings are read by their hours only: `3600s` and `60m` count as 0 hours and are refused as below the minimum',
+      'auto_rotate_period strings are read by their whole hours only: periods written in `s` or `m` (`7200s`, `120m`) count as 0 hours and are refused as below the minimum',
     replace: (d) => ({
       autoRotatePeriodOf: (body) => {
         const v = body.auto_rotate_period;
