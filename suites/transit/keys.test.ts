@@ -39,6 +39,34 @@ conformance(
     ]) {
       expectThat(key[field] !== undefined, 'field', `the key read has ${field}`, 'present', undefined);
     }
+    // Each field has the type the table gives it.
+    const TYPED: Record<string, (v: unknown) => boolean> = {
+      type: (v) => typeof v === 'string',
+      name: (v) => typeof v === 'string',
+      keys: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+      min_decryption_version: Number.isInteger,
+      min_encryption_version: Number.isInteger,
+    };
+    for (const field of [
+      'deletion_allowed',
+      'derived',
+      'exportable',
+      'allow_plaintext_backup',
+      'supports_encryption',
+      'supports_decryption',
+      'supports_derivation',
+      'supports_signing',
+      'imported',
+    ])
+      TYPED[field] = (v) => typeof v === 'boolean';
+    for (const [field, typed] of Object.entries(TYPED))
+      expectThat(
+        typed(key[field]),
+        'field-type',
+        `the key read's ${field} has the type of the table`,
+        field,
+        key[field],
+      );
     expectThat(key.name === name, 'name', 'the key read names the key', name, key.name);
     const created = key.keys?.['1'];
     // The service's clock only moves forward from real time, by as much as earlier tests of the

@@ -22,12 +22,14 @@ conformance(
     id: 'transit.format.versioned-output',
     level: 'MUST',
     title:
-      'POST /transit/hmac/:name and /transit/sign/:name answer <prefix>:v<n>:<base64> strings, v2 after a rotation',
+      'POST /transit/hmac/:name and /transit/sign/:name answer <prefix>:v<n>:<base64> strings (the HMAC v2 after a rotation)',
   },
   async (t) => {
     const mac = await createKey(t, transit, 'fmt-hmac');
     const signer = await createKey(t, transit, 'fmt-sign', { type: 'ed25519' });
-    for (const name of [mac, signer]) await rotate(t, transit, name);
+    // Only the AES key is rotated: the rotate row's condition is "key supports encryption and
+    // decryption", so an ed25519 key may refuse rotation.
+    await rotate(t, transit, mac);
     const hmac = await t.svc.post(`${transit.path}/hmac/${mac}`, { body: { input: b64(BINARY) } });
     t.check(hmac, statusIs(200));
     const h = versioned(t, data(hmac).hmac, 'the HMAC string');
@@ -35,7 +37,7 @@ conformance(
     const sign = await t.svc.post(`${transit.path}/sign/${signer}`, { body: { input: b64(BINARY) } });
     t.check(sign, statusIs(200));
     const sig = versioned(t, data(sign).signature, 'the signature string');
-    expectThat(sig.version === 2, 'signature-version', 'the signature string names version 2', 2, sig.version);
+    expectThat(sig.version === 1, 'signature-version', 'the signature string names version 1', 1, sig.version);
     expectThat(
       sig.bytes.length === 64,
       'signature-bytes',

@@ -196,14 +196,14 @@ const VERIFY_CASES: VerifyCase[] = [
   {
     option: 'marshaling_algorithm asn1',
     key: 'ecdsa-p256',
-    made: {},
+    made: { marshaling_algorithm: 'asn1' },
     verified: { marshaling_algorithm: 'asn1' },
     signing: { id: 'transit.params.marshaling-default', local: {} },
   },
   {
     option: 'salt_length auto',
     key: 'rsa-2048',
-    made: {},
+    made: { salt_length: 'auto' },
     verified: { salt_length: 'auto' },
     signing: { id: 'transit.params.salt-length-default', local: { pss: true } },
   },

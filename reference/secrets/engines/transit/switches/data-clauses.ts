@@ -448,6 +448,18 @@ export const dataClauseSwitches = [
       },
     }),
   }),
+  fault('transit.sign-salt-length-refused', {
+    breaks: 'transit.params.salt-length-default',
+    statements: ['doc.transit.sign.salt-length'],
+    description: 'sign refuses a request that names salt_length (verify takes it)',
+    replace: (d) => ({
+      answer: (a) => {
+        if (a.seg[0] === 'sign' && a.body.salt_length !== undefined && a.body.salt_length !== '')
+          throw badRequest('unknown field salt_length');
+        return d.answer(a);
+      },
+    }),
+  }),
   fault('transit.verify-body-hash-ignored', {
     breaks: 'transit.verify.options',
     statements: ['doc.transit.verify.hash-algorithm'],

@@ -246,7 +246,7 @@ export const dataInputSwitches = [
   // ---------------------------------------------------------------- versions
   fault('transit.rewrap-key-version-ignored', {
     breaks: 'transit.rewrap.latest',
-    statements: ['doc.transit.rewrap.given-version'],
+    statements: ['doc.transit.rewrap.given-version', 'doc.transit.rewrap.key-version'],
     description: 'rewrap ignores key_version and always uses the latest version',
     replace: () => ({ rewrapVersion: () => 0 }),
   }),

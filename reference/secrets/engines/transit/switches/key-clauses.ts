@@ -223,6 +223,17 @@ export const keyClauseSwitches = [
       },
     }),
   }),
+  fault('transit.config-omitted-deletion-allowed-reset', {
+    breaks: 'transit.config.omitted-unchanged',
+    statements: ['doc.transit.config.deletion-allowed'],
+    description: 'a config write that omits deletion_allowed sets it back to its default, false',
+    replace: (d) => ({
+      applyOmittedConfig: (next, body) => {
+        d.applyOmittedConfig(next, body);
+        if (body.deletion_allowed === undefined) next.deletionAllowed = false;
+      },
+    }),
+  }),
   fault('transit.decrypt-bounded-by-min-encryption', {
     breaks: 'transit.config.min-decryption',
     statements: ['doc.transit.config.min-decryption-ciphertext', 'doc.transit.versioning.bounds'],
