@@ -8,29 +8,41 @@
 // it: vitest's own modules then cost ~0.8 s more CPU than loaded plainly (tsx reads and checks
 // each file off-thread). They hold no TypeScript, so a run loads them first, before tsx.
 //
-// A run without SVC_ADDR most likely needs the embedded reference: its thread starts loading the
-// reference now, beside vitest's loading, and starts it once the run knows it needs it
-// (compose/reference.ts); unused (the config file names a target), it holds nothing up (unref'd)
-// and ends with the process. With SVC_ADDR the run's target is elsewhere: nothing is loaded.
+// A run that will likely need the embedded reference (the guess `embeddedLikely` of
+// harness/config/target-plan.ts: the environment names no secrets service) starts the reference's
+// thread now, loading its modules beside vitest's loading; the thread starts the reference only
+// once the loaded config's target plan asks for it (harness/setup/early-start.ts,
+// compose/reference.ts). Unused (the config file names a target), it holds nothing up (unref'd)
+// and ends with the process.
 //
 // The TypeScript runs compiled once into the cache (compose/compiled.mjs), not through tsx's
 // loader, unless that cannot be done (then tsx's loader, as before); on Node >= 22.1 node's own
 // compile cache is on for the whole run, vitest's modules included (enableNodeCompileCache).
 import { Worker } from 'node:worker_threads';
-import { enableNodeCompileCache, importCompiled } from '../compose/compiled.mjs';
+import { compiledTree, enableNodeCompileCache, importCompiled } from '../compose/compiled.mjs';
 
 enableNodeCompileCache();
 
-if (process.argv[2] === 'run' && !process.env.SVC_ADDR) {
+const run = process.argv[2] === 'run';
+// Found (or compiled) once: the guess, the reference's thread and the command line share it.
+const tree = (await compiledTree()) ?? undefined;
+
+/** The guess, from the compiled harness; without a compiled tree, a preload that may stay idle. */
+async function embeddedLikely() {
+  const plan = tree && (await importCompiled('harness/config/target-plan.ts', tree));
+  return plan ? plan.embeddedLikely(process.env) : true;
+}
+
+if (run && (await embeddedLikely())) {
   const thread = new Worker(new URL('../compose/reference-thread.mjs', import.meta.url), {
-    workerData: { preload: true },
+    workerData: { preload: true, tree },
   });
   thread.unref();
   thread.on('error', () => undefined);
   globalThis.__conformanceReferenceThread = thread;
 }
-if (process.argv[2] === 'run') await import('vitest/node');
-if (!(await importCompiled('compose/cli.ts'))) {
+if (run) await import('vitest/node');
+if (!(await importCompiled('compose/cli.ts', tree))) {
   const { register } = await import('tsx/esm/api');
   register();
   await import('../compose/cli.ts');

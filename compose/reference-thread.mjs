@@ -13,8 +13,11 @@ import { enableNodeCompileCache, importCompiledOrSource } from './compiled.mjs';
 // The thread's own modules through node's compile cache too (the main thread set its folder).
 enableNodeCompileCache();
 
-/** The reference compiled once (compiled.mjs), or its source through tsx's loader. */
-const loadReference = () => importCompiledOrSource('reference/start.ts');
+/**
+ * The reference compiled once (compiled.mjs), or its source through tsx's loader. A preloaded
+ * thread is handed the compiled tree the command line found (no second hashing of every source).
+ */
+const loadReference = () => importCompiledOrSource('reference/start.ts', workerData?.tree);
 
 /** Messages to the parent: `started` with the addresses, `failed` with the message, `stopped`. */
 const post = (message) => parentPort.postMessage(message);

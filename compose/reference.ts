@@ -83,4 +83,5 @@ async function stopThread(worker: Worker): Promise<void> {
 export const embeddedReference: EmbeddedTarget = {
   switches: async () => (await import('../reference/switch-registry.js')).switchCatalogue,
   start: startInThread,
+  host: async () => (await import('./reference-host.js')).startReferenceHost(),
 };

@@ -4,6 +4,7 @@
  * the reference and hands it to the harness; the harness never imports the reference.
  */
 import type { CloudConfig } from './cloud.js';
+import type { ReferenceHost } from './reference-host.js';
 import type { SwitchCatalogue } from './switches.js';
 
 /** How the harness asks for an embedded target to be started. */
@@ -38,4 +39,6 @@ export interface EmbeddedTarget {
    * run needs them, and loading them loads the reference's modules).
    */
   switches(): Promise<SwitchCatalogue>;
+  /** Many targets side by side, each with its own switches (the mutation run; contract/reference-host.ts). */
+  host?(): Promise<ReferenceHost>;
 }

@@ -22,6 +22,7 @@ export { uniqueName } from './author/unique-name.js';
 
 // Identities, mounts and scheduler grants a test makes for itself (harness/provision/).
 export { freshMount } from './provision/fresh-mount.js';
+export { untilServing } from './provision/serving.js';
 export {
   createGroup,
   createNamespace,

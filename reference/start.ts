@@ -7,9 +7,11 @@
  *   moving one must not expire or start anything in the other (the harness lets files of the
  *   two APIs move their clocks at the same time: harness/schedule.ts).
  */
+import { AsyncResource } from 'node:async_hooks';
 import { ControllableClock } from './clock.js';
 import { Faults } from './faults.js';
 import { Variants } from './variants.js';
+import { joinTracing, tracingOn } from './trace.js';
 import { startSecretsServer, type RunningSecretsServer } from './secrets/server.js';
 import { parseDelays } from './scheduler/delays.js';
 import type { RunningCloudDirectory } from './cloud-directory/server.js';
@@ -40,6 +42,11 @@ export interface ReferenceOptions {
   tls?: { cert: string; key: string };
   /** The scheduler's delays, `name=ms,...` over the defaults (scheduler/delays.ts). */
   schedDelays?: string;
+  /**
+   * Record which switches each request reaches (the mutation run's impact analysis: trace.ts;
+   * `takeReach()` there reads it). Only a clean reference is traced usefully.
+   */
+  trace?: boolean;
 }
 
 export interface RunningReference {
@@ -104,6 +111,18 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
   const schedDelays = parseDelays(opts.schedDelays);
   const log = opts.quiet ? () => {} : (m: string) => console.error(`[reference] ${m}`);
   const closers: Closer[] = [];
+  if (!opts.trace && tracingOn())
+    throw new Error('an untraced reference cannot start while a traced one runs in this thread (reference/trace.ts)');
+  // Before any model is built: the switch tables are traced as they are built. Left last on stop.
+  if (opts.trace) {
+    const leave = joinTracing();
+    closers.push(async () => leave());
+    // A timer's work belongs to the request that set it, whichever request or sweep fires it.
+    for (const c of [clock, schedClock]) {
+      const at = c.at.bind(c);
+      c.at = (atMs, fn) => at(atMs, AsyncResource.bind(fn));
+    }
+  }
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch(() => undefined);
   };
@@ -158,7 +177,8 @@ export async function startReference(opts: ReferenceOptions): Promise<RunningRef
       log,
       settings: {
         env: wiring?.settings.env ?? opts.env ?? process.env,
-        cloudDirectoryAddr: wiring?.settings.cloudDirectoryAddr,
+        cloudEndpoints: wiring?.settings.cloudEndpoints,
+        cloudCa: wiring?.settings.cloudCa,
         cloudEnvironment: wiring?.settings.cloudEnvironment,
         defaultLeaseTtl: 768 * 3600,
         maxLeaseTtl: 768 * 3600,

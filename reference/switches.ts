@@ -13,6 +13,7 @@
  * the harness lists; the union of the declared names is `FaultName`/`VariantName` there, so
  * `Faults.has`/`Variants.has` take no misspelled name.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { FaultSpec, VariantSpec } from '../contract/switches.js';
 
 export type { FaultSpec, VariantSpec } from '../contract/switches.js';
@@ -103,17 +104,89 @@ function activeIn<S extends { name: string }>(on: SwitchedOn, table: readonly S[
 }
 
 /**
+ * Which switches a run reaches, for the mutation run's impact analysis (harness/cli/mutation-reach.ts;
+ * reference/start.ts sets it from `ReferenceOptions.trace`). With a tracer set, the tables built
+ * afterwards report, for each switch that is off, the moments it would have changed something:
+ * a call (or a read) of a rule it replaces, and an answer its rewrite would have written
+ * differently. A switch never reported in a test's requests cannot change that test's outcome: the
+ * model runs the same code up to the first call of a replaced rule or the first rewritten answer.
+ */
+export interface SwitchTracer {
+  reached(name: string): void;
+}
+
+let tracer: SwitchTracer | undefined;
+
+/** Sets (or clears) the tracer of the tables built from now on in this thread. */
+export function traceSwitches(next: SwitchTracer | undefined): void {
+  tracer = next;
+}
+
+type Replacing<R> = { name: string; replace?(documented: R): Partial<R> };
+
+/** The rule names each switch of `table` replaces, given the documented rules. */
+const replacedKeys = new WeakMap<object, string[] | undefined>();
+function keysReplaced<R>(s: Replacing<R>, documented: R): string[] | undefined {
+  if (!replacedKeys.has(s)) {
+    let keys: string[] | undefined;
+    try {
+      keys = Object.keys(s.replace!(documented) ?? {});
+    } catch {
+      // A replacement that cannot even be built from the documented rules is reached everywhere.
+      keys = undefined;
+    }
+    replacedKeys.set(s, keys);
+  }
+  return replacedKeys.get(s);
+}
+
+/** `rules` reporting to `t` every call (or read) of a rule that a switch that is off replaces. */
+function tracedRules<R>(rules: R, documented: R, table: readonly Replacing<R>[], on: Set<string>, t: SwitchTracer): R {
+  const byRule = new Map<string, string[]>();
+  for (const s of table) {
+    if (!s.replace || on.has(s.name)) continue;
+    const keys = keysReplaced(s, documented);
+    if (!keys) {
+      t.reached(s.name);
+      continue;
+    }
+    for (const key of keys) byRule.set(key, [...(byRule.get(key) ?? []), s.name]);
+  }
+  if (!byRule.size || rules === null || typeof rules !== 'object') return rules;
+  const wrapped = new Map<string, unknown>();
+  return new Proxy(rules as object, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      const names = typeof key === 'string' ? byRule.get(key) : undefined;
+      if (!names) return value;
+      // A rule function is reached when called (models keep references to rules made at start);
+      // any other value when read.
+      if (typeof value !== 'function') {
+        for (const name of names) t.reached(name);
+        return value;
+      }
+      let fn = wrapped.get(key as string);
+      if (!fn) {
+        fn = function (this: unknown, ...args: unknown[]) {
+          for (const name of names) t.reached(name);
+          return (value as (...a: unknown[]) => unknown).apply(this, args);
+        };
+        wrapped.set(key as string, fn);
+      }
+      return fn;
+    },
+  }) as R;
+}
+
+/**
  * A model's rules with the replacements of the switches that are on applied, in table order: the
  * one place a behavioural switch takes effect.
  */
-export function rulesWith<R>(
-  documented: R,
-  on: SwitchedOn,
-  table: readonly { name: string; replace?(documented: R): Partial<R> }[],
-): R {
+export function rulesWith<R>(documented: R, on: SwitchedOn, table: readonly Replacing<R>[]): R {
   let out = documented;
-  for (const s of activeIn(on, table)) if (s.replace) out = { ...out, ...s.replace(out) };
-  return out;
+  const active = activeIn(on, table);
+  for (const s of active) if (s.replace) out = { ...out, ...s.replace(out) };
+  return tracer ? tracedRules(out, documented, table, new Set(active.map((s) => s.name)), tracer) : out;
 }
 
 /**
@@ -125,5 +198,25 @@ export function rewritesWith<W>(
   table: readonly { name: string; rewrite?(answer: W): W }[],
 ): (answer: W) => W {
   const rewriting = activeIn(on, table).filter((s) => s.rewrite);
-  return (answer) => rewriting.reduce((w, s) => s.rewrite!(w), answer);
+  const composed = (answer: W) => rewriting.reduce((w, s) => s.rewrite!(w), answer);
+  const t = tracer;
+  if (!t) return composed;
+  // Traced: each rewrite that is off is tried on the answer as written, and reported where it
+  // would have written it differently (rewrites are pure: they return a new answer or the same).
+  const active = new Set(rewriting.map((s) => s.name));
+  const shadows = table.filter((s) => s.rewrite && !active.has(s.name));
+  return (answer) => {
+    const out = composed(answer);
+    for (const s of shadows) {
+      let other: W;
+      try {
+        other = s.rewrite!(out);
+      } catch {
+        t.reached(s.name);
+        continue;
+      }
+      if (other !== out && !isDeepStrictEqual(other, out)) t.reached(s.name);
+    }
+    return out;
+  };
 }

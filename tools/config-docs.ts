@@ -1,13 +1,14 @@
 /**
- * Writes docs/CONFIGURATION.md (`npm run docs:config`) from the config schema
- * (harness/config/schema.ts: each property's description, `x-env`, `x-cli`) and the defaults
- * (harness/config/load.ts). tests/docs/configuration.test.ts fails while the file is stale.
+ * Writes docs/CONFIGURATION.md (`npm run docs:config`) from the one declaration of each setting
+ * (harness/config/schema.ts: its description, variable, flag and default) and the flags of `run`
+ * that set no setting (harness/cli/run-options.ts). tests/docs/configuration.test.ts fails while
+ * the file is stale.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaults } from '../harness/config/load.js';
-import { type SchemaNode, type Setting, settings } from '../harness/config/settings.js';
+import { chosenPerRun, defaultValues, type SchemaNode, type Setting, settings } from '../harness/config/settings.js';
+import { RUN_ONLY_FLAGS } from '../harness/cli/run-options.js';
 import { PACKAGE_ROOT } from '../harness/spec/paths.js';
 
 export const CONFIG_DOC_FILE = path.join(PACKAGE_ROOT, 'docs/CONFIGURATION.md');
@@ -39,21 +40,6 @@ export const ENVIRONMENT_ONLY: { name: string; text: string }[] = [
   { name: 'CI', text: '`true`: tests whose real part (slapd, Chromium) is missing fail instead of skipping' },
 ];
 
-/** Flags of `run` that set no setting of the config object. */
-export const COMMAND_LINE_ONLY: { flag: string; text: string }[] = [
-  { flag: '--config FILE', text: 'the config file (YAML or JSON), also `CONFORMANCE_CONFIG`' },
-  {
-    flag: '--concurrency N',
-    text: 'test files in flight at once (default: one per core, 2 to 4, for the embedded reference and for an external target under 5 ms of measured round trip; one more per further 5 ms, up to 8; 4 to 8 when the round trip could not be measured); 1 runs one test at a time as well',
-  },
-  {
-    flag: '--tests-in-flight N',
-    text: 'tests of one file in flight at once in a worker (default: 4 for the embedded reference; for an external target 12, plus one per 4 ms of measured round trip, up to 20; 1 with `--concurrency 1`)',
-  },
-  { flag: '--shard i/n', text: 'run a deterministic part of the selected files; `merge` combines the parts' },
-  { flag: '--quiet', text: 'only the summary on the terminal' },
-];
-
 function valueAt(obj: unknown, dotted: string): unknown {
   let cur = obj;
   for (const key of dotted.split('.')) {
@@ -83,8 +69,10 @@ function typeOf(s: SchemaNode): string {
       if (s.minimum !== undefined) return `${noun} >= ${s.minimum}`;
       return noun;
     }
-    case 'array':
-      return s.items?.type === 'object' ? 'list of objects' : `list of ${s.items?.type ?? 'value'}s`;
+    case 'array': {
+      const item = s.items?.type ?? (s.items?.anyOf?.every((a) => a.type === 'string') ? 'string' : 'value');
+      return item === 'object' ? 'list of objects' : `list of ${item}s`;
+    }
     case 'object':
       return s.properties ? 'object' : 'map';
     default:
@@ -100,24 +88,23 @@ function shown(value: unknown): string {
   return `\`${String(value)}\``;
 }
 
-/** The default as the harness builds it; values that differ between two runs are chosen per run. */
-function defaultOf(setting: Setting, first: unknown, second: unknown): string | undefined {
-  const a = valueAt(first, setting.path);
-  const b = valueAt(second, setting.path);
-  if (JSON.stringify(a) !== JSON.stringify(b)) return 'chosen per run';
+/** The default as the harness builds it (a value chosen afresh for each run is said so). */
+function defaultOf(setting: Setting, built: unknown): string | undefined {
+  if (chosenPerRun(setting.schema)) return 'chosen per run';
+  const a = valueAt(built, setting.path);
   if (a !== undefined) return shown(a);
   if (setting.schema.default !== undefined) return shown(setting.schema.default);
   return undefined;
 }
 
-function bullet(setting: Setting, first: unknown, second: unknown): string {
+function bullet(setting: Setting, built: unknown): string {
   const s = setting.schema;
   const facts = [typeOf(s)];
   if (s['x-env']) facts.push(`env \`${s['x-env']}\``);
   if (s['x-cli']) facts.push(`flag \`${s['x-cli']}\``);
   if (s.readOnly) facts.push('set by the harness');
   else {
-    const def = defaultOf(setting, first, second);
+    const def = defaultOf(setting, built);
     facts.push(`default: ${def ?? 'unset'}`);
   }
   return `- \`${setting.path}\`: ${sentence(s.description)} *${facts.join('; ')}.*`;
@@ -136,8 +123,7 @@ function paragraph(text: string | undefined): string {
 }
 
 export function renderConfigurationDoc(): string {
-  const first = defaults();
-  const second = defaults();
+  const built = defaultValues();
   const all = settings();
   const top = all.filter((s) => s.depth === 0);
   const sections = top.filter((s) => s.section || !s.schema.readOnly);
@@ -145,12 +131,20 @@ export function renderConfigurationDoc(): string {
   const lines: string[] = [
     '# Settings',
     '',
-    `<!-- GENERATED by tools/config-docs.ts from harness/config/schema.ts: do not edit by hand. Regenerate with \`${CONFIG_DOC_COMMAND}\`; tests/docs/configuration.test.ts checks it. -->`,
+    `<!-- GENERATED by tools/config-docs.ts from harness/config/schema.ts and harness/cli/run-options.ts: do not edit by hand. Regenerate with \`${CONFIG_DOC_COMMAND}\`; tests/docs/configuration.test.ts checks it. -->`,
     '',
-    'One typed object (`harness/config/types.ts`), built once per run: the defaults, then the config file',
-    '(`--config FILE` or `CONFORMANCE_CONFIG`, YAML or JSON, with the keys below), then environment',
-    'variables, then command-line flags. A wrong value stops the run with exit 2 and names the setting',
-    'and where it came from. Profiles of real products are in `fixtures/profiles/`.',
+    'One typed object, built once per run: the defaults, then the config file (`--config FILE` or',
+    '`CONFORMANCE_CONFIG`, YAML or JSON, with the keys below), then environment variables, then',
+    'command-line flags. A wrong value stops the run with exit 2 and names the setting and where it',
+    'came from. Profiles of real products are in `fixtures/profiles/`.',
+    '',
+    'Each setting is declared once, in `harness/config/schema.ts` (the cloud section in',
+    '`contract/cloud-settings.ts`): its type, description, environment variable, flag and default.',
+    'Its TypeScript type, its reader, the option of `run` and this page follow from that declaration;',
+    'adding a setting is one `setting(...)` there and `npm run docs:config`',
+    '(`tests/harness/settings-once.test.ts` fails on a second declaration). Which target each API is,',
+    'the embedded reference or an external one, follows from the loaded config alone',
+    '(`harness/config/target-plan.ts`): an address set in the file, the environment or a flag counts.',
     '',
     `Sections: ${sections.map((s) => `[${s.path}](#${s.path.toLowerCase()})`).join(', ')}, [environment only](#environment-only), [command line only](#command-line-only), [set by the harness](#set-by-the-harness).`,
   ];
@@ -158,13 +152,13 @@ export function renderConfigurationDoc(): string {
     all.filter((s) => s.path.startsWith(`${parent}.`) && !s.path.slice(parent.length + 1).includes('.'));
   /** A setting's bullet, then its own settings one level in. */
   const tree = (s: Setting, indent: string): string[] => [
-    `${indent}${bullet(s, first, second)}`,
+    `${indent}${bullet(s, built)}`,
     ...(s.section ? children(s.path).flatMap((c) => tree(c, `${indent}  `)) : []),
   ];
   for (const section of sections) {
     lines.push('', `## ${section.path}`, '');
     if (!section.section) {
-      lines.push(bullet(section, first, second));
+      lines.push(bullet(section, built));
       continue;
     }
     lines.push(paragraph(section.schema.description), '');
@@ -188,13 +182,13 @@ export function renderConfigurationDoc(): string {
     '',
     'Flags of `run` that set no setting above (the README lists every command):',
     '',
-    ...COMMAND_LINE_ONLY.map((c) => `- \`${c.flag}\`: ${sentence(c.text)}`),
+    ...RUN_ONLY_FLAGS.map((c) => `- \`${c.flag}\`: ${sentence(c.description)}`),
     '',
     '## Set by the harness',
     '',
     'What the harness fills in for each run (a config file does not set them):',
     '',
-    ...runState.map((s) => bullet(s, first, second)),
+    ...runState.map((s) => bullet(s, built)),
   );
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
 }

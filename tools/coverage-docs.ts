@@ -7,7 +7,11 @@
  *
  * The figures come from the inventory (spec/statements), the catalogue's `statements` fields and
  * the traceability of tools/trace.ts (which requirement a suite test checks): a statement counts as
- * asserted only when a requirement naming it has a test and the inventory names no gap for it.
+ * asserted only when a requirement naming it has a test and the inventory names no gap for it, and
+ * when the published fault proof (generated/fault-proof.json, the last full `npm run mutation`)
+ * shows a fault declaring it killed by a test of the requirement it breaks. A statement its tests
+ * assert but no fault proves is partial ("no fault proves it"): the figure is never higher than
+ * what the faults prove. The figure without that bound is printed beside it.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +24,7 @@ import {
   loadStatements,
   type Statement,
 } from '../harness/spec/statements.js';
+import { type FaultProof, loadProof } from '../harness/cli/mutation-proof.js';
 import { trace } from './trace.js';
 
 export interface Row {
@@ -33,6 +38,10 @@ export interface Row {
   untested: number;
   /** Testable statements that a fault switch of the reference declares it breaks. */
   withFault: number;
+  /** Asserted by the tests alone (before the fault proof's bound): `asserted` plus `unproved`. */
+  assertedByTests: number;
+  /** Asserted by the tests, but no fault proves it: counted as partial. */
+  unproved: number;
 }
 
 export interface StatementCoverage {
@@ -45,10 +54,16 @@ export interface StatementCoverage {
   requirements: string[];
   /** Fault switches of the reference that declare they break this statement. */
   faults: string[];
+  /** Of those, the ones the published proof shows killed by a test of their own requirement. */
+  provedBy: string[];
+  /** Asserted by its tests, but no fault proves it (its coverage is then partial). */
+  unproved?: boolean;
   why?: string;
 }
 
 export interface DocsCoverage {
+  /** The fault proof that bounds the figures: its commit and date, or undefined when none is published. */
+  proof?: { commit: string; measuredAt: string };
   rows: Row[];
   /** Per document: the totals row (section '(all)'). */
   totals: Row[];
@@ -65,20 +80,42 @@ const empty = (document: string, section: string): Row => ({
   schemaOnly: 0,
   untested: 0,
   withFault: 0,
+  assertedByTests: 0,
+  unproved: 0,
 });
 
-function count(row: Row, c: Coverage, faulted: boolean): void {
+function count(row: Row, s: Pick<StatementCoverage, 'coverage' | 'faults' | 'unproved'>): void {
+  const c = s.coverage;
   row.statements++;
   if (c === 'untestable') return;
   row.testable++;
-  if (faulted) row.withFault++;
+  if (s.faults.length) row.withFault++;
+  if (c === 'asserted' || s.unproved) row.assertedByTests++;
+  if (s.unproved) row.unproved++;
   if (c === 'asserted') row.asserted++;
   else if (c === 'partial') row.partial++;
   else if (c === 'schema-only') row.schemaOnly++;
   else row.untested++;
 }
 
-export async function docsCoverage(only?: DocumentKey): Promise<DocsCoverage> {
+/** Why no fault proves a statement its tests assert, from the proof. */
+function unprovedWhy(faults: string[], proof: FaultProof | null): string {
+  if (!proof) return 'no fault proves it: no fault proof is published (run `npm run mutation`)';
+  if (!faults.length) return 'no fault proves it: no fault of the reference declares it';
+  const said = faults.map((n) => {
+    const f = proof.faults.byName[n];
+    if (!f) return `${n} (not in the published proof)`;
+    if (f.verdict !== 'killed') return `${n} (${f.verdict})`;
+    return `${n} (killed, but by ${f.chargedTo.join(', ')}, not by its own ${f.breaks})`;
+  });
+  return `no fault proves it: ${said.join('; ')}`;
+}
+
+/** `proof`: the published one by default; null for none. */
+export async function docsCoverage(
+  only?: DocumentKey,
+  proof: FaultProof | null = loadProof() ?? null,
+): Promise<DocsCoverage> {
   const t = await trace();
   const carriers = carriersByStatement(t.catalogue.values());
   const tested = (id: string) => t.tests.has(id);
@@ -89,11 +126,18 @@ export async function docsCoverage(only?: DocumentKey): Promise<DocsCoverage> {
     .filter(wanted)
     .map((s): StatementCoverage => {
       const requirements = carriers.get(s.id) ?? [];
-      const coverage = coverageOf(s, requirements, tested);
+      const byTests = coverageOf(s, requirements, tested);
+      const faults = faultsOf.get(s.id) ?? [];
+      const provedBy = proof?.statements.byId[s.id]?.provedBy ?? [];
+      // Bounded by the fault proof: asserted only when a fault declaring it was killed by a test
+      // of the requirement it breaks.
+      const unproved = byTests === 'asserted' && provedBy.length === 0;
+      const coverage: Coverage = unproved ? 'partial' : byTests;
       const why =
         s.untestable?.reason ??
         s.gap?.note ??
-        (coverage === 'untested' ? 'no requirement that names it has a test' : undefined);
+        (coverage === 'untested' ? 'no requirement that names it has a test' : undefined) ??
+        (unproved ? unprovedWhy(faults, proof) : undefined);
       return {
         id: s.id,
         document: s.document,
@@ -102,7 +146,9 @@ export async function docsCoverage(only?: DocumentKey): Promise<DocsCoverage> {
         quote: s.quote,
         coverage,
         requirements,
-        faults: faultsOf.get(s.id) ?? [],
+        faults,
+        provedBy,
+        ...(unproved ? { unproved } : {}),
         why,
       };
     });
@@ -112,17 +158,32 @@ export async function docsCoverage(only?: DocumentKey): Promise<DocsCoverage> {
     const key = `${s.document}\u0000${s.section}`;
     if (!rows.has(key)) rows.set(key, empty(s.document, s.section));
     if (!totals.has(s.document)) totals.set(s.document, empty(s.document, '(all)'));
-    count(rows.get(key)!, s.coverage, s.faults.length > 0);
-    count(totals.get(s.document)!, s.coverage, s.faults.length > 0);
+    count(rows.get(key)!, s);
+    count(totals.get(s.document)!, s);
   }
-  return { rows: [...rows.values()], totals: [...totals.values()], statements };
+  return {
+    ...(proof ? { proof: { commit: proof.commit, measuredAt: proof.measuredAt } } : {}),
+    rows: [...rows.values()],
+    totals: [...totals.values()],
+    statements,
+  };
 }
 
 const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)}%` : '-');
 
 export function formatCoverage(c: DocsCoverage, opts: { faults?: boolean } = {}): string {
   const out: string[] = [];
-  const head = ['section', 'statements', 'testable', 'asserted', 'partly', 'schema only', 'untested', 'with a fault'];
+  const head = [
+    'section',
+    'statements',
+    'testable',
+    'asserted',
+    'partly',
+    'schema only',
+    'untested',
+    'with a fault',
+    'no fault proves',
+  ];
   for (const total of c.totals) {
     out.push(`\n${total.document}`);
     const rows = [...c.rows.filter((r) => r.document === total.document), total];
@@ -135,6 +196,7 @@ export function formatCoverage(c: DocsCoverage, opts: { faults?: boolean } = {})
       String(r.schemaOnly),
       String(r.untested),
       String(r.withFault),
+      String(r.unproved),
     ]);
     const widths = head.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)));
     const line = (row: string[]) =>
@@ -142,9 +204,14 @@ export function formatCoverage(c: DocsCoverage, opts: { faults?: boolean } = {})
     out.push(line(head));
     for (const row of cells) out.push(line(row));
     out.push(
-      `asserted: ${total.asserted} of ${total.testable} testable statements (${pct(total.asserted, total.testable)}); ${total.statements - total.testable} not testable here; a fault breaks ${total.withFault} of them (${pct(total.withFault, total.testable)})`,
+      `asserted: ${total.asserted} of ${total.testable} testable statements (${pct(total.asserted, total.testable)}), bounded by the fault proof; by the tests alone ${total.assertedByTests} (${pct(total.assertedByTests, total.testable)}), of which no fault proves ${total.unproved}; ${total.statements - total.testable} not testable here; a fault breaks ${total.withFault} of them (${pct(total.withFault, total.testable)})`,
     );
   }
+  out.push(
+    c.proof
+      ? `\nBounded by the fault proof of commit ${c.proof.commit.slice(0, 12)} (${c.proof.measuredAt.slice(0, 10)}, generated/fault-proof.json): a statement counts as asserted only when a fault declaring it was killed by a test of the requirement it breaks.`
+      : '\nNo fault proof is published (generated/fault-proof.json; run `npm run mutation`): no statement is proved, so none counts as asserted.',
+  );
   const open = c.statements.filter((s) => s.coverage !== 'asserted' && s.coverage !== 'untestable');
   out.push(`\nStatements not asserted (${open.length}):`);
   for (const s of open)

@@ -1,8 +1,9 @@
 /**
  * Traceability both ways, between the requirement catalogue (spec/catalogue/*.yaml), the tests
  * (suites/), and the reference's fault and variant switches:
- * - which test files name each catalogue id (a `conformance()` id or `also` in a suite file, a
- *   case of a `<name>.cases.yaml` table, or a robustness test the suite generates per operation);
+ * - which test files name each catalogue id (a `conformance()` id or `also`, or a row of a table
+ *   of cases, read from the file's syntax tree; a case of a `<name>.cases.yaml` table; or a
+ *   robustness test the suite generates per operation);
  * - which ids the tests name that the catalogue lacks;
  * - which faults and variants name ids the catalogue lacks, and which faults no suite exercises.
  * tests/spec/traceability.test.ts fails on any gap; tools/conformance-index.ts writes the index.
@@ -18,6 +19,7 @@ import { specRegistry } from '../harness/spec/registry.js';
 import { allFaults, allVariants } from '../reference/switch-registry.js';
 import { loadStatements } from '../harness/spec/statements.js';
 import { caseFiles, loadCases } from '../suites/lib/case-files.js';
+import { declarationsOf } from './declarations.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROBUSTNESS_TEST = 'suites/robustness/robustness.test.ts';
@@ -46,13 +48,9 @@ function walk(dir: string, out: string[] = []): string[] {
 
 const rel = (p: string) => path.relative(ROOT, p).split(path.sep).join('/');
 
-/** Ids a source file declares for conformance(): `id: '...'` and the quoted strings of `also: [...]`. */
+/** Ids a source file declares for conformance() and its case rows (from its syntax tree). */
 export function declaredIds(source: string): string[] {
-  const ids: string[] = [];
-  for (const m of source.matchAll(/\bid:\s*['"`]([a-z][^'"`]*)['"`]/g)) ids.push(m[1]!);
-  for (const m of source.matchAll(/\balso:\s*\[([^\]]*)\]/g))
-    for (const s of m[1]!.matchAll(/['"`]([^'"`]+)['"`]/g)) ids.push(s[1]!);
-  return ids;
+  return declarationsOf(source).declared;
 }
 
 /** The test file that runs a case table: the `.test.ts` beside it that names `./<file>`. */
@@ -75,15 +73,13 @@ export async function trace(): Promise<Trace> {
   };
   const unknownInTests: Trace['unknownInTests'] = [];
 
-  // Suite sources: a quoted catalogue id anywhere in a suite file (ids also come from tables of
-  // tuples); declared ids (`id:`, `also:`) must exist.
+  // Suite sources, read as syntax trees (tools/declarations.ts): a catalogue id a test file's code
+  // names (declared to conformance(), or a row of a table of tuples); declared ids must exist.
   for (const file of walk(path.join(ROOT, 'suites')).filter((f) => f.endsWith('.ts'))) {
-    const source = readFileSync(file, 'utf8');
     const r = rel(file);
-    for (const m of source.matchAll(/['"`]([a-z][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)+)['"`]/g))
-      if (catalogue.has(m[1]!) && r.endsWith('.test.ts')) add(tests, m[1]!, r);
-    for (const id of declaredIds(source))
-      if (!loadCatalogue().has(id) && !id.includes('${')) unknownInTests.push({ id, file: r });
+    const { declared, strings } = declarationsOf(readFileSync(file, 'utf8'), file);
+    if (r.endsWith('.test.ts')) for (const id of strings) if (catalogue.has(id)) add(tests, id, r);
+    for (const id of declared) if (!loadCatalogue().has(id)) unknownInTests.push({ id, file: r });
   }
 
   // Case tables: each case names its id, run by the test file beside the table.

@@ -45,7 +45,6 @@ export async function conformanceRun(req: RunRequest): Promise<RunFigures> {
       SCHED_ADDR: '',
       SCHED_TOKEN: '',
       CONFORMANCE_CONFIG: '',
-      CONFORMANCE_CONFIG_JSON: '',
       ...req.env,
     },
   });

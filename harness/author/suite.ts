@@ -17,6 +17,7 @@ import type { Exchange } from '../http/exchange.js';
 import type { TranscriptEntry } from '../http/transcript.js';
 import { reproduce } from '../report/curl.js';
 import { requirePrecondition } from './precondition.js';
+import { untilServing } from '../provision/serving.js';
 import { NotApplicable, type NotApplicableInfo } from './test-api.js';
 import { type CleanupPhase, Tracker } from './tracker.js';
 import { uniqueName } from './unique-name.js';
@@ -43,7 +44,7 @@ export interface SuiteContext {
   track(label: string, cleanup: () => Promise<unknown>, phase?: CleanupPhase): void;
   unique(base: string): string;
   /**
-   * As `t.precondition`, for the file's set-up: when the target refuses (4xx, 501), the set-up
+   * As `t.precondition`, for the file's set-up: when the target refuses (an error status), the set-up
    * stops and every test of the file is not applicable with the target's answer.
    */
   precondition(ex: Exchange, ...checks: Check[]): Exchange;
@@ -175,6 +176,7 @@ export function suite(area: string): Suite {
       });
       // A fixture: a target refusing the mount makes the file's tests not applicable (its answer shown).
       s.precondition(ex, success);
+      if (kind === 'secret') await untilServing(s, path, opts);
       ref.path = path;
       mountAliases.set(path, kind === 'auth' ? `auth/${defaultName}` : defaultName);
       s.track(

@@ -78,9 +78,9 @@ export interface T {
   assuming<R>(id: string, fn: () => R): R | undefined;
   /**
    * Checks a request the test makes to set up the behaviour under test (create a key, write a
-   * policy, mount an engine). When the target refuses it (4xx, 501) the test is reported
-   * `not-applicable` with the target's answer: the rule under test was never reached. A 5xx, a
-   * broken connection or a success of the wrong shape still fails the test.
+   * policy, mount an engine). When the target refuses it (any error status, 4xx or 5xx) the test
+   * is reported `not-applicable` with the target's answer: the rule under test was never reached.
+   * A broken connection or a success of the wrong shape still fails the test.
    */
   precondition(ex: Exchange, ...checks: Check[]): Exchange;
   /** Ends the test as not applicable to this target, with the reason (and the setting that changes it). */

@@ -13,15 +13,36 @@
  * Both go to the terminal and to `<report-dir>/mutation.json` (sections faults, variants,
  * blastRadius).
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { envOf } from '../config/settings.js';
 import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../../contract/switches.js';
-import type { Results, TestResult } from '../report/model.js';
-import { chargedTo, classOf } from '../report/verdict.js';
-import { runCli } from './process.js';
-import { filesTesting } from './mutation-targets.js';
-import { statementKillLines, statementKills } from './mutation-statements.js';
+import type { EmbeddedTarget } from '../../contract/target.js';
+import type { Results } from '../report/model.js';
+import { buildResults } from '../report/build.js';
+import { loadCatalogue } from '../spec/catalogue.js';
 import { loadStatements } from '../spec/statements.js';
+import { loadConfig } from '../config/load.js';
+import { TEST_ROBUSTNESS_SEED } from '../setup/run-config.js';
+import { filesTesting } from './mutation-targets.js';
+import { type LaneOutcome, type LaneSpec, MutationEngine } from './mutation-engine.js';
+import { lane, reachIndex, type ReachIndex, type Selection, TestIndex } from './mutation-plan.js';
+import {
+  faultLine,
+  faultOutcome,
+  type Outcome,
+  variantLine,
+  type VariantOutcome,
+  variantVerdict,
+} from './mutation-verdicts.js';
+import { defaultTestsInFlight, selectedFiles } from './projects.js';
+import { type ChangedChoice, chooseChanged } from './mutation-changed.js';
+import { buildProof, checkoutState, loadProof, PROOF_JSON, writeProof } from './mutation-proof.js';
+import { loadavg } from 'node:os';
+
+export { assumptionsDiffered, blastRadius, failedRequirements } from './mutation-verdicts.js';
+export { changedVerdict, type MutationReport } from './mutation-report.js';
+import { changedVerdict, type Measured, type MutationReport, summarize } from './mutation-report.js';
 
 export interface MutationOptions {
   suites?: string[];
@@ -33,40 +54,19 @@ export interface MutationOptions {
   noFaults?: boolean;
   noVariants?: boolean;
   /**
-   * `suites` (default): a fault's whole suites run, so its blast radius is measured over every
-   * test that could fail; `files`: only the files naming the broken requirement (faster; the
-   * radius is then a lower bound), falling back to the whole suites when none of them fails.
+   * `files` (default): the tests of the files naming the broken requirement that the fault
+   * reaches (the radius is a lower bound), then every test of its suites it reaches when none of
+   * them fails; `suites`: every test of its suites it reaches (the radius of a whole-suite run).
    */
   radius?: 'suites' | 'files';
+  /** Files in flight at once. */
   jobs: number;
   reportDir: string;
-}
-
-interface Outcome {
-  fault: string;
-  breaks: string;
-  suites: string[];
-  verdict: 'killed' | 'survived' | 'error';
-  byTarget: boolean;
-  failedTests: string[];
-  /** Requirement ids that failed other than `breaks`, and over which tests they were measured. */
-  beyond: string[];
-  radiusScope: 'suites' | 'files';
-  detail?: string;
-}
-
-interface VariantOutcome {
-  variant: string;
-  allows: string;
-  suites: string[];
-  verdict: 'passed' | 'failed' | 'error';
-  passed: number;
-  /** Violations: false failures of the suite. */
-  failedTests: { key: string; ids: string[]; failedRequirement?: string; message?: string }[];
-  /** Assumptions the run differed from, and which of them the variant does not declare (findings). */
-  assumptionDifferences: string[];
-  undeclared: string[];
-  detail?: string;
+  /**
+   * The incremental proof: the faults of the requirements changed since `since` (by default the
+   * commit of the published proof) plus `sample` others drawn with `seed`, with every variant.
+   */
+  changed?: { since?: string; sample: number; seed: number };
 }
 
 /** The selection of faults and variants a mutation run measures, or a usage error. */
@@ -95,272 +95,254 @@ export function select(
 }
 
 /**
- * The requirements a failed test fails: the one its failure is charged to, and the assumptions a
- * helper found different on the way (`t.assuming`). Never the test's other, unreached ids.
+ * CPU seconds of this process (every thread: the reference host's too) and of its children it
+ * waited for (the vitest workers of ended rounds; Linux only, else left out).
  */
-export function failedRequirements(t: TestResult): string[] {
-  if (t.status !== 'failed') return [];
-  const charged = chargedTo(t);
-  return [...(charged ? [charged] : []), ...(t.assumptionDifferences ?? []).map((d) => d.id)];
+export function cpuSeconds(): number {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    children = (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    /* not Linux: this process only */
+  }
+  return (own.user + own.system) / 1e6 + children;
 }
 
-/** Requirements failed in a run, other than the one the fault breaks. */
-export function blastRadius(results: Results | undefined, breaks: string): string[] {
-  const ids = new Set<string>();
-  for (const t of results?.tests ?? []) for (const id of failedRequirements(t)) if (id !== breaks) ids.add(id);
-  return [...ids].sort();
+/** A lane's outcomes as results.json gives them (no expectations: every failure counts). */
+function laneResults(out: LaneOutcome, cfg: MutationEngine['config'], startedAt: Date): Results {
+  return buildResults({
+    outcomes: out.outcomes,
+    catalogue: loadCatalogue(),
+    expectations: new Map(),
+    config: cfg,
+    startedAt,
+    finishedAt: new Date(),
+    leftovers: [],
+    errors: out.errors,
+    fileSpec: out.fileSpec,
+  });
 }
 
 /**
- * The assumptions a run differed from (failures of class assumption, and differences recorded on
- * the way), and those of them `declared` does not cover. A difference is covered when its id is
- * declared or when its test also names a declared assumption (a generated robustness rule and the
- * group assumption it belongs to: `robustness.sched.invalid-4xx`).
+ * Runs the selection on the embedded target's reference host (compose/reference-host.ts): a traced
+ * clean run, then every fault and variant on the tests it reaches (mutation-engine.ts). Returns
+ * the exit code; `onReport` receives what was measured.
  */
-export function assumptionsDiffered(
-  results: Results | undefined,
-  declared: readonly string[] = [],
-): { differences: string[]; undeclared: string[] } {
-  const all = new Set<string>();
-  const undeclared = new Set<string>();
-  for (const t of results?.tests ?? []) {
-    const ids = [
-      ...(t.status === 'failed' && classOf(t) === 'assumption' ? [chargedTo(t)!] : []),
-      ...(t.assumptionDifferences ?? []).map((d) => d.id),
-    ];
-    for (const id of ids) {
-      all.add(id);
-      if (!declared.includes(id) && !t.ids.some((x) => x !== id && declared.includes(x))) undeclared.add(id);
-    }
-  }
-  return { differences: [...all].sort(), undeclared: [...undeclared].sort() };
-}
-
-async function runSuites(
-  suites: string[],
-  faults: string[],
-  reportDir: string,
-  referenceVersion?: string,
-  files?: string[],
-  variants: string[] = [],
-): Promise<{ code: number; results?: Results; output: string }> {
-  const args = ['run', '--quiet', '--suite', suites.join(','), '--report-dir', reportDir];
-  if (files?.length) args.push('--files', files.join(','));
-  if (faults.length) args.push('--faults', faults.join(','));
-  if (variants.length) args.push('--variants', variants.join(','));
-  if (referenceVersion) args.push('--reference-version', referenceVersion);
-  const env: NodeJS.ProcessEnv = { ...process.env, REF_FAULTS: '', REF_VARIANTS: '' };
-  delete env.SVC_ADDR;
-  delete env.SCHED_ADDR;
-  // node directly in its own process group (harness/cli/process.ts): a timeout, an interrupted
-  // mutation run or its end stops the run and everything it started, not only a wrapper.
-  const run = await runCli(args, { env, timeoutMs: 15 * 60_000 });
-  const file = join(reportDir, 'results.json');
-  const results = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Results) : undefined;
-  return {
-    code: run.code ?? 1,
-    results,
-    output: `${run.stdout}${run.stderr}${run.timedOut ? '\n(timed out after 15 minutes)' : ''}`,
-  };
-}
-
-async function pool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.max(1, size) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!);
-      }
-    }),
-  );
-  return out;
-}
-
-/** `switches`: the embedded target's catalogue (contract/target.ts), handed in by compose/cli.ts. */
-export async function runMutation(opts: MutationOptions, switches: SwitchCatalogue): Promise<number> {
-  const base = resolve(opts.reportDir, 'mutation');
-  mkdirSync(base, { recursive: true });
+export async function runMutation(
+  opts: MutationOptions,
+  embedded: EmbeddedTarget,
+  onReport?: (report: MutationReport) => void,
+): Promise<number> {
+  const startedAt = new Date();
+  const switches = await embedded.switches();
   const selection = select(opts, switches);
   if ('error' in selection) {
     console.error(selection.error);
     return 2;
   }
-  const { faults, variants } = selection;
-  const radius = opts.radius ?? 'suites';
+  if (!embedded.host) {
+    console.error('the embedded target cannot run several references side by side (contract/reference-host.ts)');
+    return 2;
+  }
+  const { variants } = selection;
+  let { faults } = selection;
+  const radius = opts.radius ?? 'files';
+  const loadAtStart = loadavg();
+  // The commit measured is the one the run started on.
+  const checkout = checkoutState();
+  // The full proof (every fault and variant, nothing left out) is published (mutation-proof.ts).
+  const full =
+    !opts.changed && faults.length === switches.faults.length && variants.length === switches.variants.length;
+  const published = loadProof();
+  const since = opts.changed ? (opts.changed.since ?? published?.commit) : undefined;
+  if (opts.changed && !since) {
+    console.error(`--changed needs --since <ref>: there is no published proof (${PROOF_JSON}) to start from`);
+    return 2;
+  }
   const suites = [...new Set([...faults.flatMap((f) => f.suites), ...variants.flatMap((v) => v.suites)])];
-  console.log(`clean run of ${suites.join(',')} (must pass before faults and variants mean anything)...`);
-  const clean = await runSuites(suites, [], join(base, 'clean'));
-  if (!clean.results || clean.results.summary.failed > 0 || clean.code !== 0) {
-    console.error(
-      `the clean run did not pass (exit ${clean.code}); fix the suites or the reference first:\n${clean.output.split('\n').slice(-30).join('\n')}`,
-    );
-    return 1;
-  }
-  console.log(`clean run passed: ${clean.results.summary.passed} tests\n`);
-  const cleanResults = clean.results;
-
-  if (faults.length)
-    console.log(`faults (${faults.length}): must be killed, ideally failing only their own requirement`);
-  const outcomes = await pool(faults, opts.jobs, async (fault): Promise<Outcome> => {
-    const dir = join(base, fault.name);
-    // With radius "files" the files whose clean results test the broken requirement run first (fast); the whole
-    // suites run when they miss it, so a fault is only called survived after every test of its
-    // suites had the chance.
-    const targeted = radius === 'files' ? filesTesting(cleanResults, fault.suites, fault.breaks) : [];
-    let run = targeted.length
-      ? await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion, targeted)
-      : undefined;
-    let scope: 'suites' | 'files' = 'files';
-    if (!run?.results || run.results.tests.every((t) => t.status !== 'failed')) {
-      run = await runSuites(fault.suites, [fault.name], dir, fault.referenceVersion);
-      scope = 'suites';
+  const base = resolve(opts.reportDir, 'mutation');
+  mkdirSync(join(base, 'clean'), { recursive: true });
+  // The embedded reference, whatever the caller's environment names; the robustness suite with
+  // the project's fixed seed, so that every run of a test sends what the traced one sent.
+  const env = { ...process.env };
+  for (const path of ['svc.addr', 'sched.addr', 'reference.faults', 'reference.variants']) delete env[envOf(path)];
+  const cfg = loadConfig({ env, cli: { suite: suites, reportDir: join(base, 'clean'), seed: TEST_ROBUSTNESS_SEED } });
+  const host = await embedded.host();
+  let engine: MutationEngine | undefined;
+  try {
+    engine = await MutationEngine.start({
+      cfg,
+      embedded,
+      host,
+      workers: opts.jobs,
+      testsInFlight: defaultTestsInFlight(true),
+      log: () => {},
+    });
+    console.log(`clean run of ${suites.join(',')}, traced (which switches each test reaches)...`);
+    const traced = await engine.trace(selectedFiles(suites));
+    const clean = laneResults(traced.clean, engine.config, startedAt);
+    writeFileSync(join(base, 'clean', 'results.json'), JSON.stringify(clean));
+    // What each test reached: the selection's evidence (mutation-plan.ts).
+    writeFileSync(join(base, 'trace.json'), JSON.stringify({ tests: traced.tests, reach: traced.reach }));
+    if (clean.summary.total === 0 || clean.summary.failed > 0 || clean.errors.length > 0) {
+      const failed = clean.tests
+        .filter((t) => t.status === 'failed')
+        .map((t) => `  ${t.key}: ${t.message?.split('\n')[0]}`);
+      console.error(
+        `the clean run did not pass (${clean.summary.failed} failed, ${clean.errors.length} error(s)); fix the suites or the reference first:\n${[...failed, ...clean.errors].slice(0, 30).join('\n')}`,
+      );
+      return 1;
     }
-    const failed = run.results?.tests.filter((t) => t.status === 'failed') ?? [];
-    const outcome: Outcome = {
-      fault: fault.name,
-      breaks: fault.breaks,
-      suites: fault.suites,
-      verdict: !run.results ? 'error' : failed.length > 0 ? 'killed' : 'survived',
-      byTarget: failed.some((t) => failedRequirements(t).includes(fault.breaks)),
-      failedTests: failed.map((t) => t.key),
-      beyond: blastRadius(run.results, fault.breaks),
-      radiusScope: scope,
-      detail: !run.results ? run.output.split('\n').slice(-10).join('\n') : undefined,
-    };
-    const mark = outcome.verdict === 'killed' ? 'KILLED  ' : outcome.verdict === 'survived' ? 'SURVIVED' : 'ERROR   ';
-    const radiusNote = outcome.beyond.length
-      ? `; blast radius ${outcome.beyond.length}: ${outcome.beyond.slice(0, 4).join(', ')}${outcome.beyond.length > 4 ? ', ...' : ''}`
-      : '';
     console.log(
-      `${mark} ${fault.name.padEnd(48)} ${outcome.verdict === 'killed' ? `${failed.length} failing test(s)${outcome.byTarget ? `, incl. ${fault.breaks}` : `; no failure is charged to ${fault.breaks}`}${radiusNote}` : fault.description}`,
+      `clean run passed: ${clean.summary.passed} tests (${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s, ${cpuSeconds().toFixed(0)} s of CPU)\n`,
     );
-    return outcome;
-  });
+    let choice: ChangedChoice | undefined;
+    if (opts.changed) {
+      choice = chooseChanged(
+        { since: since!, sample: opts.changed.sample, seed: opts.changed.seed },
+        faults,
+        clean.tests,
+        loadCatalogue().values(),
+        published && new Set(Object.keys(published.faults.byName)),
+      );
+      faults = choice.faults;
+      console.log(
+        `changed since ${since!.slice(0, 12)}: ${choice.changed.length} file(s); faults touched: ${choice.touched.size}; sampled: ${choice.sampled.length} of the rest (seed ${opts.changed.seed}); variants: ${variants.length}`,
+      );
+      for (const [name, why] of choice.touched) console.log(`  touched ${name}: ${why}`);
+      console.log('');
+    }
+    const index = new TestIndex(traced.tests);
+    const reach = reachIndex(traced.reach);
+    const measured = await measure({ faults, variants, radius, clean, index, reach, engine, startedAt });
+    const report = summarize(measured, switches, radius, {
+      wallMs: Date.now() - startedAt.getTime(),
+      cpuSeconds: Math.round(cpuSeconds()),
+      cleanTests: clean.tests.filter((t) => t.kind !== 'schema').length,
+      workers: opts.jobs,
+    });
+    writeFileSync(join(opts.reportDir, 'mutation.json'), JSON.stringify(report, null, 2));
+    onReport?.(report);
+    if (full) {
+      writeProof(buildProof(report, switches, loadStatements(), { ...checkout, measuredAt: startedAt, loadAtStart }));
+      console.log(`published: ${PROOF_JSON} and its summary generated/fault-proof.md`);
+    }
+    const variantsOk =
+      report.variants.passed === report.variants.total &&
+      (!report.variants.together || report.variants.together.verdict === 'passed');
+    if (choice) return changedVerdict(choice, report, published) && variantsOk ? 0 : 1;
+    return report.faults.killed === report.faults.total && variantsOk ? 0 : 1;
+  } finally {
+    await engine?.close();
+    await host.close();
+  }
+}
 
-  if (variants.length) console.log(`\nvariants (${variants.length}): legal behaviours, must pass with zero failures`);
-  const runVariants = async (names: string[], suitesOf: string[], dir: string, declared: string[]) => {
-    const run = await runSuites(suitesOf, [], dir, undefined, undefined, names);
-    const violations = run.results?.tests.filter((t) => t.status === 'failed' && classOf(t) === 'violation') ?? [];
-    const { differences, undeclared } = assumptionsDiffered(run.results, declared);
-    const verdict: VariantOutcome['verdict'] = !run.results
-      ? 'error'
-      : violations.length === 0 && undeclared.length === 0 && run.results.errors.length === 0
-        ? 'passed'
-        : 'failed';
-    return {
-      verdict,
-      passed: run.results?.summary.passed ?? 0,
-      failedTests: violations.map((t) => ({
-        key: t.key,
-        ids: t.ids,
-        failedRequirement: t.failedRequirement,
-        message: t.message?.slice(0, 300),
-      })),
-      assumptionDifferences: differences,
-      undeclared,
-      detail:
-        verdict === 'passed'
-          ? undefined
-          : run.results?.errors.join('\n') || run.output.split('\n').slice(-10).join('\n'),
-    };
+/** Every fault and variant on the tests it reaches, in as few rounds as the files allow. */
+async function measure(p: {
+  faults: FaultSpec[];
+  variants: VariantSpec[];
+  radius: 'suites' | 'files';
+  clean: Results;
+  index: TestIndex;
+  reach: ReachIndex;
+  engine: MutationEngine;
+  startedAt: Date;
+}): Promise<Measured> {
+  const { index, reach, engine } = p;
+  const results = (out: LaneOutcome) => laneResults(out, engine.config, p.startedAt);
+  // A fault that needs another version of the reference changes what the clean run reached:
+  // its files run whole.
+  const tests = (names: string[], files: string[], version?: string): Selection =>
+    version ? new Map(files.map((f) => [f, undefined])) : index.reached(reach, names, files);
+  const outcomes = new Map<string, Outcome>();
+  const faultOf = new Map(p.faults.map((f) => [`fault:${f.name}`, f]));
+  const firstLanes: LaneSpec[] = [];
+  const later: FaultSpec[] = [];
+  for (const f of p.faults) {
+    const files = p.radius === 'files' ? filesTesting(p.clean, f.suites, f.breaks) : index.filesOf(f.suites);
+    const sel = tests([f.name], files, f.referenceVersion);
+    if (sel.size)
+      firstLanes.push(lane(`fault:${f.name}`, sel, { faults: [f.name], referenceVersion: f.referenceVersion }));
+    else if (p.radius === 'files') later.push(f);
+    else outcomes.set(f.name, faultOutcome(f, undefined, 'suites', 'no test of its suites reaches it'));
+  }
+  const variantOutcomes = new Map<string, VariantOutcome>();
+  const variantOf = new Map(p.variants.map((v) => [`variant:${v.name}`, v]));
+  for (const v of p.variants)
+    firstLanes.push(lane(`variant:${v.name}`, tests([v.name], index.filesOf(v.suites)), { variants: [v.name] }));
+  const allSuites = [...new Set(p.variants.flatMap((v) => v.suites))];
+  if (p.variants.length > 1) {
+    const names = p.variants.map((v) => v.name);
+    firstLanes.push(lane('variants:together', tests(names, index.filesOf(allSuites)), { variants: names }));
+  }
+  let together: Measured['together'] = null;
+  console.log(
+    `faults (${p.faults.length}) must be killed, ideally failing only their own requirement; variants (${p.variants.length}) must pass`,
+  );
+  let testsRun = 0;
+  const onVariant = (l: LaneSpec, out: LaneOutcome | undefined) => {
+    const r = out && (out.outcomes.length > 0 || out.errors.length > 0) ? results(out) : undefined;
+    if (l.key === 'variants:together') {
+      together = {
+        variants: l.variants,
+        suites: allSuites,
+        ...variantVerdict(
+          r,
+          p.variants.flatMap((v) => v.assumptions ?? []),
+        ),
+      };
+      console.log(variantLine('all variants together', together));
+      return;
+    }
+    const v = variantOf.get(l.key)!;
+    const verdict = variantVerdict(r, v.assumptions ?? []);
+    variantOutcomes.set(v.name, { variant: v.name, allows: v.allows, suites: v.suites, ...verdict });
+    console.log(variantLine(v.name, verdict));
   };
-  const describe = (r: Awaited<ReturnType<typeof runVariants>>) =>
-    r.verdict === 'passed'
-      ? `${r.passed} tests passed${r.assumptionDifferences.length ? `; assumption differences as declared: ${r.assumptionDifferences.join(', ')}` : ''}`
-      : [
-          r.failedTests.length
-            ? `${r.failedTests.length} false failure(s): ${r.failedTests
-                .slice(0, 3)
-                .map((t) => t.failedRequirement ?? t.ids.join('+'))
-                .join(', ')}`
-            : '',
-          r.undeclared.length ? `undeclared assumption difference(s): ${r.undeclared.join(', ')}` : '',
-          r.verdict === 'error' || (!r.failedTests.length && !r.undeclared.length) ? (r.detail ?? 'no results') : '',
-        ]
-          .filter(Boolean)
-          .join('; ');
-  const variantOutcomes = await pool(variants, opts.jobs, async (variant): Promise<VariantOutcome> => {
-    const r = await runVariants(
-      [variant.name],
-      variant.suites,
-      join(base, `variant-${variant.name}`),
-      variant.assumptions ?? [],
-    );
-    const outcome: VariantOutcome = { variant: variant.name, allows: variant.allows, suites: variant.suites, ...r };
-    const mark = r.verdict === 'passed' ? 'PASSED  ' : r.verdict === 'failed' ? 'FAILED  ' : 'ERROR   ';
-    console.log(`${mark} ${variant.name.padEnd(48)} ${describe(r)}`);
-    return outcome;
-  });
-  let together: (Awaited<ReturnType<typeof runVariants>> & { variants: string[]; suites: string[] }) | undefined;
-  if (variants.length > 1) {
-    const allSuites = [...new Set(variants.flatMap((v) => v.suites))];
-    together = {
-      variants: variants.map((v) => v.name),
-      suites: allSuites,
-      ...(await runVariants(
-        variants.map((v) => v.name),
-        allSuites,
-        join(base, 'variants-together'),
-        variants.flatMap((v) => v.assumptions ?? []),
-      )),
-    };
-    console.log(
-      `${together.verdict === 'passed' ? 'PASSED  ' : 'FAILED  '} ${'all variants together'.padEnd(48)} ${describe(together)}`,
-    );
-  }
-
-  const killed = outcomes.filter((o) => o.verdict === 'killed').length;
-  const rate = outcomes.length ? (killed / outcomes.length) * 100 : 100;
-  const variantsPassed = variantOutcomes.filter((o) => o.verdict === 'passed').length;
-  const falseFailures =
-    variantOutcomes.reduce((n, o) => n + o.failedTests.length, 0) + (together?.failedTests.length ?? 0);
-  const undeclared = [...new Set([...variantOutcomes.flatMap((o) => o.undeclared), ...(together?.undeclared ?? [])])];
-  const radii = outcomes
-    .filter((o) => o.verdict === 'killed')
-    .map((o) => ({ fault: o.fault, breaks: o.breaks, beyond: o.beyond, count: o.beyond.length, scope: o.radiusScope }));
-  const contained = radii.filter((r) => r.count === 0).length;
-  console.log('');
-  if (outcomes.length) {
-    console.log(`faults killed: ${killed}/${outcomes.length} (${rate.toFixed(1)}%)`);
-    const untargeted = outcomes.filter((o) => o.verdict === 'killed' && !o.byTarget);
-    if (untargeted.length)
-      console.log(`killed, but not by a test of the broken requirement: ${untargeted.map((o) => o.fault).join(', ')}`);
-    const wide = [...radii].sort((a, b) => b.count - a.count).filter((r) => r.count > 0);
-    console.log(
-      `blast radius: ${contained}/${radii.length} fault(s) fail only their own requirement${
-        wide.length
-          ? `; widest: ${wide
-              .slice(0, 5)
-              .map((r) => `${r.fault} (+${r.count})`)
-              .join(', ')}`
-          : ''
-      }`,
-    );
-  }
-  // Sensitivity against the documents: kills per statement (faults declare the statements they break).
-  const perStatement = statementKills(loadStatements(), switches.faults, outcomes);
-  if (outcomes.length) for (const line of statementKillLines(perStatement)) console.log(line);
-  if (variantOutcomes.length) {
-    console.log(
-      `variants passed: ${variantsPassed}/${variantOutcomes.length} alone${together ? `, all together ${together.verdict}` : ''}; false failures: ${falseFailures}; undeclared assumption differences: ${undeclared.length ? undeclared.join(', ') : 0}`,
-    );
-  }
-  const report = {
-    faults: { killed, total: outcomes.length, rate, outcomes },
-    variants: {
-      passed: variantsPassed,
-      total: variantOutcomes.length,
-      falseFailures,
-      undeclaredAssumptionDifferences: undeclared,
-      outcomes: variantOutcomes,
-      together: together ?? null,
-    },
-    blastRadius: { scope: radius, contained, measured: radii.length, faults: radii },
-    statements: perStatement,
+  const onFault = (l: LaneSpec, out: LaneOutcome, scope: Outcome['radiusScope']) => {
+    const f = faultOf.get(l.key)!;
+    const o = faultOutcome(f, results(out), scope);
+    if (o.verdict !== 'killed' && scope === 'files') {
+      later.push(f);
+      return;
+    }
+    outcomes.set(f.name, o);
+    console.log(faultLine(o, f.description));
   };
-  writeFileSync(join(opts.reportDir, 'mutation.json'), JSON.stringify(report, null, 2));
-  const variantsOk = variantsPassed === variantOutcomes.length && (!together || together.verdict === 'passed');
-  return killed === outcomes.length && variantsOk ? 0 : 1;
+  const run = async (lanes: LaneSpec[], scope: Outcome['radiusScope']) => {
+    const ran = lanes.filter((l) => l.files.size);
+    for (const l of lanes) if (!l.files.size) onVariant(l, undefined);
+    const byKey = await engine.run(
+      ran,
+      (file, name) => index.ids(file, name),
+      (file, names) => index.cost(file, names),
+      (l, out) => (l.key.startsWith('fault:') ? onFault(l, out, scope) : onVariant(l, out)),
+    );
+    for (const out of byKey.values()) testsRun += out.outcomes.length;
+  };
+  await run(firstLanes, p.radius);
+  // Faults no test of their files killed: every test of their suites they reach (the old
+  // whole-suite run), so that a fault is called survived only after each test had its chance.
+  const second: LaneSpec[] = [];
+  for (const f of later) {
+    const sel = tests([f.name], index.filesOf(f.suites), f.referenceVersion);
+    if (sel.size) second.push(lane(`fault:${f.name}`, sel, { faults: [f.name], referenceVersion: f.referenceVersion }));
+    else {
+      const o = faultOutcome(f, undefined, 'suites', 'no test of its suites reaches it');
+      outcomes.set(f.name, o);
+      console.log(faultLine(o, f.description));
+    }
+  }
+  if (second.length) await run(second, 'suites');
+  return {
+    outcomes: p.faults.map((f) => outcomes.get(f.name)!),
+    variantOutcomes: p.variants.map((v) => variantOutcomes.get(v.name)!),
+    together,
+    rounds: engine.rounds,
+    lanes: firstLanes.length + second.length,
+    testsRun,
+  };
 }

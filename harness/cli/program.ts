@@ -11,6 +11,8 @@ import { ConfigError } from '../config/load.js';
 import { runConformance } from './run.js';
 import type { DirectoryProvisioner } from '../setup/target.js';
 
+import { runFlags } from './run-options.js';
+
 const list = (v: string) =>
   v
     .split(',')
@@ -19,7 +21,7 @@ const list = (v: string) =>
 
 /** What the composition root hands the command line. */
 export interface Composition {
-  /** The target started when SVC_ADDR / SCHED_ADDR are unset, and its switches. */
+  /** The target started for an API without an address (harness/config/target-plan.ts), and its switches. */
   embedded: EmbeddedTarget;
   /** The vitest globalSetup file (package-relative) that prepares the target with `embedded`. */
   globalSetup: string;
@@ -27,80 +29,36 @@ export interface Composition {
   directory?: DirectoryProvisioner;
 }
 
-/** Runs the command line on `argv` (process.argv); sets process.exitCode. */
-export async function runProgram(argv: string[], root: Composition): Promise<void> {
+/** The commands and their options (the options of `run` follow from the settings: run-options.ts). */
+export function buildProgram(root: Composition): Command {
   const program = new Command('svc-conformance')
     .description('Conformance harness for the secrets service and the job scheduling service')
     .exitOverride()
     .showHelpAfterError();
 
-  program
+  const run = program
     .command('run')
     .description(
-      'run the conformance suites against the target (the embedded reference when SVC_ADDR/SCHED_ADDR are unset)',
-    )
-    .option('--suite <names>', 'comma-separated suites: core,kv,auth,transit,ldap,cloud,jobs,release,robustness', list)
-    .option('--files <paths>', 'only these test files (suites/.../*.test.ts)', list)
-    .option('--report-dir <dir>', 'where junit.xml, results.json and index.html go', undefined)
-    .option('--config <file>', 'config file (YAML or JSON); also CONFORMANCE_CONFIG')
-    .option('--expectations <file>', 'known failures of the target, keyed by requirement id')
-    .option('--previous <file>', 'results.json of an earlier run to compare with')
-    .option('--faults <names>', 'fault switches for the embedded reference (also REF_FAULTS)', list)
-    .option('--variants <names>', 'legal variants for the embedded reference (also REF_VARIANTS)', list)
-    .option('--reference-version <semver>', 'version the embedded reference reports')
-    .option(
-      '--seed <n>',
-      "seed of the robustness suite's generated requests (replays a failure; also robustness.seed)",
-      (v) => Number(v),
-    )
-    .option(
-      '--require-complete',
-      'exit 1 when a selected suite did not run or tests were skipped for a missing prerequisite (also run.requireComplete)',
-    )
-    .option(
-      '--assumptions <mode>',
-      'report (default): differences from catalogue assumptions are reported apart and do not fail the run; strict: they fail it (also run.assumptions, CONFORMANCE_ASSUMPTIONS)',
-    )
-    .option('--quiet', 'only the summary on the terminal')
-    .option(
-      '--concurrency <n>',
-      'test files in flight at once against the target (default: by cores and the target’s round trip; a file listed in suites/domain-locks.yaml runs with no other file of its domains)',
-      (v) => Number(v),
-    )
-    .option(
-      '--tests-in-flight <n>',
-      "tests of one file in flight at once in a worker (default: by the target's latency; 1 with --concurrency 1)",
-      (v) => Number(v),
-    )
-    .option(
-      '--shard <i/n>',
-      'run only the i-th of n deterministic parts of the selection; combine the parts with `merge`',
-    )
-    .action(async (o) => {
-      process.exitCode = await runConformance({
-        globalSetup: root.globalSetup,
-        embedded: root.embedded,
-        directory: root.directory,
-        concurrency: o.concurrency,
-        testsInFlight: o.testsInFlight,
-        shard: o.shard,
-        file: o.config,
-        cli: {
-          suites: o.suite,
-          files: o.files,
-          reportDir: o.reportDir,
-          expectationsFile: o.expectations,
-          previousResults: o.previous,
-          requireComplete: o.requireComplete,
-          assumptions: o.assumptions,
-          faults: o.faults,
-          variants: o.variants,
-          referenceVersion: o.referenceVersion,
-          seed: o.seed,
-        },
-        quiet: !!o.quiet,
-      });
+      'run the conformance suites against the target (the embedded reference for an API whose address no setting gives: svc.addr, sched.addr)',
+    );
+  // One flag per setting that has one (harness/config/schema.ts), and the flags of run-options.ts.
+  for (const f of runFlags()) {
+    if (f.parse) run.option(f.flag, f.description, f.parse);
+    else run.option(f.flag, f.description);
+  }
+  run.action(async (o: Record<string, unknown>) => {
+    const { config, quiet, concurrency, testsInFlight, ...settingValues } = o;
+    process.exitCode = await runConformance({
+      globalSetup: root.globalSetup,
+      embedded: root.embedded,
+      directory: root.directory,
+      concurrency: concurrency as number | undefined,
+      testsInFlight: testsInFlight as number | undefined,
+      file: config as string | undefined,
+      cli: settingValues,
+      quiet: !!quiet,
     });
+  });
 
   program
     .command('mutation')
@@ -114,18 +72,36 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
     .option('--no-variants', 'skip the variant side')
     .option(
       '--radius <scope>',
-      "suites: measure each fault's blast radius over its whole suites (default); files: only the files naming its requirement (faster, a lower bound)",
-      'suites',
+      "files: each fault's blast radius over the tests of the files naming its requirement that it reaches (default; a lower bound); suites: over every test of its suites it reaches (a whole-suite run's radius, slower)",
+      'files',
     )
-    .option('--jobs <n>', 'runs in parallel', (v) => Number(v), 2)
+    .option(
+      '--changed',
+      'the incremental proof: the faults of the requirements changed since --since, a sample of the others, every variant',
+    )
+    .option('--since <ref>', "with --changed: the commit to compare with (default: the published proof's)")
+    .option('--sample <n>', 'with --changed: how many untouched faults to draw', (v) => Number(v), 20)
+    .option('--seed <n>', 'with --changed: the seed of the sample (default: the day, YYYYMMDD)', (v) => Number(v))
+    .option('--jobs <n>', 'test files in flight at once', (v) => Number(v), 2)
     .option('--report-dir <dir>', 'where mutation.json goes', 'reports')
     .action(async (o) => {
+      if (o.changed && !(Number.isInteger(o.sample) && o.sample >= 0)) {
+        console.error(`--sample must be a whole number of faults, not ${o.sample}`);
+        process.exitCode = 2;
+        return;
+      }
+      if (o.seed !== undefined && !Number.isInteger(o.seed)) {
+        console.error(`--seed must be a whole number, not ${o.seed}`);
+        process.exitCode = 2;
+        return;
+      }
       if (o.radius !== 'suites' && o.radius !== 'files') {
         console.error(`--radius must be suites or files, not ${o.radius}`);
         process.exitCode = 2;
         return;
       }
       const { runMutation } = await import('./mutation.js');
+      const { daySeed } = await import('./mutation-changed.js');
       process.exitCode = await runMutation(
         {
           suites: o.suite,
@@ -136,8 +112,9 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
           radius: o.radius,
           jobs: o.jobs,
           reportDir: o.reportDir,
+          ...(o.changed ? { changed: { since: o.since, sample: o.sample, seed: o.seed ?? daySeed() } } : {}),
         },
-        await root.embedded.switches(),
+        root.embedded,
       );
     });
 
@@ -181,6 +158,12 @@ export async function runProgram(argv: string[], root: Composition): Promise<voi
       process.exitCode = matrixFiles(runs, o.reportDir);
     });
 
+  return program;
+}
+
+/** Runs the command line on `argv` (process.argv); sets process.exitCode. */
+export async function runProgram(argv: string[], root: Composition): Promise<void> {
+  const program = buildProgram(root);
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -12,6 +12,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { ConfigError } from '../config/load.js';
+import { settingName } from '../config/settings.js';
+import type { TargetPlan } from '../config/target-plan.js';
+import type { TargetConfig } from '../config/types.js';
 import { type CompiledTree, compiledModulesPlugin, compiledSetupFile } from './compiled-modules.js';
 import { LOCKED_PROJECT } from '../domain-locks/sequencer.js';
 import { projectPath } from '../domain-locks/declarations.js';
@@ -56,12 +59,12 @@ export interface ProjectOptions {
   suites: string[];
   /** Explicit files instead of whole suites. */
   files?: string[];
-  /** The secrets service is the embedded reference (sizes the default pool). */
-  embedded: boolean;
+  /** Which target each API is (harness/config/target-plan.ts): an embedded secrets service sizes the default pool. */
+  target: TargetPlan;
   concurrency?: number;
   /** Tests of one file in flight at once (default: defaultTestsInFlight). */
   testsInFlight?: number;
-  timeouts: { testMs: number; hookMs: number };
+  timeouts: Pick<TargetConfig['timeouts'], 'testMs' | 'hookMs'>;
   /** The harness compiled once, loaded natively by the workers (harness/cli/compiled-modules.ts). */
   compiled?: CompiledTree;
 }
@@ -86,14 +89,15 @@ export function parseShard(value: string): { index: number; count: number } {
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
   if (!m || count < 1 || index < 1 || index > count) {
-    throw new ConfigError('--shard', `expected i/n with 1 <= i <= n (for example 1/2), got "${value}"`);
+    throw new ConfigError(settingName('run.shard'), `expected i/n with 1 <= i <= n (for example 1/2), got "${value}"`);
   }
   return { index, count };
 }
 
 export function conformanceProject(opts: ProjectOptions): TestProjectInlineConfiguration {
   const files = selectedFiles(opts.suites, opts.files);
-  const workers = opts.concurrency ?? defaultConcurrency(opts.embedded);
+  const embedded = opts.target.svc === 'embedded';
+  const workers = opts.concurrency ?? defaultConcurrency(embedded);
   return {
     ...(opts.compiled ? { plugins: [compiledModulesPlugin(opts.compiled)] } : {}),
     test: {
@@ -108,7 +112,7 @@ export function conformanceProject(opts: ProjectOptions): TestProjectInlineConfi
       fileParallelism: workers > 1,
       maxWorkers: workers,
       // Tests of one file in flight at once (harness/author/in-file-order.ts).
-      maxConcurrency: opts.testsInFlight ?? defaultTestsInFlight(opts.embedded),
+      maxConcurrency: opts.testsInFlight ?? defaultTestsInFlight(embedded),
       // Before the unit tests of `npm test` (vitest.config.ts).
       sequence: { groupOrder: 0 },
     },

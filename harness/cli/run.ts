@@ -3,10 +3,13 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { compiledTree } from './compiled-modules.js';
-import { ConfigError, loadConfig, type CliOverrides } from '../config/load.js';
+import { ConfigError, loadConfig } from '../config/load.js';
+import type { FlagValues } from '../config/settings.js';
 import ConformanceReporter, { writeReports } from '../report/reporter.js';
 import { buildResults } from '../report/build.js';
-import { preflight, PreflightFailure, usesScheduler } from '../setup/preflight.js';
+import { preflight, PreflightFailure } from '../setup/preflight.js';
+import { reachesExternal, targetPlan } from '../config/target-plan.js';
+import { handOverRunConfig } from '../setup/run-config.js';
 import { rememberConfiguredSecrets } from '../redaction/redact.js';
 import type { Results } from '../report/model.js';
 import type { TargetConfig } from '../config/types.js';
@@ -31,7 +34,8 @@ export interface RunOptions {
   /** The vitest globalSetup file that prepares the target (compose/global-setup.ts). */
   globalSetup: string;
   file?: string;
-  cli: CliOverrides;
+  /** What the flags of `run` that set settings gave (commander's values). */
+  cli: FlagValues;
   quiet?: boolean;
   /** Files in flight at once in the one pool (default: defaultConcurrency in harness/cli/projects.ts). */
   concurrency?: number;
@@ -41,8 +45,6 @@ export interface RunOptions {
   embedded?: EmbeddedTarget;
   /** Provisions the ldap suite's directory (compose/directory.ts: on a thread of its own); else on the calling thread. */
   directory?: DirectoryProvisioner;
-  /** `i/n`: only the i-th of n deterministic parts of the selection (CI matrices; see `merge`). */
-  shard?: string;
 }
 
 export async function runConformance(opts: RunOptions): Promise<number> {
@@ -52,10 +54,7 @@ export async function runConformance(opts: RunOptions): Promise<number> {
     cfg = loadConfig({ file: opts.file, cli: opts.cli });
     checkExpectationIds(loadExpectations(cfg.run.expectationsFile), loadCatalogue());
     cfg.run.previousResults = keepPrevious(cfg.run.previousResults, cfg.run.reportDir);
-    if (opts.shard) {
-      parseShard(opts.shard);
-      cfg.run.shard = opts.shard;
-    }
+    if (cfg.run.shard) parseShard(cfg.run.shard);
     if (
       opts.concurrency !== undefined &&
       !(Number.isInteger(opts.concurrency) && opts.concurrency >= 1 && opts.concurrency <= 64)
@@ -78,11 +77,12 @@ export async function runConformance(opts: RunOptions): Promise<number> {
   const reportDir = resolve(cfg.run.reportDir);
   cfg.run.reportDir = reportDir;
   for (const f of ['results.json', 'junit.xml', 'index.html']) rmSync(join(reportDir, f), { force: true });
-  if (cfg.svc.addr || cfg.sched.addr) {
+  const plan = targetPlan(cfg);
+  if (reachesExternal(plan)) {
     // An external target is reached once before vitest starts: one message naming the setting
     // instead of one connection failure per test (the embedded reference is asked in the setup).
     const startedAt = new Date();
-    const sched = usesScheduler(cfg.run.suites);
+    const sched = plan.sched !== 'unused';
     try {
       await preflight(cfg, { sched });
       cfg.preflighted = [cfg.svc.addr, sched ? cfg.sched.addr : ''].filter(Boolean);
@@ -94,14 +94,14 @@ export async function runConformance(opts: RunOptions): Promise<number> {
       return 1;
     }
   }
-  process.env.CONFORMANCE_CONFIG_JSON = JSON.stringify(cfg);
+  handOverRunConfig(cfg);
   // The embedded target and the directory start now, beside vitest's start-up; the global setup
   // takes them over.
   if (opts.embedded) startEmbeddedEarly(cfg, opts.embedded);
   startDirectoryEarly(cfg, (input) => provideDirectory(input, opts.directory));
   const pool = await poolFor(cfg, opts);
   try {
-    await runVitest({ ...opts, ...pool }, cfg, reportDir);
+    await runVitest({ ...opts, ...pool }, cfg);
   } finally {
     await stopUntakenEarlyStart();
   }
@@ -132,7 +132,7 @@ export async function runConformance(opts: RunOptions): Promise<number> {
  */
 async function poolFor(cfg: TargetConfig, opts: RunOptions): Promise<{ concurrency?: number; testsInFlight?: number }> {
   if (opts.concurrency === 1) return { concurrency: 1, testsInFlight: opts.testsInFlight ?? 1 };
-  if (!cfg.svc.addr || (opts.concurrency !== undefined && opts.testsInFlight !== undefined)) {
+  if (targetPlan(cfg).svc === 'embedded' || (opts.concurrency !== undefined && opts.testsInFlight !== undefined)) {
     return { concurrency: opts.concurrency, testsInFlight: opts.testsInFlight };
   }
   const latency = await measureLatency(cfg);
@@ -145,7 +145,7 @@ async function poolFor(cfg: TargetConfig, opts: RunOptions): Promise<{ concurren
 }
 
 /** The run itself: one vitest project of the selected files against the prepared target. */
-async function runVitest(opts: RunOptions, cfg: TargetConfig, reportDir: string): Promise<void> {
+async function runVitest(opts: RunOptions, cfg: TargetConfig): Promise<void> {
   markStartup('vitest');
   const vitest = await startVitest('test', [], {
     config: false,
@@ -161,7 +161,7 @@ async function runVitest(opts: RunOptions, cfg: TargetConfig, reportDir: string)
         globalSetup: opts.globalSetup,
         suites: cfg.run.suites,
         files: cfg.run.files,
-        embedded: !cfg.svc.addr,
+        target: targetPlan(cfg),
         concurrency: opts.concurrency,
         testsInFlight: opts.testsInFlight,
         timeouts: cfg.timeouts,
@@ -169,8 +169,8 @@ async function runVitest(opts: RunOptions, cfg: TargetConfig, reportDir: string)
       }),
     ],
     sequence: { sequencer: DomainLockSequencer },
-    ...(opts.shard ? { shard: opts.shard } : {}),
-    reporters: [opts.quiet ? 'dot' : 'default', new ConformanceReporter({ reportDir })],
+    ...(cfg.run.shard ? { shard: cfg.run.shard } : {}),
+    reporters: [opts.quiet ? 'dot' : 'default', new ConformanceReporter({ reportDir: cfg.run.reportDir })],
     teardownTimeout: 30_000,
     passWithNoTests: true,
   });

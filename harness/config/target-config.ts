@@ -27,6 +27,7 @@ function adopt(received: TargetConfig): TargetConfig {
     redactor.add(received.ldap.tls.serverKey);
   }
   if (received.cloud?.rootClientSecret) redactor.add(received.cloud.rootClientSecret);
+  if (received.cloud?.readerClientSecret) redactor.add(received.cloud.readerClientSecret);
   return received;
 }
 

@@ -11,34 +11,10 @@
  * kv secret that happens to hold a key `cloud_roles` passes unchanged.
  */
 
-/** Renames inside one scope (an engine's mount, or the scheduler API). */
-export interface ScopeNames {
-  /** Field names as object keys, at any depth: documents' name -> target's name. */
-  fields?: Record<string, string>;
-  /** Values of one field (the documents' field name): documents' value -> target's value. */
-  values?: Record<string, Record<string, string>>;
-}
+import type { NamesDialect, ScopeNames, SvcNames } from '../config/names-schema.js';
 
-/** The secrets service's names (`dialect.names.svc`). */
-export interface SvcNames {
-  /** Engine and auth method types in `sys/mounts` and `sys/auth`: documents' type -> target's type. */
-  mountTypes?: Record<string, string>;
-  /** Renames inside an engine, keyed by the documents' default mount (`cloud`, `ldap`, `secret`, `auth/userpass`); `*` applies to every path. */
-  engines?: Record<string, ScopeNames>;
-  /** Environment variable names the documents give -> the target's (`CLOUD_TENANT_ID` -> ...). */
-  env?: Record<string, string>;
-}
-
-/** `dialect.names`: one block per API, so each side of a profile can be kept (and split) on its own. */
-export interface NamesDialect {
-  svc?: SvcNames;
-  /**
-   * The scheduler's jobs API has no mounts: one scope for every path. `capabilities` renames the
-   * ACL capabilities of its namespace rules (documents' name -> target's), which never travel in a
-   * jobs request: the provisioners ask for tokens with them (harness/provision/scheduler.ts).
-   */
-  sched?: ScopeNames & { env?: Record<string, string>; capabilities?: Record<string, string> };
-}
+/** The shapes of `dialect.names` follow from its schema (harness/config/names-schema.ts). */
+export type { NamesDialect, ScopeNames, SvcNames };
 
 type Dir = 'out' | 'in';
 

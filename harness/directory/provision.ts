@@ -6,14 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { containerRuntimeAvailable, startContainerLdap } from './container.js';
 import { seedPlan } from './seed.js';
 import { startLocalSlapd } from './slapd.js';
+import type { Static } from '../../contract/setting.js';
+import type { configSchema } from '../config/schema.js';
 
-export interface DirectoryConfigInput {
-  url?: string;
-  bindDn?: string;
-  bindPass?: string;
-  baseDn?: string;
-  userDn?: string;
-}
+/** The `ldap` settings (harness/config/schema.ts). */
+type LdapSettings = NonNullable<Static<typeof configSchema>['ldap']>;
+
+/** What the settings say of the directory: an external one names at least its URL. */
+export type DirectoryConfigInput = Partial<Pick<LdapSettings, 'url' | 'bindDn' | 'bindPass' | 'baseDn' | 'userDn'>>;
 
 /** The TLS side of a directory the harness started: the run's CA and a client certificate it signed. */
 export interface DirectoryTls {
@@ -31,15 +31,12 @@ export interface DirectoryTls {
   serverKey: string;
 }
 
-export interface ProvisionedDirectory {
-  url: string;
-  bindDn: string;
-  bindPass: string;
-  baseDn: string;
-  userDn: string;
-  groupDn?: string;
-  serviceAccounts: string[];
-  users: string[];
+/** The directory of a run: its settings, all filled in, and what the harness knows of it. */
+export interface ProvisionedDirectory
+  extends Required<
+      Pick<LdapSettings, 'url' | 'bindDn' | 'bindPass' | 'baseDn' | 'userDn' | 'serviceAccounts' | 'users'>
+    >,
+    Pick<LdapSettings, 'groupDn'> {
   /** TLS of the directory, when the harness started it (the local slapd). */
   tls?: DirectoryTls;
   /**
@@ -106,16 +103,5 @@ export async function provisionDirectory(cfg: DirectoryConfigInput = {}): Promis
     },
     extraSchema: true,
     stop: local.stop,
-  };
-}
-
-/** Reads LDAP_URL, LDAP_BIND_DN, LDAP_BIND_PASS, LDAP_BASE_DN, LDAP_USER_DN. */
-export function directoryConfigFromEnv(env: Record<string, string | undefined> = process.env): DirectoryConfigInput {
-  return {
-    url: env.LDAP_URL || undefined,
-    bindDn: env.LDAP_BIND_DN || undefined,
-    bindPass: env.LDAP_BIND_PASS || undefined,
-    baseDn: env.LDAP_BASE_DN || undefined,
-    userDn: env.LDAP_USER_DN || undefined,
   };
 }

@@ -7,6 +7,7 @@
 import type { T } from '../author/test-api.js';
 import { mountAliases } from '../spec/mount-aliases.js';
 import { success } from '../checks/index.js';
+import { untilServing } from './serving.js';
 
 function typeOf(body: unknown): string | undefined {
   const b = body as { type?: unknown; data?: { type?: unknown } } | undefined;
@@ -39,7 +40,8 @@ export async function freshMount(
     await t.svc.post(`sys/mounts/${name}`, { body: { type, ...(opts.options ? { options: opts.options } : {}) } }),
     success,
   );
-  mountAliases.set(name, defaultName);
   t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`), 'unmount');
+  mountAliases.set(name, defaultName);
+  await untilServing(t, name, { type: opts.type, options: opts.options });
   return name;
 }

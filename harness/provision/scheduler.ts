@@ -7,7 +7,7 @@
  *   /v1/acl/token, /v1/namespace/:name) driven with sched.token as management token. This is the
  *   upstream profile's business, not the documents': these paths are not in the spec.
  * - `config`: tokens and namespaces the user created and listed (sched.tokens, sched.namespaces).
- * What a provisioner creates is a test's set-up: a target refusing it (4xx, 501) makes the test not
+ * What a provisioner creates is a test's set-up: a target refusing it (any error status) makes the test not
  * applicable with the target's answer (Provisioning.precondition), never a failure.
  */
 import { CheckFailure, type Check } from '../checks/index.js';

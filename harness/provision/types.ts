@@ -20,7 +20,7 @@ export interface Provisioning {
   unique(base: string): string;
   skip(reason: string, setting?: string): never;
   secret(value: unknown): void;
-  /** A set-up answer: a refusal (4xx, 501) makes the test not applicable with the target's answer. */
+  /** A set-up answer: a refusal (any error status) makes the test not applicable with the target's answer. */
   precondition(ex: Exchange, ...checks: Check[]): Exchange;
 }
 

@@ -276,11 +276,13 @@ export function rememberConfiguredSecrets(cfg: {
   svc: { token: string };
   sched: { token: string };
   ldap?: { bindPass?: string };
-  cloud?: { rootClientSecret?: string };
+  cloud?: { rootClientSecret?: string; readerClientSecret?: string };
 }): void {
   redactor.add(cfg.svc.token, 'svc.token (SVC_TOKEN)');
   redactor.add(cfg.sched.token, 'sched.token (SCHED_TOKEN)');
   if (cfg.ldap?.bindPass) redactor.add(cfg.ldap.bindPass, 'ldap.bindPass (LDAP_BIND_PASS)');
   if (cfg.cloud?.rootClientSecret)
     redactor.add(cfg.cloud.rootClientSecret, 'cloud.rootClientSecret (CLOUD_ROOT_CLIENT_SECRET)');
+  if (cfg.cloud?.readerClientSecret)
+    redactor.add(cfg.cloud.readerClientSecret, 'cloud.readerClientSecret (CLOUD_READER_CLIENT_SECRET)');
 }

@@ -67,38 +67,12 @@ export default class ConformanceReporter implements Reporter {
     if (unprepared) errors.unshift(`the target could not be prepared: ${unprepared.message}`);
     const fileSpec: { file: string; observations: SpecObservation[] }[] = [];
     for (const mod of modules) {
-      const moduleErrors = mod
-        .errors()
-        .filter((e) => !(unprepared && e.name === 'TargetNotPrepared'))
-        .map((e) => errorText(e));
-      const fileMeta = mod.meta() as {
-        leftovers?: { label: string; error: string }[];
-        spec?: SpecObservation[];
-        /** The exchange a failed file set-up failed on (harness/index.ts suite()). */
-        reproduction?: unknown;
-      };
-      for (const l of fileMeta.leftovers ?? []) leftovers.push({ file: mod.moduleId, ...l });
-      if (fileMeta.spec?.length) fileSpec.push({ file: mod.moduleId, observations: fileMeta.spec });
-      let count = 0;
-      for (const test of mod.children.allTests() as Iterable<TestCase>) {
-        count++;
-        const result = test.result();
-        const own = test.meta() as Record<string, unknown>;
-        const meta = fileMeta.reproduction && !own.reproduction ? { ...own, reproduction: fileMeta.reproduction } : own;
-        for (const l of (meta.leftovers as { label: string; error: string }[] | undefined) ?? [])
-          leftovers.push({ file: mod.moduleId, ...l });
-        outcomes.push({
-          title: test.name,
-          file: mod.moduleId,
-          state: result.state,
-          durationMs: test.diagnostic()?.duration ?? 0,
-          errors: result.state === 'failed' ? result.errors.map((e) => errorText(e)) : [],
-          meta,
-          moduleErrors,
-        });
-      }
-      if (moduleErrors.length)
-        errors.push(`${mod.moduleId}${count ? '' : ' (no test ran)'}: ${moduleErrors.join('\n')}`);
+      const read = moduleOutcomes(mod, (e) => !(unprepared && e.name === 'TargetNotPrepared'));
+      outcomes.push(...read.outcomes);
+      leftovers.push(...read.leftovers);
+      if (read.spec) fileSpec.push(read.spec);
+      if (read.moduleErrors.length)
+        errors.push(`${mod.moduleId}${read.outcomes.length ? '' : ' (no test ran)'}: ${read.moduleErrors.join('\n')}`);
     }
     if (cfg) {
       // The target is still up here (the global setup's teardown runs after the reporters).
@@ -144,6 +118,59 @@ export default class ConformanceReporter implements Reporter {
       `reports: ${join(reportDir, 'index.html')}, ${join(reportDir, 'results.json')}, ${join(reportDir, 'junit.xml')}`,
     );
   }
+}
+
+/**
+ * The outcomes of one test module as results.json is built from them (build.ts), its leftovers,
+ * its set-up's spec observations and its errors (those `keep` keeps); `tests` limits them to the
+ * tests of those ids (the mutation run's selection: harness/cli/mutation-engine.ts).
+ */
+export function moduleOutcomes(
+  mod: TestModule,
+  keep: (e: { name?: string }) => boolean = () => true,
+  tests?: ReadonlySet<string>,
+): {
+  outcomes: RawOutcome[];
+  leftovers: Results['leftovers'];
+  spec?: { file: string; observations: SpecObservation[] };
+  moduleErrors: string[];
+} {
+  const moduleErrors = mod
+    .errors()
+    .filter(keep)
+    .map((e) => errorText(e));
+  const fileMeta = mod.meta() as {
+    leftovers?: { label: string; error: string }[];
+    spec?: SpecObservation[];
+    /** The exchange a failed file set-up failed on (harness/index.ts suite()). */
+    reproduction?: unknown;
+  };
+  const leftovers: Results['leftovers'] = [];
+  const outcomes: RawOutcome[] = [];
+  for (const l of fileMeta.leftovers ?? []) leftovers.push({ file: mod.moduleId, ...l });
+  for (const test of mod.children.allTests() as Iterable<TestCase>) {
+    if (tests && !tests.has(test.id)) continue;
+    const result = test.result();
+    const own = test.meta() as Record<string, unknown>;
+    const meta = fileMeta.reproduction && !own.reproduction ? { ...own, reproduction: fileMeta.reproduction } : own;
+    for (const l of (meta.leftovers as { label: string; error: string }[] | undefined) ?? [])
+      leftovers.push({ file: mod.moduleId, ...l });
+    outcomes.push({
+      title: test.name,
+      file: mod.moduleId,
+      state: result.state,
+      durationMs: test.diagnostic()?.duration ?? 0,
+      errors: result.state === 'failed' ? result.errors.map((e) => errorText(e)) : [],
+      meta,
+      moduleErrors,
+    });
+  }
+  return {
+    outcomes,
+    leftovers,
+    ...(fileMeta.spec?.length ? { spec: { file: mod.moduleId, observations: fileMeta.spec } } : {}),
+    moduleErrors,
+  };
 }
 
 export function writeReports(dir: string, results: Results): void {

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EmbeddedStartOptions, EmbeddedTarget, RunningEmbedded } from '../../contract/target.js';
 import type { TargetConfig } from '../config/types.js';
+import { startsEmbedded, targetPlan } from '../config/target-plan.js';
 import type { DirectoryConfigInput, ProvisionedDirectory } from '../directory/provision.js';
 
 interface EarlyStart {
@@ -32,12 +33,6 @@ interface EarlyDirectory {
 
 const holder = globalThis as { __conformanceEarlyStart?: EarlyStart; __conformanceEarlyDirectory?: EarlyDirectory };
 
-/** Whether a run with this config starts an embedded target (an API without an address). */
-export function needsEmbedded(cfg: TargetConfig): boolean {
-  const needsSched = cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness');
-  return !cfg.svc.addr || (needsSched && !cfg.sched.addr);
-}
-
 /** The options the embedded target of a run with this config is started with. */
 export function embeddedStartOptions(cfg: TargetConfig, rootToken: string): EmbeddedStartOptions {
   return {
@@ -58,7 +53,7 @@ export const newRootToken = () => `root-${randomBytes(12).toString('hex')}`;
 
 /** Starts the run's embedded target now, for the global setup to take over (command line only). */
 export function startEmbeddedEarly(cfg: TargetConfig, embedded: EmbeddedTarget): void {
-  if (!needsEmbedded(cfg) || holder.__conformanceEarlyStart) return;
+  if (!startsEmbedded(targetPlan(cfg)) || holder.__conformanceEarlyStart) return;
   const rootToken = newRootToken();
   const options = embeddedStartOptions(cfg, rootToken);
   const running = embedded.start(options);

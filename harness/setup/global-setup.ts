@@ -1,5 +1,5 @@
 /**
- * The global setup of the conformance project: resolves the target config once, starts preparing
+ * The global setup of the conformance project: takes the run's config (run-config.ts), starts preparing
  * the target (embedded target, directory), starts the run's lock service
  * (harness/domain-locks/service.ts) and provides to every test file the lock service's address and
  * where to receive the target config once the target is ready (harness/config/target-handoff.ts).
@@ -22,6 +22,7 @@ import { startLockService, type LockService } from '../domain-locks/service.js';
 import { redactor, rememberConfiguredSecrets } from '../redaction/redact.js';
 import type { EmbeddedTarget } from '../../contract/target.js';
 import { markStartup } from '../report/startup.js';
+import { handedRunConfig } from './run-config.js';
 
 interface Shared {
   prepared: Promise<PreparedTarget>;
@@ -32,18 +33,6 @@ interface Shared {
 
 const holder = globalThis as { __conformanceShared?: Shared };
 
-/**
- * Under `npm test` (vitest.config.ts) the run's files go to its temporary report directory, and the
- * robustness suite uses a fixed seed: the project's own tests must give the same verdict every time
- * (conformance runs explore with a fresh seed each).
- */
-export const TEST_ROBUSTNESS_SEED = 1698485883;
-
-function testRun(): Parameters<typeof loadConfig>[0] {
-  const reportDir = process.env.CONFORMANCE_TEST_REPORT_DIR;
-  return reportDir ? { cli: { reportDir, seed: TEST_ROBUSTNESS_SEED } } : {};
-}
-
 /** vitest's globalSetup function for runs whose embedded target is `embedded`. */
 export function conformanceSetup(embedded: EmbeddedTarget): (project: TestProject) => Promise<() => Promise<void>> {
   return (project) => setup(project, embedded);
@@ -52,9 +41,8 @@ export function conformanceSetup(embedded: EmbeddedTarget): (project: TestProjec
 async function setup(project: TestProject, embedded: EmbeddedTarget): Promise<() => Promise<void>> {
   markStartup('globalSetup');
   if (!holder.__conformanceShared) {
-    const base: TargetConfig = process.env.CONFORMANCE_CONFIG_JSON
-      ? (JSON.parse(process.env.CONFORMANCE_CONFIG_JSON) as TargetConfig)
-      : loadConfig(testRun());
+    // Loaded by the entry point (run-config.ts); loaded here only under another vitest config.
+    const base: TargetConfig = handedRunConfig() ?? loadConfig();
     stashPreparationFailure(undefined);
     const prepared = prepareTarget(base, embedded);
     const ready = prepared.then((p) => {

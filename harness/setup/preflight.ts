@@ -7,6 +7,7 @@
  * the token), and where the provisioner drives the product's own ACL API its token self-read.
  * Anything else the target answers passes: judging answers is the suites' business.
  */
+import { envOf, settingName } from '../config/settings.js';
 import type { TargetConfig } from '../config/types.js';
 import { ApiClient, TransportError } from '../http/client.js';
 import { redactor } from '../redaction/redact.js';
@@ -41,15 +42,15 @@ function transportSetting(err: TransportError, api: 'svc' | 'sched'): { setting:
   const message = err.message;
   if (api === 'svc' && CERTIFICATE.test(message))
     return {
-      setting: 'SVC_CACERT',
-      what: 'failed the TLS handshake (svc.cacert / SVC_CACERT names the CA that signed its certificate)',
+      setting: envOf('svc.cacert'),
+      what: `failed the TLS handshake (${settingName('svc.cacert')} names the CA that signed its certificate)`,
     };
   if (/no response within/.test(message))
     return {
-      setting: api === 'svc' ? 'SVC_ADDR' : 'SCHED_ADDR',
+      setting: envOf(`${api}.addr`),
       what: `did not answer within ${PREFLIGHT_TIMEOUT_MS} ms (timed out)`,
     };
-  return { setting: api === 'svc' ? 'SVC_ADDR' : 'SCHED_ADDR', what: 'could not be reached' };
+  return { setting: envOf(`${api}.addr`), what: 'could not be reached' };
 }
 
 async function ask(
@@ -99,17 +100,12 @@ export async function preflight(cfg: TargetConfig, opts: { sched: boolean }): Pr
   const done = new Set(cfg.preflighted ?? []);
   if (cfg.svc.addr && !done.has(cfg.svc.addr)) {
     const svc = new ApiClient('svc', bounded, () => {});
-    await ask(svc, 'svc', 'auth/token/lookup-self', cfg.svc.addr, 'SVC_TOKEN');
+    await ask(svc, 'svc', 'auth/token/lookup-self', cfg.svc.addr, envOf('svc.token'));
   }
   if (opts.sched && cfg.sched.addr && !done.has(cfg.sched.addr)) {
     const sched = new ApiClient('sched', bounded, () => {});
-    await ask(sched, 'sched', 'jobs', cfg.sched.addr, 'SCHED_TOKEN');
+    await ask(sched, 'sched', 'jobs', cfg.sched.addr, envOf('sched.token'));
     const self = SCHED_SELF_READ[cfg.sched.provisioner || 'reference'];
-    if (self) await ask(sched, 'sched', self, cfg.sched.addr, 'SCHED_TOKEN');
+    if (self) await ask(sched, 'sched', self, cfg.sched.addr, envOf('sched.token'));
   }
-}
-
-/** Whether a run of `suites` talks to the scheduler. */
-export function usesScheduler(suites: readonly string[]): boolean {
-  return suites.includes('jobs') || suites.includes('robustness');
 }

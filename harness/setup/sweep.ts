@@ -3,6 +3,7 @@
  * ACL policies, scheduler jobs) escaped the per-test cleanup. It is reported as a leftover and
  * removed, so a run leaves the target as it found it even when a cleanup step failed.
  */
+import { usesScheduler } from '../config/target-plan.js';
 import type { TargetConfig } from '../config/types.js';
 import { ApiClient } from '../http/client.js';
 
@@ -58,7 +59,7 @@ export async function sweepLeftovers(cfg: TargetConfig): Promise<Swept[]> {
       });
     }
   }
-  if (cfg.sched.addr && (cfg.run.suites.includes('jobs') || cfg.run.suites.includes('robustness'))) {
+  if (cfg.sched.addr && usesScheduler(cfg.run.suites)) {
     const sched = new ApiClient('sched', quick, () => {});
     try {
       const ex = await sched.get('jobs', { query: { prefix, namespace: '*' } });

@@ -7,7 +7,8 @@ import type { Capabilities, TargetConfig } from '../config/types.js';
 import { probeCapabilities } from './probe.js';
 import { resolveVersion } from './version.js';
 import { useDocumentDialectFor } from './dialect.js';
-import { preflight, usesScheduler } from './preflight.js';
+import { preflight } from './preflight.js';
+import { targetPlan } from '../config/target-plan.js';
 import {
   type DirectoryProvision,
   embeddedStartOptions,
@@ -48,14 +49,13 @@ export const EMBEDDED_SCHED_CAPABILITIES = { schedAcl: true, schedControl: true 
  * still to be probed on another target.
  */
 export function clockCapabilitiesBeforeProbe(input: TargetConfig): Capabilities | undefined {
-  const cfg = { capabilities: { ...input.capabilities }, userCapabilities: input.userCapabilities };
-  const svcEmbedded = !input.svc.addr;
-  const schedUsed = usesScheduler(input.run.suites);
-  const schedEmbedded = schedUsed && !input.sched.addr;
-  if (svcEmbedded) embeddedHas(cfg, EMBEDDED_SVC_CAPABILITIES);
-  if (schedEmbedded) embeddedHas(cfg, EMBEDDED_SCHED_CAPABILITIES);
+  const cfg = { ...input, capabilities: { ...input.capabilities } };
+  const plan = targetPlan(input);
+  if (plan.svc === 'embedded') embeddedHas(cfg, EMBEDDED_SVC_CAPABILITIES);
+  if (plan.sched === 'embedded') embeddedHas(cfg, EMBEDDED_SCHED_CAPABILITIES);
   const probed = new Set(input.probe);
-  const unknown = (!svcEmbedded && probed.has('clock')) || (schedUsed && !schedEmbedded && probed.has('schedControl'));
+  const unknown =
+    (plan.svc === 'external' && probed.has('clock')) || (plan.sched === 'external' && probed.has('schedControl'));
   return unknown ? undefined : cfg.capabilities;
 }
 
@@ -71,9 +71,10 @@ export async function prepareTarget(
 ): Promise<PreparedTarget> {
   const cfg: TargetConfig = structuredClone(input);
   const stops: (() => Promise<void>)[] = [];
-  const needsSched = usesScheduler(cfg.run.suites);
-  const startSvc = !cfg.svc.addr;
-  const startSched = needsSched && !cfg.sched.addr;
+  const plan = targetPlan(cfg);
+  const needsSched = plan.sched !== 'unused';
+  const startSvc = plan.svc === 'embedded';
+  const startSched = plan.sched === 'embedded';
   // The directory needs nothing from the other targets: it is provisioned while they start.
   // Provisioned by the command line before vitest when it could (early-start.ts), else now.
   const directory = cfg.run.suites.includes('ldap')

@@ -1,209 +1,323 @@
 /**
- * The simulated cloud directory's resources, served to an application with directory rights:
- * applications and their passwords, service principals, deleted items, role definitions, role
- * assignments and groups with their members (the routes are listed in server.ts).
+ * The resource manager half of the simulated cloud: one subscription with its resource groups and
+ * the resources created in them (the scopes role assignments may name), role definitions, and role
+ * assignments with their scope. Writes are authorized as the real resource manager does: the
+ * caller's principal must hold, at the scope or above, a role that allows them.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, readJson, requireString, send } from './http.js';
-import { applicationView, type DirectoryStore } from './store.js';
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { DirectoryError, type DirectoryStore } from './store.js';
+import { ASSIGNS_ROLES, BUILT_IN_ROLES, WRITES_RESOURCES } from './well-known.js';
 
-/** The request as the resource routes see it. */
-export interface ResourceRequest {
-  method: string;
-  /** The path's segments, decoded. */
-  parts: string[];
-  query: URLSearchParams;
-  pathname: string;
+export interface RoleDefinition {
+  /** `/subscriptions/<sub>/providers/Microsoft.Authorization/roleDefinitions/<name>`. */
+  id: string;
+  name: string;
+  roleName: string;
+  description: string;
 }
 
-/** Serves one resource request; a path and method no route serves is a 404. */
-export async function serveResource(
-  store: DirectoryStore,
-  req: IncomingMessage,
-  res: ServerResponse,
-  { method, parts, query: q, pathname }: ResourceRequest,
-): Promise<void> {
-  const [top, id, sub, subId] = parts;
+export interface RoleAssignment {
+  id: string;
+  name: string;
+  scope: string;
+  roleDefinitionId: string;
+  principalId: string;
+  createdOn: string;
+}
 
-  switch (top) {
-    case 'applications': {
-      if (!id) {
-        if (method === 'GET') {
-          const apps = [...store.applications.values()].filter(
-            (a) =>
-              (!q.get('appId') || a.appId === q.get('appId')) &&
-              (!q.get('displayName') || a.displayName === q.get('displayName')),
-          );
-          return send(res, 200, { value: apps.map(applicationView) });
-        }
-        if (method === 'POST') {
-          const body = await readJson(req);
-          const tags = body.tags === undefined ? [] : body.tags;
-          if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string'))
-            throw new HttpError(400, 'Request_BadRequest', '"tags" must be a list of strings');
-          const app = store.createApplication({
-            displayName: requireString(body, 'displayName'),
-            signInAudience: typeof body.signInAudience === 'string' ? body.signInAudience : undefined,
-            tags: tags as string[],
-            directoryAdmin: body.directoryAdmin === true,
-          });
-          return send(res, 201, applicationView(app));
-        }
-        break;
-      }
-      if (!sub && method === 'GET') return send(res, 200, applicationView(store.application(id)));
-      if (!sub && method === 'DELETE') {
-        store.deleteApplication(id);
-        return send(res, 204);
-      }
-      if (sub === 'addPassword' && method === 'POST') {
-        const body = await readJson(req);
-        const cred = (
-          body.passwordCredential && typeof body.passwordCredential === 'object' ? body.passwordCredential : body
-        ) as Record<string, unknown>;
-        const out = store.addPassword(id, {
-          displayName: typeof cred.displayName === 'string' ? cred.displayName : undefined,
-          endDateTime: typeof cred.endDateTime === 'string' ? cred.endDateTime : undefined,
-        });
-        const { digest: _d, ...view } = out.credential;
-        return send(res, 200, { ...view, secretText: out.secretText });
-      }
-      if (sub === 'removePassword' && method === 'POST') {
-        const body = await readJson(req);
-        store.removePassword(id, requireString(body, 'keyId'));
-        return send(res, 204);
-      }
-      break;
-    }
-    case 'servicePrincipals': {
-      if (!id) {
-        if (method === 'GET')
-          return send(res, 200, {
-            value: [...store.servicePrincipals.values()].filter((s) => !q.get('appId') || s.appId === q.get('appId')),
-          });
-        if (method === 'POST') {
-          const body = await readJson(req);
-          return send(res, 201, store.createServicePrincipal(requireString(body, 'appId')));
-        }
-        break;
-      }
-      if (!sub && method === 'GET') return send(res, 200, store.servicePrincipal(id));
-      if (!sub && method === 'DELETE') {
-        store.deleteServicePrincipal(id);
-        return send(res, 204);
-      }
-      if (sub === 'memberOf' && method === 'GET') {
-        store.servicePrincipal(id);
-        const groups = [...store.groups.values()]
-          .filter((g) => g.members.has(id))
-          .map((g) => ({ id: g.id, displayName: g.displayName }));
-        return send(res, 200, { value: groups });
-      }
-      break;
-    }
-    case 'directory': {
-      if (id !== 'deletedItems') break;
-      if (!sub && method === 'GET')
-        return send(res, 200, {
-          value: [...store.deletedItems.values()].map((d) => ({
-            id: d.id,
-            kind: d.kind,
-            deletedDateTime: d.deletedDateTime,
-            displayName: d.object.displayName,
-            appId: d.object.appId,
-          })),
-        });
-      if (sub && !subId && method === 'GET') {
-        const item = store.deletedItems.get(sub);
-        if (!item) throw new HttpError(404, 'Request_ResourceNotFound', `Deleted item '${sub}' does not exist.`);
-        return send(res, 200, {
-          id: item.id,
-          kind: item.kind,
-          deletedDateTime: item.deletedDateTime,
-          displayName: item.object.displayName,
-          appId: item.object.appId,
-        });
-      }
-      if (sub && !subId && method === 'DELETE') {
-        store.purgeDeleted(sub);
-        return send(res, 204);
-      }
-      break;
-    }
-    case 'roleDefinitions': {
-      if (!id && method === 'GET') {
-        // Definitions live in a subscription: a lookup scoped to another one finds nothing there.
-        const scope = q.get('scope');
-        if (scope && !store.knowsScope(scope))
-          throw new HttpError(404, 'SubscriptionNotFound', `The subscription of scope '${scope}' could not be found.`);
-        const defs = [...store.roleDefinitions.values()].filter(
-          (d) =>
-            (!q.get('roleName') || d.roleName === q.get('roleName')) &&
-            (!q.get('id') || d.id === q.get('id')) &&
-            (!scope || d.id.startsWith(`${scope.replace(/\/+$/, '')}/`)),
-        );
-        return send(res, 200, { value: defs });
-      }
-      if (id && !sub && method === 'GET') {
-        const def = store.roleDefinition(id);
-        if (!def)
-          throw new HttpError(404, 'RoleDefinitionDoesNotExist', 'The specified role definition does not exist.');
-        return send(res, 200, def);
-      }
-      break;
-    }
-    case 'roleAssignments': {
-      if (!id && method === 'GET') {
-        const list = [...store.roleAssignments.values()].filter(
-          (a) =>
-            (!q.get('principalId') || a.principalId === q.get('principalId')) &&
-            (!q.get('scope') || a.scope === q.get('scope')),
-        );
-        return send(res, 200, { value: list });
-      }
-      if (id && !sub && method === 'PUT') {
-        const body = await readJson(req);
-        const a = store.createRoleAssignment(id, {
-          roleDefinitionId: requireString(body, 'roleDefinitionId'),
-          principalId: requireString(body, 'principalId'),
-          scope: requireString(body, 'scope'),
-        });
-        return send(res, 201, a);
-      }
-      if (id && !sub && method === 'GET') {
-        const a = store.roleAssignments.get(id);
-        if (!a) throw new HttpError(404, 'RoleAssignmentNotFound', `Role assignment '${id}' does not exist.`);
-        return send(res, 200, a);
-      }
-      if (id && !sub && method === 'DELETE') return send(res, 200, store.deleteRoleAssignment(id));
-      break;
-    }
-    case 'groups': {
-      if (!id && method === 'GET') {
-        const list = [...store.groups.values()].filter(
-          (g) => !q.get('displayName') || g.displayName === q.get('displayName'),
-        );
-        return send(res, 200, { value: list.map((g) => ({ id: g.id, displayName: g.displayName })) });
-      }
-      if (id && !sub && method === 'GET') {
-        const g = store.group(id);
-        return send(res, 200, { id: g.id, displayName: g.displayName });
-      }
-      if (id && sub === 'members' && !subId && method === 'GET')
-        return send(res, 200, { value: [...store.group(id).members].map((m) => ({ id: m })) });
-      if (id && sub === 'members' && !subId && method === 'POST') {
-        const body = await readJson(req);
-        store.addMember(id, requireString(body, 'id'));
-        return send(res, 204);
-      }
-      if (id && sub === 'members' && subId && method === 'DELETE') {
-        store.removeMember(id, subId);
-        return send(res, 204);
-      }
-      break;
-    }
-    default:
-      break;
+export interface ArmResource {
+  id: string;
+  name: string;
+  type: string;
+  location: string;
+  tags: Record<string, string>;
+}
+
+const lower = (s: string) => s.toLowerCase();
+/** Whether `scope` is `parent` or lies below it (ids compare case-insensitively). */
+export const within = (scope: string, parent: string) =>
+  parent === '/' || lower(scope) === lower(parent) || lower(scope).startsWith(`${lower(parent)}/`);
+
+export class ResourceManager {
+  readonly roleDefinitions = new Map<string, RoleDefinition>();
+  readonly roleAssignments = new Map<string, RoleAssignment>();
+  readonly resourceGroups = new Map<string, ArmResource>();
+  readonly resources = new Map<string, ArmResource>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly directory: DirectoryStore,
+    readonly subscriptionId: string,
+  ) {}
+
+  get subscriptionScope(): string {
+    return `/subscriptions/${this.subscriptionId}`;
   }
-  throw new HttpError(404, 'Request_UnsupportedQuery', `No route for ${method} ${pathname}`);
+
+  // --- role definitions ---------------------------------------------------------------------
+
+  addRoleDefinition(roleName: string, description = ''): RoleDefinition {
+    const name = BUILT_IN_ROLES[roleName] ?? randomUUID();
+    const def: RoleDefinition = {
+      id: `${this.subscriptionScope}/providers/Microsoft.Authorization/roleDefinitions/${name}`,
+      name,
+      roleName,
+      description,
+    };
+    this.roleDefinitions.set(lower(name), def);
+    return def;
+  }
+
+  /** By full id (of any scope prefix) or by its name (GUID). */
+  roleDefinition(idOrName: string): RoleDefinition | undefined {
+    const m = /\/providers\/Microsoft\.Authorization\/roleDefinitions\/([^/]+)$/i.exec(idOrName);
+    if (m && !this.prefixKnown(idOrName.slice(0, m.index))) return undefined;
+    return this.roleDefinitions.get(lower(m ? m[1]! : idOrName));
+  }
+
+  /** A role definition id's scope part: the tenant (empty) or this subscription. */
+  private prefixKnown(prefix: string): boolean {
+    const p = prefix.replace(/\/+$/, '');
+    return p === '' || lower(p) === lower(this.subscriptionScope);
+  }
+
+  roleDefinitionByName(roleName: string): RoleDefinition | undefined {
+    return [...this.roleDefinitions.values()].find((d) => d.roleName === roleName);
+  }
+
+  // --- resource groups and resources ----------------------------------------------------------
+
+  addResourceGroup(name: string, location: string): ArmResource {
+    const rg: ArmResource = {
+      id: `${this.subscriptionScope}/resourceGroups/${name}`,
+      name,
+      type: 'Microsoft.Resources/resourceGroups',
+      location,
+      tags: {},
+    };
+    this.resourceGroups.set(lower(name), rg);
+    return rg;
+  }
+
+  resourceGroup(name: string): ArmResource {
+    const rg = this.resourceGroups.get(lower(name));
+    if (!rg) throw new DirectoryError(404, 'ResourceGroupNotFound', `Resource group '${name}' could not be found.`);
+    return rg;
+  }
+
+  /** Creates or replaces a resource `/subscriptions/<sub>/resourceGroups/<rg>/providers/<ns>/<type>/<name>`. */
+  putResource(caller: string, id: string, body: Record<string, unknown>): { resource: ArmResource; created: boolean } {
+    const m = /^\/subscriptions\/([^/]+)\/resourceGroups\/([^/]+)\/providers\/([^/]+\/[^/]+)\/([^/]+)$/i.exec(id);
+    if (!m)
+      throw new DirectoryError(
+        400,
+        'InvalidResourceId',
+        `The resource id '${id}' is not a resource of a resource group.`,
+      );
+    this.requireSubscription(m[1]!);
+    const rg = this.resourceGroup(m[2]!);
+    this.authorize(caller, rg.id, WRITES_RESOURCES, `${m[3]}/write`);
+    if (typeof body.location !== 'string' || !body.location)
+      throw new DirectoryError(400, 'LocationRequired', 'The location property is required for this definition.');
+    const created = !this.resources.has(lower(id));
+    const resource: ArmResource = {
+      id: `${rg.id}/providers/${m[3]}/${m[4]}`,
+      name: m[4]!,
+      type: m[3]!,
+      location: body.location,
+      tags: body.tags && typeof body.tags === 'object' ? (body.tags as Record<string, string>) : {},
+    };
+    this.resources.set(lower(id), resource);
+    return { resource, created };
+  }
+
+  getResource(id: string): ArmResource | undefined {
+    return this.resources.get(lower(id));
+  }
+
+  /** Deletes a resource and the role assignments at or below it; false when there was none. */
+  deleteResource(caller: string, id: string): boolean {
+    const r = this.resources.get(lower(id));
+    if (!r) return false;
+    this.authorize(caller, r.id, WRITES_RESOURCES, `${r.type}/delete`);
+    this.resources.delete(lower(id));
+    for (const [k, a] of this.roleAssignments) if (within(a.scope, r.id)) this.roleAssignments.delete(k);
+    return true;
+  }
+
+  private requireSubscription(sub: string): void {
+    if (lower(sub) !== lower(this.subscriptionId))
+      throw new DirectoryError(404, 'SubscriptionNotFound', `The subscription '${sub}' could not be found.`);
+  }
+
+  /** Throws unless `scope` exists: the subscription, one of its resource groups or a resource in one. */
+  requireScope(scope: string): void {
+    const m = /^\/subscriptions\/([^/]+)(?:\/resourceGroups\/([^/]+)(\/providers\/.+)?)?$/i.exec(scope);
+    if (!m) throw new DirectoryError(400, 'InvalidRoleAssignmentScope', `The scope '${scope}' is not valid.`);
+    this.requireSubscription(m[1]!);
+    if (m[2]) this.resourceGroup(m[2]);
+    if (m[3] && !this.resources.has(lower(scope)))
+      throw new DirectoryError(
+        404,
+        'ResourceNotFound',
+        `The Resource '${m[3].replace(/^\/providers\//, '')}' under resource group '${m[2]}' was not found.`,
+      );
+  }
+
+  // --- role assignments ---------------------------------------------------------------------
+
+  /** The role assignments the principal of `appId` holds at `scope` or above it. */
+  private heldAbove(appId: string, scope: string): string[] {
+    const sp = this.directory.principalOfApp(appId);
+    if (!sp) return [];
+    return [...this.roleAssignments.values()]
+      .filter((a) => a.principalId === sp.id && within(scope, a.scope))
+      .map((a) => this.roleDefinition(a.roleDefinitionId)?.roleName ?? '');
+  }
+
+  /** A write the caller's roles at the scope allow, or 403 AuthorizationFailed. */
+  authorize(callerAppId: string, scope: string, roles: string[], action: string): void {
+    if (this.heldAbove(callerAppId, scope).some((r) => roles.includes(r))) return;
+    const sp = this.directory.principalOfApp(callerAppId);
+    throw new DirectoryError(
+      403,
+      'AuthorizationFailed',
+      `The client '${callerAppId}' with object id '${sp?.id ?? ''}' does not have authorization to perform action '${action}' over scope '${scope}' or the scope is invalid.`,
+    );
+  }
+
+  /** A role assignment the caller makes (`null`: the simulation's own seeding, not authorized). */
+  createRoleAssignment(
+    callerAppId: string | null,
+    scope: string,
+    name: string,
+    input: { roleDefinitionId: string; principalId: string },
+  ): RoleAssignment {
+    const action = 'Microsoft.Authorization/roleAssignments/write';
+    if (callerAppId !== null && (scope === '' || !scope.startsWith('/subscriptions/')))
+      this.authorize(callerAppId, scope || '/', ASSIGNS_ROLES, action);
+    this.requireScope(scope);
+    if (callerAppId !== null) this.authorize(callerAppId, scope, ASSIGNS_ROLES, action);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(name))
+      throw new DirectoryError(
+        400,
+        'InvalidRoleAssignmentId',
+        `The role assignment ID '${name}' is not valid. The role assignment ID must be a GUID.`,
+      );
+    const def = this.roleDefinition(input.roleDefinitionId);
+    if (!def)
+      throw new DirectoryError(
+        400,
+        'RoleDefinitionDoesNotExist',
+        `The specified role definition with ID '${input.roleDefinitionId}' does not exist.`,
+      );
+    if (!this.directory.servicePrincipals.has(input.principalId))
+      throw new DirectoryError(
+        400,
+        'PrincipalNotFound',
+        `Principal ${input.principalId.replace(/-/g, '')} does not exist in the directory ${this.directory.tenantId}. Check that you have the correct principal ID.`,
+      );
+    const existing = this.roleAssignments.get(lower(name));
+    if (existing) {
+      if (
+        lower(existing.scope) === lower(scope) &&
+        existing.principalId === input.principalId &&
+        existing.roleDefinitionId === def.id
+      )
+        return existing;
+      throw new DirectoryError(
+        409,
+        'RoleAssignmentUpdateNotPermitted',
+        'Tenant ID, application ID, principal ID, and scope are not allowed to be updated.',
+      );
+    }
+    if (
+      [...this.roleAssignments.values()].some(
+        (a) => lower(a.scope) === lower(scope) && a.principalId === input.principalId && a.roleDefinitionId === def.id,
+      )
+    )
+      throw new DirectoryError(409, 'RoleAssignmentExists', 'The role assignment already exists.');
+    const assignment: RoleAssignment = {
+      id: `${scope}/providers/Microsoft.Authorization/roleAssignments/${name}`,
+      name,
+      scope,
+      roleDefinitionId: def.id,
+      principalId: input.principalId,
+      createdOn: new Date(this.clock.now()).toISOString(),
+    };
+    this.roleAssignments.set(lower(name), assignment);
+    return assignment;
+  }
+
+  /** Deletes by full id; undefined when none had that id (the resource manager then answers 204). */
+  deleteRoleAssignment(callerAppId: string, id: string): RoleAssignment | undefined {
+    const m = /^(.*)\/providers\/Microsoft\.Authorization\/roleAssignments\/([^/]+)$/i.exec(id);
+    if (!m) throw new DirectoryError(400, 'InvalidRoleAssignmentId', `The role assignment ID '${id}' is not valid.`);
+    const a = this.roleAssignments.get(lower(m[2]!));
+    if (!a || lower(a.scope) !== lower(m[1]!)) return undefined;
+    this.authorize(callerAppId, a.scope, ASSIGNS_ROLES, 'Microsoft.Authorization/roleAssignments/delete');
+    this.roleAssignments.delete(lower(m[2]!));
+    return a;
+  }
+
+  /** Assignments seen from `scope`: at it, above it and (unless `atScope`) below it. */
+  assignmentsFrom(scope: string, opts: { atScope?: boolean; principalId?: string }): RoleAssignment[] {
+    return [...this.roleAssignments.values()].filter(
+      (a) =>
+        (within(scope, a.scope) || (!opts.atScope && within(a.scope, scope))) &&
+        (!opts.principalId || lower(a.principalId) === lower(opts.principalId)),
+    );
+  }
+}
+
+/** A role definition as the resource manager shows it. */
+export function definitionView(d: RoleDefinition): Record<string, unknown> {
+  return {
+    id: d.id,
+    name: d.name,
+    type: 'Microsoft.Authorization/roleDefinitions',
+    properties: {
+      roleName: d.roleName,
+      type: 'BuiltInRole',
+      description: d.description,
+      assignableScopes: ['/'],
+      permissions: [{ actions: ['*'], notActions: [], dataActions: [], notDataActions: [] }],
+    },
+  };
+}
+
+/** A role assignment as the resource manager shows it. */
+export function assignmentView(a: RoleAssignment): Record<string, unknown> {
+  return {
+    id: a.id,
+    name: a.name,
+    type: 'Microsoft.Authorization/roleAssignments',
+    properties: {
+      roleDefinitionId: a.roleDefinitionId,
+      principalId: a.principalId,
+      principalType: 'ServicePrincipal',
+      scope: a.scope,
+      condition: null,
+      conditionVersion: null,
+      createdOn: a.createdOn,
+      updatedOn: a.createdOn,
+      createdBy: null,
+      updatedBy: null,
+      delegatedManagedIdentityResourceId: null,
+      description: null,
+    },
+  };
+}
+
+/** A resource (or resource group) as the resource manager shows it. */
+export function resourceView(r: ArmResource): Record<string, unknown> {
+  return {
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    location: r.location,
+    tags: r.tags,
+    properties: { provisioningState: 'Succeeded' },
+  };
 }

@@ -1,12 +1,15 @@
+// size: the directory's objects with the rules real clients meet (propagation, soft deletion, app-role rights, one token per resource), kept together; views.ts shows them
 /**
- * State of the simulated cloud directory: applications with password credentials, service
- * principals, role definitions and assignments on scopes, groups and their members, deleted
- * items, and access tokens. Secrets are kept only as SHA-256 digests so a dump of the state
- * (or a log line) never shows one.
+ * The directory half of the simulated cloud: applications and service principals with their
+ * password credentials, the app roles granted to principals (application permissions), groups and
+ * their members, deleted items (soft deletion; purged for good on request), and the access tokens
+ * of the token endpoint, one per resource. Secrets are kept only as SHA-256 digests so a dump of
+ * the state (or a log line) never shows one. The resource manager's half is resources.ts.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { type DirectoryRules, directoryRules } from './rules.js';
+import { GRAPH_APP_ID, GRAPH_APP_ROLES, GRAPH_NEEDS, type GraphNeed, type Resource } from './well-known.js';
 
 export interface PasswordCredential {
   keyId: string;
@@ -16,6 +19,8 @@ export interface PasswordCredential {
   /** First three characters of the secret, as the real directory shows. */
   hint: string;
   digest: Buffer;
+  /** When the secret starts to authenticate (the directory's propagation of a new secret). */
+  usableFrom: number;
 }
 
 export interface Application {
@@ -26,8 +31,15 @@ export interface Application {
   tags: string[];
   createdDateTime: string;
   passwordCredentials: PasswordCredential[];
-  /** Simulation only: may manage the directory (the engine's root application). */
-  directoryAdmin: boolean;
+}
+
+export interface AppRole {
+  id: string;
+  value: string;
+  displayName: string;
+  description: string;
+  allowedMemberTypes: string[];
+  isEnabled: boolean;
 }
 
 export interface ServicePrincipal {
@@ -35,28 +47,26 @@ export interface ServicePrincipal {
   appId: string;
   displayName: string;
   createdDateTime: string;
+  servicePrincipalType: string;
+  passwordCredentials: PasswordCredential[];
+  appRoles: AppRole[];
 }
 
-export interface RoleDefinition {
-  /** Full id: `/subscriptions/<sub>/providers/Microsoft.Authorization/roleDefinitions/<name>`. */
+export interface AppRoleAssignment {
   id: string;
-  name: string;
-  roleName: string;
-  description: string;
-}
-
-export interface RoleAssignment {
-  id: string;
-  name: string;
-  roleDefinitionId: string;
   principalId: string;
-  scope: string;
-  createdOn: string;
+  principalDisplayName: string;
+  principalType: string;
+  resourceId: string;
+  resourceDisplayName: string;
+  appRoleId: string;
+  createdDateTime: string;
 }
 
 export interface Group {
   id: string;
   displayName: string;
+  createdDateTime: string;
   members: Set<string>;
 }
 
@@ -67,7 +77,7 @@ export interface DeletedItem {
   object: Application | ServicePrincipal;
 }
 
-/** An error the directory answers with (Graph-style `{error: {code, message}}`). */
+/** An error the directory answers with: its status, code and message (each API words its body). */
 export class DirectoryError extends Error {
   constructor(
     readonly status: number,
@@ -78,33 +88,53 @@ export class DirectoryError extends Error {
   }
 }
 
-export const SIGN_IN_AUDIENCES = [
-  'CloudADMyOrg',
-  'CloudADMultipleOrgs',
-  'CloudADandPersonalAccount',
-  'PersonalAccount',
-] as const;
-
 const digestOf = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
+const notFound = (id: string) =>
+  new DirectoryError(
+    404,
+    'Request_ResourceNotFound',
+    `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`,
+  );
+
+export interface DirectoryOptions {
+  /** The sign-in audiences applications may have; the first is the default. */
+  audiences: readonly string[];
+}
 
 export class DirectoryStore {
   readonly applications = new Map<string, Application>();
   readonly servicePrincipals = new Map<string, ServicePrincipal>();
-  readonly roleDefinitions = new Map<string, RoleDefinition>();
-  readonly roleAssignments = new Map<string, RoleAssignment>();
+  readonly appRoleAssignments = new Map<string, AppRoleAssignment>();
   readonly groups = new Map<string, Group>();
   readonly deletedItems = new Map<string, DeletedItem>();
-  private readonly accessTokens = new Map<string, { appId: string; expiresAt: number }>();
+  private readonly accessTokens = new Map<string, { appId: string; resource: Resource; expiresAt: number }>();
+  /** Microsoft Graph's own service principal: the resource of the app roles that give rights. */
+  readonly graph: ServicePrincipal;
 
   constructor(
     private readonly clock: Clock,
     readonly tenantId: string,
-    readonly subscriptionId: string,
+    private readonly options: DirectoryOptions,
     private readonly rules: DirectoryRules = directoryRules,
-  ) {}
+  ) {
+    const graphApp = this.createApplication({ displayName: 'Microsoft Graph', appId: GRAPH_APP_ID });
+    this.graph = this.createServicePrincipal(graphApp.appId);
+    this.graph.appRoles = Object.entries(GRAPH_APP_ROLES).map(([value, id]) => ({
+      id,
+      value,
+      displayName: value,
+      description: `Application permission ${value}`,
+      allowedMemberTypes: ['Application'],
+      isEnabled: true,
+    }));
+  }
 
-  private iso(ms = this.clock.now()): string {
+  iso(ms = this.clock.now()): string {
     return new Date(ms).toISOString();
+  }
+
+  get audiences(): readonly string[] {
+    return this.options.audiences;
   }
 
   // --- applications and secrets ------------------------------------------------------------
@@ -113,15 +143,14 @@ export class DirectoryStore {
     displayName: string;
     signInAudience?: string;
     tags?: string[];
-    directoryAdmin?: boolean;
     appId?: string;
   }): Application {
-    const audience = input.signInAudience || 'CloudADMyOrg';
-    if (!(SIGN_IN_AUDIENCES as readonly string[]).includes(audience)) {
+    const audience = input.signInAudience || this.options.audiences[0]!;
+    if (!this.options.audiences.includes(audience)) {
       throw new DirectoryError(
         400,
         'Request_BadRequest',
-        `signInAudience must be one of ${SIGN_IN_AUDIENCES.join(', ')}`,
+        `Property 'signInAudience' has an invalid value; it must be one of ${this.options.audiences.join(', ')}.`,
       );
     }
     const app: Application = {
@@ -132,7 +161,6 @@ export class DirectoryStore {
       tags: [...(input.tags ?? [])],
       createdDateTime: this.iso(),
       passwordCredentials: [],
-      directoryAdmin: input.directoryAdmin ?? false,
     };
     this.applications.set(app.id, app);
     return app;
@@ -140,229 +168,253 @@ export class DirectoryStore {
 
   application(id: string): Application {
     const app = this.applications.get(id);
-    if (!app) throw new DirectoryError(404, 'Request_ResourceNotFound', `Resource '${id}' does not exist.`);
+    if (!app) throw notFound(id);
     return app;
   }
 
-  /** Adds a password credential; the secret text is returned once and never stored. */
+  applicationByAppId(appId: string): Application | undefined {
+    return [...this.applications.values()].find((a) => a.appId === appId);
+  }
+
+  /**
+   * Adds a password credential to an application or service principal; the secret text is
+   * returned once and never stored. `seed` is the simulation's own seeding (a secret it may choose,
+   * for reproducible restarts), usable at once as if added long before.
+   */
   addPassword(
-    appObjectId: string,
-    input: { displayName?: string; endDateTime?: string },
-    chosenSecret?: string,
+    owner: { passwordCredentials: PasswordCredential[] },
+    input: { displayName?: string; startDateTime?: string; endDateTime?: string },
+    seed?: { secret?: string },
   ): { credential: PasswordCredential; secretText: string } {
-    const app = this.application(appObjectId);
     const now = this.clock.now();
-    let end = now + 2 * 365 * 86400_000;
-    if (input.endDateTime !== undefined) {
-      end = Date.parse(input.endDateTime);
-      if (!Number.isFinite(end)) throw new DirectoryError(400, 'Request_BadRequest', 'endDateTime is not a valid date');
-      if (end <= now) throw new DirectoryError(400, 'Request_BadRequest', 'endDateTime must be in the future');
-    }
-    // A chosen secret is for seeding only (reproducible restarts); the API always generates one.
-    const secretText = chosenSecret ?? this.rules.newSecretText();
+    const date = (field: 'startDateTime' | 'endDateTime', fallback: number) => {
+      const raw = input[field];
+      if (raw === undefined || raw === null) return fallback;
+      const ms = Date.parse(raw);
+      if (!Number.isFinite(ms))
+        throw new DirectoryError(400, 'Request_BadRequest', `Invalid value specified for property '${field}'.`);
+      return ms;
+    };
+    const start = date('startDateTime', now);
+    const end = date('endDateTime', now + 2 * 365 * 86400_000);
+    if (end <= start)
+      throw new DirectoryError(400, 'Request_BadRequest', 'The endDateTime must be after the startDateTime.');
+    const secretText = seed?.secret ?? this.rules.newSecretText();
     const credential: PasswordCredential = {
       keyId: randomUUID(),
       displayName: input.displayName ?? '',
-      startDateTime: this.iso(now),
+      startDateTime: this.iso(start),
       endDateTime: this.iso(end),
       hint: secretText.slice(0, 3),
       digest: digestOf(secretText),
+      usableFrom: seed ? 0 : now + this.rules.secretPropagationMs,
     };
-    app.passwordCredentials.push(credential);
+    owner.passwordCredentials.push(credential);
     return { credential, secretText };
   }
 
-  removePassword(appObjectId: string, keyId: string): void {
-    const app = this.application(appObjectId);
-    const before = app.passwordCredentials.length;
-    app.passwordCredentials = app.passwordCredentials.filter((c) => c.keyId !== keyId);
-    if (app.passwordCredentials.length === before) {
-      throw new DirectoryError(404, 'Request_ResourceNotFound', `No password credential with keyId '${keyId}'.`);
-    }
+  removePassword(owner: { passwordCredentials: PasswordCredential[] }, keyId: string): void {
+    const before = owner.passwordCredentials.length;
+    owner.passwordCredentials = owner.passwordCredentials.filter((c) => c.keyId.toLowerCase() !== keyId.toLowerCase());
+    if (owner.passwordCredentials.length === before)
+      throw new DirectoryError(404, 'Request_ResourceNotFound', `No password credential found with keyId '${keyId}'.`);
   }
 
-  /** Soft delete: the application moves to deleted items; `purgeDeleted` removes it for good. */
+  /** Soft delete: the application (and its service principal) move to deleted items. */
   deleteApplication(id: string): void {
     const app = this.application(id);
     this.applications.delete(id);
     this.deletedItems.set(id, { id, kind: 'application', deletedDateTime: this.iso(), object: app });
+    const sp = this.principalOfApp(app.appId);
+    if (sp) this.deleteServicePrincipal(sp.id);
   }
 
   // --- service principals -------------------------------------------------------------------
 
   createServicePrincipal(appId: string): ServicePrincipal {
-    const app = [...this.applications.values()].find((a) => a.appId === appId);
-    if (!app) throw new DirectoryError(400, 'Request_BadRequest', `No application with appId '${appId}'.`);
-    if ([...this.servicePrincipals.values()].some((s) => s.appId === appId)) {
+    const app = this.applicationByAppId(appId);
+    if (!app)
+      throw new DirectoryError(
+        400,
+        'Request_BadRequest',
+        `The appId '${appId}' of the service principal does not reference a valid application object.`,
+      );
+    if (this.principalOfApp(appId))
       throw new DirectoryError(
         409,
         'Request_MultipleObjectsWithSameKeyValue',
-        'The application already has a service principal.',
+        'Another object with the same value for property servicePrincipalNames already exists.',
       );
-    }
-    const sp: ServicePrincipal = { id: randomUUID(), appId, displayName: app.displayName, createdDateTime: this.iso() };
+    const sp: ServicePrincipal = {
+      id: randomUUID(),
+      appId,
+      displayName: app.displayName,
+      createdDateTime: this.iso(),
+      servicePrincipalType: 'Application',
+      passwordCredentials: [],
+      appRoles: [],
+    };
     this.servicePrincipals.set(sp.id, sp);
     return sp;
   }
 
   servicePrincipal(id: string): ServicePrincipal {
     const sp = this.servicePrincipals.get(id);
-    if (!sp) throw new DirectoryError(404, 'Request_ResourceNotFound', `Resource '${id}' does not exist.`);
+    if (!sp) throw notFound(id);
     return sp;
   }
 
+  principalOfApp(appId: string): ServicePrincipal | undefined {
+    return [...this.servicePrincipals.values()].find((s) => s.appId === appId);
+  }
+
+  /** Soft delete: the principal moves to deleted items, leaving its groups and app roles. */
   deleteServicePrincipal(id: string): void {
     const sp = this.servicePrincipal(id);
     this.servicePrincipals.delete(id);
+    for (const g of this.groups.values()) g.members.delete(id);
+    for (const [k, a] of this.appRoleAssignments) if (a.principalId === id) this.appRoleAssignments.delete(k);
     this.deletedItems.set(id, { id, kind: 'servicePrincipal', deletedDateTime: this.iso(), object: sp });
   }
 
   purgeDeleted(id: string): void {
-    if (!this.deletedItems.delete(id))
-      throw new DirectoryError(404, 'Request_ResourceNotFound', `Deleted item '${id}' does not exist.`);
+    if (!this.deletedItems.delete(id)) throw notFound(id);
   }
 
-  // --- roles and assignments ----------------------------------------------------------------
+  // --- app role assignments (application permissions) ---------------------------------------
 
-  addRoleDefinition(roleName: string, description = ''): RoleDefinition {
-    const name = randomUUID();
-    const def: RoleDefinition = {
-      id: `/subscriptions/${this.subscriptionId}/providers/Microsoft.Authorization/roleDefinitions/${name}`,
-      name,
-      roleName,
-      description,
-    };
-    this.roleDefinitions.set(def.id, def);
-    return def;
-  }
-
-  /** By full id, or by the trailing name (GUID) alone. */
-  roleDefinition(idOrName: string): RoleDefinition | undefined {
-    return this.roleDefinitions.get(idOrName) ?? [...this.roleDefinitions.values()].find((d) => d.name === idOrName);
-  }
-
-  createRoleAssignment(
-    name: string,
-    input: { roleDefinitionId: string; principalId: string; scope: string },
-  ): RoleAssignment {
-    if (this.roleAssignments.has(name))
-      throw new DirectoryError(409, 'RoleAssignmentExists', 'The role assignment already exists.');
-    const def = this.roleDefinition(input.roleDefinitionId);
-    if (!def)
-      throw new DirectoryError(404, 'RoleDefinitionDoesNotExist', 'The specified role definition does not exist.');
-    if (!this.servicePrincipals.has(input.principalId))
+  grantAppRole(input: { principalId: string; resourceId: string; appRoleId: string }): AppRoleAssignment {
+    const principal = this.servicePrincipal(input.principalId);
+    const resource = this.servicePrincipal(input.resourceId);
+    if (!resource.appRoles.some((r) => r.id === input.appRoleId))
       throw new DirectoryError(
         400,
-        'PrincipalNotFound',
-        `Principal ${input.principalId} does not exist in the directory.`,
+        'Request_BadRequest',
+        `Permission being assigned was not found on application '${resource.appId}'.`,
       );
-    if (typeof input.scope !== 'string' || !this.knowsScope(input.scope)) {
-      throw new DirectoryError(
-        404,
-        'SubscriptionNotFound',
-        `The scope '${String(input.scope)}' is not under a known subscription.`,
-      );
-    }
-    const assignment: RoleAssignment = {
-      id: `${input.scope}/providers/Microsoft.Authorization/roleAssignments/${name}`,
-      name,
-      roleDefinitionId: def.id,
-      principalId: input.principalId,
-      scope: input.scope,
-      createdOn: this.iso(),
+    const existing = [...this.appRoleAssignments.values()].find(
+      (a) => a.principalId === principal.id && a.resourceId === resource.id && a.appRoleId === input.appRoleId,
+    );
+    if (existing)
+      throw new DirectoryError(400, 'Request_BadRequest', 'Permission being assigned already exists on the object.');
+    const a: AppRoleAssignment = {
+      id: randomBytes(32).toString('base64url').slice(0, 43),
+      principalId: principal.id,
+      principalDisplayName: principal.displayName,
+      principalType: 'ServicePrincipal',
+      resourceId: resource.id,
+      resourceDisplayName: resource.displayName,
+      appRoleId: input.appRoleId,
+      createdDateTime: this.iso(),
     };
-    this.roleAssignments.set(name, assignment);
-    return assignment;
-  }
-
-  /** Whether a scope lies in the directory's subscription (the subscription itself or below it). */
-  knowsScope(scope: string): boolean {
-    const subscriptionScope = `/subscriptions/${this.subscriptionId}`;
-    return scope === subscriptionScope || scope.startsWith(`${subscriptionScope}/`);
-  }
-
-  deleteRoleAssignment(name: string): RoleAssignment {
-    const a = this.roleAssignments.get(name);
-    if (!a) throw new DirectoryError(404, 'RoleAssignmentNotFound', `Role assignment '${name}' does not exist.`);
-    this.roleAssignments.delete(name);
+    this.appRoleAssignments.set(a.id, a);
     return a;
+  }
+
+  /** Grants Microsoft Graph permissions by name (seeding). */
+  grantGraph(principalId: string, permissions: (keyof typeof GRAPH_APP_ROLES)[]): void {
+    for (const p of permissions)
+      this.grantAppRole({ principalId, resourceId: this.graph.id, appRoleId: GRAPH_APP_ROLES[p] });
+  }
+
+  /** Whether the application may make a Graph call of this kind (a 403 otherwise). */
+  requireGraph(app: Application, need: GraphNeed): void {
+    const sp = this.principalOfApp(app.appId);
+    const held = new Set(
+      [...this.appRoleAssignments.values()]
+        .filter((a) => sp && a.principalId === sp.id && a.resourceId === this.graph.id)
+        .map((a) => a.appRoleId),
+    );
+    if (!GRAPH_NEEDS[need].some((p) => held.has(GRAPH_APP_ROLES[p])))
+      throw new DirectoryError(
+        403,
+        'Authorization_RequestDenied',
+        'Insufficient privileges to complete the operation.',
+      );
   }
 
   // --- groups -------------------------------------------------------------------------------
 
   addGroup(displayName: string): Group {
-    const g: Group = { id: randomUUID(), displayName, members: new Set() };
+    const g: Group = { id: randomUUID(), displayName, createdDateTime: this.iso(), members: new Set() };
     this.groups.set(g.id, g);
     return g;
   }
 
   group(id: string): Group {
     const g = this.groups.get(id);
-    if (!g) throw new DirectoryError(404, 'Request_ResourceNotFound', `Resource '${id}' does not exist.`);
+    if (!g) throw notFound(id);
     return g;
   }
 
   addMember(groupId: string, memberId: string): void {
     const g = this.group(groupId);
-    if (!this.servicePrincipals.has(memberId))
-      throw new DirectoryError(404, 'Request_ResourceNotFound', `Resource '${memberId}' does not exist.`);
+    if (!this.servicePrincipals.has(memberId)) throw notFound(memberId);
     if (g.members.has(memberId))
-      throw new DirectoryError(400, 'Request_BadRequest', 'One or more added object references already exist.');
+      throw new DirectoryError(
+        400,
+        'Request_BadRequest',
+        "One or more added object references already exist for the following modified properties: 'members'.",
+      );
     g.members.add(memberId);
   }
 
   removeMember(groupId: string, memberId: string): void {
     const g = this.group(groupId);
-    if (!g.members.delete(memberId))
-      throw new DirectoryError(404, 'Request_ResourceNotFound', `'${memberId}' is not a member.`);
+    if (!g.members.delete(memberId)) throw notFound(memberId);
   }
 
-  // --- authentication -----------------------------------------------------------------------
+  // --- the token endpoint -------------------------------------------------------------------
 
-  /** Client credentials grant: the app must exist, have a principal and an unexpired matching secret. */
-  authenticate(tenantId: string, clientId: string, clientSecret: string): { accessToken: string; expiresIn: number } {
-    if (tenantId !== this.tenantId) throw new DirectoryError(400, 'invalid_tenant', `Tenant '${tenantId}' not found.`);
-    const app = [...this.applications.values()].find((a) => a.appId === clientId);
-    const sp = app && [...this.servicePrincipals.values()].find((s) => s.appId === clientId);
+  /**
+   * Client credentials grant for one resource: the application must exist, have a service
+   * principal and an unexpired, propagated secret of its own or of its principal.
+   */
+  authenticate(
+    tenantId: string,
+    clientId: string,
+    clientSecret: string,
+    resource: Resource,
+  ): { accessToken: string; expiresIn: number } {
+    if (tenantId.toLowerCase() !== this.tenantId.toLowerCase())
+      throw new DirectoryError(400, 'invalid_request', `AADSTS90002: Tenant '${tenantId}' not found.`);
+    const app = this.applicationByAppId(clientId);
+    const sp = app && this.principalOfApp(clientId);
     if (!app || !sp)
       throw new DirectoryError(
         400,
         'unauthorized_client',
-        `Application with identifier '${clientId}' was not found in the directory.`,
+        `AADSTS700016: Application with identifier '${clientId}' was not found in the directory '${tenantId}'.`,
       );
     const now = this.clock.now();
     const given = digestOf(clientSecret);
-    const match = app.passwordCredentials.find(
-      (c) => timingSafeEqual(c.digest, given) && Date.parse(c.endDateTime) > now,
-    );
-    if (!match) throw new DirectoryError(401, 'invalid_client', 'Invalid client secret provided.');
+    const match = [...app.passwordCredentials, ...sp.passwordCredentials].find((c) => timingSafeEqual(c.digest, given));
+    if (!match || match.usableFrom > now || Date.parse(match.startDateTime) > now)
+      throw new DirectoryError(
+        401,
+        'invalid_client',
+        `AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app '${clientId}'.`,
+      );
+    if (Date.parse(match.endDateTime) <= now)
+      throw new DirectoryError(
+        401,
+        'invalid_client',
+        `AADSTS7000222: The provided client secret keys for app '${clientId}' are expired.`,
+      );
     const accessToken = randomBytes(32).toString('base64url');
-    const expiresIn = 3600;
-    this.accessTokens.set(accessToken, { appId: clientId, expiresAt: now + expiresIn * 1000 });
+    const expiresIn = 3599;
+    this.accessTokens.set(accessToken, { appId: clientId, resource, expiresAt: now + expiresIn * 1000 });
     return { accessToken, expiresIn };
   }
 
-  /** The application a bearer token was issued to, or undefined when unknown or expired. */
-  caller(accessToken: string): Application | undefined {
+  /** The application a bearer token for `resource` was issued to; undefined when unknown, expired or for another resource. */
+  caller(accessToken: string, resource: Resource): Application | undefined {
     const entry = this.accessTokens.get(accessToken);
-    if (!entry) return undefined;
+    if (!entry || entry.resource !== resource) return undefined;
     if (entry.expiresAt <= this.clock.now()) {
       this.accessTokens.delete(accessToken);
       return undefined;
     }
-    return [...this.applications.values()].find((a) => a.appId === entry.appId);
+    return this.applicationByAppId(entry.appId);
   }
-}
-
-/** What the API shows of an application: credentials without their digests. */
-export function applicationView(app: Application): Record<string, unknown> {
-  return {
-    id: app.id,
-    appId: app.appId,
-    displayName: app.displayName,
-    signInAudience: app.signInAudience,
-    tags: app.tags,
-    createdDateTime: app.createdDateTime,
-    passwordCredentials: app.passwordCredentials.map(({ digest: _digest, ...rest }) => rest),
-  };
 }

@@ -25,6 +25,13 @@ export const directorySwitches = [
       },
     }),
   }),
+  variant('cloud.directory-secret-propagation', {
+    allows: `${CORE} "Endpoints > Cloud credentials engine": rotate-root "generates a new client secret known only to the service; the engine may briefly fail to authenticate while it propagates"; when a new secret starts to authenticate is the directory's (not shown)`,
+    description:
+      'The cloud directory accepts a new client secret (of an application or a service principal) only 2 seconds after it was added, as a real directory propagates it.',
+    statements: ['doc.core.cloud.endpoint-rotate-root-propagation'],
+    replace: () => ({ secretPropagationMs: 2000 }),
+  }),
 ];
 
 /** The directory's rules with the switched-on variants applied. */

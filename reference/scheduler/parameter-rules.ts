@@ -100,6 +100,8 @@ export interface ParameterRules {
 
   // ---- scale -------------------------------------------------------------------------------------
   scaleEnforcesIndex: boolean;
+  /** The `JobModifyIndex` a scale request gives is read (else its default stands in for it). */
+  scaleReadsJobModifyIndex: boolean;
   /** `JobModifyIndex` of a scale request when omitted (0), given the job's current index. */
   scaleJobModifyIndexDefault(current: number): number;
   /** The request's Meta is stored in the scaling event. */
@@ -169,6 +171,7 @@ export const documentedParameters: ParameterRules = {
   stopPurgeRequested: (given) => given ?? false,
 
   scaleEnforcesIndex: true,
+  scaleReadsJobModifyIndex: true,
   scaleJobModifyIndexDefault: () => 0,
   scaleEventKeepsMeta: true,
 

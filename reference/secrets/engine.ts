@@ -107,8 +107,10 @@ export interface EngineContext {
 export interface ReferenceSettings {
   /** Environment the reference was started with (cloud engine env overrides read it). */
   env: Record<string, string | undefined>;
-  /** Base URL of the simulated cloud directory, when running. */
-  cloudDirectoryAddr?: string;
+  /** The simulated cloud's endpoints (token endpoint, directory, resource manager), when running. */
+  cloudEndpoints?: { login: string; graph: string; management: string };
+  /** The CA (PEM) of the simulated cloud's certificate. */
+  cloudCa?: string;
   /** The name of the cloud environment that directory stands for (the public cloud). */
   cloudEnvironment?: string;
   /** Default and maximum lease TTL of the system, seconds. */

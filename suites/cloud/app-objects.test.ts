@@ -50,7 +50,7 @@ conformance(
     requireConfigured(t, cloud);
     const p = probe(t);
     const app = await existingApp(t, p);
-    const scope = scopeFor(t);
+    const scope = await scopeFor(t);
     const role = await writeRole(t, cloud.path, {
       application_object_id: app.id,
       cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope }]),

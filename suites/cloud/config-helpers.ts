@@ -1,6 +1,6 @@
 /** The configuration bodies and the credential attempt the configuration tests share. */
 import type { T } from '../../harness/index.js';
-import { fixtureRoleName, need, revokeLease } from './helpers.js';
+import { fixtureRoleName, need, purgeAfterTest, revokeLease, scopeFor } from './helpers.js';
 
 /** A configuration of the root client: subscription_id, tenant_id, client_id and client_secret. */
 export function rootConfig(t: T): Record<string, string> {
@@ -23,13 +23,12 @@ export interface Attempt {
 }
 
 /**
- * Writes a role naming the fixture role definition on a run-unique scope of `subscription` and
- * reads credentials of it; returns the statuses (the role and credentials are removed after the test).
+ * Writes a role naming the fixture role definition on a run-unique scope and reads credentials of
+ * it; returns the statuses (the role, credentials and scope are removed after the test).
  */
-export async function tryCredentials(t: T, mount: string, subscription?: string): Promise<Attempt> {
-  const sub = subscription || need(t, 'subscriptionId').subscriptionId;
+export async function tryCredentials(t: T, mount: string): Promise<Attempt> {
   const name = t.unique('role');
-  const scope = `/subscriptions/${sub}/resourceGroups/${t.unique('rg')}`;
+  const scope = await scopeFor(t);
   const role = await t.svc.post(`${mount}/roles/${name}`, {
     body: { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope }]) },
   });
@@ -42,6 +41,7 @@ export async function tryCredentials(t: T, mount: string, subscription?: string)
   if (creds.response.status === 200 && b?.lease_id) {
     t.secret(b.data?.client_secret);
     t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id!), 'revoke');
+    await purgeAfterTest(t, b.data?.client_id);
   }
   return { role: role.response.status, creds: creds.response.status, clientId: b?.data?.client_id };
 }

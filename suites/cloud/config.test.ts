@@ -4,7 +4,7 @@ import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, lacksField, statusBetween, statusIs, success } from '../../harness/checks/index.js';
 import { issued, rootConfig, tryCredentials } from './config-helpers.js';
 import { envMount } from './environment.js';
-import { cloudConfig, fail, fixtureRoleName, probe, revokeLease, scopeFor } from './helpers.js';
+import { cloudConfig, fail, fixtureRoleName, probe, revokeLease, scopeFor, purgeAfterTest } from './helpers.js';
 import { freshCloudMount } from './mounts.js';
 
 suite('cloud');
@@ -164,7 +164,7 @@ conformance(
     const name = t.unique('role');
     t.check(
       await t.svc.post(`${mount}/roles/${name}`, {
-        body: { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) },
+        body: { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: await scopeFor(t) }]) },
       }),
       success,
     );
@@ -177,8 +177,10 @@ conformance(
       t.check(read, statusIs(204, 404));
     }
     const creds = await t.svc.get(`${mount}/creds/${name}`);
-    const leaseId = (creds.response.body as { lease_id?: string } | undefined)?.lease_id;
+    const issued = creds.response.body as { lease_id?: string; data?: { client_id?: string } } | undefined;
+    const leaseId = issued?.lease_id;
     if (leaseId) t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
+    if (leaseId) await purgeAfterTest(t, issued?.data?.client_id);
     t.check(creds, statusBetween(400, 599));
   },
 );

@@ -16,13 +16,11 @@ async function overrides(
   t: T,
   vars: CloudEnvVar[],
   wrong: (body: Record<string, string>) => Record<string, string>,
-  opts: { subscriptionFromEnv?: boolean } = {},
 ): Promise<void> {
   probe(t);
-  const { mount, env } = await envMount(t, { set: vars });
+  const { mount } = await envMount(t, { set: vars });
   t.check(await t.svc.post(`${mount}/config`, { body: wrong(rootConfig(t)) }), success);
-  // Role definitions and scopes live in the subscription the engine uses: the variable's, if it names one.
-  const result = await tryCredentials(t, mount, opts.subscriptionFromEnv ? env.CLOUD_SUBSCRIPTION_ID : undefined);
+  const result = await tryCredentials(t, mount);
   if (!issued(result)) {
     const names = vars.map((v) => namesOf('svc', t.config).envName(v)).join(' and ');
     fail(
@@ -49,10 +47,7 @@ conformance(
     level: 'MUST',
     title: 'CLOUD_SUBSCRIPTION_ID of the service overrides subscription_id in /cloud/config',
   },
-  (t) =>
-    overrides(t, ['CLOUD_SUBSCRIPTION_ID'], (b) => ({ ...b, subscription_id: randomUUID() }), {
-      subscriptionFromEnv: true,
-    }),
+  (t) => overrides(t, ['CLOUD_SUBSCRIPTION_ID'], (b) => ({ ...b, subscription_id: randomUUID() })),
 );
 
 conformance(

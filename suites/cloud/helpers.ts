@@ -1,21 +1,29 @@
 /**
- * Shared pieces of the cloud suite: the cloud settings of the target, a probe that reads the
- * cloud directory's own API (so tests check real effects, not only the engine's answers), and
- * the mount set-up. A test that needs a setting the target lacks is skipped naming the setting.
+ * Shared pieces of the cloud suite: the cloud settings of the target, the reader of the cloud the
+ * engine manages (suites/lib/cloud-directory.ts: the real cloud's token endpoint, directory and
+ * resource manager APIs, so tests check real effects, not only the engine's answers), the run's
+ * scopes, and the mount set-up. A test that needs a setting the target lacks is skipped naming it.
  */
+import { readFileSync } from 'node:fs';
 import { redactor, type T, type MountRef, type Suite } from '../../harness/index.js';
 import type { CloudConfig } from '../../harness/index.js';
+import { CLOUD_PUBLIC_ENDPOINTS } from '../../contract/cloud.js';
 import { CheckFailure } from '../../harness/checks/index.js';
-import { together } from '../lib/together.js';
+import { CloudCallError, CloudReader, httpsTransport } from '../lib/cloud-directory.js';
 
-/** The target's cloud settings (config file, then CLOUD_* environment variables, see harness/config/cloud.ts). */
+export type { App, Assignment, RoleDef, Sp } from '../lib/cloud-directory.js';
+export { sameDefinition } from '../lib/cloud-directory.js';
+export type DirectoryProbe = CloudReader;
+
+/** The target's cloud settings (config file, then CLOUD_* environment variables, see contract/cloud-settings.ts). */
 export function cloudConfig(t: { config: T['config'] }): CloudConfig {
   const c: CloudConfig = { ...t.config.cloud };
   if (c.rootClientSecret) redactor.add(c.rootClientSecret);
+  if (c.readerClientSecret) redactor.add(c.readerClientSecret);
   return c;
 }
 
-type Need = 'directoryAddr' | 'rootClientId' | 'rootClientSecret' | 'tenantId' | 'subscriptionId';
+type Need = 'rootClientId' | 'rootClientSecret' | 'tenantId' | 'subscriptionId' | 'resourceGroup';
 
 /** The named settings, or a skip that names the first one missing. */
 export function need<K extends Need>(t: T, ...keys: K[]): Required<Pick<CloudConfig, K>> {
@@ -25,192 +33,44 @@ export function need<K extends Need>(t: T, ...keys: K[]): Required<Pick<CloudCon
   return c as Required<Pick<CloudConfig, K>>;
 }
 
-export interface App {
-  id: string;
-  appId: string;
-  displayName: string;
-  signInAudience: string;
-  tags: string[];
-  passwordCredentials: { keyId: string; endDateTime: string; displayName: string }[];
-}
-export interface Sp {
-  id: string;
-  appId: string;
-}
-export interface Assignment {
-  name: string;
-  roleDefinitionId: string;
-  principalId: string;
-  scope: string;
-}
-export interface RoleDef {
-  id: string;
-  name: string;
-  roleName: string;
-}
+const readers = new Map<string, CloudReader>();
 
-const TIMEOUT_MS = 10_000;
-
-/** Reads (and for fixtures, writes) the cloud directory with the root credentials. */
-export class DirectoryProbe {
-  private token = '';
-
-  constructor(
-    private readonly cfg: Required<
-      Pick<CloudConfig, 'directoryAddr' | 'rootClientId' | 'rootClientSecret' | 'tenantId'>
-    >,
-  ) {}
-
-  /** Client-credentials login; returns the HTTP status (200 when the secret works). */
-  async loginStatus(clientId: string, clientSecret: string, tenantId = this.cfg.tenantId): Promise<number> {
-    const res = await fetch(`${this.cfg.directoryAddr}/${encodeURIComponent(tenantId)}/oauth2/v2.0/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+/** The reader of the target's cloud (one per settings, so its tokens are reused across tests). */
+export function probe(t: T): CloudReader {
+  const c = cloudConfig(t);
+  const clientId = c.readerClientId ?? c.rootClientId;
+  const clientSecret = c.readerClientSecret ?? c.rootClientSecret;
+  if (!clientId || !clientSecret)
+    t.skip('the cloud settings name no reading application', 'cloud.readerClientId or cloud.rootClientId', {
+      prerequisite: true,
     });
-    await res.arrayBuffer();
-    return res.status;
+  const { tenantId } = need(t, 'tenantId');
+  const settings = {
+    loginEndpoint: c.loginEndpoint ?? CLOUD_PUBLIC_ENDPOINTS.loginEndpoint,
+    graphEndpoint: c.graphEndpoint ?? CLOUD_PUBLIC_ENDPOINTS.graphEndpoint,
+    managementEndpoint: c.managementEndpoint ?? CLOUD_PUBLIC_ENDPOINTS.managementEndpoint,
+    graphScope: c.graphScope ?? CLOUD_PUBLIC_ENDPOINTS.graphScope,
+    managementScope: c.managementScope ?? CLOUD_PUBLIC_ENDPOINTS.managementScope,
+    tenantId,
+    subscriptionId: c.subscriptionId,
+    clientId: clientId!,
+    clientSecret: clientSecret!,
+    resourceGroup: c.resourceGroup,
+  };
+  const key = JSON.stringify([settings, c.cacert]);
+  let reader = readers.get(key);
+  if (!reader) {
+    reader = new CloudReader(settings, httpsTransport(c.cacert ? readFileSync(c.cacert, 'utf8') : undefined));
+    readers.set(key, reader);
   }
-
-  private async login(): Promise<void> {
-    const res = await fetch(`${this.cfg.directoryAddr}/${encodeURIComponent(this.cfg.tenantId)}/oauth2/v2.0/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'client_credentials',
-        client_id: this.cfg.rootClientId,
-        client_secret: this.cfg.rootClientSecret,
-      }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-    const body = (await res.json()) as { access_token?: string };
-    if (res.status !== 200 || !body.access_token)
-      throw new Error(`the cloud directory refused the root credentials (status ${res.status})`);
-    this.token = body.access_token;
-  }
-
-  /** One directory call; 404 gives undefined. */
-  async call<R>(method: string, path: string, body?: unknown): Promise<R | undefined> {
-    if (!this.token) await this.login();
-    const send = () =>
-      fetch(`${this.cfg.directoryAddr}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    let res = await send();
-    if (res.status === 401) {
-      await res.arrayBuffer();
-      await this.login();
-      res = await send();
-    }
-    if (res.status === 404) {
-      await res.arrayBuffer();
-      return undefined;
-    }
-    const text = await res.text();
-    if (res.status >= 400)
-      throw new Error(`cloud directory ${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
-    return (text ? JSON.parse(text) : {}) as R;
-  }
-
-  async list<R>(path: string): Promise<R[]> {
-    return (await this.call<{ value: R[] }>('GET', path))?.value ?? [];
-  }
-
-  now(): Promise<number> {
-    return fetch(`${this.cfg.directoryAddr}/health`, { signal: AbortSignal.timeout(TIMEOUT_MS) })
-      .then((r) => r.json() as Promise<{ now: string }>)
-      .then((b) => Date.parse(b.now));
-  }
-
-  appByClientId(appId: string): Promise<App | undefined> {
-    return this.list<App>(`/applications?appId=${encodeURIComponent(appId)}`).then((l) => l[0]);
-  }
-
-  spByClientId(appId: string): Promise<Sp | undefined> {
-    return this.list<Sp>(`/servicePrincipals?appId=${encodeURIComponent(appId)}`).then((l) => l[0]);
-  }
-
-  assignmentsOf(principalId: string): Promise<Assignment[]> {
-    return this.list<Assignment>(`/roleAssignments?principalId=${encodeURIComponent(principalId)}`);
-  }
-
-  groupsOf(principalId: string): Promise<{ id: string; displayName: string }[]> {
-    return this.list(`/servicePrincipals/${encodeURIComponent(principalId)}/memberOf`);
-  }
-
-  /** Group ids whose member list names the principal (works after the principal is gone). */
-  async groupsListing(principalId: string): Promise<string[]> {
-    const groups = await this.list<{ id: string }>('/groups');
-    // The member lists are independent reads: they go out together.
-    const members = await together(groups.map((g) => () => this.list<{ id: string }>(`/groups/${g.id}/members`)));
-    return groups.filter((_, i) => members[i]!.some((m) => m.id === principalId)).map((g) => g.id);
-  }
-
-  deletedItem(id: string): Promise<{ id: string; kind: string } | undefined> {
-    return this.call('GET', `/directory/deletedItems/${encodeURIComponent(id)}`);
-  }
-
-  /** Deletes a deleted item for good (cleanup of what a test left soft-deleted). */
-  async purge(id: string): Promise<void> {
-    await this.call('DELETE', `/directory/deletedItems/${encodeURIComponent(id)}`);
-  }
-
-  /** Role assignments on exactly `scope`, whoever holds them. */
-  assignmentsAt(scope: string): Promise<Assignment[]> {
-    return this.list<Assignment>(`/roleAssignments?scope=${encodeURIComponent(scope)}`);
-  }
-
-  roleDefinitions(): Promise<RoleDef[]> {
-    return this.list<RoleDef>('/roleDefinitions');
-  }
-
-  groups(): Promise<{ id: string; displayName: string }[]> {
-    return this.list('/groups');
-  }
-
-  /** A fresh application with a principal, for application_object_id roles and rotate-root. */
-  async createApp(
-    displayName: string,
-    opts: { admin?: boolean; withSecret?: boolean } = {},
-  ): Promise<{ app: App; secret?: string }> {
-    const app = (await this.call<App>('POST', '/applications', { displayName, directoryAdmin: opts.admin ?? false }))!;
-    await this.call('POST', '/servicePrincipals', { appId: app.appId });
-    let secret: string | undefined;
-    if (opts.withSecret)
-      secret = (await this.call<{ secretText: string }>('POST', `/applications/${app.id}/addPassword`, {
-        displayName: 'suite',
-      }))!.secretText;
-    return { app: (await this.call<App>('GET', `/applications/${app.id}`))!, secret };
-  }
-
-  async deleteApp(app: { id: string; appId: string }): Promise<void> {
-    const sp = await this.spByClientId(app.appId);
-    if (sp) {
-      await this.call('DELETE', `/servicePrincipals/${sp.id}`);
-      await this.call('DELETE', `/directory/deletedItems/${sp.id}`);
-    }
-    if (await this.call('GET', `/applications/${app.id}`)) await this.call('DELETE', `/applications/${app.id}`);
-    await this.call('DELETE', `/directory/deletedItems/${app.id}`);
-  }
-}
-
-export function probe(t: T): DirectoryProbe {
-  const c = need(t, 'directoryAddr', 'rootClientId', 'rootClientSecret', 'tenantId');
-  return new DirectoryProbe(c);
+  return reader;
 }
 
 /** Fixture names from the settings, else discovered in the directory; skips when neither has one. */
 export async function fixtureRoleName(t: T): Promise<string> {
   const c = cloudConfig(t);
   if (c.roleNames?.[0]) return c.roleNames[0];
-  if (c.directoryAddr && c.rootClientId) {
+  if (c.subscriptionId) {
     const first = (await probe(t).roleDefinitions())[0];
     if (first) return first.roleName;
   }
@@ -220,17 +80,34 @@ export async function fixtureRoleName(t: T): Promise<string> {
 export async function fixtureGroupName(t: T): Promise<string> {
   const c = cloudConfig(t);
   if (c.groupNames?.[0]) return c.groupNames[0];
-  if (c.directoryAddr && c.rootClientId) {
-    const first = (await probe(t).groups())[0];
-    if (first) return first.displayName;
-  }
+  const first = await probe(t).anyGroup();
+  if (first) return first.displayName;
   return t.skip('no existing cloud group is known', 'cloud.groupNames');
 }
 
-/** A run-unique scope under the target's subscription. */
-export function scopeFor(t: T, base = 'rg'): string {
-  const { subscriptionId } = need(t, 'subscriptionId');
-  return `/subscriptions/${subscriptionId}/resourceGroups/${t.unique(base)}`;
+/** The object ids of the groups of that name (to read their member lists). */
+export async function groupIds(t: T, name: string): Promise<string[]> {
+  return (await probe(t).groupsNamed(name)).map((g) => g.id);
+}
+
+/**
+ * A run-unique scope for one test: a resource the suite creates in the run's resource group
+ * (cloud.resourceGroup) and removes after the test, with whatever role assignments remain on it.
+ * Its creation is set-up: a cloud that refuses it makes the test not applicable.
+ */
+export async function scopeFor(t: T, base = 'scope'): Promise<string> {
+  need(t, 'subscriptionId', 'resourceGroup');
+  const p = probe(t);
+  let scope: string;
+  try {
+    scope = await p.createScope(t.unique(base));
+  } catch (err) {
+    if (err instanceof CloudCallError && err.status >= 400 && err.status < 500)
+      t.notApplicable(`the cloud refused the test's scope: ${err.message}`, 'cloud.resourceGroup');
+    throw err;
+  }
+  t.track(`scope ${scope}`, () => p.deleteScope(scope), 'unmount');
+  return scope;
 }
 
 /** Mounts the engine and, when the root credentials are known, configures it with them. */
@@ -299,4 +176,19 @@ export async function eventually(seconds: number, probeFn: () => Promise<boolean
 
 export function fail(check: string, message: string, expected: unknown, actual: unknown): never {
   throw new CheckFailure(check, message, expected, actual);
+}
+
+/** Two scopes are the same resource when their ids match without regard to case (as the resource manager compares them). */
+export const sameScope = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Purges, after the test, the application and principal of a credential (by its client id) from
+ * the directory's deleted items, where the end of its lease leaves them: a real tenant keeps them
+ * for weeks otherwise. Their ids are read now, while they exist.
+ */
+export async function purgeAfterTest(t: T, clientId: string | undefined): Promise<void> {
+  if (!clientId) return;
+  const p = probe(t);
+  const [app, sp] = await Promise.all([p.appByClientId(clientId), p.spByClientId(clientId)]);
+  for (const id of [app?.id, sp?.id]) if (id) t.track(`deleted item ${id}`, () => p.purge(id), 'unmount');
 }

@@ -5,7 +5,18 @@
  */
 import type { T } from '../../harness/index.js';
 import { bodyAt, statusIs, success } from '../../harness/checks/index.js';
-import { type DirectoryProbe, fixtureGroupName, fixtureRoleName, revokeLease, scopeFor } from './helpers.js';
+import {
+  type DirectoryProbe,
+  eventually,
+  fail,
+  fixtureGroupName,
+  fixtureRoleName,
+  loginsEventually,
+  propagation,
+  revokeLease,
+  scopeFor,
+  purgeAfterTest,
+} from './helpers.js';
 
 export interface Creds {
   clientId: string;
@@ -50,6 +61,7 @@ export async function readCreds(
   };
   t.secret(b.data.client_secret);
   if (opts.track !== false) t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id), 'revoke');
+  await purgeAfterTest(t, b.data.client_id);
   return {
     clientId: b.data.client_id,
     clientSecret: b.data.client_secret,
@@ -64,7 +76,7 @@ export async function rolesAndGroups(
 ): Promise<{ body: Record<string, unknown>; roleName: string; groupName: string; scope: string }> {
   const roleName = await fixtureRoleName(t);
   const groupName = await fixtureGroupName(t);
-  const scope = scopeFor(t);
+  const scope = await scopeFor(t);
   return {
     roleName,
     groupName,
@@ -78,7 +90,7 @@ export async function rolesAndGroups(
 
 /** A role body naming the first fixture role definition on a fresh run-unique scope, and no group. */
 export async function rolesOnly(t: T): Promise<Record<string, unknown>> {
-  return { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: scopeFor(t) }]) };
+  return { cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: await scopeFor(t) }]) };
 }
 
 /** The principal of a client id with what the directory holds for it. */
@@ -95,4 +107,62 @@ export async function existingApp(t: T, p: DirectoryProbe) {
   const { app } = await p.createApp(t.unique('existing'));
   t.track(`application ${app.displayName}`, () => p.deleteApp(app));
   return app;
+}
+
+/**
+ * Expects the principal of `c` removed: its application and principal gone, no role assignment of
+ * it left, no member list of `groups` (ids) naming it, and its secret refused.
+ */
+export async function expectGone(
+  t: T,
+  p: DirectoryProbe,
+  c: Creds,
+  spId: string,
+  groups: string[],
+  what: string,
+): Promise<void> {
+  const gone = await eventually(
+    propagation(t),
+    async () => !(await p.appByClientId(c.clientId)) && !(await p.spByClientId(c.clientId)),
+  );
+  if (!gone)
+    fail(
+      'directory-removed',
+      `${what}: the application or service principal of ${c.clientId} still exists`,
+      'removed',
+      'present',
+    );
+  const assignments = await p.assignmentsOf(spId);
+  if (assignments.length)
+    fail(
+      'assignments-removed',
+      `${what}: role assignments of the removed principal remain`,
+      [],
+      assignments.map((a) => a.scope),
+    );
+  const memberships = await p.groupsListing(spId, groups);
+  if (memberships.length)
+    fail('memberships-removed', `${what}: group memberships of the removed principal remain`, [], memberships);
+  if (!(await loginsEventually(t, p, c.clientId, c.clientSecret, false)))
+    fail('secret-refused', `${what}: the generated secret still authenticates`, 'refused', 200);
+}
+
+/**
+ * Revokes credentials of `role` and returns the ids of their application and principal once both
+ * are gone. That revocation removes them is the rule of revoke-removes (which the tests name).
+ */
+export async function revokedPrincipal(
+  t: T,
+  p: DirectoryProbe,
+  mount: string,
+  role: string,
+  groups: string[],
+): Promise<{ app: string; sp: string }> {
+  const c = await readCreds(t, mount, role, { track: false });
+  const app = await p.appByClientId(c.clientId);
+  const sp = await p.spByClientId(c.clientId);
+  if (!app || !sp) fail('directory-principal', 'no application or principal was created', 'present', undefined);
+  t.check(await revokeLease(t, c.leaseId), success);
+  await t.proving('cloud.creds.revoke-removes', () => expectGone(t, p, c, sp.id, groups, 'after revocation'));
+  return { app: app.id, sp: sp.id };
 }

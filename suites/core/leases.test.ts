@@ -41,8 +41,10 @@ conformance(
       'a non-empty string',
       env.lease_id,
     );
+    // What the lease is, read where the real product reports it (the documents show no lease
+    // endpoint): a target without it cannot be compared, and the test is not applicable.
     const lookup = await t.svc.put('sys/leases/lookup', { body: { lease_id: leaseId } });
-    t.check(lookup, statusIs(200));
+    t.precondition(lookup, statusIs(200));
     const lease = (lookup.response.body as { data?: { id?: unknown; ttl?: unknown; renewable?: unknown } }).data ?? {};
     expectThat(
       lease.id === leaseId,

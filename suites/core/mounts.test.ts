@@ -1,5 +1,5 @@
 /** Mounting engines and auth methods (secrets-service-core.md, "What the service does" 3, "Authentication" 3). */
-import { suite, conformance } from '../../harness/index.js';
+import { conformance, suite, untilServing } from '../../harness/index.js';
 import { bodyAt, errorsArray, statusIs, success } from '../../harness/checks/index.js';
 
 const s = suite('core');
@@ -65,6 +65,7 @@ conformance(
   async (t) => {
     const path = `${t.unique('deep')}/team/kv`;
     t.check(await mountKv(t, path), success);
+    await untilServing(t, path, { type: 'kv', options: { version: '2' } });
     t.check(await t.svc.post(`${path}/data/k`, { body: { data: { a: '1' } }, validate: false }), statusIs(200, 204));
     t.check(
       await t.svc.get(`${path}/data/k`, { validate: false }),

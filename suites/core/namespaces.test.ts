@@ -1,5 +1,5 @@
 /** Namespaces (secrets-service-core.md, "Conventions" 7, "Authentication" 7); enterprise capability. */
-import { suite, conformance, type T } from '../../harness/index.js';
+import { conformance, suite, type T, untilServing } from '../../harness/index.js';
 import { bodyAt, statusIs, success } from '../../harness/checks/index.js';
 import { mountAliases } from '../../harness/index.js';
 
@@ -16,6 +16,7 @@ async function namespacedKv(t: T): Promise<{ ns: string; mount: string }> {
     success,
   );
   t.track(`mount ${ns}/${mount}`, () => t.svc.delete(`sys/mounts/${mount}`, { namespace: ns }), 'unmount');
+  await untilServing(t, mount, { type: 'kv', options: { version: '2' } }, ns);
   // Both spellings of the path map back to the spec's default mount.
   mountAliases.set(mount, 'secret');
   mountAliases.set(`${ns}/${mount}`, 'secret');

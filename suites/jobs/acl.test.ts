@@ -11,7 +11,7 @@ import { expectThat } from '../../harness/checks/index.js';
 import { jobDefinition, hcl } from '../../fixtures/jobs/index.js';
 import type { Exchange } from '../../harness/index.js';
 import { body, enc, ok, registered, register, scalable, trackJob, waitFor, type Obj } from './helpers.js';
-import { runAction, type ActionRun } from './ws.js';
+import { outputLine, ranAction, runAction, type ActionRun } from './ws.js';
 import { together } from '../lib/together.js';
 
 import { schedNamespace, schedTokenWith } from '../../harness/index.js';
@@ -39,15 +39,23 @@ function allowedAnswer(ex: Exchange, what: string): void {
   expectThat(is2xx(ex.response.status), 'acl', `${what} is allowed with the capability`, '2xx', ex.response.status);
 }
 
-/** Denied with only an unrelated capability, allowed with each of `allowedWith`. */
+/**
+ * Denied with only an unrelated capability, allowed with each of `allowedWith`. `ready` runs before
+ * each allowed request: what an earlier allowed one started (a deployment) must not refuse it.
+ */
 async function gate(
   t: T,
   what: string,
   allowedWith: string[][],
   send: (token: string) => Promise<Exchange>,
+  ready?: () => Promise<void>,
 ): Promise<void> {
   deniedAnswer(t, await send(await tokenWith(t, ['read-logs'])), `${what} with read-logs only`);
-  for (const caps of allowedWith) allowedAnswer(await send(await tokenWith(t, caps)), `${what} with ${caps.join('+')}`);
+  for (const caps of allowedWith) {
+    const token = await tokenWith(t, caps);
+    await ready?.();
+    allowedAnswer(await send(token), `${what} with ${caps.join('+')}`);
+  }
 }
 
 conformance(
@@ -111,8 +119,11 @@ conformance(
       (v) => v.Version as number,
     );
     const first = Math.min(...versions);
+    // The current version is marked stable: what marking an older one does to the job besides the
+    // flag is open (assumption jobs.stable.flag-only), and the revert below goes to the older one.
+    const latest = Math.max(...versions);
     await gate(t, 'POST /v1/job/:job_id/stable', [['submit-job']], (token) =>
-      t.sched.post(`job/${enc(id)}/stable`, { token, body: { JobID: id, JobVersion: first, Stable: true } }),
+      t.sched.post(`job/${enc(id)}/stable`, { token, body: { JobID: id, JobVersion: latest, Stable: true } }),
     );
     await gate(t, 'POST /v1/job/:job_id/revert', [['submit-job']], (token) =>
       t.sched.post(`job/${enc(id)}/revert`, { token, body: { JobID: id, JobVersion: first } }),
@@ -222,10 +233,16 @@ conformance(
     await gate(t, 'GET /v1/job/:job_id/scale', [['read-job-scaling'], ['read-job']], (token) =>
       t.sched.get(`job/${enc(id)}/scale`, { token }),
     );
-    // Scaling is refused while a deployment is active: let the registration's one finish first.
+    // Scaling is refused while a deployment is active: the registration's, and the one an allowed
+    // scale may start (the document leaves open whether a scale deploys), finish first.
     await scalable(t, id);
-    await gate(t, 'POST /v1/job/:job_id/scale', [['scale-job'], ['submit-job']], (token) =>
-      t.sched.post(`job/${enc(id)}/scale`, { token, body: { Count: 1, Message: 'acl', Target: { Group: 'cache' } } }),
+    await gate(
+      t,
+      'POST /v1/job/:job_id/scale',
+      [['scale-job'], ['submit-job']],
+      (token) =>
+        t.sched.post(`job/${enc(id)}/scale`, { token, body: { Count: 1, Message: 'acl', Target: { Group: 'cache' } } }),
+      () => scalable(t, id),
     );
   },
 );
@@ -312,7 +329,9 @@ conformance(
 
 /**
  * A running allocation of a service job whose task runs `task` (a driver the setting
- * sched.actionTasks names); not applicable when the target's clients do not run it.
+ * sched.actionTasks names); not applicable when the target's clients do not run it: the scheduler
+ * says so (an evaluation that could not place the group: blocked, or with FailedTGAllocs), or no
+ * allocation runs within timing.settleSeconds.
  */
 async function runningWith(
   t: T,
@@ -322,27 +341,43 @@ async function runningWith(
   const id = t.unique(base);
   const job = jobDefinition('service', id);
   Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.actionTasks[task]));
+  const driver = job.TaskGroups![0]!.Tasks![0]!.Driver;
   await register(t, job, { setup: true });
   await t.advance(3);
-  let allocs: Obj[] = [];
+  const unplaced = (evals: Obj[]) =>
+    evals.find((e) => e.Status === 'blocked' || Object.keys((e.FailedTGAllocs ?? {}) as Obj).length > 0);
+  let seen: { allocs: Obj[]; evals: Obj[] } = { allocs: [], evals: [] };
   try {
-    allocs = await waitFor(
-      'an allocation runs',
-      async () => body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)),
-      (a) => a.some((x) => x.ClientStatus === 'running'),
+    seen = await waitFor(
+      `an allocation of the task with driver ${driver} runs, or the scheduler cannot place it`,
+      async () => ({
+        allocs: body<Obj[]>(await t.sched.get(`job/${enc(id)}/allocations`)) ?? [],
+        evals: body<Obj[]>(await t.sched.get(`job/${enc(id)}/evaluations`)) ?? [],
+      }),
+      (r) => r.allocs.some((x) => x.ClientStatus === 'running') || !!unplaced(r.evals),
     );
   } catch {
     t.notApplicable(
-      `no allocation of a task with driver ${job.TaskGroups![0]!.Tasks![0]!.Driver} runs on the target`,
+      `no allocation of a task with driver ${driver} runs on the target within timing.settleSeconds`,
       `sched.actionTasks.${task}`,
     );
   }
-  return { id, alloc: allocs.find((x) => x.ClientStatus === 'running')!.ID as string };
+  const running = seen.allocs.find((x) => x.ClientStatus === 'running');
+  if (!running) {
+    const e = unplaced(seen.evals);
+    t.notApplicable(
+      `the scheduler cannot place a task with driver ${driver} (evaluation ${String(e?.Status)}: ${JSON.stringify(e?.FailedTGAllocs ?? {}).slice(0, 300)})`,
+      `sched.actionTasks.${task}`,
+    );
+  }
+  return { id, alloc: running!.ID as string };
 }
 
-const ran = (run: ActionRun) => run.refusedStatus === undefined && run.frames.some((f) => f.exited === true);
-const notRun = (run: ActionRun) =>
-  run.refusedStatus !== undefined ? !is2xx(run.refusedStatus) : !run.frames.some((f) => f.exited === true);
+/** Reads until the action's output line (or its exited frame) came: enough to tell it ran. */
+const untilRan = outputLine('hello world');
+/** The action ran: its output came (the end of the stream is the frames rule's). */
+const ran = ranAction;
+const notRun = (run: ActionRun) => (run.refusedStatus !== undefined ? !is2xx(run.refusedStatus) : !ranAction(run));
 
 conformance(
   {
@@ -357,30 +392,37 @@ conformance(
   async (t) => {
     const { id, alloc } = await runningWith(t, 'aclexec', 'isolated');
     const query = { action: 'echo-hello', alloc_id: alloc, task: 'redis' };
-    const without = await runAction(t, id, { query, token: await tokenWith(t, ['read-job']) });
-    expectThat(notRun(without), 'acl', 'without alloc-exec the action is refused', 'a refusal or no exited frame', {
+    const without = await runAction(t, id, { query, token: await tokenWith(t, ['read-job']), until: untilRan });
+    expectThat(notRun(without), 'acl', 'without alloc-exec the action is refused', 'a refusal or no output', {
       status: without.refusedStatus,
       frames: without.frames,
     });
-    // A stream that does not end (no exited frame, no close) breaks the stream's rule, not the ACL's.
     const token = await tokenWith(t, ['alloc-exec']);
-    const withCap = await t.proving('jobs.action.ws-frames-order', () => runAction(t, id, { query, token }));
+    const withCap = await runAction(t, id, { query, token });
     expectThat(
-      withCap.refusedStatus === undefined,
+      withCap.refusedStatus === undefined && ran(withCap),
       'acl',
-      'with alloc-exec alone the action of a task with file system isolation is not refused',
-      'the upgrade accepted',
-      withCap.refusedStatus,
+      'with alloc-exec alone the action of a task with file system isolation runs',
+      'the upgrade accepted and the output',
+      { status: withCap.refusedStatus, frames: withCap.frames },
     );
-    t.proving('jobs.action.ws-frames-order', () =>
+    // A stream that does not end (no exited frame, no close) breaks the stream's rule, not the ACL's.
+    t.proving('jobs.action.ws-frames-order', () => {
       expectThat(
-        ran(withCap),
+        !withCap.timedOut,
+        'frames',
+        'with alloc-exec the action stream did not close within 5000 ms',
+        'the stream closed',
+        withCap.frames,
+      );
+      expectThat(
+        withCap.frames.some((f) => f.exited === true),
         'acl',
         'with alloc-exec the action runs to its exited frame',
         'an exited frame',
         withCap.frames,
-      ),
-    );
+      );
+    });
   },
 );
 
@@ -396,16 +438,20 @@ conformance(
   async (t) => {
     const { id, alloc } = await runningWith(t, 'aclnode', 'unisolated');
     const query = { action: 'echo-hello', alloc_id: alloc, task: 'redis' };
-    const alone = await runAction(t, id, { query, token: await tokenWith(t, ['alloc-exec']) });
+    const alone = await runAction(t, id, { query, token: await tokenWith(t, ['alloc-exec']), until: untilRan });
     expectThat(
       notRun(alone),
       'acl',
       'with alloc-exec alone the action of a task without file system isolation is refused',
-      'a refusal or no exited frame',
+      'a refusal or no output',
       { status: alone.refusedStatus, frames: alone.frames },
     );
-    const both = await runAction(t, id, { query, token: await tokenWith(t, ['alloc-exec', 'alloc-node-exec']) });
-    expectThat(ran(both), 'acl', 'with alloc-exec and alloc-node-exec the action runs', 'an exited frame', {
+    const both = await runAction(t, id, {
+      query,
+      token: await tokenWith(t, ['alloc-exec', 'alloc-node-exec']),
+      until: untilRan,
+    });
+    expectThat(ran(both), 'acl', 'with alloc-exec and alloc-node-exec the action runs', 'its output', {
       status: both.refusedStatus,
       frames: both.frames,
     });

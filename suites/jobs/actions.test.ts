@@ -2,9 +2,20 @@
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { body, enc, registered, waitAdvancing, type Obj, ok } from './helpers.js';
-import { runAction, stdoutText, type ActionRun } from './ws.js';
+import { outputLine, ranAction, runAction, stdoutText, type ActionRun } from './ws.js';
 
 suite('jobs');
+
+/** How long a run waits for the stream to end (runAction's default). */
+const STREAM_MS = 5000;
+
+/** The action ran: its output came (the stream's end is the frames rule's, checked on its own). */
+function checkRan(run: ActionRun, what: string): void {
+  expectThat(ranAction(run), 'action', `${what}: the action runs (its output comes)`, 'output frames', {
+    status: run.refusedStatus,
+    frames: run.frames,
+  });
+}
 
 /** A service job with actions and its running allocation. */
 async function runningJob(t: T, base: string): Promise<{ id: string; allocId: string }> {
@@ -21,10 +32,18 @@ async function runningJob(t: T, base: string): Promise<{ id: string; allocId: st
 
 /**
  * The output frames the document lists: stdout data (at least one), the stdout close frame and the
- * exited frame. The document lists them without an order, so none is asked for; frames it does
- * not list (stderr, heartbeats) are tolerated.
+ * exited frame, and then the end of the stream (the client sends no stdin frames: "No stdin
+ * frames"). The document lists them without an order, so none is asked for; frames it does not
+ * list (stderr, heartbeats) are tolerated.
  */
 function checkFrames(run: ActionRun): void {
+  expectThat(
+    !run.timedOut,
+    'frames',
+    `the action stream did not close within ${STREAM_MS} ms of its start (no input frames but those the document lists were sent)`,
+    'the stream closed',
+    run.frames,
+  );
   expectEqual(run.invalid, [], 'every frame is JSON');
   const kinds: string[] = run.frames.map((f) =>
     f.exited === true
@@ -112,13 +131,15 @@ conformance(
   async (t) => {
     const { id, allocId } = await runningJob(t, 'ahs');
     const query = { action: 'echo-hello', alloc_id: allocId, task: 'redis', ws_handshake: true };
+    // Whether the action ran is read from its output: the end of the stream is the frames rule's.
     const ok = await runAction(t, id, {
       query,
       tokenHeader: false,
       send: [{ version: 1, auth_token: t.config.sched.token }],
+      until: outputLine('hello world'),
     });
     t.proving('jobs.action.ws-frames-order', () => expectEqual(ok.refusedStatus, undefined, 'the upgrade is accepted'));
-    checkFrames(ok);
+    checkRan(ok, 'with the auth_token first frame');
     if (!t.config.capabilities.schedAcl) return;
     const bad = await runAction(t, id, {
       query,
@@ -140,18 +161,21 @@ conformance(
     id: 'jobs.action.tty-size',
     also: ['jobs.action.ws-frames-order'],
     level: 'MUST',
-    title: 'WebSocket /v1/job/:job_id/action?tty=true accepts tty_size frames and completes',
+    title: 'WebSocket /v1/job/:job_id/action?tty=true accepts tty_size frames and runs the action',
   },
   async (t) => {
     const { id, allocId } = await runningJob(t, 'atty');
     const run = await runAction(t, id, {
       query: { action: 'echo-hello', alloc_id: allocId, task: 'redis', tty: true, ws_handshake: false },
       send: [{ tty_size: { height: 24, width: 80 } }],
+      until: outputLine('hello world'),
     });
     t.proving('jobs.action.ws-frames-order', () =>
       expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted'),
     );
-    checkFrames(run);
+    // The stream is not broken by the tty_size frame: the action's output comes (which frames end
+    // the stream is the frames rule's, checked on its own).
+    checkRan(run, 'after a tty_size frame');
   },
 );
 
@@ -165,13 +189,15 @@ conformance(
   async (t) => {
     const { id, allocId } = await runningJob(t, 'attyd');
     const query = { action: 'echo-hello', alloc_id: allocId, task: 'redis', ws_handshake: false };
-    const omitted = await runAction(t, id, { query });
-    const plain = await runAction(t, id, { query: { ...query, tty: false } });
-    t.proving('jobs.action.ws-frames-order', () => {
-      expectEqual([omitted.refusedStatus, plain.refusedStatus], [undefined, undefined], 'the upgrades are accepted');
-      checkFrames(omitted);
-      checkFrames(plain);
-    });
+    // The output is compared, read up to its line end (or the exited frame): the end of the
+    // stream is the frames rule's, checked on its own.
+    const until = outputLine('hello world');
+    const omitted = await runAction(t, id, { query, until });
+    const plain = await runAction(t, id, { query: { ...query, tty: false }, until });
+    t.proving('jobs.action.ws-frames-order', () =>
+      expectEqual([omitted.refusedStatus, plain.refusedStatus], [undefined, undefined], 'the upgrades are accepted'),
+    );
+    checkRan(plain, 'with tty=false');
     expectEqual(stdoutText(omitted), stdoutText(plain), 'tty defaults to false: the output is the tty=false output');
   },
 );
@@ -188,11 +214,12 @@ conformance(
     const run = await runAction(t, id, {
       query: { action: 'echo-hello', alloc_id: allocId, task: 'redis', tty: true, ws_handshake: false },
       send: [{ tty_size: { height: 24, width: 80 } }],
+      until: outputLine('hello world'),
     });
-    t.proving('jobs.action.ws-frames-order', () => {
-      expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted');
-      checkFrames(run);
-    });
+    t.proving('jobs.action.ws-frames-order', () =>
+      expectEqual(run.refusedStatus, undefined, 'the upgrade is accepted'),
+    );
+    checkRan(run, 'with tty=true');
     // A control character other than the line feed: an escape sequence or the terminal's carriage return.
     const text = stdoutText(run);
     expectThat(

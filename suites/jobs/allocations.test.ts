@@ -26,6 +26,9 @@ const deploymentsOf = async (t: T, id: string, query: Record<string, string | bo
   return body<Obj[]>(ex);
 };
 
+/** A day in nanoseconds (the unit of durations inside job definitions). */
+const DAY_NS = 86_400_000_000_000;
+
 const emptyArray = bodyAt('', (v: unknown) => Array.isArray(v) && v.length === 0, 'is an empty array');
 
 conformance(
@@ -291,13 +294,23 @@ conformance(
     id: 'jobs.evaluate.force-reschedule',
     level: 'MUST',
     title:
-      'POST /v1/job/:job_id/evaluate with EvalOptions.ForceReschedule true replaces a failed allocation past its reschedule limit; without it the allocation stays failed',
+      'POST /v1/job/:job_id/evaluate with EvalOptions.ForceReschedule true replaces a failed allocation before its reschedule delay; without it the allocation stays failed',
   },
   async (t) => {
     const id = t.unique('sforce');
-    // A batch task that fails at once, with no restarts and no reschedule attempts: its failed
-    // allocation is past its reschedule limit from the start.
+    // A batch task that fails at once, with no restarts and one reschedule attempt a day after the
+    // failure: its failed allocation is within its reschedule delay ("even past reschedule limits
+    // or delays"). Not Attempts 0: the document does not say whether that is a limit used up or
+    // rescheduling switched off (the real scheduler reads it so, and then forces nothing).
     const job = jobDefinition('batch-failing', id);
+    job.TaskGroups![0]!.ReschedulePolicy = {
+      Attempts: 1,
+      Interval: 2 * DAY_NS,
+      Delay: DAY_NS,
+      DelayFunction: 'constant',
+      MaxDelay: DAY_NS,
+      Unlimited: false,
+    };
     Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.failingTask));
     await register(t, job);
     const failed = (
@@ -327,7 +340,7 @@ conformance(
     expectThat(
       unforced.length === 0,
       'reschedule',
-      'without ForceReschedule (default false) the failed allocation past its limit is not replaced',
+      'without ForceReschedule (default false) the failed allocation within its delay is not replaced',
       'no new allocation',
       unforced.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
     );
@@ -336,7 +349,7 @@ conformance(
     expectThat(
       unforcedFalse.length === 0,
       'reschedule',
-      'with ForceReschedule false the failed allocation past its limit is not replaced',
+      'with ForceReschedule false the failed allocation within its delay is not replaced',
       'no new allocation',
       unforcedFalse.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
     );

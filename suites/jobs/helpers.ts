@@ -1,3 +1,4 @@
+// size: the shared steps of every jobs file (registering, polling, refusals, case runner, read-back comparison).
 /**
  * Shared steps of the jobs suite: registering run-unique jobs with purge cleanup, reading typed
  * bodies, bounded polling for the scheduler's asynchronous state, and the data-driven case runner.
@@ -170,6 +171,22 @@ export function waitAdvancing<R>(t: T, what: string, read: () => Promise<R>, ok:
 }
 
 /**
+ * Lets `seconds` pass on the scheduler's clock where a test needs time itself to pass, not a state
+ * to come (two forced launches a moment apart): the harness moves the clock where it can;
+ * elsewhere the test waits that long in real time, up to timing.maxRealWaitSeconds, and is skipped
+ * naming that setting beyond it. A state the scheduler reaches is polled instead (waitFor).
+ */
+export async function elapse(t: T, seconds: number): Promise<void> {
+  if (t.config.capabilities.schedControl) return t.advance(seconds);
+  if (seconds > t.config.timing.maxRealWaitSeconds)
+    t.skip(
+      `needs ${seconds} s to pass on the scheduler, whose clock the harness cannot move`,
+      'timing.maxRealWaitSeconds',
+    );
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+}
+
+/**
  * The documents give no status for most refusals and no error body ("Error body format of this
  * API: not shown"): a refusal is any non-2xx answer. The catalogue's assumption
  * jobs.errors.rejections-4xx asks for a 4xx besides (checked through t.assuming: a 5xx refusal is
@@ -313,16 +330,30 @@ export async function runCase(t: T, c: Case, ids: Record<string, string>, listPr
 
 /**
  * Where `actual` fails to hold everything `expected` holds (every key of an object, every element
- * of an array, equal scalars), as a JSON pointer below `at`; undefined when it holds it all. A
- * scheduler fills defaults into what it stores, so a definition read back may hold more.
+ * of an array in its order, equal scalars), as a JSON pointer below `at`; undefined when it holds
+ * it all. A scheduler fills defaults into what it stores, so a definition read back may hold more:
+ * more keys, and more elements (the real scheduler adds the constraints a driver implies to a
+ * group's list). An element sent is found in the array read back after the one found for the
+ * element before it; a one-to-one match is looked for only where the lengths agree.
  */
 export function missingFrom(actual: unknown, expected: unknown, at = ''): string | undefined {
   if (expected !== null && typeof expected === 'object') {
     if (Array.isArray(expected)) {
-      if (!Array.isArray(actual) || actual.length !== expected.length) return at || '/';
-      for (let i = 0; i < expected.length; i++) {
-        const miss = missingFrom(actual[i], expected[i], `${at}/${i}`);
-        if (miss) return miss;
+      if (!Array.isArray(actual)) return at || '/';
+      if (actual.length === expected.length) {
+        for (let i = 0; i < expected.length; i++) {
+          const miss = missingFrom(actual[i], expected[i], `${at}/${i}`);
+          if (miss) return miss;
+        }
+        return undefined;
+      }
+      // In order, each element of `expected` held by a later element of `actual` (a first match
+      // in order is a match whenever one exists).
+      let j = 0;
+      for (const e of expected) {
+        while (j < actual.length && missingFrom(actual[j], e) !== undefined) j++;
+        if (j === actual.length) return at || '/';
+        j++;
       }
       return undefined;
     }
@@ -336,18 +367,50 @@ export function missingFrom(actual: unknown, expected: unknown, at = ''): string
   return actual === expected ? undefined : at || '/';
 }
 
+/** The value at a pointer `missingFrom` answered ('/' is the whole value). */
+const valueAtPointer = (v: unknown, pointer: string): unknown =>
+  pointer === '/'
+    ? v
+    : pointer
+        .split('/')
+        .slice(1)
+        .reduce<unknown>((o, k) => (o as Obj | undefined)?.[k], v);
+
 /** `actual` holds everything `expected` holds (see `missingFrom`). */
 export function expectContains(actual: unknown, expected: unknown, message: string): void {
   const miss = missingFrom(actual, expected);
   if (miss === undefined) return;
-  const at = (v: unknown) =>
-    miss === '/'
-      ? v
-      : miss
-          .split('/')
-          .slice(1)
-          .reduce<unknown>((o, k) => (o as Obj | undefined)?.[k], v);
-  expectThat(false, 'contains', `${message}: ${miss} differs`, at(expected), at(actual));
+  expectThat(
+    false,
+    'contains',
+    `${message}: ${miss} differs`,
+    valueAtPointer(expected, miss),
+    valueAtPointer(actual, miss),
+  );
+}
+
+/**
+ * Every place where the fields of `actual` fail to hold what those of `expected` hold (see
+ * `missingFrom`), per top-level field and then below it: one check that names all of them.
+ */
+export function missingFields(actual: Obj, expected: Obj): { at: string; sent: unknown; read: unknown }[] {
+  const out: { at: string; sent: unknown; read: unknown }[] = [];
+  const walk = (a: unknown, e: unknown, at: string): void => {
+    const miss = missingFrom(a, e);
+    if (miss === undefined) return;
+    // Below an object, each key on its own; an array or a scalar is reported where it differs.
+    if (e !== null && typeof e === 'object' && !Array.isArray(e) && a !== null && typeof a === 'object') {
+      for (const [k, v] of Object.entries(e as Obj)) walk((a as Obj)[k], v, `${at}/${k}`);
+      return;
+    }
+    if (Array.isArray(e) && Array.isArray(a) && a.length === e.length) {
+      for (const [i, v] of e.entries()) walk(a[i], v, `${at}/${i}`);
+      return;
+    }
+    out.push({ at: at || '/', sent: e, read: a });
+  };
+  walk(actual, expected, '');
+  return out;
 }
 
 export { expectThat, expectEqual };
@@ -382,7 +445,15 @@ export async function scalable(t: T, id: string, namespace?: string): Promise<vo
         'eventually',
         `the evaluations and deployment of ${id} did not finish within ${settle} s, so the job cannot be scaled`,
         'no pending evaluation, no active deployment',
-        { pending, deployment: d?.Status },
+        {
+          pending,
+          deployment: d && {
+            Status: d.Status,
+            StatusDescription: d.StatusDescription,
+            JobVersion: d.JobVersion,
+            TaskGroups: d.TaskGroups,
+          },
+        },
       );
     await t.advance(5);
     // A moved clock has the work that fell due done when the move answers; real time is polled.

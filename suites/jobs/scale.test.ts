@@ -3,6 +3,7 @@
  * active-deployment refusal and the deployments of a service job (allocations, summary and
  * services: allocations.test.ts).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { suite, conformance, schedTokenWith, type T } from '../../harness/index.js';
 import { statusIs, clientError, bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
@@ -67,7 +68,7 @@ conformance(
       ok,
       bodyAt('/JobID', id),
       bodyAt('/Namespace', 'default'),
-      bodyAt('/JobStopped', false),
+      bodyAt('/JobStopped', (v: unknown) => v === undefined || v === false, 'is false (or absent) for a running job'),
       bodyAt('/TaskGroups/cache/Desired', 1),
       bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'),
       bodyAt('/JobCreateIndex', job.CreateIndex, "is the job's CreateIndex"),
@@ -115,9 +116,10 @@ conformance(
     const { id } = await registered(t, 'service', 'snocount');
     await scalable(t, id);
     const before = (await readJob(t, id)).TaskGroups[0].Count;
+    // With a Message: the form of the Error field is message-xor-error's, not this rule's.
     t.check(
       await t.sched.post(`job/${enc(id)}/scale`, {
-        body: { Error: 'the autoscaler could not decide', Target: { Group: 'cache' } },
+        body: { Message: 'the autoscaler left the count', Target: { Group: 'cache' } },
       }),
       ok,
     );
@@ -147,7 +149,8 @@ conformance(
     t.check(status, ok);
     const events = (body(status).TaskGroups?.cache?.Events ?? []) as Obj[];
     expectThat(
-      events.some((e) => JSON.stringify(e.Meta) === JSON.stringify(meta)),
+      // Compared as values: a scheduler may store the members in another order.
+      events.some((e) => isDeepStrictEqual(e.Meta, meta)),
       'event',
       'the scale status lists an event holding the request Meta',
       meta,
@@ -265,7 +268,7 @@ conformance(
   {
     id: 'jobs.scale.enforce-index',
     level: 'MUST',
-    title: 'POST /v1/job/:job_id/scale with EnforceIndex applies only with the current JobModifyIndex (default 0)',
+    title: 'POST /v1/job/:job_id/scale with EnforceIndex applies only with the current JobModifyIndex',
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'senf');
@@ -275,10 +278,11 @@ conformance(
       t.sched.post(`job/${enc(id)}/scale`, {
         body: { Count: 2, Message: 'enforced', Target: { Group: 'cache' }, EnforceIndex: true, ...extra },
       });
+    // Only a stale index is refused: what an omitted one (0) means for a scale is not said (the
+    // register's "index 0 means only if the job is new" speaks of registering; a scaled job exists).
     await refusedUnchanged(t, id, 'a scale request with EnforceIndex and a stale JobModifyIndex', () =>
       scale({ JobModifyIndex: current + 1000 }),
     );
-    await refusedUnchanged(t, id, 'a scale request with EnforceIndex and no JobModifyIndex (0)', () => scale({}));
     t.check(await scale({ JobModifyIndex: current }), ok);
     expectEqual((await readJob(t, id)).TaskGroups[0].Count, 2, 'the request with the current index scaled the group');
   },

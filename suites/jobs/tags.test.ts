@@ -1,8 +1,8 @@
 /** Version tags: create (name, description, latest version by default), unique per job, kept, delete. */
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
-import { readJob, refusedUnchanged, update, ok } from './helpers.js';
-import { hasEnvDiff, modeOf, revert, tag, versioned, versionsOf, withMode } from './versioned.js';
+import { refusedUnchanged, update, ok } from './helpers.js';
+import { hasEnvDiff, modeOf, tag, taggedMode, versioned, versionsOf, withMode } from './versioned.js';
 import { body, enc } from './helpers.js';
 
 suite('jobs');
@@ -35,17 +35,19 @@ conformance(
 conformance(
   {
     id: 'jobs.tag.unique-per-job',
-    also: ['jobs.revert.by-tag'],
     level: 'MUST',
     title: 'POST /v1/job/:job_id/versions/:tag_name/tag with a name the job already uses is refused',
   },
   async (t) => {
-    const { id, v } = await versioned(t, 'tagu', 'secondary');
+    const { id, v } = await versioned(t, 'tagu', 'secondary', 'tertiary');
     t.check(await tag(t, id, 'golden', { Version: v[0] }), ok);
     await refusedUnchanged(t, id, 'a tag name the job already uses', () => tag(t, id, 'golden', { Version: v[1] }));
-    // The tag stays where it was: a revert by its name brings back the first version (MODE primary).
-    t.as('jobs.revert.by-tag').check(await revert(t, id, { TaggedVersion: 'golden' }), ok);
-    expectEqual(modeOf(await readJob(t, id)), 'primary', 'the tag golden still names the first version');
+    // The tag stays where it was: it still names the first version (MODE primary).
+    expectEqual(
+      await taggedMode(t, id, 'golden', 'tertiary'),
+      'primary',
+      'the tag golden still names the first version',
+    );
     const other = await versioned(t, 'tagu');
     t.check(await tag(t, other.id, 'golden', { Version: other.v[0] }), ok);
   },
@@ -54,19 +56,19 @@ conformance(
 conformance(
   {
     id: 'jobs.tag.latest-when-omitted',
-    also: ['jobs.revert.by-tag'],
     level: 'MUST',
     title: 'POST /v1/job/:job_id/versions/:tag_name/tag without Version tags the latest version',
   },
   async (t) => {
     const { id, job } = await versioned(t, 'tagl', 'secondary');
     t.check(await tag(t, id, 'current'), ok);
+    // Two newer versions: the newest one's predecessor is not the tagged one.
     t.check(await update(t, withMode(job, 'tertiary')), ok);
-    t.check(await revert(t, id, { TaggedVersion: 'current' }), ok);
+    t.check(await update(t, withMode(job, 'quaternary')), ok);
     expectEqual(
-      modeOf(await readJob(t, id)),
+      await taggedMode(t, id, 'current', 'quaternary'),
       'secondary',
-      'reverting to the tag restored the version that was the latest when tagged',
+      'the tag names the version that was the latest when tagged (MODE secondary)',
     );
   },
 );
@@ -74,7 +76,6 @@ conformance(
 conformance(
   {
     id: 'jobs.tag.not-garbage-collected',
-    also: ['jobs.revert.by-tag'],
     level: 'MUST',
     title: 'GET /v1/job/:job_id/versions still lists a tagged version after many newer versions',
   },
@@ -102,11 +103,8 @@ conformance(
         listed,
       ),
     );
-    t.as('jobs.revert.by-tag').check(await revert(t, id, { TaggedVersion: 'keep' }), ok);
-    const now = await readJob(t, id);
-    t.proving('jobs.revert.by-tag', () =>
-      expectEqual(modeOf(now), 'primary', 'the tagged version can still be reverted to'),
-    );
+    // "... and can be compared by tag name": the tag still names the kept version.
+    expectEqual(await taggedMode(t, id, 'keep', 'm11'), 'primary', 'the tag still names the kept first version');
   },
 );
 
@@ -119,28 +117,38 @@ conformance(
   },
   async (t) => {
     const { id, v } = await versioned(t, 'tagd', 'secondary', 'tertiary');
-    t.check(await tag(t, id, 'gone', { Version: v[0] }), ok);
-    t.check(await tag(t, id, 'kept', { Version: v[1] }), ok);
+    t.check(await tag(t, id, 'kept', { Version: v[0] }), ok);
+    t.check(await tag(t, id, 'gone', { Version: v[1] }), ok);
     const del = await t.sched.delete(`job/${enc(id)}/versions/gone/tag`);
-    t.check(
-      del,
-      ok,
-      bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'),
-      bodyAt('/VolumeEvalID', (v: unknown) => typeof v === 'string', 'is a string'),
-      bodyAt('/VolumeEvalIndex', Number.isInteger, 'is an integer'),
-      bodyAt('/Index', Number.isInteger, 'is an integer'),
-      bodyAt('/KnownLeader', (v: unknown) => typeof v === 'boolean', 'is a boolean'),
-      bodyAt('/LastContact', (v: unknown) => typeof v === 'number', 'is a number'),
-      bodyAt('/NextToken', (v: unknown) => typeof v === 'string', 'is a string'),
-    );
-    await refusedUnchanged(t, id, 'a revert to a deleted tag', () => revert(t, id, { TaggedVersion: 'gone' }));
+    t.check(del, ok);
+    // The tag is gone: its name (unique per job) can name another version again.
     t.check(await tag(t, id, 'gone', { Version: v[2] }), ok);
     // Only the tag the path names is removed: the job's other tag still names its version.
-    t.check(await revert(t, id, { TaggedVersion: 'kept' }), ok);
     expectEqual(
-      modeOf(await readJob(t, id)),
-      'secondary',
-      'a revert to the tag kept (not the one deleted) restores the version it names',
+      await taggedMode(t, id, 'kept', 'tertiary'),
+      'primary',
+      'the tag kept (not the one deleted) still names the first version',
+    );
+    // The answer: a write response (JobModifyIndex: the job's index), VolumeEvalID and
+    // VolumeEvalIndex (absent when no volume evaluation was made, like EvalID), and query meta.
+    const orAbsent = (f: (x: unknown) => boolean) => (x: unknown) => x === undefined || f(x);
+    t.check(
+      del,
+      bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'),
+      bodyAt(
+        '/VolumeEvalID',
+        orAbsent((x) => typeof x === 'string'),
+        'is a string (or absent)',
+      ),
+      bodyAt('/VolumeEvalIndex', orAbsent(Number.isInteger), 'is an integer (or absent)'),
+      bodyAt('/Index', Number.isInteger, 'is an integer'),
+      bodyAt('/KnownLeader', (x: unknown) => typeof x === 'boolean', 'is a boolean'),
+      bodyAt('/LastContact', (x: unknown) => typeof x === 'number', 'is a number'),
+      bodyAt(
+        '/NextToken',
+        orAbsent((x) => typeof x === 'string'),
+        'is a string (or absent)',
+      ),
     );
   },
 );

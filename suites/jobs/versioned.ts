@@ -4,7 +4,7 @@
  */
 import type { T } from '../../harness/index.js';
 import type { JobDefinition } from '../../fixtures/jobs/index.js';
-import { body, currentVersion, enc, registered, update, type Obj, ok } from './helpers.js';
+import { body, currentVersion, enc, readJob, registered, update, type Obj, ok } from './helpers.js';
 
 /** A copy of the job with the task's MODE environment variable set (one field diff per change). */
 export function withMode(job: JobDefinition, mode: string): JobDefinition {
@@ -71,3 +71,33 @@ export async function versionsOf(t: T, id: string): Promise<Obj[]> {
 /** The version numbers of a job, lowest first. */
 export const versionNumbers = async (t: T, id: string): Promise<number[]> =>
   (await versionsOf(t, id)).map((v) => Number(v.Version)).sort((a, b) => a - b);
+
+/** The Old of the MODE field diff whose New is `newest`, in any of the job diffs, if there is one. */
+const fromTo = (diffs: Obj[] | null, newest: string): unknown =>
+  (diffs ?? []).flatMap((d) => fieldDiffs(d)).find((f) => String(f.Name).includes('MODE') && f.New === newest)?.Old;
+
+/**
+ * The MODE of the version the tag `name` names, read the ways the document gives a tag to be read:
+ * compared by tag name (the suite's diff_tag, an assumption), and otherwise reverted to
+ * (TaggedVersion), which makes a new version: call it last. The newest version (MODE `newest`) is
+ * compared with the tagged one; the caller arranges that the newest version's predecessor has
+ * another MODE than the tagged version, so a comparison that equals the plain one (with the
+ * predecessor) shows that diff_tag was not honoured, and the revert decides. A tag is read
+ * without leaning on one of the two rules a scheduler may lack.
+ */
+export async function taggedMode(t: T, id: string, name: string, newest: string): Promise<unknown> {
+  if (t.config.assumptions['jobs.versions.diff-tag'] !== false) {
+    const [tagged, plain] = [
+      await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true, diff_tag: name } }),
+      await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } }),
+    ];
+    const ok2xx = (s: number) => s >= 200 && s < 300;
+    if (ok2xx(tagged.response.status) && ok2xx(plain.response.status)) {
+      const viaTag = fromTo(body(tagged).Diffs, newest);
+      const viaPredecessor = fromTo(body(plain).Diffs, newest);
+      if (viaTag !== viaPredecessor) return viaTag === undefined ? newest : viaTag;
+    }
+  }
+  t.check(await revert(t, id, { TaggedVersion: name }), ok);
+  return modeOf(await readJob(t, id));
+}

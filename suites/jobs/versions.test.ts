@@ -160,7 +160,7 @@ conformance(
     const stable = await t.sched.post(`job/${enc(id)}/stable`, {
       body: { JobID: id, JobVersion: first, Stable: true },
     });
-    t.check(stable, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    t.check(stable, ok);
     expectEqual((await flags(t, id))[first!], true, 'the first version is stable');
     expectEqual((await flags(t, id))[latest!], false, 'the latest version was not touched');
     // Marking an older version stable is a flag, not a revert: the job keeps its version and spec.
@@ -184,6 +184,23 @@ conformance(
       [latest, true],
       'GET /v1/job/:job_id after marking its current version stable',
     );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.stable.set',
+    level: 'MUST',
+    title: 'POST /v1/job/:job_id/stable answers the JobModifyIndex of the change',
+  },
+  async (t) => {
+    // "Response: `JobModifyIndex`": a test of its own, so the flag's effects are judged apart.
+    const { id } = await versioned(t, 'stabr', 'secondary');
+    const latest = await currentVersion(t, id);
+    const stable = await t.sched.post(`job/${enc(id)}/stable`, {
+      body: { JobID: id, JobVersion: latest, Stable: true },
+    });
+    t.check(stable, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
   },
 );
 
@@ -232,6 +249,9 @@ conformance(
     t.proving('jobs.update.bumps-version', () =>
       expectThat(second > first, 'version', 'the change made a higher version', `> ${first}`, second),
     );
+    // A third version: the tag goes to the second, so a revert that ignored TaggedVersion (and
+    // took JobVersion's default, 0) or stayed on the current version would not pass.
+    t.as('jobs.update.bumps-version').check(await update(t, withMode(job, 'tertiary')), ok);
     const diffs = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
     t.proving('jobs.versions.diffs', () =>
       expectThat(
@@ -243,13 +263,13 @@ conformance(
       ),
     );
     t.as('jobs.tag.create').check(
-      await tag(t, id, 'first', { Version: first, Description: 'initial' }),
+      await tag(t, id, 'second', { Version: second, Description: 'the second' }),
       ok,
-      bodyAt('/Name', 'first'),
+      bodyAt('/Name', 'second'),
     );
-    t.check(await revert(t, id, { TaggedVersion: 'first' }), ok);
+    t.check(await revert(t, id, { TaggedVersion: 'second' }), ok);
     const reverted = await readJob(t, id);
-    expectEqual(modeOf(reverted), 'primary', 'reverted to the tagged definition');
+    expectEqual(modeOf(reverted), 'secondary', 'reverted to the tagged definition');
     t.as('jobs.stable.set').check(
       await t.sched.post(`job/${enc(id)}/stable`, {
         body: { JobID: id, JobVersion: reverted.Version, Stable: true },

@@ -1,6 +1,7 @@
 /**
  * A small client for the action stream (GET /v1/job/:job_id/action upgraded to a WebSocket):
- * sends the given frames once open and collects every output frame until the server closes.
+ * sends the given frames once open and collects every output frame until the server closes, `until`
+ * holds or `timeoutMs` passed (then `timedOut`: a stream left open is reported, not thrown).
  */
 import WebSocket from 'ws';
 import type { T } from '../../harness/index.js';
@@ -13,6 +14,12 @@ export interface ActionRun {
   /** Frames that were not JSON. */
   invalid: string[];
   closeCode?: number;
+  /**
+   * The stream was still open when the run stopped waiting (`timeoutMs`): it neither closed nor
+   * met `until`. Not an error of the run: whether a stream must end is the frames rule's to judge
+   * (checkFrames), and a test about something else reads what the frames show.
+   */
+  timedOut?: boolean;
 }
 
 export interface ActionOptions {
@@ -23,6 +30,11 @@ export interface ActionOptions {
   /** Frames sent right after the connection opens, in order. */
   send?: unknown[];
   timeoutMs?: number;
+  /**
+   * Stop reading (and close the connection) as soon as this holds of what came so far: a test that
+   * needs only the action's output, not the end of the stream, does not wait for the end.
+   */
+  until?: (run: ActionRun) => boolean;
 }
 
 /**
@@ -43,23 +55,27 @@ export function runAction(t: T, jobId: string, opts: ActionOptions): Promise<Act
   if (opts.tokenHeader !== false && token) headers[t.config.dialect.schedTokenHeader] = token;
   const url = actionUrl(t, jobId, opts.query);
   t.note(`WebSocket ${url.replace(/auth_token=[^&]*/g, 'auth_token=***')}`);
+  const timeoutMs = opts.timeoutMs ?? 5000;
   return new Promise((resolve, reject) => {
     const run: ActionRun = { frames: [], invalid: [] };
-    const ws = new WebSocket(url, { headers, handshakeTimeout: opts.timeoutMs ?? 5000 });
+    const ws = new WebSocket(url, { headers, handshakeTimeout: timeoutMs });
+    let settled = false;
+    const finish = (patch: Partial<ActionRun> = {}) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      Object.assign(run, patch);
+      resolve(run);
+    };
     const timer = setTimeout(() => {
       ws.terminate();
-      reject(
-        new Error(
-          `the action stream did not close within ${opts.timeoutMs ?? 5000} ms; frames so far: ${JSON.stringify(run.frames).slice(0, 500)}`,
-        ),
-      );
-    }, opts.timeoutMs ?? 5000);
+      finish({ timedOut: true });
+    }, timeoutMs);
     ws.on('unexpected-response', (_req, res) => {
       run.refusedStatus = res.statusCode;
       res.resume();
-      clearTimeout(timer);
       ws.terminate();
-      resolve(run);
+      finish();
     });
     ws.on('open', () => {
       for (const f of opts.send ?? []) ws.send(JSON.stringify(f));
@@ -71,14 +87,15 @@ export function runAction(t: T, jobId: string, opts: ActionOptions): Promise<Act
       } catch {
         run.invalid.push(text);
       }
+      if (opts.until?.(run)) {
+        ws.terminate();
+        finish();
+      }
     });
-    ws.on('close', (code) => {
-      clearTimeout(timer);
-      run.closeCode = code;
-      resolve(run);
-    });
+    ws.on('close', (code) => finish({ closeCode: code }));
     ws.on('error', (err) => {
-      if (run.refusedStatus !== undefined) return;
+      if (run.refusedStatus !== undefined || settled) return;
+      settled = true;
       clearTimeout(timer);
       reject(err);
     });
@@ -92,3 +109,16 @@ export function stdoutText(run: ActionRun): string {
     .map((f) => Buffer.from(f.stdout.data, 'base64').toString('utf8'))
     .join('');
 }
+
+/** The action ran: the upgrade was accepted and it produced output or its exited frame. */
+export function ranAction(run: ActionRun): boolean {
+  return (
+    run.refusedStatus === undefined && run.frames.some((f) => f.exited === true || typeof f.stdout?.data === 'string')
+  );
+}
+
+/** Stops a run once the action's whole line of output (`text` and a line end) or its exited frame came. */
+export const outputLine =
+  (text: string) =>
+  (run: ActionRun): boolean =>
+    run.frames.some((f) => f.exited === true) || new RegExp(`${text}\\r?\\n`).test(stdoutText(run));

@@ -22,8 +22,8 @@ conformance(
       bodyAt('/data/cas_required', true, 'is the cas_required written'),
       bodyAt(
         '/data/delete_version_after',
-        (v: unknown) => typeof v === 'string' || typeof v === 'number',
-        'is a duration',
+        (v: unknown) => v === undefined || typeof v === 'string' || typeof v === 'number',
+        'is a duration (or left out: never written, it holds no value)',
       ),
     );
   },

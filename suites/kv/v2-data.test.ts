@@ -2,6 +2,7 @@
 import { suite, conformance } from '../../harness/index.js';
 import { CheckFailure, bodyAt, errorsArray, expectEqual, statusIs, success } from '../../harness/checks/index.js';
 import { body, writeV2 } from '../lib/secrets.js';
+import { emptyOrAbsent, offOrAbsent } from '../lib/fields.js';
 
 const s = suite('kv');
 const kv2 = s.mount('secret', { type: 'kv', options: { version: '2' }, configKey: 'kv' });
@@ -111,8 +112,8 @@ conformance(
         (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v)),
         'is a timestamp',
       ),
-      bodyAt('/data/deletion_time', '', 'is empty for a live version'),
-      bodyAt('/data/destroyed', false, 'is false for a new version'),
+      bodyAt('/data/deletion_time', emptyOrAbsent, 'is empty (or left out) for a live version'),
+      bodyAt('/data/destroyed', offOrAbsent, 'is false (or left out) for a new version'),
     );
   },
 );

@@ -46,13 +46,23 @@ export function dynamicRoles(mount: MountRef) {
     return { username: d.username, password: d.password, dns: d.distinguished_names ?? [], lease, ex };
   }
 
-  /** Renders `expr` through a creation LDIF into the entry's description and reads it back from the directory. */
+  /**
+   * Renders `expr` through a creation LDIF into the entry's description and reads it back from the
+   * directory. The role's default_ttl is one hour, far below any mount or system maximum, so the
+   * lease gets exactly that ttl: a longer one (the suite's usual 8760h) is capped by the mount's
+   * maximum on a real product, and what the time fields show for a ttl the lease cannot have is
+   * not settled by the documents.
+   */
   async function rendered(
     t: T,
     expr: string,
     base = 'tpl',
   ): Promise<{ value: string; role: string; username: string; leaseSeconds: number; lease: string }> {
-    const role = await createRole(t, { creation_ldif: creationLdif(userDn(t), `description: ${expr}\n`) }, base);
+    const role = await createRole(
+      t,
+      { creation_ldif: creationLdif(userDn(t), `description: ${expr}\n`), default_ttl: '1h' },
+      base,
+    );
     const c = await creds(t, role);
     const values = await attribute(t, dnOf(t, c.username), 'description');
     const leaseSeconds = Number((c.ex.response.body as { lease_duration?: number }).lease_duration);

@@ -129,6 +129,12 @@ conformance(
     // The document gives no status for a failed creation: any error status.
     const ex = await t.svc.get(`${mount.path}/creds/${role}`);
     t.check(ex, statusBetween(400, 599), errorMessage);
+    // The trigger: the records ran up to the failing one (the first, before it, made its entry; this
+    // role has no rollback). Without that entry nothing shows where the engine stopped.
+    if (!(await exists(t, dnOf(t, role))))
+      t.notApplicable(
+        "the creation failed but its first record's entry is not in the directory: nothing shows the records before the failing one ran",
+      );
     expectThat(
       !(await exists(t, dnOf(t, `${role}-third`))),
       'skipped',
@@ -273,7 +279,7 @@ conformance(
     title: 'Without username_template the username is v_<display>_<role>_<10 random>_<unix time>',
   },
   async (t) => {
-    const self = t.check(await t.svc.get('auth/token/lookup-self'), statusIs(200));
+    const self = t.precondition(await t.svc.get('auth/token/lookup-self'), statusIs(200));
     const display = String(data(self).display_name ?? '');
     // The issue time as the LDIF sees it (.IssueTimeSeconds), to place {{unix_time}}.
     const r = await rendered(t, '{{.IssueTimeSeconds}}', 'deft');
@@ -296,7 +302,7 @@ conformance(
     title: 'A username_template with .DisplayName gives the display name of the requesting token',
   },
   async (t) => {
-    const self = t.check(await t.svc.get('auth/token/lookup-self'), statusIs(200));
+    const self = t.precondition(await t.svc.get('auth/token/lookup-self'), statusIs(200));
     const display = String(data(self).display_name ?? '');
     const role = await createRole(t, { username_template: 'u_{{.DisplayName}}_{{random 6}}' });
     const c = await creds(t, role);

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { suite, type MountRef, type Suite, type T } from '../../harness/index.js';
 import type { Exchange } from '../../harness/index.js';
-import { expectThat, statusIs, success } from '../../harness/checks/index.js';
+import { type Check, expectThat, statusBetween, statusIs, success } from '../../harness/checks/index.js';
 import type { LdapTarget } from '../../harness/index.js';
 import { createToken, freshMount as freshEngineMount } from '../../harness/index.js';
 import {
@@ -65,6 +65,28 @@ export function ldapSuite(): LdapSuite {
 /** (Re)writes the mount's config; the base fields first so every test starts from a known state. */
 export async function configure(t: T, mount: MountRef, extra: Record<string, unknown> = {}): Promise<Exchange> {
   return t.check(await t.svc.post(`${mount.path}/config`, { body: baseConfig(t, extra) }), success);
+}
+
+/**
+ * A refusal whose status the documents do not name ("is rejected", "verifies that it exists",
+ * "cannot change after creation", "belong to one set only"): any error status (real products
+ * answer some of these 500). Where the documents do tie the refusal to a status (a required field
+ * missing or a value outside the listed ones: "400 | Invalid request, missing or invalid data"; a
+ * check-out with no account available: 400) the tests ask for that status instead. Paired with
+ * `errorMessage` and, where the refused write names an object, `expectNotStored`.
+ */
+export const refused: Check = statusBetween(400, 599);
+
+/** The object a refused write named is not there: a read answers 404 or 400 (the status of a read of a missing object is not named). */
+export async function expectNotStored(t: T, path: string, what: string): Promise<void> {
+  const read = await t.svc.get(path);
+  expectThat(
+    read.response.status === 404 || read.response.status === 400,
+    'not-stored',
+    `${what} is not stored`,
+    '404 or 400 (a read of a missing object: status not named)',
+    read.response.status,
+  );
 }
 
 export interface Account {
@@ -212,6 +234,39 @@ export function seconds(v: unknown): number {
 
 /** bodyAt predicate: a duration read back equal to `expected` seconds, whatever its format. */
 export const durationOf = (expected: number) => (v: unknown) => seconds(v) === expected;
+
+/**
+ * A request every implementation must take to the directory: creating a static role with import
+ * rotation (`skip_import_rotation: false`; the documents: "when true the existing password is not
+ * rotated", so without it the password is rotated on creation), for which the engine binds, finds
+ * the entry and sets a new password. A role created with `skip_import_rotation: true` proves
+ * nothing about the directory: an engine may store it without contacting the directory at all (the
+ * upstream product does). The role is removed afterwards when it was created; the answer is
+ * returned unchecked (use `reachedDirectory` before judging it).
+ */
+export async function importRotation(t: T, mountPath: string, base = 'use'): Promise<{ ex: Exchange; acct: Account }> {
+  const acct = await account(t, base);
+  const role = t.unique(base);
+  const ex = await t.svc.post(`${mountPath}/static-role/${role}`, {
+    body: { username: acct.cn, rotation_period: LONG, skip_import_rotation: false },
+  });
+  if (ex.response.status < 400) t.track(`static role ${role}`, () => t.svc.delete(`${mountPath}/static-role/${role}`));
+  return { ex, acct };
+}
+
+/**
+ * Proves that an `importRotation` the engine answered with success reached the directory: the
+ * entry's initial password no longer opens it. When it still does, the engine answered without
+ * rotating (a difference the static-role import tests report), so nothing shows how it reaches the
+ * directory: the test ends not applicable, naming the answer. A refusal is left to the caller.
+ */
+export async function reachedDirectory(t: T, use: { ex: Exchange; acct: Account }, what: string): Promise<void> {
+  if (use.ex.response.status >= 400) return;
+  if (await binds(t, use.acct.dn, use.acct.password))
+    t.notApplicable(
+      `${what}: the engine answered ${use.ex.response.status} to creating a static role with import rotation, but the entry's password was not changed in the directory, so nothing shows the request reached the directory`,
+    );
+}
 
 /** Rotates a static role now and reads its credentials back (the rotated password in `data.password`). */
 export async function rotateNow(t: T, mountPath: string, name: string): Promise<Exchange> {

@@ -10,15 +10,17 @@ import { createAccount, deleteEntry, readBinaryAttribute, upnListener } from '..
 import { randomBytes } from 'node:crypto';
 import {
   account,
-  adminAccount,
   admin,
+  adminAccount,
   baseConfig,
   data,
   directory,
   expectBinds,
   freshMount,
+  importRotation,
   ldapSuite,
   LONG,
+  reachedDirectory,
 } from './helpers.js';
 
 ldapSuite();
@@ -145,15 +147,10 @@ conformance(
       }),
       success,
     );
-    // Creating a static role binds and searches: it works only with the UPN.
-    const acct = await account(t, 'upnchk');
-    const role = t.unique('upnchk');
-    t.check(
-      await t.svc.post(`${m}/static-role/${role}`, {
-        body: { username: acct.cn, rotation_period: LONG, skip_import_rotation: true },
-      }),
-      success,
-    );
-    t.track(`static role ${role}`, () => t.svc.delete(`${m}/static-role/${role}`));
+    // Creating a static role with import rotation binds, searches and sets the password: it works
+    // only with the UPN.
+    const use = await importRotation(t, m, 'upnchk');
+    await reachedDirectory(t, use, 'configured with upndomain');
+    t.check(use.ex, success);
   },
 );

@@ -1,8 +1,8 @@
 /** LDIF templates of dynamic roles: the fields they receive and the functions they may call. */
 import { conformance, type T } from '../../harness/index.js';
-import { clientError, errorMessage, expectThat, statusIs } from '../../harness/checks/index.js';
+import { errorMessage, expectThat, statusIs } from '../../harness/checks/index.js';
 import { creationLdif, deletionLdif } from '../../fixtures/ldap/roles.js';
-import { admin, data, leaseId, ldapSuite, revokeLease } from './helpers.js';
+import { admin, data, ldapSuite, leaseId, refused, revokeLease } from './helpers.js';
 import { deleteEntry } from '../../harness/directory/index.js';
 import { dynamicRoles } from './dynamic-roles.js';
 
@@ -28,7 +28,7 @@ async function leaseTimes(t: T, lease: string): Promise<{ issue: number; expire:
 conformance(
   { id: 'ldap.template.fields', level: 'MUST', title: 'LDIF templates receive .RoleName, .DisplayName and .Username' },
   async (t) => {
-    const self = t.check(await t.svc.get('auth/token/lookup-self'), statusIs(200));
+    const self = t.precondition(await t.svc.get('auth/token/lookup-self'), statusIs(200));
     const display = String(data(self).display_name ?? '');
     const r = await rendered(t, '{{.RoleName}}|{{.DisplayName}}|{{.Username}}');
     expectThat(
@@ -276,7 +276,7 @@ conformance(
     });
     t.track(`dynamic role ${name}`, () => t.svc.delete(rolePath(name)));
     if (write.response.status >= 400) {
-      t.check(write, clientError, errorMessage);
+      t.check(write, refused, errorMessage);
       return;
     }
     const c = await t.svc.get(`${mount.path}/creds/${name}`);

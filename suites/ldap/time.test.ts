@@ -22,6 +22,23 @@ import {
 
 const { mount } = ldapSuite();
 
+/**
+ * The static password read at `path` once it differs from `before`: read once where the target's
+ * clock moved (the rotation is due at once), polled every timing.pollMs (at least a second) for up
+ * to timing.settleSeconds of real time otherwise. `before` when it never changed.
+ */
+async function rotatedFrom(t: T, path: string, before: string): Promise<string> {
+  const read = async () => String(data(t.check(await t.svc.get(path), statusIs(200))).password);
+  let now = await read();
+  if (t.config.capabilities.clock) return now;
+  const deadline = Date.now() + t.config.timing.settleSeconds * 1000;
+  while (now === before && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, Math.max(1000, t.config.timing.pollMs)));
+    now = await read();
+  }
+  return now;
+}
+
 conformance(
   {
     id: 'ldap.static.scheduled-rotation',
@@ -38,11 +55,16 @@ conformance(
     t.track(`static role ${name}`, () => t.svc.delete(`${mount.path}/static-role/${name}`));
     const before = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
     await t.advance(7);
-    const after = String(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).password);
+    // A real engine rotates on its own schedule (the upstream product looks at its queue every
+    // 5 seconds), which the documents do not bound: without a clock of the target's, the new
+    // password is polled for, within timing.settleSeconds of real time.
+    const after = await rotatedFrom(t, `${mount.path}/static-cred/${name}`, before);
     expectThat(
       after !== before,
       'rotated',
-      'the password changed after rotation_period',
+      t.config.capabilities.clock
+        ? 'the password changed after rotation_period'
+        : `the password changed within ${t.config.timing.settleSeconds} s (timing.settleSeconds) after rotation_period`,
       'a new password',
       'the same password',
     );

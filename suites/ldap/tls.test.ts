@@ -8,7 +8,7 @@ import { conformance, type T } from '../../harness/index.js';
 import { statusBetween, success } from '../../harness/checks/index.js';
 import { clientCertListener } from '../../harness/directory/index.js';
 import type { Exchange } from '../../harness/index.js';
-import { account, baseConfig, directory, freshMount, ldapSuite, LONG } from './helpers.js';
+import { baseConfig, directory, freshMount, importRotation, ldapSuite, reachedDirectory } from './helpers.js';
 
 ldapSuite();
 
@@ -33,17 +33,15 @@ async function configureWith(t: T, mountPath: string, extra: Record<string, unkn
 }
 
 /**
- * Creates a static role without rotating it: the engine binds and searches, nothing else. The
- * role is removed afterwards when it was created.
+ * Takes the engine to the directory (`importRotation`: a static role created with import rotation,
+ * so the engine binds, searches and sets a password) and returns its answer once it is known that
+ * a success did reach the directory; a success that changed nothing there makes the test not
+ * applicable (its trigger never happened).
  */
 async function useDirectory(t: T, mountPath: string): Promise<Exchange> {
-  const acct = await account(t, 'tls');
-  const role = t.unique('tls');
-  const ex = await t.svc.post(`${mountPath}/static-role/${role}`, {
-    body: { username: acct.cn, rotation_period: LONG, skip_import_rotation: true },
-  });
-  if (ex.response.status < 400) t.track(`static role ${role}`, () => t.svc.delete(`${mountPath}/static-role/${role}`));
-  return ex;
+  const use = await importRotation(t, mountPath, 'tls');
+  await reachedDirectory(t, use, 'the engine configured for TLS');
+  return use.ex;
 }
 
 /** The engine could not reach or bind to the directory: the document names no status, so any error. */

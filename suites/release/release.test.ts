@@ -10,7 +10,7 @@
  */
 import { conformance, suite, type Exchange, type T } from '../../harness/index.js';
 import { createGroup, createNamespace, mountAliases } from '../../harness/index.js';
-import { clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
+import { expectThat, statusBetween, statusIs, success } from '../../harness/checks/index.js';
 import { accessorOf, createUser, failLogins, loggedIn, login, refused } from '../lib/auth.js';
 import { attempt, explain, gate, pool, requireAtLeast, versionOf } from './helpers.js';
 import semver from 'semver';
@@ -139,7 +139,8 @@ conformance(
     const name = t.unique('appid');
     const ex = await t.svc.post(`sys/auth/${name}`, { body: { type: 'app-id' } });
     if (ex.response.status < 400) t.track(`auth method ${name}`, () => t.svc.delete(`sys/auth/${name}`), 'unmount');
-    t.check(ex, clientError);
+    // A removed plugin cannot back a mount; the documents name no status for the refusal: any error.
+    t.check(ex, statusBetween(400, 599));
   },
 );
 
@@ -182,7 +183,8 @@ conformance(
   async (t) => {
     const mount = await awsMount(t);
     const role = t.unique('sts');
-    t.check(
+    // Set-up: the role the credentials come from (the issue is about their lease, not roles).
+    t.precondition(
       await t.svc.post(`${mount}/roles/${role}`, {
         body: { credential_type: 'federation_token', policy_document: FEDERATION_POLICY },
       }),
@@ -327,7 +329,8 @@ conformance(
     const created: string[] = [];
     await pool(names, 16, async (name) => {
       const ex = await t.svc.post(`sys/mounts/${name}`, { body: { type: 'kv', options: { version: '1' } } });
-      t.check(ex, success);
+      // Set-up of the trigger: a target refusing a mount cannot show the issue (not applicable).
+      t.precondition(ex, success);
       created.push(name);
       t.track(`mount ${name}`, () => t.svc.delete(`sys/mounts/${name}`), 'unmount');
     });

@@ -29,7 +29,7 @@ beforeAll(async () => {
   const cfg = loadConfig({
     file: 'fixtures/profiles/upstream-names.yaml',
     env: { SCHED_ADDR: schedAddr, SCHED_TOKEN: 'sched-secret-9d2a' },
-    cli: { suites: ['jobs'] },
+    cli: { suite: ['jobs'] },
   });
   prepared = await prepareTarget(cfg, embeddedReference, () => {});
 }, 60_000);

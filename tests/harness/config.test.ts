@@ -66,7 +66,7 @@ describe('target config', () => {
   });
 
   it('an unknown suite is rejected', () => {
-    expect(() => loadConfig({ env: {}, cli: { suites: ['nope'] } })).toThrowError(/unknown suite "nope"/);
+    expect(() => loadConfig({ env: {}, cli: { suite: ['nope'] } })).toThrowError(/unknown suite "nope"/);
   });
 
   it('a missing config file is named', () => {

@@ -178,7 +178,7 @@ describe('the project, --shard and --concurrency', () => {
     const project = conformanceProject({
       globalSetup: 'compose/global-setup.ts',
       suites: ['kv', 'jobs'],
-      embedded: true,
+      target: { svc: 'embedded', sched: 'embedded' },
       concurrency: 3,
       timeouts,
     });
@@ -329,7 +329,7 @@ describe('the files transformed ahead while the workers start', () => {
 
 describe('the capabilities the order starts from', () => {
   const config = (env: Record<string, string>, suites = ['kv', 'jobs'], file?: string) =>
-    loadConfig({ env, file, cli: { suites } });
+    loadConfig({ env, file, cli: { suite: suites } });
   const configFile = (yaml: string) => {
     const file = join(mkdtempSync(join(tmpdir(), 'order-caps-')), 'target.yaml');
     writeFileSync(file, yaml);

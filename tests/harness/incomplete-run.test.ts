@@ -24,7 +24,6 @@ function runWithoutSlapd(name: string, extra: string[]) {
     'LDAP_URL',
     'REF_FAULTS',
     'CONFORMANCE_CONFIG',
-    'CONFORMANCE_CONFIG_JSON',
     'VITEST',
     'VITEST_POOL_ID',
     'VITEST_WORKER_ID',

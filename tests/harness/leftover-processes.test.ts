@@ -29,7 +29,6 @@ function envWith(mark: string): NodeJS.ProcessEnv {
     'SCHED_ADDR',
     'REF_FAULTS',
     'CONFORMANCE_CONFIG',
-    'CONFORMANCE_CONFIG_JSON',
     'VITEST',
     'VITEST_POOL_ID',
     'VITEST_WORKER_ID',

@@ -13,7 +13,7 @@ import { runCli } from '../../harness/cli/process.js';
 import { MARK_VAR, describeSurvivors, killMarked, newMark, settle } from '../helpers/leftovers.js';
 import { allVariants } from '../../reference/switch-registry.js';
 import type { Results } from '../../harness/report/model.js';
-import { TEST_ROBUSTNESS_SEED } from '../../harness/setup/global-setup.js';
+import { TEST_ROBUSTNESS_SEED } from '../../harness/setup/run-config.js';
 import { runEnv } from '../helpers/run-env.js';
 import { assumptionsDiffered, blastRadius } from '../../harness/cli/mutation.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Results } from '../../harness/report/model.js';
 import { runCli } from '../../harness/cli/process.js';
-import { TEST_ROBUSTNESS_SEED } from '../../harness/setup/global-setup.js';
+import { TEST_ROBUSTNESS_SEED } from '../../harness/setup/run-config.js';
 import { runEnv } from '../helpers/run-env.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'rb-conc-'));

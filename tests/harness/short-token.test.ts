@@ -43,7 +43,6 @@ beforeAll(async () => {
       SVC_ADDR: svcAddr,
       SVC_TOKEN: 'root',
       SCHED_ADDR: '',
-      CONFORMANCE_CONFIG_JSON: '',
       SVC_VERSION: '',
     },
     timeoutMs: 400_000,

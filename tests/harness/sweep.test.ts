@@ -13,7 +13,7 @@ afterAll(() => ref?.stop());
 
 describe('sweepLeftovers', () => {
   it('reports and removes a mount and a policy carrying the run prefix, and nothing else', async () => {
-    const cfg = loadConfig({ env: { SVC_ADDR: ref.svcAddr, SVC_TOKEN: 'sweep-root-token' }, cli: { suites: ['kv'] } });
+    const cfg = loadConfig({ env: { SVC_ADDR: ref.svcAddr, SVC_TOKEN: 'sweep-root-token' }, cli: { suite: ['kv'] } });
     const svc = new ApiClient('svc', cfg, () => {});
     expect((await svc.post(`sys/mounts/${cfg.prefix}-forgotten`, { body: { type: 'kv' } })).response.status).toBe(204);
     expect(

@@ -27,7 +27,6 @@ async function run(env: Record<string, string>, name: string): Promise<{ status:
       SVC_ADDR: ref.svcAddr,
       SVC_TOKEN: TOKEN,
       SCHED_ADDR: '',
-      CONFORMANCE_CONFIG_JSON: '',
       ...env,
     },
     timeoutMs: 120_000,

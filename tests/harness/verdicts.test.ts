@@ -41,7 +41,6 @@ beforeAll(async () => {
           SVC_ADDR: '',
           SVC_TOKEN: '',
           SCHED_ADDR: '',
-          CONFORMANCE_CONFIG_JSON: '',
           REF_FAULTS: '',
         },
         timeout: 240_000,

@@ -1,21 +1,15 @@
 /**
  * The environment of a conformance run a test starts: the test's own process environment with
- * every variable that picks a target, a config or reference switches cleared (a developer's
- * SVC_ADDR or REF_FAULTS must not change what the test runs against), then the test's own values.
+ * every variable of a setting (harness/config/schema.ts: the target, its token, the reference's
+ * switches, ...) and the config file's cleared (a developer's SVC_ADDR or REF_FAULTS must not
+ * change what the test runs against), then the test's own values.
  */
-const TARGET_VARS = [
-  'SVC_ADDR',
-  'SVC_TOKEN',
-  'SCHED_ADDR',
-  'SCHED_TOKEN',
-  'CONFORMANCE_CONFIG',
-  'CONFORMANCE_CONFIG_JSON',
-  'REF_FAULTS',
-  'REF_VARIANTS',
-] as const;
+import { envNames } from '../../harness/config/settings.js';
+
+const CLEARED = [...Object.values(envNames()), 'CONFORMANCE_CONFIG'];
 
 export function runEnv(own: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of TARGET_VARS) env[name] = '';
+  for (const name of CLEARED) env[name] = '';
   return { ...env, ...own };
 }

@@ -38,7 +38,6 @@ async function runRelease(name: string, args: string[]): Promise<Run> {
     'SCHED_ADDR',
     'REF_FAULTS',
     'CONFORMANCE_CONFIG',
-    'CONFORMANCE_CONFIG_JSON',
     'SVC_VERSION',
     'VITEST',
     'VITEST_POOL_ID',

@@ -5,25 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../harness/spec/catalogue.js';
-import { defaults } from '../../harness/config/load.js';
+import { settings } from '../../harness/config/settings.js';
 
-function paths(o: unknown, prefix = ''): string[] {
-  if (!o || typeof o !== 'object' || Array.isArray(o)) return [];
-  return Object.entries(o).flatMap(([k, v]) => [prefix + k, ...paths(v, `${prefix}${k}.`)]);
-}
-
-const OPTIONAL = [
-  'ldap.url',
-  'ldap.userDn',
-  'ldap.serviceAccounts',
-  'cloud.directoryAddr',
-  'cloud.propagationSeconds',
-  'cloud.applicationObjectId',
-  'cloud.roleNames',
-  'cloud.groupNames',
-  'run.expectationsFile',
-];
-const known = new Set([...paths(defaults()), ...OPTIONAL]);
+/** Every setting of the schema (harness/config/schema.ts), set by default or not. */
+const known = new Set(settings().map((s) => s.path));
 
 describe('assumption settings', () => {
   const entries = [...loadCatalogue().values()].filter((r) => r.kind === 'assumption');

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_COMMAND, INDEX_FILE, renderIndex } from '../../tools/conformance-index.js';
 import { declaredIds, gaps, marked, trace, type Trace } from '../../tools/trace.js';
+import { declarationsOf } from '../../tools/declarations.js';
 
 let t: Trace;
 beforeAll(async () => {
@@ -51,6 +52,20 @@ describe('traceability', () => {
       'c.d',
       'e.f',
     ]);
+  });
+
+  it('reads declarations from the syntax tree, not from comments or built strings', () => {
+    const source = [
+      "// conformance({ id: 'in.a-comment' })",
+      '/* { id: "in.a-block" } */',
+      "conformance({ id: 'a.b', level: 'MUST', title: `about ${'x'}` }, async () => {});",
+      "const rows = [{ id: 'c.d', also: ['e.f'] }, { id: `g.${'h'}` }];",
+      "const table = [['kv.v1.read', 200]];",
+    ].join('\n');
+    const d = declarationsOf(source);
+    expect(d.declared, 'declared ids').toEqual(['a.b', 'c.d', 'e.f']);
+    expect(d.strings, 'strings of the code').toContain('kv.v1.read');
+    expect(d.strings.join(' '), 'no comment text').not.toMatch(/in\.a-comment|in\.a-block/);
   });
 
   it('counts a testability mark instead of a test', () => {

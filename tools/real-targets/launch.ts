@@ -5,9 +5,9 @@
  * readiness that names what it waited for. Every step has a time limit; nothing here sleeps a
  * fixed time.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -98,6 +98,51 @@ async function stopGroup(child: ChildProcess, graceMs = 5000): Promise<void> {
   } catch {
     /* the group is empty */
   }
+}
+
+/**
+ * What a stopped Nomad agent leaves: its task executors start sessions of their own (so ending the
+ * agent's group misses them) and keep running their tasks, and the task directories it mounted
+ * (secrets, private) stay mounted, so the data directory cannot be removed. Ends, by process id,
+ * the processes whose command line names `dir` and their descendants, then unmounts what is
+ * mounted under `dir`. Linux only (/proc); elsewhere nothing is done.
+ */
+export function endLeftovers(dir: string): void {
+  if (!existsSync('/proc/self/mounts')) return;
+  const children = new Map<number, number[]>();
+  const named: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const pid = Number(entry);
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(dir)) named.push(pid);
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  const doomed = new Set<number>();
+  const add = (pid: number): void => {
+    if (doomed.has(pid) || pid === process.pid) return;
+    doomed.add(pid);
+    for (const c of children.get(pid) ?? []) add(c);
+  };
+  for (const pid of named) add(pid);
+  for (const pid of doomed) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  const mounts = readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[1] ?? '')
+    .filter((m) => m === dir || m.startsWith(`${dir}/`))
+    .sort((a, b) => b.length - a.length);
+  for (const m of mounts) spawnSync('umount', ['-l', m], { stdio: 'ignore', timeout: 5000 });
 }
 
 /** Polls until `ready` holds, every 100 ms, for at most `ms`; the error names the step and the log. */
@@ -217,7 +262,11 @@ export async function startNomad(opts: NomadOptions): Promise<RunningTarget> {
         child,
         log,
       );
-    } else token = `unused-${randomBytes(8).toString('hex')}`;
+    } else {
+      // Unused without ACLs, but shaped like a Nomad token (a UUID): Nomad resolves a token it is
+      // sent on some endpoints even with ACLs off (plan answers 500 for one that is not a UUID).
+      token = randomUUID();
+    }
     const h = { 'X-Nomad-Token': token };
     // Jobs can be placed only once the agent's own client node is ready.
     await waitFor(
@@ -234,6 +283,8 @@ export async function startNomad(opts: NomadOptions): Promise<RunningTarget> {
     version = self.config.Version.Version;
   } catch (e) {
     await stopGroup(child);
+    endLeftovers(dir);
+    rmSync(dir, { recursive: true, force: true });
     throw e;
   }
   return {
@@ -243,6 +294,7 @@ export async function startNomad(opts: NomadOptions): Promise<RunningTarget> {
     log,
     async stop() {
       await stopGroup(child, 10_000);
+      endLeftovers(dir);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -202,7 +202,9 @@ export function schedulingRoutes(d: Deps): Route[] {
     const enforceIndex = optBool(body, 'EnforceIndex') && rules.scaleEnforcesIndex;
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound(`job "${id}" not found`);
-    const jobModifyIndex = optUint(body, 'JobModifyIndex') ?? rules.scaleJobModifyIndexDefault(e.job.JobModifyIndex);
+    const given = optUint(body, 'JobModifyIndex');
+    const jobModifyIndex =
+      (rules.scaleReadsJobModifyIndex ? given : undefined) ?? rules.scaleJobModifyIndexDefault(e.job.JobModifyIndex);
     if (e.job.Type === 'system') throw badRequest('cannot scale jobs of type "system"');
     const g = (e.job.TaskGroups ?? []).find((x: Job) => x.Name === group);
     if (!g) throw badRequest(`task group "${group}" specified for scaling does not exist in job`);

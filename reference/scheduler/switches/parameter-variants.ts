@@ -44,6 +44,13 @@ export const parameterVariantSwitches = [
     description: 'The action stream sends its exited frame before the stdout close frame (actions.ts).',
     replace: () => ({ actionCloseBeforeExit: false }),
   }),
+  variant('jobs.scale-omitted-index-unchecked', {
+    allows:
+      'jobs-service.md Scale task group: "`EnforceIndex` (boolean, default false), `JobModifyIndex` (integer, default 0)" (what EnforceIndex with the default index means for a job that exists is not said: the register\'s "index 0 means only if the job is new" speaks of registering)',
+    description:
+      "A scale request with EnforceIndex and no JobModifyIndex is not checked against the job's index (the upstream scheduler compares only an index above 0).",
+    replace: () => ({ scaleJobModifyIndexDefault: (current: number) => current }),
+  }),
   variant('jobs.dispatch-ids-opaque', {
     allows:
       'jobs-service.md Dispatch job: "`IdPrefixTemplate` (string, prefix for dispatched job IDs)", "Response: ... DispatchedJobID" (the form of a dispatched ID is not shown)',

@@ -97,14 +97,14 @@ export const parameterSchedulingSwitches = [
     breaks: 'jobs.evaluate.force-reschedule',
     statements: ['doc.jobs.evaluate.force-reschedule'],
     description:
-      'EvalOptions.ForceReschedule true is ignored: a failed allocation past its reschedule limit stays failed',
+      'EvalOptions.ForceReschedule true is ignored: a failed allocation within its reschedule delay (or past its limit) stays failed',
     replace: () => ({ forceRescheduleHonoured: false }),
   }),
   fault('jobs.evaluate-force-reschedule-always', {
     breaks: 'jobs.evaluate.force-reschedule',
     statements: ['doc.jobs.evaluate.force-reschedule'],
     description:
-      'every evaluate request reschedules failed allocations past their limits, ForceReschedule false or absent too (the default is false)',
+      'every evaluate request reschedules failed allocations past their limits or within their delays, ForceReschedule false or absent too (the default is false)',
     replace: () => ({ forceRescheduleDefault: true }),
   }),
   fault('jobs.evaluate-force-reschedule-false-forces', {
@@ -229,11 +229,12 @@ export const parameterSchedulingSwitches = [
     description: 'EnforceIndex of a scale request is ignored (a stale JobModifyIndex still scales)',
     replace: () => ({ scaleEnforcesIndex: false }),
   }),
-  fault('jobs.scale-job-modify-index-default-current', {
+  fault('jobs.scale-job-modify-index-unread', {
     breaks: 'jobs.scale.enforce-index',
     statements: ['doc.jobs.scale.job-modify-index'],
-    description: 'an omitted JobModifyIndex of a scale request reads as the current index (EnforceIndex alone passes)',
-    replace: () => ({ scaleJobModifyIndexDefault: (current: number) => current }),
+    description:
+      "the JobModifyIndex of a scale request is not read (its default 0 stands in): an enforced scale naming the job's current index is refused",
+    replace: () => ({ scaleReadsJobModifyIndex: false }),
   }),
   fault('jobs.scale-policy-override-ignored', {
     breaks: 'jobs.acl.policy-override',

@@ -413,7 +413,7 @@ export const resourceSwitches = [
       Diffs: v.Diffs?.map((d: Job) => ({ ...d, Type: '' })) ?? null,
     })),
   }),
-  // A tag is read back only through what the document gives it for: a revert by TaggedVersion.
+  // A tag is read back through what the document gives it for: compared by tag name, or reverted to by TaggedVersion.
   fault('jobs.tag-not-kept', {
     breaks: 'jobs.revert.by-tag',
     statements: ['doc.jobs.versioning.tagged'],

@@ -23,6 +23,43 @@ const LISTS = [
 let serial = 0;
 const counted = (kind: string) => `${kind.slice(0, 4)}-${String(++serial).padStart(8, '0')}`;
 
+/** Go's omitempty: a member holding '', 0, false, null, an empty list or an empty map is left out. */
+const holdsNothing = (v: unknown): boolean =>
+  v === '' ||
+  v === 0 ||
+  v === false ||
+  v === null ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+/** `o` without its members that hold nothing (only those named in `keys`, when given). */
+const withoutEmpty =
+  (keys?: string[]) =>
+  (o: unknown): unknown =>
+    o && typeof o === 'object' && !Array.isArray(o)
+      ? Object.fromEntries(Object.entries(o).filter(([k, v]) => !(holdsNothing(v) && (!keys || keys.includes(k)))))
+      : o;
+const each = (f: (o: unknown) => unknown) => (b: unknown) => (Array.isArray(b) ? b.map(f) : b);
+/**
+ * The answers whose empty members the variant leaves out: every member of a listed evaluation or
+ * allocation (and of the evaluations a plan creates), and the named members elsewhere (query
+ * meta's LastContact 0 and KnownLeader false stay: the suite reads them as values).
+ */
+const OMITTING: Record<string, (body: unknown) => unknown> = {
+  'GET /v1/job/:job_id/evaluations': each(withoutEmpty()),
+  'GET /v1/job/:job_id/allocations': each(withoutEmpty()),
+  'POST /v1/job/:job_id/plan': (b) => {
+    const plan = b as { CreatedEvals?: unknown } | null;
+    return plan && Array.isArray(plan.CreatedEvals)
+      ? { ...plan, CreatedEvals: plan.CreatedEvals.map(withoutEmpty()) }
+      : b;
+  },
+  'DELETE /v1/job/:job_id/versions/:tag_name/tag': withoutEmpty(['VolumeEvalID', 'VolumeEvalIndex', 'NextToken']),
+  'POST /v1/job/:job_id/versions/:tag_name/tag': withoutEmpty(['NextToken']),
+  'GET /v1/job/:job_id/versions': withoutEmpty(['NextToken']),
+  'GET /v1/job/:job_id/scale': withoutEmpty(['JobStopped']),
+  'GET /v1/job/:job_id': withoutEmpty(['Stop', 'Stable', 'ParentID']),
+};
+
 export const variantSwitches = [
   variant('jobs.async-evaluations', {
     allows:
@@ -94,6 +131,19 @@ export const variantSwitches = [
     description:
       'Evaluation and deployment IDs are a kind prefix and a counter (eval-00000001), not UUIDs (switches/variants.ts, rules.newId); allocation IDs stay UUIDs, as the action stream names alloc_id a UUID.',
     replace: () => ({ newId: counted }),
+  }),
+  variant('jobs.empty-values-omitted', {
+    allows:
+      'jobs-service.md Resources and their fields: the fields of an evaluation, an allocation and the responses are listed, not that a member holding no value is sent; Common response fields: "EvalID and EvalCreateIndex are present only when an evaluation was created"',
+    description:
+      "Listed evaluations and allocations and the evaluations a plan creates leave out every member holding no value ('', 0, false, null, empty lists and maps), as the real scheduler's encoder does; a job read leaves out Stop, Stable and ParentID, the scale status JobStopped, the tag answers and the versions NextToken, and the tag delete VolumeEvalID and VolumeEvalIndex, when they hold nothing (switches/variants.ts, rules.endpointAnswer).",
+    replace: (r) => ({
+      endpointAnswer: (endpoint: string, body: unknown) => {
+        const out = r.endpointAnswer(endpoint, body);
+        const omit = OMITTING[endpoint];
+        return omit ? omit(out) : out;
+      },
+    }),
   }),
   variant('jobs.purge-collects-allocations', {
     allows:

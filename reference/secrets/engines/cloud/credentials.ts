@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EngineContext, EngineResponse } from '../../engine.js';
-import { type DirectoryClient, orMissing, remote } from './directory-client.js';
-import { createPrincipal, removePrincipal } from './principals.js';
+import { type DirectoryClient, odata, orMissing, remote } from './directory-client.js';
+import { assignRoles, createPrincipal, removePrincipal } from './principals.js';
 import type { CloudRules, ResolvedRole, RoleEntry } from './rules.js';
 
 /** Generated principals' secrets live far longer than any lease; the lease's end removes them. */
@@ -28,33 +28,23 @@ function leaseTimes(d: CredentialsDeps, role: RoleEntry): { ttl: number; maxTtl:
   return { ttl: maxTtl > 0 ? Math.min(ttl, maxTtl) : ttl, maxTtl };
 }
 
-/** Role assignments given to the principal of the role's own application; their names. */
+/** Role assignments given to the principal of the role's own application; their ids. */
 async function assignToApplication(
   client: DirectoryClient,
   role: RoleEntry,
   assignments: ResolvedRole[],
 ): Promise<string[]> {
   if (!assignments.length) return [];
-  const sp = (
-    await client.list<{ id: string }>(`/servicePrincipals?appId=${encodeURIComponent(role.application_id)}`)
-  )[0];
+  const filter = encodeURIComponent(`appId eq ${odata(role.application_id)}`);
+  const sp = (await client.graphList<{ id: string }>(`/servicePrincipals?$filter=${filter}`))[0];
   if (!sp) return [];
-  const names: string[] = [];
-  for (const r of assignments) {
-    const assignment = randomUUID();
-    await client.request('PUT', `/roleAssignments/${assignment}`, {
-      roleDefinitionId: r.role_id,
-      principalId: sp.id,
-      scope: r.scope,
-    });
-    names.push(assignment);
-  }
-  return names;
+  return assignRoles(client, sp.id, assignments);
 }
 
 /**
  * A credential of `role`: a secret added to the role's own application (application_object_id),
- * or a new principal with the role's assignments and memberships; its lease's end removes it.
+ * or a new principal with the role's assignments and memberships whose secret is a password of the
+ * service principal (as the upstream engine adds it); its lease's end removes it.
  */
 export async function issueCredentials(d: CredentialsDeps, name: string, role: RoleEntry): Promise<EngineResponse> {
   const client = await d.client();
@@ -67,10 +57,10 @@ export async function issueCredentials(d: CredentialsDeps, name: string, role: R
   const staticApp = d.rules.staticApplication(role);
   try {
     if (staticApp) {
-      const added = await client.request<{ keyId: string; secretText: string }>(
+      const added = await client.graph<{ keyId: string; secretText: string }>(
         'POST',
         `/applications/${staticApp}/addPassword`,
-        { displayName: `svc-${name}-${randomUUID().slice(0, 8)}`, endDateTime },
+        { passwordCredential: { displayName: `svc-${name}-${randomUUID().slice(0, 8)}`, endDateTime } },
       );
       const assigned = await assignToApplication(client, role, d.rules.staticAssignments(role));
       return {
@@ -83,20 +73,21 @@ export async function issueCredentials(d: CredentialsDeps, name: string, role: R
           revoke: async () => {
             if (!d.rules.revokeRemovesAddedSecret) return;
             const c = await d.client();
-            for (const a of assigned) await orMissing(() => c.request('DELETE', `/roleAssignments/${a}`));
-            await orMissing(() =>
-              c.request('POST', `/applications/${staticApp}/removePassword`, { keyId: added.keyId }),
-            );
+            for (const a of assigned) await orMissing(() => c.arm('DELETE', a));
+            await orMissing(() => c.graph('POST', `/applications/${staticApp}/removePassword`, { keyId: added.keyId }));
           },
         },
       };
     }
     const principal = await createPrincipal(d.rules, client, name, role);
-    const added = await client.request<{ secretText: string }>(
-      'POST',
-      `/applications/${principal.appObjectId}/addPassword`,
-      { displayName: 'svc-generated', endDateTime },
-    );
+    const added = await client
+      .graph<{ secretText: string }>('POST', `/servicePrincipals/${principal.spObjectId}/addPassword`, {
+        passwordCredential: { displayName: 'svc-generated', endDateTime },
+      })
+      .catch(async (err: unknown) => {
+        await removePrincipal(d.rules, client, principal, true).catch(() => {});
+        throw err;
+      });
     const permanently = role.permanently_delete;
     return {
       data: d.rules.credentialsData(principal.appId, d.rules.returnedSecret(added.secretText)),

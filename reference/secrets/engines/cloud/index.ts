@@ -1,6 +1,6 @@
 /**
  * Cloud credentials engine of the reference (default mount `cloud`). Its effects are real: it
- * logs in to the simulated cloud directory (`ctx.settings.cloudDirectoryAddr`) with the configured
+ * logs in to the simulated cloud (`ctx.settings.cloudEndpoints`) with the configured
  * client credentials and creates applications, service principals, secrets, role assignments and
  * group memberships there, and removes them when leases end. The rules it follows are named in
  * rules.ts; the switches (switches.ts) replace some of them, so this file never asks which is on.
@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { SvcError, badRequest, methodNotAllowed, unsupportedPath } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
-import { DirectoryCallError, DirectoryClient, orMissing, remote } from './directory-client.js';
+import { DirectoryCallError, DirectoryClient, odata, orMissing, remote } from './directory-client.js';
 import { parseBool, parseGroupItems, parseTags, type GroupItem, type RoleItem } from './roles.js';
 import {
   CONFIG_FIELDS,
@@ -25,6 +25,8 @@ import { cloudRulesWith } from './switches/index.js';
 
 /** How long the old root secret stays in use after rotate-root when the swap is deferred. */
 const DEFERRED_SWAP_MS = 1500;
+/** How long rotate-root waits for the directory to accept its new secret before dropping the old ones. */
+const PROOF_MS = 10_000;
 
 class CloudEngine implements Engine {
   private config: StoredConfig | undefined;
@@ -167,18 +169,25 @@ class CloudEngine implements Engine {
       throw new SvcError(500, [
         'failed to authenticate to the cloud directory: the rotated client secret is propagating',
       ]);
-    if (!this.ctx.settings.cloudDirectoryAddr)
+    if (!this.ctx.settings.cloudEndpoints)
       throw new SvcError(500, ['no cloud directory is configured for this service']);
-    const addr = this.rules.directoryFor(c.environment, this.ctx.settings);
-    if (!addr)
+    const endpoints = this.rules.directoryFor(c.environment, this.ctx.settings);
+    if (!endpoints)
       return remote(
         new DirectoryCallError(0, 'unreachable', `no directory of environment '${c.environment}' is reachable`),
       );
-    const tenantId = c.tenant_id || (await this.rules.tenantWhenMissing(addr));
+    const ca = this.ctx.settings.cloudCa;
+    const tenantId = c.tenant_id || (await this.rules.tenantWhenMissing(endpoints, ca));
     if (!tenantId || !c.client_id || !c.client_secret)
       throw badRequest('tenant_id, client_id and client_secret are needed to reach the cloud directory');
     try {
-      return await DirectoryClient.login({ addr, tenantId, clientId: c.client_id, clientSecret: c.client_secret });
+      return await DirectoryClient.login({
+        endpoints,
+        ca,
+        tenantId,
+        clientId: c.client_id,
+        clientSecret: c.client_secret,
+      });
     } catch (err) {
       return remote(err);
     }
@@ -195,21 +204,18 @@ class CloudEngine implements Engine {
     const now = this.ctx.clock.now();
     const ttl = this.config.root_password_ttl || this.rules.rootPasswordTtlDefault;
     try {
-      const apps = await client.list<{ id: string; passwordCredentials: { keyId: string }[] }>(
-        `/applications?appId=${encodeURIComponent(clientId)}`,
+      const apps = await client.graphList<{ id: string; passwordCredentials: { keyId: string }[] }>(
+        `/applications?$filter=${encodeURIComponent(`appId eq ${odata(clientId)}`)}`,
       );
       if (apps.length !== 1)
         throw badRequest(
           apps.length ? 'multiple applications found for client_id' : 'no application found for client_id',
         );
       const app = apps[0]!;
-      const added = await client.request<{ keyId: string; secretText: string }>(
+      const added = await client.graph<{ keyId: string; secretText: string }>(
         'POST',
         `/applications/${app.id}/addPassword`,
-        {
-          displayName: `svc-root-${randomUUID()}`,
-          ...this.rules.rootSecretExpiry(now, ttl),
-        },
+        { passwordCredential: { displayName: `svc-root-${randomUUID()}`, ...this.rules.rootSecretExpiry(now, ttl) } },
       );
       this.rotatedAt = this.ctx.clock.now();
       if (this.rules.rootSwap === 'deferred') {
@@ -218,13 +224,27 @@ class CloudEngine implements Engine {
         return {};
       }
       this.config = { ...this.config, client_secret: added.secretText, rotated: true };
-      // Prove the new secret before dropping the old ones, so a failed rotation never locks us out.
-      const fresh = await this.client({ rotating: true });
+      // Prove the new secret before dropping the old ones, so a failed rotation never locks us out
+      // (waiting while the directory propagates it).
+      const fresh = await this.provenClient();
       for (const keyId of this.rules.oldRootSecrets(app.passwordCredentials, added.keyId))
-        await orMissing(() => fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId }));
+        await orMissing(() => fresh.graph('POST', `/applications/${app.id}/removePassword`, { keyId }));
       return this.rules.rotateRootResponse(added.secretText);
     } catch (err) {
       return remote(err);
+    }
+  }
+
+  /** A client logged in with the configured secret, retried for up to 10 s while the directory refuses it (propagation). */
+  private async provenClient(): Promise<DirectoryClient> {
+    const until = Date.now() + PROOF_MS;
+    for (;;) {
+      try {
+        return await this.client({ rotating: true });
+      } catch (err) {
+        if (!(err instanceof SvcError && err.status === 502) || Date.now() >= until) throw err;
+        await new Promise((r) => setTimeout(r, 250));
+      }
     }
   }
 
@@ -238,12 +258,10 @@ class CloudEngine implements Engine {
       if (!this.config) return;
       this.config = { ...this.config, client_secret: added.secretText, rotated: true };
       void (async () => {
-        const fresh = await this.client({ rotating: true });
+        const fresh = await this.provenClient();
         for (const cred of app.passwordCredentials) {
           if (cred.keyId !== added.keyId)
-            await orMissing(() =>
-              fresh.request('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }),
-            );
+            await orMissing(() => fresh.graph('POST', `/applications/${app.id}/removePassword`, { keyId: cred.keyId }));
         }
       })().catch((err) => this.ctx.log(`cloud: deferred root secret swap failed: ${(err as Error).message}`));
     }, DEFERRED_SWAP_MS);
@@ -274,9 +292,7 @@ class CloudEngine implements Engine {
     if (!this.config) throw badRequest('the cloud engine is not configured (write cloud config first)');
     const prev = this.roles.get(name);
     const lastWritten = this.lastWritten === undefined ? undefined : this.roles.get(this.lastWritten);
-    const role: RoleEntry = prev
-      ? { ...prev, cloud_roles: [...prev.cloud_roles], cloud_groups: [...prev.cloud_groups], tags: [...prev.tags] }
-      : this.rules.roleDefaults(lastWritten);
+    const role: RoleEntry = prev ? this.rules.roleToUpdate(prev) : this.rules.roleDefaults(lastWritten);
 
     const duration = (field: 'ttl' | 'max_ttl'): number | undefined => {
       const v = body[field];
@@ -319,7 +335,7 @@ class CloudEngine implements Engine {
     try {
       if (role.application_object_id && role.application_object_id !== role.managed?.appObjectId) {
         const app = await orMissing(() =>
-          client.request<{ appId: string }>('GET', `/applications/${encodeURIComponent(role.application_object_id)}`),
+          client.graph<{ appId: string }>('GET', `/applications/${encodeURIComponent(role.application_object_id)}`),
         );
         if (!app) {
           throw this.rules.missingApplication(

@@ -5,13 +5,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { badRequest } from '../../errors.js';
-import { type DirectoryClient, orMissing } from './directory-client.js';
+import { type DirectoryClient, odata, orMissing } from './directory-client.js';
 import type { GroupItem, RoleItem } from './roles.js';
 import type { CloudRules, Principal, ResolvedGroup, ResolvedRole, RoleEntry } from './rules.js';
 
+/** A role definition as the resource manager answers it. */
+type Def = { id: string; properties?: { roleName?: string } };
+
 /**
- * A role's cloud_roles resolved to role definitions of the directory: by id, or by a name unique
- * in the configured subscription (where role definitions live).
+ * A role's cloud_roles resolved to role definitions: by id (a full id, or the definition's name in
+ * the configured subscription), or by a name unique in that subscription (where definitions live).
  */
 export async function resolveRoles(
   rules: CloudRules,
@@ -19,20 +22,21 @@ export async function resolveRoles(
   items: RoleItem[],
   subscriptionId: string,
 ): Promise<ResolvedRole[]> {
-  const inSubscription = subscriptionId ? `&scope=${encodeURIComponent(`/subscriptions/${subscriptionId}`)}` : '';
-  type Def = { id: string; roleName: string };
+  const inSubscription = subscriptionId ? `/subscriptions/${subscriptionId}` : '';
   const out: ResolvedRole[] = [];
   const seen = new Set<string>();
   for (const item of items) {
     let def: Def | undefined;
     if (item.role_id) {
-      def =
-        (await client.list<Def>(`/roleDefinitions?id=${encodeURIComponent(item.role_id)}`))[0] ??
-        (await orMissing(() => client.request<Def>('GET', `/roleDefinitions/${encodeURIComponent(item.role_id!)}`)));
+      const id = item.role_id.startsWith('/')
+        ? item.role_id
+        : `${inSubscription}/providers/Microsoft.Authorization/roleDefinitions/${encodeURIComponent(item.role_id)}`;
+      def = await orMissing(() => client.arm<Def>('GET', id));
       if (!def) rules.missingResource(`no role found for role_id: '${item.role_id}'`);
     } else {
-      const defs = await client.list<Def>(
-        `/roleDefinitions?roleName=${encodeURIComponent(item.role_name!)}${inSubscription}`,
+      const defs = await client.armList<Def>(
+        `${inSubscription}/providers/Microsoft.Authorization/roleDefinitions`,
+        `roleName eq ${odata(item.role_name!)}`,
       );
       if (defs.length > 1)
         throw badRequest(`multiple matches found for role_name: '${item.role_name}'; specify role_id instead`);
@@ -40,7 +44,7 @@ export async function resolveRoles(
       if (!def) rules.missingResource(`no role found for role_name: '${item.role_name}'`);
     }
     const resolved = def
-      ? { role_name: def.roleName, role_id: def.id, scope: item.scope }
+      ? { role_name: def.properties?.roleName ?? '', role_id: def.id, scope: item.scope }
       : { role_name: item.role_name ?? '', role_id: item.role_id ?? '', scope: item.scope };
     const key = `${resolved.role_id}||${resolved.scope}`;
     if (seen.has(key)) throw badRequest(`duplicate role_id and scope: '${resolved.role_id}', '${resolved.scope}'`);
@@ -61,10 +65,11 @@ export async function resolveGroups(
   for (const item of items) {
     let g: G | undefined;
     if (item.object_id) {
-      g = await orMissing(() => client.request<G>('GET', `/groups/${encodeURIComponent(item.object_id!)}`));
+      g = await orMissing(() => client.graph<G>('GET', `/groups/${encodeURIComponent(item.object_id!)}`));
       if (!g) rules.missingResource(`no group found for object_id: '${item.object_id}'`);
     } else {
-      const list = await client.list<G>(`/groups?displayName=${encodeURIComponent(item.group_name!)}`);
+      const filter = encodeURIComponent(`displayName eq ${odata(item.group_name!)}`);
+      const list = await client.graphList<G>(`/groups?$filter=${filter}`);
       if (list.length > 1)
         throw badRequest(`multiple matches found for group_name: '${item.group_name}'; specify object_id instead`);
       g = list[0];
@@ -77,6 +82,32 @@ export async function resolveGroups(
   return out;
 }
 
+/** Assigns `roles` to the principal `spId`: one assignment each, under its scope; their ids. */
+export async function assignRoles(client: DirectoryClient, spId: string, roles: ResolvedRole[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const r of roles) {
+    const a = await client.arm<{ id: string }>(
+      'PUT',
+      `${r.scope}/providers/Microsoft.Authorization/roleAssignments/${randomUUID()}`,
+      { properties: { roleDefinitionId: r.role_id, principalId: spId } },
+    );
+    ids.push(a.id);
+  }
+  return ids;
+}
+
+/** Adds the principal `spId` to each group (a reference to the directory object). */
+export async function joinGroups(client: DirectoryClient, spId: string, groups: ResolvedGroup[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const g of groups) {
+    await client.graph('POST', `/groups/${encodeURIComponent(g.object_id)}/members/$ref`, {
+      '@odata.id': `https://graph.microsoft.com/v1.0/directoryObjects/${spId}`,
+    });
+    ids.push(g.object_id);
+  }
+  return ids;
+}
+
 /** Creates application + principal with the role's assignments and memberships; undoes partial work on failure. */
 export async function createPrincipal(
   rules: CloudRules,
@@ -84,7 +115,7 @@ export async function createPrincipal(
   roleName: string,
   role: RoleEntry,
 ): Promise<Principal> {
-  const app = await client.request<{ id: string; appId: string }>('POST', '/applications', {
+  const app = await client.graph<{ id: string; appId: string }>('POST', '/applications', {
     displayName: `svc-${roleName}-${randomUUID().slice(0, 8)}`,
     ...(role.sign_in_audience ? { signInAudience: role.sign_in_audience } : {}),
     tags: rules.applicationTags(role),
@@ -93,30 +124,27 @@ export async function createPrincipal(
     appObjectId: app.id,
     appId: app.appId,
     spObjectId: '',
-    assignmentNames: [],
+    assignmentIds: [],
     groupIds: [],
   };
   try {
-    const sp = await client.request<{ id: string }>('POST', '/servicePrincipals', { appId: app.appId });
+    const sp = await client.graph<{ id: string }>('POST', '/servicePrincipals', { appId: app.appId });
     principal.spObjectId = sp.id;
-    for (const r of rules.assignmentsOf(role)) {
-      const assignment = randomUUID();
-      await client.request('PUT', `/roleAssignments/${assignment}`, {
-        roleDefinitionId: r.role_id,
-        principalId: sp.id,
-        scope: r.scope,
-      });
-      principal.assignmentNames.push(assignment);
-    }
-    for (const g of rules.groupsOf(role)) {
-      await client.request('POST', `/groups/${g.object_id}/members`, { id: sp.id });
-      principal.groupIds.push(g.object_id);
-    }
+    principal.assignmentIds = await assignRoles(client, sp.id, rules.assignmentsOf(role));
+    principal.groupIds = await joinGroups(client, sp.id, rules.groupsOf(role));
     return principal;
   } catch (err) {
     await removePrincipal(rules, client, principal, true).catch(() => {});
     throw err;
   }
+}
+
+/** Removes role assignments by id (a 204 or 404: already gone) and memberships of `spId`. */
+async function unassign(client: DirectoryClient, assignmentIds: string[], spId: string, groupIds: string[]) {
+  for (const id of assignmentIds) await orMissing(() => client.arm('DELETE', id));
+  if (spId)
+    for (const g of groupIds)
+      await orMissing(() => client.graph('DELETE', `/groups/${encodeURIComponent(g)}/members/${spId}/$ref`));
 }
 
 /** Removes a principal's assignments and memberships, then (as the rules say) the principal and its application. */
@@ -126,20 +154,15 @@ export async function removePrincipal(
   p: Principal,
   permanently: boolean,
 ): Promise<void> {
-  if (rules.revokeRemovesAssignments) {
-    for (const a of p.assignmentNames) await orMissing(() => client.request('DELETE', `/roleAssignments/${a}`));
-    if (p.spObjectId)
-      for (const g of p.groupIds)
-        await orMissing(() => client.request('DELETE', `/groups/${g}/members/${p.spObjectId}`));
-  }
+  if (rules.revokeRemovesAssignments) await unassign(client, p.assignmentIds, p.spObjectId, p.groupIds);
   if (!rules.revokeRemovesPrincipal) return;
   const permanent = rules.permanentDelete(permanently);
   if (p.spObjectId) {
-    await orMissing(() => client.request('DELETE', `/servicePrincipals/${p.spObjectId}`));
-    if (permanent) await orMissing(() => client.request('DELETE', `/directory/deletedItems/${p.spObjectId}`));
+    await orMissing(() => client.graph('DELETE', `/servicePrincipals/${p.spObjectId}`));
+    if (permanent) await orMissing(() => client.graph('DELETE', `/directory/deletedItems/${p.spObjectId}`));
   }
-  await client.request('DELETE', `/applications/${p.appObjectId}`);
-  if (permanent) await orMissing(() => client.request('DELETE', `/directory/deletedItems/${p.appObjectId}`));
+  await client.graph('DELETE', `/applications/${p.appObjectId}`);
+  if (permanent) await orMissing(() => client.graph('DELETE', `/directory/deletedItems/${p.appObjectId}`));
 }
 
 /** A role with persist_app: its principal created once, or its assignments and memberships re-applied. */
@@ -152,24 +175,12 @@ export async function persistApp(
   if (role.managed) {
     // Role changed: re-apply assignments and memberships on the kept principal.
     const old = role.managed;
-    for (const a of old.assignmentNames) await orMissing(() => client.request('DELETE', `/roleAssignments/${a}`));
-    for (const g of old.groupIds)
-      await orMissing(() => client.request('DELETE', `/groups/${g}/members/${old.spObjectId}`));
-    const next: Principal = { ...old, assignmentNames: [], groupIds: [] };
-    for (const r of role.cloud_roles) {
-      const assignment = randomUUID();
-      await client.request('PUT', `/roleAssignments/${assignment}`, {
-        roleDefinitionId: r.role_id,
-        principalId: old.spObjectId,
-        scope: r.scope,
-      });
-      next.assignmentNames.push(assignment);
-    }
-    for (const g of role.cloud_groups) {
-      await client.request('POST', `/groups/${g.object_id}/members`, { id: old.spObjectId });
-      next.groupIds.push(g.object_id);
-    }
-    role.managed = next;
+    await unassign(client, old.assignmentIds, old.spObjectId, old.groupIds);
+    role.managed = {
+      ...old,
+      assignmentIds: await assignRoles(client, old.spObjectId, role.cloud_roles),
+      groupIds: await joinGroups(client, old.spObjectId, role.cloud_groups),
+    };
     return;
   }
   role.managed = await createPrincipal(rules, client, roleName, role);

@@ -8,6 +8,7 @@
 import type { EngineResponse } from '../../engine.js';
 import { SvcError, badRequest } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
+import type { CloudEndpoints } from './directory-client.js';
 import { SIGN_IN_AUDIENCES, parseJsonArray, parseRoleItems, type RoleItem } from './roles.js';
 
 export interface StoredConfig {
@@ -38,7 +39,8 @@ export interface Principal {
   appObjectId: string;
   appId: string;
   spObjectId: string;
-  assignmentNames: string[];
+  /** Full resource manager ids of the role assignments made for it. */
+  assignmentIds: string[];
   groupIds: string[];
 }
 
@@ -110,12 +112,15 @@ export const documented = {
   /** Using the configuration needs nothing more: the ids were checked when it was written. */
   checkIdsAtUse: (_config: EffectiveConfig): void => {},
   /** Without a tenant the engine cannot reach the directory (the ids are checked before). */
-  tenantWhenMissing: async (_directoryAddr: string): Promise<string> => '',
+  tenantWhenMissing: async (_endpoints: CloudEndpoints, _ca?: string): Promise<string> => '',
   /** A write replaces the stored values it sends. */
   configAfterWrite: (_previous: StoredConfig | undefined, next: StoredConfig): StoredConfig => next,
-  /** The directory of an environment: empty (the public cloud) and the directory's own name reach it; others have none here. */
-  directoryFor: (environment: string, settings: { cloudDirectoryAddr?: string; cloudEnvironment?: string }) =>
-    !environment || environment === settings.cloudEnvironment ? settings.cloudDirectoryAddr : undefined,
+  /** The endpoints of an environment: empty (the public cloud) and the simulation's own name reach it; others have none here. */
+  directoryFor: (
+    environment: string,
+    settings: { cloudEndpoints?: CloudEndpoints; cloudEnvironment?: string },
+  ): CloudEndpoints | undefined =>
+    !environment || environment === settings.cloudEnvironment ? settings.cloudEndpoints : undefined,
   /** A configuration write answers 204. */
   configWriteResponse: (_written: StoredConfig): EngineResponse => ({}),
   /** The read: subscription_id, tenant_id, client_id, environment, root_password_ttl; never client_secret. */
@@ -153,6 +158,13 @@ export const documented = {
 
   /** A new role starts from the documented defaults (never from the role written before it). */
   roleDefaults: (_lastWritten: RoleEntry | undefined): RoleEntry => emptyRole(),
+  /** An update starts from the stored role: a field the request omits keeps its value. */
+  roleToUpdate: (stored: RoleEntry): RoleEntry => ({
+    ...stored,
+    cloud_roles: [...stored.cloud_roles],
+    cloud_groups: [...stored.cloud_groups],
+    tags: [...stored.tags],
+  }),
   /** ttl: a duration string such as "1h" or integer seconds. */
   ttlOf: (value: unknown): number => parseDuration(value),
   /** max_ttl: the same forms. */

@@ -121,6 +121,11 @@ export class KeyImport {
   private async importVersion(name: string, body: Body): Promise<EngineResponse> {
     return this.s.locked(name, async () => {
       const k = await this.s.key(name);
+      // Missing or invalid data is refused as such (400) before the key's state is judged.
+      b64(body, 'ciphertext');
+      str(body, 'public_key');
+      if (body.hash_function !== undefined) this.rules.importHashFunction(str(body, 'hash_function'), 'import_version');
+      if (body.version !== undefined && int(body, 'version', 0) < 1) throw badRequest('version must be 1 or more');
       this.rules.checkImportVersionImported(k);
       this.rules.checkImportVersionNotRotated(k);
       const material = this.rules.importedVersionMaterial(await this.importMaterial(k.type, body, 'import_version'), k);

@@ -4,6 +4,7 @@
  */
 import { switchesOf } from '../../../../switches.js';
 import { badRequest } from '../../../errors.js';
+import { type CloudEndpoints, getJson } from '../directory-client.js';
 import { type CloudRules, ENV_OF, type StoredConfig, requireIds } from '../rules.js';
 
 const { fault } = switchesOf<CloudRules>(['cloud']);
@@ -19,11 +20,10 @@ const without =
     return rest;
   };
 
-/** The directory's tenant as its discovery endpoint (`/health`) names it. */
-async function discoveredTenant(addr: string): Promise<string> {
-  const res = await fetch(`${addr}/health`, { signal: AbortSignal.timeout(5000) });
-  const body = (await res.json()) as { tenantId?: unknown };
-  return typeof body.tenantId === 'string' ? body.tenantId : '';
+/** The directory's tenant as the simulation's own status endpoint (`/health`) names it. */
+async function discoveredTenant(endpoints: CloudEndpoints, ca?: string): Promise<string> {
+  const body = (await getJson(`${endpoints.login}/health`, ca)) as { tenantId?: unknown } | undefined;
+  return typeof body?.tenantId === 'string' ? body.tenantId : '';
 }
 
 export const configFaults = [

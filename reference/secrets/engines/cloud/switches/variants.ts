@@ -107,6 +107,14 @@ export const cloudVariants = [
     statements: ['doc.core.cloud.endpoint-rotate-root-propagation'],
     replace: () => ({ rootPropagationMs: 3000 }),
   }),
+  variant('cloud.role-update-resets-permanently-delete', {
+    allows: `${CORE} "Endpoints > Cloud credentials engine": POST /cloud/roles/:name "creates or updates role"; whether an update that omits a field keeps its value or resets it to the default (permanently_delete: false) is not shown`,
+    description:
+      'POST /cloud/roles/:name on an existing role resets permanently_delete to false unless the request sends it (the other fields keep their values), as the upstream product does.',
+    statements: ['doc.core.cloud.endpoint-role-write'],
+    assumptions: ['cloud.roles.update-keeps-omitted'],
+    replace: (rules) => ({ roleToUpdate: (stored) => ({ ...rules.roleToUpdate(stored), permanently_delete: false }) }),
+  }),
   variant('cloud.roles-list-unordered', {
     allows: `${CORE} "Endpoints > Cloud credentials engine": LIST /cloud/roles answers "\`data.keys\`: array of role names" (no order is given)`,
     description: 'LIST /cloud/roles names the roles newest first instead of sorted.',
