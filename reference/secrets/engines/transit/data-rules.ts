@@ -33,6 +33,8 @@ export interface DataOperationRules {
   nonceAllowed(k: NamedKey): boolean;
   /** The nonce the cipher seals with (`chosen`: the one the output carries; `supplied`: the request's). */
   sealingNonce(chosen: Buffer, supplied: Buffer | undefined): Buffer;
+  /** What decrypt answers for the bytes it opened (`supplied`: the request's nonce, which changes nothing). */
+  openedPlaintext(opened: Buffer, supplied: Buffer | undefined): Buffer;
   /** The associated_data decrypt opens with (the request's). */
   openingAssociatedData(ad: Buffer | undefined): Buffer | undefined;
   /** A convergent key of this release needs a nonce on encrypt. */
@@ -81,6 +83,7 @@ export const documentedDataRules: DataOperationRules = {
   hmacVersionUsable: (k, version) => version >= k.minDecryptionVersion,
   nonceAllowed: () => true,
   sealingNonce: (chosen) => chosen,
+  openedPlaintext: (opened) => opened,
   openingAssociatedData: (ad) => ad,
   convergentNeedsNonce: () => false,
   checkEncryptType: () => undefined,

@@ -173,6 +173,12 @@ export const dataInputSwitches = [
     description: 'a nonce given to encrypt seals the plaintext, but the ciphertext carries the generated nonce',
     replace: () => ({ sealingNonce: (chosen, supplied) => supplied ?? chosen }),
   }),
+  fault('transit.decrypt-nonce-echoed', {
+    breaks: 'transit.params.nonce-optional',
+    statements: ['doc.transit.decrypt.nonce'],
+    description: 'decrypt given a nonce accepts it and answers the nonce in place of the plaintext',
+    replace: () => ({ openedPlaintext: (opened, supplied) => supplied ?? opened }),
+  }),
   fault('transit.decrypt-associated-data-ignored', {
     breaks: 'transit.encrypt.associated-data',
     statements: ['doc.transit.decrypt.associated-data'],
