@@ -1,3 +1,4 @@
+// size: one test per batch rule of the document, for every batch operation, in the document's order; the rules share one set of keys and helpers
 /** Batch rules for every batch operation: order, reference echo, per-item errors, partial and total failure. */
 import { conformance, suite, type T } from '../../harness/index.js';
 import { expectThat, statusIs, statusBetween } from '../../harness/checks/index.js';

@@ -1,3 +1,4 @@
+// size: one test per hash, random, HMAC and CMAC rule, each output recomputed locally with the same helpers
 /** Hash, random, HMAC and CMAC outputs recomputed locally. */
 import { createHash, createHmac } from 'node:crypto';
 import { conformance, suite } from '../../harness/index.js';

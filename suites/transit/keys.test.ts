@@ -1,3 +1,4 @@
+// size: one test per key-lifecycle rule of the document (create, read, list, config flags, delete, cache), in its order
 /**
  * Key lifecycle: creation, reads, listing, configuration flags, deletion, the mount's key config
  * and cache size.

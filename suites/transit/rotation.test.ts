@@ -1,3 +1,4 @@
+// size: one test per version rule (rotate, trim, minimum versions), which share the rotated keys' set-up
 /** Key versions: rotation, trim, minimum decryption and encryption versions. */
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';

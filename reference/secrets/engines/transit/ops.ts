@@ -125,7 +125,10 @@ export function decryptRaw(
   const aad = ctx.rules.associatedData(ctx.rules.openingAssociatedData(ad));
   if (aad) d.setAAD(aad);
   d.setAuthTag(tag);
-  return ctx.rules.openedPlaintext(ctx.rules.authenticate(d.update(ct), () => d.final()), supplied);
+  return ctx.rules.openedPlaintext(
+    ctx.rules.authenticate(d.update(ct), () => d.final()),
+    supplied,
+  );
 }
 
 // ---------------------------------------------------------------- HMAC

@@ -1,3 +1,4 @@
+// size: one declaration per clause of the data operations, a table read top to bottom; split further it would scatter one section of the document
 /**
  * The transit engine's faults on single clauses of the data operations (transit document: Output
  * formats, Shared parameters, Data operations: encrypt, decrypt, rewrap, datakey, random, hash,

@@ -15,6 +15,7 @@ import { exportSwitches } from './export.js';
 import { configurationSwitches } from './configuration.js';
 import { importSwitches } from './import.js';
 import { keyClauseSwitches } from './key-clauses.js';
+import { keyMaterialClauseSwitches } from './key-material-clauses.js';
 import { keyReadSwitches } from './key-reads.js';
 import { lifecycleSwitches } from './lifecycle.js';
 import { paramSwitches } from './params.js';
@@ -32,6 +33,7 @@ const tables = [
   paramSwitches,
   dataInputSwitches,
   keyClauseSwitches,
+  keyMaterialClauseSwitches,
   dataClauseSwitches,
   variantSwitches,
 ] as const;
