@@ -1,3 +1,4 @@
+// size: one test per batch rule of the document, for every batch operation, in the document's order; the rules share one set of keys and helpers
 /** Batch rules for every batch operation: order, reference echo, per-item errors, partial and total failure. */
 import { conformance, suite, type T } from '../../harness/index.js';
 import { expectThat, statusIs, statusBetween } from '../../harness/checks/index.js';
@@ -122,6 +123,10 @@ const OTHER_OPS_STATUS = 'transit.batch.other-ops-status';
 
 /** The item rules of a batch with one invalid item (position 1), each assertion proving its own rule. */
 function checkItems(t: T, op: string, output: string, results: Record<string, unknown>[]): void {
+  // One result per item, first: a dropped item is the order rule's ("output order equals input order").
+  t.proving('transit.batch.order', () =>
+    expectThat(results.length === 3, 'batch-length', `${op}: one result per item`, 3, results.length),
+  );
   t.proving('transit.batch.reference-echo', () => {
     const refs = results.map((r) => r.reference).sort();
     expectThat(
@@ -260,6 +265,32 @@ for (const op of ['encrypt', 'decrypt'] as const) {
     },
   );
 
+  // "when some batch items fail and others succeed, this status is returned": a batch in which
+  // every item succeeds is no partial failure, so the code does not apply.
+  conformance(
+    {
+      id: 'transit.batch.partial-failure-code',
+      level: 'MUST',
+      title: `POST /transit/${op}/:name batch in which every item succeeds returns 200 despite partial_failure_response_code`,
+    },
+    async (t) => {
+      const prepared = await OPS.find((o) => o.op === op)!.prepare(t, transit);
+      const good = [prepared.items[0]!, prepared.items[2]!];
+      const ex = await t.svc.post(`${transit.path}/${prepared.path}`, {
+        body: { batch_input: good, partial_failure_response_code: 207 },
+      });
+      t.check(ex, statusIs(200));
+      const results = batchResults(ex);
+      expectThat(
+        results.length === 2 && results.every((r) => r[prepared.output] !== undefined && !r.error),
+        'all-succeeded',
+        `${op}: both items succeeded`,
+        2,
+        results,
+      );
+    },
+  );
+
   conformance(
     {
       id: 'transit.batch.total-failure-error',
@@ -306,6 +337,44 @@ conformance(
       b64('batched'),
       data(dec).plaintext,
     );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.batch.single-fields-ignored',
+    level: 'MUST',
+    title:
+      "POST /transit/encrypt/:name and /transit/decrypt/:name batch on a derived key ignore the request's context: items without their own are not served",
+  },
+  async (t) => {
+    const k = await createKey(t, transit, 'top-context', { derived: true });
+    const context = b64('top');
+    const ct = String(
+      data(await t.svc.post(`${transit.path}/encrypt/${k}`, { body: { plaintext: b64('x'), context } })).ciphertext,
+    );
+    const requests: [string, Record<string, unknown>[]][] = [
+      [`encrypt/${k}`, [{ plaintext: b64('one') }, { plaintext: b64('two') }]],
+      [`decrypt/${k}`, [{ ciphertext: ct }, { ciphertext: ct }]],
+    ];
+    for (const [path, items] of requests) {
+      // The same items with their own context are served (so what follows is about the context).
+      const own = await t.svc.post(`${transit.path}/${path}`, {
+        body: { batch_input: items.map((i) => ({ ...i, context })) },
+      });
+      t.check(own, statusIs(200));
+      // With the context only at the top, no item is served: an error status (the items' errors in
+      // their positions, or the request refused), never an item processed with the request's context.
+      const top = await t.svc.post(`${transit.path}/${path}`, { body: { context, batch_input: items } });
+      const results = (data(top).batch_results ?? []) as Record<string, unknown>[];
+      expectThat(
+        top.response.status >= 400 && results.every((r) => typeof r.error === 'string' && r.error.length > 0),
+        'top-context-ignored',
+        `POST ${path}: items without a context are not served with the request's context (a single-item field, ignored with batch_input)`,
+        'an error status, every item (if shown) with an error',
+        { status: top.response.status, batch_results: results },
+      );
+    }
   },
 );
 

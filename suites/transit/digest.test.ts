@@ -1,3 +1,4 @@
+// size: one test per hash, random, HMAC and CMAC rule, each output recomputed locally with the same helpers
 /** Hash, random, HMAC and CMAC outputs recomputed locally. */
 import { createHash, createHmac } from 'node:crypto';
 import { conformance, suite } from '../../harness/index.js';
@@ -62,11 +63,22 @@ conformance(
   },
   async (t) => {
     const expected = createHash('sha512').update(INPUT).digest('hex');
-    t.check(
-      await t.svc.post(`${transit.path}/hash/sha2-512`, { body: { input: INPUT.toString('base64') } }),
-      statusIs(200),
-      hexSum(expected, 'is the sha2-512 digest (URL)'),
+    const url = await t.svc.post(`${transit.path}/hash/sha2-512`, { body: { input: INPUT.toString('base64') } });
+    t.check(url, statusIs(200));
+    // The URL's algorithm is used: the answer is that of algorithm sha2-512 in the body, not the default's.
+    const body = await t.svc.post(`${transit.path}/hash`, {
+      body: { input: INPUT.toString('base64'), algorithm: 'sha2-512' },
+    });
+    const byDefault = await t.svc.post(`${transit.path}/hash`, { body: { input: INPUT.toString('base64') } });
+    expectThat(
+      data(url).sum === data(body).sum && data(url).sum !== data(byDefault).sum,
+      'hash-url',
+      'hash/sha2-512 answers what algorithm sha2-512 in the body answers, not the default digest',
+      data(body).sum,
+      data(url).sum,
     );
+    // Which digest that is, in which encoding, is the hash rule's.
+    t.as('transit.hash.sum').check(url, hexSum(expected, 'is the sha2-512 digest (URL)'));
   },
 );
 
@@ -132,13 +144,17 @@ conformance(
     const a = await t.svc.post(`${transit.path}/random`);
     t.check(a, statusIs(200));
     const value = String(data(a).random_bytes);
-    expectThat(
-      /^[A-Za-z0-9+/]+={0,2}$/.test(value) && unb64(value).length === 32,
-      'random-default',
-      'random_bytes is base64 of 32 bytes',
-      32,
-      unb64(value).length,
+    // Base64 without format is the format rule's default ("default base64"); 32 bytes is this one's.
+    t.proving('transit.random.format', () =>
+      expectThat(
+        /^[A-Za-z0-9+/]+={0,2}$/.test(value) && value.length === 44,
+        'random-default-format',
+        'random_bytes without format is base64 (of 32 bytes: 44 characters)',
+        'base64',
+        value,
+      ),
     );
+    expectThat(unb64(value).length === 32, 'random-default', 'random_bytes holds 32 bytes', 32, unb64(value).length);
     const b = String(data(await t.svc.post(`${transit.path}/random`)).random_bytes);
     expectThat(a !== undefined && b !== value, 'random-differs', 'two calls give different bytes', 'different', b);
   },
@@ -151,10 +167,11 @@ conformance(
     title: 'POST /transit/random/:bytes and bytes in the body return that many bytes',
   },
   async (t) => {
+    // format base64 is named: the default format is the format rule's.
     for (const [path, body, n] of [
-      ['random/17', {}, 17],
-      ['random', { bytes: 64 }, 64],
-      ['random/platform/5', {}, 5],
+      ['random/17', { format: 'base64' }, 17],
+      ['random', { bytes: 64, format: 'base64' }, 64],
+      ['random/platform/5', { format: 'base64' }, 5],
     ] as const) {
       const ex = await t.svc.post(`${transit.path}/${path}`, { body });
       t.check(ex, statusIs(200));
@@ -256,30 +273,58 @@ conformance(
   {
     id: 'transit.hmac.compute',
     level: 'MUST',
-    also: ['transit.format.export-encoding', 'transit.params.hash-in-url'],
+    also: ['transit.format.export-encoding', 'transit.params.hash-in-url', 'transit.params.key-version-latest'],
     title: 'POST /transit/hmac/:name(/:algorithm) equals the HMAC recomputed from the exported hmac-key, per version',
   },
   async (t) => {
     const name = await createKey(t, transit, 'hmac', { exportable: true });
     await rotate(t, transit, name);
     const keys = await exported(t, transit, 'hmac-key', name);
-    const cases: [string, Record<string, unknown>, number, string][] = [
-      [`hmac/${name}`, {}, 2, 'sha2-256'],
-      [`hmac/${name}/sha2-512`, {}, 2, 'sha2-512'],
-      [`hmac/${name}`, { algorithm: 'sha3-256' }, 2, 'sha3-256'],
-      [`hmac/${name}`, { key_version: 1 }, 1, 'sha2-256'],
+    // Which rule each case proves beyond the HMAC itself: the algorithm in the URL is the shared
+    // parameter's ("also accepted in the URL"), the version named by key_version is key_version's.
+    const cases: [string, Record<string, unknown>, number, string, string | undefined][] = [
+      [`hmac/${name}`, {}, 2, 'sha2-256', undefined],
+      [`hmac/${name}/sha2-512`, {}, 2, 'sha2-512', 'transit.params.hash-in-url'],
+      [`hmac/${name}`, { algorithm: 'sha3-256' }, 2, 'sha3-256', undefined],
+      [`hmac/${name}`, { key_version: 1 }, 1, 'sha2-256', 'transit.params.key-version-latest'],
     ];
-    for (const [path, body, version, alg] of cases) {
+    for (const [path, body, version, alg, rule] of cases) {
       const ex = await t.svc.post(`${transit.path}/${path}`, { body: { input: INPUT.toString('base64'), ...body } });
       t.check(ex, statusIs(200));
-      const mac = expectVersion(t, data(ex).hmac, version, `hmac of ${path} ${JSON.stringify(body)}`);
+      const what = `hmac of ${path} ${JSON.stringify(body)}`;
+      const mac = rule
+        ? t.proving(rule, () => expectVersion(t, data(ex).hmac, version, what))
+        : expectVersion(t, data(ex).hmac, version, what);
       const local = createHmac(HASH[alg]!, unb64(keys[String(version)]))
         .update(INPUT)
         .digest();
+      const same = () =>
+        expectThat(
+          local.equals(mac.bytes),
+          'hmac-recompute',
+          `${path} ${JSON.stringify(body)} equals HMAC-${alg} under the exported version ${version} key`,
+          local.toString('base64'),
+          mac.bytes.toString('base64'),
+        );
+      if (rule === 'transit.params.hash-in-url') t.proving(rule, same);
+      else same();
+    }
+    // The request's algorithm applies to every item of a batch as to the single input (HMAC
+    // parameters: `algorithm`, `batch_input` (items with input)).
+    const inputs = [Buffer.from('first item'), INPUT];
+    const batch = await t.svc.post(`${transit.path}/hmac/${name}`, {
+      body: { algorithm: 'sha2-512', batch_input: inputs.map((i) => ({ input: i.toString('base64') })) },
+    });
+    t.check(batch, statusIs(200));
+    const results = (data(batch).batch_results ?? []) as { hmac?: unknown }[];
+    expectThat(results.length === 2, 'batch-length', 'the hmac batch answers one result per item', 2, results.length);
+    for (const [i, input] of inputs.entries()) {
+      const mac = expectVersion(t, results[i]?.hmac, 2, `hmac batch item ${i}`);
+      const local = createHmac('sha512', unb64(keys['2'])).update(input).digest();
       expectThat(
         local.equals(mac.bytes),
-        'hmac-recompute',
-        `${path} ${JSON.stringify(body)} equals HMAC-${alg} under the exported version ${version} key`,
+        'hmac-batch-algorithm',
+        `hmac batch item ${i} with algorithm sha2-512 equals HMAC-SHA512 under the exported version 2 key`,
         local.toString('base64'),
         mac.bytes.toString('base64'),
       );

@@ -37,8 +37,17 @@ conformance(
   async (t) => {
     for (const type of [...AEAD, 'rsa-2048']) {
       const name = await createKey(t, transit, `rt-${type}`, { type });
-      const ct = await encrypt(t, transit, name, BINARY);
-      expectVersion(t, ct, 1, `${type} ciphertext`);
+      const enc = await t.svc.post(`${transit.path}/encrypt/${name}`, {
+        body: { plaintext: BINARY.toString('base64') },
+      });
+      // The ciphertext is this rule's answer; its form is the output-format rule's.
+      t.check(
+        enc,
+        statusIs(200),
+        bodyAt('/data/ciphertext', (v: unknown) => typeof v === 'string', 'is present'),
+      );
+      const ct = String(data(enc).ciphertext);
+      t.proving('transit.format.versioned-output', () => expectVersion(t, ct, 1, `${type} ciphertext`));
       const ex = await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } });
       t.check(ex, statusIs(200));
       // Present first (this rule); its encoding, and the schema's pattern for it, are the base64 rule's.
@@ -149,6 +158,7 @@ conformance(
   {
     id: 'transit.params.context-required',
     level: 'MUST',
+    also: ['transit.encrypt.context-bound'],
     title: 'POST /transit/encrypt/:name on a derived key without context fails; with context it round-trips',
   },
   async (t) => {
@@ -158,13 +168,14 @@ conformance(
     const ct = await encrypt(t, transit, name, 'per tenant', { context });
     t.check(await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } }), clientError);
     t.check(
-      await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct, context: b64('tenant-2') } }),
-      fails,
-    );
-    t.check(
       await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct, context } }),
       statusIs(200),
       bodyAt('/data/plaintext', b64('per tenant')),
+    );
+    // That the context selects the derived key (another one does not open it) is the binding rule.
+    t.as('transit.encrypt.context-bound').check(
+      await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct, context: b64('tenant-2') } }),
+      fails,
     );
   },
 );
@@ -230,6 +241,7 @@ conformance(
   {
     id: 'transit.datakey.types',
     level: 'MUST',
+    also: ['transit.datakey.bits'],
     title:
       'POST /transit/datakey/plaintext returns a plaintext its ciphertext decrypts to; /wrapped returns no plaintext',
   },
@@ -239,12 +251,15 @@ conformance(
     t.check(plain, statusIs(200));
     const { plaintext, ciphertext } = data(plain);
     t.secret(plaintext);
-    expectThat(
-      unb64(plaintext).length === 32,
-      'datakey-bits',
-      'the default data key has 256 bits',
-      32,
-      unb64(plaintext).length,
+    // The size without bits is the bits rule's default ("default 256").
+    t.proving('transit.datakey.bits', () =>
+      expectThat(
+        unb64(plaintext).length === 32,
+        'datakey-bits',
+        'the default data key has 256 bits',
+        32,
+        unb64(plaintext).length,
+      ),
     );
     expectVersion(t, ciphertext, 1, 'datakey ciphertext');
     t.check(
@@ -286,12 +301,21 @@ conformance(
     const ct = await encrypt(t, transit, name, 'first use');
     expectVersion(t, ct, 1, 'ciphertext of the upserted key');
     const key = await readKey(t, transit, name);
+    // "key created with defaults": the Create key table's defaults, as a read shows them.
+    const defaults = {
+      type: 'aes256-gcm96',
+      derived: false,
+      exportable: false,
+      allow_plaintext_backup: false,
+      deletion_allowed: false,
+    };
+    const shown = Object.fromEntries(Object.keys(defaults).map((f) => [f, key[f]]));
     expectThat(
-      key.type === 'aes256-gcm96' && key.derived === false,
+      Object.entries(defaults).every(([f, v]) => key[f] === v),
       'upsert-defaults',
-      'the upserted key has the default type and is not derived',
-      { type: 'aes256-gcm96', derived: false },
-      { type: key.type, derived: key.derived },
+      'the upserted key has the defaults: type aes256-gcm96, not derived, not exportable, no plaintext backup, no deletion',
+      defaults,
+      shown,
     );
   },
 );
@@ -334,6 +358,26 @@ conformance(
   {
     id: 'transit.upsert.type',
     level: 'MUST',
+    title: 'POST /transit/encrypt/:name batch on a missing key with type chacha20-poly1305 creates that type',
+  },
+  async (t) => {
+    const name = t.unique('upserttypebatch');
+    const ex = await t.svc.post(`${transit.path}/encrypt/${name}`, {
+      body: { type: 'chacha20-poly1305', batch_input: [{ plaintext: b64('one') }, { plaintext: b64('two') }] },
+    });
+    t.check(ex, statusIs(200));
+    t.check(
+      await t.svc.get(`${transit.path}/keys/${name}`),
+      statusIs(200),
+      bodyAt('/data/type', 'chacha20-poly1305', 'is the type sent with the encrypt batch'),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'transit.upsert.type',
+    level: 'MUST',
     title:
       'POST /transit/encrypt/:name with type chacha20-poly1305 on an existing aes256-gcm96 key is served and the key keeps its type',
   },
@@ -357,13 +401,15 @@ conformance(
   {
     id: 'transit.upsert.update-only-refused',
     level: 'MUST',
+    also: ['transit.upsert.update-existing'],
     title: 'POST /transit/encrypt/:name on a missing key with only the update capability fails and creates nothing',
   },
   async (t) => {
     const existing = await createKey(t, transit, 'upd-existing');
     const token = await tokenWith(t, { [`${transit.path}/encrypt/*`]: ['update'] });
-    // The token works on an existing key, so the refusal below is about creation.
-    t.check(
+    // The token works on an existing key (encrypt on an existing key is an update: that rule's own
+    // assertion), so the refusal below is about creation.
+    t.as('transit.upsert.update-existing').check(
       await t.svc.post(`${transit.path}/encrypt/${existing}`, { token, body: { plaintext: b64('x') } }),
       statusIs(200),
     );
@@ -377,6 +423,7 @@ conformance(
   {
     id: 'transit.upsert.disabled-refused',
     level: 'MUST',
+    also: ['transit.upsert.disabled-update-served'],
     title: 'POST /transit/encrypt/:name on a missing key with disable_upsert true fails and creates nothing',
     sequential: 'sets disable_upsert in the config of the mount every test of the file uses',
   },
@@ -389,7 +436,11 @@ conformance(
     const missing = t.unique('noup-missing');
     t.check(await t.svc.post(`${transit.path}/encrypt/${missing}`, { body: { plaintext: b64('x') } }), fails);
     t.check(await t.svc.get(`${transit.path}/keys/${missing}`), keyAbsent);
-    t.check(await t.svc.post(`${transit.path}/encrypt/${existing}`, { body: { plaintext: b64('x') } }), statusIs(200));
+    // Upsert disabled "turns create into update": an existing key is still served (that rule's own).
+    t.as('transit.upsert.disabled-update-served').check(
+      await t.svc.post(`${transit.path}/encrypt/${existing}`, { body: { plaintext: b64('x') } }),
+      statusIs(200),
+    );
   },
 );
 

@@ -107,6 +107,16 @@ conformance(
       { min_decryption_version: 2, min_encryption_version: 3 },
       { min_decryption_version: key.min_decryption_version, min_encryption_version: key.min_encryption_version },
     );
+    // And the other way: a write of the minimum versions only leaves deletion_allowed true.
+    t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_encryption_version: 3 } }), success);
+    const again = await readKey(t, transit, name);
+    expectThat(
+      again.deletion_allowed === true,
+      'omitted-unchanged',
+      'a config write of min_encryption_version only leaves deletion_allowed true',
+      true,
+      again.deletion_allowed,
+    );
     const v1 = (old.response.body as { data?: { ciphertext?: string } }).data?.ciphertext;
     const ex = await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: v1 } });
     expectThat(

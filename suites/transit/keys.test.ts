@@ -1,3 +1,4 @@
+// size: one test per key-lifecycle rule of the document (create, read, list, config flags, delete, cache), in its order
 /**
  * Key lifecycle: creation, reads, listing, configuration flags, deletion, the mount's key config
  * and cache size.
@@ -39,6 +40,34 @@ conformance(
     ]) {
       expectThat(key[field] !== undefined, 'field', `the key read has ${field}`, 'present', undefined);
     }
+    // Each field has the type the table gives it.
+    const TYPED: Record<string, (v: unknown) => boolean> = {
+      type: (v) => typeof v === 'string',
+      name: (v) => typeof v === 'string',
+      keys: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+      min_decryption_version: Number.isInteger,
+      min_encryption_version: Number.isInteger,
+    };
+    for (const field of [
+      'deletion_allowed',
+      'derived',
+      'exportable',
+      'allow_plaintext_backup',
+      'supports_encryption',
+      'supports_decryption',
+      'supports_derivation',
+      'supports_signing',
+      'imported',
+    ])
+      TYPED[field] = (v) => typeof v === 'boolean';
+    for (const [field, typed] of Object.entries(TYPED))
+      expectThat(
+        typed(key[field]),
+        'field-type',
+        `the key read's ${field} has the type of the table`,
+        field,
+        key[field],
+      );
     expectThat(key.name === name, 'name', 'the key read names the key', name, key.name);
     const created = key.keys?.['1'];
     // The service's clock only moves forward from real time, by as much as earlier tests of the
@@ -83,7 +112,7 @@ conformance(
   async (t) => {
     for (const type of SYMMETRIC) {
       // The hmac key names its size (the default size is transit.key.hmac-default-size's own test).
-      const name = await createKey(t, transit, type, type === 'hmac' ? { type, key_size: 32 } : { type });
+      const name = await createKey(t, transit, type, type === 'hmac' ? { type, key_size: 64 } : { type });
       const key = await readKey(t, transit, name);
       expectThat(key.type === type, 'type', `the key created as ${type} reads as ${type}`, type, key.type);
       // Only what the Key types table gives: an AEAD key encrypts, decrypts and supports derivation
@@ -244,6 +273,16 @@ for (const [flag, id, base] of [
           bodyAt(`/data/${flag}`, true, 'stays true after the attempt to disable it'),
         );
       }
+      // A later config write that omits the flag does not put its default (false) back.
+      t.check(
+        await t.svc.post(`${transit.path}/keys/${atCreation}/config`, { body: { deletion_allowed: true } }),
+        success,
+      );
+      t.check(
+        await t.svc.get(`${transit.path}/keys/${atCreation}`),
+        statusIs(200),
+        bodyAt(`/data/${flag}`, true, 'stays true after a config write that omits it'),
+      );
     },
   );
 }
@@ -290,7 +329,7 @@ conformance(
   {
     id: 'transit.key.deletion-allowed-config',
     level: 'MUST',
-    also: ['transit.key.delete'],
+    also: ['transit.key.delete', 'transit.keys.list'],
     title:
       'DELETE /transit/keys/:name after config deletion_allowed true removes the key and its ciphertexts no longer decrypt',
   },
@@ -302,8 +341,31 @@ conformance(
       await t.svc.get(`${transit.path}/keys/${name}`),
       bodyAt('/data/deletion_allowed', true, 'is true after config'),
     );
+    // LIST names the key before the delete (the list rule), so its absence afterwards is the delete's.
+    const listed = async () => (data(await t.svc.list(`${transit.path}/keys`)).keys ?? []) as string[];
+    const before = await listed();
+    t.proving('transit.keys.list', () =>
+      expectThat(before.includes(name), 'list', `LIST /transit/keys names ${name} before the delete`, name, before),
+    );
     t.check(await t.svc.delete(`${transit.path}/keys/${name}`), success);
     t.as('transit.key.delete').check(await t.svc.get(`${transit.path}/keys/${name}`), keyAbsent);
+    t.as('transit.key.delete').check(
+      await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } }),
+      fails,
+    );
+    const after = await listed();
+    t.proving('transit.key.delete', () =>
+      expectThat(!after.includes(name), 'list-deleted', `LIST /transit/keys no longer names ${name}`, 'absent', after),
+    );
+    // A new key under the same name is another key: it works, and the deleted key's ciphertext
+    // still does not decrypt ("data encrypted with it cannot be decrypted").
+    t.check(await t.svc.post(`${transit.path}/keys/${name}`, { body: {} }), success);
+    const fresh = await encrypt(t, transit, name, 'new key');
+    t.check(
+      await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: fresh } }),
+      statusIs(200),
+      bodyAt('/data/plaintext', Buffer.from('new key').toString('base64'), 'is the plaintext under the new key'),
+    );
     t.as('transit.key.delete').check(
       await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: ct } }),
       fails,
@@ -335,6 +397,17 @@ conformance(
       await t.svc.get(`${transit.path}/config/keys`),
       statusIs(200),
       bodyAt('/data/disable_upsert', true, 'is the value set'),
+    );
+    // And back: the setting is a plain boolean, false written after true applies.
+    t.check(
+      await t.svc.post(`${transit.path}/config/keys`, { body: { disable_upsert: false } }),
+      statusIs(200),
+      bodyAt('/data/disable_upsert', false, 'of the write answer is the value written'),
+    );
+    t.check(
+      await t.svc.get(`${transit.path}/config/keys`),
+      statusIs(200),
+      bodyAt('/data/disable_upsert', false, 'is false again after disable_upsert false'),
     );
   },
 );

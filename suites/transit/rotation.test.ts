@@ -1,3 +1,4 @@
+// size: one test per version rule (rotate, trim, minimum versions), which share the rotated keys' set-up
 /** Key versions: rotation, trim, minimum decryption and encryption versions. */
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, clientError, expectThat, statusIs, success } from '../../harness/checks/index.js';
@@ -38,6 +39,15 @@ conformance(
       Object.keys(key.keys),
     );
     expectVersion(t, await encrypt(t, transit, name, 'after'), 2, 'ciphertext after rotation');
+    // "new encryption uses it": a data key is encrypted too, so it is wrapped with the new version.
+    const dk = await t.svc.post(`${transit.path}/datakey/wrapped/${name}`);
+    t.check(dk, statusIs(200));
+    expectVersion(
+      t,
+      (dk.response.body as { data?: { ciphertext?: unknown } }).data?.ciphertext,
+      2,
+      'datakey after rotation',
+    );
   },
 );
 
@@ -55,19 +65,27 @@ conformance(
   {
     id: 'transit.rotate.keeps-size',
     level: 'MUST',
+    // Six RSA generations (create and rotate of rsa-2048, rsa-3072 and rsa-4096) take tens of
+    // seconds on a busy machine: the bound is that of the key generation requests.
+    timeoutMs: 180_000,
     title:
       'POST /transit/keys/:name/rotate rotates keys that encrypt and decrypt and keeps their size; other keys keep theirs if they rotate',
   },
   async (t) => {
     // The rotate row's condition is "key supports encryption and decryption": those must rotate;
     // hmac and ECDSA keys are outside it, so a refusal (any error status) is accepted for them.
-    for (const [type, extra, mustRotate] of [
+    // Every type of the Key types table that encrypts and decrypts, and two outside the condition.
+    const cases = [
       ['aes128-gcm96', {}, true],
       ['aes256-gcm96', {}, true],
+      ['chacha20-poly1305', {}, true],
+      ['rsa-2048', {}, true],
       ['rsa-3072', {}, true],
+      ['rsa-4096', {}, true],
       ['hmac', { key_size: 64 }, false],
       ['ecdsa-p384', {}, false],
-    ] as const) {
+    ] as const;
+    for (const [type, extra, mustRotate] of cases) {
       const name = await createKey(t, transit, `size-${type}`, { type, exportable: true, ...extra });
       const ex = await t.svc.post(`${transit.path}/keys/${name}/rotate`, { timeoutMs: keygenTimeout(type) });
       if (!mustRotate && ex.response.status >= 400) {
@@ -254,6 +272,9 @@ conformance(
     const v1 = await sign();
     await rotate(t, transit, name);
     const v2 = await sign();
+    // A third version: v2 is then the minimum without being the latest, and both must verify.
+    await rotate(t, transit, name);
+    const v3 = await sign();
     t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_decryption_version: 2 } }), success);
     const verify = (signature: string) =>
       t.svc.post(`${transit.path}/verify/${name}`, { body: { input: b64('signed'), signature } });
@@ -268,6 +289,7 @@ conformance(
       old.response.status,
     );
     t.check(await verify(v2), statusIs(200), bodyAt('/data/valid', true, 'is true for the v2 signature'));
+    t.check(await verify(v3), statusIs(200), bodyAt('/data/valid', true, 'is true for the v3 signature'));
   },
 );
 
@@ -324,6 +346,13 @@ conformance(
       }),
       success,
     );
+    // ">= min_decryption_version": equal is allowed.
+    t.check(
+      await t.svc.post(`${transit.path}/keys/${name}/config`, {
+        body: { min_decryption_version: 3, min_encryption_version: 3 },
+      }),
+      success,
+    );
     t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_encryption_version: 0 } }), success);
   },
 );
@@ -335,10 +364,13 @@ conformance(
     title: 'POST /transit/decrypt/:name of a version below min_decryption_version fails and newer versions decrypt',
   },
   async (t) => {
-    const { name, cts } = await threeVersions(t, 2);
+    // min_encryption_version 3 above min_decryption_version 2: decryption is bounded by the latter only.
+    const { name, cts } = await threeVersions(t, 2, 3);
     t.check(await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: cts[0] } }), fails);
     const ok = await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: cts[1] } });
     t.check(ok, statusIs(200), bodyAt('/data/plaintext', b64('two'), 'is the version 2 plaintext'));
+    const latest = await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: cts[2] } });
+    t.check(latest, statusIs(200), bodyAt('/data/plaintext', b64('three'), 'is the version 3 plaintext'));
   },
 );
 

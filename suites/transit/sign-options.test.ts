@@ -125,6 +125,25 @@ conformance(
         ok,
       );
     }
+    // prehashed defaults to false: an input as long as a SHA-256 digest, sent without prehashed, is
+    // a message the service hashes, not a digest (the signature is that of the input's hash).
+    const shaped = createHash('sha256').update(MESSAGE).digest();
+    for (const label of ['rsa-2048', 'ecdsa-p256']) {
+      const ex = await t.svc.post(`${transit.path}/sign/${keys[label]}`, {
+        body: { input: shaped.toString('base64') },
+      });
+      t.check(ex, statusIs(200));
+      const sig = versioned(t, data(ex).signature, 'signature');
+      const pubOf = publicKeyFrom(String((await readKey(t, transit, keys[label]!)).keys?.['1']?.public_key));
+      const ok = verifyLocally(pubOf, shaped, sig.bytes);
+      expectThat(
+        ok,
+        'prehashed-default',
+        `the ${label} signature of a 32-byte input without prehashed is that of the input hashed with SHA-256`,
+        true,
+        ok,
+      );
+    }
   },
 );
 
@@ -177,14 +196,14 @@ const VERIFY_CASES: VerifyCase[] = [
   {
     option: 'marshaling_algorithm asn1',
     key: 'ecdsa-p256',
-    made: {},
+    made: { marshaling_algorithm: 'asn1' },
     verified: { marshaling_algorithm: 'asn1' },
     signing: { id: 'transit.params.marshaling-default', local: {} },
   },
   {
     option: 'salt_length auto',
     key: 'rsa-2048',
-    made: {},
+    made: { salt_length: 'auto' },
     verified: { salt_length: 'auto' },
     signing: { id: 'transit.params.salt-length-default', local: { pss: true } },
   },

@@ -180,6 +180,33 @@ conformance(
   },
 );
 
+// The request's hash_algorithm applies to every item of a batch as to the single input (Sign:
+// `hash_algorithm`, `batch_input` (items with input, context)).
+conformance(
+  {
+    id: 'transit.sign.verifiable',
+    level: 'MUST',
+    title: 'POST /transit/sign/:name batch with hash_algorithm sha2-512 signs every item with sha2-512 (RSA, ECDSA)',
+  },
+  async (t) => {
+    const inputs = [MESSAGE, Buffer.from('a second item')];
+    for (const type of ['rsa-2048', 'ecdsa-p256'] as const) {
+      const pub = await publicKey(t, keys[type]!);
+      const ex = await t.svc.post(`${transit.path}/sign/${keys[type]}`, {
+        body: { hash_algorithm: 'sha2-512', batch_input: inputs.map((i) => ({ input: i.toString('base64') })) },
+      });
+      t.check(ex, statusIs(200));
+      const results = batchResults(ex);
+      expectThat(results.length === 2, 'batch-length', `${type}: one result per item`, 2, results.length);
+      for (const [i, input] of inputs.entries()) {
+        const sig = versioned(t, results[i]?.signature, `${type} batch signature ${i}`);
+        const ok = verifyLocally(pub, input, sig.bytes, { hash: 'sha2-512' });
+        expectThat(ok, 'batch-hash', `${type} batch item ${i} is a sha2-512 signature of its input`, true, ok);
+      }
+    }
+  },
+);
+
 conformance(
   {
     id: 'transit.sign.prehashed',

@@ -33,6 +33,8 @@ export interface DataOperationRules {
   nonceAllowed(k: NamedKey): boolean;
   /** The nonce the cipher seals with (`chosen`: the one the output carries; `supplied`: the request's). */
   sealingNonce(chosen: Buffer, supplied: Buffer | undefined): Buffer;
+  /** What decrypt answers for the bytes it opened (`supplied`: the request's nonce, which changes nothing). */
+  openedPlaintext(opened: Buffer, supplied: Buffer | undefined): Buffer;
   /** The associated_data decrypt opens with (the request's). */
   openingAssociatedData(ad: Buffer | undefined): Buffer | undefined;
   /** A convergent key of this release needs a nonce on encrypt. */
@@ -59,6 +61,18 @@ export interface DataOperationRules {
   verifiesHmac(item: Body): boolean;
   /** The mac_length of the body (0: the full block). */
   cmacBodyLength(length: number): number;
+  /** The algorithm segment of an hmac URL as hmac reads it. */
+  hmacUrlAlgorithm(urlAlgorithm: string | undefined): string | undefined;
+  /** datakey without bits. */
+  datakeyDefaultBits: number;
+  /** The segments after random/ as random reads them (a source, a byte count). */
+  randomUrlParts(parts: string[]): string[];
+  /** random without format. */
+  randomDefaultFormat: string;
+  /** The request's hash algorithm as a batch of `op` applies it to each item. */
+  batchHashAlgorithm(op: DataOp, algorithm: string): string;
+  /** The request's key_version as a batch of `op` applies it to each item. */
+  batchKeyVersion(op: DataOp, keyVersion: number): number;
 }
 
 export const documentedDataRules: DataOperationRules = {
@@ -69,6 +83,7 @@ export const documentedDataRules: DataOperationRules = {
   hmacVersionUsable: (k, version) => version >= k.minDecryptionVersion,
   nonceAllowed: () => true,
   sealingNonce: (chosen) => chosen,
+  openedPlaintext: (opened) => opened,
   openingAssociatedData: (ad) => ad,
   convergentNeedsNonce: () => false,
   checkEncryptType: () => undefined,
@@ -82,6 +97,12 @@ export const documentedDataRules: DataOperationRules = {
   verifySignatureAlgorithm: (requested) => requested,
   verifiesHmac: (item) => item.hmac !== undefined && item.hmac !== '',
   cmacBodyLength: (length) => length,
+  hmacUrlAlgorithm: (urlAlgorithm) => urlAlgorithm,
+  datakeyDefaultBits: 256,
+  randomUrlParts: (parts) => parts,
+  randomDefaultFormat: 'base64',
+  batchHashAlgorithm: (_op, algorithm) => algorithm,
+  batchKeyVersion: (_op, keyVersion) => keyVersion,
 };
 
 /** The refusal of a request that lacks a required input. */

@@ -95,21 +95,23 @@ export class DataOperations {
     const partial = this.partialCode(body);
     const keyVersion = int(body, 'key_version', 0);
     this.require('encrypt', 'plaintext', body.plaintext !== undefined, items);
-    let k = this.s.keys.get(name);
+    let k = this.rules.keyInUse(name, this.s.keys.get(name));
     if (!k) {
       // Upsert: only a create operation (existence check said missing, caller holds create) may create.
       const allowed = this.rules.upsertAllowed({ create: req.operation === 'create', disabled: this.s.disableUpsert });
       if (!allowed) throw badRequest(`encryption key ${JSON.stringify(name)} not found and upsert is not permitted`);
       const hasContext = !!this.rules.upsertContext(body, items?.[0]);
-      const upsertBody: Body = {
+      const upsertBody: Body = this.rules.upsertDefaults({
         type: this.rules.upsertType(body),
         derived: this.rules.upsertDerived(hasContext),
         convergent_encryption: this.rules.upsertConvergent(body),
-      };
+      });
       await this.s.create(name, upsertBody);
-      k = this.s.keys.get(name)!;
-    } else if (body.type !== undefined) {
-      this.rules.checkEncryptType(k.type, body.type);
+      k = this.rules.keyInUse(name, this.s.keys.get(name))!;
+    } else {
+      if (this.rules.encryptRefusesExisting(this.s.disableUpsert))
+        throw badRequest('upsert is disabled: encrypt is not permitted');
+      if (body.type !== undefined) this.rules.checkEncryptType(k.type, body.type);
     }
     await this.s.autoRotate(k);
     const key = k;
@@ -176,7 +178,7 @@ export class DataOperations {
 
   private async datakey(kind: string, name: string, body: Body): Promise<EngineResponse> {
     if (kind !== 'plaintext' && kind !== 'wrapped') throw badRequest('datakey type must be plaintext or wrapped');
-    const requested = int(body, 'bits', 256);
+    const requested = int(body, 'bits', this.rules.datakeyDefaultBits);
     this.rules.checkDatakeyBits(requested);
     const bits = this.rules.datakeyBits(requested);
     if (bits <= 0 || bits % 8 !== 0 || bits > 4096) throw badRequest('invalid bits');
@@ -193,14 +195,14 @@ export class DataOperations {
   private random(urlParts: string[], body: Body): EngineResponse {
     let source = str(body, 'source') || 'platform';
     let bytes = int(body, 'bytes', this.rules.randomDefaultBytes);
-    for (const part of urlParts) {
+    for (const part of this.rules.randomUrlParts(urlParts)) {
       if (/^\d+$/.test(part)) bytes = Number(part);
       else source = part;
     }
     if (!['platform', 'seal', 'all'].includes(source)) throw badRequest('source must be platform, seal or all');
     this.rules.checkRandomSource(source);
     if (bytes < 1 || bytes > 128 * 1024) throw badRequest('bytes must be between 1 and 131072');
-    const format = str(body, 'format') || 'base64';
+    const format = str(body, 'format') || this.rules.randomDefaultFormat;
     if (format !== 'hex' && format !== 'base64') throw badRequest('format must be hex or base64');
     const out = randomBytes(this.rules.randomLength(bytes));
     const useHex = this.rules.randomUsesHex(format);
@@ -223,19 +225,26 @@ export class DataOperations {
     const items = this.batch('hmac', body);
     this.require('hmac', 'input', body.input !== undefined, items);
     const k = await this.s.key(name);
-    const alg = urlAlg ?? (str(body, 'algorithm') || str(body, 'hash_algorithm') || 'sha2-256');
+    const alg =
+      this.rules.hmacUrlAlgorithm(urlAlg) ?? (str(body, 'algorithm') || str(body, 'hash_algorithm') || 'sha2-256');
     hashName(alg);
     const keyVersion = int(body, 'key_version', 0);
-    return this.eachItem('hmac', body, items, (item) => hmacItem(this.op, k, item, alg, keyVersion));
+    const itemAlg = items ? this.rules.batchHashAlgorithm('hmac', alg) : alg;
+    const itemVersion = items ? this.rules.batchKeyVersion('hmac', keyVersion) : keyVersion;
+    return this.eachItem('hmac', body, items, (item) => hmacItem(this.op, k, item, itemAlg, itemVersion));
   }
 
   private async sign(name: string, urlAlg: string | undefined, body: Body): Promise<EngineResponse> {
     const items = this.batch('sign', body);
     this.require('sign', 'input', body.input !== undefined, items);
     const k = await this.s.key(name);
-    const opts = signOptions(this.op, body, urlAlg);
-    const keyVersion = int(body, 'key_version', 0);
+    const given = signOptions(this.op, body, urlAlg);
     const batch = items !== undefined;
+    const opts = batch
+      ? { ...given, hashAlgorithm: this.rules.batchHashAlgorithm('sign', given.hashAlgorithm) }
+      : given;
+    const requested = int(body, 'key_version', 0);
+    const keyVersion = batch ? this.rules.batchKeyVersion('sign', requested) : requested;
     return this.eachItem('sign', body, items, (item) => signItem(this.op, k, item, opts, keyVersion, batch));
   }
 

@@ -48,7 +48,7 @@ export class KeyExport {
 
   private versionsFor(k: NamedKey, version: string | undefined, call: 'export' | 'byok'): KeyVersion[] {
     const all = [...k.versions.values()].sort((x, y) => x.version - y.version);
-    if (version === undefined || version === '') return this.rules.omittedVersions(all, k);
+    if (version === undefined || version === '') return this.rules.omittedVersions(all, k, call);
     if (version === 'latest') return this.rules.latestVersions(all, k, call);
     if (!/^\d+$/.test(version)) throw badRequest('version must be a number or latest');
     const n = Number(version);

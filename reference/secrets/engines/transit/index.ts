@@ -33,7 +33,7 @@ class TransitEngine implements Engine {
     if (seg[0] === 'encrypt' && seg.length === 2) {
       // With upsert disabled the write is an update, so the caller's create capability is irrelevant.
       if (this.s.rules.encryptIsUpdate(this.s.disableUpsert)) return true;
-      return this.s.keys.has(seg[1]!);
+      return this.s.rules.encryptKeyExists(this.s.keys.has(seg[1]!));
     }
     if (seg[0] === 'keys' && seg.length === 2) return this.s.keys.has(seg[1]!);
     return true;

@@ -10,7 +10,7 @@ import type { EngineResponse } from '../../engine.js';
 import { badRequest, methodNotAllowed, notFound, type SvcError } from '../../errors.js';
 import { OAEP_HASHES } from './byok.js';
 import { typeInfo, type KeyVersion, type NamedKey } from './keys.js';
-import { b64, int, str, type Body } from './params.js';
+import { b64, duration, int, str, type Body } from './params.js';
 import { KEY_TYPES } from './types.js';
 
 const HOUR = 3600;
@@ -54,14 +54,26 @@ export interface KeyManagementRules {
   typeCreated(type: string): string;
   /** POST /transit/keys without a name (Create key: name required). */
   createWithoutName(): EngineResponse;
-  /** The type whose material a new version of a `type` key gets (Key types). */
-  materialType(type: string): string;
+  /** The type whose material a new version of a `type` key gets (Key types; `latest`: the key's latest version before it). */
+  materialType(type: string, latest?: number): string;
   /** POST keys/:name/rotate adds a version (States and transitions: rotate). */
   rotatesOnRequest(k: NamedKey): boolean;
   /** GET keys/:name of a key that does not exist. */
   missingKeyRead(name: string): SvcError;
   /** A key that is no longer in the engine's key map (deleted), still found by an operation. */
   cachedKey(name: string): NamedKey | undefined;
+  /** The key an operation on `name` uses (`stored`: the key the engine holds under that name now). */
+  keyInUse(name: string, stored: NamedKey | undefined): NamedKey | undefined;
+  /** The existence check of encrypt on `name` (`has`: the engine holds a key of that name). */
+  encryptKeyExists(has: boolean): boolean;
+  /** The fields an encrypt that creates its key (upsert) creates it with (`base`: type, derived, convergent). */
+  upsertDefaults(base: Body): Body;
+  /** encrypt on an existing key is refused (`disableUpsert`: the engine's setting). */
+  encryptRefusesExisting(disableUpsert: boolean): boolean;
+  /** disable_upsert after a POST config/keys that asks for `requested`. */
+  disableUpsertWrite(previous: boolean, requested: boolean): boolean;
+  /** auto_rotate_period of a create, import or config request, in seconds (undefined when omitted). */
+  autoRotatePeriodOf(body: Body): number | undefined;
 
   // ---------------------------------------------------------------- trim, restore, certificates
   /** min_available_version of a trim request (required). */
@@ -75,7 +87,7 @@ export interface KeyManagementRules {
   /** Export of `keyType` needs an exportable key (public-key and certificate-chain do not). */
   exportNeedsExportable(keyType: string): boolean;
   /** The versions an export or byok-export without version returns (all of them). */
-  omittedVersions(all: KeyVersion[], k: NamedKey): KeyVersion[];
+  omittedVersions(all: KeyVersion[], k: NamedKey, call?: 'export' | 'byok'): KeyVersion[];
   /** The version `n` an export names (undefined: no such version). */
   exportVersion(k: NamedKey, n: number): KeyVersion | undefined;
   /** The value export answers for `keyType` of version `v` (`value`: the documented one). */
@@ -157,6 +169,12 @@ export const documentedKeyManagementRules: KeyManagementRules = {
   rotatesOnRequest: () => true,
   missingKeyRead: () => notFound(),
   cachedKey: () => undefined,
+  keyInUse: (_name, stored) => stored,
+  encryptKeyExists: (has) => has,
+  upsertDefaults: (base) => base,
+  encryptRefusesExisting: () => false,
+  disableUpsertWrite: (_previous, requested) => requested,
+  autoRotatePeriodOf: (body) => duration(body, 'auto_rotate_period'),
 
   trimMinimum: (body) => {
     if (body.min_available_version === undefined || body.min_available_version === null)

@@ -5,7 +5,7 @@
 import type { EngineResponse } from '../../engine.js';
 import { badRequest, methodNotAllowed } from '../../errors.js';
 import type { TransitRules } from './rules.js';
-import { bool, duration, int, str, type Body } from './params.js';
+import { bool, int, str, type Body } from './params.js';
 import type { Answer, Call, Routes, Shared } from './shared.js';
 
 /** Creating, reading, listing, configuring, rotating, trimming and deleting keys; the engine settings. */
@@ -51,7 +51,10 @@ export class KeyLifecycle {
     if (seg.length !== 2 || seg[1] !== 'keys') return undefined;
     if (post) {
       const previous = this.readDisableUpsert();
-      this.s.disableUpsert = bool(body, 'disable_upsert', this.s.disableUpsert);
+      this.s.disableUpsert = this.rules.disableUpsertWrite(
+        this.s.disableUpsert,
+        bool(body, 'disable_upsert', this.s.disableUpsert),
+      );
       return { data: { disable_upsert: this.rules.disableUpsertAnswer(previous, this.readDisableUpsert()) } };
     }
     if (req.method === 'GET') return { data: { disable_upsert: this.readDisableUpsert() } };
@@ -109,11 +112,11 @@ export class KeyLifecycle {
       this.rules.applyDeletionAllowed(next, body);
       if (body.exportable !== undefined) {
         const v = bool(body, 'exportable');
-        if (v || !k.exportable || this.rules.disableFlag('exportable')) next.exportable = v;
+        if (v || !k.exportable || this.rules.disableFlag('exportable', k)) next.exportable = v;
       }
       if (body.allow_plaintext_backup !== undefined) {
         const v = bool(body, 'allow_plaintext_backup');
-        if (v || !k.allowPlaintextBackup || this.rules.disableFlag('allow_plaintext_backup'))
+        if (v || !k.allowPlaintextBackup || this.rules.disableFlag('allow_plaintext_backup', k))
           next.allowPlaintextBackup = v;
       }
       if (body.min_decryption_version !== undefined) next.minDecryptionVersion = int(body, 'min_decryption_version');
@@ -128,7 +131,7 @@ export class KeyLifecycle {
       this.rules.checkMinVersions(next);
       if (next.minAvailableVersion > 0 && next.minDecryptionVersion < next.minAvailableVersion)
         throw badRequest('min_decryption_version cannot be below the trimmed minimum available version');
-      const period = duration(body, 'auto_rotate_period');
+      const period = this.rules.autoRotatePeriodOf(body);
       this.rules.checkAutoRotatePeriod(period);
       if (period !== undefined) next.autoRotatePeriod = this.rules.autoRotateUpdate(next.autoRotatePeriod, period);
       if (period !== undefined && period > 0 && k.autoRotatePeriod === 0) next.lastRotatedAt = this.s.ctx.clock.now();

@@ -105,7 +105,7 @@ export function decryptRaw(
   const { version, data } = parseVersioned(ctx, ciphertext, 'ciphertext');
   const v = decryptionVersion(ctx, k, version);
   const ctxBytes = context(ctx, k, item);
-  nonceOf(ctx, k, item);
+  const supplied = nonceOf(ctx, k, item);
   if (info.kind === 'rsa') {
     if (!v.privateKey) throw badRequest('key version has no private key');
     try {
@@ -125,7 +125,10 @@ export function decryptRaw(
   const aad = ctx.rules.associatedData(ctx.rules.openingAssociatedData(ad));
   if (aad) d.setAAD(aad);
   d.setAuthTag(tag);
-  return ctx.rules.authenticate(d.update(ct), () => d.final());
+  return ctx.rules.openedPlaintext(
+    ctx.rules.authenticate(d.update(ct), () => d.final()),
+    supplied,
+  );
 }
 
 // ---------------------------------------------------------------- HMAC
@@ -218,7 +221,7 @@ function signBytes(ctx: OpContext, k: NamedKey, signer: Signer, input: Buffer, o
   const kind = typeInfo(k).kind;
   const key = signer.privateKey;
   if (!key) throw badRequest('key version has no private key: signing is not possible');
-  const prehashed = ctx.rules.prehashed(opts.prehashed);
+  const prehashed = ctx.rules.prehashed(opts.prehashed, input, opts.hashAlgorithm);
   if (kind === 'ed25519') {
     if (opts.prehashed) throw badRequest('prehashed input is not supported for ed25519 keys');
     return nodeSign(null, ctx.rules.ed25519Message(input), key);

@@ -90,7 +90,7 @@ export interface TransitRules extends KeyManagementRules, DataOperationRules {
   /** config: deletion_allowed written to the next state. */
   applyDeletionAllowed(next: NamedKey, body: Body): void;
   /** Disabling a flag that is on: true applies it, false leaves it, a throw refuses it. */
-  disableFlag(field: 'exportable' | 'allow_plaintext_backup'): boolean;
+  disableFlag(field: 'exportable' | 'allow_plaintext_backup', k?: NamedKey): boolean;
   checkMinVersions(next: NamedKey): void;
   checkTrim(k: NamedKey, min: number): void;
   trimVersions(k: NamedKey, min: number): void;
@@ -186,7 +186,7 @@ export interface TransitRules extends KeyManagementRules, DataOperationRules {
   signHashAlgorithm(urlAlgorithm: string | undefined, body: Body, op?: 'sign' | 'verify'): string;
   derivationSalt(): Buffer;
   checkHashNone(opts: { hashAlgorithm: string; prehashed: boolean; signatureAlgorithm: string }): void;
-  prehashed(requested: boolean): boolean;
+  prehashed(requested: boolean, input?: Buffer, algorithm?: string): boolean;
   /** prehashed as verify reads it. */
   verifyPrehashed(requested: boolean): boolean;
   /** Verify options the service refuses (documented: none of the documented ones). */

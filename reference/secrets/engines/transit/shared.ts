@@ -9,7 +9,7 @@ import type { EngineContext, EngineRequest, EngineResponse } from '../../engine.
 import { badRequest } from '../../errors.js';
 import { generateMaterial, type NamedKey } from './keys.js';
 import type { OpContext } from './outputs.js';
-import { bool, duration, int, str, type Body } from './params.js';
+import { bool, int, str, type Body } from './params.js';
 import { documentedRules, type TransitRules } from './rules.js';
 import { transitSwitches } from './switches/index.js';
 import { KEY_TYPES } from './types.js';
@@ -65,7 +65,7 @@ export class Shared {
   }
 
   async key(name: string): Promise<NamedKey> {
-    const k = this.keys.get(name) ?? this.rules.cachedKey(name);
+    const k = this.rules.keyInUse(name, this.keys.get(name)) ?? this.rules.cachedKey(name);
     if (!k) throw this.rules.missingKey(name);
     await this.autoRotate(k);
     return k;
@@ -95,7 +95,7 @@ export class Shared {
     if (convergent && info.kind !== 'aead') throw badRequest('convergent encryption not supported for this key type');
     if (derived && !this.rules.derivationSupported(type))
       throw badRequest('key derivation not supported for this key type');
-    const requestedPeriod = duration(body, 'auto_rotate_period');
+    const requestedPeriod = this.rules.autoRotatePeriodOf(body);
     if (origin === 'import') this.rules.checkImportAutoRotatePeriod(requestedPeriod);
     else this.rules.checkAutoRotatePeriod(requestedPeriod);
     const autoRotatePeriod = this.rules.createAutoRotatePeriod(requestedPeriod);
@@ -155,7 +155,10 @@ export class Shared {
 
   /** Adds a freshly generated version (creation and rotation). */
   async rotate(k: NamedKey): Promise<void> {
-    const material = await generateMaterial(this.rules.materialType(k.type), this.rules.newVersionBytes(k));
+    const material = await generateMaterial(
+      this.rules.materialType(k.type, k.latestVersion),
+      this.rules.newVersionBytes(k),
+    );
     const hmacKey = this.rules.newHmacKey(k.versions.get(k.latestVersion), material);
     const version = k.latestVersion + 1;
     k.versions.set(version, { version, createdAt: this.ctx.clock.now(), hmacKey, ...material });

@@ -164,13 +164,24 @@ export const dataInputSwitches = [
   // ---------------------------------------------------------------- nonce, contexts, types
   fault('transit.nonce-used-not-carried', {
     breaks: 'transit.params.nonce-optional',
-    statements: ['doc.transit.encrypt.single-params', 'doc.transit.limits.nonce'],
+    statements: [
+      'doc.transit.encrypt.nonce',
+      'doc.transit.rewrap.nonce',
+      'doc.transit.datakey.nonce',
+      'doc.transit.limits.nonce',
+    ],
     description: 'a nonce given to encrypt seals the plaintext, but the ciphertext carries the generated nonce',
     replace: () => ({ sealingNonce: (chosen, supplied) => supplied ?? chosen }),
   }),
+  fault('transit.decrypt-nonce-echoed', {
+    breaks: 'transit.params.nonce-optional',
+    statements: ['doc.transit.decrypt.nonce'],
+    description: 'decrypt given a nonce accepts it and answers the nonce in place of the plaintext',
+    replace: () => ({ openedPlaintext: (opened, supplied) => supplied ?? opened }),
+  }),
   fault('transit.decrypt-associated-data-ignored', {
     breaks: 'transit.encrypt.associated-data',
-    statements: ['doc.transit.decrypt.params'],
+    statements: ['doc.transit.decrypt.associated-data'],
     description: 'decrypt ignores associated_data, so a ciphertext bound to associated data never opens',
     replace: () => ({ openingAssociatedData: () => undefined }),
   }),
@@ -188,7 +199,7 @@ export const dataInputSwitches = [
   }),
   fault('transit.rewrap-context-dropped', {
     breaks: 'transit.rewrap.derived-context',
-    statements: ['doc.transit.rewrap.params'],
+    statements: ['doc.transit.rewrap.context'],
     description: 'rewrap drops the context, so a derived key cannot be rewrapped',
     replace: (d) => ({
       itemFields: (op, item, items) =>
@@ -197,7 +208,7 @@ export const dataInputSwitches = [
   }),
   fault('transit.datakey-context-dropped', {
     breaks: 'transit.datakey.context',
-    statements: ['doc.transit.datakey.context-nonce'],
+    statements: ['doc.transit.datakey.context'],
     description: 'datakey drops the context, so a derived key gives no data key',
     replace: (d) => ({
       itemFields: (op, item, items) =>
@@ -241,7 +252,7 @@ export const dataInputSwitches = [
   // ---------------------------------------------------------------- versions
   fault('transit.rewrap-key-version-ignored', {
     breaks: 'transit.rewrap.latest',
-    statements: ['doc.transit.rewrap.given-version'],
+    statements: ['doc.transit.rewrap.given-version', 'doc.transit.rewrap.key-version'],
     description: 'rewrap ignores key_version and always uses the latest version',
     replace: () => ({ rewrapVersion: () => 0 }),
   }),
@@ -296,7 +307,7 @@ export const dataInputSwitches = [
   }),
   fault('transit.datakey-bits-ignored', {
     breaks: 'transit.datakey.bits',
-    statements: ['doc.transit.datakey.bits'],
+    statements: ['doc.transit.datakey.bits-values'],
     description: 'datakey always makes a 256-bit key, whatever bits asks',
     replace: () => ({ datakeyBits: () => 256 }),
   }),
@@ -314,13 +325,13 @@ export const dataInputSwitches = [
   }),
   fault('transit.prehashed-rsa-sha256-only', {
     breaks: 'transit.sign.prehashed',
-    statements: ['doc.transit.sign.prehashed'],
+    statements: ['doc.transit.sign.prehashed-rsa-hash'],
     description: 'RSA prehashed signing ignores hash_algorithm and takes the input for a SHA-256 digest',
     replace: () => ({ prehashedHash: () => 'sha2-256' }),
   }),
   fault('transit.verify-signature-algorithm-ignored', {
     breaks: 'transit.verify.options',
-    statements: ['doc.transit.verify.options'],
+    statements: ['doc.transit.verify.signature-algorithm'],
     description: 'verify ignores signature_algorithm and checks RSA signatures as PSS',
     replace: (d) => ({ verifySignatureAlgorithm: () => d.defaultSignatureAlgorithm }),
   }),

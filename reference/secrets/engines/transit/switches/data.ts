@@ -16,7 +16,7 @@ const noCheck = (): void => undefined;
 export const dataSwitches = [
   fault('transit.version-prefix-stuck', {
     breaks: 'transit.versioning.follows-rotation',
-    statements: ['doc.transit.format.versioned-output', 'doc.transit.versioning.embedded'],
+    statements: ['doc.transit.format.versioned-ciphertext', 'doc.transit.versioning.embedded'],
     description: 'outputs always say v1 whatever version produced them',
     replace: () => ({ shownVersion: () => 1 }),
   }),
@@ -30,7 +30,7 @@ export const dataSwitches = [
   }),
   fault('transit.decrypt-plaintext-raw', {
     breaks: 'transit.format.base64-fields',
-    statements: ['doc.transit.format.base64'],
+    statements: ['doc.transit.format.base64-plaintext'],
     description: 'decrypt returns the plaintext as raw text instead of base64',
     replace: () => ({ plaintextEncoding: 'latin1' }),
   }),
@@ -166,19 +166,19 @@ export const dataSwitches = [
   }),
   fault('transit.pss-default-pkcs1', {
     breaks: 'transit.params.signature-algorithm',
-    statements: ['doc.transit.params.signature-algorithm-default', 'doc.transit.sign.options'],
+    statements: ['doc.transit.params.signature-algorithm-default', 'doc.transit.sign.signature-algorithm'],
     description: 'RSA signatures default to PKCS#1 v1.5',
     replace: () => ({ defaultSignatureAlgorithm: 'pkcs1v15' }),
   }),
   fault('transit.marshaling-default-jws', {
     breaks: 'transit.params.marshaling-default',
-    statements: ['doc.transit.params.marshaling-default'],
+    statements: ['doc.transit.params.marshaling-default', 'doc.transit.sign.marshaling-algorithm'],
     description: 'ECDSA signatures default to the raw (JWS) encoding',
     replace: () => ({ defaultMarshaling: 'jws' }),
   }),
   fault('transit.key-version-ignored', {
     breaks: 'transit.params.key-version-latest',
-    statements: ['doc.transit.params.key-version'],
+    statements: ['doc.transit.params.key-version', 'doc.transit.encrypt.key-version'],
     description: 'key_version is ignored: the latest version is always used',
     replace: () => ({ outputVersion: (k) => k.latestVersion }),
   }),
@@ -225,7 +225,7 @@ export const dataSwitches = [
   }),
   fault('transit.datakey-wrapped-leaks-plaintext', {
     breaks: 'transit.datakey.types',
-    statements: ['doc.transit.datakey.types', 'doc.transit.auth.datakey-path'],
+    statements: ['doc.transit.datakey.wrapped', 'doc.transit.auth.datakey-path'],
     description: 'datakey/wrapped also returns the plaintext',
     replace: () => ({ datakeyShowsPlaintext: () => true }),
   }),
@@ -243,7 +243,7 @@ export const dataSwitches = [
   }),
   fault('transit.random-format-ignored', {
     breaks: 'transit.random.format',
-    statements: ['doc.transit.random.format'],
+    statements: ['doc.transit.random.format-hex'],
     description: 'random ignores format hex',
     replace: () => ({ randomUsesHex: () => false }),
   }),
@@ -271,7 +271,7 @@ export const dataSwitches = [
   }),
   fault('transit.hash-format-ignored', {
     breaks: 'transit.hash.sum',
-    statements: ['doc.transit.hash.format'],
+    statements: ['doc.transit.hash.format-base64'],
     description: 'hash ignores format base64',
     replace: () => ({ hashFormat: () => 'hex' }),
   }),
@@ -283,7 +283,7 @@ export const dataSwitches = [
   }),
   fault('transit.hmac-ignores-algorithm', {
     breaks: 'transit.hmac.compute',
-    statements: ['doc.transit.hmac.params'],
+    statements: ['doc.transit.hmac.algorithm'],
     description: 'HMAC always uses SHA-256',
     replace: () => ({ hmacHash: () => 'sha256' }),
   }),
@@ -302,13 +302,13 @@ export const dataSwitches = [
   }),
   fault('transit.verify-hmac-ignores-hash-algorithm', {
     breaks: 'transit.verify.hmac-hash-algorithm',
-    statements: ['doc.transit.verify.options'],
+    statements: ['doc.transit.verify.hash-algorithm'],
     description: 'verify checks an hmac with sha2-256 whatever hash_algorithm names',
     replace: () => ({ hmacVerifyHash: () => 'sha256' }),
   }),
   fault('transit.prehashed-ignored', {
     breaks: 'transit.sign.prehashed',
-    statements: ['doc.transit.service.prehashed-sign', 'doc.transit.sign.prehashed'],
+    statements: ['doc.transit.service.prehashed-sign', 'doc.transit.sign.prehashed-raw'],
     description: 'prehashed input is hashed again',
     replace: () => ({ prehashed: () => false }),
   }),

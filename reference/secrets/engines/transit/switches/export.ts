@@ -55,7 +55,7 @@ export const exportSwitches = [
   }),
   fault('transit.csr-wrong-key', {
     breaks: 'transit.csr.create',
-    statements: ['doc.transit.service.csr'],
+    statements: ['doc.transit.service.csr', 'doc.transit.keys-api.csr-response-csr'],
     description: 'the CSR is made with a fresh key, not the transit key',
     replace: () => ({ csrKeyPair: (k) => generateMaterial(k.type) }),
   }),
@@ -136,7 +136,7 @@ export const exportSwitches = [
   }),
   fault('transit.byok-version-ignored', {
     breaks: 'transit.byok-export.wraps',
-    statements: ['doc.transit.byok.version'],
+    statements: ['doc.transit.byok.version-latest'],
     description: 'byok-export /latest returns every version',
     replace: (d) => ({ latestVersions: (all, k, call) => (call === 'byok' ? all : d.latestVersions(all, k, call)) }),
   }),
@@ -205,7 +205,7 @@ export const exportSwitches = [
   }),
   fault('transit.csr-version-field-stuck', {
     breaks: 'transit.csr.version',
-    statements: ['doc.transit.keys-api.csr-response'],
+    statements: ['doc.transit.keys-api.csr-response-version'],
     description: 'the csr answer always reports version 1',
     replace: () => ({ csrAnswerVersion: () => '1' }),
   }),

@@ -27,6 +27,7 @@ export const importSwitches = [
       'doc.transit.lifecycle.import-version-new',
       'doc.transit.import-version.new-when-empty',
       'doc.transit.keys-api.import-version',
+      'doc.transit.import-version.ciphertext',
     ],
     description: 'import_version copies the latest version instead of using the new material',
     replace: () => ({
@@ -104,7 +105,7 @@ export const importSwitches = [
   }),
   fault('transit.import-version-hash-function-ignored', {
     breaks: 'transit.import-version.new-version',
-    statements: ['doc.transit.import-version.params'],
+    statements: ['doc.transit.import-version.hash-function'],
     description: 'import_version always unwraps with RSA-OAEP SHA-256',
     replace: (d) => ({
       importHashFunction: (name, call) => (call === 'import_version' ? 'sha256' : d.importHashFunction(name, call)),
@@ -180,7 +181,7 @@ export const importSwitches = [
   }),
   fault('transit.import-flags-ignored', {
     breaks: 'transit.import.flags',
-    statements: ['doc.transit.import.flags'],
+    statements: ['doc.transit.import.flags-exportable'],
     description: 'import ignores exportable and allow_plaintext_backup',
     replace: () => ({
       importFlags: (k) => {

@@ -115,7 +115,7 @@ export const keyReadSwitches = [
   }),
   fault('transit.supports-signing-false', {
     breaks: 'transit.key.supports-by-type',
-    statements: ['doc.transit.key.supports'],
+    statements: ['doc.transit.key.supports-signing'],
     description: 'the key read answers supports_signing false for the asymmetric types',
     replace: readWith('supports_signing', false),
   }),
@@ -149,13 +149,13 @@ export const keyReadSwitches = [
   }),
   fault('transit.ecdsa-p384-on-p256', {
     breaks: 'transit.key.types',
-    statements: ['doc.transit.key-types.ecdsa'],
+    statements: ['doc.transit.key-types.ecdsa-p384'],
     description: 'ecdsa-p384 keys are generated on the P-256 curve',
     replace: (d) => ({ materialType: (type) => (type === 'ecdsa-p384' ? 'ecdsa-p256' : d.materialType(type)) }),
   }),
   fault('transit.rsa-3072-is-2048', {
     breaks: 'transit.key.types',
-    statements: ['doc.transit.key-types.rsa'],
+    statements: ['doc.transit.key-types.rsa-3072'],
     description: 'rsa-3072 keys are generated with a 2048-bit modulus',
     replace: (d) => ({ materialType: (type) => (type === 'rsa-3072' ? 'rsa-2048' : d.materialType(type)) }),
   }),
@@ -208,7 +208,7 @@ export const keyReadSwitches = [
   }),
   fault('transit.context-base64-ignored', {
     breaks: 'transit.format.base64-fields',
-    statements: ['doc.transit.format.base64'],
+    statements: ['doc.transit.format.base64-context'],
     description: 'encrypt and decrypt use the text of context as the context instead of its base64 decoding',
     replace: () => ({
       contextBytes: (item) =>

@@ -67,7 +67,7 @@ export const lifecycleSwitches = [
   }),
   fault('transit.supports-inverted', {
     breaks: 'transit.key.supports-by-type',
-    statements: ['doc.transit.key.supports'],
+    statements: ['doc.transit.key.supports-encryption'],
     description: 'supports_encryption is the opposite of what the type supports',
     replace: (d) => ({
       keyRead: (k) => ({ ...d.keyRead(k), supports_encryption: !typeInfo(k).encryption }),
@@ -341,7 +341,7 @@ export const lifecycleSwitches = [
   }),
   fault('transit.list-lease-fields', {
     breaks: 'transit.keys.list',
-    statements: ['doc.transit.keys-api.list-lease-fields'],
+    statements: ['doc.transit.keys-api.list-lease-duration', 'doc.transit.keys-api.list-renewable'],
     description: "LIST /transit/keys answers with the mount's lease: lease_duration 768h and renewable true",
     replace: (d) => ({
       answer: (a) => {

@@ -24,7 +24,12 @@ export const paramSwitches = [
   }),
   fault('transit.hmac-sha3-as-sha3-256', {
     breaks: 'transit.hmac.compute',
-    statements: ['doc.transit.params.hash-values', 'doc.transit.hmac.params'],
+    statements: [
+      'doc.transit.params.hash-values-sha3-224',
+      'doc.transit.params.hash-values-sha3-384',
+      'doc.transit.params.hash-values-sha3-512',
+      'doc.transit.hmac.algorithm',
+    ],
     description: 'HMAC with sha3-224, sha3-384 or sha3-512 answers 200 with the sha3-256 HMAC',
     replace: (d) => ({
       hmacHash: (algorithm) => (/^sha3-(224|384|512)$/.test(algorithm) ? 'sha3-256' : d.hmacHash(algorithm)),
@@ -43,7 +48,7 @@ export const paramSwitches = [
   }),
   fault('transit.verify-prehashed-ignored', {
     breaks: 'transit.verify.prehashed',
-    statements: ['doc.transit.service.prehashed-verify'],
+    statements: ['doc.transit.service.prehashed-verify', 'doc.transit.verify.prehashed'],
     description: 'verify ignores prehashed and hashes the input again',
     replace: () => ({ verifyPrehashed: () => false }),
   }),
@@ -57,7 +62,7 @@ export const paramSwitches = [
   }),
   fault('transit.verify-salt-length-hash', {
     breaks: 'transit.params.salt-length-default',
-    statements: ['doc.transit.params.salt-length-default'],
+    statements: ['doc.transit.params.salt-length-default', 'doc.transit.verify.salt-length'],
     description:
       'verify without salt_length expects a salt as long as the hash, so the default (auto) signatures do not verify',
     replace: (d) => ({ defaultSaltLength: (op) => (op === 'verify' ? 'hash' : d.defaultSaltLength(op)) }),
@@ -78,7 +83,11 @@ export const paramSwitches = [
   }),
   fault('transit.reference-echoed-single', {
     breaks: 'transit.params.reference-batch-only',
-    statements: ['doc.transit.params.reference-batch-only'],
+    statements: [
+      'doc.transit.params.reference-batch-only',
+      'doc.transit.encrypt.reference',
+      'doc.transit.decrypt.reference',
+    ],
     description: 'a single-item request with reference answers it back in data.reference',
     replace: (d) => ({
       answer: (a) => {

@@ -143,7 +143,7 @@ export const variantSwitches = [
   variant('transit.hash-hex-uppercase', {
     allows: `${DOC} Data operations: hash format is "hex default, or base64"; the case of hex digits is not said`,
     description: 'hash sums in hex use uppercase digits',
-    statements: ['doc.transit.hash.format'],
+    statements: ['doc.transit.hash.format-default'],
     replace: (d) => ({ hashHex: (text) => d.hashHex(text).toUpperCase() }),
   }),
   variant('transit.nonce-not-allowed', {
