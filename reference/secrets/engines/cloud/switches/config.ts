@@ -38,7 +38,7 @@ export const configFaults = [
   }),
   fault('cloud.config-read-drops-client-id', {
     breaks: 'cloud.config.write-read',
-    statements: [S('config-read-fields'), S('config-client-id')],
+    statements: [S('config-read-client-id'), S('config-client-id')],
     description: 'GET /cloud/config omits client_id.',
     replace: (rules) => ({
       configRead: (c) => ({ ...rules.configRead(c), client_id: undefined }),
@@ -46,7 +46,7 @@ export const configFaults = [
   }),
   fault('cloud.config-read-drops-tenant-id', {
     breaks: 'cloud.config.write-read',
-    statements: [S('config-tenant-id')],
+    statements: [S('config-read-tenant-id'), S('config-tenant-id')],
     description: 'GET /cloud/config omits tenant_id.',
     replace: (rules) => ({
       configRead: (c) => ({ ...rules.configRead(c), tenant_id: undefined }),
@@ -54,7 +54,7 @@ export const configFaults = [
   }),
   fault('cloud.config-read-subscription-is-tenant', {
     breaks: 'cloud.config.write-read',
-    statements: [S('config-subscription-id')],
+    statements: [S('config-read-subscription-id'), S('config-subscription-id')],
     description: 'GET /cloud/config reports the tenant id as subscription_id (the two fields mixed up).',
     replace: (rules) => ({
       configRead: (c) => ({ ...rules.configRead(c), subscription_id: c?.tenant_id ?? '' }),
@@ -62,7 +62,7 @@ export const configFaults = [
   }),
   fault('cloud.config-environment-not-stored', {
     breaks: 'cloud.config.write-read',
-    statements: [S('config-environment')],
+    statements: [S('config-read-environment'), S('config-environment')],
     description: 'POST /cloud/config accepts environment but does not keep it: reads show it empty.',
     replace: (rules) => ({
       configRead: (c) => ({ ...rules.configRead(c), environment: '' }),

@@ -49,7 +49,7 @@ export const roleFaults = [
   }),
   fault('cloud.roles-item-shape-unchecked', {
     breaks: 'cloud.roles.item-shape',
-    statements: [S('role-cloud-roles-item')],
+    statements: [S('role-cloud-roles-item-scope')],
     description: 'cloud_roles items without scope are accepted and silently assigned at the whole subscription.',
     replace: () => ({
       // An item without scope silently gets the whole subscription as its scope.
@@ -59,7 +59,7 @@ export const roleFaults = [
   }),
   fault('cloud.role-id-read-as-name', {
     breaks: 'cloud.roles.item-shape',
-    statements: [S('role-cloud-roles-item')],
+    statements: [S('role-cloud-roles-item-role-id')],
     description:
       'A cloud_roles item with role_id is looked up as if the id were a role_name, so an existing role_id is refused.',
     replace: (rules) => ({
@@ -249,7 +249,7 @@ export const roleFaults = [
   // --- credentials ---
   fault('cloud.creds-drops-client-secret', {
     breaks: 'cloud.creds.response',
-    statements: [S('creds-response'), S('endpoint-creds')],
+    statements: [S('creds-response-client-secret'), S('endpoint-creds')],
     description: 'GET /cloud/creds/:name answers data.client_id but no data.client_secret (it goes to data.password).',
     replace: () => ({ credentialsData: (clientId, secret) => ({ client_id: clientId, password: secret }) }),
   }),
