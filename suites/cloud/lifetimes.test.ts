@@ -29,6 +29,7 @@ async function renewed(t: T, c: Creds, increment: number): Promise<number | unde
 conformance(
   {
     id: 'cloud.roles.ttl',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title: 'the role ttl sets the lease duration of GET /cloud/creds/:name, as a string or integer seconds',
   },
@@ -46,6 +47,7 @@ conformance(
 conformance(
   {
     id: 'cloud.roles.ttl',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title: 'roles without ttl all get the engine default lease, whatever ttl the role written before them had',
   },
@@ -69,6 +71,7 @@ conformance(
 conformance(
   {
     id: 'cloud.roles.max-ttl',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title: 'the role max_ttl caps the lease of GET /cloud/creds/:name and its renewal',
   },
@@ -85,6 +88,7 @@ conformance(
 conformance(
   {
     id: 'cloud.roles.max-ttl',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title: 'a time-suffixed role max_ttl ("2m") caps the lease of GET /cloud/creds/:name and its renewal',
   },
@@ -102,6 +106,7 @@ conformance(
 conformance(
   {
     id: 'cloud.roles.max-ttl',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title:
       'roles without max_ttl all get the engine maximum, issued and renewed, whatever max_ttl the role written before them had',
@@ -134,5 +139,57 @@ conformance(
         'the same duration',
         [a, b],
       );
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.ttl',
+    also: ['cloud.creds.response'],
+    level: 'MUST',
+    title: 'the role ttl in seconds, minutes and days ("90s", "30m", "1d") sets the lease duration exactly',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    for (const [ttl, seconds] of [
+      ['90s', 90],
+      ['30m', 1800],
+      ['1d', 86400],
+    ] as const) {
+      const c = await credsWith(t, { ttl });
+      if (!about(c.leaseDuration, seconds))
+        fail('lease-duration', `ttl "${ttl}" did not give a ${seconds}-second lease`, seconds, c.leaseDuration);
+    }
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.max-ttl',
+    also: ['cloud.creds.response'],
+    level: 'MUST',
+    title: 'a role whose ttl equals its max_ttl is accepted and its lease is exactly that long',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    // The limit itself: a ttl at the maximum is within it.
+    const c = await credsWith(t, { ttl: 600, max_ttl: 600 });
+    if (!about(c.leaseDuration, 600))
+      fail('lease-duration', 'ttl 600 with max_ttl 600 did not give a 600-second lease', 600, c.leaseDuration);
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.max-ttl',
+    also: ['cloud.creds.response'],
+    level: 'MUST',
+    title: 'a role max_ttl in days ("1d") is accepted: a ttl of 86400 seconds is within it',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const c = await credsWith(t, { ttl: 86400, max_ttl: '1d' });
+    if (!about(c.leaseDuration, 86400))
+      fail('lease-duration', 'ttl 86400 with max_ttl "1d" did not give a one-day lease', 86400, c.leaseDuration);
   },
 );

@@ -8,6 +8,7 @@ import {
   fail,
   fixtureGroupName,
   fixtureRoleName,
+  fixtureRoleNames,
   probe,
   requireConfigured,
   revokeLease,
@@ -42,7 +43,10 @@ runCases(new URL('./roles.cases.yaml', import.meta.url), {
         missingId: randomUUID(),
       };
       // A scope is a resource made for the test: only a case whose body names one gets it.
-      if (JSON.stringify(c.request.body).includes('{{scope}}')) vars.scope = await scopeFor(t);
+      const sent = JSON.stringify(c.request.body);
+      if (sent.includes('{{scope}}')) vars.scope = await scopeFor(t);
+      // A second definition, for cases with two items: only a case naming one gets it.
+      if (sent.includes('{{roleName2}}')) vars.roleName2 = (await fixtureRoleNames(t, 2))[1]!;
       for (const n of c.given?.needs ?? []) {
         if (n === 'roleName') vars.roleName = await fixtureRoleName(t);
         if (n === 'groupName') vars.groupName = await fixtureGroupName(t);
@@ -152,6 +156,44 @@ conformance(
         `LIST /cloud/roles does not name the updated role exactly once`,
         1,
         keys.filter((k) => k === name).length,
+      );
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.item-shape',
+    level: 'MUST',
+    title: 'a cloud_roles item naming an existing role definition by role_name is accepted and assigned',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const p = probe(t);
+    const roleName = await fixtureRoleName(t);
+    const def = (await p.roleDefinitions(roleName))[0];
+    if (!def) return t.skip(`the directory lists no role definition ${roleName}`, 'cloud.roleNames');
+    const scope = await scopeFor(t);
+    const name = t.unique('role');
+    t.check(
+      await t.svc.post(`${cloud.path}/roles/${name}`, {
+        body: { cloud_roles: JSON.stringify([{ role_name: roleName, scope }]) },
+      }),
+      success,
+    );
+    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+    const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
+    t.check(creds, statusIs(200));
+    const { data, lease_id: leaseId } = creds.response.body as { data: { client_id: string }; lease_id: string };
+    t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
+    await purgeAfterTest(t, data.client_id);
+    const sp = await p.spByClientId(data.client_id);
+    const assignments = sp ? await p.assignmentsOf(sp.id) : [];
+    if (!assignments.some((a) => sameScope(a.scope, scope) && sameDefinition(a.roleDefinitionId, def.id)))
+      fail(
+        'role-name-assigned',
+        `the principal lacks the assignment of role_name ${roleName} on ${scope}`,
+        { scope },
+        assignments,
       );
   },
 );

@@ -85,7 +85,11 @@ export async function issueCredentials(d: CredentialsDeps, name: string, role: R
           if (!d.rules.revokeRemovesAddedSecret) return;
           const c = await d.client();
           for (const a of assigned) await orMissing(() => c.arm('DELETE', a));
-          const keyId = d.rules.addedSecretToRemove(added.keyId, d.state.addedSecrets.get(staticApp) ?? []);
+          const keyId = d.rules.addedSecretToRemove(
+            added.keyId,
+            d.state.addedSecrets.get(staticApp) ?? [],
+            Boolean(managed),
+          );
           d.state.addedSecrets.set(
             staticApp,
             (d.state.addedSecrets.get(staticApp) ?? []).filter((k) => k !== keyId),

@@ -285,8 +285,11 @@ export const documented = {
   revokeRemovesPrincipal: true,
   /** ... and, with application_object_id, the secret it added. */
   revokeRemovesAddedSecret: true,
-  /** The secret a lease's end removes: its own (`_added`: the engine's secrets of that application, oldest first). */
-  addedSecretToRemove: (own: string, _added: string[]): string => own,
+  /**
+   * The secret a lease's end removes: its own (`_added`: the engine's secrets of that application,
+   * oldest first; `_persisted`: the application is the one persist_app keeps).
+   */
+  addedSecretToRemove: (own: string, _added: string[], _persisted: boolean): string => own,
   /** The principal a dynamic lease's end removes: its own (`_latest`: the role's latest one). */
   principalToRemove: (own: Principal, _latest: Principal): Principal => own,
   /** The end of a persist_app credential's lease removes only its secret: the principal and application stay. */

@@ -15,14 +15,11 @@ const nothing = (): void => {};
 
 /** How long a stale cache serves what was there before a change (ms). */
 const STALE_MS = 2000;
-const DAY = 86400;
 
-/** `value` with its unit read otherwise: "Nd" as N hours, or integer seconds as days. */
-const misreadDuration = (value: unknown, how: 'days-as-hours' | 'seconds-as-days' | 'no-hours'): number => {
+/** `value` with its unit read otherwise: "Nd" as N hours, or "h" unknown. */
+const misreadDuration = (value: unknown, how: 'days-as-hours' | 'no-hours'): number => {
   if (how === 'days-as-hours' && typeof value === 'string' && /^\d+d$/.test(value.trim()))
     return parseDuration(`${Number.parseInt(value, 10)}h`);
-  if (how === 'seconds-as-days' && (typeof value === 'number' || /^\d+$/.test(String(value).trim())))
-    return Number(value) * DAY;
   if (how === 'no-hours' && typeof value === 'string' && /h/.test(value)) throw new Error('unknown unit h');
   return parseDuration(value);
 };
@@ -277,12 +274,6 @@ export const configFaults = [
     statements: [S('config-root-password-ttl-type')],
     description: 'A root_password_ttl written in days ("30d") is read as that many hours.',
     replace: () => ({ rootPasswordTtlOf: (value) => misreadDuration(value, 'days-as-hours') }),
-  }),
-  fault('cloud.root-password-ttl-seconds-as-days', {
-    breaks: 'cloud.rotate-root.expiry',
-    statements: [S('config-root-password-ttl-type')],
-    description: 'A root_password_ttl written as integer seconds is read as that many days (the unit of its default).',
-    replace: () => ({ rootPasswordTtlOf: (value) => misreadDuration(value, 'seconds-as-days') }),
   }),
   fault('cloud.root-password-ttl-hours-refused', {
     breaks: 'cloud.rotate-root.expiry',

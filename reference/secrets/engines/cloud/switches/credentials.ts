@@ -111,7 +111,7 @@ export const credentialFaults = [
     }),
   }),
   fault('cloud.creds-client-id-is-object-id', {
-    breaks: 'cloud.creds.secret-authenticates',
+    breaks: 'cloud.creds.response',
     statements: [S('creds-response'), S('creates-principal')],
     description:
       "Credentials of a dynamic principal name the application's object id as client_id instead of its client id.",
@@ -134,10 +134,12 @@ export const credentialFaults = [
     }),
   }),
   fault('cloud.app-object-creates-extra-app', {
-    breaks: 'cloud.creds.app-object-adds-secret',
-    statements: [S('role-app-object-used')],
+    // What shows the extra principal is the role's cloud_roles it holds (a stray application
+    // without any cannot be told apart from another client's in a shared directory).
+    breaks: 'cloud.roles.app-object-ignores-roles',
+    statements: [S('role-app-object-used'), S('role-app-object-ignores-roles')],
     description:
-      'Credentials of an application_object_id role add a secret to that application but also create a dynamic application and principal, left behind.',
+      "Credentials of an application_object_id role add a secret to that application but also create a dynamic application and principal, holding the role's cloud_roles, left behind.",
     replace: () => ({ staticAlsoCreatesPrincipal: true }),
   }),
   // --- state across leases and roles ---
@@ -154,7 +156,18 @@ export const credentialFaults = [
     description:
       "The end of a lease of an application_object_id role removes the newest secret the engine added to the application, not its own: another live lease's secret stops working.",
     replace: (rules) => ({
-      addedSecretToRemove: (own, added) => added.at(-1) ?? rules.addedSecretToRemove(own, added),
+      addedSecretToRemove: (own, added, persisted) =>
+        persisted ? rules.addedSecretToRemove(own, added, persisted) : (added.at(-1) ?? own),
+    }),
+  }),
+  fault('cloud.persist-app-revoke-removes-newest-secret', {
+    breaks: 'cloud.creds.persist-app',
+    statements: [S('role-persist-app')],
+    description:
+      "The end of a lease of a persist_app role removes the newest secret the engine added to the role's application, not its own: another live lease's secret stops working.",
+    replace: (rules) => ({
+      addedSecretToRemove: (own, added, persisted) =>
+        persisted ? (added.at(-1) ?? own) : rules.addedSecretToRemove(own, added, persisted),
     }),
   }),
   fault('cloud.persist-app-lease-end-removes-principal', {

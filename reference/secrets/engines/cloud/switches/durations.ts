@@ -36,7 +36,7 @@ export const durationFaults = [
   }),
   fault('cloud.ttl-string-misread', {
     breaks: 'cloud.roles.ttl',
-    statements: [S('role-ttl-formats')],
+    statements: [S('role-ttl-formats'), S('role-ttl-example-1h')],
     description: 'A time-suffixed ttl is read by its leading number as seconds ("1h" gives a 1-second lease).',
     replace: () => ({ ttlOf: leadingNumber }),
   }),
@@ -58,13 +58,6 @@ export const durationFaults = [
     description:
       "A ttl given as integer seconds is read as nanoseconds (a duration type's own unit), so it rounds to 0 and the engine default applies.",
     replace: () => ({ ttlOf: (value) => durationWith(value, 'integer-as-ns') }),
-  }),
-  fault('cloud.ttl-empty-one-hour', {
-    breaks: 'cloud.roles.ttl',
-    statements: [S('role-ttl-default')],
-    description:
-      "A role without ttl gives leases of one hour (a default of the engine's own) instead of the engine default.",
-    replace: (rules) => ({ roleTtl: (role) => rules.roleTtl(role) || 3600 }),
   }),
   fault('cloud.ttl-equal-max-refused', {
     breaks: 'cloud.roles.max-ttl',
@@ -102,12 +95,5 @@ export const durationFaults = [
     statements: [S('role-max-ttl-formats')],
     description: 'A max_ttl in days ("2d") is refused.',
     replace: () => ({ maxTtlOf: (value) => durationWith(value, 'no-days') }),
-  }),
-  fault('cloud.max-ttl-empty-one-day', {
-    breaks: 'cloud.roles.max-ttl',
-    statements: [S('role-max-ttl-default')],
-    description:
-      "A role without max_ttl caps its leases at 24 hours (a maximum of the engine's own) instead of the engine maximum.",
-    replace: (rules) => ({ roleMaxTtl: (role) => rules.roleMaxTtl(role) || 86400 }),
   }),
 ];

@@ -267,6 +267,17 @@ export const roleFaults = [
     description: 'Only the first of several comma-separated tags is attached to the created application.',
     replace: (rules) => ({ applicationTags: (role) => rules.applicationTags(role).slice(0, 1) }),
   }),
+  fault('cloud.tags-comma-string-refused', {
+    breaks: 'cloud.roles.tags',
+    statements: [S('role-tags-type'), S('role-tags-comma-separated')],
+    description: 'tags given as a comma-separated string is refused: only a JSON list of tags is accepted.',
+    replace: (rules) => ({
+      tagsOf: (value) => {
+        if (typeof value === 'string') throw badRequest('tags must be a list');
+        return rules.tagsOf(value);
+      },
+    }),
+  }),
   fault('cloud.tags-not-split', {
     breaks: 'cloud.roles.tags',
     statements: [S('role-tags-comma-separated')],
