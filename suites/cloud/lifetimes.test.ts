@@ -2,6 +2,7 @@
 import { suite, conformance, type T } from '../../harness/index.js';
 import { cloudMount, fail, requireConfigured } from './helpers.js';
 import { type Creds, readCreds, rolesOnly, writeRole } from './leases.js';
+import { configuredCloudMount } from './mounts.js';
 
 const s = suite('cloud');
 const cloud = cloudMount(s);
@@ -10,9 +11,10 @@ const cloud = cloudMount(s);
 const about = (v: number, want: number) => v === want || v === want - 1;
 const close = (a: number, b: number) => Math.abs(a - b) <= 1;
 
-/** Credentials of a fresh role with `fields` (and the fixture role definition). */
-async function credsWith(t: T, fields: Record<string, unknown>): Promise<Creds> {
-  return readCreds(t, cloud.path, await writeRole(t, cloud.path, { ...(await rolesOnly(t)), ...fields }));
+/** Credentials of a fresh role with `fields` (and the fixture role definition), on `mount` or the file's. */
+async function credsWith(t: T, fields: Record<string, unknown>, mount = cloud.path): Promise<Creds> {
+  const roles = await rolesOnly(t);
+  return readCreds(t, mount, await writeRole(t, mount, { ...roles, ...fields }));
 }
 
 /** Renews a lease by `increment` seconds: the renewed lease_duration, or undefined when the target refused. */
@@ -53,11 +55,14 @@ conformance(
   },
   async (t) => {
     requireConfigured(t, cloud);
-    // Each role without ttl follows one with another ttl: the engine default is the same for both.
-    await writeRole(t, cloud.path, { ...(await rolesOnly(t)), ttl: 600 });
-    const first = await credsWith(t, {});
-    await writeRole(t, cloud.path, { ...(await rolesOnly(t)), ttl: 1200 });
-    const second = await credsWith(t, {});
+    // Each role without ttl follows one with another ttl (on a mount of the test's own, the test's
+    // roles): the engine default is the same for both.
+    const mount = await configuredCloudMount(t);
+    const roles = await rolesOnly(t);
+    await writeRole(t, mount, { ...roles, ttl: 600 });
+    const first = await credsWith(t, {}, mount);
+    await writeRole(t, mount, { ...roles, ttl: 1200 });
+    const second = await credsWith(t, {}, mount);
     if (first.leaseDuration <= 0 || !close(first.leaseDuration, second.leaseDuration))
       fail(
         'engine-default-ttl',
@@ -113,12 +118,15 @@ conformance(
   },
   async (t) => {
     requireConfigured(t, cloud);
-    // Each role without max_ttl follows one with another max_ttl: the engine maximum is the same for both.
-    await writeRole(t, cloud.path, { ...(await rolesOnly(t)), max_ttl: 300 });
-    const first = await credsWith(t, {});
+    // Each role without max_ttl follows one with another max_ttl (on a mount of the test's own, the
+    // test's roles): the engine maximum is the same for both.
+    const mount = await configuredCloudMount(t);
+    const roles = await rolesOnly(t);
+    await writeRole(t, mount, { ...roles, max_ttl: 300 });
+    const first = await credsWith(t, {}, mount);
     const firstIssued = Date.now();
-    await writeRole(t, cloud.path, { ...(await rolesOnly(t)), max_ttl: 600 });
-    const second = await credsWith(t, {});
+    await writeRole(t, mount, { ...roles, max_ttl: 600 });
+    const second = await credsWith(t, {}, mount);
     // The maximum counts from issue: renewed leases differ by the time between the two issues.
     const apart = Math.ceil((Date.now() - firstIssued) / 1000) + 1;
     if (!close(first.leaseDuration, second.leaseDuration))

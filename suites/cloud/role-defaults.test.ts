@@ -1,9 +1,8 @@
 // Defaults after a later write: a role field never written holds its default after an update that omits it too, even when the role written just before holds another value; and what such an update does to a field that holds a value (an assumption). Each test has a mount of its own, so "the role written just before" is the test's.
 import { suite, conformance, namesOf, type T } from '../../harness/index.js';
 import { success } from '../../harness/checks/index.js';
-import { rootConfig } from './config-helpers.js';
 import { cloudMount, eventually, fail, probe, propagation, requireConfigured } from './helpers.js';
-import { freshCloudMount } from './mounts.js';
+import { configuredCloudMount } from './mounts.js';
 import {
   type Creds,
   principalState,
@@ -18,12 +17,10 @@ const s = suite('cloud');
 // The file's own roles live on fresh mounts; the shared one tells whether the root credentials work.
 const cloud = cloudMount(s);
 
-/** A fresh mount configured with the root client (removed after the test). */
+/** A fresh mount configured with the root client, once the shared one shows the root client works. */
 async function configuredMount(t: T): Promise<string> {
   requireConfigured(t, cloud);
-  const mount = await freshCloudMount(t);
-  t.precondition(await t.svc.post(`${mount}/config`, { body: rootConfig(t) }), success);
-  return mount;
+  return configuredCloudMount(t);
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   scopeFor,
   purgeAfterTest,
 } from './helpers.js';
+import { configuredCloudMount } from './mounts.js';
 
 const s = suite('cloud');
 const cloud = cloudMount(s);
@@ -255,16 +256,20 @@ conformance(
 );
 
 /** Writes a role, reads credentials and returns the created application as the directory shows it. */
-async function appOfRole(t: Parameters<Parameters<typeof conformance>[1]>[0], extra: Record<string, unknown>) {
+async function appOfRole(
+  t: Parameters<Parameters<typeof conformance>[1]>[0],
+  extra: Record<string, unknown>,
+  mount = cloud.path,
+) {
   const p = probe(t);
   const name = t.unique('role');
   const body = {
     cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: await scopeFor(t) }]),
     ...extra,
   };
-  t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body }), success);
-  t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
-  const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
+  t.check(await t.svc.post(`${mount}/roles/${name}`, { body }), success);
+  t.track(`role ${name}`, () => t.svc.delete(`${mount}/roles/${name}`));
+  const creds = await t.svc.get(`${mount}/creds/${name}`);
   t.check(creds, statusIs(200));
   const { data, lease_id: leaseId } = creds.response.body as { data: { client_id: string }; lease_id: string };
   t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
@@ -321,8 +326,10 @@ conformance(
     const other = AUDIENCES.find(
       (a) => namesOf('svc', t.config).value('cloud', 'sign_in_audience', a) !== plain.signInAudience,
     )!;
-    await appOfRole(t, { sign_in_audience: other });
-    const app = await appOfRole(t, {});
+    // On a mount of the test's own, the role written just before is the test's.
+    const mount = await configuredCloudMount(t);
+    await appOfRole(t, { sign_in_audience: other }, mount);
+    const app = await appOfRole(t, {}, mount);
     if (app.signInAudience !== plain.signInAudience)
       fail(
         'sign-in-audience-default',
@@ -356,8 +363,10 @@ conformance(
   },
   async (t) => {
     requireConfigured(t, cloud);
-    await appOfRole(t, { tags: 'team:platform' });
-    const app = await appOfRole(t, {});
+    // On a mount of the test's own, the role written just before is the test's.
+    const mount = await configuredCloudMount(t);
+    await appOfRole(t, { tags: 'team:platform' }, mount);
+    const app = await appOfRole(t, {}, mount);
     if (app.tags.length) fail('no-tags', 'a role without tags created an application with tags', [], app.tags);
   },
 );

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { SvcError, badRequest, methodNotAllowed, unsupportedPath } from '../../errors.js';
 import { DirectoryCallError, DirectoryClient, odata, orMissing, remote } from './directory-client.js';
-import { parseBool, parseGroupItems, type GroupItem, type RoleItem } from './roles.js';
+import { parseGroupItems, type GroupItem, type RoleItem } from './roles.js';
 import {
   CONFIG_FIELDS,
   ENV_OF,
@@ -323,8 +323,8 @@ class CloudEngine implements Engine {
     role.max_ttl = duration('max_ttl') ?? role.max_ttl;
     this.rules.checkTtlWithinMax(role.ttl, role.max_ttl);
     if (body.permanently_delete !== undefined)
-      role.permanently_delete = parseBool('permanently_delete', body.permanently_delete);
-    if (body.persist_app !== undefined) role.persist_app = parseBool('persist_app', body.persist_app);
+      role.permanently_delete = this.rules.boolOf('permanently_delete', body.permanently_delete);
+    if (body.persist_app !== undefined) role.persist_app = this.rules.boolOf('persist_app', body.persist_app);
     if (body.sign_in_audience !== undefined && body.sign_in_audience !== '') {
       role.sign_in_audience = this.rules.signInAudience(body.sign_in_audience);
     }

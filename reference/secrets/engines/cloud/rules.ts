@@ -9,7 +9,7 @@ import type { EngineResponse } from '../../engine.js';
 import { SvcError, badRequest } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
 import type { CloudEndpoints } from './directory-client.js';
-import { SIGN_IN_AUDIENCES, parseJsonArray, parseRoleItems, parseTags, type RoleItem } from './roles.js';
+import { SIGN_IN_AUDIENCES, parseBool, parseJsonArray, parseRoleItems, parseTags, type RoleItem } from './roles.js';
 
 export interface StoredConfig {
   subscription_id: string;
@@ -190,6 +190,8 @@ export const documented = {
   checkTtlWithinMax: (ttl: number, maxTtl: number): void => {
     if (maxTtl > 0 && ttl > maxTtl) throw badRequest('ttl cannot be greater than max_ttl');
   },
+  /** persist_app and permanently_delete: booleans. */
+  boolOf: (field: 'persist_app' | 'permanently_delete', value: unknown): boolean => parseBool(field, value),
   /** tags: comma-separated, each one attached. */
   tagsOf: (value: unknown): string[] => parseTags(value),
   /** A write stores the role under its name (creating or updating it), beside the others. */

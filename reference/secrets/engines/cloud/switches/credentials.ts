@@ -59,8 +59,9 @@ export const credentialFaults = [
     replace: () => ({ staticAssignments: (role) => (role.managed ? [] : role.cloud_roles) }),
   }),
   fault('cloud.app-object-client-id-is-object-id', {
-    breaks: 'cloud.creds.app-object-adds-secret',
-    statements: [S('role-app-object-used')],
+    // The client_id of a credential names its application (cloud.creds.response, as for a dynamic principal).
+    breaks: 'cloud.creds.response',
+    statements: [S('creds-response'), S('role-app-object-used')],
     description:
       "Credentials of an application_object_id role name the application's object id as client_id instead of its client id.",
     replace: (rules) => ({

@@ -199,7 +199,7 @@ export const roleFaults = [
   }),
   fault('cloud.sign-in-audience-personal-refused', {
     breaks: 'cloud.roles.sign-in-audience',
-    statements: [S('role-sign-in-audience')],
+    statements: [S('role-sign-in-audience-and-personal')],
     description:
       'sign_in_audience CloudADandPersonalAccount is refused (the engine knows only three of the four values).',
     replace: (rules) => ({
@@ -252,6 +252,31 @@ export const roleFaults = [
         const known = ['CloudADMyOrg', 'CloudADMultipleOrgs', 'CloudADandPersonalAccount', 'PersonalAccount'];
         const match = known.find((k) => typeof value === 'string' && k.toLowerCase() === value.toLowerCase());
         return rules.signInAudience(match ?? value);
+      },
+    }),
+  }),
+  // --- the boolean fields' type ---
+  fault('cloud.persist-app-boolean-refused', {
+    breaks: 'cloud.creds.persist-app',
+    statements: [S('role-persist-app-type')],
+    description: 'persist_app given as a JSON boolean is refused: only the strings "true" and "false" are read.',
+    replace: (rules) => ({
+      boolOf: (field, value) => {
+        if (field === 'persist_app' && typeof value === 'boolean')
+          throw badRequest('persist_app must be "true" or "false"');
+        return rules.boolOf(field, value);
+      },
+    }),
+  }),
+  fault('cloud.permanently-delete-boolean-refused', {
+    breaks: 'cloud.creds.permanently-delete',
+    statements: [S('role-permanently-delete-type')],
+    description: 'permanently_delete given as a JSON boolean is refused: only the strings "true" and "false" are read.',
+    replace: (rules) => ({
+      boolOf: (field, value) => {
+        if (field === 'permanently_delete' && typeof value === 'boolean')
+          throw badRequest('permanently_delete must be "true" or "false"');
+        return rules.boolOf(field, value);
       },
     }),
   }),
