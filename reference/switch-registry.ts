@@ -17,21 +17,36 @@ import { transitSwitches } from './secrets/engines/transit/switches/index.js';
 import { userpassSwitches } from './secrets/engines/userpass/switches.js';
 import { releaseSwitches } from './secrets/release/switches.js';
 
-const tables = [
-  ...coreSwitches,
-  ...coreAuthSwitches,
-  ...coreWireSwitches,
-  ...kvSwitches,
-  ...transitSwitches,
-  ...ldapSwitches,
-  ...ldapAnswerSwitches,
-  ...cloudSwitches,
-  ...directorySwitches,
-  ...userpassSwitches,
-  ...schedulerSwitches,
-  ...releaseSwitches,
-];
-type Declared = (typeof tables)[number];
+/** Every declared switch (a union of the tables' element types: spreading them into one array literal
+ * would make the compiler reduce a union too large for it). */
+type Declared =
+  | (typeof coreSwitches)[number]
+  | (typeof coreAuthSwitches)[number]
+  | (typeof coreWireSwitches)[number]
+  | (typeof kvSwitches)[number]
+  | (typeof transitSwitches)[number]
+  | (typeof ldapSwitches)[number]
+  | (typeof ldapAnswerSwitches)[number]
+  | (typeof cloudSwitches)[number]
+  | (typeof directorySwitches)[number]
+  | (typeof userpassSwitches)[number]
+  | (typeof schedulerSwitches)[number]
+  | (typeof releaseSwitches)[number];
+
+const tables: readonly Declared[] = ([] as Declared[]).concat(
+  coreSwitches,
+  coreAuthSwitches,
+  coreWireSwitches,
+  kvSwitches,
+  transitSwitches,
+  ldapSwitches,
+  ldapAnswerSwitches,
+  cloudSwitches,
+  directorySwitches,
+  userpassSwitches,
+  schedulerSwitches,
+  releaseSwitches,
+);
 
 /** The name of every declared fault: `Faults.has` accepts nothing else. */
 export type FaultName = Extract<Declared, { kind: 'fault' }>['name'];

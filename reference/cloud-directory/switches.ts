@@ -16,7 +16,7 @@ export const directorySwitches = [
     allows: `${CORE} "Cloud credentials engine: role": the credentials response is \`data.client_id\`, \`data.client_secret\` ("string"); no format is given for either, they are the cloud directory's`,
     description:
       'The cloud directory issues client ids that are not UUIDs (`svcapp_` and 26 base-32 characters) and client secrets with `~`, `.`, `-` and `_` in them, as other clouds do.',
-    statements: ['doc.core.cloud.creds-response'],
+    statements: ['doc.core.cloud.creds-response', 'doc.core.cloud.creds-response-client-secret'],
     replace: () => ({
       newClientId: () => `svcapp_${randomBytes(16).toString('hex').slice(0, 26)}`,
       newSecretText: () => {

@@ -31,7 +31,7 @@ conformance(
     const p = probe(t);
     const app = await existingApp(t, p);
     const role = await writeRole(t, cloud.path, { application_object_id: app.id });
-    const c = await readCreds(t, cloud.path, role, { usesSecret: true });
+    const c = await readCreds(t, cloud.path, role);
     if (c.clientId !== app.appId)
       fail('client-id', 'credentials of an application_object_id role name another application', app.appId, c.clientId);
     // How the engine gets the secret (one added per lease, say) is not shown: only that it is the application's.
@@ -42,7 +42,39 @@ conformance(
 
 conformance(
   {
+    id: 'cloud.creds.app-object-adds-secret',
+    also: ['cloud.creds.response'],
+    level: 'MUST',
+    title:
+      'two credentials of an application_object_id role are two secrets of that application: revoking one leaves the other working',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const p = probe(t);
+    const app = await existingApp(t, p);
+    const role = await writeRole(t, cloud.path, { application_object_id: app.id });
+    const first = await readCreds(t, cloud.path, role, { track: false });
+    const second = await readCreds(t, cloud.path, role);
+    // Both work before the revocation: the check after it can tell a removed secret apart.
+    for (const c of [first, second])
+      if (!(await loginsEventually(t, p, app.appId, c.clientSecret, true)))
+        fail('secret-authenticates', 'a returned secret does not authenticate as the application', 200, 'refused');
+    t.check(await revokeLease(t, first.leaseId), success);
+    // What the end of the first lease does to its own secret is an assumption (lease-end-removes-secret).
+    if (!(await loginsEventually(t, p, app.appId, second.clientSecret, true)))
+      fail(
+        'other-secret',
+        'revoking one lease of an application_object_id role made the other lease secret stop working',
+        200,
+        'refused',
+      );
+  },
+);
+
+conformance(
+  {
     id: 'cloud.roles.app-object-ignores-roles',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title: 'GET /cloud/creds/:name of a role with application_object_id ignores cloud_roles',
   },
@@ -81,7 +113,7 @@ conformance(
     const { body } = await rolesAndGroups(t);
     const role = await writeRole(t, cloud.path, { ...body, persist_app: true });
     const first = await readCreds(t, cloud.path, role, { track: false });
-    const second = await readCreds(t, cloud.path, role, { usesSecret: true });
+    const second = await readCreds(t, cloud.path, role);
     if (first.clientId !== second.clientId)
       fail(
         'same-app',
@@ -132,7 +164,7 @@ async function leaseEndRemovesSecret(
 conformance(
   {
     id: 'cloud.creds.lease-end-removes-secret',
-    also: ['cloud.creds.response'],
+    also: ['cloud.creds.response', 'cloud.creds.app-object-adds-secret'],
     level: 'SHOULD',
     title: 'revoking a lease of an application_object_id role removes its secret and keeps the application',
   },
@@ -141,8 +173,9 @@ conformance(
     const p = probe(t);
     const app = await existingApp(t, p);
     const role = await writeRole(t, cloud.path, { application_object_id: app.id });
-    const c = await readCreds(t, cloud.path, role, { track: false, usesSecret: true });
-    await leaseEndRemovesSecret(t, p, app.appId, c);
+    const c = await readCreds(t, cloud.path, role, { track: false });
+    // That the existing application stays is the rule of application_object_id, not the assumption.
+    await leaseEndRemovesSecret(t, p, app.appId, c, 'cloud.creds.app-object-adds-secret');
   },
 );
 
@@ -158,7 +191,7 @@ conformance(
     const p = probe(t);
     const { body } = await rolesAndGroups(t);
     const role = await writeRole(t, cloud.path, { ...body, persist_app: true });
-    const c = await readCreds(t, cloud.path, role, { track: false, usesSecret: true });
+    const c = await readCreds(t, cloud.path, role, { track: false });
     // That the application outlives the lease is persist_app's own rule.
     await leaseEndRemovesSecret(t, p, c.clientId, c, 'cloud.creds.persist-app');
   },

@@ -104,6 +104,57 @@ conformance(
   },
 );
 
+conformance(
+  {
+    id: 'cloud.config.optional-fields',
+    also: ['cloud.config.write-read'],
+    level: 'MUST',
+    title:
+      'a later POST /cloud/config that again omits client_id and environment leaves them empty (their default), not filled in',
+  },
+  async (t) => {
+    const { mount } = await envMount(t, { unset: ['CLOUD_CLIENT_ID', 'CLOUD_CLIENT_SECRET', 'CLOUD_ENVIRONMENT'] });
+    for (const body of [
+      { subscription_id: randomUUID(), tenant_id: randomUUID() },
+      { subscription_id: randomUUID(), tenant_id: randomUUID() },
+    ])
+      t.as('cloud.config.write-read').check(await t.svc.post(`${mount}/config`, { body }), success);
+    const read = await t.svc.get(`${mount}/config`);
+    t.as('cloud.config.write-read').check(read, statusIs(200));
+    t.check(
+      read,
+      bodyAt('/data/client_id', '', 'is still empty (the default)'),
+      bodyAt('/data/environment', '', 'is still empty (the default: the public cloud)'),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.config.write-read',
+    level: 'MUST',
+    title: 'a later POST /cloud/config replaces the client_secret: the engine then works with the new one',
+  },
+  async (t) => {
+    probe(t);
+    // Client credentials from the environment would stand in for the written ones.
+    const { mount } = await envMount(t, { unset: ['CLOUD_CLIENT_ID', 'CLOUD_CLIENT_SECRET'] });
+    const right = rootConfig(t);
+    const wrong = `wrong-${randomUUID()}`;
+    t.secret(wrong);
+    t.check(await t.svc.post(`${mount}/config`, { body: { ...right, client_secret: wrong } }), success);
+    t.check(await t.svc.post(`${mount}/config`, { body: right }), success);
+    const result = await tryCredentials(t, mount);
+    if (!issued(result))
+      fail(
+        'client-secret-replaced',
+        'after a configuration write with the working client_secret the engine could not issue credentials: it kept the earlier one',
+        { role: '2xx', creds: 200 },
+        result,
+      );
+  },
+);
+
 /** Without one required id the configuration is refused (4xx) or the engine cannot issue credentials. */
 async function refusedOrUnusable(t: T, mount: string, omitted: 'subscription_id' | 'tenant_id'): Promise<void> {
   const { [omitted]: _omitted, ...body } = rootConfig(t);

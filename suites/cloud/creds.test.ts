@@ -25,6 +25,7 @@ import {
   rolesOnly,
   writeRole,
 } from './leases.js';
+import { configuredCloudMount } from './mounts.js';
 
 const s = suite('cloud');
 const cloud = cloudMount(s);
@@ -63,6 +64,7 @@ conformance(
 conformance(
   {
     id: 'cloud.creds.principal-created',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title:
       'GET /cloud/creds/:name creates an application and principal holding the role assignments and group memberships',
@@ -102,15 +104,19 @@ conformance(
 conformance(
   {
     id: 'cloud.creds.principal-created',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title: 'the principal of a role without cloud_groups joins no group, even right after a role with groups',
   },
   async (t) => {
     requireConfigured(t, cloud);
     const p = probe(t);
+    // On a mount of the test's own, the role written just before is the test's.
+    const mount = await configuredCloudMount(t);
+    const [withGroups, roles] = [(await rolesAndGroups(t)).body, await rolesOnly(t)];
     // A role with a group first: a role without cloud_groups must not take its groups.
-    await writeRole(t, cloud.path, (await rolesAndGroups(t)).body);
-    const c = await readCreds(t, cloud.path, await writeRole(t, cloud.path, await rolesOnly(t)));
+    await writeRole(t, mount, withGroups);
+    const c = await readCreds(t, mount, await writeRole(t, mount, roles));
     const { sp, groups } = await principalState(p, c.clientId);
     if (!sp)
       fail('directory-principal', `the directory has no principal for client_id ${c.clientId}`, 'present', undefined);
@@ -127,6 +133,7 @@ conformance(
 conformance(
   {
     id: 'cloud.creds.principal-created',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title:
       'a role without application_object_id gets a new application and principal, even right after a role with one',
@@ -135,8 +142,11 @@ conformance(
     requireConfigured(t, cloud);
     const p = probe(t);
     const app = await existingApp(t, p);
-    await writeRole(t, cloud.path, { application_object_id: app.id });
-    const c = await readCreds(t, cloud.path, await writeRole(t, cloud.path, await rolesOnly(t)));
+    // On a mount of the test's own, the role written just before is the test's.
+    const mount = await configuredCloudMount(t);
+    const roles = await rolesOnly(t);
+    await writeRole(t, mount, { application_object_id: app.id });
+    const c = await readCreds(t, mount, await writeRole(t, mount, roles));
     if (c.clientId === app.appId)
       fail(
         'dynamic-principal',
@@ -166,7 +176,7 @@ conformance(
     requireConfigured(t, cloud);
     const p = probe(t);
     const { body } = await rolesAndGroups(t);
-    const c = await readCreds(t, cloud.path, await writeRole(t, cloud.path, body), { usesSecret: true });
+    const c = await readCreds(t, cloud.path, await writeRole(t, cloud.path, body));
     // A directory may take a moment to accept a new secret (bounded by cloud.propagationSeconds).
     if (!(await loginsEventually(t, p, c.clientId, c.clientSecret, true)))
       fail(
@@ -181,6 +191,7 @@ conformance(
 conformance(
   {
     id: 'cloud.creds.revoke-removes',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title: 'revoking a cloud lease removes its application, principal, role assignments and group memberships',
   },
@@ -199,6 +210,7 @@ conformance(
 conformance(
   {
     id: 'cloud.creds.revoke-removes',
+    also: ['cloud.creds.response'],
     level: 'MUST',
     title:
       'a role written without persist_app right after a persist_app role keeps the default (false): revoking its lease removes its application and principal',
@@ -207,11 +219,13 @@ conformance(
     requireConfigured(t, cloud);
     const p = probe(t);
     const { body, groupName } = await rolesAndGroups(t);
-    // The role written just before has persist_app true: the new role must not take it over.
-    const persisted = await writeRole(t, cloud.path, { ...body, persist_app: true });
+    // The role written just before has persist_app true (on a mount of the test's own, the test's
+    // role): the new role must not take it over.
+    const mount = await configuredCloudMount(t);
+    const persisted = await writeRole(t, mount, { ...body, persist_app: true });
     // Its credentials name the application it keeps, so the test can purge it once the role is gone.
-    await readCreds(t, cloud.path, persisted);
-    const c = await readCreds(t, cloud.path, await writeRole(t, cloud.path, body), { track: false });
+    await readCreds(t, mount, persisted);
+    const c = await readCreds(t, mount, await writeRole(t, mount, body), { track: false });
     const sp = await p.spByClientId(c.clientId);
     if (!sp) fail('directory-principal', 'no principal was created', 'present', undefined);
     t.check(await revokeLease(t, c.leaseId), success);
@@ -222,7 +236,7 @@ conformance(
 conformance(
   {
     id: 'cloud.creds.revoke-removes',
-    also: ['cloud.roles.ttl'],
+    also: ['cloud.roles.ttl', 'cloud.creds.response'],
     level: 'MUST',
     title: 'a cloud lease that reaches the role ttl removes its principal from the directory',
     movesClock: 'past the lease ttl',
@@ -245,7 +259,7 @@ conformance(
 conformance(
   {
     id: 'cloud.creds.permanently-delete',
-    also: ['cloud.creds.revoke-removes'],
+    also: ['cloud.creds.revoke-removes', 'cloud.creds.response'],
     level: 'MUST',
     title: 'with permanently_delete the revoked application and principal leave no deleted item',
   },
@@ -270,7 +284,7 @@ conformance(
 conformance(
   {
     id: 'cloud.creds.permanently-delete',
-    also: ['cloud.creds.revoke-removes'],
+    also: ['cloud.creds.revoke-removes', 'cloud.creds.response'],
     level: 'MUST',
     title:
       'without permanently_delete the revoked application and principal are kept as deleted items, even right after a role with it',
@@ -279,15 +293,12 @@ conformance(
     requireConfigured(t, cloud);
     const p = probe(t);
     const { body, groupName } = await rolesAndGroups(t);
-    // A role with permanently_delete first: a role without it must not take its value.
-    await writeRole(t, cloud.path, { ...body, permanently_delete: true });
-    const ids = await revokedPrincipal(
-      t,
-      p,
-      cloud.path,
-      await writeRole(t, cloud.path, body),
-      await groupIds(t, groupName),
-    );
+    const groups = await groupIds(t, groupName);
+    // A role with permanently_delete first (on a mount of the test's own, the test's role): a role
+    // without it must not take its value.
+    const mount = await configuredCloudMount(t);
+    await writeRole(t, mount, { ...body, permanently_delete: true });
+    const ids = await revokedPrincipal(t, p, mount, await writeRole(t, mount, body), groups);
     for (const id of [ids.app, ids.sp]) t.track(`deleted item ${id}`, () => p.purge(id));
     const kept = await eventually(propagation(t), async () =>
       Boolean((await p.deletedItem(ids.app)) && (await p.deletedItem(ids.sp))),

@@ -35,6 +35,12 @@ export function need<K extends Need>(t: T, ...keys: K[]): Required<Pick<CloudCon
 
 const readers = new Map<string, CloudReader>();
 
+/** Whether the settings name an application to read the cloud with (probe would not skip). */
+export function canRead(t: T): boolean {
+  const c = cloudConfig(t);
+  return Boolean((c.readerClientId ?? c.rootClientId) && (c.readerClientSecret ?? c.rootClientSecret) && c.tenantId);
+}
+
 /** The reader of the target's cloud (one per settings, so its tokens are reused across tests). */
 export function probe(t: T): CloudReader {
   const c = cloudConfig(t);
@@ -78,11 +84,29 @@ export async function fixtureRoleName(t: T): Promise<string> {
 }
 
 export async function fixtureGroupName(t: T): Promise<string> {
+  return (await fixtureGroupNames(t, 1))[0]!;
+}
+
+/** `count` distinct fixture group names (settings first, else the directory's); skips when fewer are known. */
+export async function fixtureGroupNames(t: T, count: number): Promise<string[]> {
   const c = cloudConfig(t);
-  if (c.groupNames?.[0]) return c.groupNames[0];
-  const first = await probe(t).anyGroup();
-  if (first) return first.displayName;
-  return t.skip('no existing cloud group is known', 'cloud.groupNames');
+  const names = [...new Set(c.groupNames ?? [])];
+  if (names.length < count)
+    for (const g of await probe(t).someGroups(count + names.length))
+      if (!names.includes(g.displayName)) names.push(g.displayName);
+  if (names.length < count) return t.skip(`fewer than ${count} existing cloud groups are known`, 'cloud.groupNames');
+  return names.slice(0, count);
+}
+
+/** `count` distinct fixture role definition names (settings first, else the subscription's); skips when fewer are known. */
+export async function fixtureRoleNames(t: T, count: number): Promise<string[]> {
+  const c = cloudConfig(t);
+  const names = [...new Set(c.roleNames ?? [])];
+  if (names.length < count && c.subscriptionId)
+    for (const d of await probe(t).roleDefinitions()) if (!names.includes(d.roleName)) names.push(d.roleName);
+  if (names.length < count)
+    return t.skip(`fewer than ${count} existing cloud role definitions are known`, 'cloud.roleNames');
+  return names.slice(0, count);
 }
 
 /** The object ids of the groups of that name (to read their member lists). */

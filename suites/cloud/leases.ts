@@ -6,12 +6,14 @@
 import type { T } from '../../harness/index.js';
 import { bodyAt, statusIs, success } from '../../harness/checks/index.js';
 import {
+  canRead,
   type DirectoryProbe,
   eventually,
   fail,
   fixtureGroupName,
   fixtureRoleName,
   loginsEventually,
+  probe,
   propagation,
   revokeLease,
   scopeFor,
@@ -36,30 +38,37 @@ export async function writeRole(t: T, mount: string, body: Record<string, unknow
 const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
 
 /**
- * Reads credentials of `role`. With `usesSecret`, the test goes on to use the client secret: the
- * response's fields are then checked as `cloud.creds.response` (which the test names), so a
- * response without them fails that rule rather than the one under test.
+ * Reads credentials of `role`. The test goes on to use the client id, the secret or the lease:
+ * the response's fields are checked as `cloud.creds.response` (which every test reading
+ * credentials names), so a response without them fails that rule rather than the one under test.
  */
-export async function readCreds(
-  t: T,
-  mount: string,
-  role: string,
-  opts: { track?: boolean; usesSecret?: boolean } = {},
-): Promise<Creds> {
+export async function readCreds(t: T, mount: string, role: string, opts: { track?: boolean } = {}): Promise<Creds> {
   const ex = await t.svc.get(`${mount}/creds/${role}`);
   t.check(ex, statusIs(200));
-  if (opts.usesSecret)
-    t.as('cloud.creds.response').check(
-      ex,
-      bodyAt('/data/client_id', nonEmpty, 'is a non-empty client id'),
-      bodyAt('/data/client_secret', nonEmpty, 'is a non-empty client secret'),
-    );
+  t.as('cloud.creds.response').check(
+    ex,
+    bodyAt('/data/client_id', nonEmpty, 'is a non-empty client id'),
+    bodyAt('/data/client_secret', nonEmpty, 'is a non-empty client secret'),
+    bodyAt('/lease_id', nonEmpty, 'names the lease'),
+  );
   const b = ex.response.body as {
     data: { client_id: string; client_secret: string };
     lease_id: string;
     lease_duration: number;
   };
   t.secret(b.data.client_secret);
+  // The client id is the created (or used) application's: it names an application of the directory.
+  if (canRead(t))
+    await t.proving('cloud.creds.response', async () => {
+      const p = probe(t);
+      if (!(await eventually(propagation(t), async () => Boolean(await p.appByClientId(b.data.client_id)))))
+        fail(
+          'client-id',
+          `no application of the directory has the returned client_id ${b.data.client_id}`,
+          'an application',
+          undefined,
+        );
+    });
   if (opts.track !== false) t.track(`lease ${b.lease_id}`, () => revokeLease(t, b.lease_id), 'revoke');
   await purgeAfterTest(t, b.data.client_id);
   return {

@@ -35,7 +35,12 @@ async function updatedWithoutPermanentlyDelete(t: T): Promise<string> {
 conformance(
   {
     id: 'cloud.roles.update-keeps-omitted',
-    also: ['cloud.roles.write-list', 'cloud.creds.permanently-delete', 'cloud.creds.revoke-removes'],
+    also: [
+      'cloud.roles.write-list',
+      'cloud.creds.permanently-delete',
+      'cloud.creds.revoke-removes',
+      'cloud.creds.response',
+    ],
     level: 'SHOULD',
     title:
       'POST /cloud/roles/:name on a role holding permanently_delete true, without permanently_delete, keeps it: credentials after the update are deleted permanently',
@@ -73,7 +78,7 @@ conformance(
 conformance(
   {
     id: 'cloud.roles.app-object-forbids-permanently-delete',
-    also: ['cloud.roles.write-list', 'cloud.creds.revoke-removes'],
+    also: ['cloud.roles.write-list', 'cloud.creds.revoke-removes', 'cloud.creds.response'],
     level: 'MUST',
     title:
       'POST /cloud/roles/:name adding application_object_id to a role that holds permanently_delete true is refused (the stored value counts, not only the one sent)',
@@ -95,6 +100,35 @@ conformance(
     // The update sends application_object_id alone: the role still holds permanently_delete true.
     t.check(
       await t.svc.post(`${cloud.path}/roles/${name}`, { body: { application_object_id: app.id } }),
+      statusBetween(400, 499),
+      errorMessage,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.app-object-forbids-permanently-delete',
+    also: ['cloud.roles.write-list'],
+    level: 'MUST',
+    title:
+      'POST /cloud/roles/:name sending permanently_delete true to a role that holds application_object_id is refused (the stored value counts, not only the one sent)',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const p = probe(t);
+    const { app } = await p.createApp(t.unique('existing'));
+    t.track(`application ${app.displayName}`, () => p.deleteApp(app));
+    const name = t.unique('role');
+    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+    t.as('cloud.roles.write-list').check(
+      await t.svc.post(`${cloud.path}/roles/${name}`, { body: { application_object_id: app.id } }),
+      success,
+    );
+    // The update sends permanently_delete alone: the role still holds application_object_id (and a
+    // target that reset an omitted field would hold neither it nor cloud_roles: refused as well).
+    t.check(
+      await t.svc.post(`${cloud.path}/roles/${name}`, { body: { permanently_delete: true } }),
       statusBetween(400, 499),
       errorMessage,
     );

@@ -8,6 +8,7 @@ import {
   fail,
   fixtureGroupName,
   fixtureRoleName,
+  fixtureRoleNames,
   probe,
   requireConfigured,
   revokeLease,
@@ -16,6 +17,7 @@ import {
   scopeFor,
   purgeAfterTest,
 } from './helpers.js';
+import { configuredCloudMount } from './mounts.js';
 
 const s = suite('cloud');
 const cloud = cloudMount(s);
@@ -42,7 +44,10 @@ runCases(new URL('./roles.cases.yaml', import.meta.url), {
         missingId: randomUUID(),
       };
       // A scope is a resource made for the test: only a case whose body names one gets it.
-      if (JSON.stringify(c.request.body).includes('{{scope}}')) vars.scope = await scopeFor(t);
+      const sent = JSON.stringify(c.request.body);
+      if (sent.includes('{{scope}}')) vars.scope = await scopeFor(t);
+      // A second definition, for cases with two items: only a case naming one gets it.
+      if (sent.includes('{{roleName2}}')) vars.roleName2 = (await fixtureRoleNames(t, 2))[1]!;
       for (const n of c.given?.needs ?? []) {
         if (n === 'roleName') vars.roleName = await fixtureRoleName(t);
         if (n === 'groupName') vars.groupName = await fixtureGroupName(t);
@@ -160,6 +165,44 @@ conformance(
   {
     id: 'cloud.roles.item-shape',
     level: 'MUST',
+    title: 'a cloud_roles item naming an existing role definition by role_name is accepted and assigned',
+  },
+  async (t) => {
+    requireConfigured(t, cloud);
+    const p = probe(t);
+    const roleName = await fixtureRoleName(t);
+    const def = (await p.roleDefinitions(roleName))[0];
+    if (!def) return t.skip(`the directory lists no role definition ${roleName}`, 'cloud.roleNames');
+    const scope = await scopeFor(t);
+    const name = t.unique('role');
+    t.check(
+      await t.svc.post(`${cloud.path}/roles/${name}`, {
+        body: { cloud_roles: JSON.stringify([{ role_name: roleName, scope }]) },
+      }),
+      success,
+    );
+    t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
+    const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
+    t.check(creds, statusIs(200));
+    const { data, lease_id: leaseId } = creds.response.body as { data: { client_id: string }; lease_id: string };
+    t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
+    await purgeAfterTest(t, data.client_id);
+    const sp = await p.spByClientId(data.client_id);
+    const assignments = sp ? await p.assignmentsOf(sp.id) : [];
+    if (!assignments.some((a) => sameScope(a.scope, scope) && sameDefinition(a.roleDefinitionId, def.id)))
+      fail(
+        'role-name-assigned',
+        `the principal lacks the assignment of role_name ${roleName} on ${scope}`,
+        { scope },
+        assignments,
+      );
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.roles.item-shape',
+    level: 'MUST',
     title: 'a cloud_roles item naming an existing role definition by role_id is accepted and assigned',
   },
   async (t) => {
@@ -213,16 +256,20 @@ conformance(
 );
 
 /** Writes a role, reads credentials and returns the created application as the directory shows it. */
-async function appOfRole(t: Parameters<Parameters<typeof conformance>[1]>[0], extra: Record<string, unknown>) {
+async function appOfRole(
+  t: Parameters<Parameters<typeof conformance>[1]>[0],
+  extra: Record<string, unknown>,
+  mount = cloud.path,
+) {
   const p = probe(t);
   const name = t.unique('role');
   const body = {
     cloud_roles: JSON.stringify([{ role_name: await fixtureRoleName(t), scope: await scopeFor(t) }]),
     ...extra,
   };
-  t.check(await t.svc.post(`${cloud.path}/roles/${name}`, { body }), success);
-  t.track(`role ${name}`, () => t.svc.delete(`${cloud.path}/roles/${name}`));
-  const creds = await t.svc.get(`${cloud.path}/creds/${name}`);
+  t.check(await t.svc.post(`${mount}/roles/${name}`, { body }), success);
+  t.track(`role ${name}`, () => t.svc.delete(`${mount}/roles/${name}`));
+  const creds = await t.svc.get(`${mount}/creds/${name}`);
   t.check(creds, statusIs(200));
   const { data, lease_id: leaseId } = creds.response.body as { data: { client_id: string }; lease_id: string };
   t.track(`lease ${leaseId}`, () => revokeLease(t, leaseId), 'revoke');
@@ -279,8 +326,10 @@ conformance(
     const other = AUDIENCES.find(
       (a) => namesOf('svc', t.config).value('cloud', 'sign_in_audience', a) !== plain.signInAudience,
     )!;
-    await appOfRole(t, { sign_in_audience: other });
-    const app = await appOfRole(t, {});
+    // On a mount of the test's own, the role written just before is the test's.
+    const mount = await configuredCloudMount(t);
+    await appOfRole(t, { sign_in_audience: other }, mount);
+    const app = await appOfRole(t, {}, mount);
     if (app.signInAudience !== plain.signInAudience)
       fail(
         'sign-in-audience-default',
@@ -314,8 +363,10 @@ conformance(
   },
   async (t) => {
     requireConfigured(t, cloud);
-    await appOfRole(t, { tags: 'team:platform' });
-    const app = await appOfRole(t, {});
+    // On a mount of the test's own, the role written just before is the test's.
+    const mount = await configuredCloudMount(t);
+    await appOfRole(t, { tags: 'team:platform' }, mount);
+    const app = await appOfRole(t, {}, mount);
     if (app.tags.length) fail('no-tags', 'a role without tags created an application with tags', [], app.tags);
   },
 );

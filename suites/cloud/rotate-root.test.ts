@@ -28,7 +28,7 @@ suite('cloud');
 async function rotatable(
   t: T,
   extraConfig: Record<string, unknown> = {},
-): Promise<{ mount: string; p: DirectoryProbe; app: App; secret: string }> {
+): Promise<{ mount: string; p: DirectoryProbe; app: App; secret: string; config: Record<string, unknown> }> {
   const p = probe(t);
   const c = need(t, 'tenantId', 'subscriptionId');
   const { app, secret } = await p.createApp(t.unique('engine-root'), { admin: true, withSecret: true });
@@ -41,19 +41,15 @@ async function rotatable(
       'cloud.propagationSeconds',
     );
   const { mount } = await envMount(t, { unset: ['CLOUD_CLIENT_ID', 'CLOUD_CLIENT_SECRET'] });
-  t.check(
-    await t.svc.post(`${mount}/config`, {
-      body: {
-        subscription_id: c.subscriptionId,
-        tenant_id: c.tenantId,
-        client_id: app.appId,
-        client_secret: secret!,
-        ...extraConfig,
-      },
-    }),
-    success,
-  );
-  return { mount, p, app, secret: secret! };
+  const config = {
+    subscription_id: c.subscriptionId,
+    tenant_id: c.tenantId,
+    client_id: app.appId,
+    client_secret: secret!,
+    ...extraConfig,
+  };
+  t.check(await t.svc.post(`${mount}/config`, { body: config }), success);
+  return { mount, p, app, secret: secret!, config };
 }
 
 /**
@@ -193,8 +189,14 @@ conformance(
   },
 );
 
-async function expiryAfterRotation(t: T, config: Record<string, unknown>): Promise<number> {
-  const { mount, p, app } = await rotatable(t, config);
+async function expiryAfterRotation(
+  t: T,
+  config: Record<string, unknown>,
+  opts: { rewrite?: boolean } = {},
+): Promise<number> {
+  const { mount, p, app, config: written } = await rotatable(t, config);
+  // A later configuration write that sends the same fields again (root_password_ttl still omitted).
+  if (opts.rewrite) t.check(await t.svc.post(`${mount}/config`, { body: written }), success);
   const before = (await p.appByClientId(app.appId))!;
   await rotate(t, mount);
   const now = await p.now();
@@ -216,6 +218,44 @@ conformance(
   },
 );
 
+for (const [ttl, seconds] of [
+  ['3d', 3 * 86400],
+  ['2880m', 2 * 86400],
+] as const)
+  conformance(
+    {
+      id: 'cloud.rotate-root.expiry',
+      also: ['cloud.rotate-root.replaces-secret'],
+      level: 'MUST',
+      title: `the client secret from POST /cloud/rotate-root is valid for a root_password_ttl of ${ttl}`,
+    },
+    async (t) => {
+      const got = await expiryAfterRotation(t, { root_password_ttl: ttl });
+      if (Math.abs(got - seconds) > 120)
+        fail('root-password-ttl', `the new secret does not expire after root_password_ttl (${ttl})`, seconds, got);
+    },
+  );
+
+conformance(
+  {
+    id: 'cloud.config.root-password-ttl-default',
+    also: ['cloud.rotate-root.replaces-secret'],
+    level: 'MUST',
+    title:
+      'without root_password_ttl, also after a later configuration write that omits it, the client secret from POST /cloud/rotate-root is valid for 182 days',
+  },
+  async (t) => {
+    const seconds = await expiryAfterRotation(t, {}, { rewrite: true });
+    if (Math.abs(seconds - 182 * 86400) > 120)
+      fail(
+        'root-password-ttl-default',
+        'after a configuration write that omitted root_password_ttl the new secret does not expire after the 182d default',
+        182 * 86400,
+        seconds,
+      );
+  },
+);
+
 conformance(
   {
     id: 'cloud.config.root-password-ttl-default',
@@ -227,5 +267,44 @@ conformance(
     const seconds = await expiryAfterRotation(t, {});
     if (Math.abs(seconds - 182 * 86400) > 120)
       fail('root-password-ttl-default', 'the new secret does not expire after the 182d default', 182 * 86400, seconds);
+  },
+);
+
+conformance(
+  {
+    id: 'cloud.rotate-root.replaces-secret',
+    level: 'MUST',
+    timeoutMs: 2 * replaceTimeoutMs,
+    title:
+      'a second POST /cloud/rotate-root retires the secret the first one generated: the configured application keeps only the newest',
+  },
+  async (t) => {
+    const { mount, p, app, secret } = await rotatable(t);
+    const before = (await p.appByClientId(app.appId))!;
+    await rotate(t, mount);
+    const first = await newCredential(t, p, before);
+    // The first rotation done: its predecessor is refused (a product may swap in a background task).
+    if (!(await eventually(swap(t), async () => (await p.loginStatus(app.appId, secret)) !== 200)))
+      t.notApplicable(
+        `the first rotation did not retire the configured secret within ${swap(t)} s (replaces-secret's own test)`,
+        'cloud.rotationSwapSeconds',
+      );
+    // The engine works with the secret it generated (the document allows a brief failure meanwhile).
+    const middle = (await p.appByClientId(app.appId))!;
+    const again = await whilePropagating(t, async () => (await t.svc.post(`${mount}/rotate-root`)).response.status);
+    if (again >= 300) fail('second-rotation', 'the second rotate-root failed', '2xx', again);
+    const second = await newCredential(t, p, middle);
+    // The secret of the first rotation is removed (or expired): no one can authenticate with it any more.
+    const retired = await eventually(swap(t), async () => {
+      const cred = (await p.appByClientId(app.appId))?.passwordCredentials.find((c) => c.keyId === first.keyId);
+      return !cred || Date.parse(cred.endDateTime) <= (await p.now());
+    });
+    if (!retired)
+      fail(
+        'first-rotated-secret-retired',
+        `the secret the first rotate-root generated is still valid on the application ${swap(t)} s after the second (setting cloud.rotationSwapSeconds)`,
+        [second.keyId],
+        (await p.appByClientId(app.appId))?.passwordCredentials.map((c) => c.keyId),
+      );
   },
 );

@@ -308,9 +308,11 @@ export class CloudReader {
     );
   }
 
-  /** Any one group (for a run that names none). */
-  async anyGroup(): Promise<GroupView | undefined> {
-    return (await this.graph<{ value?: GroupView[] }>('GET', '/groups?$top=1&$select=id,displayName'))?.value?.[0];
+  /** Up to `count` groups (for a run that names none). */
+  async someGroups(count: number): Promise<GroupView[]> {
+    return (
+      (await this.graph<{ value?: GroupView[] }>('GET', `/groups?$top=${count}&$select=id,displayName`))?.value ?? []
+    );
   }
 
   /** A deleted application or principal, or undefined when it is not (or no longer) among deleted items. */

@@ -207,7 +207,7 @@ describe('the cloud reader sends the real APIs requests', () => {
     await reader.groupsOf(SP);
     await reader.groupsListing(SP, [GROUP]);
     await reader.groupsNamed("o'brien");
-    await reader.anyGroup();
+    await reader.someGroups(2);
     await reader.deletedItem(APP);
     await reader.purge(APP);
     await reader.addAppPassword(APP, 'suite-extra');
@@ -216,7 +216,7 @@ describe('the cloud reader sends the real APIs requests', () => {
       { method: 'GET', url: `${GRAPH}/v1.0/servicePrincipals/${SP}/memberOf`, headers: graphGet },
       { method: 'GET', url: `${GRAPH}/v1.0/groups/${GROUP}/members?$select=id`, headers: graphGet },
       { method: 'GET', url: `${GRAPH}/v1.0/groups?${filter("displayName eq 'o''brien'")}`, headers: graphGet },
-      { method: 'GET', url: `${GRAPH}/v1.0/groups?$top=1&$select=id,displayName`, headers: graphGet },
+      { method: 'GET', url: `${GRAPH}/v1.0/groups?$top=2&$select=id,displayName`, headers: graphGet },
       { method: 'GET', url: `${GRAPH}/v1.0/directory/deletedItems/${APP}`, headers: graphGet },
       { method: 'DELETE', url: `${GRAPH}/v1.0/directory/deletedItems/${APP}`, headers: graphGet },
       {

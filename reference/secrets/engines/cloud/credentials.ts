@@ -6,10 +6,18 @@ import { randomUUID } from 'node:crypto';
 import type { EngineContext, EngineResponse } from '../../engine.js';
 import { type DirectoryClient, odata, orMissing, remote } from './directory-client.js';
 import { assignRoles, createPrincipal, removePrincipal } from './principals.js';
-import type { CloudRules, ResolvedRole, RoleEntry } from './rules.js';
+import type { CloudRules, Principal, ResolvedRole, RoleEntry } from './rules.js';
 
 /** Generated principals' secrets live far longer than any lease; the lease's end removes them. */
 const SP_SECRET_SECONDS = 10 * 365 * 86400;
+
+/** What credentials remember across leases. */
+export interface CredentialsState {
+  /** The key ids of the secrets the engine added to each application (object id), oldest first. */
+  addedSecrets: Map<string, string[]>;
+  /** Each role's latest dynamic principal. */
+  latestPrincipal: Map<string, Principal>;
+}
 
 /** What issuing a credential needs of the engine. */
 export interface CredentialsDeps {
@@ -17,6 +25,7 @@ export interface CredentialsDeps {
   ctx: EngineContext;
   /** A client of the directory, logged in with the engine's configured credentials. */
   client(): Promise<DirectoryClient>;
+  state: CredentialsState;
 }
 
 /** The lease of a credential: the role's ttl and max_ttl, or the mount's defaults. */
@@ -57,29 +66,48 @@ export async function issueCredentials(d: CredentialsDeps, name: string, role: R
   const staticApp = d.rules.staticApplication(role);
   try {
     if (staticApp) {
+      if (d.rules.staticAlsoCreatesPrincipal) await createPrincipal(d.rules, client, name, role);
       const added = await client.graph<{ keyId: string; secretText: string }>(
         'POST',
         `/applications/${staticApp}/addPassword`,
         { passwordCredential: { displayName: `svc-${name}-${randomUUID().slice(0, 8)}`, endDateTime } },
       );
+      const addedHere = d.state.addedSecrets.get(staticApp) ?? [];
+      d.state.addedSecrets.set(staticApp, [...addedHere, added.keyId]);
       const assigned = await assignToApplication(client, role, d.rules.staticAssignments(role));
+      const managed = role.managed?.appObjectId === staticApp ? role.managed : undefined;
+      const lease = {
+        ttl,
+        maxTtl,
+        renewable: true,
+        renew,
+        revoke: async () => {
+          if (!d.rules.revokeRemovesAddedSecret) return;
+          const c = await d.client();
+          for (const a of assigned) await orMissing(() => c.arm('DELETE', a));
+          const keyId = d.rules.addedSecretToRemove(
+            added.keyId,
+            d.state.addedSecrets.get(staticApp) ?? [],
+            Boolean(managed),
+          );
+          d.state.addedSecrets.set(
+            staticApp,
+            (d.state.addedSecrets.get(staticApp) ?? []).filter((k) => k !== keyId),
+          );
+          await orMissing(() => c.graph('POST', `/applications/${staticApp}/removePassword`, { keyId }));
+          if (!managed || d.rules.persistedLeaseEndRemoves === 'secret') return;
+          if (d.rules.persistedLeaseEndRemoves === 'principal')
+            await orMissing(() => c.graph('DELETE', `/servicePrincipals/${managed.spObjectId}`));
+          else await removePrincipal(d.rules, c, managed, role.permanently_delete);
+        },
+      };
       return {
         data: d.rules.credentialsData(d.rules.staticClientId(role), d.rules.returnedSecret(added.secretText)),
-        lease: {
-          ttl,
-          maxTtl,
-          renewable: true,
-          renew,
-          revoke: async () => {
-            if (!d.rules.revokeRemovesAddedSecret) return;
-            const c = await d.client();
-            for (const a of assigned) await orMissing(() => c.arm('DELETE', a));
-            await orMissing(() => c.graph('POST', `/applications/${staticApp}/removePassword`, { keyId: added.keyId }));
-          },
-        },
+        lease: d.rules.credentialsLease(lease),
       };
     }
     const principal = await createPrincipal(d.rules, client, name, role);
+    d.state.latestPrincipal.set(name, principal);
     const added = await client
       .graph<{ secretText: string }>('POST', `/servicePrincipals/${principal.spObjectId}/addPassword`, {
         passwordCredential: { displayName: 'svc-generated', endDateTime },
@@ -89,15 +117,19 @@ export async function issueCredentials(d: CredentialsDeps, name: string, role: R
         throw err;
       });
     const permanently = role.permanently_delete;
-    return {
-      data: d.rules.credentialsData(principal.appId, d.rules.returnedSecret(added.secretText)),
-      lease: {
-        ttl,
-        maxTtl,
-        renewable: true,
-        renew,
-        revoke: async () => removePrincipal(d.rules, await d.client(), principal, permanently),
+    const lease = {
+      ttl,
+      maxTtl,
+      renewable: true,
+      renew,
+      revoke: async () => {
+        const gone = d.rules.principalToRemove(principal, d.state.latestPrincipal.get(name) ?? principal);
+        await removePrincipal(d.rules, await d.client(), gone, permanently);
       },
+    };
+    return {
+      data: d.rules.credentialsData(d.rules.dynamicClientId(principal), d.rules.returnedSecret(added.secretText)),
+      lease: d.rules.credentialsLease(lease),
     };
   } catch (err) {
     return remote(err);

@@ -1,3 +1,4 @@
+// size: the engine's one model class (configuration, rotate-root, roles, credentials), each part calling its named rules; the directory work is in credentials.ts and principals.ts
 /**
  * Cloud credentials engine of the reference (default mount `cloud`). Its effects are real: it
  * logs in to the simulated cloud (`ctx.settings.cloudEndpoints`) with the configured
@@ -8,9 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { SvcError, badRequest, methodNotAllowed, unsupportedPath } from '../../errors.js';
-import { parseDuration } from '../../duration.js';
 import { DirectoryCallError, DirectoryClient, odata, orMissing, remote } from './directory-client.js';
-import { parseBool, parseGroupItems, parseTags, type GroupItem, type RoleItem } from './roles.js';
+import { parseGroupItems, type GroupItem, type RoleItem } from './roles.js';
 import {
   CONFIG_FIELDS,
   ENV_OF,
@@ -19,7 +19,7 @@ import {
   type RoleEntry,
   type StoredConfig,
 } from './rules.js';
-import { issueCredentials } from './credentials.js';
+import { type CredentialsState, issueCredentials } from './credentials.js';
 import { persistApp, removePrincipal, resolveGroups, resolveRoles } from './principals.js';
 import { cloudRulesWith } from './switches/index.js';
 
@@ -37,6 +37,16 @@ class CloudEngine implements Engine {
   private rotatedAt: number | undefined;
   /** The role written last (a new role must not take anything from it). */
   private lastWritten: string | undefined;
+  /** The configuration before the last write or delete, and when that was (the engine's clock). */
+  private configChange: { previous: StoredConfig | undefined; at: number } = { previous: undefined, at: -Infinity };
+  /** The login the engine keeps after its configuration was deleted (none: rules.credentialsAfterDelete). */
+  private retainedLogin: StoredConfig | undefined;
+  /** The role names before the last role write or delete, and when that was. */
+  private namesChange: { previous: string[]; at: number } = { previous: [], at: -Infinity };
+  /** Each role as it was before its last write, and when that was. */
+  private readonly roleChanges = new Map<string, { previous: RoleEntry | undefined; at: number }>();
+  /** What credentials remember across leases (the secrets added to applications, each role's latest principal). */
+  private readonly credentialsState: CredentialsState = { addedSecrets: new Map(), latestPrincipal: new Map() };
 
   constructor(
     private readonly ctx: EngineContext,
@@ -76,7 +86,7 @@ class CloudEngine implements Engine {
       throw methodNotAllowed();
     }
     if (path === 'roles') {
-      if (method === 'LIST') return { data: { keys: this.rules.listRoles([...this.roles.keys()]) } };
+      if (method === 'LIST') return { data: { keys: this.rules.listRoles(this.roleNames()) } };
       throw methodNotAllowed();
     }
     let m = /^roles\/([^/]+)$/.exec(path);
@@ -104,7 +114,7 @@ class CloudEngine implements Engine {
 
   /** Stored values with the CLOUD_* environment variables laid over them. */
   private effective(): EffectiveConfig {
-    const stored = this.config;
+    const stored = this.config ?? this.retainedLogin;
     const env = this.rules.environment(this.ctx.environment());
     const out = {} as EffectiveConfig;
     for (const field of CONFIG_FIELDS) out[field] = env[ENV_OF[field]] || stored?.[field] || '';
@@ -112,7 +122,8 @@ class CloudEngine implements Engine {
   }
 
   private readConfig(): EngineResponse {
-    return { data: this.rules.configRead(this.config) };
+    const since = this.ctx.clock.now() - this.configChange.at;
+    return { data: this.rules.configRead(this.rules.configToRead(this.config, this.configChange.previous, since)) };
   }
 
   private writeConfig(body: Record<string, unknown>): EngineResponse {
@@ -137,7 +148,7 @@ class CloudEngine implements Engine {
     if (body.root_password_ttl !== undefined && body.root_password_ttl !== null && body.root_password_ttl !== '') {
       let ttl: number;
       try {
-        ttl = parseDuration(body.root_password_ttl);
+        ttl = this.rules.rootPasswordTtlOf(body.root_password_ttl);
       } catch {
         throw badRequest('root_password_ttl must be a duration (seconds or a string such as "182d")');
       }
@@ -145,11 +156,15 @@ class CloudEngine implements Engine {
       next.root_password_ttl = ttl;
     }
     this.rules.checkIdsAtWrite(next, this.rules.environment(this.ctx.environment()));
-    this.config = this.rules.configAfterWrite(this.config, next);
+    this.configChange = { previous: this.config, at: this.ctx.clock.now() };
+    this.config = this.rules.configAfterWrite(this.config, next, body);
+    this.retainedLogin = undefined;
     return this.rules.configWriteResponse(next);
   }
 
   private deleteConfig(): EngineResponse {
+    this.configChange = { previous: this.config, at: this.ctx.clock.now() };
+    this.retainedLogin = this.rules.credentialsAfterDelete(this.config);
     this.config = this.rules.configAfterDelete(this.config);
     return {};
   }
@@ -160,7 +175,7 @@ class CloudEngine implements Engine {
    * rotate-root's own calls (`rotating`) are not subject to that.
    */
   private async client(opts: { rotating?: boolean } = {}): Promise<DirectoryClient> {
-    if (!this.config && !this.ctx.environment().CLOUD_CLIENT_ID)
+    if (!this.config && !this.retainedLogin && !this.ctx.environment().CLOUD_CLIENT_ID)
       throw badRequest('the cloud engine is not configured (write cloud config first)');
     const c = this.effective();
     this.rules.checkIdsAtUse(c);
@@ -202,11 +217,12 @@ class CloudEngine implements Engine {
     const client = await this.client({ rotating: true });
     const clientId = this.effective().client_id;
     const now = this.ctx.clock.now();
-    const ttl = this.config.root_password_ttl || this.rules.rootPasswordTtlDefault;
+    const ttl = this.config.root_password_ttl;
     try {
-      const apps = await client.graphList<{ id: string; passwordCredentials: { keyId: string }[] }>(
-        `/applications?$filter=${encodeURIComponent(`appId eq ${odata(clientId)}`)}`,
-      );
+      const apps = await client.graphList<{
+        id: string;
+        passwordCredentials: { keyId: string; displayName?: string | null }[];
+      }>(`/applications?$filter=${encodeURIComponent(`appId eq ${odata(clientId)}`)}`);
       if (apps.length !== 1)
         throw badRequest(
           apps.length ? 'multiple applications found for client_id' : 'no application found for client_id',
@@ -292,7 +308,7 @@ class CloudEngine implements Engine {
     if (!this.config) throw badRequest('the cloud engine is not configured (write cloud config first)');
     const prev = this.roles.get(name);
     const lastWritten = this.lastWritten === undefined ? undefined : this.roles.get(this.lastWritten);
-    const role: RoleEntry = prev ? this.rules.roleToUpdate(prev) : this.rules.roleDefaults(lastWritten);
+    const role: RoleEntry = prev ? this.rules.roleToUpdate(prev, lastWritten) : this.rules.roleDefaults(lastWritten);
 
     const duration = (field: 'ttl' | 'max_ttl'): number | undefined => {
       const v = body[field];
@@ -305,14 +321,14 @@ class CloudEngine implements Engine {
     };
     role.ttl = duration('ttl') ?? role.ttl;
     role.max_ttl = duration('max_ttl') ?? role.max_ttl;
-    if (role.max_ttl > 0 && role.ttl > role.max_ttl) throw badRequest('ttl cannot be greater than max_ttl');
+    this.rules.checkTtlWithinMax(role.ttl, role.max_ttl);
     if (body.permanently_delete !== undefined)
-      role.permanently_delete = parseBool('permanently_delete', body.permanently_delete);
-    if (body.persist_app !== undefined) role.persist_app = parseBool('persist_app', body.persist_app);
+      role.permanently_delete = this.rules.boolOf('permanently_delete', body.permanently_delete);
+    if (body.persist_app !== undefined) role.persist_app = this.rules.boolOf('persist_app', body.persist_app);
     if (body.sign_in_audience !== undefined && body.sign_in_audience !== '') {
       role.sign_in_audience = this.rules.signInAudience(body.sign_in_audience);
     }
-    if (body.tags !== undefined) role.tags = parseTags(body.tags);
+    if (body.tags !== undefined) role.tags = this.rules.tagsOf(body.tags);
     if (body.application_object_id !== undefined) {
       if (typeof body.application_object_id !== 'string') throw badRequest('application_object_id must be a string');
       role.application_object_id = body.application_object_id;
@@ -337,12 +353,11 @@ class CloudEngine implements Engine {
         const app = await orMissing(() =>
           client.graph<{ appId: string }>('GET', `/applications/${encodeURIComponent(role.application_object_id)}`),
         );
-        if (!app) {
-          throw this.rules.missingApplication(
+        if (!app)
+          this.rules.missingApplication(
             `no application found for application_object_id '${role.application_object_id}'`,
           );
-        }
-        role.application_id = app.appId;
+        role.application_id = app?.appId ?? '';
       }
       if (roleItems)
         role.cloud_roles = await resolveRoles(this.rules, client, roleItems, this.effective().subscription_id);
@@ -355,6 +370,9 @@ class CloudEngine implements Engine {
     } catch (err) {
       return remote(err);
     }
+    const now = this.ctx.clock.now();
+    this.namesChange = { previous: [...this.roles.keys()], at: now };
+    this.roleChanges.set(name, { previous: prev, at: now });
     this.rules.storeRole(this.roles, name, role);
     this.lastWritten = name;
     return {};
@@ -362,7 +380,7 @@ class CloudEngine implements Engine {
 
   private async deleteRole(name: string): Promise<EngineResponse> {
     const role = this.roles.get(name);
-    if (role?.managed) {
+    if (role?.managed && this.rules.roleDeleteRemovesApp) {
       const client = await this.client();
       try {
         await removePrincipal(this.rules, client, role.managed, role.permanently_delete);
@@ -370,16 +388,29 @@ class CloudEngine implements Engine {
         return remote(err);
       }
     }
+    this.namesChange = { previous: [...this.roles.keys()], at: this.ctx.clock.now() };
+    this.roleChanges.delete(name);
     this.roles.delete(name);
     return {};
   }
 
   // --- credentials -------------------------------------------------------------------------
 
+  /** The role names a LIST sees (rules.rolesToList). */
+  private roleNames(): string[] {
+    const since = this.ctx.clock.now() - this.namesChange.at;
+    return this.rules.rolesToList([...this.roles.keys()], this.namesChange.previous, since);
+  }
+
   private async creds(name: string): Promise<EngineResponse> {
-    const role = this.roles.get(name);
-    if (!role) throw this.rules.unknownRole(name);
-    return issueCredentials({ rules: this.rules, ctx: this.ctx, client: () => this.client() }, name, role);
+    const stored = this.roles.get(name);
+    if (!stored) throw this.rules.unknownRole(name);
+    const change = this.roleChanges.get(name);
+    const role = change
+      ? this.rules.roleForCredentials(stored, change.previous, this.ctx.clock.now() - change.at)
+      : stored;
+    const deps = { rules: this.rules, ctx: this.ctx, client: () => this.client(), state: this.credentialsState };
+    return issueCredentials(deps, name, role);
   }
 }
 

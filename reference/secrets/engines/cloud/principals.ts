@@ -25,14 +25,14 @@ export async function resolveRoles(
   const inSubscription = subscriptionId ? `/subscriptions/${subscriptionId}` : '';
   const out: ResolvedRole[] = [];
   const seen = new Set<string>();
-  for (const item of items) {
+  for (const [index, item] of items.entries()) {
     let def: Def | undefined;
     if (item.role_id) {
       const id = item.role_id.startsWith('/')
         ? item.role_id
         : `${inSubscription}/providers/Microsoft.Authorization/roleDefinitions/${encodeURIComponent(item.role_id)}`;
       def = await orMissing(() => client.arm<Def>('GET', id));
-      if (!def) rules.missingResource(`no role found for role_id: '${item.role_id}'`);
+      if (!def) rules.missingResource(`no role found for role_id: '${item.role_id}'`, index);
     } else {
       const defs = await client.armList<Def>(
         `${inSubscription}/providers/Microsoft.Authorization/roleDefinitions`,
@@ -41,7 +41,7 @@ export async function resolveRoles(
       if (defs.length > 1)
         throw badRequest(`multiple matches found for role_name: '${item.role_name}'; specify role_id instead`);
       def = defs[0];
-      if (!def) rules.missingResource(`no role found for role_name: '${item.role_name}'`);
+      if (!def) rules.missingResource(`no role found for role_name: '${item.role_name}'`, index);
     }
     const resolved = def
       ? { role_name: def.properties?.roleName ?? '', role_id: def.id, scope: item.scope }
@@ -62,18 +62,18 @@ export async function resolveGroups(
 ): Promise<ResolvedGroup[]> {
   type G = { id: string; displayName: string };
   const out: ResolvedGroup[] = [];
-  for (const item of items) {
+  for (const [index, item] of items.entries()) {
     let g: G | undefined;
     if (item.object_id) {
       g = await orMissing(() => client.graph<G>('GET', `/groups/${encodeURIComponent(item.object_id!)}`));
-      if (!g) rules.missingResource(`no group found for object_id: '${item.object_id}'`);
+      if (!g) rules.missingResource(`no group found for object_id: '${item.object_id}'`, index);
     } else {
       const filter = encodeURIComponent(`displayName eq ${odata(item.group_name!)}`);
       const list = await client.graphList<G>(`/groups?$filter=${filter}`);
       if (list.length > 1)
         throw badRequest(`multiple matches found for group_name: '${item.group_name}'; specify object_id instead`);
       g = list[0];
-      if (!g) rules.missingResource(`no group found for group_name: '${item.group_name}'`);
+      if (!g) rules.missingResource(`no group found for group_name: '${item.group_name}'`, index);
     }
     if (!g) continue;
     if (out.some((o) => o.object_id === g!.id)) throw badRequest(`duplicate object_id '${g.id}'`);
@@ -156,13 +156,14 @@ export async function removePrincipal(
 ): Promise<void> {
   if (rules.revokeRemovesAssignments) await unassign(client, p.assignmentIds, p.spObjectId, p.groupIds);
   if (!rules.revokeRemovesPrincipal) return;
-  const permanent = rules.permanentDelete(permanently);
   if (p.spObjectId) {
     await orMissing(() => client.graph('DELETE', `/servicePrincipals/${p.spObjectId}`));
-    if (permanent) await orMissing(() => client.graph('DELETE', `/directory/deletedItems/${p.spObjectId}`));
+    if (rules.permanentDelete(permanently, 'servicePrincipal'))
+      await orMissing(() => client.graph('DELETE', `/directory/deletedItems/${p.spObjectId}`));
   }
   await client.graph('DELETE', `/applications/${p.appObjectId}`);
-  if (permanent) await orMissing(() => client.graph('DELETE', `/directory/deletedItems/${p.appObjectId}`));
+  if (rules.permanentDelete(permanently, 'application'))
+    await orMissing(() => client.graph('DELETE', `/directory/deletedItems/${p.appObjectId}`));
 }
 
 /** A role with persist_app: its principal created once, or its assignments and memberships re-applied. */

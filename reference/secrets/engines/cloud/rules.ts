@@ -9,7 +9,7 @@ import type { EngineResponse } from '../../engine.js';
 import { SvcError, badRequest } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
 import type { CloudEndpoints } from './directory-client.js';
-import { SIGN_IN_AUDIENCES, parseJsonArray, parseRoleItems, type RoleItem } from './roles.js';
+import { SIGN_IN_AUDIENCES, parseBool, parseJsonArray, parseRoleItems, parseTags, type RoleItem } from './roles.js';
 
 export interface StoredConfig {
   subscription_id: string;
@@ -113,8 +113,23 @@ export const documented = {
   checkIdsAtUse: (_config: EffectiveConfig): void => {},
   /** Without a tenant the engine cannot reach the directory (the ids are checked before). */
   tenantWhenMissing: async (_endpoints: CloudEndpoints, _ca?: string): Promise<string> => '',
-  /** A write replaces the stored values it sends. */
-  configAfterWrite: (_previous: StoredConfig | undefined, next: StoredConfig): StoredConfig => next,
+  /** A write replaces the stored values it sends (`_sent`: the body of the write). */
+  configAfterWrite: (
+    _previous: StoredConfig | undefined,
+    next: StoredConfig,
+    _sent: Record<string, unknown>,
+  ): StoredConfig => next,
+  /** root_password_ttl: a duration string in any unit ("182d", "720h") or integer seconds. */
+  rootPasswordTtlOf: (value: unknown): number => parseDuration(value),
+  /**
+   * What a read shows: the configuration as it is now (`_previous` is the one before the last
+   * write or delete, `_sinceChangeMs` how long ago that was, for switches that serve it stale).
+   */
+  configToRead: (
+    current: StoredConfig | undefined,
+    _previous: StoredConfig | undefined,
+    _sinceChangeMs: number,
+  ): StoredConfig | undefined => current,
   /** The endpoints of an environment: empty (the public cloud) and the simulation's own name reach it; others have none here. */
   directoryFor: (
     environment: string,
@@ -133,6 +148,8 @@ export const documented = {
   }),
   /** DELETE removes the configuration. */
   configAfterDelete: (_c: StoredConfig | undefined): StoredConfig | undefined => undefined,
+  /** ... and its credentials: the engine keeps no login to the directory. */
+  credentialsAfterDelete: (_c: StoredConfig | undefined): StoredConfig | undefined => undefined,
 
   // --- rotate-root --------------------------------------------------------------------------
 
@@ -149,7 +166,7 @@ export const documented = {
   /** The engine swaps to the new root secret at once ('now'), or later ('deferred'). */
   rootSwap: 'now' as 'now' | 'deferred',
   /** After the new secret is proven, every other secret of the root application is removed. */
-  oldRootSecrets: (credentials: { keyId: string }[], newKeyId: string): string[] =>
+  oldRootSecrets: (credentials: { keyId: string; displayName?: string | null }[], newKeyId: string): string[] =>
     credentials.map((c) => c.keyId).filter((k) => k !== newKeyId),
   /** rotate-root answers 204: the new secret is known only to the service. */
   rotateRootResponse: (_secret: string): EngineResponse => ({}),
@@ -158,8 +175,8 @@ export const documented = {
 
   /** A new role starts from the documented defaults (never from the role written before it). */
   roleDefaults: (_lastWritten: RoleEntry | undefined): RoleEntry => emptyRole(),
-  /** An update starts from the stored role: a field the request omits keeps its value. */
-  roleToUpdate: (stored: RoleEntry): RoleEntry => ({
+  /** An update starts from the stored role: a field the request omits keeps its value (never the last written role's). */
+  roleToUpdate: (stored: RoleEntry, _lastWritten: RoleEntry | undefined): RoleEntry => ({
     ...stored,
     cloud_roles: [...stored.cloud_roles],
     cloud_groups: [...stored.cloud_groups],
@@ -169,22 +186,37 @@ export const documented = {
   ttlOf: (value: unknown): number => parseDuration(value),
   /** max_ttl: the same forms. */
   maxTtlOf: (value: unknown): number => parseDuration(value),
+  /** A ttl above max_ttl is refused; one equal to it is within the maximum. */
+  checkTtlWithinMax: (ttl: number, maxTtl: number): void => {
+    if (maxTtl > 0 && ttl > maxTtl) throw badRequest('ttl cannot be greater than max_ttl');
+  },
+  /** persist_app and permanently_delete: booleans. */
+  boolOf: (field: 'persist_app' | 'permanently_delete', value: unknown): boolean => parseBool(field, value),
+  /** tags: comma-separated, each one attached. */
+  tagsOf: (value: unknown): string[] => parseTags(value),
   /** A write stores the role under its name (creating or updating it), beside the others. */
   storeRole: (roles: Map<string, RoleEntry>, name: string, role: RoleEntry): void => {
     roles.set(name, role);
   },
+  /**
+   * The role names a LIST sees: those stored now (`_previous` are the names before the last write
+   * or delete, `_sinceChangeMs` how long ago that was, for switches that serve them stale).
+   */
+  rolesToList: (current: string[], _previous: string[], _sinceChangeMs: number): string[] => current,
   /** LIST names the roles, sorted (the documents give no order). */
   listRoles: (names: string[]): string[] => [...names].sort(),
   /** cloud_roles and cloud_groups are JSON arrays (or JSON strings holding one). */
   jsonArray: (field: string, value: unknown): unknown[] => parseJsonArray(field, value, false),
   /** Each cloud_roles item has scope and either role_name or role_id. */
   roleItems: (items: unknown[], _subscriptionId: () => string): RoleItem[] => parseRoleItems(items, true),
-  /** A role naming a role definition or group that does not exist is refused. */
-  missingResource: (message: string): void => {
+  /** A role naming a role definition or group that does not exist is refused (`_index`: the item's place in its list). */
+  missingResource: (message: string, _index: number): void => {
     throw badRequest(message);
   },
-  /** The error of an application_object_id that does not exist. */
-  missingApplication: (message: string): SvcError => badRequest(message),
+  /** A role naming an application_object_id that does not exist is refused. */
+  missingApplication: (message: string): void => {
+    throw badRequest(message);
+  },
   /** A role needs application_object_id or cloud_roles (or cloud_groups). */
   checkUsable: (usable: boolean): void => {
     if (!usable) throw badRequest('either cloud_roles or application_object_id must be provided');
@@ -216,19 +248,31 @@ export const documented = {
   roleTtl: (role: RoleEntry): number => role.ttl,
   /** The role's max_ttl (0: the system maximum). */
   roleMaxTtl: (role: RoleEntry): number => role.max_ttl,
+  /**
+   * The role credentials follow: the role as stored now (`_previous` is the role before its last
+   * write, `_sinceWriteMs` how long ago that was, for switches that serve it stale).
+   */
+  roleForCredentials: (current: RoleEntry, _previous: RoleEntry | undefined, _sinceWriteMs: number): RoleEntry =>
+    current,
   /** The error of credentials for a role that does not exist. */
   unknownRole: (name: string): SvcError => new SvcError(400, [`role '${name}' does not exist`]),
   /** With application_object_id, credentials add a secret to that application (cloud_roles ignored). */
   staticApplication: (role: RoleEntry): string => role.application_object_id,
   /** ... ignoring cloud_roles: the application's principal gets no role assignment ... */
   staticAssignments: (_role: RoleEntry): ResolvedRole[] => [],
-  /** ... and name it by its client id. */
+  /** ... and name it by its client id ... */
   staticClientId: (role: RoleEntry): string => role.application_id,
+  /** ... creating no dynamic principal beside it. */
+  staticAlsoCreatesPrincipal: false,
+  /** A dynamic credential names its application by the client id. */
+  dynamicClientId: (p: Principal): string => p.appId,
   /** The credentials response: the client id and secret. */
   credentialsData: (clientId: string, secret: string): Record<string, unknown> => ({
     client_id: clientId,
     client_secret: secret,
   }),
+  /** Credentials come with their lease. */
+  credentialsLease: <L>(lease: L): L | undefined => lease,
   /** A created application carries the role's tags. */
   applicationTags: (role: RoleEntry): string[] => role.tags,
   /** A created principal gets the role's role assignments ... */
@@ -243,8 +287,19 @@ export const documented = {
   revokeRemovesPrincipal: true,
   /** ... and, with application_object_id, the secret it added. */
   revokeRemovesAddedSecret: true,
+  /**
+   * The secret a lease's end removes: its own (`_added`: the engine's secrets of that application,
+   * oldest first; `_persisted`: the application is the one persist_app keeps).
+   */
+  addedSecretToRemove: (own: string, _added: string[], _persisted: boolean): string => own,
+  /** The principal a dynamic lease's end removes: its own (`_latest`: the role's latest one). */
+  principalToRemove: (own: Principal, _latest: Principal): Principal => own,
+  /** The end of a persist_app credential's lease removes only its secret: the principal and application stay. */
+  persistedLeaseEndRemoves: 'secret' as 'secret' | 'principal' | 'application',
+  /** Deleting a persist_app role removes its application and principal (their lifetime is the role's). */
+  roleDeleteRemovesApp: true,
   /** permanently_delete also purges the deleted application and principal. */
-  permanentDelete: (permanently: boolean): boolean => permanently,
+  permanentDelete: (permanently: boolean, _kind: 'application' | 'servicePrincipal'): boolean => permanently,
 };
 
 export type CloudRules = typeof documented;

@@ -3,6 +3,7 @@
  * breaks one catalogued rule (`breaks`) and names the statements of the documents it contradicts.
  */
 import { switchesOf } from '../../../../switches.js';
+import { parseDuration } from '../../../duration.js';
 import { badRequest } from '../../../errors.js';
 import { type CloudEndpoints, getJson } from '../directory-client.js';
 import { type CloudRules, ENV_OF, type StoredConfig, requireIds } from '../rules.js';
@@ -11,6 +12,24 @@ const { fault } = switchesOf<CloudRules>(['cloud']);
 const S = (slug: string) => `doc.core.cloud.${slug}`;
 
 const nothing = (): void => {};
+
+/** How long a stale cache serves what was there before a change (ms). */
+const STALE_MS = 2000;
+
+/** `value` with its unit read otherwise: "Nd" as N hours, or "h" unknown. */
+const misreadDuration = (value: unknown, how: 'days-as-hours' | 'no-hours'): number => {
+  if (how === 'days-as-hours' && typeof value === 'string' && /^\d+d$/.test(value.trim()))
+    return parseDuration(`${Number.parseInt(value, 10)}h`);
+  if (how === 'no-hours' && typeof value === 'string' && /h/.test(value)) throw new Error('unknown unit h');
+  return parseDuration(value);
+};
+
+/** Six calendar months after `now` (between 181 and 184 days). */
+const sixMonthsAfter = (now: number): string => {
+  const d = new Date(now);
+  d.setUTCMonth(d.getUTCMonth() + 6);
+  return d.toISOString();
+};
 
 /** The environment without one CLOUD_* variable: the engine reads it from the configuration only. */
 const without =
@@ -38,7 +57,7 @@ export const configFaults = [
   }),
   fault('cloud.config-read-drops-client-id', {
     breaks: 'cloud.config.write-read',
-    statements: [S('config-read-fields'), S('config-client-id')],
+    statements: [S('config-read-client-id'), S('config-client-id')],
     description: 'GET /cloud/config omits client_id.',
     replace: (rules) => ({
       configRead: (c) => ({ ...rules.configRead(c), client_id: undefined }),
@@ -46,7 +65,7 @@ export const configFaults = [
   }),
   fault('cloud.config-read-drops-tenant-id', {
     breaks: 'cloud.config.write-read',
-    statements: [S('config-tenant-id')],
+    statements: [S('config-read-tenant-id'), S('config-tenant-id')],
     description: 'GET /cloud/config omits tenant_id.',
     replace: (rules) => ({
       configRead: (c) => ({ ...rules.configRead(c), tenant_id: undefined }),
@@ -54,7 +73,7 @@ export const configFaults = [
   }),
   fault('cloud.config-read-subscription-is-tenant', {
     breaks: 'cloud.config.write-read',
-    statements: [S('config-subscription-id')],
+    statements: [S('config-read-subscription-id'), S('config-subscription-id')],
     description: 'GET /cloud/config reports the tenant id as subscription_id (the two fields mixed up).',
     replace: (rules) => ({
       configRead: (c) => ({ ...rules.configRead(c), subscription_id: c?.tenant_id ?? '' }),
@@ -62,7 +81,7 @@ export const configFaults = [
   }),
   fault('cloud.config-environment-not-stored', {
     breaks: 'cloud.config.write-read',
-    statements: [S('config-environment')],
+    statements: [S('config-read-environment'), S('config-environment')],
     description: 'POST /cloud/config accepts environment but does not keep it: reads show it empty.',
     replace: (rules) => ({
       configRead: (c) => ({ ...rules.configRead(c), environment: '' }),
@@ -114,6 +133,57 @@ export const configFaults = [
     statements: [S('endpoint-config-delete')],
     description: 'DELETE /cloud/config answers success but keeps the configuration.',
     replace: () => ({ configAfterDelete: (c) => c }),
+  }),
+  fault('cloud.config-update-keeps-client-secret', {
+    breaks: 'cloud.config.write-read',
+    statements: [S('config-client-secret')],
+    description:
+      'POST /cloud/config on a configured mount ignores a new client_secret: the engine keeps logging in with the one written first.',
+    replace: (rules) => ({
+      configAfterWrite: (previous, next, sent) => {
+        const written = rules.configAfterWrite(previous, next, sent);
+        return previous ? { ...written, client_secret: previous.client_secret } : written;
+      },
+    }),
+  }),
+  fault('cloud.config-read-stale-after-write', {
+    breaks: 'cloud.config.write-read',
+    statements: [S('endpoint-config-read'), S('endpoint-config-write')],
+    description: 'For 2 seconds after POST /cloud/config, GET /cloud/config serves the configuration as it was before.',
+    replace: (rules) => ({
+      configToRead: (current, previous, since) =>
+        current && since < STALE_MS ? rules.configToRead(previous ?? current, undefined, since) : current,
+    }),
+  }),
+  fault('cloud.config-read-stale-after-delete', {
+    breaks: 'cloud.config.delete',
+    statements: [S('endpoint-config-delete')],
+    description: 'For 2 seconds after DELETE /cloud/config, GET /cloud/config serves the deleted configuration.',
+    replace: (rules) => ({
+      configToRead: (current, previous, since) =>
+        !current && since < STALE_MS ? previous : rules.configToRead(current, previous, since),
+    }),
+  }),
+  fault('cloud.config-delete-keeps-credentials', {
+    breaks: 'cloud.config.delete',
+    statements: [S('endpoint-config-delete-credentials')],
+    description:
+      'DELETE /cloud/config empties what reads show, but the engine keeps the deleted client credentials and goes on issuing credentials for the roles it holds.',
+    replace: () => ({ credentialsAfterDelete: (c) => c }),
+  }),
+  fault('cloud.config-update-names-environment', {
+    breaks: 'cloud.config.optional-fields',
+    statements: [S('config-environment-default')],
+    description:
+      "A configuration update that omits environment, on a mount whose environment is empty, stores the public cloud's name: reads then show it instead of empty.",
+    replace: (rules) => ({
+      configAfterWrite: (previous, next, sent) => {
+        const written = rules.configAfterWrite(previous, next, sent);
+        return previous && sent.environment === undefined && !written.environment
+          ? { ...written, environment: 'CloudPublicCloud' }
+          : written;
+      },
+    }),
   }),
   // --- environment variables ---
   fault('cloud.env-ignored', {
@@ -176,6 +246,41 @@ export const configFaults = [
     description: 'root_password_ttl defaults to 90 days instead of 182.',
     replace: () => ({ rootPasswordTtlDefault: 90 * 86400 }),
   }),
+  fault('cloud.config-update-drops-root-password-ttl', {
+    breaks: 'cloud.config.root-password-ttl-default',
+    statements: [S('config-root-password-ttl-default')],
+    description:
+      "A configuration update that omits root_password_ttl clears it: rotate-root then gives the new secret no end date (the directory's own two years) instead of 182d.",
+    replace: (rules) => ({
+      configAfterWrite: (previous, next, sent) => {
+        const written = rules.configAfterWrite(previous, next, sent);
+        return previous && sent.root_password_ttl === undefined ? { ...written, root_password_ttl: 0 } : written;
+      },
+      rootSecretExpiry: (now, ttl) => (ttl > 0 ? rules.rootSecretExpiry(now, ttl) : {}),
+    }),
+  }),
+  fault('cloud.root-password-ttl-default-six-months', {
+    breaks: 'cloud.config.root-password-ttl-default',
+    statements: [S('config-root-password-ttl-default'), S('limit-root-password-ttl-default')],
+    description:
+      'The 182d default is computed as six calendar months from the rotation (181 to 184 days), not 182 days.',
+    replace: (rules) => ({
+      rootSecretExpiry: (now, ttl) =>
+        ttl === rules.rootPasswordTtlDefault ? { endDateTime: sixMonthsAfter(now) } : rules.rootSecretExpiry(now, ttl),
+    }),
+  }),
+  fault('cloud.root-password-ttl-days-as-hours', {
+    breaks: 'cloud.rotate-root.expiry',
+    statements: [S('config-root-password-ttl-type')],
+    description: 'A root_password_ttl written in days ("30d") is read as that many hours.',
+    replace: () => ({ rootPasswordTtlOf: (value) => misreadDuration(value, 'days-as-hours') }),
+  }),
+  fault('cloud.root-password-ttl-hours-refused', {
+    breaks: 'cloud.rotate-root.expiry',
+    statements: [S('config-root-password-ttl-type')],
+    description: 'A root_password_ttl written in hours ("720h") is refused: only days and seconds are understood.',
+    replace: () => ({ rootPasswordTtlOf: (value) => misreadDuration(value, 'no-hours') }),
+  }),
   // --- rotate-root ---
   fault('cloud.rotate-root-keeps-old', {
     breaks: 'cloud.rotate-root.replaces-secret',
@@ -190,6 +295,19 @@ export const configFaults = [
       'rotate-root removes only the most recently added old secret of the application: when it holds several, the configured secret stays valid.',
     replace: (rules) => ({
       oldRootSecrets: (credentials, newKeyId) => rules.oldRootSecrets(credentials, newKeyId).slice(-1),
+    }),
+  }),
+  fault('cloud.rotate-root-keeps-generated', {
+    breaks: 'cloud.rotate-root.replaces-secret',
+    statements: [S('rotates-root-secret')],
+    description:
+      'rotate-root removes only the secrets it did not generate itself: after a second rotation the secret of the first stays valid.',
+    replace: (rules) => ({
+      oldRootSecrets: (credentials, newKeyId) =>
+        rules.oldRootSecrets(
+          credentials.filter((c) => !c.displayName?.startsWith('svc-root-')),
+          newKeyId,
+        ),
     }),
   }),
   fault('cloud.rotate-root-noop', {

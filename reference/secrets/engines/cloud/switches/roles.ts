@@ -6,28 +6,16 @@
  */
 import { switchesOf } from '../../../../switches.js';
 import { badRequest } from '../../../errors.js';
-import { parseJsonArray, parseRoleItems } from '../roles.js';
-import type { CloudRules, RoleEntry } from '../rules.js';
+import { parseJsonArray, parseRoleItems, parseTags } from '../roles.js';
+import type { CloudRules } from '../rules.js';
 
 const { fault } = switchesOf<CloudRules>(['cloud']);
 const S = (slug: string) => `doc.core.cloud.${slug}`;
 
 const nothing = (): void => {};
 
-/** A new role that takes `field` from the role written before it (when that role still exists). */
-const inherits =
-  (rules: CloudRules, field: keyof RoleEntry) =>
-  (last: RoleEntry | undefined): RoleEntry => {
-    const fresh = rules.roleDefaults(last);
-    return last ? { ...fresh, [field]: structuredClone(last[field]) } : fresh;
-  };
-
-/** "1h" read the way a parser for integers reads it: the leading number, in seconds. */
-const leadingNumber = (value: unknown): number => {
-  const n = typeof value === 'number' ? value : Number.parseInt(String(value), 10);
-  if (!Number.isFinite(n)) throw badRequest('not a duration');
-  return n;
-};
+/** How long a stale cache serves what was there before a change (ms). */
+const STALE_MS = 2000;
 
 export const roleFaults = [
   // --- role fields ---
@@ -49,7 +37,7 @@ export const roleFaults = [
   }),
   fault('cloud.roles-item-shape-unchecked', {
     breaks: 'cloud.roles.item-shape',
-    statements: [S('role-cloud-roles-item')],
+    statements: [S('role-cloud-roles-item-scope')],
     description: 'cloud_roles items without scope are accepted and silently assigned at the whole subscription.',
     replace: () => ({
       // An item without scope silently gets the whole subscription as its scope.
@@ -59,7 +47,7 @@ export const roleFaults = [
   }),
   fault('cloud.role-id-read-as-name', {
     breaks: 'cloud.roles.item-shape',
-    statements: [S('role-cloud-roles-item')],
+    statements: [S('role-cloud-roles-item-role-id')],
     description:
       'A cloud_roles item with role_id is looked up as if the id were a role_name, so an existing role_id is refused.',
     replace: (rules) => ({
@@ -68,6 +56,32 @@ export const roleFaults = [
           scope,
           role_name: role_name ?? role_id,
         })),
+    }),
+  }),
+  fault('cloud.role-name-read-as-id', {
+    breaks: 'cloud.roles.item-shape',
+    statements: [S('role-cloud-roles-item-role-name')],
+    description:
+      'A cloud_roles item with role_name is looked up as if the name were a role_id, so an existing role_name is refused.',
+    replace: (rules) => ({
+      roleItems: (items, subscriptionId) =>
+        rules.roleItems(items, subscriptionId).map(({ role_id, role_name, scope }) => ({
+          scope,
+          role_id: role_id ?? role_name,
+        })),
+    }),
+  }),
+  fault('cloud.item-scope-checked-first-only', {
+    breaks: 'cloud.roles.item-shape',
+    statements: [S('role-cloud-roles-item-scope')],
+    description:
+      'Only the first cloud_roles item must have a scope: a later item without one is accepted and assigned at the scope of the first.',
+    replace: () => ({
+      roleItems: (items) => {
+        const parsed = parseRoleItems(items, false);
+        if (parsed[0] && !parsed[0].scope) parseRoleItems(items.slice(0, 1), true);
+        return parsed.map((r) => (r.scope ? r : { ...r, scope: parsed[0]!.scope }));
+      },
     }),
   }),
   fault('cloud.roles-existence-unchecked', {
@@ -82,10 +96,60 @@ export const roleFaults = [
     description:
       'A cloud_groups item naming by object_id a group that does not exist is skipped instead of refused (group_name items are still checked).',
     replace: (rules) => ({
-      missingResource: (message) => {
-        if (!message.startsWith('no group found for object_id')) rules.missingResource(message);
+      missingResource: (message, index) => {
+        if (!message.startsWith('no group found for object_id')) rules.missingResource(message, index);
       },
     }),
+  }),
+  fault('cloud.role-id-existence-unchecked', {
+    breaks: 'cloud.roles.resources-must-exist',
+    statements: [S('role-resources-exist'), S('errors-nonexistent-resources')],
+    description:
+      'A cloud_roles item naming by role_id a role definition that does not exist is skipped instead of refused (role_name items are still checked).',
+    replace: (rules) => ({
+      missingResource: (message, index) => {
+        if (!message.startsWith('no role found for role_id')) rules.missingResource(message, index);
+      },
+    }),
+  }),
+  fault('cloud.group-name-existence-unchecked', {
+    breaks: 'cloud.roles.resources-must-exist',
+    statements: [S('role-resources-exist'), S('errors-nonexistent-resources')],
+    description:
+      'A cloud_groups item naming by group_name a group that does not exist is skipped instead of refused (object_id items are still checked).',
+    replace: (rules) => ({
+      missingResource: (message, index) => {
+        if (!message.startsWith('no group found for group_name')) rules.missingResource(message, index);
+      },
+    }),
+  }),
+  fault('cloud.roles-existence-checked-first-only', {
+    breaks: 'cloud.roles.resources-must-exist',
+    statements: [S('role-resources-exist'), S('errors-nonexistent-resources')],
+    description:
+      'Only the first cloud_roles item is checked: a later item naming a role definition that does not exist is skipped.',
+    replace: (rules) => ({
+      missingResource: (message, index) => {
+        if (!(message.startsWith('no role found') && index > 0)) rules.missingResource(message, index);
+      },
+    }),
+  }),
+  fault('cloud.groups-existence-checked-first-only', {
+    breaks: 'cloud.roles.resources-must-exist',
+    statements: [S('role-resources-exist'), S('errors-nonexistent-resources')],
+    description:
+      'Only the first cloud_groups item is checked: a later item naming a group that does not exist is skipped.',
+    replace: (rules) => ({
+      missingResource: (message, index) => {
+        if (!(message.startsWith('no group found') && index > 0)) rules.missingResource(message, index);
+      },
+    }),
+  }),
+  fault('cloud.app-object-existence-unchecked', {
+    breaks: 'cloud.roles.resources-must-exist',
+    statements: [S('role-resources-exist'), S('errors-nonexistent-resources')],
+    description: 'A role naming an application_object_id that does not exist is stored; only its credentials fail.',
+    replace: () => ({ missingApplication: nothing }),
   }),
   fault('cloud.roles-empty-accepted', {
     breaks: 'cloud.roles.app-or-roles-required',
@@ -113,6 +177,20 @@ export const roleFaults = [
         ),
     }),
   }),
+  fault('cloud.permanently-delete-on-stored-app-accepted', {
+    breaks: 'cloud.roles.app-object-forbids-permanently-delete',
+    statements: [S('role-permanently-delete-app-object'), S('errors-permanently-delete-invalid')],
+    description:
+      'permanently_delete true is checked against an application_object_id sent in the same write only: sending it to a role that stores one is accepted.',
+    replace: (rules) => ({
+      checkAppObjectPermanentlyDelete: (userApp, permanentlyDelete, sent) =>
+        rules.checkAppObjectPermanentlyDelete(
+          userApp && typeof sent.application_object_id === 'string' && sent.application_object_id !== '',
+          permanentlyDelete,
+          sent,
+        ),
+    }),
+  }),
   fault('cloud.sign-in-audience-unchecked', {
     breaks: 'cloud.roles.sign-in-audience',
     statements: [S('role-sign-in-audience')],
@@ -121,7 +199,7 @@ export const roleFaults = [
   }),
   fault('cloud.sign-in-audience-personal-refused', {
     breaks: 'cloud.roles.sign-in-audience',
-    statements: [S('role-sign-in-audience')],
+    statements: [S('role-sign-in-audience-and-personal')],
     description:
       'sign_in_audience CloudADandPersonalAccount is refused (the engine knows only three of the four values).',
     replace: (rules) => ({
@@ -131,92 +209,107 @@ export const roleFaults = [
       },
     }),
   }),
+  fault('cloud.sign-in-audience-my-org-refused', {
+    breaks: 'cloud.roles.sign-in-audience',
+    statements: [S('role-sign-in-audience-my-org')],
+    description: 'sign_in_audience CloudADMyOrg is refused ("leave it empty for the default").',
+    replace: (rules) => ({
+      signInAudience: (value) => {
+        if (value === 'CloudADMyOrg') throw badRequest('invalid sign_in_audience: CloudADMyOrg is the default');
+        return rules.signInAudience(value);
+      },
+    }),
+  }),
+  fault('cloud.sign-in-audience-multiple-orgs-as-my-org', {
+    breaks: 'cloud.roles.sign-in-audience',
+    statements: [S('role-sign-in-audience-multiple-orgs')],
+    description: 'sign_in_audience CloudADMultipleOrgs is accepted but set on the application as CloudADMyOrg.',
+    replace: (rules) => ({
+      signInAudience: (value) => {
+        const v = rules.signInAudience(value);
+        return v === 'CloudADMultipleOrgs' ? 'CloudADMyOrg' : v;
+      },
+    }),
+  }),
+  fault('cloud.sign-in-audience-personal-account-refused', {
+    breaks: 'cloud.roles.sign-in-audience',
+    statements: [S('role-sign-in-audience-personal-account')],
+    description: 'sign_in_audience PersonalAccount is refused (the engine knows only the three CloudAD values).',
+    replace: (rules) => ({
+      signInAudience: (value) => {
+        if (value === 'PersonalAccount') throw badRequest('invalid sign_in_audience');
+        return rules.signInAudience(value);
+      },
+    }),
+  }),
+  fault('cloud.sign-in-audience-case-insensitive', {
+    breaks: 'cloud.roles.sign-in-audience',
+    statements: [S('role-sign-in-audience')],
+    description:
+      'sign_in_audience is matched without regard to case: "cloudadmyorg" is accepted (and set as CloudADMyOrg) instead of refused.',
+    replace: (rules) => ({
+      signInAudience: (value) => {
+        const known = ['CloudADMyOrg', 'CloudADMultipleOrgs', 'CloudADandPersonalAccount', 'PersonalAccount'];
+        const match = known.find((k) => typeof value === 'string' && k.toLowerCase() === value.toLowerCase());
+        return rules.signInAudience(match ?? value);
+      },
+    }),
+  }),
+  // --- the boolean fields' type ---
+  fault('cloud.persist-app-boolean-refused', {
+    breaks: 'cloud.creds.persist-app',
+    statements: [S('role-persist-app-type')],
+    description: 'persist_app given as a JSON boolean is refused: only the strings "true" and "false" are read.',
+    replace: (rules) => ({
+      boolOf: (field, value) => {
+        if (field === 'persist_app' && typeof value === 'boolean')
+          throw badRequest('persist_app must be "true" or "false"');
+        return rules.boolOf(field, value);
+      },
+    }),
+  }),
+  fault('cloud.permanently-delete-boolean-refused', {
+    breaks: 'cloud.creds.permanently-delete',
+    statements: [S('role-permanently-delete-type')],
+    description: 'permanently_delete given as a JSON boolean is refused: only the strings "true" and "false" are read.',
+    replace: (rules) => ({
+      boolOf: (field, value) => {
+        if (field === 'permanently_delete' && typeof value === 'boolean')
+          throw badRequest('permanently_delete must be "true" or "false"');
+        return rules.boolOf(field, value);
+      },
+    }),
+  }),
   fault('cloud.tags-dropped', {
     breaks: 'cloud.roles.tags',
     statements: [S('role-tags')],
     description: 'tags are not attached to the created application.',
     replace: () => ({ applicationTags: () => [] }),
   }),
-  fault('cloud.ttl-ignored', {
-    breaks: 'cloud.roles.ttl',
-    statements: [S('role-ttl')],
-    description: 'The role ttl is ignored; leases get the engine default.',
-    replace: () => ({ roleTtl: () => 0 }),
+  fault('cloud.tags-first-only', {
+    breaks: 'cloud.roles.tags',
+    statements: [S('role-tags-comma-separated')],
+    description: 'Only the first of several comma-separated tags is attached to the created application.',
+    replace: (rules) => ({ applicationTags: (role) => rules.applicationTags(role).slice(0, 1) }),
   }),
-  fault('cloud.ttl-string-misread', {
-    breaks: 'cloud.roles.ttl',
-    statements: [S('role-ttl-formats')],
-    description: 'A time-suffixed ttl is read by its leading number as seconds ("1h" gives a 1-second lease).',
-    replace: () => ({ ttlOf: leadingNumber }),
-  }),
-  fault('cloud.max-ttl-ignored', {
-    breaks: 'cloud.roles.max-ttl',
-    statements: [S('role-max-ttl')],
-    description: 'The role max_ttl does not cap the lease.',
-    replace: () => ({ roleMaxTtl: () => 0 }),
-  }),
-  fault('cloud.max-ttl-string-ignored', {
-    breaks: 'cloud.roles.max-ttl',
-    statements: [S('role-max-ttl-formats')],
-    description: 'A time-suffixed max_ttl ("2m") is accepted but ignored; only integer seconds cap the lease.',
-    replace: (rules) => ({ maxTtlOf: (value) => (typeof value === 'string' ? 0 : rules.maxTtlOf(value)) }),
-  }),
-  // --- defaults of a new role ---
-  fault('cloud.new-role-inherits-ttl', {
-    breaks: 'cloud.roles.ttl',
-    statements: [S('role-ttl-default')],
-    description: 'A role written without ttl takes the ttl of the role written before it.',
-    replace: (rules) => ({ roleDefaults: inherits(rules, 'ttl') }),
-  }),
-  fault('cloud.new-role-inherits-max-ttl', {
-    breaks: 'cloud.roles.max-ttl',
-    statements: [S('role-max-ttl-default')],
-    description: 'A role written without max_ttl takes the max_ttl of the role written before it.',
-    replace: (rules) => ({ roleDefaults: inherits(rules, 'max_ttl') }),
-  }),
-  fault('cloud.new-role-inherits-groups', {
-    breaks: 'cloud.creds.principal-created',
-    statements: [S('role-cloud-groups-default')],
-    description: 'A role written without cloud_groups takes the groups of the role written before it.',
-    replace: (rules) => ({ roleDefaults: inherits(rules, 'cloud_groups') }),
-  }),
-  fault('cloud.new-role-inherits-app-object', {
-    breaks: 'cloud.creds.principal-created',
-    statements: [S('role-app-object-default')],
-    description:
-      'A role written without application_object_id takes the application of the role written before it, so its credentials create no principal.',
+  fault('cloud.tags-comma-string-refused', {
+    breaks: 'cloud.roles.tags',
+    statements: [S('role-tags-type'), S('role-tags-comma-separated')],
+    description: 'tags given as a comma-separated string is refused: only a JSON list of tags is accepted.',
     replace: (rules) => ({
-      roleDefaults: (last) => {
-        const fresh = rules.roleDefaults(last);
-        if (!last?.application_object_id || last.managed) return fresh;
-        return { ...fresh, application_object_id: last.application_object_id, application_id: last.application_id };
+      tagsOf: (value) => {
+        if (typeof value === 'string') throw badRequest('tags must be a list');
+        return rules.tagsOf(value);
       },
     }),
   }),
-  fault('cloud.new-role-inherits-tags', {
+  fault('cloud.tags-not-split', {
     breaks: 'cloud.roles.tags',
-    statements: [S('role-tags-default')],
-    description: 'A role written without tags takes the tags of the role written before it.',
-    replace: (rules) => ({ roleDefaults: inherits(rules, 'tags') }),
-  }),
-  fault('cloud.new-role-inherits-sign-in-audience', {
-    breaks: 'cloud.roles.sign-in-audience',
-    statements: [S('role-sign-in-audience-default')],
-    description: 'A role written without sign_in_audience takes the sign_in_audience of the role written before it.',
-    replace: (rules) => ({ roleDefaults: inherits(rules, 'sign_in_audience') }),
-  }),
-  fault('cloud.new-role-inherits-permanently-delete', {
-    breaks: 'cloud.creds.permanently-delete',
-    statements: [S('role-permanently-delete-default')],
-    description: 'A role written without permanently_delete takes the value of the role written before it.',
-    replace: (rules) => ({ roleDefaults: inherits(rules, 'permanently_delete') }),
-  }),
-  fault('cloud.new-role-inherits-persist-app', {
-    breaks: 'cloud.creds.revoke-removes',
-    statements: [S('role-persist-app-default')],
-    description:
-      'A role written without persist_app takes the value of the role written before it: after a persist_app role, its application outlives its leases.',
-    replace: (rules) => ({ roleDefaults: inherits(rules, 'persist_app') }),
+    statements: [S('role-tags-comma-separated')],
+    description: 'tags is not split at commas: "a,b" is attached as the one tag "a,b".',
+    replace: () => ({
+      tagsOf: (value) => (typeof value === 'string' ? (value.trim() ? [value.trim()] : []) : parseTags(value)),
+    }),
   }),
   // --- the role endpoints ---
   fault('cloud.role-update-ignored', {
@@ -240,82 +333,19 @@ export const roleFaults = [
       },
     }),
   }),
+  fault('cloud.roles-list-stale-after-write', {
+    breaks: 'cloud.roles.write-list',
+    statements: [S('endpoint-role-list'), S('endpoint-role-write-creates')],
+    description: 'For 2 seconds after a role is written or deleted, LIST /cloud/roles answers the names from before.',
+    replace: (rules) => ({
+      rolesToList: (current, previous, since) =>
+        since < STALE_MS ? previous : rules.rolesToList(current, previous, since),
+    }),
+  }),
   fault('cloud.roles-list-empty', {
     breaks: 'cloud.roles.write-list',
     statements: [S('endpoint-role-list')],
     description: 'LIST /cloud/roles answers no keys although roles exist.',
     replace: () => ({ listRoles: () => [] }),
-  }),
-  // --- credentials ---
-  fault('cloud.creds-drops-client-secret', {
-    breaks: 'cloud.creds.response',
-    statements: [S('creds-response'), S('endpoint-creds')],
-    description: 'GET /cloud/creds/:name answers data.client_id but no data.client_secret (it goes to data.password).',
-    replace: () => ({ credentialsData: (clientId, secret) => ({ client_id: clientId, password: secret }) }),
-  }),
-  fault('cloud.creds-skip-assignments', {
-    breaks: 'cloud.creds.principal-created',
-    statements: [S('role-cloud-roles-assigned')],
-    description: 'Credentials create the principal without its role assignments.',
-    replace: () => ({ assignmentsOf: () => [] }),
-  }),
-  fault('cloud.creds-skip-groups', {
-    breaks: 'cloud.creds.principal-created',
-    statements: [S('role-cloud-groups-joined')],
-    description: 'Credentials create the principal without its group memberships.',
-    replace: () => ({ groupsOf: () => [] }),
-  }),
-  fault('cloud.creds-wrong-secret', {
-    breaks: 'cloud.creds.secret-authenticates',
-    statements: [S('creates-principal')],
-    description: 'The returned client_secret is not the one registered in the directory.',
-    replace: () => ({ returnedSecret: (secret) => `${secret}x` }),
-  }),
-  fault('cloud.revoke-keeps-principal', {
-    breaks: 'cloud.creds.revoke-removes',
-    statements: [S('role-persist-app-default')],
-    description: 'Lease end leaves the application and service principal in place.',
-    replace: () => ({ revokeRemovesPrincipal: false }),
-  }),
-  fault('cloud.revoke-keeps-assignments', {
-    breaks: 'cloud.creds.revoke-removes',
-    statements: [S('role-persist-app-default')],
-    description: 'Lease end leaves the role assignments and group memberships in place.',
-    replace: () => ({ revokeRemovesAssignments: false }),
-  }),
-  fault('cloud.app-object-uses-roles', {
-    breaks: 'cloud.roles.app-object-ignores-roles',
-    statements: [S('role-app-object-ignores-roles')],
-    description:
-      "With application_object_id the engine still assigns cloud_roles, to the existing application's principal.",
-    // A role with persist_app keeps its own application; the bug concerns an existing one.
-    replace: () => ({ staticAssignments: (role) => (role.managed ? [] : role.cloud_roles) }),
-  }),
-  fault('cloud.app-object-client-id-is-object-id', {
-    breaks: 'cloud.creds.app-object-adds-secret',
-    statements: [S('role-app-object-used')],
-    description:
-      "Credentials of an application_object_id role name the application's object id as client_id instead of its client id.",
-    replace: (rules) => ({
-      staticClientId: (role) => (role.managed ? rules.staticClientId(role) : role.application_object_id),
-    }),
-  }),
-  fault('cloud.app-object-revoke-keeps-secret', {
-    // An assumption of the suite (the documents do not say what a lease's end does to that secret).
-    breaks: 'cloud.creds.lease-end-removes-secret',
-    description: 'Lease end of an application_object_id or persist_app credential leaves its secret valid.',
-    replace: () => ({ revokeRemovesAddedSecret: false }),
-  }),
-  fault('cloud.persist-app-ignored', {
-    breaks: 'cloud.creds.persist-app',
-    statements: [S('role-persist-app')],
-    description: 'persist_app is ignored; each credential gets a new application.',
-    replace: () => ({ persistApp: () => false }),
-  }),
-  fault('cloud.permanently-delete-ignored', {
-    breaks: 'cloud.creds.permanently-delete',
-    statements: [S('role-permanently-delete')],
-    description: 'permanently_delete is ignored; applications stay in deleted items.',
-    replace: () => ({ permanentDelete: () => false }),
   }),
 ];

@@ -77,7 +77,9 @@ export const cloudVariants = [
       'POST /cloud/roles/:name naming an application_object_id that does not exist answers 500 "error loading Application" (the upstream product) instead of 400.',
     replace: () => ({
       // The upstream product reports the failed lookup as an internal error.
-      missingApplication: (message) => new SvcError(500, [`error loading Application: ${message}`]),
+      missingApplication: (message) => {
+        throw new SvcError(500, [`error loading Application: ${message}`]);
+      },
     }),
   }),
   variant('cloud.creds-unknown-role-404', {
@@ -113,7 +115,9 @@ export const cloudVariants = [
       'POST /cloud/roles/:name on an existing role resets permanently_delete to false unless the request sends it (the other fields keep their values), as the upstream product does.',
     statements: ['doc.core.cloud.endpoint-role-write'],
     assumptions: ['cloud.roles.update-keeps-omitted'],
-    replace: (rules) => ({ roleToUpdate: (stored) => ({ ...rules.roleToUpdate(stored), permanently_delete: false }) }),
+    replace: (rules) => ({
+      roleToUpdate: (stored, last) => ({ ...rules.roleToUpdate(stored, last), permanently_delete: false }),
+    }),
   }),
   variant('cloud.roles-list-unordered', {
     allows: `${CORE} "Endpoints > Cloud credentials engine": LIST /cloud/roles answers "\`data.keys\`: array of role names" (no order is given)`,
