@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Faults } from '../faults.js';
 import { rewritesWith, switchesOf } from '../switches.js';
 import type { Variants } from '../variants.js';
+import { coreAnswerSwitches } from './core-answer-switches.js';
 import { PermissionDenied } from './errors.js';
 import { type Rewrite, type Wire, errorsOf } from './wire.js';
 
@@ -327,7 +328,7 @@ export const coreWireSwitches = [
   }),
 ];
 
-/** The core's one response rewriter: legal variants first, then faults. */
+/** The core's one response rewriter: legal variants first, then faults (this table's, then core-answer-switches.ts). */
 export function coreWire(faults: Faults, variants: Variants): Rewrite {
-  return rewritesWith({ faults, variants }, coreWireSwitches);
+  return rewritesWith({ faults, variants }, [...coreWireSwitches, ...coreAnswerSwitches]);
 }

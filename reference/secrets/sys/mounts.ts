@@ -19,7 +19,7 @@ function mountInfo(core: SecretsCore, ns: string, kind: 'secret' | 'auth'): Reco
       config: { default_lease_ttl: 0, max_lease_ttl: 0 },
     };
   }
-  return core.rules.mountListing(out, kind);
+  return core.rules.mountListing(out, kind, core.options.clock.now());
 }
 
 /** The health answer, with the version as the release rules report it (release/rules.ts). */

@@ -10,14 +10,16 @@ import { rulesWith, switchesOf } from '../../../switches.js';
 import type { Variants } from '../../../variants.js';
 import { badRequest } from '../../errors.js';
 import { rfc3339 } from '../../timestamps.js';
+import { kvDataSwitches } from './data-switches.js';
 import { type KvRules, documented, isDeleted } from './rules.js';
+import { kvStateSwitches } from './state-switches.js';
 
 const { fault, variant } = switchesOf<KvRules>(['kv']);
 const KV = 'secrets-service-core.md, Key-value engine (mount secret)';
 
 const nothing = (): void => {};
 
-export const kvSwitches = [
+const kvMainSwitches = [
   // --- legal variants ---
   variant('kv.timestamps-nanoseconds', {
     allows: `${KV}: the version 2 sub-paths are named, their fields' formats are not (RFC 3339 at any precision)`,
@@ -404,6 +406,9 @@ export const kvSwitches = [
     replace: () => ({ versionCustomMetadata: () => null }),
   }),
 ];
+
+/** The whole table: this file's switches, then its parts about state across requests and data beyond the plain. */
+export const kvSwitches = [...kvMainSwitches, ...kvStateSwitches, ...kvDataSwitches];
 
 /** Keys of the directories beside `prefix` whose names start with its name, relative to its parent. */
 function siblings(paths: string[], prefix: string): string[] {

@@ -18,6 +18,8 @@ export interface UserpassRules {
   lockoutEnabled: boolean;
   /** The key failed attempts are counted under (one counter per user). */
   lockoutKey(user: string): string;
+  /** The mount failed attempts are counted under (a user is a user of one mount). */
+  lockoutMount(mount: string): string;
   /** The failed-attempt count that locks, given the configured threshold. */
   lockoutThreshold(threshold: number): number;
   /** Whether a lock ends after the lockout duration. */
@@ -57,6 +59,7 @@ export interface UserpassRules {
 export const userpassRules: UserpassRules = {
   lockoutEnabled: true,
   lockoutKey: (user) => user,
+  lockoutMount: (mount) => mount,
   lockoutThreshold: (threshold) => threshold,
   lockExpires: true,
   counterResets: true,

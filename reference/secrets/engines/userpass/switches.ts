@@ -120,6 +120,37 @@ export const userpassSwitches = [
     description: 'The unlock endpoint answers 204 but the user stays locked.',
     replace: () => ({ unlockWorks: false }),
   }),
+  // Values at and beyond the documented defaults (Limits: 5 attempts, 15 minutes lock, 15 minute reset).
+  fault('auth.lockout-threshold-late', {
+    breaks: 'auth.lockout.threshold',
+    statements: ['doc.core.auth.lockout-threshold-default', 'doc.core.limits.user-lockout'],
+    description: 'Users are locked one attempt after the threshold (the 6th failure locks, not the 5th).',
+    replace: (d) => ({ lockoutThreshold: (t) => d.lockoutThreshold(t) + 1 }),
+  }),
+  fault('auth.lockout-duration-long', {
+    breaks: 'auth.lockout.duration',
+    statements: ['doc.core.auth.lockout-duration-default', 'doc.core.limits.user-lockout-duration'],
+    description: 'A lock lasts 20 minutes whatever the configured lockout duration (default 15 minutes).',
+    replace: (d) => ({
+      lockoutPolicy: (configured) => ({ ...d.lockoutPolicy(configured), durationMs: 20 * 60 * 1000 }),
+    }),
+  }),
+  fault('auth.lockout-reset-window-long', {
+    breaks: 'auth.lockout.reset-window',
+    statements: ['doc.core.auth.lockout-reset-default', 'doc.core.limits.user-lockout-reset'],
+    description:
+      'The failed-attempt counter restarts only after 30 minutes without attempts whatever the configured reset window (default 15 minutes).',
+    replace: (d) => ({
+      lockoutPolicy: (configured) => ({ ...d.lockoutPolicy(configured), resetMs: 30 * 60 * 1000 }),
+    }),
+  }),
+  fault('auth.lockout-shared-across-mounts', {
+    breaks: 'auth.lockout.per-user',
+    statements: ['doc.core.auth.lockout-stops-validating'],
+    description:
+      'Failed attempts are counted per user name across every username/password mount: locking alice on one mount locks the alice of another.',
+    replace: () => ({ lockoutMount: () => '*' }),
+  }),
   fault('auth.userpass-read-shows-password', {
     breaks: 'auth.write-only.user-password',
     statements: ['doc.core.auth.login-from-method'],
