@@ -51,8 +51,12 @@ export const coreRouteSwitches = [
   fault('core.list-query-ignored-on-sys', {
     breaks: 'core.list.verb-equals-query',
     statements: ['doc.core.conventions.list-query'],
-    description: 'GET ?list=true is served as a plain read on the sys/ routes (the LIST verb lists there).',
-    replace: (d) => ({ listQuery: (value, route) => route !== 'sys' && d.listQuery(value, route) }),
+    description:
+      'GET ?list=true is served as a plain read on the sys/ routes, which their list-only paths refuse (405); the LIST verb lists there.',
+    replace: (d) => ({
+      listQuery: (value, route) => route !== 'sys' && d.listQuery(value, route),
+      listOnlyRefusesGet: true,
+    }),
   }),
   fault('core.list-query-ignored-on-auth', {
     breaks: 'core.list.verb-equals-query',
@@ -86,11 +90,12 @@ export const coreRouteSwitches = [
     breaks: 'core.namespace.header-equals-path-prefix',
     statements: ['doc.core.conventions.namespace-full-path'],
     description:
-      'A full path through nested namespaces (parent/child/secret/...) is resolved in the outermost one (parent), the inner prefix taken for a path inside it.',
+      'A full path through nested namespaces without the header (parent/child/sys/...) is resolved in the outermost one (parent), the inner prefix taken for a path inside it; through the header it works.',
     replace: (d) => ({
-      namespaceOf: (fullPath, known) => {
+      namespaceOf: (fullPath, known, header) => {
+        if (header) return d.namespaceOf(fullPath, known, header);
         const outermost = known.filter((ns) => ns && !ns.includes('/'));
-        return d.namespaceOf(fullPath, outermost.length ? outermost : known);
+        return d.namespaceOf(fullPath, outermost, header);
       },
     }),
   }),
@@ -180,16 +185,17 @@ export const coreRouteSwitches = [
     breaks: 'core.mounts.disable',
     statements: ['doc.core.mounts.at-paths'],
     description:
-      'sys/mounts keeps listing an unmounted engine for 2 seconds after the unmount (its listing is cached, new mounts are added to it).',
+      'sys/mounts keeps listing an unmounted engine for 2 seconds after a read that listed it (each entry is cached for 2 seconds from when it was last listed; new mounts show at once).',
     replace: (d) => {
-      const cache = new Map<string, { listing: Record<string, unknown>; at: number }>();
+      const seen = new Map<string, { entry: unknown; at: number }>();
       return {
         mountListing: (listed, kind, now = Date.now()) => {
           const fresh = d.mountListing(listed, kind, now);
-          const hit = cache.get(kind);
-          const listing = hit && now - hit.at < STALE_MS ? { ...hit.listing, ...fresh } : fresh;
-          if (!hit || now - hit.at >= STALE_MS) cache.set(kind, { listing: fresh, at: now });
-          return listing;
+          const out: Record<string, unknown> = { ...fresh };
+          for (const [key, { entry, at }] of seen)
+            if (key.startsWith(`${kind}:`) && now - at < STALE_MS) out[key.slice(kind.length + 1)] ??= entry;
+          for (const [path, entry] of Object.entries(fresh)) seen.set(`${kind}:${path}`, { entry, at: now });
+          return out;
         },
       };
     },

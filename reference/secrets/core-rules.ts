@@ -87,8 +87,11 @@ export interface CoreRules {
   pathServed(path: string, method?: Method): boolean;
   /** The namespace the X-Svc-Namespace header names, on a request with this method. */
   namespaceFromHeader(header: string | undefined, method?: Method): string;
-  /** The namespace a full path is in: the longest known namespace it starts with ('' for the root). */
-  namespaceOf(fullPath: string, known: readonly string[]): string;
+  /**
+   * The namespace a full path is in: the longest known namespace it starts with ('' for the root),
+   * whether the path came whole or as the X-Svc-Namespace header (`header`) followed by the request path.
+   */
+  namespaceOf(fullPath: string, known: readonly string[], header: string): string;
   /** Whether a path that starts with a namespace (instead of the header naming it) is served in it. */
   namespacedPathServed: boolean;
   /** Whether a request from `origin` is allowed while CORS is enabled with `allowed` origins. */

@@ -194,8 +194,8 @@ export class SecretsCore {
   }
 
   /** Splits a full path into its namespace (longest known prefix) and the rest. */
-  splitNamespace(fullPath: string): { namespace: string; rest: string } {
-    const ns = this.rules.namespaceOf(fullPath, [...this.namespaces]);
+  splitNamespace(fullPath: string, header = ''): { namespace: string; rest: string } {
+    const ns = this.rules.namespaceOf(fullPath, [...this.namespaces], header);
     return { namespace: ns, rest: ns ? fullPath.slice(ns.length + 1) : fullPath };
   }
 

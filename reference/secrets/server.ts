@@ -203,7 +203,7 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
     }
   }
 
-  const { namespace, rest } = core.splitNamespace(parsed.fullPath);
+  const { namespace, rest } = core.splitNamespace(parsed.fullPath, nsHeader);
   const token = isUnauthenticated(rest, core) ? undefined : identityOf(core, tokenFrom(req, rules, method), method);
 
   const ctx: SysContext = {

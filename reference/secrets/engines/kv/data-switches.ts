@@ -105,9 +105,10 @@ export const kvDataSwitches = [
   fault('kv.v2-write-response-partial', {
     breaks: 'kv.v2.write-returns-version',
     statements: ['doc.core.kv.v2-data-path'],
-    description: 'A version 2 write answers only version and created_time (no deletion_time, no destroyed).',
+    description:
+      'A version 2 write answers only version and deletion_time: no created_time (a field that always holds a value) and no destroyed.',
     replace: (rules) => ({
-      v2WriteResponse: (meta) => rules.v2WriteResponse({ version: meta.version, created_time: meta.created_time }),
+      v2WriteResponse: (meta) => rules.v2WriteResponse({ version: meta.version, deletion_time: meta.deletion_time }),
     }),
   }),
   fault('kv.v2-write-response-deletion-time-blank', {

@@ -190,13 +190,15 @@ class KvV2 implements Engine {
       // Deleted or destroyed versions answer 404; the body keeps the document's `errors` array and
       // adds the metadata the real product returns there.
       if (rules.v2ReadGone(isDeleted(v, this.now()), v.destroyed))
-        return { status: 404, rawBody: rules.goneBody(meta) };
+        return { status: rules.goneStatus(), rawBody: rules.goneBody(meta) };
       return { data: { data: { ...v.data }, metadata: meta } };
     }
     if (req.method === 'DELETE') {
       const s = this.secrets.get(key);
-      const v = s?.versions.get(s.current);
-      if (v) rules.deleteLatest(v, this.now());
+      for (const n of s ? rules.latestDeletion(s) : []) {
+        const v = s?.versions.get(n);
+        if (v) rules.deleteLatest(v, this.now());
+      }
       rules.v2Changed(key, 'delete-latest');
       return {};
     }
@@ -338,7 +340,7 @@ class KvV2 implements Engine {
     const versions = rules.versions(req.body.versions);
     const s = this.secrets.get(key);
     if (!s) return {};
-    for (const n of versions) {
+    for (const n of rules.versionsActedOn(versions, s, op)) {
       const v = s.versions.get(n);
       if (!v) continue;
       if (op === 'delete') rules.deleteVersion(v, this.now());

@@ -187,6 +187,8 @@ export const documented = {
   },
   /** A deleted or destroyed version is not readable. */
   v2ReadGone: (deleted: boolean, destroyed: boolean): boolean => deleted || destroyed,
+  /** The status of a read of a deleted or destroyed version. */
+  goneStatus: (): number => 404,
   /** The 404 body of a deleted or destroyed version: the `errors` array plus the version metadata. */
   goneBody: (meta: Record<string, unknown>): Record<string, unknown> => ({
     errors: [],
@@ -200,8 +202,12 @@ export const documented = {
 
   // --- version 2: deletion ------------------------------------------------------------------
 
+  /** The versions DELETE data/<key> deletes: the latest only. */
+  latestDeletion: (s: Secret): number[] => [s.current],
   /** DELETE data/<key> soft-deletes the latest version. */
   deleteLatest: (v: Version, now: number): void => softDelete(v, now),
+  /** The versions delete/, undelete/ and destroy/ act on: exactly those named. */
+  versionsActedOn: (named: number[], _s: Secret, _op: 'delete' | 'undelete' | 'destroy'): number[] => named,
   /** delete/<key> soft-deletes the listed versions. */
   deleteVersion: (v: Version, now: number): void => softDelete(v, now),
   /** undelete/<key> restores a soft-deleted version (with a fresh scheduled deletion if one is set). */

@@ -38,14 +38,14 @@ export const kvStateSwitches = [
     replace: (rules) => staleV2(rules, 'data', ['write']),
   }),
   fault('kv.v2-read-stale-after-delete', {
-    breaks: 'kv.v2.delete-latest',
+    breaks: 'kv.v2.deleted-not-read',
     statements: ['doc.core.kv.v2-data-path', 'doc.core.conventions.verb-delete'],
     description:
       'A version 2 data read is served from a cache DELETE data/<key> does not empty: for 2 seconds after the delete, a key read just before still answers its data.',
     replace: (rules) => staleV2(rules, 'data', ['delete-latest']),
   }),
   fault('kv.v2-read-stale-after-delete-versions', {
-    breaks: 'kv.v2.delete-versions',
+    breaks: 'kv.v2.deleted-not-read',
     statements: ['doc.core.kv.v2-subpath-delete'],
     description:
       'A version 2 data read is served from a cache POST delete/<key> does not empty: for 2 seconds after it, a version read just before still answers its data.',
@@ -59,14 +59,14 @@ export const kvStateSwitches = [
     replace: (rules) => staleV2(rules, 'data', ['undelete']),
   }),
   fault('kv.v2-read-stale-after-destroy', {
-    breaks: 'kv.v2.destroy',
+    breaks: 'kv.v2.deleted-not-read',
     statements: ['doc.core.kv.v2-subpath-destroy'],
     description:
       'A version 2 data read is served from a cache destroy/<key> does not empty: for 2 seconds after it, a version read just before still answers its data.',
     replace: (rules) => staleV2(rules, 'data', ['destroy']),
   }),
   fault('kv.v2-read-stale-after-metadata-delete', {
-    breaks: 'kv.v2.metadata-delete',
+    breaks: 'kv.v2.deleted-not-read',
     statements: ['doc.core.kv.v2-subpath-metadata'],
     description:
       'A version 2 data read is served from a cache DELETE metadata/<key> does not empty: for 2 seconds after the key is removed, a read just before still answers its data.',
@@ -185,8 +185,8 @@ export const kvStateSwitches = [
     }),
   }),
   fault('kv.v2-duration-day-as-hours', {
-    breaks: 'kv.v2.config',
-    statements: ['doc.core.kv.v2-subpaths'],
+    breaks: 'kv.v2.delete-version-after',
+    statements: ['doc.core.kv.v2-subpaths', 'doc.core.kv.v2-subpath-metadata'],
     description: 'delete_version_after written with the day unit ("7d") is read as hours (7h).',
     replace: (rules) => ({
       durationSeconds: (value) =>

@@ -232,7 +232,7 @@ const kvMainSwitches = [
     replace: () => ({ v2ReadMissing: () => ({ data: { data: {}, metadata: null } }) }),
   }),
   fault('kv.v2-deleted-still-readable', {
-    breaks: 'kv.v2.deleted-read-404',
+    breaks: 'kv.v2.deleted-not-read',
     statements: ['doc.core.kv.v2-subpaths'],
     description: 'A soft-deleted version still reads with 200 and its data.',
     replace: () => ({ v2ReadGone: (_deleted, destroyed) => destroyed }),
@@ -279,16 +279,39 @@ const kvMainSwitches = [
     replace: () => ({ keptVersions: () => Infinity }),
   }),
   fault('kv.v2-delete-latest-ignored', {
-    breaks: 'kv.v2.delete-latest',
+    breaks: 'kv.v2.deleted-not-read',
     statements: ['doc.core.kv.v2-data-path'],
     description: 'DELETE secret/data/<key> answers 204 but deletes nothing.',
     replace: () => ({ deleteLatest: nothing }),
   }),
   fault('kv.v2-delete-versions-ignored', {
-    breaks: 'kv.v2.delete-versions',
+    breaks: 'kv.v2.deleted-not-read',
     statements: ['doc.core.kv.v2-subpaths'],
     description: 'POST secret/delete/<key> answers 204 but deletes nothing.',
     replace: () => ({ deleteVersion: nothing }),
+  }),
+  fault('kv.v2-deleted-read-400', {
+    breaks: 'kv.v2.deleted-read-404',
+    statements: ['doc.core.kv.v2-subpath-delete'],
+    description: 'A read of a soft-deleted or destroyed version answers 400 (without its data) instead of 404.',
+    replace: () => ({ goneStatus: () => 400 }),
+  }),
+  fault('kv.v2-delete-latest-deletes-all', {
+    breaks: 'kv.v2.delete-latest',
+    statements: ['doc.core.kv.v2-data-path'],
+    description: 'DELETE secret/data/<key> soft-deletes every version, not only the latest.',
+    replace: () => ({ latestDeletion: (s) => [...s.versions.keys()] }),
+  }),
+  fault('kv.v2-delete-versions-spill', {
+    breaks: 'kv.v2.delete-versions',
+    statements: ['doc.core.kv.v2-subpath-delete'],
+    description: 'POST secret/delete/<key> also soft-deletes the newest version besides the versions named.',
+    replace: (rules) => ({
+      versionsActedOn: (named, s, op) => {
+        const acted = rules.versionsActedOn(named, s, op);
+        return op === 'delete' && !acted.includes(s.current) ? [...acted, s.current] : acted;
+      },
+    }),
   }),
   fault('kv.undelete-ignored', {
     breaks: 'kv.v2.undelete',

@@ -43,6 +43,8 @@ export interface UserpassRules {
   lockedUsersOrder(names: string[]): string[];
   /** The data of a user read (the password is write-only). */
   userData(data: Record<string, unknown>, digest: Buffer): Record<string, unknown>;
+  /** Whether a login compares the password sent with the user's. */
+  passwordChecked: boolean;
   /** Whether the token a login returns is kept (usable). */
   loginTokenKept: boolean;
   /** The error for wrong credentials. */
@@ -70,6 +72,7 @@ export const userpassRules: UserpassRules = {
   listsLockedUsers: true,
   lockedUsersOrder: (names) => names,
   userData: (data) => data,
+  passwordChecked: true,
   loginTokenKept: true,
   invalidCredentials: () => badRequest('invalid username or password'),
   lockedRefusal: () => badRequest('invalid username or password'),

@@ -159,6 +159,12 @@ export const userpassSwitches = [
       userData: (data, digest) => ({ ...d.userData(data, digest), password: digest.toString('base64') }),
     }),
   }),
+  fault('auth.login-password-unchecked', {
+    breaks: 'auth.login.wrong-password-refused',
+    statements: ['doc.core.errors.status-403-credentials', 'doc.core.auth.login-from-method'],
+    description: 'A login of an existing user succeeds whatever password is sent (the password is not compared).',
+    replace: () => ({ passwordChecked: false }),
+  }),
   fault('auth.login-token-unusable', {
     breaks: 'auth.login.returns-token',
     statements: ['doc.core.auth.login-returns-token', 'doc.core.auth.login-from-method'],
