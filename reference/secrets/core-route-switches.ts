@@ -35,6 +35,12 @@ export const coreRouteSwitches = [
     description: 'PUT answers 405 on the routes of auth methods (auth/...), where POST works.',
     replace: (d) => refusesVerb(d, (method, route) => method === 'PUT' && route === 'auth'),
   }),
+  fault('core.post-refused-on-auth', {
+    breaks: 'core.verbs.supported',
+    statements: ['doc.core.conventions.verb-post'],
+    description: 'POST answers 405 on the routes of auth methods (auth/...), where PUT works.',
+    replace: (d) => refusesVerb(d, (method, route) => method === 'POST' && route === 'auth'),
+  }),
   fault('core.list-verb-refused-on-auth', {
     breaks: 'core.verbs.supported',
     statements: ['doc.core.conventions.verb-list'],
@@ -155,6 +161,19 @@ export const coreRouteSwitches = [
     description:
       'Bodies are refused from 90% of the configured maximum request size on (a body just under the limit is refused).',
     replace: (d) => ({ maxRequestBytes: (configured) => Math.floor(d.maxRequestBytes(configured) * 0.9) }),
+  }),
+  // --- every capability the documents name ---
+  fault('core.create-capability-ignored', {
+    breaks: 'core.acl.existence-check',
+    statements: ['doc.core.auth.acl-capability-create'],
+    description: 'The create capability grants nothing: a policy granting only create (and read) cannot create a new secret.',
+    replace: (d) => ({
+      capabilities: (policies, path, now) => {
+        const caps = d.capabilities(policies, path, now);
+        caps.delete('create');
+        return caps;
+      },
+    }),
   }),
   // --- sys/ state read right after a change ---
   fault('core.policy-read-stale', {

@@ -157,7 +157,7 @@ export const coreSwitches = [
   }),
   fault('core.auth-enable-no-op', {
     breaks: 'core.auth.methods-mounted',
-    statements: ['doc.core.mounts.at-paths'],
+    statements: ['doc.core.mounts.auth-at-paths'],
     description: 'POST sys/auth/<path> answers 204 but enables nothing.',
     replace: () => ({ enablesAuthMethod: false }),
   }),
@@ -175,7 +175,7 @@ export const coreSwitches = [
   }),
   fault('core.existence-check-inverted', {
     breaks: 'core.acl.existence-check',
-    statements: ['doc.core.conventions.existence-check'],
+    statements: ['doc.core.conventions.existence-check', 'doc.core.conventions.existence-check-acl'],
     description:
       'The existence check answers the wrong way round: a write to an existing path is a create, to a new path an update.',
     replace: () => ({ writeUpdates: (exists) => !exists }),

@@ -152,7 +152,11 @@ conformance(
   async (t) => {
     const base = t.unique('acl');
     for (const key of ['app', 'app2', 'app/x', 'App']) await seed(t, `${base}/${key}`);
-    const token = await tokenFor(t, [[`${kv.path}/data/${base}/app`, ['read']]]);
+    // The glob matches every path of the test (granting list only), so each refusal is the exact path's doing.
+    const token = await tokenFor(t, [
+      [`${kv.path}/data/${base}/*`, ['list']],
+      [`${kv.path}/data/${base}/app`, ['read']],
+    ]);
     t.check(await t.svc.get(`${kv.path}/data/${base}/app`, { token }), statusIs(200));
     for (const other of ['app2', 'app/x', 'App'])
       t.check(await t.svc.get(`${kv.path}/data/${base}/${other}`, { token }), statusIs(403, 404));
@@ -168,7 +172,11 @@ conformance(
   async (t) => {
     const base = t.unique('acl');
     for (const key of ['a/x', 'a/b/x']) await seed(t, `${base}/${key}`);
-    const token = await tokenFor(t, [[`${kv.path}/data/${base}/+/x`, ['read']]]);
+    // The glob matches every path of the test (granting list only), so the refusal is the + segment's doing.
+    const token = await tokenFor(t, [
+      [`${kv.path}/data/${base}/*`, ['list']],
+      [`${kv.path}/data/${base}/+/x`, ['read']],
+    ]);
     t.check(await t.svc.get(`${kv.path}/data/${base}/a/x`, { token }), statusIs(200));
     t.check(await t.svc.get(`${kv.path}/data/${base}/a/b/x`, { token }), statusIs(403, 404));
   },

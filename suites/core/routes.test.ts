@@ -6,7 +6,7 @@
  */
 import { conformance, suite, type T } from '../../harness/index.js';
 import { bodyAt, errorsArray, statusIs, success } from '../../harness/checks/index.js';
-import { password } from '../lib/auth.js';
+import { createUser, password } from '../lib/auth.js';
 import { writeV1 } from '../lib/secrets.js';
 
 const s = suite('core');
@@ -96,7 +96,8 @@ conformance(
       bodyAt('/data/token_policies', listed('put-made'), 'holds the policy written with PUT'),
     );
     const viaPost = userName(t);
-    t.check(
+    // The user PUT updates is made with POST first (set-up: that POST works is core.verbs.supported').
+    t.precondition(
       await t.svc.post(`${userpass.path}/users/${viaPost}`, {
         body: { password: password(), token_policies: ['post-made'] },
       }),
@@ -145,8 +146,7 @@ conformance(
     title: "GET /auth/userpass/users?list=true lists the users as LIST does (an auth method's route)",
   },
   async (t) => {
-    const name = userName(t);
-    t.check(await t.svc.post(`${userpass.path}/users/${name}`, { body: { password: password() } }), success);
+    const { name } = await createUser(t, userpass);
     const verb = await t.svc.list(`${userpass.path}/users`);
     const query = await t.svc.list(`${userpass.path}/users`, { listVia: 'query' });
     // What the LIST verb answers is core.verbs.supported'; that ?list=true answers the same, this rule.

@@ -357,6 +357,7 @@ conformance(
 conformance(
   {
     id: 'kv.v2.delete-version-after',
+    also: ['kv.v2.deleted-read-404'],
     level: 'MUST',
     title: 'with delete_version_after 10s, a new version reports a deletion_time and reads 404 once it passed',
     movesClock: 'past delete_version_after',
@@ -380,6 +381,12 @@ conformance(
       bodyAt('/data/data/n', 1, 'is readable before the deletion time'),
     );
     await t.advance(11);
-    t.check(await t.svc.get(`${kv2.path}/data/${key}`), statusIs(404));
+    // No longer readable once the time passed (this rule); answered 404 (kv.v2.deleted-read-404's reading).
+    const after = await t.svc.get(`${kv2.path}/data/${key}`);
+    t.check(
+      after,
+      bodyAt('/data/data', (v: unknown) => v === undefined || v === null, 'carries no data'),
+    );
+    t.as('kv.v2.deleted-read-404').check(after, statusIs(404));
   },
 );

@@ -60,7 +60,7 @@ export const releaseSwitches = [
   }),
   fault('release.app-id-status-supported', {
     breaks: 'release.change.removed-builtin-plugins',
-    statements: ['doc.core.plugins.removed-status', 'doc.core.change.removed-plugins-status'],
+    statements: ['doc.core.plugins.removed-status', 'doc.core.change.removed-app-id-status'],
     description: 'The plugin catalog reports the removed app-id auth method as supported.',
     replace: (d) => ({
       pluginStatus: (type, name) => (type === 'auth' && name === 'app-id' ? 'supported' : d.pluginStatus(type, name)),

@@ -151,7 +151,7 @@ class UserpassEngine implements Engine {
     });
     const auth = this.ctx.tokens.authBlock(entry);
     if (!this.rules.loginTokenKept) this.ctx.tokens.revoke(entry.id);
-    return { auth };
+    return this.rules.loginAnswer(auth);
   }
 }
 

@@ -43,6 +43,8 @@ export interface UserpassRules {
   lockedUsersOrder(names: string[]): string[];
   /** The data of a user read (the password is write-only). */
   userData(data: Record<string, unknown>, digest: Buffer): Record<string, unknown>;
+  /** The answer of a login that created a token: the token's information in `auth`. */
+  loginAnswer(auth: Record<string, unknown>): { auth?: Record<string, unknown>; data?: Record<string, unknown> };
   /** Whether a login compares the password sent with the user's. */
   passwordChecked: boolean;
   /** Whether the token a login returns is kept (usable). */
@@ -73,6 +75,7 @@ export const userpassRules: UserpassRules = {
   lockedUsersOrder: (names) => names,
   userData: (data) => data,
   passwordChecked: true,
+  loginAnswer: (auth) => ({ auth }),
   loginTokenKept: true,
   invalidCredentials: () => badRequest('invalid username or password'),
   lockedRefusal: () => badRequest('invalid username or password'),

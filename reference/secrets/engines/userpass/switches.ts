@@ -165,9 +165,15 @@ export const userpassSwitches = [
     description: 'A login of an existing user succeeds whatever password is sent (the password is not compared).',
     replace: () => ({ passwordChecked: false }),
   }),
+  fault('auth.login-token-in-data', {
+    breaks: 'auth.login.returns-token',
+    statements: ['doc.core.envelope.auth-information', 'doc.core.auth.login-returns-token'],
+    description: 'A login answers the new token in data (auth is null), not as the authentication information of the envelope.',
+    replace: () => ({ loginAnswer: (auth) => ({ data: auth }) }),
+  }),
   fault('auth.login-token-unusable', {
     breaks: 'auth.login.returns-token',
-    statements: ['doc.core.auth.login-returns-token', 'doc.core.auth.login-from-method'],
+    statements: ['doc.core.auth.login-token-reused', 'doc.core.auth.login-from-method'],
     description: 'Login returns a client token the service does not know.',
     replace: () => ({ loginTokenKept: false }),
   }),
