@@ -88,6 +88,12 @@ conformance(
   async (t) => {
     const key = t.unique('notoken');
     t.check(await t.svc.post(`${kv.path}/data/dir/${key}`, { body: { data: { a: '1' } } }), statusIs(200, 204));
+    // With the token the directory lists, so the refusal without it says something.
+    t.check(
+      await t.svc.list(`${kv.path}/metadata/dir`),
+      statusIs(200),
+      bodyAt('/data/keys', (v: unknown) => Array.isArray(v) && v.includes(key), `lists ${key} with a token`),
+    );
     const list = await t.svc.list(`${kv.path}/metadata/dir`, { token: null });
     t.check(list, statusBetween(400, 499), errorMessage, lacksField('/data/keys'));
     t.check(
