@@ -1,8 +1,9 @@
 /**
  * The core's wire-level switches about the documented fields and bodies on every kind of answer
  * (secrets-service-core.md, Response envelope, Endpoints > Conventions 2 and 3, Errors): an
- * envelope field left out of one kind of answer (a list, a write, a login), the body of an empty
- * list, of a 404 and of a 400, the Content-Type of errors. Each rewrites the answer in the
+ * envelope field left out of one kind of answer (a list, a write, a login), the status of a write
+ * answered with a body, the help text, the body of an empty list, of a 404 and of a 400, the
+ * Content-Type of errors. Each rewrites the answer in the
  * server's one response layer (wire.ts); core-wire-switches.ts applies this table after its own.
  */
 import { switchesOf } from '../switches.js';
@@ -54,6 +55,24 @@ export const coreAnswerSwitches = [
     statements: ['doc.core.envelope.lease-duration-zero'],
     description: 'The answer to a LIST has no lease_duration at all (instead of 0).',
     rewrite: dropping('lease_duration', (w) => w.method === 'LIST'),
+  }),
+  // --- success statuses and help ---
+  fault('core.write-with-body-201', {
+    breaks: 'core.success.200-or-204',
+    statements: ['doc.core.conventions.success-statuses', 'doc.core.errors.status-200'],
+    description: 'A write whose answer carries a body (a version 2 kv write, a login) answers 201 Created, not 200.',
+    rewrite: (w) =>
+      w.kind === 'envelope' && w.status === 200 && w.body !== undefined && isWrite(w) ? { ...w, status: 201 } : w,
+  }),
+  fault('core.help-text-missing', {
+    breaks: 'core.help.help-and-openapi',
+    statements: ['doc.core.conventions.help-fields'],
+    description: 'A help answer (?help=1) carries the openapi document but no help text.',
+    rewrite: (w) => {
+      if (w.kind !== 'help' || !w.body || typeof w.body !== 'object') return w;
+      const { help: _dropped, ...rest } = w.body as Record<string, unknown>;
+      return { ...w, body: rest };
+    },
   }),
   // --- bodies and headers of refusals ---
   fault('core.empty-list-errors-message', {
