@@ -166,7 +166,8 @@ export const coreRouteSwitches = [
   fault('core.create-capability-ignored', {
     breaks: 'core.acl.existence-check',
     statements: ['doc.core.auth.acl-capability-create'],
-    description: 'The create capability grants nothing: a policy granting only create (and read) cannot create a new secret.',
+    description:
+      'The create capability grants nothing: a policy granting only create (and read) cannot create a new secret.',
     replace: (d) => ({
       capabilities: (policies, path, now) => {
         const caps = d.capabilities(policies, path, now);

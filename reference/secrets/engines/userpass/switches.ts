@@ -168,7 +168,8 @@ export const userpassSwitches = [
   fault('auth.login-token-in-data', {
     breaks: 'auth.login.returns-token',
     statements: ['doc.core.envelope.auth-information', 'doc.core.auth.login-returns-token'],
-    description: 'A login answers the new token in data (auth is null), not as the authentication information of the envelope.',
+    description:
+      'A login answers the new token in data (auth is null), not as the authentication information of the envelope.',
     replace: () => ({ loginAnswer: (auth) => ({ data: auth }) }),
   }),
   fault('auth.login-token-unusable', {
