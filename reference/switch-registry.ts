@@ -6,7 +6,9 @@
 import type { FaultSpec, SwitchCatalogue, VariantSpec } from '../contract/switches.js';
 import { directorySwitches } from './cloud-directory/switches.js';
 import { schedulerSwitches } from './scheduler/switches/index.js';
+import { coreAnswerSwitches } from './secrets/core-answer-switches.js';
 import { coreAuthSwitches } from './secrets/core-auth-switches.js';
+import { coreRouteSwitches } from './secrets/core-route-switches.js';
 import { coreSwitches } from './secrets/core-switches.js';
 import { coreWireSwitches } from './secrets/core-wire-switches.js';
 import { cloudSwitches } from './secrets/engines/cloud/switches/index.js';
@@ -22,7 +24,9 @@ import { releaseSwitches } from './secrets/release/switches.js';
 type Declared =
   | (typeof coreSwitches)[number]
   | (typeof coreAuthSwitches)[number]
+  | (typeof coreRouteSwitches)[number]
   | (typeof coreWireSwitches)[number]
+  | (typeof coreAnswerSwitches)[number]
   | (typeof kvSwitches)[number]
   | (typeof transitSwitches)[number]
   | (typeof ldapSwitches)[number]
@@ -36,7 +40,9 @@ type Declared =
 const tables: readonly Declared[] = ([] as Declared[]).concat(
   coreSwitches,
   coreAuthSwitches,
+  coreRouteSwitches,
   coreWireSwitches,
+  coreAnswerSwitches,
   kvSwitches,
   transitSwitches,
   ldapSwitches,

@@ -58,7 +58,8 @@ export async function parsePolicy(name: string, source: string): Promise<Policy>
   return { name, source, rules };
 }
 
-function segmentsMatch(pattern: string, path: string): boolean {
+/** Whether a policy path pattern (a trailing `*` glob, `+` segments) matches a path. */
+export function segmentsMatch(pattern: string, path: string): boolean {
   const glob = pattern.endsWith('*');
   const body = glob ? pattern.slice(0, -1) : pattern;
   const pSeg = body.split('/');

@@ -24,10 +24,10 @@ export const coreSwitches = [
       'A request body sent with an explicit Content-Type that is not JSON (text/plain, form data) is refused with 400 instead of being parsed as JSON.',
     suites: ['core', 'robustness'],
     replace: (d) => ({
-      contentTypeProblem: (contentType) =>
+      contentTypeProblem: (contentType, method) =>
         contentType !== '' && !/json/i.test(contentType)
           ? `request bodies are JSON; Content-Type ${contentType.split(';')[0]} is not accepted`
-          : d.contentTypeProblem(contentType),
+          : d.contentTypeProblem(contentType, method),
     }),
   }),
   variant('core.help-without-permission-check', {
@@ -42,7 +42,8 @@ export const coreSwitches = [
     description: 'GET ?list= accepts every boolean spelling the upstream product parses (1, t, TRUE, True) as LIST.',
     suites: ['core', 'kv'],
     replace: (d) => ({
-      listQuery: (value) => d.listQuery(value) || (value !== null && ['1', 't', 'T', 'TRUE', 'True'].includes(value)),
+      listQuery: (value, route) =>
+        d.listQuery(value, route) || (value !== null && ['1', 't', 'T', 'TRUE', 'True'].includes(value)),
     }),
   }),
   variant('core.mounts-list-extras', {
@@ -156,7 +157,7 @@ export const coreSwitches = [
   }),
   fault('core.auth-enable-no-op', {
     breaks: 'core.auth.methods-mounted',
-    statements: ['doc.core.mounts.at-paths'],
+    statements: ['doc.core.mounts.auth-at-paths'],
     description: 'POST sys/auth/<path> answers 204 but enables nothing.',
     replace: () => ({ enablesAuthMethod: false }),
   }),
@@ -174,7 +175,7 @@ export const coreSwitches = [
   }),
   fault('core.existence-check-inverted', {
     breaks: 'core.acl.existence-check',
-    statements: ['doc.core.conventions.existence-check'],
+    statements: ['doc.core.conventions.existence-check', 'doc.core.conventions.existence-check-acl'],
     description:
       'The existence check answers the wrong way round: a write to an existing path is a create, to a new path an update.',
     replace: () => ({ writeUpdates: (exists) => !exists }),
@@ -220,7 +221,7 @@ export const coreSwitches = [
     statements: ['doc.core.conventions.list-empty-404', 'doc.core.errors.status-404-empty-list'],
     description: 'A LIST with no results answers 200 with empty keys.',
     suites: ['core', 'kv'],
-    replace: () => ({ emptyListNotFound: false }),
+    replace: () => ({ emptyListNotFound: () => false }),
   }),
   fault('core.invalid-json-accepted', {
     breaks: 'core.json.request-body',
@@ -239,8 +240,8 @@ export const coreSwitches = [
     statements: ['doc.core.conventions.content-type-not-required'],
     description: 'A body without a Content-Type header is rejected with 400.',
     replace: (d) => ({
-      contentTypeProblem: (contentType) =>
-        contentType === '' ? 'missing Content-Type' : d.contentTypeProblem(contentType),
+      contentTypeProblem: (contentType, method) =>
+        contentType === '' ? 'missing Content-Type' : d.contentTypeProblem(contentType, method),
     }),
   }),
   fault('core.trailing-period-accepted', {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Faults } from '../faults.js';
 import { rewritesWith, switchesOf } from '../switches.js';
 import type { Variants } from '../variants.js';
+import { coreAnswerSwitches } from './core-answer-switches.js';
 import { PermissionDenied } from './errors.js';
 import { type Rewrite, type Wire, errorsOf } from './wire.js';
 
@@ -184,7 +185,7 @@ export const coreWireSwitches = [
   }),
   fault('core.success-200-empty', {
     breaks: 'core.success.200-or-204',
-    statements: ['doc.core.conventions.success-statuses', 'doc.core.errors.status-204'],
+    statements: ['doc.core.conventions.success-204', 'doc.core.errors.status-204'],
     description: 'Operations without a body answer 200 with an empty body instead of 204.',
     rewrite: (w) => (w.kind === 'envelope' && w.status === 204 && w.body === undefined ? { ...w, status: 200 } : w),
   }),
@@ -244,7 +245,7 @@ export const coreWireSwitches = [
   }),
   fault('core.request-id-stuck', {
     breaks: 'core.envelope.request-id-per-request',
-    statements: ['doc.core.envelope.request-id'],
+    statements: ['doc.core.envelope.request-id-identifies'],
     description: 'Every answer carries the same request_id (generated once at start-up).',
     rewrite: withEnvelope((body) => {
       if (typeof body.request_id === 'string') body.request_id = STUCK_REQUEST_ID;
@@ -311,7 +312,7 @@ export const coreWireSwitches = [
   }),
   fault('core.help-openapi-missing', {
     breaks: 'core.help.help-and-openapi',
-    statements: ['doc.core.conventions.help-fields'],
+    statements: ['doc.core.conventions.help-openapi'],
     description: 'A help answer carries the Markdown help but no openapi document.',
     rewrite: (w) => {
       if (w.kind !== 'help' || !w.body || typeof w.body !== 'object') return w;
@@ -327,7 +328,7 @@ export const coreWireSwitches = [
   }),
 ];
 
-/** The core's one response rewriter: legal variants first, then faults. */
+/** The core's one response rewriter: legal variants first, then faults (this table's, then core-answer-switches.ts). */
 export function coreWire(faults: Faults, variants: Variants): Rewrite {
-  return rewritesWith({ faults, variants }, coreWireSwitches);
+  return rewritesWith({ faults, variants }, [...coreWireSwitches, ...coreAnswerSwitches]);
 }

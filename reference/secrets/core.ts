@@ -13,6 +13,7 @@ import type { Engine, EngineContext, EngineRequest, ReferenceSettings } from './
 import { badRequest, unsupportedPath } from './errors.js';
 import { coreRules, type CoreRules } from './core-rules.js';
 import { coreAuthSwitches } from './core-auth-switches.js';
+import { coreRouteSwitches } from './core-route-switches.js';
 import { coreSwitches } from './core-switches.js';
 import { coreWire } from './core-wire-switches.js';
 import type { Rewrite } from './wire.js';
@@ -80,6 +81,7 @@ export class SecretsCore {
     this.rules = rulesWith(coreRules, { faults: options.faults, variants: this.variants }, [
       ...coreSwitches,
       ...coreAuthSwitches,
+      ...coreRouteSwitches,
     ]);
     this.release = releaseRulesFor(options.faults, this.variants);
     this.wire = coreWire(options.faults, this.variants);
@@ -149,7 +151,7 @@ export class SecretsCore {
       };
     } else if (this.release.pluginStatus(kind, type) === 'removed') {
       // A built-in plugin removed in 1.13 (Versioning 3): refused, as the real product does.
-      if (this.release.removedPluginsRefused)
+      if (this.release.removedPluginsRefused(kind))
         throw badRequest(`plugin "${type}" has status "removed" and cannot be enabled`);
       engine = { handle: async () => ({}) };
     } else {
@@ -192,12 +194,8 @@ export class SecretsCore {
   }
 
   /** Splits a full path into its namespace (longest known prefix) and the rest. */
-  splitNamespace(fullPath: string): { namespace: string; rest: string } {
-    let ns = '';
-    for (const candidate of this.namespaces) {
-      if (candidate && (fullPath === candidate || fullPath.startsWith(`${candidate}/`)) && candidate.length > ns.length)
-        ns = candidate;
-    }
+  splitNamespace(fullPath: string, header = ''): { namespace: string; rest: string } {
+    const ns = this.rules.namespaceOf(fullPath, [...this.namespaces], header);
     return { namespace: ns, rest: ns ? fullPath.slice(ns.length + 1) : fullPath };
   }
 
@@ -213,7 +211,7 @@ export class SecretsCore {
 
   can(token: TokenEntry, capability: Capability, fullPath: string): boolean {
     if (token.root) return true;
-    return this.rules.capabilities(this.policiesOf(token), fullPath).has(capability);
+    return this.rules.capabilities(this.policiesOf(token), fullPath, this.options.clock.now()).has(capability);
   }
 
   async close(): Promise<void> {

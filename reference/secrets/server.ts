@@ -10,7 +10,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import { randomUUID } from 'node:crypto';
 import { type EngineRequest, type EngineResponse, operationFor } from './engine.js';
 import { SvcError, badRequest, forbidden, permissionDenied, unsupportedPath } from './errors.js';
-import type { CoreRules } from './core-rules.js';
+import type { CoreRules, Route } from './core-rules.js';
 import { BodyTooLarge, readBody } from '../http-body.js';
 import { type Wire, send } from './wire.js';
 import { ListVerbSocket, LIST_MARKER_HEADER } from './list-verb.js';
@@ -32,20 +32,36 @@ interface Parsed {
   help: boolean;
 }
 
-function requestMethod(req: IncomingMessage, query: URLSearchParams, rules: CoreRules): Method | undefined {
+function requestMethod(
+  req: IncomingMessage,
+  query: URLSearchParams,
+  rules: CoreRules,
+  route: Route,
+): Method | undefined {
   const marker = req.headers[LIST_MARKER_HEADER];
   const raw = (typeof marker === 'string' && marker === 'LIST' ? 'LIST' : (req.method ?? '')).toUpperCase();
-  if (raw === 'GET' && rules.listQuery(query.get('list'))) return 'LIST';
+  if (raw === 'GET' && rules.listQuery(query.get('list'), route)) return 'LIST';
   if (raw === 'GET' || raw === 'POST' || raw === 'PUT' || raw === 'DELETE' || raw === 'LIST') return raw;
   return undefined;
 }
 
+/** The kind of route a path (after the version prefix) goes to. */
+function routeOf(core: SecretsCore, rawPath: string): Route {
+  const { rest } = core.splitNamespace(rawPath.replace(/\/+$/, ''));
+  if (rest === 'sys' || rest.startsWith('sys/')) return 'sys';
+  return rest.startsWith('auth/') ? 'auth' : 'engine';
+}
+
 /** The client token of a request and where it came from (the token header or `Authorization: Bearer`). */
-function tokenFrom(req: IncomingMessage, rules: CoreRules): { id: string; viaHeader: boolean } | undefined {
+function tokenFrom(
+  req: IncomingMessage,
+  rules: CoreRules,
+  method: Method,
+): { id: string; viaHeader: boolean } | undefined {
   const header = req.headers[TOKEN_HEADER];
   if (typeof header === 'string' && header) return { id: header, viaHeader: true };
   const auth = req.headers.authorization;
-  if (typeof auth === 'string' && rules.bearerTokens) {
+  if (typeof auth === 'string' && rules.bearerTokens && rules.bearerOn(method)) {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
     if (m) return { id: m[1]!.trim(), viaHeader: false };
   }
@@ -53,10 +69,14 @@ function tokenFrom(req: IncomingMessage, rules: CoreRules): { id: string; viaHea
 }
 
 /** The identity a request is served with (errors are thrown by the rules: refused). */
-function identityOf(core: SecretsCore, sent: { id: string; viaHeader: boolean } | undefined): TokenEntry | undefined {
+function identityOf(
+  core: SecretsCore,
+  sent: { id: string; viaHeader: boolean } | undefined,
+  method: Method,
+): TokenEntry | undefined {
   const rules = core.rules;
   const rootToken = () => core.tokens.lookup(core.options.rootToken);
-  if (!sent) return rules.withoutToken(rootToken);
+  if (!sent) return rules.withoutToken(rootToken, method);
   const entry = core.tokens.lookup(sent.id);
   if (!entry) return rules.unknownToken(rootToken);
   return sent.viaHeader ? rules.headerToken(entry, rootToken) : entry;
@@ -136,25 +156,28 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
   const rules = core.rules;
   const url = new URL(req.url ?? '/', 'http://reference');
   const query = url.searchParams;
-  const method = requestMethod(req, query, rules);
-  if (rules.requestHeaderRequired(!!core.options.requireRequestHeader) && !req.headers[REQUEST_HEADER]) {
+  const versioned = rules.versionPrefix.test(url.pathname);
+  const route = versioned ? routeOf(core, url.pathname.replace(rules.versionPrefix, '')) : 'engine';
+  const method = requestMethod(req, query, rules, route);
+  if (rules.requestHeaderRequired(!!core.options.requireRequestHeader, method) && !req.headers[REQUEST_HEADER]) {
     throw new SvcError(412, ["missing 'X-Svc-Request' header"]);
   }
-  if (!rules.versionPrefix.test(url.pathname)) throw unsupportedPath();
+  if (!versioned) throw unsupportedPath();
   checkOrigin(core, req);
   if (!method) throw new SvcError(405, ['unsupported operation']);
-  if (rules.methodRefused(method, !!req.headers[LIST_MARKER_HEADER]))
+  const viaVerb = !!req.headers[LIST_MARKER_HEADER];
+  if (rules.methodRefused(method, viaVerb) || !rules.verbServed(method, route, viaVerb))
     throw new SvcError(405, ['unsupported operation']);
   const rawPath = decodeURIComponent(url.pathname.replace(rules.versionPrefix, ''));
-  if (!rules.pathServed(rawPath)) throw unsupportedPath();
-  const nsHeader = rules.namespaceFromHeader(req.headers[NAMESPACE_HEADER] as string | undefined);
+  if (!rules.pathServed(rawPath, method)) throw unsupportedPath();
+  const nsHeader = rules.namespaceFromHeader(req.headers[NAMESPACE_HEADER] as string | undefined, method);
   if (!nsHeader && !rules.namespacedPathServed && core.splitNamespace(rawPath).namespace) throw unsupportedPath();
   const fullPath = (nsHeader ? `${nsHeader}/${rawPath}` : rawPath).replace(/\/+$/, '');
   const parsed: Parsed = {
     method,
     fullPath,
     query,
-    help: rules.helpRequested(query),
+    help: rules.helpRequested(query, route),
   };
 
   const limit = rules.maxRequestBytes(core.options.maxRequestBytes ?? 32 * 1024 * 1024);
@@ -162,7 +185,7 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
   let json: Record<string, unknown> = {};
   if (body.length && method !== 'GET' && method !== 'LIST') {
     const contentType = String(req.headers['content-type'] ?? '');
-    const problem = rules.contentTypeProblem(contentType);
+    const problem = rules.contentTypeProblem(contentType, method);
     if (problem) throw badRequest(problem);
     const looksJson =
       contentType === '' || contentType.includes('json') || /^\s*[{[]/.test(body.toString('utf8', 0, 16));
@@ -180,8 +203,8 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
     }
   }
 
-  const { namespace, rest } = core.splitNamespace(parsed.fullPath);
-  const token = isUnauthenticated(rest, core) ? undefined : identityOf(core, tokenFrom(req, rules));
+  const { namespace, rest } = core.splitNamespace(parsed.fullPath, nsHeader);
+  const token = isUnauthenticated(rest, core) ? undefined : identityOf(core, tokenFrom(req, rules, method), method);
 
   const ctx: SysContext = {
     core,
@@ -228,7 +251,8 @@ export async function handleRequest(core: SecretsCore, req: IncomingMessage): Pr
   // An engine may authorise a path against another (the default is the path itself).
   const aclSub = mount.engine.aclPath?.(sub) ?? sub;
   const aclPath = aclSub === sub ? parsed.fullPath : mount.path + aclSub;
-  if (token && !core.can(token, operation, aclPath)) throw permissionDenied((await mount.engine.exists?.(sub)) ?? true);
+  const needed = rules.aclOperation(operation, method === 'LIST' && !viaVerb);
+  if (token && !core.can(token, needed, aclPath)) throw permissionDenied((await mount.engine.exists?.(sub)) ?? true);
   const engineReq: EngineRequest = {
     operation,
     method,
@@ -254,7 +278,8 @@ function answer(
 ): Wire {
   if (method === 'LIST') {
     const keys = (result.data as { keys?: unknown[] } | undefined)?.keys;
-    if (!result.rawBody && (!Array.isArray(keys) || keys.length === 0) && core.rules.emptyListNotFound)
+    const route: Route = !mount ? 'sys' : mount.kind === 'auth' ? 'auth' : 'engine';
+    if (!result.rawBody && (!Array.isArray(keys) || keys.length === 0) && core.rules.emptyListNotFound(route))
       return { kind: 'list-empty', status: 404, body: { errors: [] }, headers: {} };
     if (Array.isArray(keys))
       result = { ...result, data: { ...(result.data as object), keys: core.rules.listKeys(keys) } };

@@ -9,7 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { EngineResponse } from './engine.js';
 import type { Method, SecretsCore } from './core.js';
 import type { TokenEntry } from './tokens.js';
-import { SvcError, badRequest, unsupportedPath } from './errors.js';
+import { SvcError, badRequest } from './errors.js';
 import { corsRoutes } from './sys/cors.js';
 import { sysExtensions } from './sys/extensions.js';
 import { leaseRoutes } from './sys/leases.js';
@@ -60,5 +60,5 @@ export async function handleSys(ctx: SysContext): Promise<EngineResponse> {
       }
     }
   }
-  throw unsupportedPath();
+  throw ctx.core.rules.unknownSysPath();
 }

@@ -1,10 +1,22 @@
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, expectThat, statusIs, success } from '../../harness/checks/index.js';
 import { targetConfig, type Exchange } from '../../harness/index.js';
-import { accessorOf, createUser, failLogins, loggedIn, login, longTimeout, refused, waitLockout } from '../lib/auth.js';
+import {
+  accessorOf,
+  createUser,
+  failLogins,
+  loggedIn,
+  login,
+  longTimeout,
+  password,
+  refused,
+  waitLockout,
+} from '../lib/auth.js';
 
 const s = suite('auth');
 const userpass = s.auth('userpass', { type: 'userpass' });
+/** A second username/password method: a user of the same name there is another user. */
+const otherUserpass = s.auth('userpass', { type: 'userpass' });
 const L = targetConfig().lockout;
 const atDefaults = L.threshold === 5 && L.durationSeconds === 900 && L.resetSeconds === 900;
 const timeoutMs = longTimeout(L);
@@ -177,6 +189,24 @@ conformance(
     await failLogins(t, userpass, locked.name, L.threshold);
     refused(await login(t, userpass, locked.name, locked.password), 'the locked user');
     loggedIn(await login(t, userpass, other.name, other.password), 'another user of the mount');
+  },
+);
+
+conformance(
+  {
+    id: 'auth.lockout.per-user',
+    level: 'MUST',
+    title: 'a locked user does not lock the user of the same name on another username/password method',
+  },
+  async (t) => {
+    const u = await createUser(t, userpass);
+    const pw = password();
+    t.secret(pw);
+    t.precondition(await t.svc.post(`${otherUserpass.path}/users/${u.name}`, { body: { password: pw } }), success);
+    t.track(`user ${u.name} of the other method`, () => t.svc.delete(`${otherUserpass.path}/users/${u.name}`));
+    await failLogins(t, userpass, u.name, L.threshold);
+    refused(await login(t, userpass, u.name, u.password), 'the locked user');
+    loggedIn(await login(t, otherUserpass, u.name, pw), 'the user of the same name on the other method');
   },
 );
 

@@ -45,14 +45,48 @@ conformance(
 );
 
 conformance(
-  { id: 'core.errors.status-400', level: 'MUST', title: 'POST /secret/:path with malformed JSON answers 400' },
+  {
+    id: 'core.errors.body-errors-array',
+    level: 'MUST',
+    title: 'GET /secret/data/:path of a key never written (a 404 with no message to give) answers {errors: [...]}',
+  },
+  async (t) => {
+    const ex = await t.svc.get(`${kv2.path}/data/${t.unique('never')}`);
+    t.check(ex, statusBetween(400, 499), errorsArray);
+  },
+);
+
+conformance(
+  {
+    id: 'core.errors.body-errors-array',
+    level: 'MUST',
+    title: 'POST /secret/:path with malformed JSON answers a 4xx with {errors: [string]}',
+  },
   async (t) => {
     const ex = await t.svc.post(`${kv1.path}/${t.unique('bad')}`, {
       rawBody: '{"a": ',
       contentType: 'application/json',
       validate: false,
     });
-    t.check(ex, statusIs(400), errorsArray);
+    t.check(ex, statusBetween(400, 499), errorsArray);
+  },
+);
+
+conformance(
+  {
+    id: 'core.errors.status-400',
+    also: ['core.errors.body-errors-array'],
+    level: 'MUST',
+    title: 'POST /secret/:path with malformed JSON answers 400',
+  },
+  async (t) => {
+    const ex = await t.svc.post(`${kv1.path}/${t.unique('bad')}`, {
+      rawBody: '{"a": ',
+      contentType: 'application/json',
+      validate: false,
+    });
+    t.check(ex, statusIs(400));
+    t.as('core.errors.body-errors-array').check(ex, errorsArray);
   },
 );
 
@@ -236,12 +270,18 @@ conformance(
 runCases(new URL('./malformed-bodies.cases.yaml', import.meta.url), { kv: kvWorld({ kv1, kv2 }) });
 
 conformance(
-  { id: 'core.errors.status-400', level: 'MUST', title: 'PUT /sys/mounts/:path without a type answers 400' },
+  {
+    id: 'core.errors.status-400',
+    also: ['core.errors.body-errors-array'],
+    level: 'MUST',
+    title: 'PUT /sys/mounts/:path without a type answers 400',
+  },
   async (t) => {
     const ex = await t.svc.put(`sys/mounts/${t.unique('notype')}`, {
       body: { options: { version: '2' } },
       validate: false,
     });
-    t.check(ex, statusIs(400), errorsArray);
+    t.check(ex, statusIs(400));
+    t.as('core.errors.body-errors-array').check(ex, errorsArray);
   },
 );

@@ -20,7 +20,27 @@ conformance(
 
 conformance(
   {
+    id: 'core.request-header.required-when-configured',
+    level: 'MUST',
+    requires: ['requireRequestHeader'],
+    title: 'POST /secret/:path without X-Svc-Request is refused and stores nothing; with it, stored',
+  },
+  async (t) => {
+    const key = t.unique('hdrwrite');
+    t.check(
+      await t.svc.post(`${kv1.path}/${key}`, { body: { a: '1' }, omitRequestHeader: true, validate: false }),
+      statusBetween(400, 599),
+    );
+    t.check(await t.svc.get(`${kv1.path}/${key}`), statusIs(404));
+    t.check(await t.svc.post(`${kv1.path}/${key}`, { body: { a: '2' } }), success);
+    t.check(await t.svc.get(`${kv1.path}/${key}`), statusIs(200), bodyAt('/data/a', '2', 'is the value sent with it'));
+  },
+);
+
+conformance(
+  {
     id: 'core.request-header.rejection-status',
+    also: ['core.request-header.required-when-configured'],
     level: 'SHOULD',
     requires: ['requireRequestHeader'],
     title: 'POST /secret/:path without X-Svc-Request answers a 4xx with an errors array and stores nothing',
@@ -28,8 +48,10 @@ conformance(
   async (t) => {
     const key = t.unique('nohdr');
     const ex = await t.svc.post(`${kv1.path}/${key}`, { body: { a: '1' }, omitRequestHeader: true, validate: false });
+    // That it is refused and stores nothing is the rule; which status and body the assumption's.
+    t.as('core.request-header.required-when-configured').check(ex, statusBetween(400, 599));
+    t.as('core.request-header.required-when-configured').check(await t.svc.get(`${kv1.path}/${key}`), statusIs(404));
     t.check(ex, statusBetween(400, 499), errorsArray);
-    t.check(await t.svc.get(`${kv1.path}/${key}`), statusIs(404));
   },
 );
 

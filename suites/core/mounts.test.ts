@@ -131,6 +131,12 @@ conformance(
     const path = t.unique('gone');
     t.check(await mountKv(t, path, '1'), success);
     t.check(await t.svc.post(`${path}/k`, { body: { a: '1' }, validate: false }), success);
+    // Listed before the unmount (read just before it), so leaving the list says something.
+    t.check(
+      await t.svc.get('sys/mounts'),
+      statusIs(200),
+      bodyAt(`/data/${path}~1/type`, 'kv', 'lists the mount before it is unmounted'),
+    );
     t.check(await t.svc.delete(`sys/mounts/${path}`), success);
     t.check(await t.svc.get(`${path}/k`, { validate: false }), statusIs(404), errorsArray);
     const list = await t.svc.get('sys/mounts');

@@ -29,7 +29,35 @@ conformance(
       bodyAt('/data/keys', (v: unknown) => Array.isArray(v) && v.includes(name), `includes ${name}`),
     );
     t.check(await t.svc.delete(`sys/policies/acl/${name}`), success);
-    t.check(await t.svc.get(`sys/policies/acl/${name}`), statusIs(404), errorsArray);
+    // The error body of the 404 is core.errors.body-errors-array's: here the policy is gone.
+    t.check(await t.svc.get(`sys/policies/acl/${name}`), statusIs(404));
+  },
+);
+
+conformance(
+  {
+    id: 'core.acl.policy-crud',
+    level: 'MUST',
+    title:
+      'GET /sys/policies/acl/:name right after a rewrite answers the new text, though the old one was read just before',
+  },
+  async (t) => {
+    const name = t.unique('pol');
+    t.track(`policy ${name}`, () => t.svc.delete(`sys/policies/acl/${name}`));
+    const first = `path "${kv1.path}/first/*" { capabilities = ["read"] }`;
+    const second = `path "${kv1.path}/second/*" { capabilities = ["list"] }`;
+    t.check(await t.svc.post(`sys/policies/acl/${name}`, { body: { policy: first } }), success);
+    t.check(
+      await t.svc.get(`sys/policies/acl/${name}`),
+      statusIs(200),
+      bodyAt('/data/policy', first, 'is the first text'),
+    );
+    t.check(await t.svc.post(`sys/policies/acl/${name}`, { body: { policy: second } }), success);
+    t.check(
+      await t.svc.get(`sys/policies/acl/${name}`),
+      statusIs(200),
+      bodyAt('/data/policy', second, 'is the text written last, not the one read before'),
+    );
   },
 );
 

@@ -1,7 +1,7 @@
 /** Key-value engine version 1: secret/<key> with a JSON object of fields (secrets-service-core.md, "Key-value engine"). */
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, errorsArray, expectEqual, statusIs, success } from '../../harness/checks/index.js';
-import { body, writeV1 } from '../lib/secrets.js';
+import { NON_ASCII, UNUSUAL_KEYS, body, noSecret, segment, writeV1 } from '../lib/secrets.js';
 
 const s = suite('kv');
 const kv1 = s.mount('secret', { type: 'kv', options: { version: '1' }, configKey: 'kv1' });
@@ -26,6 +26,62 @@ conformance(
 
 conformance(
   {
+    id: 'kv.v1.write-read',
+    level: 'MUST',
+    title:
+      'GET /secret/:path right after a second write answers the second value, though the first was read just before',
+  },
+  async (t) => {
+    const key = t.unique('reread');
+    await writeV1(t, kv1, key, { n: 'first' });
+    t.check(
+      await t.svc.get(`${kv1.path}/${key}`),
+      statusIs(200),
+      bodyAt('/data', { n: 'first' }, 'is the first value'),
+    );
+    await writeV1(t, kv1, key, { n: 'second' });
+    t.check(
+      await t.svc.get(`${kv1.path}/${key}`),
+      statusIs(200),
+      bodyAt('/data', { n: 'second' }, 'is the value of the write just made, not the one read before it'),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'kv.v1.write-read',
+    also: ['kv.list.keys-under-path'],
+    level: 'MUST',
+    title:
+      'POST /secret/:path stores keys beyond the plain (a space, +, @, non-ASCII, a period inside, two differing only by case), each read back and listed by its own name',
+  },
+  async (t) => {
+    const dir = t.unique('keys');
+    // Plain values, so that the keys alone are tried here (non-ASCII values are kv.v1.body-fields').
+    const value = (i: number) => ({ n: `secret-${i}` });
+    for (const [i, key] of UNUSUAL_KEYS.entries()) await writeV1(t, kv1, `${dir}/${segment(key)}`, value(i));
+    for (const [i, key] of UNUSUAL_KEYS.entries())
+      t.check(
+        await t.svc.get(`${kv1.path}/${dir}/${segment(key)}`),
+        statusIs(200),
+        bodyAt('/data', value(i), `is the secret written at "${key}"`),
+      );
+    const listed = await t.svc.list(`${kv1.path}/${dir}`);
+    t.as('kv.list.keys-under-path').check(
+      listed,
+      statusIs(200),
+      bodyAt(
+        '/data/keys',
+        (v: unknown) => Array.isArray(v) && [...v].sort().join('|') === [...UNUSUAL_KEYS].sort().join('|'),
+        `lists exactly ${UNUSUAL_KEYS.map((k) => `"${k}"`).join(', ')}`,
+      ),
+    );
+  },
+);
+
+conformance(
+  {
     id: 'kv.v1.body-fields',
     level: 'MUST',
     title: 'POST /secret/:path round-trips strings, numbers, booleans, nested objects and arrays',
@@ -40,12 +96,31 @@ conformance(
       o: { inner: { deep: 'x' } },
       a: [1, 'two', { three: 3 }],
       empty: '',
+      text: NON_ASCII,
+      [NON_ASCII]: 'a field named in non-ASCII text',
     };
     await writeV1(t, kv1, key, fields);
     t.check(
       await t.svc.get(`${kv1.path}/${key}`),
       statusIs(200),
       bodyAt('/data', fields, 'round-trips every JSON type unchanged'),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'kv.v1.body-fields',
+    level: 'MUST',
+    title: 'POST /secret/:path of a secret whose only field is called data reads back that field, not its content',
+  },
+  async (t) => {
+    const key = t.unique('onlydata');
+    await writeV1(t, kv1, key, { data: { inner: 'x' } });
+    t.check(
+      await t.svc.get(`${kv1.path}/${key}`),
+      statusIs(200),
+      bodyAt('/data', { data: { inner: 'x' } }, 'is the one field "data", as written'),
     );
   },
 );
@@ -95,12 +170,21 @@ conformance(
 );
 
 conformance(
-  { id: 'kv.v1.delete', level: 'MUST', title: 'DELETE /secret/:path removes the secret; a later GET answers 404' },
+  {
+    id: 'kv.v1.delete',
+    also: ['kv.v1.read-missing-404'],
+    level: 'MUST',
+    title: 'DELETE /secret/:path removes the secret; a later GET answers 404',
+  },
   async (t) => {
     const key = t.unique('del');
     await writeV1(t, kv1, key, { a: '1' });
+    // The secret is there first (read just before the delete), so its absence after says something.
+    t.check(await t.svc.get(`${kv1.path}/${key}`), statusIs(200), bodyAt('/data/a', '1', 'is the secret written'));
     t.check(await t.svc.delete(`${kv1.path}/${key}`), success);
-    t.check(await t.svc.get(`${kv1.path}/${key}`), statusIs(404), errorsArray);
+    const after = await t.svc.get(`${kv1.path}/${key}`);
+    t.proving('kv.v1.delete', () => noSecret(after, 'the deleted secret', false));
+    t.as('kv.v1.read-missing-404').check(after, statusIs(404), errorsArray);
   },
 );
 

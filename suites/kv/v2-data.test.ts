@@ -1,7 +1,7 @@
 /** Key-value engine version 2: data/ path, versions, check-and-set (secrets-service-core.md, "Key-value engine"). */
 import { suite, conformance } from '../../harness/index.js';
 import { CheckFailure, bodyAt, errorsArray, expectEqual, statusIs, success } from '../../harness/checks/index.js';
-import { body, writeV2 } from '../lib/secrets.js';
+import { NON_ASCII, body, writeV2 } from '../lib/secrets.js';
 import { emptyOrAbsent, offOrAbsent } from '../lib/fields.js';
 
 const s = suite('kv');
@@ -54,7 +54,7 @@ conformance(
   },
   async (t) => {
     const key = t.unique('wrap');
-    const fields = { n: 7, nested: { list: [1, 2] }, flag: false };
+    const fields = { n: 7, nested: { list: [1, 2] }, flag: false, text: NON_ASCII, [NON_ASCII]: 'a non-ASCII name' };
     await writeV2(t, kv2, key, fields);
     t.check(
       await t.svc.get(`${kv2.path}/data/${key}`),

@@ -1,15 +1,32 @@
 /** Key-value engine version 2: delete, undelete, destroy and key metadata (sub-paths named in "Key-value engine"). */
 import { suite, conformance } from '../../harness/index.js';
 import { bodyAt, errorsArray, statusIs, success } from '../../harness/checks/index.js';
-import { writeV2 } from '../lib/secrets.js';
+import { type Obj, noSecret, writeV2 } from '../lib/secrets.js';
 import { emptyOrAbsent, offOrAbsent } from '../lib/fields.js';
 
 const s = suite('kv');
 const kv2 = s.mount('secret', { type: 'kv', options: { version: '2' }, configKey: 'kv' });
 
+/** The version is readable with its data before it is removed: its absence afterwards then says something. */
+async function readable(t: Parameters<Parameters<typeof conformance>[1]>[0], key: string, n: number, query?: Obj) {
+  t.check(
+    await t.svc.get(`${kv2.path}/data/${key}`, query ? { query } : {}),
+    statusIs(200),
+    bodyAt('/data/data/n', n, `is version ${n}, readable before it is removed`),
+  );
+}
+
+/** A removed version reads as gone (the rule), with 404 (the status the catalogue assumes). */
+async function gone(t: Parameters<Parameters<typeof conformance>[1]>[0], key: string, what: string, query?: Obj) {
+  const ex = await t.svc.get(`${kv2.path}/data/${key}`, query ? { query } : {});
+  t.proving('kv.v2.deleted-not-read', () => noSecret(ex, what, true));
+  t.as('kv.v2.deleted-read-404').check(ex, statusIs(404));
+}
+
 conformance(
   {
     id: 'kv.v2.delete-latest',
+    also: ['kv.v2.deleted-not-read', 'kv.v2.deleted-read-404'],
     level: 'MUST',
     title: 'DELETE /secret/data/:path hides the newest version while older versions stay readable',
   },
@@ -17,8 +34,9 @@ conformance(
     const key = t.unique('dl');
     await writeV2(t, kv2, key, { n: 1 });
     await writeV2(t, kv2, key, { n: 2 });
+    await readable(t, key, 2);
     t.check(await t.svc.delete(`${kv2.path}/data/${key}`), success);
-    t.check(await t.svc.get(`${kv2.path}/data/${key}`), statusIs(404));
+    await gone(t, key, 'the newest version after DELETE data/');
     t.check(
       await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }),
       statusIs(200),
@@ -30,34 +48,36 @@ conformance(
 conformance(
   {
     id: 'kv.v2.deleted-read-404',
+    also: ['kv.v2.deleted-not-read'],
     level: 'MUST',
     title: 'GET /secret/data/:path?version=N of a soft-deleted version answers 404',
   },
   async (t) => {
     const key = t.unique('gone');
     await writeV2(t, kv2, key, { n: 1 });
+    await readable(t, key, 1, { version: 1 });
     t.check(await t.svc.post(`${kv2.path}/delete/${key}`, { body: { versions: [1] } }), success);
     const ex = await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } });
+    // The rule first (no data comes back), then the status the catalogue assumes for it.
+    t.proving('kv.v2.deleted-not-read', () => noSecret(ex, 'a soft-deleted version', true));
     t.check(ex, statusIs(404));
-    t.check(
-      ex,
-      bodyAt('/data/data', (v: unknown) => v === undefined || v === null, 'carries no secret data'),
-    );
   },
 );
 
 conformance(
   {
     id: 'kv.v2.delete-versions',
+    also: ['kv.v2.deleted-not-read', 'kv.v2.deleted-read-404'],
     level: 'MUST',
     title: 'POST /secret/delete/:path with versions [1, 2] deletes exactly those versions',
   },
   async (t) => {
     const key = t.unique('dv');
     for (const n of [1, 2, 3]) await writeV2(t, kv2, key, { n });
+    await readable(t, key, 1, { version: 1 });
     t.check(await t.svc.post(`${kv2.path}/delete/${key}`, { body: { versions: [1, 2] } }), success);
-    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
-    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 2 } }), statusIs(404));
+    await gone(t, key, 'version 1 after delete/', { version: 1 });
+    await gone(t, key, 'version 2 after delete/', { version: 2 });
     t.check(
       await t.svc.get(`${kv2.path}/data/${key}`),
       statusIs(200),
@@ -77,13 +97,19 @@ conformance(
 );
 
 conformance(
-  { id: 'kv.v2.undelete', level: 'MUST', title: 'POST /secret/undelete/:path restores a soft-deleted version' },
+  {
+    id: 'kv.v2.undelete',
+    also: ['kv.v2.deleted-not-read', 'kv.v2.deleted-read-404'],
+    level: 'MUST',
+    title: 'POST /secret/undelete/:path restores a soft-deleted version',
+  },
   async (t) => {
     const key = t.unique('ud');
     await writeV2(t, kv2, key, { n: 1 });
     await writeV2(t, kv2, key, { n: 2 });
     t.check(await t.svc.post(`${kv2.path}/delete/${key}`, { body: { versions: [1] } }), success);
-    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
+    // The version is gone first (the delete took effect), so that its return says something.
+    await gone(t, key, 'version 1 after delete/', { version: 1 });
     t.check(await t.svc.post(`${kv2.path}/undelete/${key}`, { body: { versions: [1] } }), success);
     t.check(
       await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }),
@@ -96,6 +122,7 @@ conformance(
 conformance(
   {
     id: 'kv.v2.destroy',
+    also: ['kv.v2.deleted-not-read', 'kv.v2.deleted-read-404'],
     level: 'MUST',
     title: 'POST /secret/destroy/:path removes a version for good: 404, destroyed true, undelete has no effect',
   },
@@ -103,8 +130,9 @@ conformance(
     const key = t.unique('ds');
     await writeV2(t, kv2, key, { n: 1 });
     await writeV2(t, kv2, key, { n: 2 });
+    await readable(t, key, 1, { version: 1 });
     t.check(await t.svc.post(`${kv2.path}/destroy/${key}`, { body: { versions: [1] } }), success);
-    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
+    await gone(t, key, 'version 1 after destroy/', { version: 1 });
     t.check(
       await t.svc.get(`${kv2.path}/metadata/${key}`),
       statusIs(200),
@@ -200,6 +228,68 @@ conformance(
 
 conformance(
   {
+    id: 'kv.v2.metadata-read',
+    level: 'MUST',
+    title: 'GET /secret/metadata/:path right after a write reports it, though the metadata was read just before',
+  },
+  async (t) => {
+    const key = t.unique('mrw');
+    await writeV2(t, kv2, key, { n: 1 });
+    t.check(
+      await t.svc.get(`${kv2.path}/metadata/${key}`),
+      statusIs(200),
+      bodyAt('/data/current_version', 1, 'is 1 after one write'),
+    );
+    await writeV2(t, kv2, key, { n: 2 });
+    t.check(
+      await t.svc.get(`${kv2.path}/metadata/${key}`),
+      statusIs(200),
+      bodyAt('/data/current_version', 2, 'is 2 right after the second write'),
+      bodyAt(
+        '/data/versions',
+        (v: unknown) => !!v && typeof v === 'object' && Object.keys(v).sort().join(',') === '1,2',
+        'has versions "1" and "2"',
+      ),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'kv.v2.metadata-write',
+    level: 'MUST',
+    title:
+      'POST /secret/metadata/:path with custom_metadata alone replaces the map and keeps max_versions and cas_required, as a read right after shows',
+  },
+  async (t) => {
+    const key = t.unique('mwr');
+    t.check(
+      await t.svc.post(`${kv2.path}/metadata/${key}`, {
+        body: { max_versions: 4, cas_required: true, custom_metadata: { owner: 'team-a', tier: 'gold' } },
+      }),
+      success,
+    );
+    t.check(
+      await t.svc.get(`${kv2.path}/metadata/${key}`),
+      statusIs(200),
+      bodyAt('/data/custom_metadata', { owner: 'team-a', tier: 'gold' }, 'is the map written first'),
+    );
+    t.check(
+      await t.svc.post(`${kv2.path}/metadata/${key}`, { body: { custom_metadata: { owner: 'team-b' } } }),
+      success,
+    );
+    t.check(
+      await t.svc.get(`${kv2.path}/metadata/${key}`),
+      statusIs(200),
+      bodyAt('/data/custom_metadata', { owner: 'team-b' }, 'is exactly the map sent last (it replaces, not merges)'),
+      bodyAt('/data/max_versions', 4, 'is kept: the second write did not send it'),
+      bodyAt('/data/cas_required', true, 'is kept: the second write did not send it'),
+    );
+  },
+);
+
+conformance(
+  {
     id: 'kv.v2.metadata-write',
     level: 'MUST',
     title: 'POST /secret/metadata/:path sets max_versions and custom_metadata without creating a version',
@@ -226,6 +316,7 @@ conformance(
 conformance(
   {
     id: 'kv.v2.metadata-delete',
+    also: ['kv.v2.deleted-not-read', 'kv.v2.deleted-read-404'],
     level: 'MUST',
     title: 'DELETE /secret/metadata/:path removes the key and all versions',
   },
@@ -233,8 +324,10 @@ conformance(
     const key = t.unique('md');
     await writeV2(t, kv2, key, { n: 1 });
     await writeV2(t, kv2, key, { n: 2 });
+    await readable(t, key, 2);
     t.check(await t.svc.delete(`${kv2.path}/metadata/${key}`), success);
-    t.check(await t.svc.get(`${kv2.path}/data/${key}`, { query: { version: 1 } }), statusIs(404));
+    await gone(t, key, 'the newest version after DELETE metadata/');
+    await gone(t, key, 'version 1 after DELETE metadata/', { version: 1 });
     t.check(await t.svc.get(`${kv2.path}/metadata/${key}`), statusIs(404), errorsArray);
   },
 );
@@ -264,6 +357,7 @@ conformance(
 conformance(
   {
     id: 'kv.v2.delete-version-after',
+    also: ['kv.v2.deleted-read-404'],
     level: 'MUST',
     title: 'with delete_version_after 10s, a new version reports a deletion_time and reads 404 once it passed',
     movesClock: 'past delete_version_after',
@@ -287,6 +381,12 @@ conformance(
       bodyAt('/data/data/n', 1, 'is readable before the deletion time'),
     );
     await t.advance(11);
-    t.check(await t.svc.get(`${kv2.path}/data/${key}`), statusIs(404));
+    // No longer readable once the time passed (this rule); answered 404 (kv.v2.deleted-read-404's reading).
+    const after = await t.svc.get(`${kv2.path}/data/${key}`);
+    t.check(
+      after,
+      bodyAt('/data/data', (v: unknown) => v === undefined || v === null, 'carries no data'),
+    );
+    t.as('kv.v2.deleted-read-404').check(after, statusIs(404));
   },
 );

@@ -144,6 +144,23 @@ conformance(
   },
 );
 
+conformance(
+  {
+    id: 'release.change.removed-plugin-not-enabled',
+    level: 'MUST',
+    title: 'POST /sys/mounts/:path with each removed standalone database engine type is refused',
+  },
+  async (t) => {
+    requireAtLeast(t, '1.13.0', 'the removal of the standalone database engines');
+    for (const type of DATABASE_ENGINES) {
+      const path = t.unique(type);
+      const ex = await t.svc.post(`sys/mounts/${path}`, { body: { type } });
+      if (ex.response.status < 400) t.track(`mount ${path}`, () => t.svc.delete(`sys/mounts/${path}`), 'unmount');
+      t.check(ex, statusBetween(400, 599));
+    }
+  },
+);
+
 // --- known issues ----------------------------------------------------------------------------------
 
 /**

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => ref?.stop());
 
 describe('sweepLeftovers', () => {
-  it('reports and removes a mount and a policy carrying the run prefix, and nothing else', async () => {
+  it('reports and removes a mount, a policy and a namespace (with its child) carrying the run prefix, and nothing else', async () => {
     const cfg = loadConfig({ env: { SVC_ADDR: ref.svcAddr, SVC_TOKEN: 'sweep-root-token' }, cli: { suite: ['kv'] } });
     const svc = new ApiClient('svc', cfg, () => {});
     expect((await svc.post(`sys/mounts/${cfg.prefix}-forgotten`, { body: { type: 'kv' } })).response.status).toBe(204);
@@ -24,8 +24,20 @@ describe('sweepLeftovers', () => {
       ).response.status,
     ).toBe(204);
     expect((await svc.post('sys/mounts/not-ours', { body: { type: 'kv' } })).response.status).toBe(204);
+    // A namespace holding a child namespace: the child is deleted first.
+    const ns = `${cfg.prefix}-ns`;
+    expect((await svc.post(`sys/namespaces/${ns}`, { body: {} })).response.status).toBeLessThan(300);
+    expect((await svc.post('sys/namespaces/inner', { body: {}, namespace: ns })).response.status).toBeLessThan(300);
+    expect((await svc.post('sys/namespaces/not-ours-ns', { body: {} })).response.status).toBeLessThan(300);
     const swept = await sweepLeftovers(cfg);
-    expect(swept.map((s) => s.label).sort()).toEqual([`mount ${cfg.prefix}-forgotten/`, `policy ${cfg.prefix}-pol`]);
+    expect(swept.map((s) => s.label).sort()).toEqual([
+      `mount ${cfg.prefix}-forgotten/`,
+      `namespace ${ns}`,
+      `policy ${cfg.prefix}-pol`,
+    ]);
+    expect(swept.every((s) => s.error === 'left behind by the run; removed by the final sweep')).toBe(true);
+    const left = (await svc.list('sys/namespaces')).response.body as { data?: { keys?: string[] } };
+    expect(left.data?.keys).toEqual(['not-ours-ns/']);
     const mounts = Object.keys(((await svc.get('sys/mounts')).response.body as { data: object }).data);
     expect(mounts).toContain('not-ours/');
     expect(mounts).not.toContain(`${cfg.prefix}-forgotten/`);

@@ -20,8 +20,8 @@ export interface ReleaseRules {
   healthBody(body: Record<string, unknown>, now: number): Record<string, unknown>;
   /** The catalog status of a built-in plugin (`removed`, `supported`, ...); undefined when it is not built in. */
   pluginStatus(type: 'secret' | 'auth', name: string): string | undefined;
-  /** Whether enabling a plugin whose status is removed is refused. */
-  removedPluginsRefused: boolean;
+  /** Whether enabling a plugin whose status is removed, as a secrets engine or an auth method, is refused. */
+  removedPluginsRefused(kind: 'secret' | 'auth'): boolean;
 }
 
 export const releaseRules: ReleaseRules = {
@@ -29,7 +29,7 @@ export const releaseRules: ReleaseRules = {
   reportedVersion: (version) => version,
   healthBody: (body) => body,
   pluginStatus: (type, name) => BUILTIN_PLUGINS[type][name],
-  removedPluginsRefused: true,
+  removedPluginsRefused: () => true,
 };
 
 /** The release rules with the switches on applied (the table: switches.ts). */

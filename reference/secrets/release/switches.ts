@@ -60,7 +60,7 @@ export const releaseSwitches = [
   }),
   fault('release.app-id-status-supported', {
     breaks: 'release.change.removed-builtin-plugins',
-    statements: ['doc.core.plugins.removed-status', 'doc.core.change.removed-plugins-status'],
+    statements: ['doc.core.plugins.removed-status', 'doc.core.change.removed-app-id-status'],
     description: 'The plugin catalog reports the removed app-id auth method as supported.',
     replace: (d) => ({
       pluginStatus: (type, name) => (type === 'auth' && name === 'app-id' ? 'supported' : d.pluginStatus(type, name)),
@@ -82,7 +82,26 @@ export const releaseSwitches = [
     breaks: 'release.change.removed-plugin-not-enabled',
     statements: ['doc.core.change.removed-plugins-status'],
     description: 'Enabling the removed app-id auth method succeeds (a mount of a removed plugin is created).',
-    replace: () => ({ removedPluginsRefused: false }),
+    replace: () => ({ removedPluginsRefused: () => false }),
+  }),
+  fault('release.removed-secrets-engines-enabled', {
+    breaks: 'release.change.removed-plugin-not-enabled',
+    statements: ['doc.core.change.removed-plugins-status'],
+    description:
+      'Enabling a removed standalone database engine as a secrets engine succeeds (only the removed auth method is refused).',
+    replace: (d) => ({ removedPluginsRefused: (kind) => kind === 'auth' && d.removedPluginsRefused(kind) }),
+  }),
+  fault('release.database-engines-partly-removed', {
+    breaks: 'release.change.removed-database-engines',
+    statements: ['doc.core.change.removed-plugins-status'],
+    description:
+      'The plugin catalog reports cassandra as removed but the other standalone database engines (hana, mongodb, mssql, mysql, postgresql) as supported.',
+    replace: (d) => ({
+      pluginStatus: (type, name) => {
+        const status = d.pluginStatus(type, name);
+        return type === 'secret' && status === 'removed' && name !== 'cassandra' ? 'supported' : status;
+      },
+    }),
   }),
   // --- legal variants ---
   variant('release.health-extra-fields', {

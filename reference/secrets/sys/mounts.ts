@@ -19,7 +19,7 @@ function mountInfo(core: SecretsCore, ns: string, kind: 'secret' | 'auth'): Reco
       config: { default_lease_ttl: 0, max_lease_ttl: 0 },
     };
   }
-  return core.rules.mountListing(out, kind);
+  return core.rules.mountListing(out, kind, core.options.clock.now());
 }
 
 /** The health answer, with the version as the release rules report it (release/rules.ts). */
@@ -124,7 +124,8 @@ export const mountRoutes: SysRoute[] = [
       listOnly(ctx);
       const prefix = nsPrefix(ctx);
       const keys = [...ctx.core.namespaces]
-        .filter((n) => n?.startsWith(prefix) && !n.slice(prefix.length).includes('/'))
+        // The namespace itself (the root is '') is not its own child.
+        .filter((n) => n.length > prefix.length && n.startsWith(prefix) && !n.slice(prefix.length).includes('/'))
         .map((n) => `${n.slice(prefix.length)}/`);
       return { data: { keys } };
     },
@@ -151,7 +152,9 @@ export const mountRoutes: SysRoute[] = [
       if (ctx.method === 'DELETE') {
         for (const mount of [...ctx.core.mounts.keys()])
           if (mount.startsWith(`${name}/`)) await ctx.core.unmount(mount);
-        ctx.core.namespaces.delete(name);
+        // Its child namespaces go with it.
+        for (const n of [...ctx.core.namespaces])
+          if (n === name || n.startsWith(`${name}/`)) ctx.core.namespaces.delete(n);
         return {};
       }
       throw methodNotAllowed();

@@ -21,7 +21,7 @@ export const policyRoutes: SysRoute[] = [
       const name = m[1]!;
       requireCap(ctx, capFor(ctx.method));
       if (ctx.method === 'GET') {
-        const p = ctx.core.rules.storedPolicy(ctx.core.policies, name);
+        const p = ctx.core.rules.storedPolicy(ctx.core.policies, name, ctx.core.options.clock.now());
         if (!p) throw notFound();
         return { data: { name, policy: p.source } };
       }
@@ -37,7 +37,7 @@ export const policyRoutes: SysRoute[] = [
         return {};
       }
       if (ctx.method === 'DELETE') {
-        ctx.core.policies.delete(name);
+        if (ctx.core.rules.deletesPolicy) ctx.core.policies.delete(name);
         return {};
       }
       throw methodNotAllowed();

@@ -6,8 +6,7 @@
  */
 import type { Engine, EngineContext, EngineFactory, EngineRequest, EngineResponse } from '../../engine.js';
 import { badRequest, methodNotAllowed, notFound, unsupportedPath } from '../../errors.js';
-import { parseDuration } from '../../duration.js';
-import { type KvRules, type Secret, type Version, documented, isDeleted } from './rules.js';
+import { type KvRules, type Secret, type V2Config, type Version, documented, isDeleted } from './rules.js';
 import { kvRulesWith } from './switches.js';
 
 /** Keys directly under `prefix` ("a/b/" for a/b/c), folders ending with "/". */
@@ -34,7 +33,14 @@ function asObject(value: unknown, what: string): Record<string, unknown> {
 
 class KvV1 implements Engine {
   private readonly store = new Map<string, Record<string, unknown>>();
-  constructor(private readonly rules: KvRules) {}
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly rules: KvRules,
+  ) {}
+
+  private now(): number {
+    return this.ctx.clock.now();
+  }
 
   async exists(path: string): Promise<boolean> {
     return this.store.has(this.rules.v1Key(path));
@@ -48,19 +54,23 @@ class KvV1 implements Engine {
         return { data: { keys: listUnder(this.store.keys(), path ? `${path}/` : '', rules) } };
       case 'GET': {
         if (!path) throw unsupportedPath();
-        const value = this.store.get(rules.v1Key(path));
+        const value = rules.v1Stored(this.store, rules.v1Key(path), this.now());
         return value ? rules.v1Read(value) : rules.v1ReadMissing();
       }
       case 'POST':
       case 'PUT': {
         if (!path) throw unsupportedPath();
+        const problem = rules.keyProblem(path, 1);
+        if (problem) throw badRequest(problem);
         rules.v1CheckWrite(req.body);
         const key = rules.v1Key(path);
         this.store.set(key, rules.v1Overwrite(this.store.get(key), rules.v1Values({ ...req.body })));
+        rules.v1Changed(key, 'write');
         return {};
       }
       case 'DELETE':
         rules.v1Delete(this.store, rules.v1Key(path));
+        rules.v1Changed(rules.v1Key(path), 'delete');
         return {};
     }
   }
@@ -68,9 +78,7 @@ class KvV1 implements Engine {
 
 class KvV2 implements Engine {
   private readonly secrets = new Map<string, Secret>();
-  private maxVersions = 0;
-  private casRequired = false;
-  private deleteVersionAfter = 0;
+  private settings: V2Config = { maxVersions: 0, casRequired: false, deleteVersionAfter: 0 };
 
   constructor(
     private readonly ctx: EngineContext,
@@ -111,11 +119,11 @@ class KvV2 implements Engine {
   }
 
   private effectiveMax(s: Secret): number {
-    return this.rules.keptVersions(s.maxVersions, this.maxVersions);
+    return this.rules.keptVersions(s.maxVersions, this.settings.maxVersions);
   }
 
   private effectiveDeleteAfter(s: Secret): number {
-    return this.rules.deleteAfter(s.deleteVersionAfter, this.deleteVersionAfter);
+    return this.rules.deleteAfter(s.deleteVersionAfter, this.settings.deleteVersionAfter);
   }
 
   private versionMeta(v: Version, n: number, s: Secret): Record<string, unknown> {
@@ -145,36 +153,24 @@ class KvV2 implements Engine {
   private config(req: EngineRequest): EngineResponse {
     const { rules } = this;
     if (req.method === 'GET') {
+      const config = rules.configRead(this.settings, this.now());
       return {
         data: {
-          max_versions: this.maxVersions,
-          cas_required: this.casRequired,
-          delete_version_after: rules.duration(this.deleteVersionAfter),
+          max_versions: config.maxVersions,
+          cas_required: config.casRequired,
+          delete_version_after: rules.duration(config.deleteVersionAfter),
         },
       };
     }
     if (req.method !== 'POST' && req.method !== 'PUT') throw methodNotAllowed();
     // Validate every field first, then store: a refused write changes nothing.
-    const next = {
-      maxVersions: this.maxVersions,
-      casRequired: this.casRequired,
-      deleteVersionAfter: this.deleteVersionAfter,
-    };
+    const next = rules.configBase(this.settings);
     if (req.body.max_versions !== undefined) next.maxVersions = rules.configMaxVersions(req.body.max_versions);
     if (req.body.cas_required !== undefined)
       next.casRequired = rules.configCasRequired(req.body.cas_required, next.casRequired);
-    if (req.body.delete_version_after !== undefined) {
-      try {
-        next.deleteVersionAfter = parseDuration(req.body.delete_version_after);
-      } catch (e) {
-        throw badRequest((e as Error).message);
-      }
-    }
-    ({
-      maxVersions: this.maxVersions,
-      casRequired: this.casRequired,
-      deleteVersionAfter: this.deleteVersionAfter,
-    } = next);
+    if (req.body.delete_version_after !== undefined)
+      next.deleteVersionAfter = this.duration(req.body.delete_version_after);
+    this.settings = next;
     return {};
   }
 
@@ -183,7 +179,7 @@ class KvV2 implements Engine {
     if (req.method === 'LIST') throw methodNotAllowed();
     if (!key) throw unsupportedPath();
     if (req.method === 'GET') {
-      const s = this.secrets.get(key);
+      const s = rules.v2Stored(this.secrets, key, this.now(), 'data');
       if (!s) return rules.v2ReadMissing();
       const wanted = rules.requestedVersion(req.query);
       const n = wanted && wanted !== '0' ? Number(wanted) : rules.latestVersion(s);
@@ -194,15 +190,20 @@ class KvV2 implements Engine {
       // Deleted or destroyed versions answer 404; the body keeps the document's `errors` array and
       // adds the metadata the real product returns there.
       if (rules.v2ReadGone(isDeleted(v, this.now()), v.destroyed))
-        return { status: 404, rawBody: rules.goneBody(meta) };
+        return { status: rules.goneStatus(), rawBody: rules.goneBody(meta) };
       return { data: { data: { ...v.data }, metadata: meta } };
     }
     if (req.method === 'DELETE') {
       const s = this.secrets.get(key);
-      const v = s?.versions.get(s.current);
-      if (v) rules.deleteLatest(v, this.now());
+      for (const n of s ? rules.latestDeletion(s) : []) {
+        const v = s?.versions.get(n);
+        if (v) rules.deleteLatest(v, this.now());
+      }
+      rules.v2Changed(key, 'delete-latest');
       return {};
     }
+    const problem = rules.keyProblem(key, 2);
+    if (problem) throw badRequest(problem);
     const dataField = rules.v2WriteData(req.body);
     const fields = dataField === undefined ? rules.v2MissingData() : asObject(dataField, 'data');
     const options = req.body.options === undefined ? {} : asObject(req.body.options, 'options');
@@ -210,9 +211,9 @@ class KvV2 implements Engine {
     const cas = options.cas;
     if (cas !== undefined && (!Number.isInteger(cas) || (cas as number) < 0))
       throw badRequest('cas must be a non-negative integer');
-    if (rules.casRequired(this.casRequired, s?.casRequired ?? false) && cas === undefined)
+    if (rules.casRequired(this.settings.casRequired, s?.casRequired ?? false) && cas === undefined)
       throw badRequest('check-and-set parameter required for this call');
-    if (cas !== undefined && !rules.casMatches(cas as number, s ? s.current : 0))
+    if (cas !== undefined && rules.casApplies(req.method) && !rules.casMatches(cas as number, s ? s.current : 0))
       throw badRequest('check-and-set parameter did not match the current version');
     const now = this.now();
     if (!s) {
@@ -221,8 +222,9 @@ class KvV2 implements Engine {
     }
     const next = rules.nextVersion(s.current);
     const after = this.effectiveDeleteAfter(s);
+    const previous = s.versions.get(s.current)?.data ?? null;
     s.versions.set(next, {
-      data: { ...fields },
+      data: rules.v2VersionData(previous, fields),
       createdAt: now,
       deletedAt: after > 0 ? now + after * 1000 : null,
       destroyed: false,
@@ -236,6 +238,7 @@ class KvV2 implements Engine {
       s.versions.delete(n);
     }
     s.oldest = Math.min(...s.versions.keys());
+    rules.v2Changed(key, 'write');
     return rules.v2WriteResponse(this.versionMeta(s.versions.get(next)!, next, s));
   }
 
@@ -256,8 +259,8 @@ class KvV2 implements Engine {
       };
     }
     if (!key) throw unsupportedPath();
-    const s = this.secrets.get(key);
     if (req.method === 'GET') {
+      const s = rules.v2Stored(this.secrets, key, this.now(), 'metadata');
       if (!s) throw notFound();
       const versions: Record<string, unknown> = {};
       for (const [n, v] of s.versions)
@@ -282,8 +285,10 @@ class KvV2 implements Engine {
     }
     if (req.method === 'DELETE') {
       rules.metadataDelete(this.secrets, key, this.now());
+      rules.v2Changed(key, 'metadata-delete');
       return {};
     }
+    const s = this.secrets.get(key);
     const now = this.now();
     // Every field is validated on a draft and stored only when all are valid: a refused write
     // changes nothing.
@@ -297,18 +302,23 @@ class KvV2 implements Engine {
       const cm = asObject(req.body.custom_metadata, 'custom_metadata');
       for (const [k, v] of Object.entries(cm))
         if (typeof v !== 'string') throw badRequest(`custom_metadata value of "${k}" must be a string`);
-      target.customMetadata = cm as Record<string, string>;
+      target.customMetadata = rules.customMetadata(target.customMetadata, cm as Record<string, string>);
     }
-    if (req.body.delete_version_after !== undefined) {
-      try {
-        target.deleteVersionAfter = parseDuration(req.body.delete_version_after);
-      } catch (e) {
-        throw badRequest((e as Error).message);
-      }
-    }
+    if (req.body.delete_version_after !== undefined)
+      target.deleteVersionAfter = this.duration(req.body.delete_version_after);
     rules.metadataWriteVersions(target, now);
     this.secrets.set(key, target);
+    rules.v2Changed(key, 'metadata-write');
     return {};
+  }
+
+  /** A duration field of config or metadata; refused with 400 when it is none. */
+  private duration(value: unknown): number {
+    try {
+      return this.rules.durationSeconds(value);
+    } catch (e) {
+      throw badRequest((e as Error).message);
+    }
   }
 
   private subkeys(req: EngineRequest, key: string): EngineResponse {
@@ -330,18 +340,19 @@ class KvV2 implements Engine {
     const versions = rules.versions(req.body.versions);
     const s = this.secrets.get(key);
     if (!s) return {};
-    for (const n of versions) {
+    for (const n of rules.versionsActedOn(versions, s, op)) {
       const v = s.versions.get(n);
       if (!v) continue;
       if (op === 'delete') rules.deleteVersion(v, this.now());
       if (op === 'undelete') rules.undelete(v, this.now(), this.effectiveDeleteAfter(s));
       if (op === 'destroy') rules.destroy(v, this.now());
     }
+    rules.v2Changed(key, op === 'delete' ? 'delete-versions' : op);
     return {};
   }
 }
 
 export const factory: EngineFactory = (ctx) => {
   const rules = kvRulesWith(ctx.faults, ctx.variants);
-  return rules.version(ctx.options) === 2 ? new KvV2(ctx, rules) : new KvV1(rules);
+  return rules.version(ctx.options) === 2 ? new KvV2(ctx, rules) : new KvV1(ctx, rules);
 };

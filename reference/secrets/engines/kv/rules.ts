@@ -5,6 +5,7 @@
  * the formats of times and durations. The switches (switches.ts) replace some of these by name.
  */
 import type { EngineResponse } from '../../engine.js';
+import { parseDuration } from '../../duration.js';
 import { type SvcError, badRequest, notFound } from '../../errors.js';
 import { rfc3339 } from '../../timestamps.js';
 
@@ -35,6 +36,23 @@ export interface V2Route {
 
 /** The sub-paths of a version 2 mount. */
 export const V2_SECTIONS = ['config', 'data', 'metadata', 'subkeys', 'delete', 'undelete', 'destroy'];
+
+/** What changed a version 2 key (a read cache would have to forget it). */
+export type V2Change =
+  | 'write'
+  | 'delete-latest'
+  | 'delete-versions'
+  | 'undelete'
+  | 'destroy'
+  | 'metadata-write'
+  | 'metadata-delete';
+
+/** The settings of a version 2 mount's config/ sub-path. */
+export interface V2Config {
+  maxVersions: number;
+  casRequired: boolean;
+  deleteVersionAfter: number;
+}
 
 /** A version whose deletion time has passed (a future deletion time is only scheduled). */
 export function isDeleted(v: Version, now: number): boolean {
@@ -71,6 +89,16 @@ export const documented = {
 
   /** The storage key of a path: the whole path, so the hierarchy is kept. */
   v1Key: (path: string): string => path,
+  /** Why a key cannot hold a secret (undefined: any key can, whatever its characters). */
+  keyProblem: (_key: string, _version: 1 | 2): string | undefined => undefined,
+  /** What a read finds stored under a key (now: when it reads). */
+  v1Stored: (
+    store: Map<string, Record<string, unknown>>,
+    key: string,
+    _now: number,
+  ): Record<string, unknown> | undefined => store.get(key),
+  /** Told after a write or delete changed a key (nothing to forget: reads go to the store). */
+  v1Changed: (_key: string, _how: 'write' | 'delete'): void => {},
   /** A write needs at least one field. */
   v1CheckWrite: (body: Record<string, unknown>): void => {
     if (Object.keys(body).length === 0) throw badRequest('no data provided');
@@ -99,6 +127,26 @@ export const documented = {
   },
   /** The fields of a data write: its `data` object. */
   v2WriteData: (body: Record<string, unknown>): unknown => body.data,
+  /** The fields a new version holds: exactly those written (the previous version's are not kept). */
+  v2VersionData: (
+    _previous: Record<string, unknown> | null,
+    fields: Record<string, unknown>,
+  ): Record<string, unknown> => ({ ...fields }),
+  /** What a data or metadata read finds stored under a key (now: when it reads). */
+  v2Stored: (
+    secrets: Map<string, Secret>,
+    key: string,
+    _now: number,
+    _section: 'data' | 'metadata',
+  ): Secret | undefined => secrets.get(key),
+  /** Told after a request changed a key (nothing to forget: reads go to the store). */
+  v2Changed: (_key: string, _how: V2Change): void => {},
+  /** The config a config read answers (now: when it reads). */
+  configRead: (config: V2Config, _now: number): V2Config => ({ ...config }),
+  /** What a config write starts from: the stored settings, so a field it omits keeps its value. */
+  configBase: (stored: V2Config): V2Config => ({ ...stored }),
+  /** A duration field (delete_version_after): seconds or a duration string with units s, m, h, d. */
+  durationSeconds: (value: unknown): number => parseDuration(value),
   /** A data write without `data` is refused. */
   v2MissingData: (): Record<string, unknown> => {
     throw badRequest('no data provided');
@@ -124,6 +172,8 @@ export const documented = {
   casRequired: (engineSetting: boolean, keySetting: boolean): boolean => engineSetting || keySetting,
   /** A write with options.cas succeeds only when cas is the current version (0: the key must not exist). */
   casMatches: (cas: number, current: number): boolean => cas === current,
+  /** Whether options.cas is checked on a write with this verb (PUT and POST are synonyms). */
+  casApplies: (_method: string): boolean => true,
 
   // --- version 2: reads ---------------------------------------------------------------------
 
@@ -137,6 +187,8 @@ export const documented = {
   },
   /** A deleted or destroyed version is not readable. */
   v2ReadGone: (deleted: boolean, destroyed: boolean): boolean => deleted || destroyed,
+  /** The status of a read of a deleted or destroyed version. */
+  goneStatus: (): number => 404,
   /** The 404 body of a deleted or destroyed version: the `errors` array plus the version metadata. */
   goneBody: (meta: Record<string, unknown>): Record<string, unknown> => ({
     errors: [],
@@ -150,8 +202,12 @@ export const documented = {
 
   // --- version 2: deletion ------------------------------------------------------------------
 
+  /** The versions DELETE data/<key> deletes: the latest only. */
+  latestDeletion: (s: Secret): number[] => [s.current],
   /** DELETE data/<key> soft-deletes the latest version. */
   deleteLatest: (v: Version, now: number): void => softDelete(v, now),
+  /** The versions delete/, undelete/ and destroy/ act on: exactly those named. */
+  versionsActedOn: (named: number[], _s: Secret, _op: 'delete' | 'undelete' | 'destroy'): number[] => named,
   /** delete/<key> soft-deletes the listed versions. */
   deleteVersion: (v: Version, now: number): void => softDelete(v, now),
   /** undelete/<key> restores a soft-deleted version (with a fresh scheduled deletion if one is set). */
@@ -188,8 +244,12 @@ export const documented = {
   versionCreatedAt: (v: Version, _s: Secret): number => v.createdAt,
   /** The versions map of a metadata read. */
   metadataVersions: (versions: Record<string, unknown>): Record<string, unknown> => versions,
-  /** A metadata write is validated on a copy and stored only when every field is valid. */
+  /** A metadata write is validated on a copy and stored only when every field is valid; omitted fields keep their values. */
   metadataDraft: (stored: Secret): Secret => ({ ...stored }),
+  /** The custom_metadata a metadata write leaves: the map sent replaces the stored one. */
+  customMetadata: (_stored: Record<string, string>, sent: Record<string, string>): Record<string, string> => ({
+    ...sent,
+  }),
   /** A metadata write leaves the versions alone. */
   metadataWriteVersions: (_s: Secret, _now: number): void => {},
   /** DELETE metadata/<key> removes the key and all its versions. */

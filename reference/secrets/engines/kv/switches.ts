@@ -10,14 +10,16 @@ import { rulesWith, switchesOf } from '../../../switches.js';
 import type { Variants } from '../../../variants.js';
 import { badRequest } from '../../errors.js';
 import { rfc3339 } from '../../timestamps.js';
+import { kvDataSwitches } from './data-switches.js';
 import { type KvRules, documented, isDeleted } from './rules.js';
+import { kvStateSwitches } from './state-switches.js';
 
 const { fault, variant } = switchesOf<KvRules>(['kv']);
 const KV = 'secrets-service-core.md, Key-value engine (mount secret)';
 
 const nothing = (): void => {};
 
-export const kvSwitches = [
+const kvMainSwitches = [
   // --- legal variants ---
   variant('kv.timestamps-nanoseconds', {
     allows: `${KV}: the version 2 sub-paths are named, their fields' formats are not (RFC 3339 at any precision)`,
@@ -230,7 +232,7 @@ export const kvSwitches = [
     replace: () => ({ v2ReadMissing: () => ({ data: { data: {}, metadata: null } }) }),
   }),
   fault('kv.v2-deleted-still-readable', {
-    breaks: 'kv.v2.deleted-read-404',
+    breaks: 'kv.v2.deleted-not-read',
     statements: ['doc.core.kv.v2-subpaths'],
     description: 'A soft-deleted version still reads with 200 and its data.',
     replace: () => ({ v2ReadGone: (_deleted, destroyed) => destroyed }),
@@ -277,16 +279,39 @@ export const kvSwitches = [
     replace: () => ({ keptVersions: () => Infinity }),
   }),
   fault('kv.v2-delete-latest-ignored', {
-    breaks: 'kv.v2.delete-latest',
+    breaks: 'kv.v2.deleted-not-read',
     statements: ['doc.core.kv.v2-data-path'],
     description: 'DELETE secret/data/<key> answers 204 but deletes nothing.',
     replace: () => ({ deleteLatest: nothing }),
   }),
   fault('kv.v2-delete-versions-ignored', {
-    breaks: 'kv.v2.delete-versions',
+    breaks: 'kv.v2.deleted-not-read',
     statements: ['doc.core.kv.v2-subpaths'],
     description: 'POST secret/delete/<key> answers 204 but deletes nothing.',
     replace: () => ({ deleteVersion: nothing }),
+  }),
+  fault('kv.v2-deleted-read-400', {
+    breaks: 'kv.v2.deleted-read-404',
+    statements: ['doc.core.kv.v2-subpath-delete'],
+    description: 'A read of a soft-deleted or destroyed version answers 400 (without its data) instead of 404.',
+    replace: () => ({ goneStatus: () => 400 }),
+  }),
+  fault('kv.v2-delete-latest-deletes-all', {
+    breaks: 'kv.v2.delete-latest',
+    statements: ['doc.core.kv.v2-data-path'],
+    description: 'DELETE secret/data/<key> soft-deletes every version, not only the latest.',
+    replace: () => ({ latestDeletion: (s) => [...s.versions.keys()] }),
+  }),
+  fault('kv.v2-delete-versions-spill', {
+    breaks: 'kv.v2.delete-versions',
+    statements: ['doc.core.kv.v2-subpath-delete'],
+    description: 'POST secret/delete/<key> also soft-deletes the newest version besides the versions named.',
+    replace: (rules) => ({
+      versionsActedOn: (named, s, op) => {
+        const acted = rules.versionsActedOn(named, s, op);
+        return op === 'delete' && !acted.includes(s.current) ? [...acted, s.current] : acted;
+      },
+    }),
   }),
   fault('kv.undelete-ignored', {
     breaks: 'kv.v2.undelete',
@@ -404,6 +429,9 @@ export const kvSwitches = [
     replace: () => ({ versionCustomMetadata: () => null }),
   }),
 ];
+
+/** The whole table: this file's switches, then its parts about state across requests and data beyond the plain. */
+export const kvSwitches = [...kvMainSwitches, ...kvStateSwitches, ...kvDataSwitches];
 
 /** Keys of the directories beside `prefix` whose names start with its name, relative to its parent. */
 function siblings(paths: string[], prefix: string): string[] {

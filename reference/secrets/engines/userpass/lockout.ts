@@ -26,14 +26,14 @@ export class LockoutBook {
   }
 
   private forMount(mount: string): Map<string, Entry> {
-    let m = this.entries.get(mount);
-    if (!m) this.entries.set(mount, (m = new Map()));
+    let m = this.entries.get(this.rules.lockoutMount(mount));
+    if (!m) this.entries.set(this.rules.lockoutMount(mount), (m = new Map()));
     return m;
   }
 
   isLocked(mount: string, user: string, policy: LockoutPolicy, now: number): boolean {
     if (!this.rules.lockoutEnabled) return false;
-    const e = this.entries.get(mount)?.get(this.key(user));
+    const e = this.entries.get(this.rules.lockoutMount(mount))?.get(this.key(user));
     if (!e) return false;
     const threshold = this.rules.lockoutThreshold(policy.threshold);
     const within = !this.rules.lockExpires || now - e.lastFailedAt < policy.durationMs;
@@ -54,12 +54,12 @@ export class LockoutBook {
 
   recordSuccess(mount: string, user: string): void {
     if (!this.rules.successClearsCounter) return;
-    this.entries.get(mount)?.delete(this.key(user));
+    this.entries.get(this.rules.lockoutMount(mount))?.delete(this.key(user));
   }
 
   unlock(mount: string, user: string): void {
     if (!this.rules.unlockWorks) return;
-    this.entries.get(mount)?.delete(this.key(user));
+    this.entries.get(this.rules.lockoutMount(mount))?.delete(this.key(user));
   }
 
   /** Users locked now, per mount path. */

@@ -18,6 +18,8 @@ export interface UserpassRules {
   lockoutEnabled: boolean;
   /** The key failed attempts are counted under (one counter per user). */
   lockoutKey(user: string): string;
+  /** The mount failed attempts are counted under (a user is a user of one mount). */
+  lockoutMount(mount: string): string;
   /** The failed-attempt count that locks, given the configured threshold. */
   lockoutThreshold(threshold: number): number;
   /** Whether a lock ends after the lockout duration. */
@@ -41,6 +43,10 @@ export interface UserpassRules {
   lockedUsersOrder(names: string[]): string[];
   /** The data of a user read (the password is write-only). */
   userData(data: Record<string, unknown>, digest: Buffer): Record<string, unknown>;
+  /** The answer of a login that created a token: the token's information in `auth`. */
+  loginAnswer(auth: Record<string, unknown>): { auth?: Record<string, unknown>; data?: Record<string, unknown> };
+  /** Whether a login compares the password sent with the user's. */
+  passwordChecked: boolean;
   /** Whether the token a login returns is kept (usable). */
   loginTokenKept: boolean;
   /** The error for wrong credentials. */
@@ -57,6 +63,7 @@ export interface UserpassRules {
 export const userpassRules: UserpassRules = {
   lockoutEnabled: true,
   lockoutKey: (user) => user,
+  lockoutMount: (mount) => mount,
   lockoutThreshold: (threshold) => threshold,
   lockExpires: true,
   counterResets: true,
@@ -67,6 +74,8 @@ export const userpassRules: UserpassRules = {
   listsLockedUsers: true,
   lockedUsersOrder: (names) => names,
   userData: (data) => data,
+  passwordChecked: true,
+  loginAnswer: (auth) => ({ auth }),
   loginTokenKept: true,
   invalidCredentials: () => badRequest('invalid username or password'),
   lockedRefusal: () => badRequest('invalid username or password'),

@@ -120,6 +120,37 @@ export const userpassSwitches = [
     description: 'The unlock endpoint answers 204 but the user stays locked.',
     replace: () => ({ unlockWorks: false }),
   }),
+  // Values at and beyond the documented defaults (Limits: 5 attempts, 15 minutes lock, 15 minute reset).
+  fault('auth.lockout-threshold-late', {
+    breaks: 'auth.lockout.threshold',
+    statements: ['doc.core.auth.lockout-threshold-default', 'doc.core.limits.user-lockout'],
+    description: 'Users are locked one attempt after the threshold (the 6th failure locks, not the 5th).',
+    replace: (d) => ({ lockoutThreshold: (t) => d.lockoutThreshold(t) + 1 }),
+  }),
+  fault('auth.lockout-duration-long', {
+    breaks: 'auth.lockout.duration',
+    statements: ['doc.core.auth.lockout-duration-default', 'doc.core.limits.user-lockout-duration'],
+    description: 'A lock lasts 20 minutes whatever the configured lockout duration (default 15 minutes).',
+    replace: (d) => ({
+      lockoutPolicy: (configured) => ({ ...d.lockoutPolicy(configured), durationMs: 20 * 60 * 1000 }),
+    }),
+  }),
+  fault('auth.lockout-reset-window-long', {
+    breaks: 'auth.lockout.reset-window',
+    statements: ['doc.core.auth.lockout-reset-default', 'doc.core.limits.user-lockout-reset'],
+    description:
+      'The failed-attempt counter restarts only after 30 minutes without attempts whatever the configured reset window (default 15 minutes).',
+    replace: (d) => ({
+      lockoutPolicy: (configured) => ({ ...d.lockoutPolicy(configured), resetMs: 30 * 60 * 1000 }),
+    }),
+  }),
+  fault('auth.lockout-shared-across-mounts', {
+    breaks: 'auth.lockout.per-user',
+    statements: ['doc.core.auth.lockout-stops-validating'],
+    description:
+      'Failed attempts are counted per user name across every username/password mount: locking alice on one mount locks the alice of another.',
+    replace: () => ({ lockoutMount: () => '*' }),
+  }),
   fault('auth.userpass-read-shows-password', {
     breaks: 'auth.write-only.user-password',
     statements: ['doc.core.auth.login-from-method'],
@@ -128,9 +159,22 @@ export const userpassSwitches = [
       userData: (data, digest) => ({ ...d.userData(data, digest), password: digest.toString('base64') }),
     }),
   }),
+  fault('auth.login-password-unchecked', {
+    breaks: 'auth.login.wrong-password-refused',
+    statements: ['doc.core.errors.status-403-credentials', 'doc.core.auth.login-from-method'],
+    description: 'A login of an existing user succeeds whatever password is sent (the password is not compared).',
+    replace: () => ({ passwordChecked: false }),
+  }),
+  fault('auth.login-token-in-data', {
+    breaks: 'auth.login.returns-token',
+    statements: ['doc.core.envelope.auth-information', 'doc.core.auth.login-returns-token'],
+    description:
+      'A login answers the new token in data (auth is null), not as the authentication information of the envelope.',
+    replace: () => ({ loginAnswer: (auth) => ({ data: auth }) }),
+  }),
   fault('auth.login-token-unusable', {
     breaks: 'auth.login.returns-token',
-    statements: ['doc.core.auth.login-returns-token', 'doc.core.auth.login-from-method'],
+    statements: ['doc.core.auth.login-token-reused', 'doc.core.auth.login-from-method'],
     description: 'Login returns a client token the service does not know.',
     replace: () => ({ loginTokenKept: false }),
   }),
