@@ -194,7 +194,7 @@ export const parameterJobSwitches = [
   }),
   fault('jobs.versions-diff-fields-untyped', {
     breaks: 'jobs.versions.diffs',
-    statements: ['doc.jobs.versions.diff-shape'],
+    statements: ['doc.jobs.versions.diff-field-diffs'],
     description: 'the field diffs of the versions answer carry no Type and no Annotations',
     replace: answeringObject('GET /v1/job/*id/versions', (answer) => {
       for (const d of Array.isArray(answer.Diffs) ? answer.Diffs : [])

@@ -69,7 +69,7 @@ export const parameterSchedulingSwitches = [
   }),
   fault('jobs.dispatch-no-job-create-index', {
     breaks: 'jobs.dispatch.creates-child',
-    statements: ['doc.jobs.dispatch.response'],
+    statements: ['doc.jobs.dispatch.response-job-create-index'],
     description: 'the dispatch answer has no JobCreateIndex',
     replace: answeringObject('WRITE /v1/job/*id/dispatch', ({ JobCreateIndex: _, ...rest }) => rest),
   }),
@@ -139,7 +139,7 @@ export const parameterSchedulingSwitches = [
   }),
   fault('jobs.plan-answer-no-index', {
     breaks: 'jobs.plan.response',
-    statements: ['doc.jobs.plan.response'],
+    statements: ['doc.jobs.plan.response-index'],
     description: 'the plan answer has no Index',
     replace: answeringObject('WRITE /v1/job/*id/plan', ({ Index: _, ...rest }) => rest),
   }),
@@ -174,7 +174,7 @@ export const parameterSchedulingSwitches = [
   }),
   fault('jobs.periodic-force-no-eval-create-index', {
     breaks: 'jobs.periodic.force',
-    statements: ['doc.jobs.periodic.response'],
+    statements: ['doc.jobs.periodic.response-eval-create-index'],
     description: 'the periodic force answer has no EvalCreateIndex',
     replace: answeringObject('WRITE /v1/job/*id/periodic/force', ({ EvalCreateIndex: _, ...rest }) => rest),
   }),
@@ -206,7 +206,7 @@ export const parameterSchedulingSwitches = [
   // ---- scale -------------------------------------------------------------------------------------
   fault('jobs.scale-status-counts-stuck', {
     breaks: 'jobs.scale.status',
-    statements: ['doc.jobs.scale-status.fields'],
+    statements: ['doc.jobs.scale-status.tg-placed', 'doc.jobs.scale-status.tg-running', 'doc.jobs.scale-status.tg-healthy'],
     description: 'the scale status counts no Placed, Running or Healthy allocation (stuck at 0)',
     replace: answeringObject('GET /v1/job/*id/scale', (status) => {
       for (const g of Object.values((status.TaskGroups ?? {}) as Record<string, Job>)) {

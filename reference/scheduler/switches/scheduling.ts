@@ -17,19 +17,19 @@ export const schedulingSwitches = [
   }),
   fault('jobs.dispatch-payload-required-ignored', {
     breaks: 'jobs.dispatch.payload-required',
-    statements: ['doc.jobs.job.parameterized'],
+    statements: ['doc.jobs.job.parameterized-payload'],
     description: 'a dispatch without payload is accepted when the job requires one',
     replace: () => ({ dispatchPayloadRequiredChecked: false }),
   }),
   fault('jobs.dispatch-meta-required-ignored', {
     breaks: 'jobs.dispatch.meta-required',
-    statements: ['doc.jobs.job.parameterized'],
+    statements: ['doc.jobs.job.parameterized-meta-required'],
     description: 'a dispatch missing MetaRequired keys is accepted',
     replace: () => ({ dispatchMetaRequiredChecked: false }),
   }),
   fault('jobs.dispatch-meta-unpermitted-accepted', {
     breaks: 'jobs.dispatch.meta-optional-only',
-    statements: ['doc.jobs.job.parameterized'],
+    statements: ['doc.jobs.job.parameterized-meta-optional'],
     description: 'a dispatch with meta keys outside MetaRequired/MetaOptional is accepted',
     replace: () => ({ dispatchMetaUnpermittedRefused: false }),
   }),
@@ -126,7 +126,7 @@ export const schedulingSwitches = [
   }),
   fault('jobs.deployment-never-successful', {
     breaks: 'jobs.deployment.created-for-service-update',
-    statements: ['doc.jobs.values.deployment-status'],
+    statements: ['doc.jobs.values.deployment-status-successful'],
     description: 'deployments stay running forever',
     replace: () => ({ deploymentsComplete: false }),
   }),
