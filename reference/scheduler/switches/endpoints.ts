@@ -18,10 +18,19 @@ const missing = (endpoint: string, breaks: string, ...statements: string[]) => (
 });
 
 export const endpointSwitches = [
-  fault('jobs.list-endpoint-missing', missing('GET /v1/jobs', 'jobs.list.returns-items', 'doc.jobs.list.endpoint', 'doc.jobs.overview.op-lists')),
+  fault(
+    'jobs.list-endpoint-missing',
+    missing('GET /v1/jobs', 'jobs.list.returns-items', 'doc.jobs.list.endpoint', 'doc.jobs.overview.op-lists'),
+  ),
   fault(
     'jobs.register-endpoint-missing',
-    missing('POST /v1/jobs', 'jobs.register.creates-job', 'doc.jobs.register.endpoint', 'doc.jobs.overview.registers', 'doc.jobs.overview.op-registers'),
+    missing(
+      'POST /v1/jobs',
+      'jobs.register.creates-job',
+      'doc.jobs.register.endpoint',
+      'doc.jobs.overview.registers',
+      'doc.jobs.overview.op-registers',
+    ),
   ),
   fault(
     'jobs.parse-endpoint-missing',
@@ -42,19 +51,39 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.versions-endpoint-missing',
-    missing('GET /v1/job/:job_id/versions', 'jobs.versions.list', 'doc.jobs.versions.endpoint', 'doc.jobs.overview.op-reads-versions'),
+    missing(
+      'GET /v1/job/:job_id/versions',
+      'jobs.versions.list',
+      'doc.jobs.versions.endpoint',
+      'doc.jobs.overview.op-reads-versions',
+    ),
   ),
   fault(
     'jobs.allocations-endpoint-missing',
-    missing('GET /v1/job/:job_id/allocations', 'jobs.allocations.list', 'doc.jobs.allocations.endpoint', 'doc.jobs.overview.op-reads-allocations'),
+    missing(
+      'GET /v1/job/:job_id/allocations',
+      'jobs.allocations.list',
+      'doc.jobs.allocations.endpoint',
+      'doc.jobs.overview.op-reads-allocations',
+    ),
   ),
   fault(
     'jobs.evaluations-endpoint-missing',
-    missing('GET /v1/job/:job_id/evaluations', 'jobs.evaluations.list', 'doc.jobs.evaluations.endpoint', 'doc.jobs.overview.op-reads-evaluations'),
+    missing(
+      'GET /v1/job/:job_id/evaluations',
+      'jobs.evaluations.list',
+      'doc.jobs.evaluations.endpoint',
+      'doc.jobs.overview.op-reads-evaluations',
+    ),
   ),
   fault(
     'jobs.deployments-endpoint-missing',
-    missing('GET /v1/job/:job_id/deployments', 'jobs.deployments.list', 'doc.jobs.deployments.endpoint', 'doc.jobs.overview.op-reads-deployments'),
+    missing(
+      'GET /v1/job/:job_id/deployments',
+      'jobs.deployments.list',
+      'doc.jobs.deployments.endpoint',
+      'doc.jobs.overview.op-reads-deployments',
+    ),
   ),
   fault(
     'jobs.deployment-endpoint-missing',
@@ -62,15 +91,30 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.summary-endpoint-missing',
-    missing('GET /v1/job/:job_id/summary', 'jobs.summary.read', 'doc.jobs.summary.endpoint', 'doc.jobs.overview.op-reads-summaries'),
+    missing(
+      'GET /v1/job/:job_id/summary',
+      'jobs.summary.read',
+      'doc.jobs.summary.endpoint',
+      'doc.jobs.overview.op-reads-summaries',
+    ),
   ),
   fault(
     'jobs.update-endpoint-missing',
-    missing('POST /v1/job/:job_id', 'jobs.update.path-job-id', 'doc.jobs.update.endpoint', 'doc.jobs.overview.op-updates'),
+    missing(
+      'POST /v1/job/:job_id',
+      'jobs.update.path-job-id',
+      'doc.jobs.update.endpoint',
+      'doc.jobs.overview.op-updates',
+    ),
   ),
   fault(
     'jobs.dispatch-endpoint-missing',
-    missing('POST /v1/job/:job_id/dispatch', 'jobs.dispatch.creates-child', 'doc.jobs.dispatch.endpoint', 'doc.jobs.overview.op-dispatches'),
+    missing(
+      'POST /v1/job/:job_id/dispatch',
+      'jobs.dispatch.creates-child',
+      'doc.jobs.dispatch.endpoint',
+      'doc.jobs.overview.op-dispatches',
+    ),
   ),
   fault(
     'jobs.dispatch-payload-endpoint-missing',
@@ -78,7 +122,12 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.revert-endpoint-missing',
-    missing('POST /v1/job/:job_id/revert', 'jobs.revert.by-version', 'doc.jobs.revert.endpoint', 'doc.jobs.overview.op-reverts'),
+    missing(
+      'POST /v1/job/:job_id/revert',
+      'jobs.revert.by-version',
+      'doc.jobs.revert.endpoint',
+      'doc.jobs.overview.op-reverts',
+    ),
   ),
   fault(
     'jobs.stable-endpoint-missing',
@@ -111,15 +160,30 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.scale-endpoint-missing',
-    missing('POST /v1/job/:job_id/scale', 'jobs.scale.sets-count', 'doc.jobs.scale.endpoint', 'doc.jobs.overview.op-scales'),
+    missing(
+      'POST /v1/job/:job_id/scale',
+      'jobs.scale.sets-count',
+      'doc.jobs.scale.endpoint',
+      'doc.jobs.overview.op-scales',
+    ),
   ),
   fault(
     'jobs.services-endpoint-missing',
-    missing('GET /v1/job/:job_id/services', 'jobs.services.list', 'doc.jobs.services.endpoint', 'doc.jobs.overview.op-reads-services'),
+    missing(
+      'GET /v1/job/:job_id/services',
+      'jobs.services.list',
+      'doc.jobs.services.endpoint',
+      'doc.jobs.overview.op-reads-services',
+    ),
   ),
   fault(
     'jobs.actions-endpoint-missing',
-    missing('GET /v1/job/:job_id/actions', 'jobs.actions.list', 'doc.jobs.actions.endpoint', 'doc.jobs.overview.op-reads-actions'),
+    missing(
+      'GET /v1/job/:job_id/actions',
+      'jobs.actions.list',
+      'doc.jobs.actions.endpoint',
+      'doc.jobs.overview.op-reads-actions',
+    ),
   ),
   fault(
     'jobs.action-stream-endpoint-missing',
@@ -127,7 +191,12 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.tag-endpoint-missing',
-    missing('POST /v1/job/:job_id/versions/:tag_name/tag', 'jobs.tag.create', 'doc.jobs.tag.endpoint', 'doc.jobs.overview.op-tags'),
+    missing(
+      'POST /v1/job/:job_id/versions/:tag_name/tag',
+      'jobs.tag.create',
+      'doc.jobs.tag.endpoint',
+      'doc.jobs.overview.op-tags',
+    ),
   ),
   fault(
     'jobs.tag-delete-endpoint-missing',

@@ -102,14 +102,14 @@ export const parameterSchedulingSwitches = [
   }),
   fault('jobs.evaluate-force-reschedule-always', {
     breaks: 'jobs.evaluate.force-reschedule',
-    statements: ['doc.jobs.evaluate.force-reschedule'],
+    statements: ['doc.jobs.evaluate.force-reschedule-default'],
     description:
       'every evaluate request reschedules failed allocations past their limits or within their delays, ForceReschedule false or absent too (the default is false)',
     replace: () => ({ forceRescheduleDefault: true }),
   }),
   fault('jobs.evaluate-force-reschedule-false-forces', {
     breaks: 'jobs.evaluate.force-reschedule',
-    statements: ['doc.jobs.evaluate.force-reschedule'],
+    statements: ['doc.jobs.evaluate.force-reschedule-default'],
     description: 'EvalOptions.ForceReschedule false forces the reschedule (any ForceReschedule value is taken as true)',
     replace: () => ({ forceRescheduleFalseHonoured: false }),
   }),
@@ -206,7 +206,11 @@ export const parameterSchedulingSwitches = [
   // ---- scale -------------------------------------------------------------------------------------
   fault('jobs.scale-status-counts-stuck', {
     breaks: 'jobs.scale.status',
-    statements: ['doc.jobs.scale-status.tg-placed', 'doc.jobs.scale-status.tg-running', 'doc.jobs.scale-status.tg-healthy'],
+    statements: [
+      'doc.jobs.scale-status.tg-placed',
+      'doc.jobs.scale-status.tg-running',
+      'doc.jobs.scale-status.tg-healthy',
+    ],
     description: 'the scale status counts no Placed, Running or Healthy allocation (stuck at 0)',
     replace: answeringObject('GET /v1/job/*id/scale', (status) => {
       for (const g of Object.values((status.TaskGroups ?? {}) as Record<string, Job>)) {
@@ -306,7 +310,7 @@ export const parameterSchedulingSwitches = [
   }),
   fault('jobs.action-no-close-frame', {
     breaks: 'jobs.action.ws-frames-order',
-    statements: ['doc.jobs.run-action.output-frames'],
+    statements: ['doc.jobs.run-action.close-frame'],
     description: 'the action stream never sends {stdout: {close: true}}',
     replace: () => ({ actionSendsClose: false }),
   }),

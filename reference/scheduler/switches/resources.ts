@@ -107,19 +107,19 @@ export const resourceSwitches = [
   }),
   fault('jobs.read-status-empty', {
     breaks: 'jobs.read.returns-job',
-    statements: ['doc.jobs.values.job-status-pending', 'doc.jobs.values.job-status-running'],
+    statements: ['doc.jobs.values.job-status-pending', 'doc.jobs.values.job-status-running', 'doc.jobs.job.status'],
     description: 'GET /v1/job/:job_id answers an empty Status, pending or running',
     replace: answered(JOB, (job) => ({ ...job, Status: '' })),
   }),
   fault('jobs.read-version-string', {
     breaks: 'jobs.update.bumps-version',
-    statements: ['doc.jobs.versioning.integer-version'],
+    statements: ['doc.jobs.versioning.integer-version', 'doc.jobs.job.version'],
     description: 'GET /v1/job/:job_id answers Version as a string',
     replace: answered(JOB, (job) => ({ ...job, Version: String(job.Version) })),
   }),
   fault('jobs.read-indexes-strings', {
     breaks: 'jobs.types.indexes-integer',
-    statements: ['doc.jobs.resources.modify-index-integer'],
+    statements: ['doc.jobs.resources.modify-index-integer', 'doc.jobs.job.modify-index'],
     description: 'GET /v1/job/:job_id answers ModifyIndex as a string',
     replace: answered(JOB, (job) => ({ ...job, ModifyIndex: String(job.ModifyIndex) })),
   }),
@@ -181,7 +181,11 @@ export const resourceSwitches = [
   }),
   fault('jobs.summary-children-zero', {
     breaks: 'jobs.summary.read',
-    statements: ['doc.jobs.summary.children-pending', 'doc.jobs.summary.children-running', 'doc.jobs.summary.children-dead'],
+    statements: [
+      'doc.jobs.summary.children-pending',
+      'doc.jobs.summary.children-running',
+      'doc.jobs.summary.children-dead',
+    ],
     description: 'GET /v1/job/:job_id/summary never counts children (Pending, Running and Dead stay 0)',
     replace: answered('GET /v1/job/:job_id/summary', (s) => ({ ...s, Children: { Pending: 0, Running: 0, Dead: 0 } })),
   }),

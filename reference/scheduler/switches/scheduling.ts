@@ -11,7 +11,7 @@ const { fault } = switchesOf<SchedulerRules>(['jobs']);
 export const schedulingSwitches = [
   fault('jobs.dispatch-payload-unlimited', {
     breaks: 'jobs.dispatch.payload-max-16k',
-    statements: ['doc.jobs.dispatch.payload', 'doc.jobs.limits.dispatch-payload'],
+    statements: ['doc.jobs.limits.dispatch-payload', 'doc.jobs.dispatch.payload-limit'],
     description: 'a dispatch payload above 16384 bytes is accepted',
     replace: () => ({ dispatchPayloadLimit: Number.POSITIVE_INFINITY }),
   }),
@@ -161,7 +161,7 @@ export const schedulingSwitches = [
   }),
   fault('jobs.scale-target-group-optional', {
     breaks: 'jobs.scale.target-group-required',
-    statements: ['doc.jobs.scale.target'],
+    statements: ['doc.jobs.scale.target', 'doc.jobs.scale.target-group'],
     description: 'a scale request without Target.Group scales the first group',
     replace: () => ({ scaleTargetGroupRequired: false }),
   }),
