@@ -24,6 +24,7 @@ import {
   ok,
   currentVersion,
 } from './helpers.js';
+import { writeAnswer } from './answers.js';
 
 suite('jobs');
 
@@ -98,7 +99,8 @@ conformance(
     const ex = await t.sched.post(`job/${enc(id)}/scale`, {
       body: { Count: 3, Message: 'more', Target: { Group: 'cache' } },
     });
-    t.check(ex, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    // A write response; the scaled service job is evaluated.
+    t.check(ex, ok, ...writeAnswer({ evaluation: true }));
     t.check(await t.sched.get(`job/${enc(id)}/scale`), ok, bodyAt('/TaskGroups/cache/Desired', 3));
     const scaled = await readJob(t, id);
     expectEqual(scaled.TaskGroups[0].Count, 3, 'the job definition has the new count');
@@ -181,6 +183,8 @@ conformance(
       (ex) => body(ex)?.Status === 'running',
     );
     t.check(latest, ok, bodyAt('/Status', 'running'), bodyAt('/JobID', id));
+    // The list of the job's deployments shows it running too.
+    t.check(await t.sched.get(`job/${enc(id)}/deployments`), ok, bodyAt('/0/Status', 'running'));
     const before = await readJob(t, id);
     const ex = await t.sched.post(`job/${enc(id)}/scale`, {
       body: { Count: 5, Message: 'during deployment', Target: { Group: 'web' } },

@@ -162,7 +162,7 @@ export const clauseAnswerSwitches = [
     'jobs.deployments-running-as-active',
     onAnswer(
       DEPLOYMENTS,
-      'jobs.deployments.list',
+      'jobs.scale.active-deployment-400',
       ['doc.jobs.values.deployment-status-running'],
       'running deployments are listed with Status active',
       each((d) => (d.Status === 'running' ? { ...d, Status: 'active' } : d)),

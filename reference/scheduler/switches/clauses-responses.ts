@@ -98,8 +98,10 @@ export const clauseResponseSwitches = [
     dropped('DELETE /v1/job/:job_id', 'KnownLeader', 'jobs.stop.marks-stopped', 'doc.jobs.stop.response'),
   ),
   fault(
-    'jobs.scale-answer-drops-warnings',
-    dropped('POST /v1/job/:job_id/scale', 'Warnings', 'jobs.scale.sets-count', 'doc.jobs.scale.response'),
+    // Index, not Warnings: an empty Warnings may be left out (a field holding no value), so a
+    // scheduler dropping the empty Warnings of a scale answer breaks nothing.
+    'jobs.scale-answer-drops-index',
+    dropped('POST /v1/job/:job_id/scale', 'Index', 'jobs.scale.sets-count', 'doc.jobs.scale.response'),
   ),
   fault(
     'jobs.revert-answer-drops-eval-id',

@@ -224,7 +224,7 @@ export const clauseRuleSwitches = [
     replace: () => ({ forceRescheduleOverridesDelays: false }),
   }),
   fault('jobs.plan-created-evals-null', {
-    breaks: 'jobs.plan.response',
+    breaks: 'jobs.plan.created-evals-blocked',
     statements: ['doc.jobs.plan.response-created-evals'],
     description: 'the plan answers CreatedEvals null, even when its scheduler would create a blocked evaluation',
     replace: () => ({ planCreatedEvals: () => null }),
