@@ -466,7 +466,7 @@ conformance(
     id: 'jobs.update.path-job-id',
     level: 'MUST',
     title:
-      'POST /v1/job/:job_id registers the Job of the body: a field it leaves out is not kept from the version before',
+      'POST /v1/job/:job_id registers the Job of the body; a field it leaves out is not kept from the version before (assumption)',
   },
   async (t) => {
     const { id, job } = await registered(t, 'service', 'replace');
@@ -475,12 +475,15 @@ conformance(
     t.check(await update(t, { ...withoutMeta, Priority: 55 }), ok);
     const read = await readJob(t, id);
     expectEqual(read.Priority, 55, 'the update was applied');
-    expectThat(
-      read.Meta === undefined || read.Meta === null || Object.keys(read.Meta as Obj).length === 0,
-      'update',
-      'the job read after an update without Meta holds no Meta (the update replaces, never merges)',
-      'no Meta',
-      read.Meta,
+    // What becomes of a field the new definition leaves out is not said: the open point only.
+    t.assuming('jobs.update.replaces-definition', () =>
+      expectThat(
+        read.Meta === undefined || read.Meta === null || Object.keys(read.Meta as Obj).length === 0,
+        'update',
+        'the job read after an update without Meta holds no Meta (the update replaces, never merges)',
+        'no Meta',
+        read.Meta,
+      ),
     );
   },
 );

@@ -112,7 +112,8 @@ conformance(
   {
     id: 'jobs.scale.sets-count',
     level: 'MUST',
-    title: 'POST /v1/job/:job_id/scale without Count (it is optional) leaves the group count as it was',
+    title:
+      'POST /v1/job/:job_id/scale without Count (it is optional) is accepted; the group count stays as it was (assumption)',
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'snocount');
@@ -125,8 +126,14 @@ conformance(
       }),
       ok,
     );
-    expectEqual((await readJob(t, id)).TaskGroups[0].Count, before, 'the group count after a scale without Count');
-    t.check(await t.sched.get(`job/${enc(id)}/scale`), ok, bodyAt('/TaskGroups/cache/Desired', before));
+    // What a scale without Count does to the count is not said: the open point only.
+    const read = await readJob(t, id);
+    const status = await t.sched.get(`job/${enc(id)}/scale`);
+    t.check(status, ok);
+    t.assuming('jobs.scale.count-omitted-unchanged', () => {
+      expectEqual(read.TaskGroups[0].Count, before, 'the group count after a scale without Count');
+      t.check(status, bodyAt('/TaskGroups/cache/Desired', before));
+    });
   },
 );
 

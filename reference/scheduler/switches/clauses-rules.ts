@@ -262,7 +262,7 @@ export const clauseRuleSwitches = [
     replace: () => ({ readCaseSensitive: false }),
   }),
   fault('jobs.update-merges-previous', {
-    breaks: 'jobs.update.path-job-id',
+    breaks: 'jobs.update.replaces-definition',
     statements: ['doc.jobs.update.path-job-id'],
     description:
       "an update takes the previous version's value for every top-level field the new definition leaves empty (Meta, Constraints, ...): a merge, not the Job of the body",

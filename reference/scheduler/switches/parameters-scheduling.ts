@@ -222,7 +222,7 @@ export const parameterSchedulingSwitches = [
     }),
   }),
   fault('jobs.scale-without-count-zeroes', {
-    breaks: 'jobs.scale.sets-count',
+    breaks: 'jobs.scale.count-omitted-unchanged',
     statements: ['doc.jobs.scale.count'],
     description: 'a scale request without Count sets the group count to 0 (instead of only recording its event)',
     replace: () => ({ scaleWithoutCountKeepsCount: false }),
