@@ -51,25 +51,8 @@ export const clauseAnswerSwitches = [
   fault('jobs.evaluations-drop-type', dropped(EVALS, 'Type', 'jobs.evaluations.list', 'doc.jobs.evaluation.type')),
   fault('jobs.evaluations-drop-job-id', dropped(EVALS, 'JobID', 'jobs.evaluations.list', 'doc.jobs.evaluation.job-id')),
   fault(
-    'jobs.evaluations-drop-node-id',
-    dropped(EVALS, 'NodeID', 'jobs.evaluations.list', 'doc.jobs.evaluation.node-id'),
-  ),
-  fault(
-    'jobs.evaluations-drop-node-modify-index',
-    dropped(EVALS, 'NodeModifyIndex', 'jobs.evaluations.list', 'doc.jobs.evaluation.node-modify-index'),
-  ),
-  fault(
     'jobs.evaluations-drop-status',
     dropped(EVALS, 'Status', 'jobs.evaluations.list', 'doc.jobs.evaluation.status'),
-  ),
-  fault(
-    'jobs.evaluations-drop-status-description',
-    dropped(EVALS, 'StatusDescription', 'jobs.evaluations.list', 'doc.jobs.evaluation.status-description'),
-  ),
-  fault('jobs.evaluations-drop-wait', dropped(EVALS, 'Wait', 'jobs.evaluations.list', 'doc.jobs.evaluation.wait')),
-  fault(
-    'jobs.evaluations-drop-next-eval',
-    dropped(EVALS, 'NextEval', 'jobs.evaluations.list', 'doc.jobs.evaluation.next-eval'),
   ),
   fault(
     'jobs.evaluations-drop-previous-eval',
@@ -82,18 +65,6 @@ export const clauseAnswerSwitches = [
   fault(
     'jobs.evaluations-drop-failed-tg-allocs',
     dropped(EVALS, 'FailedTGAllocs', 'jobs.evaluations.list', 'doc.jobs.evaluation.failed-tg-allocs'),
-  ),
-  fault(
-    'jobs.evaluations-drop-class-eligibility',
-    dropped(EVALS, 'ClassEligibility', 'jobs.evaluations.list', 'doc.jobs.evaluation.class-eligibility'),
-  ),
-  fault(
-    'jobs.evaluations-drop-escaped-computed-class',
-    dropped(EVALS, 'EscapedComputedClass', 'jobs.evaluations.list', 'doc.jobs.evaluation.escaped-computed-class'),
-  ),
-  fault(
-    'jobs.evaluations-drop-annotate-plan',
-    dropped(EVALS, 'AnnotatePlan', 'jobs.evaluations.list', 'doc.jobs.evaluation.annotate-plan'),
   ),
   fault(
     'jobs.evaluations-drop-queued-allocations',

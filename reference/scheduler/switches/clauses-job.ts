@@ -36,7 +36,9 @@ const mangled = (s: string) => s.replace(/[^\u0000-\u007f]/g, '?');
 
 export const clauseJobSwitches = [
   // ---- fields a client sends -------------------------------------------------------------------
-  fault('jobs.job-region-dropped', decoderDrops('job', 'Region', READ, 'doc.jobs.job.region')),
+  // Region as read: one region serves the run, so a submitted Region the scheduler drops comes back as the
+  // default, the same value (not observable); a read without it is.
+  fault('jobs.read-drops-region', dropped(JOB, 'Region', READ, 'doc.jobs.job.region')),
   fault('jobs.job-name-dropped', decoderDrops('job', 'Name', READ, 'doc.jobs.job.name')),
   fault('jobs.job-all-at-once-dropped', decoderDrops('job', 'AllAtOnce', READ, 'doc.jobs.job.all-at-once')),
   fault('jobs.job-constraints-first-only', decoderKeepsFirst('job', 'Constraints', READ, 'doc.jobs.job.constraints')),
@@ -79,10 +81,6 @@ export const clauseJobSwitches = [
   ),
   fault('jobs.read-drops-payload', dropped(JOB, 'Payload', READ, 'doc.jobs.job.payload')),
   fault('jobs.read-drops-meta', dropped(JOB, 'Meta', READ, 'doc.jobs.job.meta')),
-  fault(
-    'jobs.read-drops-status-description',
-    dropped(JOB, 'StatusDescription', READ, 'doc.jobs.job.status-description'),
-  ),
   fault(
     'jobs.read-parent-id-empty',
     onAnswer(

@@ -210,14 +210,6 @@ export const clauseListSwitches = [
     dropped(ALLOCS, 'TaskGroup', 'jobs.allocations.list', 'doc.jobs.allocation.task-group'),
   ),
   fault(
-    'jobs.allocations-drop-desired-description',
-    dropped(ALLOCS, 'DesiredDescription', 'jobs.allocations.list', 'doc.jobs.allocation.desired-description'),
-  ),
-  fault(
-    'jobs.allocations-drop-client-description',
-    dropped(ALLOCS, 'ClientDescription', 'jobs.allocations.list', 'doc.jobs.allocation.client-description'),
-  ),
-  fault(
     'jobs.allocations-drop-task-states',
     dropped(ALLOCS, 'TaskStates', 'jobs.allocations.list', 'doc.jobs.allocation.task-states'),
   ),
