@@ -1,3 +1,4 @@
+// size: the read-back of every resource the document lists (job, summary with children, submission, write response, query meta), each test making the object it reads.
 /**
  * The resources of the jobs document and their fields, read back: a job definition with every
  * sub-structure the document lists, the job types, a periodic job, the job summary with its
