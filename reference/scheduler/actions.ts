@@ -42,7 +42,7 @@ export class ActionStreams {
 
   /** What the action prints (the stream's data, decoded). */
   outputOf(command: string, args: string[], tty: boolean): string {
-    return output(command, args, tty && this.rules.actionTtyControlSequences);
+    return output(command, args, this.rules.actionTerminal(tty) && this.rules.actionTtyControlSequences);
   }
 
   /** Upgrades the connection and runs the action; call only after the request was validated. */
@@ -112,7 +112,7 @@ export class ActionStreams {
     const extra = this.rules.actionExtraFrames;
     if (extra) send({ stderr: { data: '' } });
     for (const chunk of [bytes.subarray(0, half), bytes.subarray(half)])
-      if (chunk.length) send({ stdout: { data: chunk.toString('base64') } });
+      if (chunk.length) send({ stdout: { data: chunk.toString(this.rules.actionDataEncoding) } });
     if (!this.rules.actionStreamEnds) {
       // The output and its close frame, then nothing: the stream stays open until the client goes.
       send({ stdout: { close: true } });
@@ -121,13 +121,16 @@ export class ActionStreams {
     const close = () => {
       if (this.rules.actionSendsClose) send({ stdout: { close: true } });
     };
+    const exited = () => {
+      if (this.rules.actionSendsExited) send({ exited: true, result: {} });
+    };
     if (!this.rules.actionCloseBeforeExit) {
-      send({ exited: true, result: {} });
+      exited();
       close();
     } else {
       close();
       if (extra) send({ stderr: { close: true } });
-      send({ exited: true, result: {} });
+      exited();
     }
     ws.close(1000);
   }

@@ -71,8 +71,13 @@ export function reconcile(store: Store, e: Entry, ev: Job, deploymentID: string,
       // A failed allocation holds its place unless its ReschedulePolicy lets it be replaced now or
       // the evaluation forces it (reschedule.ts); a replacement is linked to it.
       const failedHere = live.filter((a) => a.TaskGroup === g.Name && a.ClientStatus === 'failed' && !a.NextAllocation);
-      const replacing = failedHere.filter(
-        (a) => a.forceReschedule === true || rescheduleAllowed(a, g, store.nowNs() / 1_000_000),
+      const replacing = failedHere.filter((a) =>
+        a.forceReschedule === true
+          ? rescheduleAllowed(a, g, store.nowNs() / 1_000_000, {
+              delay: !store.rules.forceRescheduleOverridesDelays,
+              limit: !store.rules.forceRescheduleOverridesLimits,
+            })
+          : rescheduleAllowed(a, g, store.nowNs() / 1_000_000),
       );
       for (const a of failedHere) delete a.forceReschedule;
       for (const a of [...mine]) {
@@ -199,4 +204,38 @@ export function shutdownDelayMs(job: Job, group: string): number {
   if (!g) return 0;
   const ns = Math.max(Number(g.ShutdownDelay ?? 0), ...(g.Tasks ?? []).map((t: Job) => Number(t.ShutdownDelay ?? 0)));
   return Math.ceil(ns / 1e6);
+}
+
+/**
+ * The blocked evaluation a plan's scheduler would create for what it cannot place (the plan lists
+ * it in CreatedEvals; nothing is stored: a plan is a dry run).
+ */
+export function blockedEvalOf(job: Job, now: number, id: string, jobModifyIndex: number): Job {
+  return {
+    ID: id,
+    Namespace: job.Namespace,
+    Priority: job.Priority,
+    Type: job.Type,
+    TriggeredBy: 'queued-allocs',
+    JobID: job.ID,
+    JobModifyIndex: jobModifyIndex,
+    NodeID: '',
+    NodeModifyIndex: 0,
+    Status: 'blocked',
+    StatusDescription: 'created to place remaining allocations',
+    Wait: 0,
+    NextEval: '',
+    PreviousEval: '',
+    BlockedEval: '',
+    FailedTGAllocs: null,
+    ClassEligibility: {},
+    EscapedComputedClass: false,
+    AnnotatePlan: false,
+    QueuedAllocations: null,
+    SnapshotIndex: 0,
+    CreateIndex: 0,
+    ModifyIndex: 0,
+    CreateTime: now,
+    ModifyTime: now,
+  };
 }

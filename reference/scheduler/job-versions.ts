@@ -50,6 +50,7 @@ export function addSubmission(
   e: Entry,
   s: Omit<Submission, 'Namespace' | 'JobID' | 'Version' | 'JobIndex'>,
   kept: number,
+  newest = true,
 ): void {
   e.submissions.set(e.job.Version, {
     ...s,
@@ -58,6 +59,6 @@ export function addSubmission(
     Version: e.job.Version,
     JobIndex: e.job.JobModifyIndex,
   });
-  const versions = [...e.submissions.keys()].sort((a, b) => b - a);
+  const versions = [...e.submissions.keys()].sort((a, b) => (newest ? b - a : a - b));
   for (const v of versions.slice(kept)) e.submissions.delete(v);
 }

@@ -19,6 +19,8 @@ export interface ParameterRules {
   // ---- list jobs ---------------------------------------------------------------------------------
   /** `per_page` when omitted (0: not paginated). */
   listDefaultPerPage: number;
+  /** `per_page` of this request as the query gives it (undefined when omitted: the default stands in). */
+  listPerPage(given: number | undefined): number | undefined;
   /** `meta` when omitted. */
   listMetaDefault: boolean;
 
@@ -31,6 +33,12 @@ export interface ParameterRules {
   scheduledDefinition(job: Job, submission: Job | null): Job;
   /** Whether the index is enforced: `EnforceIndex` (default false). */
   enforceIndexRequested(flag: boolean, jobModifyIndex: number | undefined): boolean;
+  /** Which register routes check `EnforceIndex` (create, POST /v1/jobs; update, POST /v1/job/:job_id). */
+  enforceIndexChecked(route: 'create' | 'update'): boolean;
+  /** With EnforceIndex, `JobModifyIndex` 0 registers only a new job (refused for a job that exists). */
+  enforceIndexZeroMeansNew: boolean;
+  /** The job of an update as stored, given the current definition: the body's job (never merged). */
+  updatedJob(current: Job, next: Job): Job;
   /** `JobModifyIndex` when omitted (0), given the job's current index. */
   jobModifyIndexDefault(current: number): number;
   /** `PreserveCounts` when omitted. */
@@ -48,10 +56,14 @@ export interface ParameterRules {
   parseCanonicalizeDefault: boolean;
   /** An explicit `Canonicalize: false` is false (a broken scheduler takes any value as set). */
   parseCanonicalizeFalseHonoured: boolean;
+  /** `Variables` of a parse as the body gives it (undefined when omitted): default empty. */
+  parseVariables(given: string | undefined): string;
 
   // ---- read --------------------------------------------------------------------------------------
   /** A job is read by its exact ID (never another job whose ID starts with it). */
   readExactId: boolean;
+  /** Job IDs compare case-sensitively (`Web` and `web` are two jobs). */
+  readCaseSensitive: boolean;
 
   // ---- versions and tags -------------------------------------------------------------------------
   /** A tagged version is kept however many versions follow. */
@@ -61,6 +73,12 @@ export interface ParameterRules {
   /** The name a tag is stored under, given the path's tag_name: that name. */
   tagName(path: string): string;
   tagKeepsDescription: boolean;
+  /** The version a tag goes to: `Version` when given, else the latest. */
+  tagVersionOf(requested: number | undefined, latest: number): number;
+  /** Diffs of the versions list compare each version with the previous one (else with the oldest listed). */
+  diffsAgainstPrevious: boolean;
+  /** Submissions kept are the newest ones (else the oldest). */
+  submissionsKeptNewest: boolean;
 
   // ---- deployments -------------------------------------------------------------------------------
   /** GET /v1/job/:job_id/deployment: the most recent deployment (else the oldest). */
@@ -71,6 +89,8 @@ export interface ParameterRules {
   dispatchedId(parent: string, template: string, unique: string): string;
 
   // ---- revert and stability ----------------------------------------------------------------------
+  /** EnforcePriorVersion is checked on a revert by TaggedVersion too (not only by JobVersion). */
+  revertPriorCheckedByTag: boolean;
   /** `JobVersion` of a revert naming neither it nor TaggedVersion (0), given the current version. */
   revertDefaultVersion(current: number): number;
   /** The optional revert fields the request may carry (`DiscoveryToken`, `SecretsToken`). */
@@ -97,6 +117,14 @@ export interface ParameterRules {
   stopEvalPriority(requested: number): number;
   /** `purge` of a stop (default false), as the query gives it (undefined when omitted): purge only when true. */
   stopPurgeRequested(given: boolean | undefined): boolean;
+  /** Whether an evaluate request forces the reschedule, given its ForceReschedule (undefined when omitted) and what it reads as. */
+  forceRescheduleApplied(value: boolean, given: boolean | undefined): boolean;
+  /** A forced reschedule replaces a failed allocation past its reschedule limit (attempts used up). */
+  forceRescheduleOverridesLimits: boolean;
+  /** A forced reschedule replaces a failed allocation within its reschedule delay. */
+  forceRescheduleOverridesDelays: boolean;
+  /** The evaluations a plan's scheduler would create (a blocked evaluation for what it cannot place). */
+  planCreatedEvals(evals: Job[]): Job[] | null;
 
   // ---- scale -------------------------------------------------------------------------------------
   scaleEnforcesIndex: boolean;
@@ -106,6 +134,12 @@ export interface ParameterRules {
   scaleJobModifyIndexDefault(current: number): number;
   /** The request's Meta is stored in the scaling event. */
   scaleEventKeepsMeta: boolean;
+  /** Whether a scale request with (`message`) or without a Message and with or without an Error passes: exactly one. */
+  scaleAccepts(message: boolean, error: boolean): boolean;
+  /** A Message the scale request may carry (any string). */
+  scaleMessageOk(message: string): boolean;
+  /** A Target.Group naming no group of the job is refused. */
+  scaleUnknownGroupRefused: boolean;
 
   // ---- the action stream -------------------------------------------------------------------------
   actionNeedsAction: boolean;
@@ -122,6 +156,24 @@ export interface ParameterRules {
   actionSendsClose: boolean;
   /** With tty=true the data includes terminal control sequences. */
   actionTtyControlSequences: boolean;
+  /** Whether the action runs with a terminal, given `tty`: only with tty=true. */
+  actionTerminal(tty: boolean): boolean;
+  /** How a stdout data frame carries its bytes: base64. */
+  actionDataEncoding: 'base64' | 'utf8';
+  /** The stream sends `{exited: true, result: {}}` before it ends. */
+  actionSendsExited: boolean;
+
+  // ---- dispatch ----------------------------------------------------------------------------------
+  /** The bytes of a dispatch `Payload` (base64): the decoded bytes. */
+  dispatchPayloadBytes(base64: string, decoded: Buffer): Buffer;
+  /** What an idempotency token is compared by: the token alone (never the rest of the request). */
+  idempotencyKey(token: string, request: { payload: Buffer; meta: Record<string, string> | null }): string;
+  /** The dispatch Meta stored in the child (every key). */
+  dispatchedMeta(meta: Record<string, string> | null): Record<string, string> | null;
+  /** The MetaRequired keys a dispatch is checked against (every key). */
+  dispatchRequiredKeys(required: string[]): string[];
+  /** A raw dispatch body of this content type is taken (any). */
+  rawDispatchAccepts(contentType: string): boolean;
 }
 
 export const documentedParameters: ParameterRules = {
@@ -129,12 +181,16 @@ export const documentedParameters: ParameterRules = {
   answer: (_route, body) => body,
 
   listDefaultPerPage: 0,
+  listPerPage: (given) => given,
   listMetaDefault: false,
 
   jobRequired: { create: true, update: true },
   updateMatchesPathId: true,
   scheduledDefinition: (job) => job,
   enforceIndexRequested: (flag) => flag,
+  enforceIndexChecked: () => true,
+  enforceIndexZeroMeansNew: true,
+  updatedJob: (_current, next) => next,
   jobModifyIndexDefault: () => 0,
   preserveCountsDefault: false,
   preserveCountsFalseHonoured: true,
@@ -144,18 +200,24 @@ export const documentedParameters: ParameterRules = {
   parseNeedsJobHcl: true,
   parseCanonicalizeDefault: false,
   parseCanonicalizeFalseHonoured: true,
+  parseVariables: (given) => given ?? '',
 
   readExactId: true,
+  readCaseSensitive: true,
 
   tagsKeepVersions: true,
   diffTagHonoured: true,
   tagName: (path) => path,
   tagKeepsDescription: true,
+  tagVersionOf: (requested, latest) => requested ?? latest,
+  diffsAgainstPrevious: true,
+  submissionsKeptNewest: true,
 
   latestDeploymentIsNewest: true,
 
   dispatchedId: (parent, template, unique) => `${parent}/dispatch-${template ? `${template}-` : ''}${unique}`,
 
+  revertPriorCheckedByTag: true,
   revertDefaultVersion: () => 0,
   revertTakes: () => true,
   revertMakesNewVersion: true,
@@ -169,11 +231,18 @@ export const documentedParameters: ParameterRules = {
   periodicForcePathOnly: true,
   stopEvalPriority: (requested) => requested,
   stopPurgeRequested: (given) => given ?? false,
+  forceRescheduleApplied: (value) => value,
+  forceRescheduleOverridesLimits: true,
+  forceRescheduleOverridesDelays: true,
+  planCreatedEvals: (evals) => evals,
 
   scaleEnforcesIndex: true,
   scaleReadsJobModifyIndex: true,
   scaleJobModifyIndexDefault: () => 0,
   scaleEventKeepsMeta: true,
+  scaleAccepts: (message, error) => message !== error,
+  scaleMessageOk: () => true,
+  scaleUnknownGroupRefused: true,
 
   actionNeedsAction: true,
   actionNeedsAlloc: true,
@@ -183,4 +252,13 @@ export const documentedParameters: ParameterRules = {
   actionAuthFrameField: 'auth_token',
   actionSendsClose: true,
   actionTtyControlSequences: true,
+  actionTerminal: (tty) => tty,
+  actionDataEncoding: 'base64',
+  actionSendsExited: true,
+
+  dispatchPayloadBytes: (_base64, decoded) => decoded,
+  idempotencyKey: (token) => token,
+  dispatchedMeta: (meta) => meta,
+  dispatchRequiredKeys: (required) => required,
+  rawDispatchAccepts: () => true,
 };

@@ -31,13 +31,21 @@ export function restartsMs(group: Job | undefined): number {
   return (Math.max(0, Number(policy.Attempts) || 0) * Math.max(0, Number(policy.Delay) || 0)) / NS_PER_MS;
 }
 
-/** Whether the failed allocation may be replaced now under its group's ReschedulePolicy. */
-export function rescheduleAllowed(alloc: Alloc, group: Job | undefined, nowMs: number): boolean {
+/**
+ * Whether the failed allocation may be replaced now under its group's ReschedulePolicy: its delay
+ * has passed and it has attempts left (a forced reschedule checks neither: `checks`).
+ */
+export function rescheduleAllowed(
+  alloc: Alloc,
+  group: Job | undefined,
+  nowMs: number,
+  checks: { delay: boolean; limit: boolean } = { delay: true, limit: true },
+): boolean {
   const policy = group?.ReschedulePolicy;
-  if (!policy) return false;
+  if (!policy) return !checks.delay && !checks.limit;
   const failedAtMs = Number(alloc.failedAtMs ?? 0);
-  if (nowMs < failedAtMs + Math.max(0, Number(policy.Delay) || 0) / NS_PER_MS) return false;
-  if (policy.Unlimited === true) return true;
+  if (checks.delay && nowMs < failedAtMs + Math.max(0, Number(policy.Delay) || 0) / NS_PER_MS) return false;
+  if (!checks.limit || policy.Unlimited === true) return true;
   const intervalMs = Math.max(0, Number(policy.Interval) || 0) / NS_PER_MS;
   const recent = (alloc.RescheduleTracker?.Events ?? []).filter(
     (ev: Job) => Number(ev.RescheduleTime) / NS_PER_MS >= nowMs - intervalMs,

@@ -63,6 +63,8 @@ export interface SchedulerRules extends ParameterRules {
   // ---- registration (jobs.register.*, jobs.update.*) ---------------------------------------------
   /** A registered job as stored: the definition the request carried, canonicalized. */
   storedJob(job: Job): Job;
+  /** The job definition of a request as the scheduler decodes it: every field it carries. */
+  decodedJob(job: Job): Job;
   /** EnforceIndex refuses a stale JobModifyIndex. */
   enforcesIndex: boolean;
   /** EnforceIndex registers a new job only with JobModifyIndex 0 (a new job has no other index to match). */
@@ -257,6 +259,7 @@ export const documented: SchedulerRules = {
   policyOverrideIsAdditional: true,
 
   storedJob: (job) => job,
+  decodedJob: (job) => job,
   enforcesIndex: true,
   enforceIndexNewJobNeedsZero: true,
   preservesCounts: true,

@@ -195,8 +195,9 @@ export class Store {
     const existing = this.jobs.get(key);
     if (opts.enforceIndex && this.rules.enforcesIndex) {
       const jmi = opts.jobModifyIndex ?? 0;
-      if (existing && jmi === 0) throw badRequest('Enforcing job modify index 0: job already exists');
-      if (existing && jmi !== existing.job.JobModifyIndex)
+      if (existing && jmi === 0 && this.rules.enforceIndexZeroMeansNew)
+        throw badRequest('Enforcing job modify index 0: job already exists');
+      if (existing && jmi !== 0 && jmi !== existing.job.JobModifyIndex)
         throw badRequest(
           `Enforcing job modify index ${jmi}: job exists with conflicting job modify index: ${existing.job.JobModifyIndex}`,
         );
@@ -246,7 +247,8 @@ export class Store {
       entry.job = job;
       entry.versions = [clone(job), ...entry.versions.filter((v) => v.Version !== job.Version)];
       pruneVersions(entry, this.rules.tagsKeepVersions);
-      if (opts.submission) addSubmission(entry, opts.submission, this.rules.submissionsKept);
+      if (opts.submission)
+        addSubmission(entry, opts.submission, this.rules.submissionsKept, this.rules.submissionsKeptNewest);
       schedulePeriodic(this, entry);
     }
     const e = entry!;

@@ -199,6 +199,21 @@ conformance(
     );
     checkRan(plain, 'with tty=false');
     expectEqual(stdoutText(omitted), stdoutText(plain), 'tty defaults to false: the output is the tty=false output');
+    // What tells tty=false from tty=true apart: a terminal stream's data differs (its line ends, its
+    // control sequences), so the default shown above is false, not true.
+    const terminal = await runAction(t, id, {
+      query: { ...query, tty: true },
+      send: [{ tty_size: { height: 24, width: 80 } }],
+      until,
+    });
+    checkRan(terminal, 'with tty=true');
+    expectThat(
+      stdoutText(terminal) !== stdoutText(plain),
+      'tty',
+      'the tty=true output differs from the tty=false output',
+      'different data',
+      { tty: JSON.stringify(stdoutText(terminal)), plain: JSON.stringify(stdoutText(plain)) },
+    );
   },
 );
 

@@ -1,3 +1,4 @@
+// size: what a job runs and lists (allocations, deployments, summary counters, services) and the forced reschedule, each needing allocations that run, fail or finish.
 /**
  * What the scheduler runs for a job and lists for it: allocations (all=true), deployments, the
  * summary and the service registrations, and the arrays they answer when there is nothing to list.
@@ -360,6 +361,125 @@ conformance(
       `with ForceReschedule a replacement of the failed allocation ${failed.ID} is placed`,
       () => allocsOf(t, id),
       (a) => placedSince(a).length > 0,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.evaluate.force-reschedule',
+    level: 'MUST',
+    title:
+      'POST /v1/job/:job_id/evaluate with EvalOptions.ForceReschedule true replaces a failed allocation past its reschedule limit; evaluations without it after it do not',
+  },
+  async (t) => {
+    const id = t.unique('slimit');
+    // One reschedule attempt 5 s after a failure, within two days: the first replacement uses it up.
+    const job = jobDefinition('batch-failing', id);
+    job.TaskGroups![0]!.ReschedulePolicy = {
+      Attempts: 1,
+      Interval: 2 * DAY_NS,
+      Delay: 5_000_000_000,
+      DelayFunction: 'constant',
+      MaxDelay: 5_000_000_000,
+      Unlimited: false,
+    };
+    Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.failingTask));
+    await register(t, job);
+    const evaluate = async (force?: boolean) => {
+      const ex = await t.sched.post(`job/${enc(id)}/evaluate`, {
+        body: force === undefined ? { JobID: id } : { JobID: id, EvalOptions: { ForceReschedule: force } },
+      });
+      t.precondition(ex, ok);
+      await processed(t, id, body(ex).EvalID);
+    };
+    const allFailed = (n: number) => (a: Obj[]) => a.length === n && a.every((x) => x.ClientStatus === 'failed');
+    // The first allocation fails and its one attempt replaces it once the delay passed (on an
+    // evaluation, or the scheduler's own); the replacement fails too.
+    await waitAdvancing(
+      t,
+      'the first allocation fails and is replaced once (its one reschedule attempt)',
+      async () => {
+        const a = await allocsOf(t, id);
+        if (allFailed(1)(a)) await evaluate();
+        return allocsOf(t, id);
+      },
+      (a) => a.length >= 2,
+    );
+    await waitAdvancing(t, 'the replacement fails too', () => allocsOf(t, id), allFailed(2));
+    // Its limit used up, an evaluation without ForceReschedule leaves it: the trigger of the rule.
+    await evaluate();
+    if ((await allocsOf(t, id)).length !== 2)
+      t.notApplicable(
+        'an evaluation without ForceReschedule replaced the allocation: its reschedule limit did not hold',
+      );
+    await evaluate(true);
+    await waitAdvancing(
+      t,
+      'with ForceReschedule the allocation past its reschedule limit is replaced',
+      () => allocsOf(t, id),
+      (a) => a.length === 3,
+    );
+    // ForceReschedule defaults to false on every request: the one before does not carry over.
+    await waitAdvancing(t, 'the forced replacement fails too', () => allocsOf(t, id), allFailed(3));
+    await evaluate();
+    const after = await allocsOf(t, id);
+    expectThat(
+      after.length === 3,
+      'reschedule',
+      'an evaluation without ForceReschedule after a forced one replaces nothing (the default is false)',
+      3,
+      after.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
+    );
+  },
+);
+
+/** The counters of group `group` in the job's summary, polled (moving the scheduler's time) until `done`. */
+const countersOf = (t: T, id: string, group: string, what: string, done: (c: Obj) => boolean) =>
+  waitAdvancing(
+    t,
+    what,
+    async () => {
+      const ex = await t.sched.get(`job/${enc(id)}/summary`);
+      t.check(ex, ok, bodyAt('/JobID', id));
+      return (body(ex).Summary?.[group] ?? {}) as Obj;
+    },
+    done,
+  );
+
+conformance(
+  {
+    id: 'jobs.summary.read',
+    level: 'MUST',
+    title:
+      'GET /v1/job/:job_id/summary counts the allocations no node can place under Queued, and finished ones under Complete',
+  },
+  async (t) => {
+    // Two allocations placed nowhere are queued; nothing runs, nothing finished.
+    const queued = t.unique('squeue');
+    const job = jobDefinition('batch', queued, { Datacenters: ['cf-nowhere'] });
+    job.TaskGroups![0]!.Count = 2;
+    await register(t, job);
+    const q = await countersOf(
+      t,
+      queued,
+      'work',
+      'the summary counts the two queued allocations',
+      (c) => c.Queued === 2,
+    );
+    expectEqual(
+      [q.Queued, q.Running, q.Complete],
+      [2, 0, 0],
+      'Queued, Running and Complete of a group whose allocations no node can place',
+    );
+    // A batch task that exits at once: its allocation ends complete, and is counted there only.
+    const { id } = await registered(t, 'batch', 'sdone');
+    await settle(t, 3);
+    const done = await countersOf(t, id, 'work', 'the summary counts the finished allocation', (c) => c.Complete === 1);
+    expectEqual(
+      [done.Complete, done.Running, done.Queued],
+      [1, 0, 0],
+      'Complete, Running and Queued of a group whose one allocation finished',
     );
   },
 );

@@ -137,7 +137,13 @@ conformance(
     const token = t.unique('tok');
     const first = await dispatch(t, id, { Meta: { tenant: 'a' } }, { idempotency_token: token });
     t.check(first, ok);
-    const second = await dispatch(t, id, { Meta: { tenant: 'a' } }, { idempotency_token: token });
+    // The token, not the body, tells the dispatches apart: the repeat carries other meta and a payload.
+    const second = await dispatch(
+      t,
+      id,
+      { Meta: { tenant: 'b', note: 'retry' }, Payload: payloadOf(8) },
+      { idempotency_token: token },
+    );
     const s2 = second.response.status;
     expectThat(
       (s2 >= 200 && s2 < 300) || (s2 >= 400 && s2 < 500),
@@ -224,11 +230,14 @@ conformance(
   async (t) => {
     const { id } = await registered(t, 'parameterized-payload-required', 'draw');
     const text = 'line one\nline two: raw, not JSON {';
+    // The whole body: the white space around it too.
+    const padded = '  \n padded on both sides \n\n';
     // Any content type: text, bytes, and JSON (kept whole, never read as a dispatch request).
     const json = JSON.stringify({ Payload: Buffer.from('not this').toString('base64'), Meta: { tenant: 'x' } });
     const bytes = Buffer.from(payloadOf(300), 'base64');
     for (const [raw, contentType] of [
       [text, 'text/plain'],
+      [padded, 'text/plain'],
       [json, 'application/json'],
       [bytes, 'application/octet-stream'],
     ] as const) {

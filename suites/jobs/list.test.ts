@@ -49,6 +49,32 @@ conformance(
   {
     id: 'jobs.list.returns-items',
     level: 'MUST',
+    title: 'GET /v1/jobs lists a dispatched job with the ParentID its job read shows',
+  },
+  async (t) => {
+    const id = t.unique('itemkid');
+    // Placed nowhere: only the dispatched job's record matters.
+    await register(t, jobDefinition('parameterized', id, { Datacenters: ['cf-nowhere'] }));
+    const ex = await t.sched.post(`job/${enc(id)}/dispatch`, { body: { Meta: { tenant: 'a' } } });
+    const child = body(ex)?.DispatchedJobID;
+    if (typeof child === 'string' && child) trackJob(t, child);
+    t.precondition(ex, ok);
+    const parent = body(await t.sched.get(`job/${enc(String(child))}`))?.ParentID;
+    if (typeof parent !== 'string' || parent === '')
+      t.notApplicable('the dispatched job read shows no ParentID to list (jobs.dispatch.child-fields)');
+    t.check(
+      await t.sched.get('jobs', { query: { prefix: String(child) } }),
+      ok,
+      bodyAt('/0/ID', child),
+      bodyAt('/0/ParentID', parent, "is the dispatched job's ParentID"),
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.list.returns-items',
+    level: 'MUST',
     title: 'GET /v1/jobs with a prefix no job has answers an empty array',
   },
   async (t) => {

@@ -3,6 +3,7 @@ import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { body, enc, readJob, registered, trackJob, type Obj, refused, ok, absent } from './helpers.js';
+import { writeAnswer } from './answers.js';
 
 suite('jobs');
 
@@ -259,6 +260,7 @@ conformance(
     t.check(
       ex,
       ok,
+      ...writeAnswer({ evaluation: true }),
       bodyAt('/JobModifyIndex', (v: unknown) => Number.isInteger(v) && (v as number) > 0, 'is a positive index'),
       bodyAt(
         '/EvalID',
@@ -295,6 +297,29 @@ conformance(
         validate: false,
       }),
       'an evaluate request without JobID',
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.plan.created-evals-blocked',
+    level: 'MUST',
+    title:
+      'POST /v1/job/:job_id/plan of a job no node can place lists the blocked evaluation it would create in CreatedEvals',
+  },
+  async (t) => {
+    const id = t.unique('pcreated');
+    trackJob(t, id);
+    const ex = await plan(t, id, jobDefinition('batch', id, { Datacenters: [t.unique('no-such-dc')] }), false);
+    t.check(ex, ok);
+    const created = body(ex).CreatedEvals as Obj[] | null;
+    expectThat(
+      Array.isArray(created) && created.length > 0 && created.every((e) => e.JobID === id && e.Status === 'blocked'),
+      'created-evals',
+      'CreatedEvals holds the blocked evaluation of the job the scheduler would leave what it cannot place to',
+      'an array of blocked evaluations of the job',
+      created,
     );
   },
 );

@@ -21,6 +21,7 @@ import {
   showsNoJob,
 } from './helpers.js';
 import { schedNamespace } from '../../harness/index.js';
+import { writeAnswer } from './answers.js';
 
 suite('jobs');
 
@@ -277,6 +278,10 @@ conformance(
       ok,
     );
     expectEqual((await readJob(t, id)).Priority, 43, 'the registration with the current index was applied');
+    // The same check-and-set on the update path (POST /v1/job/:job_id).
+    await refusedUnchanged(t, id, 'POST /v1/job/:job_id with EnforceIndex and a stale JobModifyIndex', () =>
+      update(t, { ...job, Priority: 42 }, { EnforceIndex: true, JobModifyIndex: index }),
+    );
     // EnforceIndex defaults to false: a stale JobModifyIndex alone enforces nothing.
     t.check(await t.sched.post('jobs', { body: { Job: { ...job, Priority: 44 }, JobModifyIndex: index + 1000 } }), ok);
     expectEqual((await readJob(t, id)).Priority, 44, 'without EnforceIndex the stale JobModifyIndex was not enforced');
@@ -305,7 +310,8 @@ conformance(
     const changed = structuredClone(job);
     changed.TaskGroups![0]!.Tasks![0]!.Env = { MODE: 'secondary' };
     const ex2 = await update(t, changed);
-    t.as('jobs.update.path-job-id').check(ex2, ok);
+    // A write response; the changed service job is evaluated.
+    t.as('jobs.update.path-job-id').check(ex2, ok, ...writeAnswer({ evaluation: true }));
     t.check(
       ex2,
       bodyAt(
@@ -451,6 +457,33 @@ conformance(
       `POST /v1/job/${id} registered no job ${other}`,
       `no job ${other}`,
       { update: ex.response.status, read: read.response.status },
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.update.path-job-id',
+    level: 'MUST',
+    title:
+      'POST /v1/job/:job_id registers the Job of the body; a field it leaves out is not kept from the version before (assumption)',
+  },
+  async (t) => {
+    const { id, job } = await registered(t, 'service', 'replace');
+    expectEqual((await readJob(t, id)).Meta, { team: 'cache' }, 'the Meta of the first version');
+    const { Meta: _, ...withoutMeta } = job;
+    t.check(await update(t, { ...withoutMeta, Priority: 55 }), ok);
+    const read = await readJob(t, id);
+    expectEqual(read.Priority, 55, 'the update was applied');
+    // What becomes of a field the new definition leaves out is not said: the open point only.
+    t.assuming('jobs.update.replaces-definition', () =>
+      expectThat(
+        read.Meta === undefined || read.Meta === null || Object.keys(read.Meta as Obj).length === 0,
+        'update',
+        'the job read after an update without Meta holds no Meta (the update replaces, never merges)',
+        'no Meta',
+        read.Meta,
+      ),
     );
   },
 );

@@ -1,3 +1,4 @@
+// size: the read-back of every resource the document lists (job, summary with children, submission, write response, query meta), each test making the object it reads.
 /**
  * The resources of the jobs document and their fields, read back: a job definition with every
  * sub-structure the document lists, the job types, a periodic job, the job summary with its
@@ -71,6 +72,9 @@ conformance(
       bodyAt('/Stable', (v: unknown) => v === undefined || typeof v === 'boolean', 'is a boolean (or absent)'),
       bodyAt('/Version', isInt, 'is an integer'),
       bodyAt('/ParentID', isEmpty, 'is empty for a job without a parent'),
+      // Fields the scheduler fills and may leave empty: of their type where shown.
+      bodyAt('/StatusDescription', (v: unknown) => v === undefined || typeof v === 'string', 'is a string (or absent)'),
+      bodyAt('/SchedTokenID', (v: unknown) => v === undefined || typeof v === 'string', 'is a string (or absent)'),
     );
     for (const f of ['CreateIndex', 'ModifyIndex', 'JobModifyIndex'])
       t.check(read, bodyAt(`/${f}`, isIndex, 'is an index'));
@@ -151,6 +155,18 @@ conformance(
   },
 );
 
+conformance(
+  {
+    id: 'jobs.register.creates-job',
+    level: 'MUST',
+    title: 'POST /v1/jobs of a batch job registers it; the job reads back as Type batch',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'batch', 'btype', { Datacenters: ['cf-nowhere'] });
+    t.check(await t.sched.get(`job/${enc(id)}`), ok, bodyAt('/Type', 'batch'), bodyAt('/ID', id));
+  },
+);
+
 /** The evaluations of a job, read once. */
 const evaluationsOf = async (t: T, id: string) => {
   const ex = await t.sched.get(`job/${enc(id)}/evaluations`);
@@ -223,16 +239,21 @@ conformance(
   {
     id: 'jobs.summary.read',
     level: 'MUST',
-    title: 'GET /v1/job/:job_id/summary of a parameterized job has JobID, Namespace, indexes and counts its children',
+    title:
+      'GET /v1/job/:job_id/summary of a parameterized job has JobID, Namespace, indexes and counts its children: one pending, one dead',
   },
   async (t) => {
-    const { id } = await registered(t, 'parameterized', 'sumkids');
+    // Placed nowhere: a dispatched child stays pending; the one stopped is dead.
+    const { id } = await registered(t, 'parameterized', 'sumkids', { Datacenters: ['cf-nowhere'] });
+    const kids: string[] = [];
     for (const tenant of ['a', 'b']) {
       const ex = await t.sched.post(`job/${enc(id)}/dispatch`, { body: { Meta: { tenant } } });
       const child = body(ex)?.DispatchedJobID;
       if (typeof child === 'string' && child) trackJob(t, child);
       t.check(ex, ok);
+      kids.push(String(child));
     }
+    t.check(await t.sched.delete(`job/${enc(kids[1]!)}`), ok);
     const summary = await t.sched.get(`job/${enc(id)}/summary`);
     t.check(
       summary,
@@ -250,6 +271,18 @@ conformance(
       'Children counts the two dispatched jobs as Pending, Running or Dead',
       'integers adding up to 2',
       children,
+    );
+    // Each counter told apart: the child never placed is pending, the stopped one dead (polled: a
+    // summary is the scheduler's work after the writes).
+    const settled = await waitFor(
+      'the summary counts the stopped child',
+      async () => body(await t.sched.get(`job/${enc(id)}/summary`)).Children as Obj | null,
+      (c) => Number(c?.Dead ?? 0) + Number(c?.Running ?? 0) >= 1,
+    );
+    expectEqual(
+      { Pending: settled?.Pending, Running: settled?.Running, Dead: settled?.Dead },
+      { Pending: 1, Running: 0, Dead: 1 },
+      'Children of a parent with a child never placed and a stopped one',
     );
   },
 );
@@ -355,6 +388,27 @@ conformance(
         evals.map((e) => e.JobID),
       ),
     );
+    // The evaluation that could not place the job names the blocked one it left (BlockedEval) and
+    // what failed (FailedTGAllocs, per group); the blocked one names it (PreviousEval).
+    const blocked = evals.find((e) => e.Status === 'blocked')!;
+    const first = evals.find((e) => e.ID === blocked.PreviousEval);
+    t.proving('jobs.evaluations.list', () => {
+      expectThat(
+        !!first,
+        'evaluations',
+        'the blocked evaluation names the evaluation before it (PreviousEval), one of the job',
+        evals.map((e) => e.ID),
+        blocked.PreviousEval,
+      );
+      expectEqual(first!.BlockedEval, blocked.ID, 'BlockedEval of the evaluation that could not place the job');
+      expectThat(
+        typeof first!.FailedTGAllocs?.work === 'object' && first!.FailedTGAllocs.work !== null,
+        'evaluations',
+        'FailedTGAllocs of the evaluation that could not place the job holds its group work',
+        'an object keyed by group',
+        first!.FailedTGAllocs,
+      );
+    });
     expectEqual((await readJob(t, id)).Status, 'pending', 'Status of a job none of whose allocations could be placed');
   },
 );

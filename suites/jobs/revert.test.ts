@@ -4,6 +4,7 @@ import { bodyAt, expectEqual } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { enc, currentVersion, readJob, refusedUnchanged, register, update, ok } from './helpers.js';
 import { modeOf, revert, tag, versioned, versionNumbers } from './versioned.js';
+import { writeAnswer } from './answers.js';
 
 suite('jobs');
 
@@ -16,7 +17,8 @@ conformance(
   async (t) => {
     const { id, v } = await versioned(t, 'revv', 'secondary');
     const ex = await revert(t, id, { JobVersion: v[0] });
-    t.check(ex, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    // A write response; the reverted service job is evaluated again.
+    t.check(ex, ok, ...writeAnswer({ evaluation: true }));
     // Whether the revert makes a new version or restores the old one is not shown: the definition is.
     const now = await readJob(t, id);
     expectEqual(modeOf(now), 'primary', 'the definition of the first version is back');
@@ -70,6 +72,11 @@ conformance(
       [unchanged.Version, modeOf(unchanged)],
       [v[1], 'secondary'],
       'the refused revert left the job at its second version',
+    );
+    // The check-and-set holds on a revert by tag too.
+    t.check(await tag(t, id, 'first', { Version: v[0] }), ok);
+    await refusedUnchanged(t, id, 'a revert by TaggedVersion with a stale EnforcePriorVersion', () =>
+      revert(t, id, { TaggedVersion: 'first', EnforcePriorVersion: v[0] }),
     );
     t.check(await revert(t, id, { JobVersion: v[0], EnforcePriorVersion: v[1] }), ok);
     expectEqual(modeOf(await readJob(t, id)), 'primary', 'the revert with the current version applied');

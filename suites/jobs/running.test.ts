@@ -5,7 +5,11 @@
  */
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual, hasField } from '../../harness/checks/index.js';
-import { body, enc, ok, readJob, registered, waitFor, type Obj } from './helpers.js';
+import { jobDefinition } from '../../fixtures/jobs/index.js';
+import { body, enc, ok, readJob, register, registered, waitFor, type Obj } from './helpers.js';
+
+/** A day in nanoseconds (the unit of durations inside job definitions). */
+const DAY_NS = 86_400_000_000_000;
 
 suite('jobs');
 
@@ -293,6 +297,92 @@ conformance(
         ServiceName: (v) => v === 'redis-cache',
         Tags: (v) => Array.isArray(v) && [...v].sort().join(',') === 'cache,db',
       }),
+    );
+  },
+);
+
+/**
+ * A failed allocation and its replacement: a batch task that fails at once, with one reschedule
+ * attempt a day after the failure, replaced by a forced evaluation (EvalOptions.ForceReschedule, the
+ * trigger every scheduler carries out). Both as the allocations list shows them.
+ */
+async function rescheduled(t: T, base: string): Promise<{ failed: Obj; next: Obj; before: Obj }> {
+  const id = t.unique(base);
+  const job = jobDefinition('batch-failing', id);
+  job.TaskGroups![0]!.ReschedulePolicy = {
+    Attempts: 1,
+    Interval: 2 * DAY_NS,
+    Delay: DAY_NS,
+    DelayFunction: 'constant',
+    MaxDelay: DAY_NS,
+    Unlimited: false,
+  };
+  Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.failingTask));
+  await register(t, job);
+  const failed = (
+    await eventually(
+      t,
+      'the allocation fails',
+      () => listOf(t, id, 'allocations'),
+      (a) => a.some((x) => x.ClientStatus === 'failed'),
+    )
+  ).find((x) => x.ClientStatus === 'failed')!;
+  const forced = await t.sched.post(`job/${enc(id)}/evaluate`, {
+    body: { JobID: id, EvalOptions: { ForceReschedule: true } },
+  });
+  t.precondition(forced, ok);
+  const allocs = await eventually(
+    t,
+    `a replacement of the failed allocation ${failed.ID} is placed`,
+    () => listOf(t, id, 'allocations'),
+    (a) => a.some((x) => x.ID !== failed.ID),
+  );
+  return {
+    failed,
+    next: allocs.find((x) => x.ID !== failed.ID)!,
+    before: allocs.find((x) => x.ID === failed.ID)!,
+  };
+}
+
+conformance(
+  {
+    id: 'jobs.allocations.list',
+    level: 'MUST',
+    title:
+      'GET /v1/job/:job_id/allocations links a rescheduled allocation: NextAllocation and the RescheduleTracker events of its replacement',
+    movesClock: 'so the allocation fails and its replacement is placed',
+  },
+  async (t) => {
+    const { failed, next, before } = await rescheduled(t, 'alnext');
+    expectEqual(before.NextAllocation, next.ID, 'the failed allocation names its replacement as NextAllocation');
+    const event = ((next.RescheduleTracker?.Events ?? []) as Obj[]).find((e) => e.PrevAllocID === failed.ID);
+    expectThat(
+      !!event &&
+        event.PrevNodeID === failed.NodeID &&
+        isInt(event.RescheduleTime) &&
+        (event.RescheduleTime as number) > 0 &&
+        isInt(event.Delay),
+      'reschedule',
+      'the RescheduleTracker of the replacement has an event of the failed allocation: PrevAllocID, PrevNodeID, RescheduleTime, Delay',
+      { PrevAllocID: failed.ID, PrevNodeID: failed.NodeID, RescheduleTime: 'nanoseconds', Delay: 'integer' },
+      next.RescheduleTracker,
+    );
+  },
+);
+
+conformance(
+  {
+    id: 'jobs.allocations.list',
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id/allocations names the allocation a replacement replaced as its PreviousAllocation',
+    movesClock: 'so the allocation fails and its replacement is placed',
+  },
+  async (t) => {
+    const { failed, next } = await rescheduled(t, 'alprev');
+    expectEqual(
+      next.PreviousAllocation,
+      failed.ID,
+      'the replacement names the failed allocation as PreviousAllocation',
     );
   },
 );

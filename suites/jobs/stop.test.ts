@@ -3,23 +3,26 @@ import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectEqual, expectThat } from '../../harness/checks/index.js';
 import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { body, enc, readJob, register, registered, waitAdvancing, type Obj, ok, absent } from './helpers.js';
+import { writeAnswer } from './answers.js';
 
 suite('jobs');
 
 conformance(
   {
     id: 'jobs.stop.marks-stopped',
+    also: ['jobs.scale.status'],
     level: 'MUST',
     title: 'DELETE /v1/job/:job_id stops the job, which stays readable with Stop true',
   },
   async (t) => {
     const { id } = await registered(t, 'service', 'stop');
     const ex = await t.sched.delete(`job/${enc(id)}`);
-    t.check(ex, ok, bodyAt('/JobModifyIndex', Number.isInteger, 'is an integer'));
+    // A write response; stopping a service job makes an evaluation (its allocations are to stop).
+    t.check(ex, ok, ...writeAnswer({ evaluation: true }));
     const job = await readJob(t, id);
     expectEqual(job.Stop, true, 'Stop of the stopped job');
     t.check(ex, bodyAt('/JobModifyIndex', job.JobModifyIndex, "is the stopped job's JobModifyIndex"));
-    t.check(await t.sched.get(`job/${enc(id)}/scale`), ok, bodyAt('/JobStopped', true));
+    t.as('jobs.scale.status').check(await t.sched.get(`job/${enc(id)}/scale`), ok, bodyAt('/JobStopped', true));
   },
 );
 

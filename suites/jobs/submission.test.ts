@@ -18,7 +18,7 @@ conformance(
     const id = t.unique('sub');
     const source = `job "${id}" {\n  group "work" {\n    count = 7\n  }\n}\n`;
     await register(t, jobDefinition('batch', id), {
-      extra: { Submission: { Source: source, Format: 'hcl2', VariableFlags: { X: 'x' }, Variables: '' } },
+      extra: { Submission: { Source: source, Format: 'hcl2', VariableFlags: { X: 'x', Y: 'y' }, Variables: '' } },
     });
     const version = await currentVersion(t, id);
     const sub = await t.sched.get(`job/${enc(id)}/submission`, { query: { version } });
@@ -29,7 +29,7 @@ conformance(
       bodyAt('/Format', 'hcl2'),
       bodyAt('/Version', version),
       bodyAt('/JobID', id),
-      bodyAt('/VariableFlags', { X: 'x' }),
+      bodyAt('/VariableFlags', { X: 'x', Y: 'y' }),
     );
     await t.proving('jobs.register.submission-reference-only', async () =>
       expectEqual(

@@ -60,7 +60,9 @@ conformance(
     title: 'POST /v1/job/:job_id/versions/:tag_name/tag without Version tags the latest version',
   },
   async (t) => {
-    const { id, job } = await versioned(t, 'tagl', 'secondary');
+    const { id, job, v } = await versioned(t, 'tagl', 'secondary');
+    // A tag naming a Version first: the one without Version still goes to the latest.
+    t.check(await tag(t, id, 'first', { Version: v[0] }), ok);
     t.check(await tag(t, id, 'current'), ok);
     // Two newer versions: the newest one's predecessor is not the tagged one.
     t.check(await update(t, withMode(job, 'tertiary')), ok);

@@ -40,6 +40,11 @@ conformance(
   },
   async (t) => {
     const { id } = await versioned(t, 'vers', 'secondary');
+    // Diffs asked for once: the lists after it, without diffs=true, still have none.
+    t.as('jobs.versions.no-diffs-by-default').check(
+      await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } }),
+      ok,
+    );
     const ex = await t.sched.get(`job/${enc(id)}/versions`);
     t.check(
       ex,

@@ -40,7 +40,7 @@ export const jobFromBody =
     if (!isObj(body.Job)) throw badRequest(messages.missingJob);
     if (typeof body.Job.ID !== 'string' || body.Job.ID === '') throw badRequest(messages.missingId);
     if (pathId && body.Job.ID !== pathId) throw badRequest(messages.mismatch);
-    const job = clone(body.Job);
+    const job = rules.decodedJob(clone(body.Job));
     checkJobTypes(job);
     job.Namespace = jobNamespace(ctx, body, job, rules.defaultNamespace);
     checkJobDurations(job);

@@ -41,18 +41,20 @@ export function dispatchRoutes(d: Deps): Route[] {
     if (payload.length > rules.dispatchPayloadLimit)
       throw badRequest(`Payload exceeds maximum size; ${payload.length} > ${DISPATCH_PAYLOAD_LIMIT}`);
     const required: string[] = cfg.MetaRequired ?? [];
+    const checkedRequired = rules.dispatchRequiredKeys(required);
     const optional: string[] = cfg.MetaOptional ?? [];
     const given = Object.keys(meta ?? {});
     const unpermitted = given.filter((k) => !required.includes(k) && !optional.includes(k));
     if (unpermitted.length && rules.dispatchMetaUnpermittedRefused)
       throw badRequest(`Dispatch request included unpermitted metadata keys: [${unpermitted.join(' ')}]`);
-    const missing = required.filter((k) => !given.includes(k));
+    const missing = checkedRequired.filter((k) => !given.includes(k));
     if (missing.length && rules.dispatchMetaRequiredChecked)
       throw badRequest(`Dispatch did not provide required meta keys: [${missing.join(' ')}]`);
     const token = ctx.query.get('idempotency_token') ?? '';
+    const key = token ? rules.idempotencyKey(token, { payload, meta }) : '';
     if (token && rules.dispatchIdempotent) {
       const dispatched = rules.dispatchIdempotentPerJob ? store.children(e) : [...store.jobs.values()];
-      const existing = dispatched.find((c) => c.idempotencyToken === token);
+      const existing = dispatched.find((c) => c.idempotencyToken === key);
       if (existing)
         return {
           body: {
@@ -74,12 +76,12 @@ export function dispatchRoutes(d: Deps): Route[] {
     child.ParentID = parent.ID;
     child.Dispatched = true;
     child.Status = '';
-    const kept = rules.dispatchKeepsMeta ? meta : null;
+    const kept = rules.dispatchKeepsMeta ? rules.dispatchedMeta(meta) : null;
     child.Meta = kept || parent.Meta ? { ...(parent.Meta ?? {}), ...(kept ?? {}) } : null;
     child.Payload = payload.length ? payload.toString('base64') : null;
-    const r = store.register(child, { idempotencyToken: token || undefined });
+    const r = store.register(child, { idempotencyToken: key || undefined });
     const created = store.get(ctx.namespace, child.ID)!;
-    if (token) created.idempotencyToken = token;
+    if (token) created.idempotencyToken = key;
     return {
       body: {
         Index: r.Index,
@@ -99,7 +101,7 @@ export function dispatchRoutes(d: Deps): Route[] {
     return dispatch(
       ctx,
       id,
-      decodePayload(body.Payload),
+      rules.dispatchPayloadBytes(typeof body.Payload === 'string' ? body.Payload : '', decodePayload(body.Payload)),
       stringMap(body.Meta, 'Meta'),
       optString(body, 'IdPrefixTemplate') ?? '',
     );
@@ -110,7 +112,11 @@ export function dispatchRoutes(d: Deps): Route[] {
       method: 'WRITE',
       path: '/v1/job/*id/dispatch/payload',
       acl: 'dispatch-job',
-      handle: (ctx, r) => dispatch(ctx, r.params.id!, rules.rawDispatchPayload(ctx.rawBody), null, ''),
+      handle: (ctx, r) => {
+        if (!rules.rawDispatchAccepts(String(ctx.req.headers['content-type'] ?? '')))
+          throw badRequest('the payload must be sent as application/octet-stream');
+        return dispatch(ctx, r.params.id!, rules.rawDispatchPayload(ctx.rawBody), null, '');
+      },
     },
     {
       method: 'WRITE',

@@ -71,7 +71,7 @@ export function jobRoutes(d: Deps): Route[] {
           )
         : new Set([ns]);
     const withMeta = parseBoolParam(ctx.query, 'meta') ?? rules.listMetaDefault;
-    const perPage = parseIntParam(ctx.query, 'per_page') ?? rules.listDefaultPerPage;
+    const perPage = rules.listPerPage(parseIntParam(ctx.query, 'per_page')) ?? rules.listDefaultPerPage;
     if (perPage < 0) throw badRequest('per_page must not be negative');
     const nextToken = ctx.query.get('next_token') ?? '';
     const prefix = rules.listHonoursPrefix ? (ctx.query.get('prefix') ?? '') : '';
@@ -131,9 +131,13 @@ export function jobRoutes(d: Deps): Route[] {
       if (source) submission = { Source: source, Format: format, VariableFlags: flags, Variables: variables };
     }
     const jobModifyIndex = optUint(body, 'JobModifyIndex');
-    const current = store.get(job.Namespace, job.ID)?.job.JobModifyIndex ?? 0;
-    const result = store.register(rules.scheduledDefinition(job, submission), {
-      enforceIndex: rules.enforceIndexRequested(optBool(body, 'EnforceIndex'), jobModifyIndex),
+    const existing = store.get(job.Namespace, job.ID);
+    const current = existing?.job.JobModifyIndex ?? 0;
+    const definition = existing ? rules.updatedJob(existing.job, job) : job;
+    const route = endpoint === 'POST /v1/jobs' ? 'create' : 'update';
+    const result = store.register(rules.scheduledDefinition(definition, submission), {
+      enforceIndex:
+        rules.enforceIndexChecked(route) && rules.enforceIndexRequested(optBool(body, 'EnforceIndex'), jobModifyIndex),
       jobModifyIndex: jobModifyIndex ?? rules.jobModifyIndexDefault(current),
       preserveCounts:
         body.PreserveCounts === undefined
@@ -170,13 +174,17 @@ export function jobRoutes(d: Deps): Route[] {
         ? rules.parseCanonicalizeDefault
         : optBool(body, 'Canonicalize') || !rules.parseCanonicalizeFalseHonoured;
     const canonical = canonicalize && rules.parseCanonicalizes;
-    const variables = rules.parseUsesVariables ? (optString(body, 'Variables') ?? '') : '';
+    const variables = rules.parseUsesVariables ? rules.parseVariables(optString(body, 'Variables')) : '';
     return { body: await parseJobHcl({ JobHCL: hcl, Canonicalize: canonical, Variables: variables }) };
   };
 
   const readJob = (ctx: Ctx, id: string): Reply => {
     let e = store.get(ctx.namespace, id);
     if (!e && !rules.jobsAreNamespaced) e = [...store.jobs.values()].find((x) => x.job.ID === id);
+    if (!e && !rules.readCaseSensitive)
+      e = [...store.jobs.values()].find(
+        (x) => x.job.Namespace === ctx.namespace && x.job.ID.toLowerCase() === id.toLowerCase(),
+      );
     if (!e && !rules.readExactId)
       e = [...store.jobs.values()].find((x) => x.job.Namespace === ctx.namespace && x.job.ID.startsWith(id));
     if (!e) {

@@ -3,6 +3,7 @@
  * evaluation, Plan job, Force periodic instance, Read job scale status, Scale task group).
  */
 import { annotate, desiredUpdates, jobDiff } from '../diff.js';
+import { blockedEvalOf } from '../evaluation.js';
 import { badRequest, documented, notFound } from '../errors.js';
 import { type Ctx, optBool, optInt, optString, optUint, type Reply, writeResponse } from '../http.js';
 import { clone, isObj, isParameterized, isPeriodic, type Job } from '../job.js';
@@ -25,16 +26,20 @@ export function schedulingRoutes(d: Deps): Route[] {
   const evaluate = (ctx: Ctx, id: string, body: Job): Reply => {
     if (ctx.rawBody.length > 0 && !rules.evaluateTakesJson) throw badRequest('the evaluate endpoint takes no body');
     let forceReschedule = rules.forceRescheduleDefault;
+    let given: boolean | undefined;
     if (ctx.rawBody.length > 0) {
       const jobId = optString(body, 'JobID') ?? (rules.evaluateJobIdRequired ? undefined : id);
       if (!jobId) throw badRequest('Job ID must be specified');
       if (jobId !== id) throw badRequest('JobID not same as job name');
       if (body.EvalOptions !== undefined && body.EvalOptions !== null) {
         if (!isObj(body.EvalOptions)) throw badRequest('EvalOptions must be an object');
-        const given = optBool(body.EvalOptions, 'ForceReschedule');
-        if (body.EvalOptions.ForceReschedule != null) forceReschedule = given || !rules.forceRescheduleFalseHonoured;
+        if (body.EvalOptions.ForceReschedule != null) {
+          given = optBool(body.EvalOptions, 'ForceReschedule');
+          forceReschedule = given || !rules.forceRescheduleFalseHonoured;
+        }
       }
     }
+    forceReschedule = rules.forceRescheduleApplied(forceReschedule, given);
     const e = store.mustGet(ctx.namespace, id);
     if (isPeriodic(e.job)) throw badRequest("can't evaluate periodic job");
     if (isParameterized(e.job)) throw badRequest("can't evaluate parameterized job");
@@ -73,6 +78,7 @@ export function schedulingRoutes(d: Deps): Route[] {
     }
     const nodes = store.cluster.eligibleNodes(job);
     let failed: Job | null = null;
+    const created: Job[] = [];
     if (nodes.length === 0) {
       failed = {};
       for (const g of job.TaskGroups ?? []) {
@@ -92,6 +98,8 @@ export function schedulingRoutes(d: Deps): Route[] {
         };
       }
     }
+    // The scheduler would leave what it cannot place to a blocked evaluation: the plan lists it.
+    if (failed) created.push(blockedEvalOf(job, store.nowNs(), rules.newId('evaluation'), old?.JobModifyIndex ?? 0));
     let next = ZERO_TIME;
     if (isPeriodic(job) && job.Periodic.Enabled) {
       const at = nextLaunch(clock, job);
@@ -105,7 +113,7 @@ export function schedulingRoutes(d: Deps): Route[] {
         NextPeriodicLaunch: next,
         Warnings: '',
         Diff: diff,
-        CreatedEvals: [],
+        CreatedEvals: rules.planCreatedEvals(created),
         JobModifyIndex: index,
         FailedTGAllocs: failed,
         Annotations: rules.planAnnotations ? { DesiredTGUpdates: updates, PreemptedAllocs: null } : null,
@@ -194,8 +202,10 @@ export function schedulingRoutes(d: Deps): Route[] {
       typeof body.Error !== 'boolean'
     )
       throw badRequest('Error must be a string');
-    if (supplied(body.Message) === supplied(body.Error) && rules.scaleMessageXorError)
+    if (!rules.scaleAccepts(supplied(body.Message), supplied(body.Error)) && rules.scaleMessageXorError)
       throw badRequest('exactly one of Message or Error must be supplied');
+    if (typeof body.Message === 'string' && !rules.scaleMessageOk(body.Message))
+      throw badRequest('Message holds characters the scheduler does not take');
     if (body.Meta !== undefined && body.Meta !== null && !isObj(body.Meta)) throw badRequest('Meta must be an object');
     if (optBool(body, 'PolicyOverride') && rules.policyOverrideChecked('scale'))
       guard.check(ctx, 'POST /v1/job/:job_id/scale', 'policy-override');
@@ -207,7 +217,11 @@ export function schedulingRoutes(d: Deps): Route[] {
       (rules.scaleReadsJobModifyIndex ? given : undefined) ?? rules.scaleJobModifyIndexDefault(e.job.JobModifyIndex);
     if (e.job.Type === 'system') throw badRequest('cannot scale jobs of type "system"');
     const g = (e.job.TaskGroups ?? []).find((x: Job) => x.Name === group);
-    if (!g) throw badRequest(`task group "${group}" specified for scaling does not exist in job`);
+    if (!g) {
+      if (rules.scaleUnknownGroupRefused)
+        throw badRequest(`task group "${group}" specified for scaling does not exist in job`);
+      return { body: writeResponse({ JobModifyIndex: e.job.JobModifyIndex, Index: store.index, Warnings: '' }) };
+    }
     if (isObj(g.Scaling) && count !== undefined) {
       if (typeof g.Scaling.Min === 'number' && count < g.Scaling.Min)
         throw badRequest(`group count was less than scaling policy minimum: ${count} < ${g.Scaling.Min}`);

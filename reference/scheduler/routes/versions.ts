@@ -67,7 +67,9 @@ export function versionRoutes(d: Deps): Route[] {
         out = versions.filter((v) => v.Version !== diffVersion).map((v) => jobDiff(base, v));
       } else {
         out = [];
-        for (let i = 0; i < versions.length - 1; i++) out.push(jobDiff(versions[i + 1]!, versions[i]!));
+        const oldest = versions[versions.length - 1]!;
+        for (let i = 0; i < versions.length - 1; i++)
+          out.push(jobDiff(rules.diffsAgainstPrevious ? versions[i + 1]! : oldest, versions[i]!));
       }
     }
     return {
@@ -98,7 +100,12 @@ export function versionRoutes(d: Deps): Route[] {
       target = jobVersion ?? rules.revertDefaultVersion(e.job.Version);
     }
     if (target === e.job.Version) throw badRequest("can't revert to current version");
-    if (enforce !== undefined && enforce !== e.job.Version && rules.revertEnforcesPrior) {
+    if (
+      enforce !== undefined &&
+      enforce !== e.job.Version &&
+      rules.revertEnforcesPrior &&
+      (!tagged || rules.revertPriorCheckedByTag)
+    ) {
       throw badRequest(`Current job has version ${e.job.Version}; enforcing version ${enforce}`);
     }
     const old = e.versions.find((v) => v.Version === target);
@@ -143,7 +150,7 @@ export function versionRoutes(d: Deps): Route[] {
     const requested = optUint(body, 'Version');
     const e = store.get(ctx.namespace, id);
     if (!e) throw notFound(`job "${id}" not found`);
-    const version = requested ?? (rules.tagDefaultsToLatest ? e.job.Version : 0);
+    const version = rules.tagDefaultsToLatest ? rules.tagVersionOf(requested, e.job.Version) : (requested ?? 0);
     const v = e.versions.find((x) => x.Version === version);
     if (!v) throw notFound(`job "${id}" version ${version} not found`);
     const name = rules.tagName(path);

@@ -118,7 +118,7 @@ export const accessSwitches = [
   ),
   fault('jobs.action-stream-left-open', {
     breaks: 'jobs.action.ws-frames-order',
-    statements: ['doc.jobs.run-action.output-frames'],
+    statements: ['doc.jobs.run-action.exited-frame'],
     description:
       'the action stream sends the output and the stdout close frame, then neither the exited frame nor a close',
     replace: () => ({ actionStreamEnds: false }),

@@ -18,10 +18,19 @@ const missing = (endpoint: string, breaks: string, ...statements: string[]) => (
 });
 
 export const endpointSwitches = [
-  fault('jobs.list-endpoint-missing', missing('GET /v1/jobs', 'jobs.list.returns-items', 'doc.jobs.list.endpoint')),
+  fault(
+    'jobs.list-endpoint-missing',
+    missing('GET /v1/jobs', 'jobs.list.returns-items', 'doc.jobs.list.endpoint', 'doc.jobs.overview.op-lists'),
+  ),
   fault(
     'jobs.register-endpoint-missing',
-    missing('POST /v1/jobs', 'jobs.register.creates-job', 'doc.jobs.register.endpoint', 'doc.jobs.overview.registers'),
+    missing(
+      'POST /v1/jobs',
+      'jobs.register.creates-job',
+      'doc.jobs.register.endpoint',
+      'doc.jobs.overview.registers',
+      'doc.jobs.overview.op-registers',
+    ),
   ),
   fault(
     'jobs.parse-endpoint-missing',
@@ -29,7 +38,7 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.read-endpoint-missing',
-    missing('GET /v1/job/:job_id', 'jobs.read.returns-job', 'doc.jobs.read.endpoint'),
+    missing('GET /v1/job/:job_id', 'jobs.read.returns-job', 'doc.jobs.read.endpoint', 'doc.jobs.overview.op-reads'),
   ),
   fault(
     'jobs.submission-endpoint-missing',
@@ -42,19 +51,39 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.versions-endpoint-missing',
-    missing('GET /v1/job/:job_id/versions', 'jobs.versions.list', 'doc.jobs.versions.endpoint'),
+    missing(
+      'GET /v1/job/:job_id/versions',
+      'jobs.versions.list',
+      'doc.jobs.versions.endpoint',
+      'doc.jobs.overview.op-reads-versions',
+    ),
   ),
   fault(
     'jobs.allocations-endpoint-missing',
-    missing('GET /v1/job/:job_id/allocations', 'jobs.allocations.list', 'doc.jobs.allocations.endpoint'),
+    missing(
+      'GET /v1/job/:job_id/allocations',
+      'jobs.allocations.list',
+      'doc.jobs.allocations.endpoint',
+      'doc.jobs.overview.op-reads-allocations',
+    ),
   ),
   fault(
     'jobs.evaluations-endpoint-missing',
-    missing('GET /v1/job/:job_id/evaluations', 'jobs.evaluations.list', 'doc.jobs.evaluations.endpoint'),
+    missing(
+      'GET /v1/job/:job_id/evaluations',
+      'jobs.evaluations.list',
+      'doc.jobs.evaluations.endpoint',
+      'doc.jobs.overview.op-reads-evaluations',
+    ),
   ),
   fault(
     'jobs.deployments-endpoint-missing',
-    missing('GET /v1/job/:job_id/deployments', 'jobs.deployments.list', 'doc.jobs.deployments.endpoint'),
+    missing(
+      'GET /v1/job/:job_id/deployments',
+      'jobs.deployments.list',
+      'doc.jobs.deployments.endpoint',
+      'doc.jobs.overview.op-reads-deployments',
+    ),
   ),
   fault(
     'jobs.deployment-endpoint-missing',
@@ -62,15 +91,30 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.summary-endpoint-missing',
-    missing('GET /v1/job/:job_id/summary', 'jobs.summary.read', 'doc.jobs.summary.endpoint'),
+    missing(
+      'GET /v1/job/:job_id/summary',
+      'jobs.summary.read',
+      'doc.jobs.summary.endpoint',
+      'doc.jobs.overview.op-reads-summaries',
+    ),
   ),
   fault(
     'jobs.update-endpoint-missing',
-    missing('POST /v1/job/:job_id', 'jobs.update.path-job-id', 'doc.jobs.update.endpoint'),
+    missing(
+      'POST /v1/job/:job_id',
+      'jobs.update.path-job-id',
+      'doc.jobs.update.endpoint',
+      'doc.jobs.overview.op-updates',
+    ),
   ),
   fault(
     'jobs.dispatch-endpoint-missing',
-    missing('POST /v1/job/:job_id/dispatch', 'jobs.dispatch.creates-child', 'doc.jobs.dispatch.endpoint'),
+    missing(
+      'POST /v1/job/:job_id/dispatch',
+      'jobs.dispatch.creates-child',
+      'doc.jobs.dispatch.endpoint',
+      'doc.jobs.overview.op-dispatches',
+    ),
   ),
   fault(
     'jobs.dispatch-payload-endpoint-missing',
@@ -78,7 +122,12 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.revert-endpoint-missing',
-    missing('POST /v1/job/:job_id/revert', 'jobs.revert.by-version', 'doc.jobs.revert.endpoint'),
+    missing(
+      'POST /v1/job/:job_id/revert',
+      'jobs.revert.by-version',
+      'doc.jobs.revert.endpoint',
+      'doc.jobs.overview.op-reverts',
+    ),
   ),
   fault(
     'jobs.stable-endpoint-missing',
@@ -90,7 +139,7 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.plan-endpoint-missing',
-    missing('POST /v1/job/:job_id/plan', 'jobs.plan.dry-run', 'doc.jobs.plan.endpoint'),
+    missing('POST /v1/job/:job_id/plan', 'jobs.plan.dry-run', 'doc.jobs.plan.endpoint', 'doc.jobs.overview.op-plans'),
   ),
   fault(
     'jobs.periodic-force-endpoint-missing',
@@ -102,7 +151,7 @@ export const endpointSwitches = [
       'DELETE /v1/job/:job_id',
       'jobs.stop.marks-stopped',
       'doc.jobs.stop.endpoint',
-      'doc.jobs.overview.operations',
+      'doc.jobs.overview.op-stops',
     ),
   ),
   fault(
@@ -111,15 +160,30 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.scale-endpoint-missing',
-    missing('POST /v1/job/:job_id/scale', 'jobs.scale.sets-count', 'doc.jobs.scale.endpoint'),
+    missing(
+      'POST /v1/job/:job_id/scale',
+      'jobs.scale.sets-count',
+      'doc.jobs.scale.endpoint',
+      'doc.jobs.overview.op-scales',
+    ),
   ),
   fault(
     'jobs.services-endpoint-missing',
-    missing('GET /v1/job/:job_id/services', 'jobs.services.list', 'doc.jobs.services.endpoint'),
+    missing(
+      'GET /v1/job/:job_id/services',
+      'jobs.services.list',
+      'doc.jobs.services.endpoint',
+      'doc.jobs.overview.op-reads-services',
+    ),
   ),
   fault(
     'jobs.actions-endpoint-missing',
-    missing('GET /v1/job/:job_id/actions', 'jobs.actions.list', 'doc.jobs.actions.endpoint'),
+    missing(
+      'GET /v1/job/:job_id/actions',
+      'jobs.actions.list',
+      'doc.jobs.actions.endpoint',
+      'doc.jobs.overview.op-reads-actions',
+    ),
   ),
   fault(
     'jobs.action-stream-endpoint-missing',
@@ -127,7 +191,12 @@ export const endpointSwitches = [
   ),
   fault(
     'jobs.tag-endpoint-missing',
-    missing('POST /v1/job/:job_id/versions/:tag_name/tag', 'jobs.tag.create', 'doc.jobs.tag.endpoint'),
+    missing(
+      'POST /v1/job/:job_id/versions/:tag_name/tag',
+      'jobs.tag.create',
+      'doc.jobs.tag.endpoint',
+      'doc.jobs.overview.op-tags',
+    ),
   ),
   fault(
     'jobs.tag-delete-endpoint-missing',

@@ -156,7 +156,7 @@ export const jobSwitches = [
   }),
   fault('jobs.stable-not-on-job', {
     breaks: 'jobs.stable.set',
-    statements: ['doc.jobs.stable.stable', 'doc.jobs.versioning.stable'],
+    statements: ['doc.jobs.stable.stable', 'doc.jobs.versioning.stable', 'doc.jobs.job.stable'],
     description:
       'marking the current version stable changes it in the versions list only: GET /v1/job/:job_id keeps Stable false',
     replace: () => ({ stableMarksCurrentJob: false }),

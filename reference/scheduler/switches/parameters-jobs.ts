@@ -62,7 +62,7 @@ export const parameterJobSwitches = [
   }),
   fault('jobs.submission-schedules-source', {
     breaks: 'jobs.register.submission-reference-only',
-    statements: ['doc.jobs.register.submission'],
+    statements: ['doc.jobs.register.submission', 'doc.jobs.overview.submission-reference-only'],
     description: 'the group counts of a submitted source override the JSON job (the Submission used for scheduling)',
     replace: () => ({ scheduledDefinition: countsOfSource }),
   }),
@@ -74,7 +74,7 @@ export const parameterJobSwitches = [
   }),
   fault('jobs.eval-priority-default-50', {
     breaks: 'jobs.register.eval-priority',
-    statements: ['doc.jobs.register.eval-priority'],
+    statements: ['doc.jobs.register.eval-priority-default'],
     description: 'without EvalPriority the evaluation gets priority 50 instead of the job priority',
     replace: (r) => ({ evalPriority: (requested: number) => r.evalPriority(requested) || 50 }),
   }),
@@ -142,13 +142,13 @@ export const parameterJobSwitches = [
   }),
   fault('jobs.parse-canonicalizes-by-default', {
     breaks: 'jobs.parse.canonicalize',
-    statements: ['doc.jobs.parse.canonicalize'],
+    statements: ['doc.jobs.parse.canonicalize-default'],
     description: 'a parse without Canonicalize fills the defaults (Canonicalize defaults to true)',
     replace: () => ({ parseCanonicalizeDefault: true }),
   }),
   fault('jobs.parse-canonicalize-false-fills', {
     breaks: 'jobs.parse.canonicalize',
-    statements: ['doc.jobs.parse.canonicalize'],
+    statements: ['doc.jobs.parse.canonicalize-default'],
     description: 'Canonicalize: false fills the defaults (any Canonicalize value is taken as true)',
     replace: () => ({ parseCanonicalizeFalseHonoured: false }),
   }),
@@ -194,7 +194,7 @@ export const parameterJobSwitches = [
   }),
   fault('jobs.versions-diff-fields-untyped', {
     breaks: 'jobs.versions.diffs',
-    statements: ['doc.jobs.versions.diff-shape'],
+    statements: ['doc.jobs.versions.diff-field-diffs'],
     description: 'the field diffs of the versions answer carry no Type and no Annotations',
     replace: answeringObject('GET /v1/job/*id/versions', (answer) => {
       for (const d of Array.isArray(answer.Diffs) ? answer.Diffs : [])

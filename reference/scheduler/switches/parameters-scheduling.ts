@@ -69,7 +69,7 @@ export const parameterSchedulingSwitches = [
   }),
   fault('jobs.dispatch-no-job-create-index', {
     breaks: 'jobs.dispatch.creates-child',
-    statements: ['doc.jobs.dispatch.response'],
+    statements: ['doc.jobs.dispatch.response-job-create-index'],
     description: 'the dispatch answer has no JobCreateIndex',
     replace: answeringObject('WRITE /v1/job/*id/dispatch', ({ JobCreateIndex: _, ...rest }) => rest),
   }),
@@ -102,14 +102,14 @@ export const parameterSchedulingSwitches = [
   }),
   fault('jobs.evaluate-force-reschedule-always', {
     breaks: 'jobs.evaluate.force-reschedule',
-    statements: ['doc.jobs.evaluate.force-reschedule'],
+    statements: ['doc.jobs.evaluate.force-reschedule-default'],
     description:
       'every evaluate request reschedules failed allocations past their limits or within their delays, ForceReschedule false or absent too (the default is false)',
     replace: () => ({ forceRescheduleDefault: true }),
   }),
   fault('jobs.evaluate-force-reschedule-false-forces', {
     breaks: 'jobs.evaluate.force-reschedule',
-    statements: ['doc.jobs.evaluate.force-reschedule'],
+    statements: ['doc.jobs.evaluate.force-reschedule-default'],
     description: 'EvalOptions.ForceReschedule false forces the reschedule (any ForceReschedule value is taken as true)',
     replace: () => ({ forceRescheduleFalseHonoured: false }),
   }),
@@ -139,7 +139,7 @@ export const parameterSchedulingSwitches = [
   }),
   fault('jobs.plan-answer-no-index', {
     breaks: 'jobs.plan.response',
-    statements: ['doc.jobs.plan.response'],
+    statements: ['doc.jobs.plan.response-index'],
     description: 'the plan answer has no Index',
     replace: answeringObject('WRITE /v1/job/*id/plan', ({ Index: _, ...rest }) => rest),
   }),
@@ -174,7 +174,7 @@ export const parameterSchedulingSwitches = [
   }),
   fault('jobs.periodic-force-no-eval-create-index', {
     breaks: 'jobs.periodic.force',
-    statements: ['doc.jobs.periodic.response'],
+    statements: ['doc.jobs.periodic.response-eval-create-index'],
     description: 'the periodic force answer has no EvalCreateIndex',
     replace: answeringObject('WRITE /v1/job/*id/periodic/force', ({ EvalCreateIndex: _, ...rest }) => rest),
   }),
@@ -206,7 +206,11 @@ export const parameterSchedulingSwitches = [
   // ---- scale -------------------------------------------------------------------------------------
   fault('jobs.scale-status-counts-stuck', {
     breaks: 'jobs.scale.status',
-    statements: ['doc.jobs.scale-status.fields'],
+    statements: [
+      'doc.jobs.scale-status.tg-placed',
+      'doc.jobs.scale-status.tg-running',
+      'doc.jobs.scale-status.tg-healthy',
+    ],
     description: 'the scale status counts no Placed, Running or Healthy allocation (stuck at 0)',
     replace: answeringObject('GET /v1/job/*id/scale', (status) => {
       for (const g of Object.values((status.TaskGroups ?? {}) as Record<string, Job>)) {
@@ -218,7 +222,7 @@ export const parameterSchedulingSwitches = [
     }),
   }),
   fault('jobs.scale-without-count-zeroes', {
-    breaks: 'jobs.scale.sets-count',
+    breaks: 'jobs.scale.count-omitted-unchanged',
     statements: ['doc.jobs.scale.count'],
     description: 'a scale request without Count sets the group count to 0 (instead of only recording its event)',
     replace: () => ({ scaleWithoutCountKeepsCount: false }),
@@ -306,7 +310,7 @@ export const parameterSchedulingSwitches = [
   }),
   fault('jobs.action-no-close-frame', {
     breaks: 'jobs.action.ws-frames-order',
-    statements: ['doc.jobs.run-action.output-frames'],
+    statements: ['doc.jobs.run-action.close-frame'],
     description: 'the action stream never sends {stdout: {close: true}}',
     replace: () => ({ actionSendsClose: false }),
   }),

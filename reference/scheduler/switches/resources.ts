@@ -37,7 +37,7 @@ export const resourceSwitches = [
   // ---- Job -------------------------------------------------------------------------------------------
   fault('jobs.read-drops-node-pool', {
     breaks: 'jobs.read.returns-job',
-    statements: ['doc.jobs.job.fields'],
+    statements: ['doc.jobs.job.node-pool'],
     description: 'GET /v1/job/:job_id leaves out the job NodePool',
     replace: answered(JOB, (job) => without(job, 'NodePool')),
   }),
@@ -55,7 +55,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.read-constraint-operand-dropped', {
     breaks: 'jobs.read.returns-job',
-    statements: ['doc.jobs.job.constraint'],
+    statements: ['doc.jobs.job.constraint-operand'],
     description: 'GET /v1/job/:job_id answers job constraints without their Operand',
     replace: answered(JOB, (job) => ({ ...job, Constraints: job.Constraints?.map((c: Job) => without(c, 'Operand')) })),
   }),
@@ -67,7 +67,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.read-group-meta-dropped', {
     breaks: 'jobs.read.returns-job',
-    statements: ['doc.jobs.job.task-group'],
+    statements: ['doc.jobs.group.meta'],
     description: 'GET /v1/job/:job_id answers task groups without their Meta',
     replace: answered(JOB, (job) => {
       for (const g of job.TaskGroups ?? []) delete g.Meta;
@@ -76,7 +76,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.read-task-templates-dropped', {
     breaks: 'jobs.read.returns-job',
-    statements: ['doc.jobs.job.task'],
+    statements: ['doc.jobs.task.templates'],
     description: 'GET /v1/job/:job_id answers tasks without their Templates',
     replace: answered(JOB, (job) => {
       for (const t of tasksOf(job)) delete t.Templates;
@@ -85,7 +85,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.read-periodic-overlap-dropped', {
     breaks: 'jobs.read.returns-job',
-    statements: ['doc.jobs.job.periodic'],
+    statements: ['doc.jobs.job.periodic-prohibit-overlap'],
     description: 'GET /v1/job/:job_id answers the Periodic block without ProhibitOverlap',
     replace: answered(JOB, (job) =>
       job.Periodic ? { ...job, Periodic: without(job.Periodic, 'ProhibitOverlap') } : job,
@@ -93,7 +93,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.read-parameterized-meta-optional-dropped', {
     breaks: 'jobs.read.returns-job',
-    statements: ['doc.jobs.job.parameterized'],
+    statements: ['doc.jobs.job.parameterized-meta-optional'],
     description: 'GET /v1/job/:job_id answers the ParameterizedJob block without MetaOptional',
     replace: answered(JOB, (job) =>
       job.ParameterizedJob ? { ...job, ParameterizedJob: without(job.ParameterizedJob, 'MetaOptional') } : job,
@@ -107,31 +107,31 @@ export const resourceSwitches = [
   }),
   fault('jobs.read-status-empty', {
     breaks: 'jobs.read.returns-job',
-    statements: ['doc.jobs.values.job-status'],
+    statements: ['doc.jobs.values.job-status-pending', 'doc.jobs.values.job-status-running', 'doc.jobs.job.status'],
     description: 'GET /v1/job/:job_id answers an empty Status, pending or running',
     replace: answered(JOB, (job) => ({ ...job, Status: '' })),
   }),
   fault('jobs.read-version-string', {
     breaks: 'jobs.update.bumps-version',
-    statements: ['doc.jobs.versioning.integer-version'],
+    statements: ['doc.jobs.versioning.integer-version', 'doc.jobs.job.version'],
     description: 'GET /v1/job/:job_id answers Version as a string',
     replace: answered(JOB, (job) => ({ ...job, Version: String(job.Version) })),
   }),
   fault('jobs.read-indexes-strings', {
     breaks: 'jobs.types.indexes-integer',
-    statements: ['doc.jobs.resources.indexes-integer'],
+    statements: ['doc.jobs.resources.modify-index-integer', 'doc.jobs.job.modify-index'],
     description: 'GET /v1/job/:job_id answers ModifyIndex as a string',
     replace: answered(JOB, (job) => ({ ...job, ModifyIndex: String(job.ModifyIndex) })),
   }),
   fault('jobs.sysbatch-read-as-batch', {
     breaks: 'jobs.register.creates-job',
-    statements: ['doc.jobs.overview.job-types', 'doc.jobs.values.job-type'],
+    statements: ['doc.jobs.overview.job-type-sysbatch', 'doc.jobs.values.job-type-sysbatch'],
     description: 'a sysbatch job reads back as Type batch',
     replace: answered(JOB, (job) => (job.Type === 'sysbatch' ? { ...job, Type: 'batch' } : job)),
   }),
   fault('jobs.periodic-block-ignored', {
     breaks: 'jobs.periodic.force',
-    statements: ['doc.jobs.overview.periodic-parameterized'],
+    statements: ['doc.jobs.overview.periodic'],
     description: 'a job is stored without its Periodic block: a periodic job becomes a plain batch job',
     replace: (r) => ({ storedJob: (job: Job) => ({ ...r.storedJob(job), Periodic: null }) }),
   }),
@@ -145,7 +145,7 @@ export const resourceSwitches = [
   // ---- Job list item, summary, submission ---------------------------------------------------------------
   fault('jobs.list-items-drop-create-index', {
     breaks: 'jobs.list.returns-items',
-    statements: ['doc.jobs.list-item.fields'],
+    statements: ['doc.jobs.list-item.create-index'],
     description: 'GET /v1/jobs answers list items without CreateIndex',
     replace: answered(
       'GET /v1/jobs',
@@ -154,13 +154,13 @@ export const resourceSwitches = [
   }),
   fault('jobs.summary-drops-namespace', {
     breaks: 'jobs.summary.read',
-    statements: ['doc.jobs.summary.fields'],
+    statements: ['doc.jobs.summary.namespace'],
     description: 'GET /v1/job/:job_id/summary leaves out Namespace',
     replace: answered('GET /v1/job/:job_id/summary', (s) => without(s, 'Namespace')),
   }),
   fault('jobs.summary-drops-lost', {
     breaks: 'jobs.summary.read',
-    statements: ['doc.jobs.summary.counters'],
+    statements: ['doc.jobs.summary.lost'],
     description: 'GET /v1/job/:job_id/summary counts no Lost allocations (the counter is left out)',
     replace: answered('GET /v1/job/:job_id/summary', (s) => {
       for (const g of Object.values((s.Summary ?? {}) as Job)) delete g.Lost;
@@ -169,7 +169,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.summary-failed-as-lost', {
     breaks: 'jobs.summary.read',
-    statements: ['doc.jobs.summary.counters'],
+    statements: ['doc.jobs.summary.failed'],
     description: 'GET /v1/job/:job_id/summary counts failed allocations under Lost (Failed stays 0)',
     replace: answered('GET /v1/job/:job_id/summary', (s) => {
       for (const g of Object.values((s.Summary ?? {}) as Job)) {
@@ -181,13 +181,17 @@ export const resourceSwitches = [
   }),
   fault('jobs.summary-children-zero', {
     breaks: 'jobs.summary.read',
-    statements: ['doc.jobs.summary.children'],
+    statements: [
+      'doc.jobs.summary.children-pending',
+      'doc.jobs.summary.children-running',
+      'doc.jobs.summary.children-dead',
+    ],
     description: 'GET /v1/job/:job_id/summary never counts children (Pending, Running and Dead stay 0)',
     replace: answered('GET /v1/job/:job_id/summary', (s) => ({ ...s, Children: { Pending: 0, Running: 0, Dead: 0 } })),
   }),
   fault('jobs.submission-drops-variables', {
     breaks: 'jobs.submission.read',
-    statements: ['doc.jobs.submission.fields'],
+    statements: ['doc.jobs.submission.variables'],
     description: 'GET /v1/job/:job_id/submission leaves out Variables',
     replace: answered('GET /v1/job/:job_id/submission', (s) => without(s, 'Variables')),
   }),
@@ -201,7 +205,7 @@ export const resourceSwitches = [
   // ---- Allocation, evaluation, deployment, service registration, action ---------------------------------
   fault('jobs.allocations-drop-eval-id', {
     breaks: 'jobs.allocations.list',
-    statements: ['doc.jobs.allocation.fields'],
+    statements: ['doc.jobs.allocation.eval-id'],
     description: 'GET /v1/job/:job_id/allocations answers allocations without EvalID',
     replace: answered(
       'GET /v1/job/:job_id/allocations',
@@ -210,7 +214,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.task-events-drop-driver-message', {
     breaks: 'jobs.allocations.list',
-    statements: ['doc.jobs.allocation.task-event-fields'],
+    statements: ['doc.jobs.task-event.driver-message'],
     description: 'task events of an allocation leave out DriverMessage',
     replace: answered(
       'GET /v1/job/:job_id/allocations',
@@ -266,7 +270,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.evaluations-drop-job-modify-index', {
     breaks: 'jobs.evaluations.list',
-    statements: ['doc.jobs.evaluation.fields'],
+    statements: ['doc.jobs.evaluation.job-modify-index'],
     description: 'GET /v1/job/:job_id/evaluations answers evaluations without JobModifyIndex',
     replace: answered(
       'GET /v1/job/:job_id/evaluations',
@@ -284,7 +288,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.evaluations-blocked-as-complete', {
     breaks: 'jobs.evaluations.list',
-    statements: ['doc.jobs.values.evaluation-status'],
+    statements: ['doc.jobs.values.evaluation-status-blocked'],
     description: 'a blocked evaluation is answered with Status complete',
     replace: answered(
       'GET /v1/job/:job_id/evaluations',
@@ -293,7 +297,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.deployments-drop-job-create-index', {
     breaks: 'jobs.deployments.list',
-    statements: ['doc.jobs.deployment.fields'],
+    statements: ['doc.jobs.deployment.job-create-index'],
     description: 'GET /v1/job/:job_id/deployments answers deployments without JobCreateIndex',
     replace: answered(
       'GET /v1/job/:job_id/deployments',
@@ -314,7 +318,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.services-drop-tags', {
     breaks: 'jobs.services.list',
-    statements: ['doc.jobs.service.fields'],
+    statements: ['doc.jobs.service.tags'],
     description: 'GET /v1/job/:job_id/services answers registrations without Tags',
     replace: answered(
       'GET /v1/job/:job_id/services',
@@ -332,7 +336,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.actions-drop-args', {
     breaks: 'jobs.actions.list',
-    statements: ['doc.jobs.action.fields'],
+    statements: ['doc.jobs.action.args'],
     description: 'GET /v1/job/:job_id/actions answers actions without Args',
     replace: answered(
       'GET /v1/job/:job_id/actions',
@@ -343,7 +347,7 @@ export const resourceSwitches = [
   // ---- Version tag, write response, query meta ---------------------------------------------------------
   fault('jobs.tag-time-seconds', {
     breaks: 'jobs.tag.create',
-    statements: ['doc.jobs.tag.fields'],
+    statements: ['doc.jobs.tag.tagged-time'],
     description: 'the tag answer gives TaggedTime in seconds, not nanoseconds',
     replace: answered('POST /v1/job/:job_id/versions/:tag_name/tag', (tag) => ({
       ...tag,
@@ -364,7 +368,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.write-drops-warnings', {
     breaks: 'jobs.register.creates-job',
-    statements: ['doc.jobs.write-response.fields'],
+    statements: ['doc.jobs.write-response.warnings'],
     description: 'the write response of POST /v1/jobs leaves out Warnings',
     replace: answered('POST /v1/jobs', (w) => without(w, 'Warnings')),
   }),
@@ -406,7 +410,7 @@ export const resourceSwitches = [
   }),
   fault('jobs.diff-types-empty', {
     breaks: 'jobs.versions.diffs',
-    statements: ['doc.jobs.values.diff-type'],
+    statements: ['doc.jobs.values.diff-type-added', 'doc.jobs.values.diff-type-edited', 'doc.jobs.versions.diff-type'],
     description: 'job diffs of the versions list carry an empty Type',
     replace: answered('GET /v1/job/:job_id/versions', (v) => ({
       ...v,

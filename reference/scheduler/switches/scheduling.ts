@@ -11,25 +11,25 @@ const { fault } = switchesOf<SchedulerRules>(['jobs']);
 export const schedulingSwitches = [
   fault('jobs.dispatch-payload-unlimited', {
     breaks: 'jobs.dispatch.payload-max-16k',
-    statements: ['doc.jobs.dispatch.payload', 'doc.jobs.limits.dispatch-payload'],
+    statements: ['doc.jobs.limits.dispatch-payload', 'doc.jobs.dispatch.payload-limit'],
     description: 'a dispatch payload above 16384 bytes is accepted',
     replace: () => ({ dispatchPayloadLimit: Number.POSITIVE_INFINITY }),
   }),
   fault('jobs.dispatch-payload-required-ignored', {
     breaks: 'jobs.dispatch.payload-required',
-    statements: ['doc.jobs.job.parameterized'],
+    statements: ['doc.jobs.job.parameterized-payload'],
     description: 'a dispatch without payload is accepted when the job requires one',
     replace: () => ({ dispatchPayloadRequiredChecked: false }),
   }),
   fault('jobs.dispatch-meta-required-ignored', {
     breaks: 'jobs.dispatch.meta-required',
-    statements: ['doc.jobs.job.parameterized'],
+    statements: ['doc.jobs.job.parameterized-meta-required'],
     description: 'a dispatch missing MetaRequired keys is accepted',
     replace: () => ({ dispatchMetaRequiredChecked: false }),
   }),
   fault('jobs.dispatch-meta-unpermitted-accepted', {
     breaks: 'jobs.dispatch.meta-optional-only',
-    statements: ['doc.jobs.job.parameterized'],
+    statements: ['doc.jobs.job.parameterized-meta-optional'],
     description: 'a dispatch with meta keys outside MetaRequired/MetaOptional is accepted',
     replace: () => ({ dispatchMetaUnpermittedRefused: false }),
   }),
@@ -126,7 +126,7 @@ export const schedulingSwitches = [
   }),
   fault('jobs.deployment-never-successful', {
     breaks: 'jobs.deployment.created-for-service-update',
-    statements: ['doc.jobs.values.deployment-status'],
+    statements: ['doc.jobs.values.deployment-status-successful'],
     description: 'deployments stay running forever',
     replace: () => ({ deploymentsComplete: false }),
   }),
@@ -161,7 +161,7 @@ export const schedulingSwitches = [
   }),
   fault('jobs.scale-target-group-optional', {
     breaks: 'jobs.scale.target-group-required',
-    statements: ['doc.jobs.scale.target'],
+    statements: ['doc.jobs.scale.target', 'doc.jobs.scale.target-group'],
     description: 'a scale request without Target.Group scales the first group',
     replace: () => ({ scaleTargetGroupRequired: false }),
   }),
