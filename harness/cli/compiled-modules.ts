@@ -12,7 +12,7 @@
  * The command line compiles the tree when it starts and leaves it on globalThis; without it
  * (`npm test`, `CONFORMANCE_CACHE=off`, a failed compile) the runner loads the sources as before.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Plugin } from 'vite';
 import { PACKAGE_ROOT } from '../spec/paths.js';
@@ -35,9 +35,22 @@ function compiledFile(tree: CompiledTree, sources: ReadonlySet<string>, path: st
   return sources.has(rel) ? join(tree.dir, rel.replace(/\.ts$/, '.js')) : undefined;
 }
 
+function insidePackage(dir: string): boolean {
+  try {
+    const rel = relative(realpathSync(PACKAGE_ROOT), realpathSync(dir));
+    return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
+  } catch {
+    return false;
+  }
+}
+
 /** The set-up file as its compiled file where there is one. */
 export function compiledSetupFile(tree: CompiledTree | undefined, path: string): string {
-  return (tree && compiledFile(tree, new Set(tree.sources), path)) ?? path;
+  // vitest runs a set-up file again before each test file only when its runner loads it; a tree
+  // whose real path lies outside the package's (a symlinked node_modules, a cache folder elsewhere)
+  // would be loaded natively, once per worker, and every later file of the worker would skip it.
+  if (!tree || !insidePackage(tree.dir)) return path;
+  return compiledFile(tree, new Set(tree.sources), path) ?? path;
 }
 
 /**
