@@ -99,6 +99,30 @@ async function childCount(t: T, id: string): Promise<number> {
 
 conformance(
   {
+    id: 'jobs.read.returns-job',
+    level: 'MUST',
+    title: 'GET /v1/job/:job_id of a dispatched child returns the Payload its version holds',
+  },
+  async (t) => {
+    const { id } = await registered(t, 'parameterized', 'dread');
+    const payload = payloadOf(16);
+    const ex = await dispatch(t, id, { Payload: payload, Meta: { tenant: 'acme' } });
+    t.precondition(ex, ok);
+    const childId = String(body(ex).DispatchedJobID);
+    // The version list holds the job as stored: told apart from the read, a payload the dispatch
+    // lost (jobs.dispatch.creates-child) is not charged to the read.
+    const versions = await t.sched.get(`job/${enc(childId)}/versions`);
+    t.precondition(versions, ok);
+    const held = ((body(versions).Versions ?? []) as Obj[])[0]?.Payload;
+    if (held !== payload)
+      t.notApplicable("the child's version does not hold the payload sent: the dispatch, not the read, is in question");
+    const child = await readJob(t, childId);
+    expectEqual(child.Payload, payload, "the child's read carries the payload its version holds");
+  },
+);
+
+conformance(
+  {
     id: 'jobs.dispatch.creates-child',
     also: ['jobs.dispatch.meta', 'jobs.dispatch.child-fields'],
     level: 'MUST',
