@@ -356,12 +356,19 @@ conformance(
     );
 
     await evaluate(true);
-    await waitAdvancing(
+    const forced = await waitAdvancing(
       t,
       `with ForceReschedule a replacement of the failed allocation ${failed.ID} is placed`,
       () => allocsOf(t, id),
       (a) => placedSince(a).length > 0,
     );
+    // ForceReschedule defaults to false on every request: a forced one does not carry over.
+    const placed = new Set(forced.map((a) => a.ID as string));
+    const done = (a: Obj[]) => a.length === placed.size && a.every((x) => x.ClientStatus === 'failed');
+    await waitAdvancing(t, 'the forced replacement fails too', () => allocsOf(t, id), done);
+    await evaluate();
+    const after = (await allocsOf(t, id)).filter((a) => !placed.has(a.ID)).map((a) => a.ID);
+    expectEqual(after, [], 'an evaluation without ForceReschedule after a forced one places nothing');
   },
 );
 
