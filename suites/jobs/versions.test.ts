@@ -122,6 +122,7 @@ conformance(
 conformance(
   {
     id: 'jobs.versions.diff-version',
+    also: ['jobs.versions.diffs'],
     level: 'MUST',
     title: 'GET /v1/job/:job_id/versions?diffs=true&diff_version= compares with the version named',
   },
@@ -136,13 +137,16 @@ conformance(
       'field diff MODE primary -> tertiary',
       body(ex).Diffs,
     );
+    // Without diff_version each version is compared with its predecessor (the diffs rule itself).
     const plain = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
-    expectThat(
-      !hasEnvDiff(body(plain).Diffs, 'primary', 'tertiary'),
-      'diff',
-      'without diff_version versions are compared with their predecessor',
-      'no primary -> tertiary diff',
-      body(plain).Diffs,
+    t.proving('jobs.versions.diffs', () =>
+      expectThat(
+        !hasEnvDiff(body(plain).Diffs, 'primary', 'tertiary') && hasEnvDiff(body(plain).Diffs, 'secondary', 'tertiary'),
+        'diff',
+        'without diff_version the third version is compared with the second (secondary -> tertiary)',
+        'a secondary -> tertiary diff and no primary -> tertiary one',
+        body(plain).Diffs,
+      ),
     );
   },
 );
