@@ -5,9 +5,8 @@
  * order, by index.ts.
  */
 import { switchesOf } from '../../switches.js';
-import { isObj } from '../job.js';
 import type { SchedulerRules } from '../rules.js';
-import { dropped, each, onAnswer, clause as fault } from './edits.js';
+import { dropped, each, onAnswer, clause as fault, slug, inEachGroup } from './edits.js';
 
 // `fault(name, declaration)` makes an entry of this file's table (edits.ts `clause`); the table is declared once, at its end.
 const { fault: declared } = switchesOf<SchedulerRules>(['jobs']);
@@ -16,17 +15,6 @@ const EVALS = 'GET /v1/job/:job_id/evaluations';
 const DEPLOYMENTS = 'GET /v1/job/:job_id/deployments';
 const SERVICES = 'GET /v1/job/:job_id/services';
 const ACTIONS = 'GET /v1/job/:job_id/actions';
-
-const slug = (f: string) =>
-  f
-    .replace(/(?<=[a-z0-9])([A-Z])/g, '-$1')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
-    .toLowerCase();
-
-/** Every object of `record` (keyed by group) with `field` left out. */
-const inEachGroup = (record: unknown, field: string) => {
-  for (const v of Object.values(isObj(record) ? record : {})) if (isObj(v)) delete v[field];
-};
 
 /** The deployments with `field` left out of every group of TaskGroups. */
 const deploymentGroupDrops = (field: string) =>

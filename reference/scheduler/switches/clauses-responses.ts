@@ -8,7 +8,7 @@
 import { switchesOf } from '../../switches.js';
 import { isObj, type Job } from '../job.js';
 import type { SchedulerRules } from '../rules.js';
-import { dropped, onAnswer, without, clause as fault } from './edits.js';
+import { dropped, onAnswer, without, clause as fault, slug, inEachGroup } from './edits.js';
 
 // `fault(name, declaration)` makes an entry of this file's table (edits.ts `clause`); the table is declared once, at its end.
 const { fault: declared } = switchesOf<SchedulerRules>(['jobs']);
@@ -16,17 +16,6 @@ const { fault: declared } = switchesOf<SchedulerRules>(['jobs']);
 const PLAN = 'POST /v1/job/:job_id/plan';
 const SCALE = 'GET /v1/job/:job_id/scale';
 const VERSIONS = 'GET /v1/job/:job_id/versions';
-
-const slug = (f: string) =>
-  f
-    .replace(/(?<=[a-z0-9])([A-Z])/g, '-$1')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
-    .toLowerCase();
-
-/** Every object of `record` (keyed by group) with `field` left out. */
-const inEachGroup = (record: unknown, field: string) => {
-  for (const v of Object.values(isObj(record) ? record : {})) if (isObj(v)) delete v[field];
-};
 
 /** The plan answer with `field` left out of every group of FailedTGAllocs. */
 const failedDrops = (field: string) =>

@@ -138,3 +138,15 @@ export function remembering<T>(): (given: T | undefined) => T | undefined {
     return given ?? last;
   };
 }
+
+/** A field name as a statement id's tail: `ClientStatus` → `client-status`. */
+export const slug = (f: string) =>
+  f
+    .replace(/(?<=[a-z0-9])([A-Z])/g, '-$1')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+    .toLowerCase();
+
+/** Every object of `record` (keyed by group) with `field` left out. */
+export const inEachGroup = (record: unknown, field: string) => {
+  for (const v of Object.values(isObj(record) ? record : {})) if (isObj(v)) delete v[field];
+};
