@@ -35,21 +35,22 @@ function compiledFile(tree: CompiledTree, sources: ReadonlySet<string>, path: st
   return sources.has(rel) ? join(tree.dir, rel.replace(/\.ts$/, '.js')) : undefined;
 }
 
-function insidePackage(dir: string): boolean {
+function reachedWithoutLinks(dir: string): boolean {
   try {
-    const rel = relative(realpathSync(PACKAGE_ROOT), realpathSync(dir));
-    return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep);
+    return realpathSync(dir) === resolve(dir);
   } catch {
-    return false;
+    // Not there (yet): nothing to say it is reached through a link.
+    return true;
   }
 }
 
 /** The set-up file as its compiled file where there is one. */
 export function compiledSetupFile(tree: CompiledTree | undefined, path: string): string {
-  // vitest runs a set-up file again before each test file only when its runner loads it; a tree
-  // whose real path lies outside the package's (a symlinked node_modules, a cache folder elsewhere)
-  // would be loaded natively, once per worker, and every later file of the worker would skip it.
-  if (!tree || !insidePackage(tree.dir)) return path;
+  // vitest runs a set-up file again before each test file only when its runner loads it (the
+  // plugin below); vite names a file by its real path, so a tree reached through a link (a
+  // symlinked node_modules) would escape the plugin and be loaded natively, once per worker, and
+  // every later file of the worker would skip it.
+  if (!tree || !reachedWithoutLinks(tree.dir)) return path;
   return compiledFile(tree, new Set(tree.sources), path) ?? path;
 }
 

@@ -4,7 +4,7 @@
  * source, the data found where the source is, and nothing compiled when the cache is off.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -127,6 +127,20 @@ describe('compiledModulesPlugin', () => {
   it('runs the set-up file compiled when it is compiled', () => {
     expect(compiledSetupFile(tree, join(PACKAGE_ROOT, 'harness/a.ts'))).toBe('/compiled/harness/a.js');
     expect(compiledSetupFile(undefined, join(PACKAGE_ROOT, 'harness/a.ts'))).toBe(join(PACKAGE_ROOT, 'harness/a.ts'));
+  });
+
+  it('runs the set-up file from source when the tree is reached through a link (vite would load it natively)', () => {
+    const real = mkdtempSync(join(tmpdir(), 'compiled-real-'));
+    const linked = `${real}-link`;
+    symlinkSync(real, linked);
+    try {
+      const source = join(PACKAGE_ROOT, 'harness/a.ts');
+      expect(compiledSetupFile({ ...tree, dir: linked }, source)).toBe(source);
+      expect(compiledSetupFile({ ...tree, dir: real }, source)).toBe(join(real, 'harness/a.js'));
+    } finally {
+      rmSync(linked, { force: true });
+      rmSync(real, { recursive: true, force: true });
+    }
   });
 });
 

@@ -86,9 +86,9 @@ export const clauseResponseSwitches = [
     'jobs.stop-answer-drops-known-leader',
     dropped('DELETE /v1/job/:job_id', 'KnownLeader', 'jobs.stop.marks-stopped', 'doc.jobs.stop.response'),
   ),
+  // Index, not Warnings: an empty Warnings may be left out (a field holding no value), so a
+  // scheduler dropping the empty Warnings of a scale answer breaks nothing.
   fault(
-    // Index, not Warnings: an empty Warnings may be left out (a field holding no value), so a
-    // scheduler dropping the empty Warnings of a scale answer breaks nothing.
     'jobs.scale-answer-drops-index',
     dropped('POST /v1/job/:job_id/scale', 'Index', 'jobs.scale.sets-count', 'doc.jobs.scale.response'),
   ),
