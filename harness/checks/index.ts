@@ -175,11 +175,18 @@ export const emptyBody: Check = named('empty-body', (ex) => {
     throw new CheckFailure('empty-body', `${where(ex)} has a body`, '', ex.response.text.slice(0, 200));
 });
 
+/*
+ * The check helpers' one argument order, whatever else they take first: what was seen, what was
+ * expected, then the message (node:assert's order; tests/harness/check-helpers.test.ts keeps every
+ * `expect*` helper to it).
+ */
+
 /** Plain assertion for values the test computed itself (local crypto, directory binds...). */
-export function expectThat(ok: boolean, check: string, message: string, expected: unknown, actual: unknown): void {
+export function expectThat(ok: boolean, check: string, actual: unknown, expected: unknown, message: string): void {
   if (!ok) throw new CheckFailure(check, message, expected, actual);
 }
 
+/** The values are deeply and strictly equal. */
 export function expectEqual(actual: unknown, expected: unknown, message: string): void {
   if (!isDeepStrictEqual(actual, expected)) throw new CheckFailure('equal', message, expected, actual);
 }

@@ -71,10 +71,16 @@ function notPermissionDenied(ex: Exchange, what: string): void {
   const errors = (ex.response.body as { errors?: unknown } | undefined)?.errors;
   const denied =
     ex.response.status === 403 && Array.isArray(errors) && errors.some((e) => /permission denied/i.test(String(e)));
-  expectThat(!denied, 'lockout-answer', `${what} was answered permission denied`, 'any other refusal', {
-    status: ex.response.status,
-    errors,
-  });
+  expectThat(
+    !denied,
+    'lockout-answer',
+    {
+      status: ex.response.status,
+      errors,
+    },
+    'any other refusal',
+    `${what} was answered permission denied`,
+  );
 }
 
 conformance(

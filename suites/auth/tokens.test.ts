@@ -208,9 +208,9 @@ conformance(
     expectThat(
       !ex.response.text.includes(u.password),
       'write-only',
-      'the user read contains the password',
-      'absent',
       '[present]',
+      'absent',
+      'the user read contains the password',
     );
   },
 );

@@ -242,9 +242,9 @@ conformance(
     expectThat(
       paths.some((p) => resolvesAgainst(p, queried)),
       'help-paths',
-      `no path of the help document, appended to a part of ${queried}, names the queried path`,
-      'a path relative to the queried path (e.g. /data/{path})',
       paths,
+      'a path relative to the queried path (e.g. /data/{path})',
+      `no path of the help document, appended to a part of ${queried}, names the queried path`,
     );
   },
 );

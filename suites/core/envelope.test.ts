@@ -86,7 +86,7 @@ conformance(
     const ids = [body(first).request_id, body(second).request_id];
     // The field is one "that appears": a target that sends none has nothing to identify requests by.
     if (ids.some((id) => id === undefined)) t.notApplicable('the target sends no request_id', undefined);
-    expectThat(ids[0] !== ids[1], 'request-id', 'two requests got the same request_id', 'two different ids', ids);
+    expectThat(ids[0] !== ids[1], 'request-id', ids, 'two different ids', 'two requests got the same request_id');
   },
 );
 

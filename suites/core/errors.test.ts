@@ -135,9 +135,9 @@ conformance(
     expectThat(
       there.response.status === missing.response.status,
       'no-leak',
-      'the refusal tells an existing path from a missing one',
-      `the same status for both (${there.response.status})`,
       { existing: there.response.status, missing: missing.response.status },
+      `the same status for both (${there.response.status})`,
+      'the refusal tells an existing path from a missing one',
     );
   },
 );

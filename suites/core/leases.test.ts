@@ -37,9 +37,9 @@ conformance(
     expectThat(
       leaseId !== '',
       'lease-id',
-      'the answer that created a lease has no lease_id',
-      'a non-empty string',
       env.lease_id,
+      'a non-empty string',
+      'the answer that created a lease has no lease_id',
     );
     // What the lease is, read where the real product reports it (the documents show no lease
     // endpoint): a target without it cannot be compared, and the test is not applicable.
@@ -49,25 +49,25 @@ conformance(
     expectThat(
       lease.id === leaseId,
       'lease-id',
-      'sys/leases/lookup does not know the lease named by lease_id',
-      leaseId,
       lease.id,
+      leaseId,
+      'sys/leases/lookup does not know the lease named by lease_id',
     );
 
     t.proving('core.envelope.renewable-of-lease', () => {
       expectThat(
         typeof env.renewable === 'boolean',
         'renewable',
-        'renewable is not a boolean',
-        'a boolean',
         env.renewable,
+        'a boolean',
+        'renewable is not a boolean',
       );
       expectThat(
         env.renewable === lease.renewable,
         'renewable',
-        'renewable differs from what sys/leases/lookup reports of the lease',
-        lease.renewable,
         env.renewable,
+        lease.renewable,
+        'renewable differs from what sys/leases/lookup reports of the lease',
       );
     });
     if (env.renewable === true) {
@@ -78,14 +78,14 @@ conformance(
     t.proving('core.envelope.lease-duration-of-lease', () => {
       const d = env.lease_duration;
       const ttl = typeof lease.ttl === 'number' ? lease.ttl : Number.NaN;
-      expectThat(Number.isInteger(d), 'lease-duration', 'lease_duration is not an integer', 'an integer', d);
+      expectThat(Number.isInteger(d), 'lease-duration', d, 'an integer', 'lease_duration is not an integer');
       // lookup's ttl counts down: it is at most the lease_duration, and a few seconds less at worst.
       expectThat(
         (d as number) >= ttl && (d as number) <= ttl + 5 && (d as number) <= TTL && (d as number) > 0,
         'lease-duration',
-        `lease_duration is not the lease's length in seconds (the role's ttl is ${TTL}; sys/leases/lookup reports ttl ${lease.ttl})`,
-        `${ttl}..${ttl + 5}`,
         d,
+        `${ttl}..${ttl + 5}`,
+        `lease_duration is not the lease's length in seconds (the role's ttl is ${TTL}; sys/leases/lookup reports ttl ${lease.ttl})`,
       );
     });
   },

@@ -28,15 +28,15 @@ const is2xx = (status: number) => status >= 200 && status < 300;
 /** The request is refused: any non-2xx; a 403 besides is the assumption jobs.acl.denied-status. */
 function deniedAnswer(t: T, ex: Exchange, what: string): void {
   const status = ex.response.status;
-  expectThat(!is2xx(status), 'acl', `${what} is denied`, 'a refusal (non-2xx)', status);
+  expectThat(!is2xx(status), 'acl', status, 'a refusal (non-2xx)', `${what} is denied`);
   t.assuming('jobs.acl.denied-status', () =>
-    expectThat(status === 403, 'status', `${what}: denied with 403 (assumption jobs.acl.denied-status)`, 403, status),
+    expectThat(status === 403, 'status', status, 403, `${what}: denied with 403 (assumption jobs.acl.denied-status)`),
   );
 }
 
 /** The request is carried out: the token's capability lets it through. */
 function allowedAnswer(ex: Exchange, what: string): void {
-  expectThat(is2xx(ex.response.status), 'acl', `${what} is allowed with the capability`, '2xx', ex.response.status);
+  expectThat(is2xx(ex.response.status), 'acl', ex.response.status, '2xx', `${what} is allowed with the capability`);
 }
 
 /**
@@ -393,34 +393,40 @@ conformance(
     const { id, alloc } = await runningWith(t, 'aclexec', 'isolated');
     const query = { action: 'echo-hello', alloc_id: alloc, task: 'redis' };
     const without = await runAction(t, id, { query, token: await tokenWith(t, ['read-job']), until: untilRan });
-    expectThat(notRun(without), 'acl', 'without alloc-exec the action is refused', 'a refusal or no output', {
-      status: without.refusedStatus,
-      frames: without.frames,
-    });
+    expectThat(
+      notRun(without),
+      'acl',
+      {
+        status: without.refusedStatus,
+        frames: without.frames,
+      },
+      'a refusal or no output',
+      'without alloc-exec the action is refused',
+    );
     const token = await tokenWith(t, ['alloc-exec']);
     const withCap = await runAction(t, id, { query, token });
     expectThat(
       withCap.refusedStatus === undefined && ran(withCap),
       'acl',
-      'with alloc-exec alone the action of a task with file system isolation runs',
-      'the upgrade accepted and the output',
       { status: withCap.refusedStatus, frames: withCap.frames },
+      'the upgrade accepted and the output',
+      'with alloc-exec alone the action of a task with file system isolation runs',
     );
     // A stream that does not end (no exited frame, no close) breaks the stream's rule, not the ACL's.
     t.proving('jobs.action.ws-frames-order', () => {
       expectThat(
         !withCap.timedOut,
         'frames',
-        'with alloc-exec the action stream did not close within 5000 ms',
-        'the stream closed',
         withCap.frames,
+        'the stream closed',
+        'with alloc-exec the action stream did not close within 5000 ms',
       );
       expectThat(
         withCap.frames.some((f) => f.exited === true),
         'acl',
-        'with alloc-exec the action runs to its exited frame',
-        'an exited frame',
         withCap.frames,
+        'an exited frame',
+        'with alloc-exec the action runs to its exited frame',
       );
     });
   },
@@ -442,18 +448,24 @@ conformance(
     expectThat(
       notRun(alone),
       'acl',
-      'with alloc-exec alone the action of a task without file system isolation is refused',
-      'a refusal or no output',
       { status: alone.refusedStatus, frames: alone.frames },
+      'a refusal or no output',
+      'with alloc-exec alone the action of a task without file system isolation is refused',
     );
     const both = await runAction(t, id, {
       query,
       token: await tokenWith(t, ['alloc-exec', 'alloc-node-exec']),
       until: untilRan,
     });
-    expectThat(ran(both), 'acl', 'with alloc-exec and alloc-node-exec the action runs', 'its output', {
-      status: both.refusedStatus,
-      frames: both.frames,
-    });
+    expectThat(
+      ran(both),
+      'acl',
+      {
+        status: both.refusedStatus,
+        frames: both.frames,
+      },
+      'its output',
+      'with alloc-exec and alloc-node-exec the action runs',
+    );
   },
 );

@@ -11,10 +11,16 @@ const STREAM_MS = 5000;
 
 /** The action ran: its output came (the stream's end is the frames rule's, checked on its own). */
 function checkRan(run: ActionRun, what: string): void {
-  expectThat(ranAction(run), 'action', `${what}: the action runs (its output comes)`, 'output frames', {
-    status: run.refusedStatus,
-    frames: run.frames,
-  });
+  expectThat(
+    ranAction(run),
+    'action',
+    {
+      status: run.refusedStatus,
+      frames: run.frames,
+    },
+    'output frames',
+    `${what}: the action runs (its output comes)`,
+  );
 }
 
 /** A service job with actions and its running allocation. */
@@ -40,9 +46,9 @@ function checkFrames(run: ActionRun): void {
   expectThat(
     !run.timedOut,
     'frames',
-    `the action stream did not close within ${STREAM_MS} ms of its start (no input frames but those the document lists were sent)`,
-    'the stream closed',
     run.frames,
+    'the stream closed',
+    `the action stream did not close within ${STREAM_MS} ms of its start (no input frames but those the document lists were sent)`,
   );
   expectEqual(run.invalid, [], 'every frame is JSON');
   const kinds: string[] = run.frames.map((f) =>
@@ -60,9 +66,9 @@ function checkFrames(run: ActionRun): void {
   expectThat(
     typeof exited.result === 'object' && exited.result !== null,
     'frames',
-    'the exited frame has a result object',
-    'object',
     exited.result,
+    'object',
+    'the exited frame has a result object',
   );
 }
 
@@ -113,9 +119,9 @@ conformance(
     expectThat(
       stdoutText(run).includes('hello world'),
       'stdout',
-      "the output is the action's (echo hello world)",
-      'contains "hello world"',
       stdoutText(run),
+      'contains "hello world"',
+      "the output is the action's (echo hello world)",
     );
   },
 );
@@ -149,9 +155,9 @@ conformance(
     expectThat(
       !bad.frames.some((f) => f.exited === true || typeof f.stdout?.data === 'string'),
       'auth',
-      'a wrong auth_token runs nothing',
-      'no output frames',
       bad.frames,
+      'no output frames',
+      'a wrong auth_token runs nothing',
     );
   },
 );
@@ -210,9 +216,9 @@ conformance(
     expectThat(
       stdoutText(terminal) !== stdoutText(plain),
       'tty',
-      'the tty=true output differs from the tty=false output',
-      'different data',
       { tty: JSON.stringify(stdoutText(terminal)), plain: JSON.stringify(stdoutText(plain)) },
+      'different data',
+      'the tty=true output differs from the tty=false output',
     );
   },
 );
@@ -240,9 +246,9 @@ conformance(
     expectThat(
       /[\u001b\r]/.test(text),
       'tty',
-      'the data of a terminal stream includes control sequences',
-      'ESC or CR in the output',
       JSON.stringify(text),
+      'ESC or CR in the output',
+      'the data of a terminal stream includes control sequences',
     );
   },
 );
@@ -265,9 +271,9 @@ conformance(
       expectThat(
         refused,
         'query',
-        `without ${missing} the action does not run`,
-        strict ? 'a 4xx upgrade answer or no exited frame' : 'an error upgrade answer or no exited frame',
         { status: run.refusedStatus, frames: run.frames },
+        strict ? 'a 4xx upgrade answer or no exited frame' : 'an error upgrade answer or no exited frame',
+        `without ${missing} the action does not run`,
       );
     }
   },

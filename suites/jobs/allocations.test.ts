@@ -77,9 +77,9 @@ conformance(
     expectThat(
       counters.Failed >= failed && counters.Failed > 0,
       'summary',
-      `the Failed counter of group ${group} counts its failed allocations`,
-      `at least ${failed}`,
       counters,
+      `at least ${failed}`,
+      `the Failed counter of group ${group} counts its failed allocations`,
     );
   },
 );
@@ -110,9 +110,9 @@ conformance(
     expectThat(
       Number(counters.Starting) >= across,
       'summary',
-      `Starting counts the ${across} allocation(s) pending across the read, not Queued`,
-      `at least ${across}`,
       counters,
+      `at least ${across}`,
+      `Starting counts the ${across} allocation(s) pending across the read, not Queued`,
     );
   },
 );
@@ -179,9 +179,9 @@ conformance(
       expectThat(
         Number.isInteger(summary.Summary.cache[k]),
         'summary',
-        `${k} is an integer counter`,
-        'integer',
         summary.Summary.cache[k],
+        'integer',
+        `${k} is an integer counter`,
       );
     }
   },
@@ -210,17 +210,17 @@ conformance(
     expectThat(
       Number.isInteger(reg.Port) && reg.Port > 0,
       'port',
-      'Port is a positive integer',
-      'integer > 0',
       reg.Port,
+      'integer > 0',
+      'Port is a positive integer',
     );
     const allocs = await allocsOf(t, id);
     expectThat(
       allocs.some((a) => a.ID === reg.AllocID),
       'alloc',
-      'the registration names an allocation of the job',
-      allocs.map((a) => a.ID),
       reg.AllocID,
+      allocs.map((a) => a.ID),
+      'the registration names an allocation of the job',
     );
   },
 );
@@ -255,9 +255,9 @@ conformance(
     expectThat(
       oldAllocs.length > 0 && oldDeps.length > 0,
       'setup',
-      'the first job has allocations and a deployment',
-      '> 0',
       { oldAllocs, oldDeps },
+      '> 0',
+      'the first job has allocations and a deployment',
     );
     t.check(await t.sched.delete(`job/${enc(id)}`, { query: { purge: true } }), ok);
     await register(t, jobDefinition('service-with-update', id));
@@ -265,17 +265,17 @@ conformance(
     expectThat(
       !current.some((a) => oldAllocs.includes(a)),
       'all',
-      "by default the earlier job's allocations are left out",
-      'none of the earlier',
       current,
+      'none of the earlier',
+      "by default the earlier job's allocations are left out",
     );
     const allFalse = (await allocsOf(t, id, { all: false })).map((a) => a.ID as string);
     expectThat(
       !allFalse.some((a) => oldAllocs.includes(a)),
       'all',
-      "with all=false the earlier job's allocations are left out",
-      'none of the earlier',
       allFalse,
+      'none of the earlier',
+      "with all=false the earlier job's allocations are left out",
     );
     // The earlier job exists only through a purge: whether a purge keeps its allocations and
     // deployments is the assumption, and a target that collects them differs from it (the test
@@ -285,27 +285,27 @@ conformance(
       expectThat(
         oldAllocs.every((a) => all.includes(a)),
         'all',
-        "all=true includes the earlier job's allocations",
-        oldAllocs,
         all,
+        oldAllocs,
+        "all=true includes the earlier job's allocations",
       ),
     );
     const depsNow = (await deploymentsOf(t, id)).map((d) => d.ID as string);
     expectThat(
       !depsNow.some((d) => oldDeps.includes(d)),
       'all',
-      "by default the earlier job's deployments are left out",
-      'none of the earlier',
       depsNow,
+      'none of the earlier',
+      "by default the earlier job's deployments are left out",
     );
     const depsAll = (await deploymentsOf(t, id, { all: true })).map((d) => d.ID as string);
     t.assuming('jobs.allocations.all-after-purge', () =>
       expectThat(
         oldDeps.every((d) => depsAll.includes(d)),
         'all',
-        "all=true includes the earlier job's deployments",
-        oldDeps,
         depsAll,
+        oldDeps,
+        "all=true includes the earlier job's deployments",
       ),
     );
   },

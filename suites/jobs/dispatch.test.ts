@@ -82,9 +82,9 @@ async function checkChild(t: T, ex: Exchange): Promise<Obj> {
   expectThat(
     evals.some((e) => e.ID === body(ex).EvalID),
     'eval',
-    'EvalID is an evaluation of the dispatched job',
-    body(ex).EvalID,
     evals.map((e) => e.ID),
+    body(ex).EvalID,
+    'EvalID is an evaluation of the dispatched job',
   );
   return child;
 }
@@ -120,9 +120,9 @@ conformance(
     expectThat(
       typeof child.Payload === 'string' && child.Payload.length > 0,
       'field',
-      "the child's read carries a Payload, as its version does",
-      'a base64 string',
       child.Payload,
+      'a base64 string',
+      "the child's read carries a Payload, as its version does",
     );
   },
 );
@@ -148,9 +148,9 @@ conformance(
       expectThat(
         child.Meta?.tenant === 'acme' && child.Meta?.note === 'first',
         'meta',
-        'the dispatch meta is stored on the child',
-        { tenant: 'acme', note: 'first' },
         child.Meta,
+        { tenant: 'acme', note: 'first' },
+        'the dispatch meta is stored on the child',
       ),
     );
   },
@@ -178,9 +178,9 @@ conformance(
     expectThat(
       (s2 >= 200 && s2 < 300) || (s2 >= 400 && s2 < 500),
       'status',
-      'the repeated dispatch succeeds idempotently or is refused',
-      '2xx or 4xx',
       s2,
+      '2xx or 4xx',
+      'the repeated dispatch succeeds idempotently or is refused',
     );
     if (s2 >= 200 && s2 < 300)
       expectEqual(
@@ -226,9 +226,9 @@ conformance(
     expectThat(
       ids[0] !== ids[1] && upTo(ids[0]!) !== '' && upTo(ids[0]!) === upTo(ids[1]!),
       'template',
-      'both dispatched IDs hold the template, before the part that differs between them',
-      'a common prefix ending in nightly',
       ids,
+      'a common prefix ending in nightly',
+      'both dispatched IDs hold the template, before the part that differs between them',
     );
     const plain = await dispatch(t, id, { Meta: { tenant: 'a' } });
     t.check(

@@ -305,10 +305,16 @@ for (const c of CASES) {
       const kept =
         missingFrom(c.actual(read), expected) === undefined ||
         (inGroups.length > 0 && inGroups.every((g) => missingFrom(g, expected) === undefined));
-      expectThat(kept, 'field', `${c.title}: read back on the job or in every group`, expected, {
-        job: c.actual(read),
-        groups: inGroups,
-      });
+      expectThat(
+        kept,
+        'field',
+        {
+          job: c.actual(read),
+          groups: inGroups,
+        },
+        expected,
+        `${c.title}: read back on the job or in every group`,
+      );
     },
   );
 }
@@ -330,9 +336,9 @@ conformance(
       expectThat(
         read[f] === undefined || typeof read[f] === 'string',
         'field',
-        `${f} of the job read is a string, if it is shown`,
-        'absent or a string',
         read[f],
+        'absent or a string',
+        `${f} of the job read is a string, if it is shown`,
       );
   },
 );
@@ -350,9 +356,9 @@ conformance(
     expectThat(
       !(other.response.status >= 200 && other.response.status < 300 && (other.response.body as Obj | null)?.ID === id),
       'job_id',
-      `GET /v1/job/${id.toUpperCase()} does not answer the job ${id} (IDs differ by case)`,
-      'a refusal or another job',
       { status: other.response.status, ID: (other.response.body as Obj | null)?.ID },
+      'a refusal or another job',
+      `GET /v1/job/${id.toUpperCase()} does not answer the job ${id} (IDs differ by case)`,
     );
   },
 );

@@ -116,18 +116,24 @@ export function showsNoJob(ex: Exchange, id: string): boolean {
  */
 export async function absent(t: T, id: string, what: string, namespace?: string): Promise<Exchange> {
   const ex = await t.sched.get(`job/${enc(id)}`, { query: { namespace } });
-  expectThat(showsNoJob(ex, id), 'absent', `${what}: GET /v1/job/:job_id no longer returns the job`, 'no job', {
-    status: ex.response.status,
-    ID: (ex.response.body as Obj | null | undefined)?.ID,
-  });
+  expectThat(
+    showsNoJob(ex, id),
+    'absent',
+    {
+      status: ex.response.status,
+      ID: (ex.response.body as Obj | null | undefined)?.ID,
+    },
+    'no job',
+    `${what}: GET /v1/job/:job_id no longer returns the job`,
+  );
   const status = ex.response.status;
   t.assuming('jobs.read.unknown-404', () =>
     expectThat(
       status >= 400 && status < 500,
       'status',
-      `${what}: reading it is refused with a 4xx (assumption jobs.read.unknown-404)`,
-      '4xx',
       status,
+      '4xx',
+      `${what}: reading it is refused with a 4xx (assumption jobs.read.unknown-404)`,
     ),
   );
   return ex;
@@ -194,16 +200,16 @@ export async function elapse(t: T, seconds: number): Promise<void> {
  */
 export function refused(t: T, ex: Exchange, what: string): Exchange {
   const status = ex.response.status;
-  expectThat(status < 200 || status > 299, 'status', `${what} is refused`, 'a non-2xx status', status);
+  expectThat(status < 200 || status > 299, 'status', status, 'a non-2xx status', `${what} is refused`);
   // The 4xx is the catalogue's reading, not the document's: a difference is reported as an
   // assumption difference and the test goes on to check what the document does say.
   t.assuming('jobs.errors.rejections-4xx', () =>
     expectThat(
       status >= 400 && status < 500,
       'status',
-      `${what}: refused with a 4xx (assumption jobs.errors.rejections-4xx)`,
-      '4xx',
       status,
+      '4xx',
+      `${what}: refused with a 4xx (assumption jobs.errors.rejections-4xx)`,
     ),
   );
   return ex;
@@ -383,9 +389,9 @@ export function expectContains(actual: unknown, expected: unknown, message: stri
   expectThat(
     false,
     'contains',
-    `${message}: ${miss} differs`,
-    valueAtPointer(expected, miss),
     valueAtPointer(actual, miss),
+    valueAtPointer(expected, miss),
+    `${message}: ${miss} differs`,
   );
 }
 

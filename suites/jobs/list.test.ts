@@ -134,7 +134,7 @@ conformance(
       t.check(ex, ok);
       const items = idsOf(ex);
       t.proving('jobs.list.per-page-limit', () =>
-        expectThat(items.length <= 5, 'per_page', 'a page holds at most per_page items', '<= 5', items.length),
+        expectThat(items.length <= 5, 'per_page', items.length, '<= 5', 'a page holds at most per_page items'),
       );
       seen.push(...items);
       token = nextToken(t, ex);
@@ -245,9 +245,9 @@ conformance(
       expectThat(
         !carriesMeta(item),
         'meta',
-        `${meta === undefined ? 'without meta' : 'with meta=false'} the item carries no meta field`,
-        'no meta field',
         item,
+        'no meta field',
+        `${meta === undefined ? 'without meta' : 'with meta=false'} the item carries no meta field`,
       );
     }
   },

@@ -84,9 +84,9 @@ conformance(
     expectThat(
       versions.length > 0 && versions.every((v) => v.ID === id && v.Namespace === ns),
       'versions',
-      'the versions listed are those of the job of the namespace',
-      `versions of ${id} in ${ns}`,
       versions.map((v) => [v.ID, v.Namespace, v.Version]),
+      `versions of ${id} in ${ns}`,
+      'the versions listed are those of the job of the namespace',
     );
   },
 );
@@ -113,17 +113,17 @@ conformance(
     expectThat(
       allocs.every((a) => a.JobID === id),
       'allocations',
-      'the allocations listed belong to the job',
-      id,
       allocs.map((a) => a.JobID),
+      id,
+      'the allocations listed belong to the job',
     );
     const deps = await waitFor('the job of the namespace has a deployment', listOf('deployments'), (d) => d.length > 0);
     expectThat(
       deps.every((d) => d.JobID === id),
       'deployments',
-      'the deployments listed belong to the job',
-      id,
       deps.map((d) => d.JobID),
+      id,
+      'the deployments listed belong to the job',
     );
   },
 );
@@ -142,9 +142,9 @@ conformance(
     expectThat(
       list.length > 0 && list.every((e) => e.JobID === id),
       'evaluations',
-      'the evaluations of the job of the namespace are listed',
-      `evaluations of ${id}`,
       list.map((e) => e.JobID),
+      `evaluations of ${id}`,
+      'the evaluations of the job of the namespace are listed',
     );
     const latest = await waitFor(
       'the job of the namespace has a deployment',
@@ -237,9 +237,9 @@ conformance(
     expectThat(
       elsewhere.response.status >= 400,
       'acl',
-      'without namespace the parse is made in default, where the token may not parse',
-      'a refusal',
       elsewhere.response.status,
+      'a refusal',
+      'without namespace the parse is made in default, where the token may not parse',
     );
   },
 );

@@ -12,7 +12,7 @@ conformance(
   async (t) => {
     const ex = await t.sched.get('jobs', { query: { prefix: t.unique('none') } });
     const path = new URL(ex.request.url).pathname;
-    expectThat(path.endsWith('/v1/jobs'), 'path', 'the request went to a /v1 path', '/v1/jobs', path);
+    expectThat(path.endsWith('/v1/jobs'), 'path', path, '/v1/jobs', 'the request went to a /v1 path');
     t.check(ex, ok);
   },
 );

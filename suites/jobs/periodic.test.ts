@@ -46,9 +46,9 @@ conformance(
     expectThat(
       (await instances(t, id)) === 1,
       'instances',
-      'one instance after the first force',
-      1,
       await instances(t, id),
+      1,
+      'one instance after the first force',
     );
     // The first instance runs (sleep 3600) and overlap is prohibited; the next force comes 2 s later
     // on the scheduler's clock (moved where the harness can, else waited: a real scheduler may name
@@ -71,9 +71,9 @@ conformance(
       expectThat(
         count === 2,
         'instances',
-        'a second instance although the first still runs and overlap is prohibited',
-        2,
         count,
+        2,
+        'a second instance although the first still runs and overlap is prohibited',
       ),
     );
   },

@@ -73,9 +73,9 @@ conformance(
     expectThat(
       !!field && field.Old === 'primary' && field.New === 'planned',
       'diff',
-      'the diff holds the task group cache, its task redis and the field diff of MODE primary -> planned',
-      'Diff.TaskGroups[cache].Tasks[redis] ... MODE primary -> planned',
       diff,
+      'Diff.TaskGroups[cache].Tasks[redis] ... MODE primary -> planned',
+      'the diff holds the task group cache, its task redis and the field diff of MODE primary -> planned',
     );
     const fresh = t.unique('pnew');
     trackJob(t, fresh);
@@ -274,9 +274,9 @@ conformance(
     expectThat(
       !!ev,
       'eval',
-      'the new evaluation is listed for the job',
-      body(ex).EvalID,
       after.map((e) => e.ID),
+      body(ex).EvalID,
+      'the new evaluation is listed for the job',
     );
     expectEqual(ev!.JobID, id, 'JobID of the new evaluation');
   },
@@ -317,9 +317,9 @@ conformance(
     expectThat(
       Array.isArray(created) && created.length > 0 && created.every((e) => e.JobID === id && e.Status === 'blocked'),
       'created-evals',
-      'CreatedEvals holds the blocked evaluation of the job the scheduler would leave what it cannot place to',
-      'an array of blocked evaluations of the job',
       created,
+      'an array of blocked evaluations of the job',
+      'CreatedEvals holds the blocked evaluation of the job the scheduler would leave what it cannot place to',
     );
   },
 );

@@ -157,7 +157,7 @@ conformance(
     t.check(ex, clientError);
     const ok =
       typeof ex.response.body === 'string' || (typeof ex.response.body === 'object' && ex.response.body !== null);
-    expectThat(ok, 'error-body', 'the error body is JSON or text', 'JSON or text', ex.response.body);
+    expectThat(ok, 'error-body', ex.response.body, 'JSON or text', 'the error body is JSON or text');
   },
 );
 
@@ -173,9 +173,9 @@ conformance(
     expectThat(
       typeof evalId === 'string' && evalId.length > 0,
       'eval',
-      'a registration creates an evaluation and names it',
-      'non-empty EvalID',
       evalId,
+      'non-empty EvalID',
+      'a registration creates an evaluation and names it',
     );
     t.check(
       ex,
@@ -187,17 +187,17 @@ conformance(
     expectThat(
       !!found,
       'eval',
-      'the evaluation of the write response is listed for the job',
-      evalId,
       body<Obj[]>(evals).map((e) => e.ID),
+      evalId,
+      'the evaluation of the write response is listed for the job',
     );
     // TriggeredBy is named "for example `job-register`": any trigger the scheduler names will do.
     expectThat(
       typeof found!.TriggeredBy === 'string' && found!.TriggeredBy.length > 0,
       'eval',
-      'the evaluation names what triggered it',
-      'a non-empty TriggeredBy',
       found!.TriggeredBy,
+      'a non-empty TriggeredBy',
+      'the evaluation names what triggered it',
     );
     expectEqual(found!.JobID, id, 'JobID of the evaluation');
   },
@@ -214,13 +214,13 @@ conformance(
     const evals = await t.sched.get(`job/${enc(id)}/evaluations`);
     t.check(evals, ok);
     const list = body<Obj[]>(evals);
-    expectThat(list.length >= 1, 'evaluations', 'a registered job has at least one evaluation', '>= 1', list.length);
+    expectThat(list.length >= 1, 'evaluations', list.length, '>= 1', 'a registered job has at least one evaluation');
     expectThat(
       list.every((e) => e.JobID === id),
       'evaluations',
-      'every evaluation belongs to the job',
-      id,
       list.map((e) => e.JobID),
+      id,
+      'every evaluation belongs to the job',
     );
   },
 );
@@ -325,9 +325,9 @@ conformance(
     expectThat(
       Number.isInteger(before.Version) && Number.isInteger(after.Version) && after.Version > before.Version,
       'version',
-      'the changed definition is a new, higher integer Version',
-      `an integer > ${JSON.stringify(before.Version)}`,
       after.Version,
+      `an integer > ${JSON.stringify(before.Version)}`,
+      'the changed definition is a new, higher integer Version',
     );
     t.proving('jobs.update.path-job-id', () =>
       expectEqual(after.TaskGroups[0].Tasks[0].Env, { MODE: 'secondary' }, 'the update was applied'),
@@ -336,9 +336,9 @@ conformance(
       expectThat(
         after.ModifyIndex > before.ModifyIndex,
         'index',
-        'ModifyIndex grows with each write',
-        `> ${before.ModifyIndex}`,
         after.ModifyIndex,
+        `> ${before.ModifyIndex}`,
+        'ModifyIndex grows with each write',
       ),
     );
   },
@@ -454,9 +454,9 @@ conformance(
     expectThat(
       !(read.response.status === 200 && body(read)?.ID === other),
       'path',
-      `POST /v1/job/${id} registered no job ${other}`,
-      `no job ${other}`,
       { update: ex.response.status, read: read.response.status },
+      `no job ${other}`,
+      `POST /v1/job/${id} registered no job ${other}`,
     );
   },
 );
@@ -480,9 +480,9 @@ conformance(
       expectThat(
         read.Meta === undefined || read.Meta === null || Object.keys(read.Meta as Obj).length === 0,
         'update',
-        'the job read after an update without Meta holds no Meta (the update replaces, never merges)',
-        'no Meta',
         read.Meta,
+        'no Meta',
+        'the job read after an update without Meta holds no Meta (the update replaces, never merges)',
       ),
     );
   },

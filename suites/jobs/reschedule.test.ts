@@ -79,18 +79,18 @@ conformance(
     expectThat(
       unforced.length === 0,
       'reschedule',
-      'without ForceReschedule (default false) the failed allocation within its delay is not replaced',
-      'no new allocation',
       unforced.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
+      'no new allocation',
+      'without ForceReschedule (default false) the failed allocation within its delay is not replaced',
     );
     await evaluate(false);
     const unforcedFalse = placedSince(await allocsOf(t, id));
     expectThat(
       unforcedFalse.length === 0,
       'reschedule',
-      'with ForceReschedule false the failed allocation within its delay is not replaced',
-      'no new allocation',
       unforcedFalse.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
+      'no new allocation',
+      'with ForceReschedule false the failed allocation within its delay is not replaced',
     );
 
     await evaluate(true);
@@ -172,9 +172,9 @@ conformance(
     expectThat(
       after.length === 3,
       'reschedule',
-      'an evaluation without ForceReschedule after a forced one replaces nothing (the default is false)',
-      3,
       after.map((a) => ({ ID: a.ID, ClientStatus: a.ClientStatus, PreviousAllocation: a.PreviousAllocation })),
+      3,
+      'an evaluation without ForceReschedule after a forced one replaces nothing (the default is false)',
     );
   },
 );

@@ -57,9 +57,9 @@ conformance(
     expectThat(
       showsNoJob(prefix, id),
       'job_id',
-      'GET /v1/job/:job_id with a prefix of the ID does not answer the job',
-      'a refusal or another job',
       { status: prefix.response.status, ID: (prefix.response.body as Obj | null | undefined)?.ID },
+      'a refusal or another job',
+      'GET /v1/job/:job_id with a prefix of the ID does not answer the job',
     );
     t.check(
       read,
@@ -94,9 +94,9 @@ conformance(
     expectThat(
       again.SubmitTime >= submitted && again.Version > got.Version,
       'submit-time',
-      'a new version of the job has its own SubmitTime, not earlier than the first',
-      `>= ${submitted}`,
       again.SubmitTime,
+      `>= ${submitted}`,
+      'a new version of the job has its own SubmitTime, not earlier than the first',
     );
     expectEqual(differing, [], 'the job read back holds every field sent (where it differs: sent, read)');
   },
@@ -187,9 +187,9 @@ conformance(
     expectThat(
       isEmpty(body(param.ex).EvalID) && isEmpty(body(param.ex).EvalCreateIndex),
       'eval',
-      'registering a parameterized job creates no evaluation: EvalID and EvalCreateIndex are absent or empty',
-      'absent or empty',
       { EvalID: body(param.ex).EvalID, EvalCreateIndex: body(param.ex).EvalCreateIndex },
+      'absent or empty',
+      'registering a parameterized job creates no evaluation: EvalID and EvalCreateIndex are absent or empty',
     );
     expectEqual(await evaluationsOf(t, param.id), [], 'the parameterized job has no evaluation');
     const { id, job } = await registered(t, 'service', 'evwrite');
@@ -204,16 +204,16 @@ conformance(
       expectThat(
         typeof answer.EvalID === 'string' && listed.includes(answer.EvalID),
         'eval',
-        `${what} creates an evaluation: its EvalID is one of the job's evaluations`,
-        listed,
         answer.EvalID,
+        listed,
+        `${what} creates an evaluation: its EvalID is one of the job's evaluations`,
       );
       expectThat(
         isIndex(answer.EvalCreateIndex) && answer.EvalCreateIndex > 0,
         'eval',
-        `${what}: EvalCreateIndex`,
-        'a positive index',
         answer.EvalCreateIndex,
+        'a positive index',
+        `${what}: EvalCreateIndex`,
       );
     }
     const stable = await t.sched.post(`job/${enc(id)}/stable`, {
@@ -223,9 +223,9 @@ conformance(
     expectThat(
       isEmpty(body(stable).EvalID),
       'eval',
-      'marking a version stable creates no evaluation: no EvalID',
-      'absent or empty',
       body(stable).EvalID,
+      'absent or empty',
+      'marking a version stable creates no evaluation: no EvalID',
     );
     expectEqual(
       (await evaluationsOf(t, id)).map((e) => e.ID as string).sort(),
@@ -268,9 +268,9 @@ conformance(
     expectThat(
       counts.every(isInt) && counts.reduce((a, b) => a + b, 0) === 2,
       'children',
-      'Children counts the two dispatched jobs as Pending, Running or Dead',
-      'integers adding up to 2',
       children,
+      'integers adding up to 2',
+      'Children counts the two dispatched jobs as Pending, Running or Dead',
     );
     // Each counter told apart: the child never placed is pending, the stopped one dead (polled: a
     // summary is the scheduler's work after the writes).
@@ -316,9 +316,9 @@ conformance(
     expectThat(
       body(sub).JobIndex <= body(ex).JobModifyIndex,
       'submission',
-      'JobIndex is an index of the job when the source was submitted, not a later one',
-      `<= ${body(ex).JobModifyIndex}`,
       body(sub).JobIndex,
+      `<= ${body(ex).JobModifyIndex}`,
+      'JobIndex is an index of the job when the source was submitted, not a later one',
     );
   },
 );
@@ -383,9 +383,9 @@ conformance(
       expectThat(
         evals.every((e) => e.JobID === id),
         'evaluations',
-        'the blocked evaluation belongs to the job',
-        id,
         evals.map((e) => e.JobID),
+        id,
+        'the blocked evaluation belongs to the job',
       ),
     );
     // The evaluation that could not place the job names the blocked one it left (BlockedEval) and
@@ -396,17 +396,17 @@ conformance(
       expectThat(
         !!first,
         'evaluations',
-        'the blocked evaluation names the evaluation before it (PreviousEval), one of the job',
-        evals.map((e) => e.ID),
         blocked.PreviousEval,
+        evals.map((e) => e.ID),
+        'the blocked evaluation names the evaluation before it (PreviousEval), one of the job',
       );
       expectEqual(first!.BlockedEval, blocked.ID, 'BlockedEval of the evaluation that could not place the job');
       expectThat(
         typeof first!.FailedTGAllocs?.work === 'object' && first!.FailedTGAllocs.work !== null,
         'evaluations',
-        'FailedTGAllocs of the evaluation that could not place the job holds its group work',
-        'an object keyed by group',
         first!.FailedTGAllocs,
+        'an object keyed by group',
+        'FailedTGAllocs of the evaluation that could not place the job holds its group work',
       );
     });
     expectEqual((await readJob(t, id)).Status, 'pending', 'Status of a job none of whose allocations could be placed');

@@ -156,7 +156,7 @@ conformance(
       'the task state: State running, Failed, StartedAt and FinishedAt',
     );
     const events = (state.Events ?? []) as Obj[];
-    expectThat(events.length > 0, 'events', 'the task of a running allocation has events', '>= 1', events.length);
+    expectThat(events.length > 0, 'events', events.length, '>= 1', 'the task of a running allocation has events');
     const fields = ['Type', 'Time', 'FailsTask', 'RestartReason', 'SetupError', 'DriverError', 'ExitCode', 'Signal'];
     fields.push('Message', 'KillTimeout', 'KillError', 'KillReason', 'StartDelay', 'DownloadError', 'ValidationError');
     fields.push('DiskLimit', 'FailedSibling', 'SecretsError', 'TaskSignalReason', 'TaskSignal', 'DriverMessage');
@@ -166,18 +166,18 @@ conformance(
       expectThat(
         isString(e.Type) && e.Type !== '' && isInt(e.Time),
         'events',
-        `task event ${i}: Type and Time`,
-        'a type and integer nanoseconds',
         { Type: e.Type, Time: e.Time },
+        'a type and integer nanoseconds',
+        `task event ${i}: Type and Time`,
       );
     }
     const seen = ['Received', 'Task Setup', 'Driver', 'Started'];
     expectThat(
       events.some((e) => seen.includes(e.Type)),
       'events',
-      `the events of a task that started include a type the document shows (${seen.join(', ')})`,
-      seen,
       events.map((e) => e.Type),
+      seen,
+      `the events of a task that started include a type the document shows (${seen.join(', ')})`,
     );
   },
 );
@@ -221,7 +221,7 @@ conformance(
       }),
     );
     const web = ((body<Obj[]>(read)[index]!.TaskGroups ?? {}) as Obj).web as Obj | undefined;
-    expectThat(!!web, 'task-groups', 'TaskGroups is keyed by group: web', 'web', body<Obj[]>(read)[index]!.TaskGroups);
+    expectThat(!!web, 'task-groups', body<Obj[]>(read)[index]!.TaskGroups, 'web', 'TaskGroups is keyed by group: web');
     expectEqual(
       {
         AutoRevert: web!.AutoRevert,
@@ -246,9 +246,9 @@ conformance(
     expectThat(
       web!.PlacedCanaries === null || (Array.isArray(web!.PlacedCanaries) && web!.PlacedCanaries.length === 0),
       'task-groups',
-      'no canary was placed',
-      'null or []',
       web!.PlacedCanaries,
+      'null or []',
+      'no canary was placed',
     );
     const running = await t.sched.get(`job/${enc(id)}`);
     t.as('jobs.read.returns-job').check(
@@ -363,9 +363,9 @@ conformance(
         (event.RescheduleTime as number) > 0 &&
         isInt(event.Delay),
       'reschedule',
-      'the RescheduleTracker of the replacement has an event of the failed allocation: PrevAllocID, PrevNodeID, RescheduleTime, Delay',
-      { PrevAllocID: failed.ID, PrevNodeID: failed.NodeID, RescheduleTime: 'nanoseconds', Delay: 'integer' },
       next.RescheduleTracker,
+      { PrevAllocID: failed.ID, PrevNodeID: failed.NodeID, RescheduleTime: 'nanoseconds', Delay: 'integer' },
+      'the RescheduleTracker of the replacement has an event of the failed allocation: PrevAllocID, PrevNodeID, RescheduleTime, Delay',
     );
   },
 );

@@ -161,9 +161,9 @@ conformance(
       // Compared as values: a scheduler may store the members in another order.
       events.some((e) => isDeepStrictEqual(e.Meta, meta)),
       'event',
-      'the scale status lists an event holding the request Meta',
-      meta,
       events,
+      meta,
+      'the scale status lists an event holding the request Meta',
     );
   },
 );
@@ -269,7 +269,7 @@ conformance(
       () => deploymentsOf(t, id),
       (d) => d.some((x) => x.JobVersion === version),
     );
-    expectThat(deps.length >= 2, 'deployments', 'the job has two deployments', '>= 2', deps.length);
+    expectThat(deps.length >= 2, 'deployments', deps.length, '>= 2', 'the job has two deployments');
     const newest = deps.find((x) => x.JobVersion === version)!;
     t.check(await t.sched.get(`job/${enc(id)}/deployment`), ok, bodyAt('/ID', newest.ID));
   },
@@ -319,9 +319,9 @@ conformance(
     expectThat(
       denied.response.status >= 400,
       'acl',
-      'PolicyOverride without policy-override is denied',
-      'a refusal',
       denied.response.status,
+      'a refusal',
+      'PolicyOverride without policy-override is denied',
     );
     t.check(await send(['scale-job', 'policy-override'], true), ok);
   },

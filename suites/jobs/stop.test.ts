@@ -79,9 +79,9 @@ conformance(
     expectThat(
       !!ev,
       'eval',
-      "the stop's evaluation is listed for the job",
-      evalId,
       evals.map((e) => e.ID),
+      evalId,
+      "the stop's evaluation is listed for the job",
     );
     expectEqual(ev!.Priority, 70, "the priority of the stop's evaluation");
   },
@@ -131,17 +131,17 @@ conformance(
     expectThat(
       (await runningAllocs(t, slow)).length > 0,
       'shutdown-delay',
-      'a plain stop still waits the 60 s shutdown_delay (control)',
-      'running allocations',
       0,
+      'running allocations',
+      'a plain stop still waits the 60 s shutdown_delay (control)',
     );
     const stillRunning = (await runningAllocs(t, slowFalse)).length;
     expectThat(
       stillRunning > 0,
       'shutdown-delay',
-      'a stop with no_shutdown_delay=false still waits the 60 s shutdown_delay',
-      'running allocations',
       stillRunning,
+      'running allocations',
+      'a stop with no_shutdown_delay=false still waits the 60 s shutdown_delay',
     );
   },
 );

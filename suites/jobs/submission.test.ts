@@ -83,14 +83,14 @@ conformance(
     const first = await currentVersion(t, id);
     t.check(await update(t, { ...job, Priority: 45 }), ok);
     const second = await currentVersion(t, id);
-    expectThat(second !== first, 'version', 'the update made a new version', `not ${first}`, second);
+    expectThat(second !== first, 'version', second, `not ${first}`, 'the update made a new version');
     const ex = await t.sched.get(`job/${enc(id)}/submission`, { query: { version: second } });
     expectThat(
       noSubmission(ex),
       'submission',
-      'no submission data for the second version, registered without one (not the source of the first)',
-      '4xx or an empty answer',
       { status: ex.response.status, body: ex.response.body },
+      '4xx or an empty answer',
+      'no submission data for the second version, registered without one (not the source of the first)',
     );
   },
 );
@@ -121,9 +121,9 @@ conformance(
       expectThat(
         noSubmission(ex),
         'submission',
-        `the source of registration ${n + 1} is older than the 6 kept sources`,
-        'no submission',
         ex.response.body,
+        'no submission',
+        `the source of registration ${n + 1} is older than the 6 kept sources`,
       );
     }
     for (const n of [2, 7]) {

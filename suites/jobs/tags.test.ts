@@ -90,9 +90,9 @@ conformance(
     expectThat(
       listed.includes('primary'),
       'versions',
-      'the tagged first version (MODE primary) is kept after 11 newer versions',
-      'includes primary',
       listed,
+      'includes primary',
+      'the tagged first version (MODE primary) is kept after 11 newer versions',
     );
     // The control: the untagged version of the same age (m1) is gone, so it is the tag that kept
     // the first one. No retention count is given: that versions are collected is an assumption.
@@ -100,9 +100,9 @@ conformance(
       expectThat(
         !listed.includes('m1'),
         'versions',
-        'the untagged second version (MODE m1) is no longer listed after 10 newer versions',
-        'no m1',
         listed,
+        'no m1',
+        'the untagged second version (MODE m1) is no longer listed after 10 newer versions',
       ),
     );
     // "... and can be compared by tag name": the tag still names the kept version.
@@ -169,9 +169,9 @@ conformance(
     expectThat(
       hasEnvDiff(body(ex).Diffs, 'primary', 'tertiary'),
       'diff',
-      'the latest version is compared with the tagged one (MODE primary -> tertiary)',
-      'field diff MODE primary -> tertiary',
       body(ex).Diffs,
+      'field diff MODE primary -> tertiary',
+      'the latest version is compared with the tagged one (MODE primary -> tertiary)',
     );
   },
 );

@@ -62,9 +62,9 @@ conformance(
       expectThat(
         diffs === null || diffs === undefined || (Array.isArray(diffs) && diffs.length === 0),
         'diffs',
-        'no diffs without diffs=true',
-        'null or []',
         diffs,
+        'null or []',
+        'no diffs without diffs=true',
       ),
     );
     const off = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: false } });
@@ -74,9 +74,9 @@ conformance(
       expectThat(
         offDiffs === null || offDiffs === undefined || (Array.isArray(offDiffs) && offDiffs.length === 0),
         'diffs',
-        'no diffs with diffs=false',
-        'null or []',
         offDiffs,
+        'null or []',
+        'no diffs with diffs=false',
       ),
     );
   },
@@ -97,23 +97,23 @@ conformance(
     expectThat(
       !!field,
       'diff',
-      'the diff of the second version names Env MODE primary -> secondary',
-      'field diff MODE primary -> secondary',
       diffs,
+      'field diff MODE primary -> secondary',
+      'the diff of the second version names Env MODE primary -> secondary',
     );
     const jobDiff = diffs.find((d) => envDiff([d], 'primary', 'secondary'))!;
     expectEqual(jobDiff.ID, id, 'the job diff names the job');
     expectEqual(carries(jobDiff, ['ID', 'Type', 'Fields', 'Objects', 'TaskGroups']), [], 'fields of the job diff');
     const group = (jobDiff.TaskGroups ?? []).find((g: Obj) => g.Name === 'cache') as Obj | undefined;
-    expectThat(!!group, 'diff', 'the task group cache has a diff', 'a task group diff named cache', jobDiff.TaskGroups);
+    expectThat(!!group, 'diff', jobDiff.TaskGroups, 'a task group diff named cache', 'the task group cache has a diff');
     expectEqual(carries(group, ['Name', 'Type', 'Updates', 'Tasks']), [], 'fields of the task group diff');
     expectEqual(carries(field, ['Name', 'Old', 'New', 'Type', 'Annotations']), [], 'fields of the field diff');
     expectThat(
       [jobDiff.Type, group!.Type, field!.Type].every((v) => typeof v === 'string' && v.length > 0),
       'diff',
-      'the job, task group and field diffs have a Type',
-      'non-empty strings',
       [jobDiff.Type, group!.Type, field!.Type],
+      'non-empty strings',
+      'the job, task group and field diffs have a Type',
     );
     t.assuming('jobs.diff.type-names', () => expectEqual(jobDiff.Type, 'Edited', 'Type of the diff of a changed job'));
   },
@@ -133,9 +133,9 @@ conformance(
     expectThat(
       hasEnvDiff(body(ex).Diffs, 'primary', 'tertiary'),
       'diff',
-      'the third version is compared with the first (primary -> tertiary)',
-      'field diff MODE primary -> tertiary',
       body(ex).Diffs,
+      'field diff MODE primary -> tertiary',
+      'the third version is compared with the first (primary -> tertiary)',
     );
     // Without diff_version each version is compared with its predecessor (the diffs rule itself).
     const plain = await t.sched.get(`job/${enc(id)}/versions`, { query: { diffs: true } });
@@ -143,9 +143,9 @@ conformance(
       expectThat(
         !hasEnvDiff(body(plain).Diffs, 'primary', 'tertiary') && hasEnvDiff(body(plain).Diffs, 'secondary', 'tertiary'),
         'diff',
-        'without diff_version the third version is compared with the second (secondary -> tertiary)',
-        'a secondary -> tertiary diff and no primary -> tertiary one',
         body(plain).Diffs,
+        'a secondary -> tertiary diff and no primary -> tertiary one',
+        'without diff_version the third version is compared with the second (secondary -> tertiary)',
       ),
     );
   },
@@ -256,7 +256,7 @@ conformance(
     t.as('jobs.update.bumps-version').check(await update(t, withMode(job, 'secondary')), ok);
     const second = await currentVersion(t, id);
     t.proving('jobs.update.bumps-version', () =>
-      expectThat(second > first, 'version', 'the change made a higher version', `> ${first}`, second),
+      expectThat(second > first, 'version', second, `> ${first}`, 'the change made a higher version'),
     );
     // A third version: the tag goes to the second, so a revert that ignored TaggedVersion (and
     // took JobVersion's default, 0) or stayed on the current version would not pass.
@@ -266,9 +266,9 @@ conformance(
       expectThat(
         hasEnvDiff(body(diffs).Diffs, 'primary', 'secondary'),
         'diff',
-        'the second version differs by MODE',
-        'primary -> secondary',
         body(diffs).Diffs,
+        'primary -> secondary',
+        'the second version differs by MODE',
       ),
     );
     t.as('jobs.tag.create').check(

@@ -96,9 +96,9 @@ conformance(
     expectThat(
       Math.abs(seconds - 86400) <= 1,
       'delete-version-after',
-      'the deletion time of a version written under delete_version_after 1d is not one day after it was created',
-      '86400 seconds later',
       { created_time: v.created_time, deletion_time: v.deletion_time, seconds },
+      '86400 seconds later',
+      'the deletion time of a version written under delete_version_after 1d is not one day after it was created',
     );
   },
 );

@@ -104,9 +104,9 @@ conformance(
     expectThat(
       !JSON.stringify(read.response.body).includes(directory(t).bindPass),
       'write-only',
-      'the bind password appears nowhere in the config read',
-      'absent',
       '[present]',
+      'absent',
+      'the bind password appears nowhere in the config read',
     );
   },
 );
@@ -128,9 +128,9 @@ conformance(
     expectThat(
       read.response.status === 404 || (read.response.status === 200 && !data(read).binddn),
       'not-stored',
-      'a refused configuration is not stored',
-      '404 or no binddn',
       read.response.status,
+      '404 or no binddn',
+      'a refused configuration is not stored',
     );
   },
 );
@@ -305,9 +305,9 @@ conformance(
     expectThat(
       read.response.status === 404 || (read.response.status === 200 && !data(read).binddn),
       'config-deleted',
-      'a read after DELETE shows no configuration',
-      '404 or no binddn',
       read.response.status,
+      '404 or no binddn',
+      'a read after DELETE shows no configuration',
     );
   },
 );
@@ -378,9 +378,9 @@ conformance(
     expectThat(
       !(await binds(t, root.dn, root.password)),
       'rotated',
-      'the old bind password no longer works',
-      'invalid credentials',
       'bind succeeds',
+      'invalid credentials',
+      'the old bind password no longer works',
     );
   },
 );

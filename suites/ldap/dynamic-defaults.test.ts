@@ -37,9 +37,9 @@ conformance(
     expectThat(
       issued >= SYSTEM_TTL - 5 && issued <= SYSTEM_TTL,
       'default-ttl',
-      'lease_duration is the system default lease TTL',
-      SYSTEM_TTL,
       issued,
+      SYSTEM_TTL,
+      'lease_duration is the system default lease TTL',
     );
     const renewed = leaseSeconds(
       t.check(await t.svc.put('sys/leases/renew', { body: { lease_id: c.lease, increment: BEYOND } }), statusIs(200)),
@@ -47,9 +47,9 @@ conformance(
     expectThat(
       renewed > 0 && renewed <= SYSTEM_TTL,
       'max-ttl',
-      'the renewed lease ends within the system maximum',
-      `<= ${SYSTEM_TTL}`,
       renewed,
+      `<= ${SYSTEM_TTL}`,
+      'the renewed lease ends within the system maximum',
     );
   },
 );
@@ -85,9 +85,9 @@ conformance(
     expectThat(
       renewed > 0 && renewed <= SYSTEM_TTL,
       'max-ttl',
-      'the renewed lease ends within the system maximum, not the longer role max_ttl',
-      `<= ${SYSTEM_TTL}`,
       renewed,
+      `<= ${SYSTEM_TTL}`,
+      'the renewed lease ends within the system maximum, not the longer role max_ttl',
     );
   },
 );
@@ -97,7 +97,7 @@ conformance(
   async (t) => {
     const role = await createRole(t, { default_ttl: 7200 });
     const d = leaseSeconds((await creds(t, role)).ex);
-    expectThat(d <= 7200 && d >= 7190, 'ttl', 'lease_duration is the default_ttl', 7200, d);
+    expectThat(d <= 7200 && d >= 7190, 'ttl', d, 7200, 'lease_duration is the default_ttl');
   },
 );
 
@@ -115,7 +115,7 @@ conformance(
       .as('ldap.leases.revoke-path')
       .check(await t.svc.put('sys/leases/renew', { body: { lease_id: c.lease, increment: 36000 } }), statusIs(200));
     const d = leaseSeconds(renewed);
-    expectThat(d <= 7200, 'max-ttl', 'the renewed lease ends within max_ttl', '<= 7200', d);
+    expectThat(d <= 7200, 'max-ttl', d, '<= 7200', 'the renewed lease ends within max_ttl');
   },
 );
 
@@ -132,7 +132,7 @@ conformance(
     ] as const) {
       const role = await createRole(t, { default_ttl: written });
       const d = leaseSeconds((await creds(t, role)).ex);
-      expectThat(d <= secs && d >= secs - 10, 'ttl', `lease_duration is default_ttl ${written} in seconds`, secs, d);
+      expectThat(d <= secs && d >= secs - 10, 'ttl', d, secs, `lease_duration is default_ttl ${written} in seconds`);
     }
   },
 );
@@ -156,7 +156,7 @@ conformance(
       .as('ldap.leases.revoke-path')
       .check(await t.svc.put('sys/leases/renew', { body: { lease_id: c.lease, increment: 36000 } }), statusIs(200));
     const d = leaseSeconds(renewed);
-    expectThat(d > 0 && d <= 7200, 'max-ttl', 'the renewed lease ends within max_ttl', '<= 7200', d);
+    expectThat(d > 0 && d <= 7200, 'max-ttl', d, '<= 7200', 'the renewed lease ends within max_ttl');
   },
 );
 
@@ -174,9 +174,9 @@ conformance(
     expectThat(
       !(await exists(t, dnOf(t, c.username))),
       'deleted',
-      'the dynamic account is gone after revoke',
-      'absent',
       'present',
+      'absent',
+      'the dynamic account is gone after revoke',
     );
   },
 );

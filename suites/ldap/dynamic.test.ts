@@ -51,9 +51,9 @@ conformance(
       expectThat(
         read.response.status === 404 || read.response.status === 400,
         'not-stored',
-        `a role refused for its missing ${missing} is not stored`,
-        '404 or 400 (a read of a missing object: status not named)',
         read.response.status,
+        '404 or 400 (a read of a missing object: status not named)',
+        `a role refused for its missing ${missing} is not stored`,
       );
     }
   },
@@ -75,21 +75,21 @@ conformance(
     const c = await creds(t, role);
     const account = dnOf(t, c.username);
     t.track(`entry below ${account}`, () => deleteEntry(admin(t), childDn(account)));
-    expectThat(c.lease !== '', 'lease', 'the credentials come with a lease id', 'a lease id', '');
+    expectThat(c.lease !== '', 'lease', '', 'a lease id', 'the credentials come with a lease id');
     expectThat(
       typeof c.username === 'string' && c.username !== '' && typeof c.password === 'string' && c.password !== '',
       'creds',
-      'the credentials carry a username and a password',
-      'two non-empty strings',
       { username: c.username, password: c.password ? '[present]' : c.password },
+      'two non-empty strings',
+      'the credentials carry a username and a password',
     );
     const named = (dn: string) => c.dns.some((d) => d.toLowerCase() === dn.toLowerCase());
     expectThat(
       named(account) && named(childDn(account)),
       'dns',
-      'distinguished_names names both entries the creation LDIF made',
-      [account, childDn(account)],
       c.dns,
+      [account, childDn(account)],
+      'distinguished_names names both entries the creation LDIF made',
     );
   },
 );
@@ -113,9 +113,9 @@ conformance(
     expectThat(
       (await exists(t, account)) && (await exists(t, childDn(account))),
       'exists',
-      'the dynamic account and the entry below it exist in the directory',
-      'both present',
       'missing',
+      'both present',
+      'the dynamic account and the entry below it exist in the directory',
     );
     await expectBinds(t, dnOf(t, c.username), c.password, 'the dynamic password');
   },
@@ -141,9 +141,9 @@ conformance(
     expectThat(
       !(await exists(t, dnOf(t, `${role}-third`))),
       'skipped',
-      'the record after the failing one was not run',
-      'absent',
       'present',
+      'absent',
+      'the record after the failing one was not run',
     );
   },
 );
@@ -160,11 +160,11 @@ conformance(
     expectThat(
       !(await exists(t, dnOf(t, role))),
       'rolled-back',
-      'the entry created before the error was removed by rollback',
-      'absent',
       'present',
+      'absent',
+      'the entry created before the error was removed by rollback',
     );
-    expectThat(!(await exists(t, dnOf(t, `${role}-third`))), 'skipped', 'no later record ran', 'absent', 'present');
+    expectThat(!(await exists(t, dnOf(t, `${role}-third`))), 'skipped', 'present', 'absent', 'no later record ran');
   },
 );
 
@@ -189,9 +189,9 @@ conformance(
     expectThat(
       !(await exists(t, childDn(dnOf(t, role)))) && !(await exists(t, dnOf(t, role))),
       'rolled-back-in-order',
-      'rollback removed the entry below the account, then the account',
-      'both absent',
       (await exists(t, dnOf(t, role))) ? 'the account is still there' : 'the entry below it is still there',
+      'both absent',
+      'rollback removed the entry below the account, then the account',
     );
   },
 );
@@ -208,9 +208,9 @@ conformance(
     expectThat(
       !(await exists(t, dnOf(t, role))),
       'rolled-back',
-      'the second rollback record removed the created entry',
-      'absent',
       'present',
+      'absent',
+      'the second rollback record removed the created entry',
     );
   },
 );
@@ -255,7 +255,7 @@ conformance(
     t.check(await t.svc.post(rolePath(name), { body: { username_template: '' } }), success);
     const read = t.check(await t.svc.get(rolePath(name)), statusIs(200));
     const v = data(read).username_template;
-    expectThat(v === undefined || v === '' || v === null, 'deleted', 'username_template is gone', 'absent or empty', v);
+    expectThat(v === undefined || v === '' || v === null, 'deleted', v, 'absent or empty', 'username_template is gone');
     t.check(read, bodyAt('/data/rollback_ldif', deletionLdif(userDn(t)), 'is unchanged'));
     // Another key, an LDIF one: rollback_ldif sent as "" is deleted too.
     t.check(await t.svc.post(rolePath(name), { body: { rollback_ldif: '' } }), success);
@@ -263,9 +263,9 @@ conformance(
     expectThat(
       after === undefined || after === '' || after === null,
       'deleted',
-      'rollback_ldif is gone',
-      'absent or empty',
       after,
+      'absent or empty',
+      'rollback_ldif is gone',
     );
   },
 );
@@ -295,7 +295,7 @@ conformance(
     );
     // The decoded creation LDIF is what runs.
     const c = await creds(t, name);
-    expectThat(await exists(t, dnOf(t, c.username)), 'exists', 'the decoded creation LDIF ran', 'present', 'absent');
+    expectThat(await exists(t, dnOf(t, c.username)), 'exists', 'absent', 'present', 'the decoded creation LDIF ran');
   },
 );
 
@@ -315,9 +315,9 @@ conformance(
     expectThat(
       m !== null && Math.abs(Number(m[1]) - Number(r.value)) <= 5,
       'default-template',
-      'the username follows the default template: the token display name, the role, 10 random characters, the Unix time of the request',
-      `v_${display}_${r.role}_<random 10>_<about ${r.value}>`,
       r.username,
+      `v_${display}_${r.role}_<random 10>_<about ${r.value}>`,
+      'the username follows the default template: the token display name, the role, 10 random characters, the Unix time of the request',
     );
   },
 );
@@ -336,9 +336,9 @@ conformance(
     expectThat(
       new RegExp(`^u_${display.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}_[A-Za-z0-9]{6}$`).test(c.username),
       'display-name',
-      'the username template renders the display name of the token that asked',
-      `u_${display}_<random 6>`,
       c.username,
+      `u_${display}_<random 6>`,
+      'the username template renders the display name of the token that asked',
     );
   },
 );
@@ -351,16 +351,16 @@ conformance(
     expectThat(
       c.username === `svc_${role}`,
       'username',
-      'the username is the template output',
-      `svc_${role}`,
       c.username,
+      `svc_${role}`,
+      'the username is the template output',
     );
     expectThat(
       await exists(t, dnOf(t, c.username)),
       'exists',
-      'the LDIF created the entry with that username',
-      'present',
       'absent',
+      'present',
+      'the LDIF created the entry with that username',
     );
   },
 );
@@ -376,9 +376,9 @@ conformance(
         read.response.status === 400 ||
         (read.response.status === 200 && !data(read).creation_ldif),
       'deleted',
-      'the role is gone',
-      '404 or 400 (a read of a missing object: status not named)',
       read.response.status,
+      '404 or 400 (a read of a missing object: status not named)',
+      'the role is gone',
     );
   },
 );

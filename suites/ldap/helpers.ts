@@ -83,9 +83,9 @@ export async function expectNotStored(t: T, path: string, what: string): Promise
   expectThat(
     read.response.status === 404 || read.response.status === 400,
     'not-stored',
-    `${what} is not stored`,
-    '404 or 400 (a read of a missing object: status not named)',
     read.response.status,
+    '404 or 400 (a read of a missing object: status not named)',
+    `${what} is not stored`,
   );
 }
 
@@ -156,9 +156,9 @@ export async function expectBinds(t: T, dn: string, password: unknown, what: str
   expectThat(
     await binds(t, dn, password),
     'directory-bind',
-    `${what}: the password should open ${dn} in the directory`,
-    'bind succeeds',
     'invalid credentials',
+    'bind succeeds',
+    `${what}: the password should open ${dn} in the directory`,
   );
 }
 
@@ -166,9 +166,9 @@ export async function expectNoBind(t: T, dn: string, password: unknown, what: st
   expectThat(
     !(await binds(t, dn, password)),
     'directory-bind',
-    `${what}: the password should no longer open ${dn}`,
-    'invalid credentials',
     'bind succeeds',
+    'invalid credentials',
+    `${what}: the password should no longer open ${dn}`,
   );
 }
 

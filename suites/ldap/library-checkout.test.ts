@@ -50,7 +50,7 @@ conformance(
     const co = await checkOut(t, set, undefined, { ttl: '10h' });
     const d = leaseSeconds(co);
     // "capped at the set's ttl": the lease lasts the set's ttl, not less (a second of rounding).
-    expectThat(d >= 3599 && d <= 3600, 'ttl-cap', "lease_duration is the set's ttl", 3600, d);
+    expectThat(d >= 3599 && d <= 3600, 'ttl-cap', d, 3600, "lease_duration is the set's ttl");
   },
 );
 
@@ -70,7 +70,7 @@ conformance(
       .as('ldap.leases.revoke-path')
       .check(await t.svc.put('sys/leases/renew', { body: { lease_id: co.lease, increment: 36000 } }), statusIs(200));
     const d = Number((renewed.response.body as { lease_duration?: number }).lease_duration);
-    expectThat(d > 0 && d <= 5400, 'max-ttl', 'the renewed check-out ends within max_ttl', '<= 5400', d);
+    expectThat(d > 0 && d <= 5400, 'max-ttl', d, '<= 5400', 'the renewed check-out ends within max_ttl');
   },
 );
 
@@ -88,9 +88,9 @@ conformance(
     expectThat(
       checkIns(ex).includes(a.cn),
       'check_ins',
-      'the single checked-out account is checked in',
-      [a.cn],
       checkIns(ex),
+      [a.cn],
+      'the single checked-out account is checked in',
     );
   },
 );
@@ -119,9 +119,9 @@ conformance(
         busy.borrower_client_token !== '' &&
         entityOk,
       'status',
-      'the checked-out account names its borrower',
-      'available false, borrower_client_token, borrower_entity_id a string when present',
       busy,
+      'available false, borrower_client_token, borrower_entity_id a string when present',
+      'the checked-out account names its borrower',
     );
     await expectAvailable(t, set, free, true, 'the other account');
   },
@@ -137,7 +137,7 @@ conformance(
     const a = await account(t);
     const set = await createSet(t, [a], { ttl: '1h', max_ttl: '2h' });
     const d = leaseSeconds(await checkOut(t, set, undefined, { ttl: 600 }));
-    expectThat(d >= 599 && d <= 600, 'ttl', 'lease_duration is the requested ttl', 600, d);
+    expectThat(d >= 599 && d <= 600, 'ttl', d, 600, 'lease_duration is the requested ttl');
   },
 );
 
@@ -151,7 +151,7 @@ conformance(
     const a = await account(t);
     const set = await createSet(t, [a], { ttl: '2h', max_ttl: '3h' });
     const d = leaseSeconds(await checkOut(t, set));
-    expectThat(d >= 7199 && d <= 7200, 'ttl', 'lease_duration is the set ttl', 7200, d);
+    expectThat(d >= 7199 && d <= 7200, 'ttl', d, 7200, 'lease_duration is the set ttl');
   },
 );
 
@@ -172,9 +172,9 @@ conformance(
     expectThat(
       d === 0 || near(3600) || near(7200),
       'ttl-zero',
-      'the unlimited check-out lasts the set ttl, its max_ttl or has no expiry',
-      '3600 (ttl), 7200 (max_ttl) or 0 (no expiry)',
       d,
+      '3600 (ttl), 7200 (max_ttl) or 0 (no expiry)',
+      'the unlimited check-out lasts the set ttl, its max_ttl or has no expiry',
     );
     await expectAvailable(t, set, a.cn, false, 'right after an unlimited check-out');
   },
@@ -199,9 +199,9 @@ conformance(
     expectThat(
       checkIns(ex).length === 1 && checkIns(ex)[0] === a.cn,
       'check_ins',
-      'the account named by the string is checked in, the other is not',
-      [a.cn],
       checkIns(ex),
+      [a.cn],
+      'the account named by the string is checked in, the other is not',
     );
     await expectAvailable(t, set, b.cn, false, 'the account not named');
   },
@@ -228,9 +228,9 @@ conformance(
     expectThat(
       checkIns(ex).length === 2 && checkIns(ex).includes(a.cn) && checkIns(ex).includes(b.cn),
       'check_ins',
-      'both accounts of the list are checked in, the third is not',
-      [a.cn, b.cn],
       checkIns(ex),
+      [a.cn, b.cn],
+      'both accounts of the list are checked in, the third is not',
     );
     await expectAvailable(t, set, c.cn, false, 'the account not named');
   },
@@ -251,9 +251,9 @@ conformance(
     expectThat(
       busy.available === false && busy.borrower_entity_id === entityId,
       'borrower-entity',
-      'the status names the entity that checked out',
-      { available: false, borrower_entity_id: entityId },
       { available: busy.available, borrower_entity_id: busy.borrower_entity_id },
+      { available: false, borrower_entity_id: entityId },
+      'the status names the entity that checked out',
     );
   },
 );
@@ -276,9 +276,9 @@ conformance(
     expectThat(
       checkIns(ex).includes(a.cn),
       'check_ins',
-      "the entity's other token checked the account in",
-      [a.cn],
       checkIns(ex),
+      [a.cn],
+      "the entity's other token checked the account in",
     );
     await expectAvailable(t, set, a.cn, true, 'after check-in by the same entity');
   },
@@ -299,9 +299,9 @@ conformance(
     expectThat(
       read.response.status === 404 || read.response.status === 400,
       'not-stored',
-      'the refused set is not stored',
-      '404 or 400 (a read of a missing object: status not named)',
       read.response.status,
+      '404 or 400 (a read of a missing object: status not named)',
+      'the refused set is not stored',
     );
   },
 );

@@ -63,9 +63,9 @@ export function library(mount: MountRef) {
     expectThat(
       st.available === available,
       'status',
-      `${what}: status of ${acct} is ${available ? 'available' : 'checked out'}`,
-      available,
       st.available,
+      available,
+      `${what}: status of ${acct} is ${available ? 'available' : 'checked out'}`,
     );
   }
 

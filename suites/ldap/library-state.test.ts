@@ -47,9 +47,9 @@ conformance(
     expectThat(
       checkIns(back).includes(a.cn),
       'check_ins',
-      "the borrower's check-in still returns the account",
-      [a.cn],
       checkIns(back),
+      [a.cn],
+      "the borrower's check-in still returns the account",
     );
   },
 );
@@ -70,9 +70,9 @@ conformance(
     expectThat(
       busy.available === false && Object.keys(borrowerOf(busy)).length > 0,
       'borrower',
-      'while checked out the status names the borrower',
-      'available false with borrower_client_token',
       busy,
+      'available false with borrower_client_token',
+      'while checked out the status names the borrower',
     );
     t.check(
       await t.svc.post(`${setPath(set)}/check-in`, { body: { service_account_names: [a.cn] }, token }),
@@ -82,9 +82,9 @@ conformance(
     expectThat(
       free.available === true && Object.keys(borrowerOf(free)).length === 0,
       'no-borrower',
-      'after check-in the account is available and the status names no borrower ("when unavailable")',
-      { available: true },
       free,
+      { available: true },
+      'after check-in the account is available and the status names no borrower ("when unavailable")',
     );
   },
 );
@@ -169,9 +169,9 @@ conformance(
     expectThat(
       checkIns(back).includes(a.cn),
       'check_ins',
-      'the nested set checks the account in',
-      [a.cn],
       checkIns(back),
+      [a.cn],
+      'the nested set checks the account in',
     );
   },
 );
@@ -196,9 +196,9 @@ conformance(
     expectThat(
       checkIns(ex).length === 1 && checkIns(ex)[0] === a.cn,
       'check_ins',
-      'the account named by the string is checked in, the other is not',
-      [a.cn],
       checkIns(ex),
+      [a.cn],
+      'the account named by the string is checked in, the other is not',
     );
     await expectAvailable(t, set, b.cn, false, 'the account not named');
   },
@@ -219,9 +219,9 @@ conformance(
     expectThat(
       checkIns(ex).includes(a.cn),
       'check_ins',
-      'the single checked-out account is checked in',
-      [a.cn],
       checkIns(ex),
+      [a.cn],
+      'the single checked-out account is checked in',
     );
     await expectAvailable(t, set, a.cn, true, 'after the forced check-in without names');
   },
@@ -301,9 +301,9 @@ conformance(
     expectThat(
       checkIns(ex).length === 1 && checkIns(ex)[0] === co.name,
       'check_ins',
-      'check_ins lists the checked-out account and not the available one',
-      [co.name],
       checkIns(ex),
+      [co.name],
+      'check_ins lists the checked-out account and not the available one',
     );
     await expectAvailable(t, set, free, true, 'the account that was available');
   },
@@ -322,7 +322,7 @@ conformance(
       await t.svc.post(`${setPath(set)}/check-in`, { body: { service_account_names: [a.cn] } }),
       statusIs(200),
     );
-    expectThat(!checkIns(ex).includes(a.cn), 'check_ins', 'an available account is not listed', [], checkIns(ex));
+    expectThat(!checkIns(ex).includes(a.cn), 'check_ins', checkIns(ex), [], 'an available account is not listed');
     await expectAvailable(t, set, a.cn, true, 'after checking in an available account');
   },
 );
@@ -339,9 +339,9 @@ conformance(
         read.response.status === 400 ||
         (read.response.status === 200 && !data(read).service_account_names),
       'deleted',
-      'the set is gone',
-      '404 or 400 (a read of a missing object: status not named)',
       read.response.status,
+      '404 or 400 (a read of a missing object: status not named)',
+      'the set is gone',
     );
   },
 );

@@ -222,7 +222,7 @@ conformance(
       bodyAt('/renewable', true, 'is true'),
       bodyAt('/data/service_account_name', a.cn, 'is the only account'),
     );
-    expectThat(co.lease !== '', 'lease', 'check-out creates a lease', 'a lease id', '');
+    expectThat(co.lease !== '', 'lease', '', 'a lease id', 'check-out creates a lease');
     await expectBinds(t, a.dn, co.password, 'the checked-out password');
     await expectAvailable(t, set, a.cn, false, 'after check-out');
   },
@@ -263,9 +263,9 @@ conformance(
     expectThat(
       checkIns(ex).includes(first.name),
       'check_ins',
-      'the account is listed in check_ins',
-      [first.name],
       checkIns(ex),
+      [first.name],
+      'the account is listed in check_ins',
     );
     await expectAvailable(t, set, first.name, true, 'after check-in');
     // "checked in by this call": a later check-in lists its own account only, not the earlier one.
@@ -279,9 +279,9 @@ conformance(
     expectThat(
       checkIns(again).length === 1 && checkIns(again)[0] === other,
       'check_ins',
-      'a later check-in lists only the account it checked in',
-      [other],
       checkIns(again),
+      [other],
+      'a later check-in lists only the account it checked in',
     );
   },
 );
@@ -301,7 +301,7 @@ conformance(
       await t.svc.post(`${mount.path}/library/manage/${set}/check-in`, { body: { service_account_names: [a.cn] } }),
       statusIs(200),
     );
-    expectThat(checkIns(ex).includes(a.cn), 'check_ins', 'the forced check-in lists the account', [a.cn], checkIns(ex));
+    expectThat(checkIns(ex).includes(a.cn), 'check_ins', checkIns(ex), [a.cn], 'the forced check-in lists the account');
     await expectAvailable(t, set, a.cn, true, 'after forced check-in');
   },
 );
@@ -372,9 +372,9 @@ conformance(
     expectThat(
       checkIns(ex).includes(a.cn),
       'check_ins',
-      'the account is checked in by another caller',
-      [a.cn],
       checkIns(ex),
+      [a.cn],
+      'the account is checked in by another caller',
     );
   },
 );

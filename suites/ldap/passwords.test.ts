@@ -72,9 +72,9 @@ conformance(
         read.response.status === 400 ||
         (read.response.status === 200 && !data(read).binddn && !data(read).password_policy),
       'not-stored',
-      'the mount holds no configuration after the rejected write',
-      '404, or no binddn and no password_policy',
       read.response.status === 200 ? data(read) : read.response.status,
+      '404, or no binddn and no password_policy',
+      'the mount holds no configuration after the rejected write',
     );
   },
 );
@@ -106,9 +106,9 @@ conformance(
     expectThat(
       status >= 400,
       'generation-fails',
-      'creating a static role needs a password from the missing policy and fails',
-      '>= 400',
       status,
+      '>= 400',
+      'creating a static role needs a password from the missing policy and fails',
     );
   },
 );
@@ -123,7 +123,7 @@ conformance(
   async (t) => {
     const m = await freshMount(t);
     const { password, dn } = await generated(t, m);
-    expectThat(password.length === 64, 'length', 'the default generator gives 64 characters', 64, password.length);
+    expectThat(password.length === 64, 'length', password.length, 64, 'the default generator gives 64 characters');
     await expectBinds(t, dn, password, 'default-generated password');
   },
 );
@@ -141,9 +141,9 @@ conformance(
     expectThat(
       password !== '' && /^[A-Za-z0-9]+$/.test(password),
       'charset',
-      'the default password is alphanumeric',
-      'alphanumeric',
       '[other characters]',
+      'alphanumeric',
+      'the default password is alphanumeric',
     );
   },
 );
@@ -157,7 +157,7 @@ conformance(
   async (t) => {
     const m = await freshMount(t, { length: 20 });
     const { password, dn, role } = await generated(t, m);
-    expectThat(password.length === 20, 'length', 'passwords follow the configured length', 20, password.length);
+    expectThat(password.length === 20, 'length', password.length, 20, 'passwords follow the configured length');
     await expectBinds(t, dn, password, 'length-20 password');
     // Rule 3, "the same algorithm is used at that length": the characters of length-20 passwords
     // come from the kinds (lower, upper, digit, other) the default algorithm's passwords show.
@@ -173,9 +173,9 @@ conformance(
     expectThat(
       foreign.length === 0,
       'same-algorithm',
-      'length passwords use the alphabet of the default algorithm',
-      `only ${[...allowed].join(', ')} characters`,
       `also ${foreign.join(', ')} characters`,
+      `only ${[...allowed].join(', ')} characters`,
+      'length passwords use the alphabet of the default algorithm',
     );
   },
 );
@@ -197,9 +197,9 @@ conformance(
     expectThat(
       /^[a-h]{24}$/.test(password),
       'policy',
-      'the password has the policy length and charset',
-      '24 of [a-h]',
       `${password.length} characters`,
+      '24 of [a-h]',
+      'the password has the policy length and charset',
     );
     await expectBinds(t, dn, password, 'policy password');
   },
@@ -233,9 +233,9 @@ conformance(
     expectThat(
       /^[a-h]{24}$/.test(String(password)),
       'policy',
-      'the dynamic password has the policy length and charset',
-      '24 of [a-h]',
       `${String(password).length} characters`,
+      '24 of [a-h]',
+      'the dynamic password has the policy length and charset',
     );
     // The LDIF wrote .Password into userPassword: the returned password opens the entry.
     await expectBinds(t, `cn=${username},${userDn}`, password, 'the dynamic policy password');
@@ -266,9 +266,9 @@ conformance(
     expectThat(
       String(password).length === 20,
       'length',
-      'dynamic passwords follow the configured length too',
-      20,
       String(password).length,
+      20,
+      'dynamic passwords follow the configured length too',
     );
     await expectBinds(t, `cn=${username},${userDn}`, password, 'the length-20 dynamic password');
   },
@@ -299,9 +299,9 @@ conformance(
     expectThat(
       /^[a-h]{24}$/.test(String(password)),
       'policy',
-      "the library account's password has the policy length and charset",
-      '24 of [a-h]',
       `${String(password).length} characters`,
+      '24 of [a-h]',
+      "the library account's password has the policy length and charset",
     );
     await expectBinds(t, acct.dn, password, 'the checked-out policy password');
   },

@@ -91,9 +91,9 @@ conformance(
     expectThat(
       password !== '' && !!stored?.some((v) => v.equals(want)),
       'unicodePwd',
-      'the rotated password is the unicodePwd of the entry found by userPrincipalName',
-      'the quoted UTF-16LE password',
       stored?.length ? '[another value]' : '(no unicodePwd)',
+      'the quoted UTF-16LE password',
+      'the rotated password is the unicodePwd of the entry found by userPrincipalName',
     );
   },
 );
@@ -113,9 +113,9 @@ conformance(
     expectThat(
       password !== '' && !!stored?.some((v) => v.toString('utf8') === password),
       'racfPassword',
-      'the rotated password is the racfPassword of the entry found by racfid',
-      'the password',
       stored?.length ? '[another value]' : '(no racfPassword)',
+      'the password',
+      'the rotated password is the racfPassword of the entry found by racfid',
     );
   },
 );

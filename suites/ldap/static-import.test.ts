@@ -52,9 +52,9 @@ conformance(
     expectThat(
       cred.response.status >= 400 || pw === undefined || pw === '' || pw === null,
       'no-password',
-      'static-cred supplies no password before the first rotation',
-      'no password or an error',
       '[a password]',
+      'no password or an error',
+      'static-cred supplies no password before the first rotation',
     );
     // "until the first rotation": after rotate-role static-cred supplies the password, which opens
     // the entry, and the original one no longer does.

@@ -325,9 +325,9 @@ conformance(
     expectThat(
       pw !== before,
       'rotated',
-      'rotate-role gives a new password',
-      'a different password',
       'the same password',
+      'a different password',
+      'rotate-role gives a new password',
     );
     t.check(after, bodyAt('/data/last_password', before, 'is the password before the rotation'));
     await expectBinds(t, acct.dn, pw, 'the rotated password');
@@ -347,9 +347,9 @@ conformance(
         read.response.status === 400 ||
         (read.response.status === 200 && !data(read).username),
       'deleted',
-      'the role is gone after DELETE',
-      '404 or 400 (a read of a missing object: status not named)',
       read.response.status,
+      '404 or 400 (a read of a missing object: status not named)',
+      'the role is gone after DELETE',
     );
   },
 );

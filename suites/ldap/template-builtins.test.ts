@@ -33,7 +33,7 @@ for (const c of CASES) {
     },
     async (t) => {
       const r = await rendered(t, c.expr, `fn-${c.fn}`);
-      expectThat(r.value === c.want, c.fn, `${c.fn} gives ${c.what}`, c.want, r.value);
+      expectThat(r.value === c.want, c.fn, r.value, c.want, `${c.fn} gives ${c.what}`);
     },
   );
 }

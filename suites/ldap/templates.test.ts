@@ -34,9 +34,9 @@ conformance(
     expectThat(
       r.value === `${r.role}|${display}|${r.username}`,
       'fields',
-      'the fields render the role, the token display name and the username',
-      `${r.role}|${display}|${r.username}`,
       r.value,
+      `${r.role}|${display}|${r.username}`,
+      'the fields render the role, the token display name and the username',
     );
   },
 );
@@ -54,25 +54,25 @@ conformance(
     expectThat(
       RFC3339.test(issueText ?? '') && RFC3339.test(expText ?? ''),
       'rfc3339-format',
-      '.IssueTime and .ExpirationTime are RFC 3339 date-times',
-      'YYYY-MM-DDThh:mm:ss[.frac](Z|±hh:mm)',
       `${issueText} ${expText}`,
+      'YYYY-MM-DDThh:mm:ss[.frac](Z|±hh:mm)',
+      '.IssueTime and .ExpirationTime are RFC 3339 date-times',
     );
     const span = Number(exp) - Number(issue);
     expectThat(
       Math.abs(span - r.leaseSeconds) <= 2,
       'time-fields',
-      'the expiry fields are the lease duration after the issue fields',
-      r.leaseSeconds,
       span,
+      r.leaseSeconds,
+      'the expiry fields are the lease duration after the issue fields',
     );
     expectThat(
       Math.abs(Date.parse(issueText!) / 1000 - Number(issue)) <= 1 &&
         Math.abs(Date.parse(expText!) / 1000 - Number(exp)) <= 1,
       'rfc3339',
-      'the RFC 3339 fields match the Unix ones',
-      `${issue} ${exp}`,
       `${issueText} ${expText}`,
+      `${issue} ${exp}`,
+      'the RFC 3339 fields match the Unix ones',
     );
   },
 );
@@ -101,9 +101,9 @@ conformance(
     expectThat(
       off.length === 0,
       'earlier',
-      `each time field is at most ${SLIGHTLY} s earlier than the lease's value and not later`,
-      { issue_time: lease.issue, expire_time: lease.expire },
       { fields: r.value, off },
+      { issue_time: lease.issue, expire_time: lease.expire },
+      `each time field is at most ${SLIGHTLY} s earlier than the lease's value and not later`,
     );
   },
 );
@@ -119,9 +119,9 @@ conformance(
     expectThat(
       r.value === r.role.toUpperCase().split('-').join('+'),
       'pipes',
-      'both functions applied in order',
-      r.role.toUpperCase().split('-').join('+'),
       r.value,
+      r.role.toUpperCase().split('-').join('+'),
+      'both functions applied in order',
     );
   },
 );
@@ -130,7 +130,7 @@ conformance(
   { id: 'ldap.template.printf', level: 'MUST', title: 'printf is available: {{ printf "%s=%d" "abc" 42 }}' },
   async (t) => {
     const r = await rendered(t, '{{ printf "%s=%d" "abc" 42 }}');
-    expectThat(r.value === 'abc=42', 'printf', 'printf formats its arguments', 'abc=42', r.value);
+    expectThat(r.value === 'abc=42', 'printf', r.value, 'abc=42', 'printf formats its arguments');
   },
 );
 
@@ -145,9 +145,9 @@ conformance(
     expectThat(
       r.value === r.role && r.role.includes('-') && r.role.includes('_'),
       'dashes',
-      'the role name is not altered',
-      r.role,
       r.value,
+      r.role,
+      'the role name is not altered',
     );
   },
 );
@@ -156,7 +156,7 @@ conformance(
   { id: 'ldap.template.fn-random', level: 'MUST', title: 'random 12 yields 12 characters from letters and digits' },
   async (t) => {
     const r = await rendered(t, 'r{{random 12}}');
-    expectThat(/^r[A-Za-z0-9]{12}$/.test(r.value), 'random', '12 alphanumerics', 'r + 12 of [A-Za-z0-9]', r.value);
+    expectThat(/^r[A-Za-z0-9]{12}$/.test(r.value), 'random', r.value, 'r + 12 of [A-Za-z0-9]', '12 alphanumerics');
     // "from lowercase, uppercase and digits": 200 characters show each kind (a random string of
     // 200 that lacks one of them comes up less than once in 10^15).
     const long = (await rendered(t, '{{random 200}}')).value;
@@ -164,9 +164,9 @@ conformance(
     expectThat(
       /^[A-Za-z0-9]{200}$/.test(long) && kinds.every(Boolean),
       'random-alphabet',
-      'random 200 draws lowercase letters, uppercase letters and digits',
-      '200 of [A-Za-z0-9], each kind present',
       long,
+      '200 of [A-Za-z0-9], each kind present',
+      'random 200 draws lowercase letters, uppercase letters and digits',
     );
   },
 );
@@ -175,7 +175,7 @@ conformance(
   { id: 'ldap.template.fn-truncate', level: 'MUST', title: 'truncate 5 cuts the value to 5 characters' },
   async (t) => {
     const r = await rendered(t, '{{ "abcdefghij" | truncate 5 }}');
-    expectThat(r.value === 'abcde', 'truncate', 'the first 5 characters', 'abcde', r.value);
+    expectThat(r.value === 'abcde', 'truncate', r.value, 'abcde', 'the first 5 characters');
   },
 );
 
@@ -196,23 +196,23 @@ conformance(
     expectThat(
       r.value.length === 20 && r.value.startsWith(input.slice(0, 12)) && readings.includes(r.value.slice(12)),
       'truncate_sha256',
-      '12 kept characters then the first 8 hex digits of the SHA-256 of the text',
-      `${input.slice(0, 12)}<one of ${readings.join(', ')}>`,
       r.value,
+      `${input.slice(0, 12)}<one of ${readings.join(', ')}>`,
+      '12 kept characters then the first 8 hex digits of the SHA-256 of the text',
     );
   },
 );
 
 conformance({ id: 'ldap.template.fn-case', level: 'MUST', title: 'uppercase and lowercase change case' }, async (t) => {
   const r = await rendered(t, '{{ "MiXed" | uppercase }}/{{ "MiXed" | lowercase }}');
-  expectThat(r.value === 'MIXED/mixed', 'case', 'upper then lower case', 'MIXED/mixed', r.value);
+  expectThat(r.value === 'MIXED/mixed', 'case', r.value, 'MIXED/mixed', 'upper then lower case');
 });
 
 conformance(
   { id: 'ldap.template.fn-replace', level: 'MUST', title: 'replace FROM TO replaces every occurrence' },
   async (t) => {
     const r = await rendered(t, '{{ "a.b.c" | replace "." "-" }}');
-    expectThat(r.value === 'a-b-c', 'replace', 'every dot replaced', 'a-b-c', r.value);
+    expectThat(r.value === 'a-b-c', 'replace', r.value, 'a-b-c', 'every dot replaced');
   },
 );
 
@@ -223,7 +223,7 @@ conformance(
     const r = await rendered(t, '{{ "abc" | sha256 }} {{ "abc" | base64 }} {{ "??>?" | base64 }}');
     const { createHash } = await import('node:crypto');
     const want = `${createHash('sha256').update('abc').digest('hex')} YWJj Pz8+Pw==`;
-    expectThat(r.value === want, 'sha256-base64', 'digest and encoding of "abc"', want, r.value);
+    expectThat(r.value === want, 'sha256-base64', r.value, want, 'digest and encoding of "abc"');
   },
 );
 
@@ -245,9 +245,9 @@ conformance(
     expectThat(
       ok,
       'time',
-      'the time functions agree with the lease issue time',
-      `${Math.floor(issue)} / ${new Date(issue * 1000).toISOString().slice(0, 10)}`,
       r.value,
+      `${Math.floor(issue)} / ${new Date(issue * 1000).toISOString().slice(0, 10)}`,
+      'the time functions agree with the lease issue time',
     );
   },
 );
@@ -257,9 +257,9 @@ conformance({ id: 'ldap.template.fn-uuid', level: 'MUST', title: 'uuid yields a 
   expectThat(
     /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(r.value),
     'uuid',
-    'a UUID',
-    '<uuid>',
     r.value,
+    '<uuid>',
+    'a UUID',
   );
 });
 
@@ -274,9 +274,9 @@ conformance(
     expectThat(
       r.value === Buffer.from('pw', 'utf16le').toString('base64'),
       'utf16le',
-      'UTF-16LE bytes of "pw" in base64',
-      Buffer.from('pw', 'utf16le').toString('base64'),
       r.value,
+      Buffer.from('pw', 'utf16le').toString('base64'),
+      'UTF-16LE bytes of "pw" in base64',
     );
     const name = t.unique('u16');
     const write = await t.svc.post(rolePath(name), {
@@ -300,9 +300,9 @@ conformance(
     expectThat(
       c.response.status >= 400,
       'utf16le-username',
-      'a username template with utf16le is refused on write or on creds',
-      '>= 400',
       c.response.status,
+      '>= 400',
+      'a username template with utf16le is refused on write or on creds',
     );
   },
 );

@@ -62,11 +62,11 @@ conformance(
     expectThat(
       after !== before,
       'rotated',
+      'the same password',
+      'a new password',
       t.config.capabilities.clock
         ? 'the password changed after rotation_period'
         : `the password changed within ${t.config.timing.settleSeconds} s (timing.settleSeconds) after rotation_period`,
-      'a new password',
-      'the same password',
     );
     await expectBinds(t, acct.dn, after, 'the password after scheduled rotation');
     await expectNoBind(t, acct.dn, before, 'the password before scheduled rotation');
@@ -80,7 +80,7 @@ conformance(
     const name = await createRole(t, { username: acct.cn, rotation_period: '1h' }, 'ttl');
     await t.advance(20);
     const ttl = Number(data(t.check(await t.svc.get(`${mount.path}/static-cred/${name}`), statusIs(200))).ttl);
-    expectThat(ttl > 0 && ttl <= 3600 - 20, 'ttl', 'ttl is the time left until the next rotation', '<= 3580', ttl);
+    expectThat(ttl > 0 && ttl <= 3600 - 20, 'ttl', ttl, '<= 3580', 'ttl is the time left until the next rotation');
   },
 );
 
@@ -110,9 +110,9 @@ conformance(
     const dn = `cn=${username},${userDn}`;
     t.track(`account ${username}`, () => deleteEntry(admin(t), dn));
     t.track('lease', () => revokeLease(t, leaseId(ex)), 'revoke');
-    expectThat(await exists(t, dn), 'exists', 'the account exists while the lease lives', 'present', 'absent');
+    expectThat(await exists(t, dn), 'exists', 'absent', 'present', 'the account exists while the lease lives');
     await t.advance(7);
-    expectThat(!(await exists(t, dn)), 'expired', 'the account is gone after the lease expired', 'absent', 'present');
+    expectThat(!(await exists(t, dn)), 'expired', 'present', 'absent', 'the account is gone after the lease expired');
   },
 );
 
@@ -139,7 +139,7 @@ conformance(
     const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as
       | { available?: boolean }
       | undefined;
-    expectThat(st?.available === true, 'status', 'the account is available again after its ttl', true, st?.available);
+    expectThat(st?.available === true, 'status', st?.available, true, 'the account is available again after its ttl');
     await expectNoBind(t, a.dn, password, 'the password of the expired check-out');
   },
 );
@@ -176,9 +176,9 @@ conformance(
     expectThat(
       st?.available === true,
       'status',
-      'the account is available once max_ttl passed, despite the renewal',
-      true,
       st?.available,
+      true,
+      'the account is available once max_ttl passed, despite the renewal',
     );
   },
 );
@@ -211,9 +211,9 @@ conformance(
     // Through the lease's expiry, where the document runs deletion_ldif ("after TTL expiry"); the
     // failing first record may be reported or not, what counts is that the later one ran.
     const dn = await shortLivedAccount(t, deletionWithErrorLdif(directory(t).userDn));
-    expectThat(await exists(t, dn), 'exists', 'the account exists while the lease lives', 'present', 'absent');
+    expectThat(await exists(t, dn), 'exists', 'absent', 'present', 'the account exists while the lease lives');
     await t.advance(7);
-    expectThat(!(await exists(t, dn)), 'deleted', 'the record after the failing one ran', 'absent', 'present');
+    expectThat(!(await exists(t, dn)), 'deleted', 'present', 'absent', 'the record after the failing one ran');
   },
 );
 
@@ -248,17 +248,17 @@ conformance(
     expectThat(
       (await exists(t, dn)) && (await exists(t, childDn(dn))),
       'exists',
-      'the account and the entry below it exist while the lease lives',
-      'both present',
       'missing',
+      'both present',
+      'the account and the entry below it exist while the lease lives',
     );
     await t.advance(7);
     expectThat(
       !(await exists(t, childDn(dn))) && !(await exists(t, dn)),
       'deleted-in-order',
-      'after expiry both are gone: the child was deleted first, so the account could be deleted after it',
-      'both absent',
       (await exists(t, dn)) ? 'the account is still there' : 'the entry below it is still there',
+      'both absent',
+      'after expiry both are gone: the child was deleted first, so the account could be deleted after it',
     );
   },
 );
@@ -290,12 +290,12 @@ conformance(
     expectThat(
       second >= first + 2000 && credTime >= first + 2000,
       'moved',
-      'last_svc_rotation (role read and static-cred) is the time of the later rotation, 3 s after the first',
-      `>= ${new Date(first + 2000).toISOString()}`,
       {
         role: data(t.check(await t.svc.get(`${mount.path}/static-role/${name}`), statusIs(200))).last_svc_rotation,
         cred: data(cred).last_svc_rotation,
       },
+      `>= ${new Date(first + 2000).toISOString()}`,
+      'last_svc_rotation (role read and static-cred) is the time of the later rotation, 3 s after the first',
     );
   },
 );
@@ -317,7 +317,7 @@ conformance(
         `static-cred ttl is ${before} 12 s after creation: it did not count down, so a restart cannot show`,
       );
     const after = Number(data(await rotateNow(t, mount.path, name)).ttl);
-    expectThat(after >= 3600 - 2, 'restarted', 'after rotate-role the ttl is the full period again', 3600, after);
+    expectThat(after >= 3600 - 2, 'restarted', after, 3600, 'after rotate-role the ttl is the full period again');
   },
 );
 
@@ -344,7 +344,7 @@ conformance(
     const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as
       | { available?: boolean }
       | undefined;
-    expectThat(st?.available === false, 'status', 'the check-out is still out after 25h', false, st?.available);
+    expectThat(st?.available === false, 'status', st?.available, false, 'the check-out is still out after 25h');
   },
 );
 
@@ -387,13 +387,13 @@ conformance(
     expectThat(
       renewed > 9 * 3600,
       'renewed',
-      'the renewal 27h after check-out still gets a full ttl',
-      '> 32400',
       renewed,
+      '> 32400',
+      'the renewal 27h after check-out still gets a full ttl',
     );
     const st = data(t.check(await t.svc.get(`${mount.path}/library/${set}/status`), statusIs(200)))[a.cn] as
       | { available?: boolean }
       | undefined;
-    expectThat(st?.available === false, 'status', 'the check-out is still out after 27h', false, st?.available);
+    expectThat(st?.available === false, 'status', st?.available, false, 'the check-out is still out after 27h');
   },
 );

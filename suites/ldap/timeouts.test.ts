@@ -58,7 +58,7 @@ async function useDirectory(t: T, target: Target): Promise<InFlight> {
 async function expectPending(t: T, req: InFlight, target: Target, when: string): Promise<void> {
   await t.svc.get(`${target.mount}/config`);
   const ex = req.answer();
-  expectThat(ex === undefined, 'pending', `the request is still waiting ${when}`, 'no answer yet', ex?.response.status);
+  expectThat(ex === undefined, 'pending', ex?.response.status, 'no answer yet', `the request is still waiting ${when}`);
 }
 
 /** `p`, or undefined when it has not settled within timing.settleSeconds of real time. */
@@ -91,9 +91,9 @@ async function waiting(t: T, target: Target, listener: SilentListener): Promise<
   expectThat(
     reached === true,
     'contacted',
-    `the engine contacts the directory at the configured URL within ${t.config.timing.settleSeconds} s (timing.settleSeconds) of POST rotate-role`,
-    'a connection that sends a request or a TLS handshake',
     'no contact',
+    'a connection that sends a request or a TLS handshake',
+    `the engine contacts the directory at the configured URL within ${t.config.timing.settleSeconds} s (timing.settleSeconds) of POST rotate-role`,
   );
   return req;
 }
@@ -104,9 +104,9 @@ async function expectAnswered(t: T, req: InFlight, when: string): Promise<Exchan
   expectThat(
     ex !== undefined,
     'answered',
-    `the request is answered ${when}, within ${t.config.timing.settleSeconds} s (timing.settleSeconds)`,
-    'an answer',
     'none in time',
+    'an answer',
+    `the request is answered ${when}, within ${t.config.timing.settleSeconds} s (timing.settleSeconds)`,
   );
   return ex!;
 }
@@ -264,9 +264,9 @@ conformance(
     expectThat(
       !heard,
       'url-order',
-      'the second URL was not contacted while the first one answered',
-      'no contact',
       'contacted',
+      'no contact',
+      'the second URL was not contacted while the first one answered',
     );
     // The absence means something only if the listener shows a contact: listed first, it does
     // (the test is not applicable when the engine answers without contacting it).

@@ -43,9 +43,9 @@ conformance(
     expectThat(
       got === want,
       'version',
-      `sys/health reports ${reported} but the run gates known issues on svc.version ${t.config.svc.version}: set SVC_VERSION to the target's version`,
-      want,
       reported,
+      want,
+      `sys/health reports ${reported} but the run gates known issues on svc.version ${t.config.svc.version}: set SVC_VERSION to the target's version`,
     );
   },
 );
@@ -97,9 +97,9 @@ conformance(
     expectThat(
       status === 'removed',
       'plugin-status',
-      'the app-id auth method is not reported removed',
-      'removed',
       status,
+      'removed',
+      'the app-id auth method is not reported removed',
     );
   },
 );
@@ -121,9 +121,9 @@ conformance(
     expectThat(
       kept.length === 0,
       'plugin-status',
-      'standalone database engines not reported removed',
-      'removed',
       statuses,
+      'removed',
+      'standalone database engines not reported removed',
     );
   },
 );
@@ -227,9 +227,9 @@ conformance(
       expectThat(
         typeof body.lease_duration === 'number' && body.lease_duration <= ttl && body.lease_duration >= ttl - 5,
         'lease-duration',
-        `lease_duration of STS credentials with ttl ${ttl}`,
-        ttl,
         body.lease_duration,
+        ttl,
+        `lease_duration of STS credentials with ttl ${ttl}`,
       );
     }
   },
@@ -309,9 +309,9 @@ conformance(
     expectThat(
       writeFailures.length === 0,
       'lease-churn',
-      `${writeFailures.length} token create/revoke requests failed during the load: ${writeFailures.slice(0, 3).join('; ')}`,
-      0,
       writeFailures.length,
+      0,
+      `${writeFailures.length} token create/revoke requests failed during the load: ${writeFailures.slice(0, 3).join('; ')}`,
     );
   },
 );

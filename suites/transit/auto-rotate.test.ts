@@ -27,9 +27,9 @@ conformance(
     expectThat(
       key.keys['2'] !== undefined,
       'auto-rotated',
-      'the key read lists version 2',
-      'present',
       Object.keys(key.keys),
+      'present',
+      'the key read lists version 2',
     );
   },
 );
@@ -54,9 +54,9 @@ conformance(
       expectThat(
         Object.keys(key.keys).join(',') === '1',
         'not-rotated',
-        `the key whose auto_rotate_period was ${how} still has only version 1`,
-        '1',
         Object.keys(key.keys),
+        '1',
+        `the key whose auto_rotate_period was ${how} still has only version 1`,
       );
     }
   },
@@ -86,9 +86,9 @@ conformance(
       expectThat(
         Object.keys(key.keys).join(',') === '1',
         'not-rotated',
-        `the key ${how} without auto_rotate_period still has only version 1`,
-        '1',
         Object.keys(key.keys),
+        '1',
+        `the key ${how} without auto_rotate_period still has only version 1`,
       );
     }
   },
@@ -109,9 +109,9 @@ conformance(
     expectThat(
       key.keys['2'] !== undefined,
       'still-rotating',
-      'the key has version 2 one period after a config write that omitted auto_rotate_period',
-      'version 2',
       Object.keys(key.keys),
+      'version 2',
+      'the key has version 2 one period after a config write that omitted auto_rotate_period',
     );
   },
 );
@@ -133,9 +133,9 @@ conformance(
     expectThat(
       Number.isInteger(keys['1']) && Number.isInteger(keys['2']) && gap >= 4 && gap <= 65,
       'creation-times',
-      'version 2 was created about 5 seconds after version 1 (keys.2 - keys.1)',
-      '4 to 65',
       { 1: keys['1'], 2: keys['2'] },
+      '4 to 65',
+      'version 2 was created about 5 seconds after version 1 (keys.2 - keys.1)',
     );
   },
 );

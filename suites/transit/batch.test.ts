@@ -125,16 +125,16 @@ const OTHER_OPS_STATUS = 'transit.batch.other-ops-status';
 function checkItems(t: T, op: string, output: string, results: Record<string, unknown>[]): void {
   // One result per item, first: a dropped item is the order rule's ("output order equals input order").
   t.proving('transit.batch.order', () =>
-    expectThat(results.length === 3, 'batch-length', `${op}: one result per item`, 3, results.length),
+    expectThat(results.length === 3, 'batch-length', results.length, 3, `${op}: one result per item`),
   );
   t.proving('transit.batch.reference-echo', () => {
     const refs = results.map((r) => r.reference).sort();
     expectThat(
       refs.join() === 'ref-0,ref-1,ref-2',
       'reference-echo',
-      `${op}: every result echoes its item's reference`,
-      ['ref-0', 'ref-1', 'ref-2'],
       refs,
+      ['ref-0', 'ref-1', 'ref-2'],
+      `${op}: every result echoes its item's reference`,
     );
   });
   t.proving('transit.batch.order', () => {
@@ -142,28 +142,28 @@ function checkItems(t: T, op: string, output: string, results: Record<string, un
     expectThat(
       refs.join() === 'ref-0,ref-1,ref-2',
       'batch-order',
-      `${op}: results are in input order`,
-      'ref-0,ref-1,ref-2',
       refs,
+      'ref-0,ref-1,ref-2',
+      `${op}: results are in input order`,
     );
   });
   t.proving('transit.batch.item-error', () => {
-    expectThat(results.length === 3, 'batch-length', `${op}: one result per item`, 3, results.length);
+    expectThat(results.length === 3, 'batch-length', results.length, 3, `${op}: one result per item`);
     const error = results[1]!.error;
     expectThat(
       typeof error === 'string' && error.length > 0,
       'item-error',
-      `${op}: the invalid item (position 1) has an error string`,
-      'an error string',
       error,
+      'an error string',
+      `${op}: the invalid item (position 1) has an error string`,
     );
     for (const i of [0, 2]) {
       expectThat(
         results[i]![output] !== undefined && !results[i]!.error,
         'item-ok',
-        `${op}: valid item ${i} has ${output} and no error`,
-        output,
         results[i],
+        output,
+        `${op}: valid item ${i} has ${output} and no error`,
       );
     }
   });
@@ -236,9 +236,9 @@ conformance(
     expectThat(
       plain.join(',') === words.join(','),
       'batch-order',
-      'decrypting the batch gives the words in input order',
-      words,
       plain,
+      words,
+      'decrypting the batch gives the words in input order',
     );
   },
 );
@@ -260,7 +260,7 @@ for (const op of ['encrypt', 'decrypt'] as const) {
       // Which item carries the error is the item rule's (and the order rule's); here: one failed.
       t.proving('transit.batch.item-error', () => {
         const failed = batchResults(ex).filter((r) => typeof r.error === 'string' && r.error.length > 0);
-        expectThat(failed.length === 1, 'partial', `${op}: only the invalid item failed`, 1, failed.length);
+        expectThat(failed.length === 1, 'partial', failed.length, 1, `${op}: only the invalid item failed`);
       });
     },
   );
@@ -284,9 +284,9 @@ for (const op of ['encrypt', 'decrypt'] as const) {
       expectThat(
         results.length === 2 && results.every((r) => r[prepared.output] !== undefined && !r.error),
         'all-succeeded',
-        `${op}: both items succeeded`,
-        2,
         results,
+        2,
+        `${op}: both items succeeded`,
       );
     },
   );
@@ -324,18 +324,18 @@ conformance(
     expectThat(
       results.length === 1 && data(ex).ciphertext === undefined,
       'single-ignored',
-      'one batch result and no single ciphertext',
-      { batch: 1, ciphertext: undefined },
       { batch: results.length, ciphertext: data(ex).ciphertext },
+      { batch: 1, ciphertext: undefined },
+      'one batch result and no single ciphertext',
     );
     const dec = await t.svc.post(`${transit.path}/decrypt/${k}`, { body: { ciphertext: results[0]!.ciphertext } });
     t.check(dec, statusIs(200));
     expectThat(
       data(dec).plaintext === b64('batched'),
       'batched',
-      'the batch result encrypts the batch item, not the single field',
-      b64('batched'),
       data(dec).plaintext,
+      b64('batched'),
+      'the batch result encrypts the batch item, not the single field',
     );
   },
 );
@@ -370,9 +370,9 @@ conformance(
       expectThat(
         top.response.status >= 400 && results.every((r) => typeof r.error === 'string' && r.error.length > 0),
         'top-context-ignored',
-        `POST ${path}: items without a context are not served with the request's context (a single-item field, ignored with batch_input)`,
-        'an error status, every item (if shown) with an error',
         { status: top.response.status, batch_results: results },
+        'an error status, every item (if shown) with an error',
+        `POST ${path}: items without a context are not served with the request's context (a single-item field, ignored with batch_input)`,
       );
     }
   },

@@ -60,16 +60,16 @@ conformance(
       expectThat(
         csr.spki === key,
         'csr-version-key',
-        `the CSR for ${asked} carries version ${version}'s public key`,
-        key.slice(-24),
         csr.spki.slice(-24),
+        key.slice(-24),
+        `the CSR for ${asked} carries version ${version}'s public key`,
       );
       expectThat(
         csr.version === version || csr.version === String(version),
         'csr-version-field',
-        `the CSR answer for ${asked} reports version ${version}`,
-        version,
         csr.version,
+        version,
+        `the CSR answer for ${asked} reports version ${version}`,
       );
     }
   },
@@ -90,9 +90,9 @@ conformance(
     expectThat(
       csr.spki === v2,
       'csr-version-key',
-      'the CSR for version latest carries version 2 (the current one) public key',
-      v2.slice(-24),
       csr.spki.slice(-24),
+      v2.slice(-24),
+      'the CSR for version latest carries version 2 (the current one) public key',
     );
   },
 );
@@ -138,9 +138,9 @@ conformance(
       expectThat(
         stored.join() === chainDer(sent).join(),
         'chain-version',
-        `export certificate-chain of version ${version} returns the chain set for version ${version}`,
-        chainDer(sent).map((d) => d.slice(-16)),
         stored.map((d) => d.slice(-16)),
+        chainDer(sent).map((d) => d.slice(-16)),
+        `export certificate-chain of version ${version} returns the chain set for version ${version}`,
       );
     }
   },
@@ -167,9 +167,9 @@ conformance(
     expectThat(
       stored.join() === chainDer(current).join(),
       'chain-version',
-      'export certificate-chain of version 2 returns the chain set with version latest',
-      chainDer(current).map((d) => d.slice(-16)),
       stored.map((d) => d.slice(-16)),
+      chainDer(current).map((d) => d.slice(-16)),
+      'export certificate-chain of version 2 returns the chain set with version latest',
     );
   },
 );
@@ -192,9 +192,9 @@ conformance(
     expectThat(
       stored.join() === chainDer(leaf).join(),
       'one-block',
-      'a chain of one certificate is stored as sent',
-      1,
       stored.length,
+      1,
+      'a chain of one certificate is stored as sent',
     );
     t.check(await t.svc.post(`${transit.path}/keys/${name}/set-certificate`, { body: {} }), clientError);
     t.check(

@@ -39,22 +39,22 @@ conformance(
       t.check(ex, statusIs(200), bodyAt('/data/name', name, 'names the key'));
       const csr = new x509.Pkcs10CertificateRequest(String(data(ex).csr));
       const verified = await csr.verify();
-      expectThat(verified, 'csr-signature', `the ${type} CSR's signature verifies`, true, verified);
+      expectThat(verified, 'csr-signature', verified, true, `the ${type} CSR's signature verifies`);
       const spki = Buffer.from(csr.publicKey.rawData).toString('hex');
       const own = (await publicKey(t, name)).export({ format: 'der', type: 'spki' }).toString('hex');
       expectThat(
         spki === own,
         'csr-key',
-        `the ${type} CSR carries the key's public key`,
-        own.slice(0, 40),
         spki.slice(0, 40),
+        own.slice(0, 40),
+        `the ${type} CSR carries the key's public key`,
       );
       expectThat(
         csr.subject === '',
         'csr-subject',
-        'a CSR made without template has an empty subject',
-        '',
         csr.subject,
+        '',
+        'a CSR made without template has an empty subject',
       );
     }
   },
@@ -76,17 +76,17 @@ conformance(
     expectThat(
       csr.subject.includes('CN=conformance.example'),
       'template-subject',
-      'the CSR keeps the template subject',
-      'CN=conformance.example, O=Conformance',
       csr.subject,
+      'CN=conformance.example, O=Conformance',
+      'the CSR keeps the template subject',
     );
     const own = (await publicKey(t, name)).export({ format: 'der', type: 'spki' }).toString('hex');
     expectThat(
       Buffer.from(csr.publicKey.rawData).toString('hex') === own,
       'csr-key',
-      'the CSR carries the transit key, not the template key',
-      'the transit key',
       'another key',
+      'the transit key',
+      'the CSR carries the transit key, not the template key',
     );
   },
 );
@@ -119,9 +119,9 @@ conformance(
       expectThat(
         stored.join() === sent.join(),
         'chain',
-        `export certificate-chain returns the chain with leaf serial ${serial}, end-entity first`,
-        sent.map((d) => d.slice(-16)),
         stored.map((d) => d.slice(-16)),
+        sent.map((d) => d.slice(-16)),
+        `export certificate-chain returns the chain with leaf serial ${serial}, end-entity first`,
       );
     }
   },

@@ -73,9 +73,9 @@ conformance(
     expectThat(
       data(url).sum === data(body).sum && data(url).sum !== data(byDefault).sum,
       'hash-url',
-      'hash/sha2-512 answers what algorithm sha2-512 in the body answers, not the default digest',
-      data(body).sum,
       data(url).sum,
+      data(body).sum,
+      'hash/sha2-512 answers what algorithm sha2-512 in the body answers, not the default digest',
     );
     // Which digest that is, in which encoding, is the hash rule's.
     t.as('transit.hash.sum').check(url, hexSum(expected, 'is the sha2-512 digest (URL)'));
@@ -149,14 +149,14 @@ conformance(
       expectThat(
         /^[A-Za-z0-9+/]+={0,2}$/.test(value) && value.length === 44,
         'random-default-format',
-        'random_bytes without format is base64 (of 32 bytes: 44 characters)',
-        'base64',
         value,
+        'base64',
+        'random_bytes without format is base64 (of 32 bytes: 44 characters)',
       ),
     );
-    expectThat(unb64(value).length === 32, 'random-default', 'random_bytes holds 32 bytes', 32, unb64(value).length);
+    expectThat(unb64(value).length === 32, 'random-default', unb64(value).length, 32, 'random_bytes holds 32 bytes');
     const b = String(data(await t.svc.post(`${transit.path}/random`)).random_bytes);
-    expectThat(a !== undefined && b !== value, 'random-differs', 'two calls give different bytes', 'different', b);
+    expectThat(a !== undefined && b !== value, 'random-differs', b, 'different', 'two calls give different bytes');
   },
 );
 
@@ -176,7 +176,7 @@ conformance(
       const ex = await t.svc.post(`${transit.path}/${path}`, { body });
       t.check(ex, statusIs(200));
       const len = unb64(data(ex).random_bytes).length;
-      expectThat(len === n, 'random-count', `${path} ${JSON.stringify(body)} returns ${n} bytes`, n, len);
+      expectThat(len === n, 'random-count', len, n, `${path} ${JSON.stringify(body)} returns ${n} bytes`);
     }
   },
 );
@@ -193,9 +193,9 @@ conformance(
     t.check(ex, statusIs(200));
     const value = String(data(ex).random_bytes);
     // The document says "hex", not which case.
-    expectThat(/^([0-9a-fA-F]{2})+$/.test(value), 'random-hex', 'random_bytes is hex digits', 'hex digits', value);
+    expectThat(/^([0-9a-fA-F]{2})+$/.test(value), 'random-hex', value, 'hex digits', 'random_bytes is hex digits');
     t.proving('transit.random.bytes', () =>
-      expectThat(value.length === 48, 'random-count', 'the hex encodes the 24 bytes asked for', 48, value.length),
+      expectThat(value.length === 48, 'random-count', value.length, 48, 'the hex encodes the 24 bytes asked for'),
     );
   },
 );
@@ -220,18 +220,18 @@ conformance(
       expectThat(
         typeof value === 'string' && unb64(value).length > 0,
         'random-source',
-        `${path} ${JSON.stringify(body)} returns random bytes`,
-        'bytes',
         value,
+        'bytes',
+        `${path} ${JSON.stringify(body)} returns random bytes`,
       );
       // How many is the bytes rule's (default 32, or the count in the URL).
       t.proving('transit.random.bytes', () =>
         expectThat(
           unb64(value).length === (path.endsWith('/8') ? 8 : 32),
           'random-count',
-          `${path} ${JSON.stringify(body)} returns ${path.endsWith('/8') ? 8 : 32} bytes`,
-          path.endsWith('/8') ? 8 : 32,
           unb64(value).length,
+          path.endsWith('/8') ? 8 : 32,
+          `${path} ${JSON.stringify(body)} returns ${path.endsWith('/8') ? 8 : 32} bytes`,
         ),
       );
     }
@@ -253,17 +253,17 @@ conformance(
     expectThat(
       typeof value === 'string' && unb64(value).length > 0,
       'random-seal',
-      'the seal source returns random bytes',
-      'bytes',
       value,
+      'bytes',
+      'the seal source returns random bytes',
     );
     t.proving('transit.random.bytes', () =>
       expectThat(
         unb64(value).length === 32,
         'random-count',
-        'the seal source returns 32 bytes by default',
-        32,
         unb64(value).length,
+        32,
+        'the seal source returns 32 bytes by default',
       ),
     );
   },
@@ -302,9 +302,9 @@ conformance(
         expectThat(
           local.equals(mac.bytes),
           'hmac-recompute',
-          `${path} ${JSON.stringify(body)} equals HMAC-${alg} under the exported version ${version} key`,
-          local.toString('base64'),
           mac.bytes.toString('base64'),
+          local.toString('base64'),
+          `${path} ${JSON.stringify(body)} equals HMAC-${alg} under the exported version ${version} key`,
         );
       if (rule === 'transit.params.hash-in-url') t.proving(rule, same);
       else same();
@@ -317,16 +317,16 @@ conformance(
     });
     t.check(batch, statusIs(200));
     const results = (data(batch).batch_results ?? []) as { hmac?: unknown }[];
-    expectThat(results.length === 2, 'batch-length', 'the hmac batch answers one result per item', 2, results.length);
+    expectThat(results.length === 2, 'batch-length', results.length, 2, 'the hmac batch answers one result per item');
     for (const [i, input] of inputs.entries()) {
       const mac = expectVersion(t, results[i]?.hmac, 2, `hmac batch item ${i}`);
       const local = createHmac('sha512', unb64(keys['2'])).update(input).digest();
       expectThat(
         local.equals(mac.bytes),
         'hmac-batch-algorithm',
-        `hmac batch item ${i} with algorithm sha2-512 equals HMAC-SHA512 under the exported version 2 key`,
-        local.toString('base64'),
         mac.bytes.toString('base64'),
+        local.toString('base64'),
+        `hmac batch item ${i} with algorithm sha2-512 equals HMAC-SHA512 under the exported version 2 key`,
       );
     }
   },
@@ -348,9 +348,9 @@ conformance(
     expectThat(
       local.equals(mac.bytes),
       'hmac-recompute',
-      'the HMAC equals HMAC-SHA256 under the exported 64-byte key',
-      local.toString('base64'),
       mac.bytes.toString('base64'),
+      local.toString('base64'),
+      'the HMAC equals HMAC-SHA256 under the exported 64-byte key',
     );
   },
 );
@@ -380,9 +380,9 @@ conformance(
         expectThat(
           mac.bytes.equals(full.subarray(0, len)),
           'cmac-recompute',
-          `${type} ${path} ${JSON.stringify(body)} is the first ${len} bytes of the local AES-CMAC`,
-          full.subarray(0, len).toString('hex'),
           mac.bytes.toString('hex'),
+          full.subarray(0, len).toString('hex'),
+          `${type} ${path} ${JSON.stringify(body)} is the first ${len} bytes of the local AES-CMAC`,
         );
       }
     }

@@ -55,9 +55,9 @@ conformance(
       expectThat(
         typeof plaintext === 'string',
         'plaintext',
-        `decrypt answers data.plaintext (${type})`,
-        'string',
         typeof plaintext,
+        'string',
+        `decrypt answers data.plaintext (${type})`,
       );
       t.as('transit.format.base64-fields').check(ex, bodyAt('/data/plaintext', isBase64, 'is base64'));
       t.check(ex, bodyAt('/data/plaintext', BINARY.toString('base64'), `is the base64 of the plaintext (${type})`));
@@ -87,9 +87,9 @@ conformance(
       expectThat(
         !!opened && opened.equals(BINARY),
         'local-decrypt',
-        `the ${type} ciphertext opens locally with exported version ${ct.version} as nonce|ciphertext|tag`,
-        BINARY.toString('base64'),
         opened?.toString('base64') ?? 'authentication failed',
+        BINARY.toString('base64'),
+        `the ${type} ciphertext opens locally with exported version ${ct.version} as nonce|ciphertext|tag`,
       );
     }
   },
@@ -130,9 +130,9 @@ conformance(
       expectThat(
         opened?.toString() === 'bound',
         'local-aad',
-        'the ciphertext opens locally only with the associated data as AAD',
-        'bound',
         opened?.toString(),
+        'bound',
+        'the ciphertext opens locally only with the associated data as AAD',
       ),
     );
   },
@@ -193,16 +193,16 @@ conformance(
       await encrypt(t, transit, name, 'same', { context: b64('c1') }),
       await encrypt(t, transit, name, 'same', { context: b64('c1') }),
     ];
-    expectThat(a === b, 'convergent', 'two encryptions of the same plaintext and context are identical', a, b);
+    expectThat(a === b, 'convergent', b, a, 'two encryptions of the same plaintext and context are identical');
     const other = await encrypt(t, transit, name, 'same', { context: b64('c2') });
-    expectThat(other !== a, 'convergent-context', 'another context gives another ciphertext', 'different', other);
+    expectThat(other !== a, 'convergent-context', other, 'different', 'another context gives another ciphertext');
     const otherText = await encrypt(t, transit, name, 'different', { context: b64('c1') });
     expectThat(
       otherText !== a,
       'convergent-plaintext',
-      'another plaintext gives another ciphertext',
-      'different',
       otherText,
+      'different',
+      'another plaintext gives another ciphertext',
     );
   },
 );
@@ -225,9 +225,9 @@ conformance(
     expectThat(
       !ex.response.text.includes(b64('carry over')),
       'no-plaintext',
-      'the rewrap response does not contain the plaintext',
-      'absent',
       '[plaintext found]',
+      'absent',
+      'the rewrap response does not contain the plaintext',
     );
     t.check(
       await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: v2 } }),
@@ -256,9 +256,9 @@ conformance(
       expectThat(
         unb64(plaintext).length === 32,
         'datakey-bits',
-        'the default data key has 256 bits',
-        32,
         unb64(plaintext).length,
+        32,
+        'the default data key has 256 bits',
       ),
     );
     expectVersion(t, ciphertext, 1, 'datakey ciphertext');
@@ -285,7 +285,7 @@ conformance(
       const ex = await t.svc.post(`${transit.path}/datakey/plaintext/${name}`, { body: { bits } });
       t.check(ex, statusIs(200));
       const key = unb64(data(ex).plaintext);
-      expectThat(key.length === bits / 8, 'datakey-bits', `bits ${bits} gives ${bits / 8} bytes`, bits / 8, key.length);
+      expectThat(key.length === bits / 8, 'datakey-bits', key.length, bits / 8, `bits ${bits} gives ${bits / 8} bytes`);
     }
   },
 );
@@ -313,9 +313,9 @@ conformance(
     expectThat(
       Object.entries(defaults).every(([f, v]) => key[f] === v),
       'upsert-defaults',
-      'the upserted key has the defaults: type aes256-gcm96, not derived, not exportable, no plaintext backup, no deletion',
-      defaults,
       shown,
+      defaults,
+      'the upserted key has the defaults: type aes256-gcm96, not derived, not exportable, no plaintext backup, no deletion',
     );
   },
 );

@@ -44,16 +44,16 @@ conformance(
     expectThat(
       aeadOpen('aes256-gcm96', aesKey, ct.bytes).toString() === 'exported',
       'encryption-key',
-      'the exported encryption key opens the ciphertext',
-      'exported',
       '?',
+      'exported',
+      'the exported encryption key opens the ciphertext',
     );
     expectThat(
       unb64((await exported(t, transit, 'hmac-key', aes))['1']).length === 32,
       'hmac-key',
-      'the exported HMAC key has 32 bytes',
-      32,
       '?',
+      32,
+      'the exported HMAC key has 32 bytes',
     );
     for (const type of ['ecdsa-p256', 'ed25519']) {
       const name = await createKey(t, transit, `exp-${type}`, { type, exportable: true });
@@ -64,9 +64,9 @@ conformance(
       expectThat(
         der(createPublicKey(priv)) === der(pub) && der(pub) === der(readPub),
         'signing-key',
-        `the ${type} signing-key, public-key export and read public key belong together`,
-        'one key pair',
         'mismatch',
+        'one key pair',
+        `the ${type} signing-key, public-key export and read public key belong together`,
       );
       const sig = nodeSign(type === 'ed25519' ? null : 'sha256', MESSAGE, priv).toString('base64');
       t.check(
@@ -111,25 +111,25 @@ conformance(
     expectThat(
       Object.keys(all).sort().join() === '1,2,3',
       'all-versions',
-      'export without version returns versions 1, 2 and 3',
-      '1,2,3',
       Object.keys(all),
+      '1,2,3',
+      'export without version returns versions 1, 2 and 3',
     );
     const latest = await exported(t, transit, 'encryption-key', name, 'latest');
     expectThat(
       Object.keys(latest).join() === '3' && latest['3'] === all['3'],
       'latest',
-      'export latest returns only version 3',
-      ['3'],
       Object.keys(latest),
+      ['3'],
+      'export latest returns only version 3',
     );
     const first = await exported(t, transit, 'encryption-key', name, '1');
     expectThat(
       Object.keys(first).join() === '1' && first['1'] === all['1'],
       'one-version',
-      'export /1 returns only version 1',
-      ['1'],
       Object.keys(first),
+      ['1'],
+      'export /1 returns only version 1',
     );
     // A version the key does not have is not valid: version 9 of a three-version key.
     t.check(await t.svc.get(`${transit.path}/export/encryption-key/${name}/9`), fails);
@@ -169,9 +169,9 @@ conformance(
       expectThat(
         Object.keys(keys).sort().join() === versions.join(),
         'byok-versions',
-        `byok-export${suffix} returns versions ${versions.join(',')}`,
-        versions,
         Object.keys(keys),
+        versions,
+        `byok-export${suffix} returns versions ${versions.join(',')}`,
       );
       for (const v of versions) {
         let unwrapped: Buffer | undefined;
@@ -183,9 +183,9 @@ conformance(
         expectThat(
           !!unwrapped && unwrapped.equals(unb64(material[v])),
           'byok-material',
-          `version ${v} unwraps with the destination key to the source's key material`,
-          'the exported key',
           unwrapped ? 'other bytes' : 'unwrap failed',
+          'the exported key',
+          `version ${v} unwraps with the destination key to the source's key material`,
         );
       }
     }

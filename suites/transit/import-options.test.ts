@@ -71,9 +71,9 @@ conformance(
       expectThat(
         opened?.toString() === type,
         'byok-type',
-        `the imported ${type} key encrypts with its material`,
-        type,
         '?',
+        type,
+        `the imported ${type} key encrypts with its material`,
       );
     }
   },
@@ -93,7 +93,7 @@ for (const type of ['ecdsa-p384', 'ecdsa-p521', 'rsa-3072', 'rsa-4096'] as const
       const ex = await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: b64(MESSAGE) } });
       t.check(ex, statusIs(200));
       const ok = verifyLocally(pair.publicKey, MESSAGE, versioned(t, data(ex).signature, 'signature').bytes);
-      expectThat(ok, 'byok-sign', `the imported ${type} key signs verifiably with the suite's public key`, true, ok);
+      expectThat(ok, 'byok-sign', ok, true, `the imported ${type} key signs verifiably with the suite's public key`);
     },
   );
 }
@@ -180,9 +180,9 @@ conformance(
     expectThat(
       read.exportable === false && read.allow_plaintext_backup === false,
       'import-flags-default',
-      'a key imported without the flags reads exportable and allow_plaintext_backup false',
-      { exportable: false, allow_plaintext_backup: false },
       { exportable: read.exportable, allow_plaintext_backup: read.allow_plaintext_backup },
+      { exportable: false, allow_plaintext_backup: false },
+      'a key imported without the flags reads exportable and allow_plaintext_backup false',
     );
     t.check(await t.svc.get(`${transit.path}/export/encryption-key/${plain}`), fails);
     const key = material(t);
@@ -196,18 +196,18 @@ conformance(
     expectThat(
       out.equals(key),
       'import-exportable',
-      'the exportable imported key exports its material',
-      'the material',
       '?',
+      'the material',
+      'the exportable imported key exports its material',
     );
     for (const flag of ['exportable', 'allow_plaintext_backup']) {
       const ex = await t.svc.post(`${transit.path}/keys/${flagged}/config`, { body: { [flag]: false } });
       expectThat(
         ex.response.status >= 200 && (ex.response.status < 300 || ex.response.status >= 400),
         'disable-attempt',
-        `config ${flag} false is refused or ignored`,
-        '2xx, or an error status',
         ex.response.status,
+        '2xx, or an error status',
+        `config ${flag} false is refused or ignored`,
       );
       t.check(
         await t.svc.get(`${transit.path}/keys/${flagged}`),
@@ -268,9 +268,9 @@ conformance(
       expectThat(
         mac.equals(local),
         'hmac-import',
-        'the HMAC is HMAC-SHA256 under the imported material',
-        'equal',
         'different',
+        'equal',
+        'the HMAC is HMAC-SHA256 under the imported material',
       ),
     );
   },
@@ -297,9 +297,9 @@ for (const type of ['ecdsa-p256', 'ed25519', 'rsa-2048'] as const) {
       expectThat(
         same,
         'derived-public-key',
-        `keys.1.public_key is the public key of the imported ${type} key`,
-        'that key',
         shown,
+        'that key',
+        `keys.1.public_key is the public key of the imported ${type} key`,
       );
       t.check(
         await t.svc.post(`${transit.path}/verify/${name}`, {
@@ -362,9 +362,9 @@ conformance(
     expectThat(
       opened?.toString() === 'sha512 version',
       'import-version-hash',
-      'version 2 uses the SHA512-wrapped material',
-      'equal',
       '?',
+      'equal',
+      'version 2 uses the SHA512-wrapped material',
     );
   },
 );
@@ -403,7 +403,7 @@ async function signsAs(t: T, name: string, pair: Awaited<ReturnType<typeof local
   t.check(ex, statusIs(200));
   const sig = expectVersion(t, data(ex).signature, keyVersion, 'signature');
   const ok = verifyLocally(pair.publicKey, MESSAGE, sig.bytes);
-  expectThat(ok, 'completed-version', `version ${keyVersion} signs with the imported private key`, true, ok);
+  expectThat(ok, 'completed-version', ok, true, `version ${keyVersion} signs with the imported private key`);
 }
 
 conformance(
@@ -429,7 +429,7 @@ conformance(
       success,
     );
     const versions = Object.keys((await readKey(t, transit, name)).keys ?? {}).sort();
-    expectThat(versions.join() === '1,2', 'versions', 'the key still has versions 1 and 2', '1,2', versions);
+    expectThat(versions.join() === '1,2', 'versions', versions, '1,2', 'the key still has versions 1 and 2');
     await signsAs(t, name, first, 1);
   },
 );
@@ -452,7 +452,7 @@ conformance(
       success,
     );
     const versions = Object.keys((await readKey(t, transit, name)).keys ?? {});
-    expectThat(versions.join() === '1', 'versions', 'the key still has version 1 only', '1', versions);
+    expectThat(versions.join() === '1', 'versions', versions, '1', 'the key still has version 1 only');
     await signsAs(t, name, pair, 1);
   },
 );

@@ -36,9 +36,9 @@ conformance(
     expectThat(
       key.asymmetricKeyType === 'rsa' && key.asymmetricKeyDetails?.modulusLength === 4096,
       'wrapping-key',
-      'the wrapping key is RSA with a 4096-bit modulus',
-      'rsa 4096',
       `${key.asymmetricKeyType} ${key.asymmetricKeyDetails?.modulusLength}`,
+      'rsa 4096',
+      'the wrapping key is RSA with a 4096-bit modulus',
     );
   },
 );
@@ -62,9 +62,9 @@ conformance(
     expectThat(
       opened?.toString() === 'byok',
       'byok-encrypt',
-      'the target encrypts with the imported material',
-      'byok',
       '?',
+      'byok',
+      'the target encrypts with the imported material',
     );
     const sealed = `${t.config.dialect.outputPrefix}:v1:${aeadSeal('aes256-gcm96', material, Buffer.from('sealed locally')).toString('base64')}`;
     t.check(
@@ -100,9 +100,9 @@ for (const type of ['ecdsa-p256', 'ed25519', 'rsa-2048'] as const) {
       expectThat(
         ok,
         'byok-sign',
-        `the imported ${type} key signs verifiably with the suite's own public key`,
-        true,
         ok,
+        true,
+        `the imported ${type} key signs verifiably with the suite's own public key`,
       );
     },
   );
@@ -136,9 +136,9 @@ conformance(
       expectThat(
         opened?.toString() === hashFunction,
         `oaep-${oaep}`,
-        `the key imported with hash_function ${hashFunction} uses the material`,
-        hashFunction,
         '?',
+        hashFunction,
+        `the key imported with hash_function ${hashFunction} uses the material`,
       );
     }
     const mismatch = t.unique('imp-mismatch');
@@ -234,9 +234,9 @@ conformance(
     expectThat(
       opened?.toString() === 'v2 material',
       'import-version',
-      'version 2 uses the newly imported material',
-      'v2 material',
       '?',
+      'v2 material',
+      'version 2 uses the newly imported material',
     );
   },
 );

@@ -31,7 +31,7 @@ conformance(
     const name = await createKey(t, transit, 'fresh');
     const key = await readKey(t, transit, name);
     for (const field of ['deletion_allowed', 'exportable', 'allow_plaintext_backup', 'imported', 'derived'])
-      expectThat(key[field] === false, field, `a key created without options reads ${field} false`, false, key[field]);
+      expectThat(key[field] === false, field, key[field], false, `a key created without options reads ${field} false`);
   },
 );
 
@@ -49,16 +49,16 @@ conformance(
     expectThat(
       before.min_decryption_version === 0 || before.min_decryption_version === 1,
       'min-decryption-default',
-      'a key never configured reads min_decryption_version 0 (or 1: every version decrypts)',
-      '0 or 1',
       before.min_decryption_version,
+      '0 or 1',
+      'a key never configured reads min_decryption_version 0 (or 1: every version decrypts)',
     );
     expectThat(
       before.min_encryption_version === 0,
       'min-encryption-default',
-      'a key never configured reads min_encryption_version 0 (latest)',
-      0,
       before.min_encryption_version,
+      0,
+      'a key never configured reads min_encryption_version 0 (latest)',
     );
     for (const [dec, enc] of [
       [2, 3],
@@ -74,9 +74,9 @@ conformance(
       expectThat(
         key.min_decryption_version === dec && key.min_encryption_version === enc,
         'min-versions',
-        `the read shows min_decryption_version ${dec} and min_encryption_version ${enc} as configured`,
-        { min_decryption_version: dec, min_encryption_version: enc },
         { min_decryption_version: key.min_decryption_version, min_encryption_version: key.min_encryption_version },
+        { min_decryption_version: dec, min_encryption_version: enc },
+        `the read shows min_decryption_version ${dec} and min_encryption_version ${enc} as configured`,
       );
     }
   },
@@ -103,9 +103,9 @@ conformance(
     expectThat(
       key.min_decryption_version === 2 && key.min_encryption_version === 3,
       'omitted-unchanged',
-      'a config write of deletion_allowed only leaves min_decryption_version 2 and min_encryption_version 3',
-      { min_decryption_version: 2, min_encryption_version: 3 },
       { min_decryption_version: key.min_decryption_version, min_encryption_version: key.min_encryption_version },
+      { min_decryption_version: 2, min_encryption_version: 3 },
+      'a config write of deletion_allowed only leaves min_decryption_version 2 and min_encryption_version 3',
     );
     // And the other way: a write of the minimum versions only leaves deletion_allowed true.
     t.check(await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_encryption_version: 3 } }), success);
@@ -113,18 +113,18 @@ conformance(
     expectThat(
       again.deletion_allowed === true,
       'omitted-unchanged',
-      'a config write of min_encryption_version only leaves deletion_allowed true',
-      true,
       again.deletion_allowed,
+      true,
+      'a config write of min_encryption_version only leaves deletion_allowed true',
     );
     const v1 = (old.response.body as { data?: { ciphertext?: string } }).data?.ciphertext;
     const ex = await t.svc.post(`${transit.path}/decrypt/${name}`, { body: { ciphertext: v1 } });
     expectThat(
       ex.response.status >= 400,
       'still-bounded',
-      'a version 1 ciphertext still does not decrypt',
-      'an error status',
       ex.response.status,
+      'an error status',
+      'a version 1 ciphertext still does not decrypt',
     );
   },
 );
@@ -149,7 +149,7 @@ conformance(
       );
       const key = await readKey(t, transit, name);
       for (const [flag, value] of Object.entries(flags))
-        expectThat(key[flag] === value, flag, `a ${type} key reads ${flag} ${value}`, value, key[flag]);
+        expectThat(key[flag] === value, flag, key[flag], value, `a ${type} key reads ${flag} ${value}`);
     }
   },
 );
@@ -203,9 +203,9 @@ conformance(
       expectThat(
         fragments.every((f) => !text.includes(f) && !text.toLowerCase().includes(f.toLowerCase())),
         'no-private-key',
-        `the read of the ${type} key contains no part of its private key`,
-        'absent',
         '[private key material found]',
+        'absent',
+        `the read of the ${type} key contains no part of its private key`,
       );
     }
   },
@@ -229,9 +229,9 @@ conformance(
     expectThat(
       one !== two,
       'public-key-per-version',
-      'versions 1 and 2 show different public keys',
-      'two keys',
       'one key',
+      'two keys',
+      'versions 1 and 2 show different public keys',
     );
   },
 );

@@ -51,31 +51,31 @@ conformance(
   async (t) => {
     for (const [type, bytes] of Object.entries(AEAD)) {
       const key = unb64((await exported(t, transit, 'encryption-key', keys[type]!))['1']);
-      expectThat(key.length === bytes, 'aead-size', `the ${type} key has ${bytes * 8} bits`, bytes, key.length);
+      expectThat(key.length === bytes, 'aead-size', key.length, bytes, `the ${type} key has ${bytes * 8} bits`);
     }
     for (const [type, curve] of Object.entries(CURVES)) {
       const pub = publicKeyFrom((await readKey(t, transit, keys[type]!)).keys['1'].public_key);
       const shown = pub.asymmetricKeyDetails?.namedCurve;
-      expectThat(shown === curve, 'curve', `the ${type} key is on ${curve}`, curve, shown);
+      expectThat(shown === curve, 'curve', shown, curve, `the ${type} key is on ${curve}`);
     }
     for (const [type, bits] of Object.entries(MODULI)) {
       const pub = publicKeyFrom((await readKey(t, transit, keys[type]!)).keys['1'].public_key);
       const shown = pub.asymmetricKeyDetails?.modulusLength;
-      expectThat(shown === bits, 'modulus', `the ${type} key has a ${bits}-bit modulus`, bits, shown);
+      expectThat(shown === bits, 'modulus', shown, bits, `the ${type} key has a ${bits}-bit modulus`);
     }
     const ed = keys.ed25519!;
     const pub = publicKeyFrom((await readKey(t, transit, ed)).keys['1'].public_key);
     expectThat(
       pub.asymmetricKeyType === 'ed25519',
       'ed25519',
-      'the ed25519 key is an Ed25519 key',
-      'ed25519',
       pub.asymmetricKeyType,
+      'ed25519',
+      'the ed25519 key is an Ed25519 key',
     );
     const ex = await t.svc.post(`${transit.path}/sign/${ed}`, { body: { input: b64(MESSAGE) } });
     t.check(ex, statusIs(200));
     const ok = verifyLocally(pub, MESSAGE, versioned(t, data(ex).signature, 'signature').bytes);
-    expectThat(ok, 'ed25519-signature', 'an ed25519 signature verifies as Ed25519 over the message', true, ok);
+    expectThat(ok, 'ed25519-signature', ok, true, 'an ed25519 signature verifies as Ed25519 over the message');
   },
 );
 
@@ -126,9 +126,9 @@ conformance(
       expectThat(
         a === b,
         'convergent',
-        `a convergent ${type} key gives one ciphertext for one plaintext and context`,
-        a,
         b,
+        a,
+        `a convergent ${type} key gives one ciphertext for one plaintext and context`,
       );
     }
   },
@@ -158,16 +158,16 @@ conformance(
     expectThat(
       a.signature === again.signature && (a.publickey === '' || a.publickey === again.publickey),
       'same-context',
-      'one context gives one signature (and one derived public key)',
-      a.signature,
       again.signature,
+      a.signature,
+      'one context gives one signature (and one derived public key)',
     );
     expectThat(
       a.signature !== other.signature,
       'other-context',
-      'another context gives another signature',
-      'different',
       'equal',
+      'different',
+      'another context gives another signature',
     );
   },
 );
@@ -210,9 +210,9 @@ conformance(
       expectThat(
         !!hmacKey && hmacKey !== encryptionKey,
         'second-key',
-        `the ${type} key's HMAC key is a second key, not its encryption key`,
-        'two keys',
         'the same key',
+        'two keys',
+        `the ${type} key's HMAC key is a second key, not its encryption key`,
       );
     }
   },
@@ -234,17 +234,17 @@ conformance(
       expectThat(
         ex.response.status >= 200 && (ex.response.status < 300 || ex.response.status >= 400),
         'answer',
-        `POST ${path} with creation values is refused or ignored`,
-        '2xx, or an error status',
         ex.response.status,
+        '2xx, or an error status',
+        `POST ${path} with creation values is refused or ignored`,
       );
       const key = await readKey(t, transit, name);
       expectThat(
         key.type === 'aes256-gcm96' && key.derived === false,
         'immutable',
-        `after POST ${path} the key keeps its type and derived false`,
-        { type: 'aes256-gcm96', derived: false },
         { type: key.type, derived: key.derived },
+        { type: 'aes256-gcm96', derived: false },
+        `after POST ${path} the key keeps its type and derived false`,
       );
     }
     t.check(
@@ -273,9 +273,9 @@ conformance(
     expectThat(
       a !== b,
       'not-convergent',
-      'the two ciphertexts differ (the key is not convergent)',
-      'different',
       'equal',
+      'different',
+      'the two ciphertexts differ (the key is not convergent)',
     );
   },
 );
@@ -300,16 +300,16 @@ conformance(
     expectThat(
       one.equals(again),
       'same-nonce',
-      'one plaintext under one context gets one nonce',
-      one.toString('hex'),
       again.toString('hex'),
+      one.toString('hex'),
+      'one plaintext under one context gets one nonce',
     );
     expectThat(
       !one.equals(other),
       'nonce-per-operation',
-      'another plaintext under the same context gets another nonce',
-      'different',
       'equal',
+      'different',
+      'another plaintext under the same context gets another nonce',
     );
   },
 );
@@ -329,7 +329,7 @@ conformance(
     }
     t.check(ex, statusIs(200, 204));
     const key = unb64((await exported(t, transit, 'encryption-key', name))['1']);
-    expectThat(key.length === 32, 'key-size', 'key_size does not size an aes256-gcm96 key', 32, key.length);
+    expectThat(key.length === 32, 'key-size', key.length, 32, 'key_size does not size an aes256-gcm96 key');
   },
 );
 

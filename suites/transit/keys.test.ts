@@ -38,7 +38,7 @@ conformance(
       'supports_signing',
       'imported',
     ]) {
-      expectThat(key[field] !== undefined, 'field', `the key read has ${field}`, 'present', undefined);
+      expectThat(key[field] !== undefined, 'field', undefined, 'present', `the key read has ${field}`);
     }
     // Each field has the type the table gives it.
     const TYPED: Record<string, (v: unknown) => boolean> = {
@@ -64,11 +64,11 @@ conformance(
       expectThat(
         typed(key[field]),
         'field-type',
-        `the key read's ${field} has the type of the table`,
-        field,
         key[field],
+        field,
+        `the key read's ${field} has the type of the table`,
       );
-    expectThat(key.name === name, 'name', 'the key read names the key', name, key.name);
+    expectThat(key.name === name, 'name', key.name, name, 'the key read names the key');
     const created = key.keys?.['1'];
     // The service's clock only moves forward from real time, by as much as earlier tests of the
     // run moved it (days, with the directory engine's TTL tests): a creation time is not before a
@@ -78,9 +78,9 @@ conformance(
       expectThat(
         Number.isInteger(created) && created > now - 24 * 3600 && created < 1e11,
         'keys-map',
-        'keys maps version "1" to its creation time in integer Unix seconds',
-        'an integer in seconds, not before a day ago',
         created,
+        'an integer in seconds, not before a day ago',
+        'keys maps version "1" to its creation time in integer Unix seconds',
       ),
     );
   },
@@ -114,7 +114,7 @@ conformance(
       // The hmac key names its size (the default size is transit.key.hmac-default-size's own test).
       const name = await createKey(t, transit, type, type === 'hmac' ? { type, key_size: 64 } : { type });
       const key = await readKey(t, transit, name);
-      expectThat(key.type === type, 'type', `the key created as ${type} reads as ${type}`, type, key.type);
+      expectThat(key.type === type, 'type', key.type, type, `the key created as ${type} reads as ${type}`);
       // Only what the Key types table gives: an AEAD key encrypts, decrypts and supports derivation
       // (Notes: "derivation"); an hmac key is "HMAC only", so it neither encrypts, decrypts nor signs.
       // The other flags (signing of an AEAD key, derivation of an hmac key) are not stated.
@@ -153,9 +153,9 @@ conformance(
     expectThat(
       !text.includes(material) && !text.includes(hmacKey) && !text.toLowerCase().includes(hex),
       'no-material',
-      'the key read contains neither the encryption key nor the HMAC key (base64 or hex)',
-      'absent',
       '[key material found]',
+      'absent',
+      'the key read contains neither the encryption key nor the HMAC key (base64 or hex)',
     );
   },
 );
@@ -172,9 +172,9 @@ conformance(
     expectThat(
       key.length === 32,
       'key-size',
-      'the exported hmac key of a default hmac key has 256 bits',
-      32,
       key.length,
+      32,
+      'the exported hmac key of a default hmac key has 256 bits',
     );
   },
 );
@@ -192,9 +192,9 @@ conformance(
       expectThat(
         key.length === size,
         'key-size',
-        `the hmac key created with key_size ${size} has ${size} bytes`,
-        size,
         key.length,
+        size,
+        `the hmac key created with key_size ${size} has ${size} bytes`,
       );
     }
   },
@@ -213,7 +213,7 @@ conformance(
     t.check(ex, statusIs(200));
     const keys = data(ex).keys as string[];
     // The names compare as a set: the document gives no order.
-    for (const n of names) expectThat(keys.includes(n), 'list', `LIST /transit/keys contains ${n}`, n, keys);
+    for (const n of names) expectThat(keys.includes(n), 'list', keys, n, `LIST /transit/keys contains ${n}`);
     t.check(
       ex,
       bodyAt('/lease_duration', 0, 'is 0 (a LIST answer has no lease)'),
@@ -233,9 +233,9 @@ const refusedOrIgnored = (ex: Exchange) => {
   expectThat(
     (s >= 200 && s < 300) || s >= 400,
     'disable-attempt',
-    `${ex.request.method} ${ex.request.path} turning the flag off is refused (an error status) or answered and ignored (2xx)`,
-    '2xx, or an error status',
     s,
+    '2xx, or an error status',
+    `${ex.request.method} ${ex.request.path} turning the flag off is refused (an error status) or answered and ignored (2xx)`,
   );
 };
 
@@ -345,7 +345,7 @@ conformance(
     const listed = async () => (data(await t.svc.list(`${transit.path}/keys`)).keys ?? []) as string[];
     const before = await listed();
     t.proving('transit.keys.list', () =>
-      expectThat(before.includes(name), 'list', `LIST /transit/keys names ${name} before the delete`, name, before),
+      expectThat(before.includes(name), 'list', before, name, `LIST /transit/keys names ${name} before the delete`),
     );
     t.check(await t.svc.delete(`${transit.path}/keys/${name}`), success);
     t.as('transit.key.delete').check(await t.svc.get(`${transit.path}/keys/${name}`), keyAbsent);
@@ -355,7 +355,7 @@ conformance(
     );
     const after = await listed();
     t.proving('transit.key.delete', () =>
-      expectThat(!after.includes(name), 'list-deleted', `LIST /transit/keys no longer names ${name}`, 'absent', after),
+      expectThat(!after.includes(name), 'list-deleted', after, 'absent', `LIST /transit/keys no longer names ${name}`),
     );
     // A new key under the same name is another key: it works, and the deleted key's ciphertext
     // still does not decrypt ("data encrypted with it cannot be decrypted").

@@ -39,9 +39,9 @@ conformance(
     expectThat(
       digest(back) === digest(plaintext),
       'big-roundtrip',
-      `the ${size}-byte plaintext comes back`,
-      size,
       back.length,
+      size,
+      `the ${size}-byte plaintext comes back`,
     );
   },
 );

@@ -38,9 +38,9 @@ async function decryptsTo(t: T, name: string, ciphertext: unknown, plaintext: st
   expectThat(
     data(ex).plaintext === plaintext,
     'nonce-roundtrip',
-    'the output of the request with a nonce decrypts to its plaintext without the nonce',
-    plaintext,
     data(ex).plaintext,
+    plaintext,
+    'the output of the request with a nonce decrypts to its plaintext without the nonce',
   );
 }
 
@@ -103,9 +103,9 @@ conformance(
     expectThat(
       data(ex).plaintext === b64('three'),
       'nonce-decrypt',
-      'decrypt with a nonce gives the plaintext',
-      b64('three'),
       data(ex).plaintext,
+      b64('three'),
+      'decrypt with a nonce gives the plaintext',
     );
   },
 );
@@ -132,16 +132,16 @@ conformance(
     expectThat(
       failed || first?.plaintext === b64('four'),
       'nonce-decrypt-item',
-      'the item with a nonce failed in its position or gives its plaintext',
-      b64('four'),
       first,
+      b64('four'),
+      'the item with a nonce failed in its position or gives its plaintext',
     );
     expectThat(
       second?.plaintext === b64('five'),
       'other-item',
-      'the item without a nonce gives its plaintext',
-      b64('five'),
       second,
+      b64('five'),
+      'the item without a nonce gives its plaintext',
     );
   },
 );

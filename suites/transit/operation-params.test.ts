@@ -65,9 +65,9 @@ conformance(
     expectThat(
       plain[0] === b64('first') && plain[1] === b64('second'),
       'item-context',
-      'each item decrypts with its own context',
-      [b64('first'), b64('second')],
       plain,
+      [b64('first'), b64('second')],
+      'each item decrypts with its own context',
     );
     // Whatever status a partial failure answers (another rule), the wrong context fails its own item.
     const mixed = await t.svc.post(`${transit.path}/decrypt/${name}`, {
@@ -83,9 +83,9 @@ conformance(
     expectThat(
       typeof wrong?.error === 'string' && wrong.error.length > 0 && right?.plaintext === b64('second'),
       'item-context-error',
-      "the item with another item's context fails in its position; the other decrypts",
-      { 0: 'error', 1: b64('second') },
       [wrong, right],
+      { 0: 'error', 1: b64('second') },
+      "the item with another item's context fails in its position; the other decrypts",
     );
   },
 );
@@ -109,9 +109,9 @@ conformance(
     expectThat(
       data(back).plaintext === b64('moved'),
       'rewrap-context',
-      'it decrypts with the context',
-      b64('moved'),
       data(back).plaintext,
+      b64('moved'),
+      'it decrypts with the context',
     );
     t.check(await decrypt(t, name, v2, C2), fails);
   },
@@ -136,9 +136,9 @@ conformance(
     expectThat(
       data(back).plaintext === plaintext,
       'datakey-context',
-      'it decrypts to the data key',
-      'the data key',
       'another value',
+      'the data key',
+      'it decrypts to the data key',
     );
     t.check(await decrypt(t, name, ciphertext, C2), fails);
   },
@@ -165,18 +165,18 @@ conformance(
     expectThat(
       data(first).ciphertext === data(again).ciphertext,
       'convergent',
-      'the same plaintext and context give the same ciphertext',
-      data(first).ciphertext,
       data(again).ciphertext,
+      data(first).ciphertext,
+      'the same plaintext and context give the same ciphertext',
     );
     const other = await t.svc.post(`${transit.path}/encrypt/${name}`, body('same', C2));
     t.check(other, statusIs(200));
     expectThat(
       data(other).ciphertext !== data(first).ciphertext,
       'convergent-context',
-      'another context gives another ciphertext',
-      'different',
       data(other).ciphertext,
+      'different',
+      'another context gives another ciphertext',
     );
   },
 );

@@ -33,17 +33,17 @@ conformance(
     const hmac = await t.svc.post(`${transit.path}/hmac/${mac}`, { body: { input: b64(BINARY) } });
     t.check(hmac, statusIs(200));
     const h = versioned(t, data(hmac).hmac, 'the HMAC string');
-    expectThat(h.version === 2, 'hmac-version', 'the HMAC string names version 2', 2, h.version);
+    expectThat(h.version === 2, 'hmac-version', h.version, 2, 'the HMAC string names version 2');
     const sign = await t.svc.post(`${transit.path}/sign/${signer}`, { body: { input: b64(BINARY) } });
     t.check(sign, statusIs(200));
     const sig = versioned(t, data(sign).signature, 'the signature string');
-    expectThat(sig.version === 1, 'signature-version', 'the signature string names version 1', 1, sig.version);
+    expectThat(sig.version === 1, 'signature-version', sig.version, 1, 'the signature string names version 1');
     expectThat(
       sig.bytes.length === 64,
       'signature-bytes',
-      'the base64 data is the 64-byte ed25519 signature',
-      64,
       sig.bytes.length,
+      64,
+      'the base64 data is the 64-byte ed25519 signature',
     );
   },
 );
@@ -60,7 +60,7 @@ conformance(
     const ex = await t.svc.post(`${transit.path}/cmac/${name}`, { body: { input: b64(BINARY) } });
     t.check(ex, statusIs(200));
     const mac = versioned(t, data(ex).cmac, 'the CMAC string');
-    expectThat(mac.version === 1, 'cmac-version', 'the CMAC string names version 1', 1, mac.version);
+    expectThat(mac.version === 1, 'cmac-version', mac.version, 1, 'the CMAC string names version 1');
   },
 );
 
@@ -77,9 +77,9 @@ conformance(
     expectThat(
       data(sum).sum === digest,
       'hash-input',
-      'the sum is that of the decoded input bytes',
-      digest,
       data(sum).sum,
+      digest,
+      'the sum is that of the decoded input bytes',
     );
     const name = await createKey(t, transit, 'b64-hmac', { exportable: true });
     const key = unb64((await exported(t, transit, 'hmac-key', name))['1']);
@@ -97,9 +97,9 @@ conformance(
     expectThat(
       local.equals(mac.bytes),
       'hmac-input',
-      'the HMAC is that of the decoded input bytes',
-      local.toString('base64'),
       mac.bytes.toString('base64'),
+      local.toString('base64'),
+      'the HMAC is that of the decoded input bytes',
     );
   },
 );
@@ -126,9 +126,9 @@ conformance(
     expectThat(
       opened?.toString() === 'bound',
       'aad-bytes',
-      'the ciphertext opens with the decoded associated_data bytes as AAD',
-      'bound',
       opened?.toString() ?? (asText ? 'opens with the base64 text as AAD' : 'does not open'),
+      'bound',
+      'the ciphertext opens with the decoded associated_data bytes as AAD',
     );
   },
 );

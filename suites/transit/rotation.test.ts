@@ -34,9 +34,9 @@ conformance(
     expectThat(
       Object.keys(key.keys).sort().join(',') === '1,2',
       'versions',
-      'the key has versions 1 and 2 after one rotation',
-      '1,2',
       Object.keys(key.keys),
+      '1,2',
+      'the key has versions 1 and 2 after one rotation',
     );
     expectVersion(t, await encrypt(t, transit, name, 'after'), 2, 'ciphertext after rotation');
     // "new encryption uses it": a data key is encrypted too, so it is wrapped with the new version.
@@ -97,9 +97,9 @@ conformance(
       expectThat(
         first !== undefined && first === second,
         'key-size',
-        `version 2 of the ${type} key has the size of version 1`,
-        first,
         second,
+        first,
+        `version 2 of the ${type} key has the size of version 1`,
       );
     }
   },
@@ -119,16 +119,16 @@ conformance(
     expectThat(
       k1.length === 32 && k2.length === 32,
       'hmac-key-size',
-      'both versions have a 256-bit HMAC key',
-      [32, 32],
       [k1.length, k2.length],
+      [32, 32],
+      'both versions have a 256-bit HMAC key',
     );
     expectThat(
       !k1.equals(k2),
       'hmac-key-new',
-      'the rotation created a different HMAC key',
-      'different keys',
       'the same key',
+      'different keys',
+      'the rotation created a different HMAC key',
     );
   },
 );
@@ -174,14 +174,14 @@ conformance(
     expectThat(
       Object.keys(key.keys).sort().join(',') === '2,3',
       'trimmed',
-      'only versions 2 and 3 remain after trimming to 2',
-      '2,3',
       Object.keys(key.keys),
+      '2,3',
+      'only versions 2 and 3 remain after trimming to 2',
     );
     t.check(await t.svc.get(`${transit.path}/export/encryption-key/${name}/1`), fails);
     // Export without version returns every version the key holds: version 1 must be gone.
     const left = await exportedVersions(t, name);
-    expectThat(left === '2,3', 'trimmed-export', 'export without version returns versions 2 and 3 only', '2,3', left);
+    expectThat(left === '2,3', 'trimmed-export', left, '2,3', 'export without version returns versions 2 and 3 only');
   },
 );
 
@@ -284,9 +284,9 @@ conformance(
     expectThat(
       refused,
       'too-old',
-      'a v1 signature is not accepted (error or valid false)',
-      'error or valid false',
       old.response.status,
+      'error or valid false',
+      'a v1 signature is not accepted (error or valid false)',
     );
     t.check(await verify(v2), statusIs(200), bodyAt('/data/valid', true, 'is true for the v2 signature'));
     t.check(await verify(v3), statusIs(200), bodyAt('/data/valid', true, 'is true for the v3 signature'));
@@ -318,9 +318,9 @@ conformance(
     expectThat(
       refused,
       'too-old',
-      'a v1 HMAC is not accepted (error or valid false)',
-      'error or valid false',
       old.response.status,
+      'error or valid false',
+      'a v1 HMAC is not accepted (error or valid false)',
     );
     t.check(await verify(v2), statusIs(200), bodyAt('/data/valid', true, 'is true for the v2 HMAC'));
   },

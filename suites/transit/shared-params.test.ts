@@ -107,9 +107,9 @@ conformance(
         expectThat(
           mac === local,
           `hmac-${algorithm}`,
-          `hmac with algorithm ${algorithm} is HMAC-${algorithm} under the HMAC key`,
-          local,
           mac,
+          local,
+          `hmac with algorithm ${algorithm} is HMAC-${algorithm} under the HMAC key`,
         ),
       );
     }
@@ -187,7 +187,7 @@ conformance(
     const sig = await signature(t, rsa, { signature_algorithm: 'pkcs1v15' });
     const pub = publicKeyFrom((await readKey(t, transit, rsa)).keys['1'].public_key);
     const ok = verifyLocally(pub, MESSAGE, Buffer.from(sig.split(':').pop() ?? '', 'base64'), { pss: false });
-    expectThat(ok, 'pkcs1v15', 'the signature is PKCS#1 v1.5', true, ok);
+    expectThat(ok, 'pkcs1v15', ok, true, 'the signature is PKCS#1 v1.5');
     t.check(
       await verify(t, rsa, { signature: sig, signature_algorithm: 'pkcs1v15' }),
       statusIs(200),
@@ -228,16 +228,16 @@ conformance(
     expectThat(
       first?.reference === 'first',
       'reference-echo',
-      'the first item echoes its reference',
-      'first',
       first?.reference,
+      'first',
+      'the first item echoes its reference',
     );
     expectThat(
       second?.reference === undefined || second?.reference === '',
       'reference-default',
-      'the item sent without reference echoes an empty one or none',
-      "'' or absent",
       second?.reference,
+      "'' or absent",
+      'the item sent without reference echoes an empty one or none',
     );
   },
 );
@@ -259,9 +259,9 @@ conformance(
       expectThat(
         (status >= 400 && status < 500) || (status === 200 && data(ex).reference === undefined),
         'reference-single',
-        `POST ${path} with reference but no batch_input is refused, or answered without echoing it`,
-        '4xx, or 200 without data.reference',
         { status, reference: data(ex).reference },
+        '4xx, or 200 without data.reference',
+        `POST ${path} with reference but no batch_input is refused, or answered without echoing it`,
       );
     }
   },
@@ -303,17 +303,17 @@ conformance(
       expectThat(
         results.length === 2,
         'batch-only',
-        `POST ${path} answers the two batch items only`,
-        2,
         results.length,
+        2,
+        `POST ${path} answers the two batch items only`,
       );
       const top = data(ex);
       expectThat(
         ['plaintext', 'ciphertext', 'hmac', 'signature', 'valid'].every((f) => top[f] === undefined),
         'no-single',
-        `POST ${path} answers no single result beside batch_results`,
-        'absent',
         Object.keys(top),
+        'absent',
+        `POST ${path} answers no single result beside batch_results`,
       );
     }
   },
@@ -331,18 +331,18 @@ conformance(
     const sig = expectVersion(t, await signature(t, signer, { key_version: 1 }), 1, 'signature with key_version 1');
     const pub = publicKeyFrom((await readKey(t, transit, signer)).keys['1'].public_key);
     const ok = verifyLocally(pub, MESSAGE, sig.bytes);
-    expectThat(ok, 'sign-key-version', 'the key_version 1 signature verifies with version 1', true, ok);
+    expectThat(ok, 'sign-key-version', ok, true, 'the key_version 1 signature verifies with version 1');
     // A batch takes the request's key_version for every item, as the single input does.
     const batch = await t.svc.post(`${transit.path}/sign/${signer}`, {
       body: { key_version: 1, batch_input: [{ input: b64(MESSAGE) }, { input: b64(MESSAGE) }] },
     });
     t.check(batch, statusIs(200));
     const items = batchResults(batch);
-    expectThat(items.length === 2, 'batch-length', 'the sign batch answers one result per item', 2, items.length);
+    expectThat(items.length === 2, 'batch-length', items.length, 2, 'the sign batch answers one result per item');
     for (const [i, item] of items.entries()) {
       const got = expectVersion(t, item.signature, 1, `sign batch item ${i} with key_version 1`);
       const valid = verifyLocally(pub, MESSAGE, got.bytes);
-      expectThat(valid, 'sign-batch-key-version', `sign batch item ${i} verifies with version 1`, true, valid);
+      expectThat(valid, 'sign-batch-key-version', valid, true, `sign batch item ${i} verifies with version 1`);
     }
     const name = await createKey(t, transit, 'kv-rewrap');
     const ct = await encrypt(t, transit, name, 'rewrapped');
@@ -406,9 +406,9 @@ conformance(
     expectThat(
       notAccepted(ex),
       'verify-context',
-      'verify of a derived ed25519 signature without context fails (an error status or valid false)',
-      'error or valid false',
       { status: ex.response.status, valid: data(ex).valid },
+      'error or valid false',
+      'verify of a derived ed25519 signature without context fails (an error status or valid false)',
     );
   },
 );

@@ -53,15 +53,15 @@ function notValid(ex: Exchange, what: string): void {
   expectThat(
     notAccepted(ex),
     'not-valid',
-    `${what} does not verify (valid false or an error)`,
-    'valid false or an error status',
     { status: ex.response.status, valid: data(ex).valid },
+    'valid false or an error status',
+    `${what} does not verify (valid false or an error)`,
   );
 }
 
 function valid(t: T, ex: Exchange, what: string): void {
   t.check(ex, statusIs(200));
-  expectThat(data(ex).valid === true, 'valid', `${what} verifies`, true, data(ex).valid);
+  expectThat(data(ex).valid === true, 'valid', data(ex).valid, true, `${what} verifies`);
 }
 
 conformance(
@@ -85,12 +85,12 @@ conformance(
     expectThat(
       single === item?.signature,
       'single-context',
-      'the single and the batch signature are equal',
-      item?.signature,
       single,
+      item?.signature,
+      'the single and the batch signature are equal',
     );
     const other = await sign(t, 'ed25519-derived', { context: C2 });
-    expectThat(other !== single, 'single-context-other', 'another context gives another signature', 'different', other);
+    expectThat(other !== single, 'single-context-other', other, 'different', 'another context gives another signature');
   },
 );
 
@@ -120,9 +120,9 @@ conformance(
       expectThat(
         ok,
         'prehashed-sha512',
-        `the ${pss ? 'PSS' : 'PKCS#1 v1.5'} signature is a SHA-512 signature of the message`,
-        true,
         ok,
+        true,
+        `the ${pss ? 'PSS' : 'PKCS#1 v1.5'} signature is a SHA-512 signature of the message`,
       );
     }
     // prehashed defaults to false: an input as long as a SHA-256 digest, sent without prehashed, is
@@ -139,9 +139,9 @@ conformance(
       expectThat(
         ok,
         'prehashed-default',
-        `the ${label} signature of a 32-byte input without prehashed is that of the input hashed with SHA-256`,
-        true,
         ok,
+        true,
+        `the ${label} signature of a 32-byte input without prehashed is that of the input hashed with SHA-256`,
       );
     }
   },
@@ -225,7 +225,7 @@ for (const c of VERIFY_CASES) {
         if (c.signing.local) {
           const pub = publicKeyFrom(String((await readKey(t, transit, keys[c.key]!)).keys?.['1']?.public_key));
           const ok = verifyLocally(pub, MESSAGE, versioned(t, made, 'signature').bytes, c.signing.local);
-          expectThat(ok, 'local-verify', `the signature made with ${c.option} verifies locally`, true, ok);
+          expectThat(ok, 'local-verify', ok, true, `the signature made with ${c.option} verifies locally`);
         }
         return made;
       });
@@ -274,9 +274,9 @@ conformance(
     expectThat(
       match?.valid === true && itemNotAccepted(other),
       'verify-batch-hmac',
-      'valid true, then not valid (false, absent or an item error)',
-      [true, 'false, absent or an error'],
       [match, other],
+      [true, 'false, absent or an error'],
+      'valid true, then not valid (false, absent or an item error)',
     );
   },
 );
@@ -307,16 +307,16 @@ conformance(
     expectThat(
       a?.valid === true && b?.valid === true,
       'verify-batch-context',
-      'each item verifies with its own context',
-      [true, true],
       [a?.valid, b?.valid],
+      [true, true],
+      'each item verifies with its own context',
     );
     expectThat(
       itemNotAccepted(c),
       'verify-batch-other-context',
-      "a signature verified with another item's context does not verify (valid false or absent, or an item error)",
-      'valid false or absent, or an error',
       c,
+      'valid false or absent, or an error',
+      "a signature verified with another item's context does not verify (valid false or absent, or an item error)",
     );
   },
 );

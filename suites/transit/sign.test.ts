@@ -79,13 +79,13 @@ for (const type of TYPES) {
     },
     async (t) => {
       const sig = await signed(t, keys[type]!, {});
-      expectThat(sig.version === 1, 'version', 'the signature carries v1', 1, sig.version);
+      expectThat(sig.version === 1, 'version', sig.version, 1, 'the signature carries v1');
       const pub = await publicKey(t, keys[type]!);
       const ok = verifyLocally(pub, MESSAGE, sig.bytes, {});
       // A signature made with another padding or encoding than the default breaks that default's rule.
       if (!ok && pub.asymmetricKeyType === 'rsa' && verifyLocally(pub, MESSAGE, sig.bytes, { pss: false }))
         t.proving('transit.params.signature-algorithm', () =>
-          expectThat(false, 'pss-default', 'the default RSA signature is PSS', 'PSS', 'PKCS#1 v1.5'),
+          expectThat(false, 'pss-default', 'PKCS#1 v1.5', 'PSS', 'the default RSA signature is PSS'),
         );
       if (
         !ok &&
@@ -93,14 +93,14 @@ for (const type of TYPES) {
         verifyLocally(pub, MESSAGE, sig.bytes, { dsaEncoding: 'ieee-p1363' })
       )
         t.proving('transit.params.marshaling-default', () =>
-          expectThat(false, 'asn1-default', 'the default ECDSA signature is ASN.1 DER', 'asn1', 'jws (r|s)'),
+          expectThat(false, 'asn1-default', 'jws (r|s)', 'asn1', 'the default ECDSA signature is ASN.1 DER'),
         );
       expectThat(
         ok,
         'local-verify',
-        `the ${type} signature verifies locally (sha2-256, PSS for RSA, DER for ECDSA)`,
-        true,
         ok,
+        true,
+        `the ${type} signature verifies locally (sha2-256, PSS for RSA, DER for ECDSA)`,
       );
       t.as('transit.verify.valid').check(
         await t.svc.post(`${transit.path}/verify/${keys[type]}`, {
@@ -129,17 +129,17 @@ conformance(
     expectThat(
       verifyLocally(pub, MESSAGE, pss.bytes, { pss: true }) && !verifyLocally(pub, MESSAGE, pss.bytes, { pss: false }),
       'pss-default',
-      'the default RSA signature is PSS, not PKCS#1 v1.5',
-      'PSS',
       'not PSS',
+      'PSS',
+      'the default RSA signature is PSS, not PKCS#1 v1.5',
     );
     const pkcs = await signed(t, keys['rsa-2048']!, { signature_algorithm: 'pkcs1v15' });
     expectThat(
       verifyLocally(pub, MESSAGE, pkcs.bytes, { pss: false }),
       'pkcs1v15',
-      'signature_algorithm pkcs1v15 gives a PKCS#1 v1.5 signature',
-      true,
       false,
+      true,
+      'signature_algorithm pkcs1v15 gives a PKCS#1 v1.5 signature',
     );
   },
 );
@@ -170,9 +170,9 @@ conformance(
           expectThat(
             ok,
             'hash-algorithm',
-            `the signature with ${alg} in the ${via} verifies locally with ${alg}`,
-            true,
             ok,
+            true,
+            `the signature with ${alg} in the ${via} verifies locally with ${alg}`,
           );
         });
       }
@@ -197,11 +197,11 @@ conformance(
       });
       t.check(ex, statusIs(200));
       const results = batchResults(ex);
-      expectThat(results.length === 2, 'batch-length', `${type}: one result per item`, 2, results.length);
+      expectThat(results.length === 2, 'batch-length', results.length, 2, `${type}: one result per item`);
       for (const [i, input] of inputs.entries()) {
         const sig = versioned(t, results[i]?.signature, `${type} batch signature ${i}`);
         const ok = verifyLocally(pub, input, sig.bytes, { hash: 'sha2-512' });
-        expectThat(ok, 'batch-hash', `${type} batch item ${i} is a sha2-512 signature of its input`, true, ok);
+        expectThat(ok, 'batch-hash', ok, true, `${type} batch item ${i} is a sha2-512 signature of its input`);
       }
     }
   },
@@ -232,9 +232,9 @@ conformance(
       expectThat(
         ok,
         'prehashed',
-        `the ${type} ${JSON.stringify(extra)} signature of the digest verifies as a signature of the message`,
-        true,
         ok,
+        true,
+        `the ${type} ${JSON.stringify(extra)} signature of the digest verifies as a signature of the message`,
       );
     }
   },
@@ -259,9 +259,9 @@ conformance(
     expectThat(
       recovered.equals(raw),
       'no-oid',
-      'the signature opens to exactly the raw input (no DigestInfo)',
-      raw.toString('hex'),
       recovered.toString('hex'),
+      raw.toString('hex'),
+      'the signature opens to exactly the raw input (no DigestInfo)',
     );
     t.check(
       await t.svc.post(`${transit.path}/sign/${name}`, {
@@ -296,26 +296,26 @@ conformance(
     expectThat(
       typeof a?.publickey === 'string' && a.publickey.length > 0,
       'publickey',
-      'the derived ed25519 batch result carries publickey',
-      'a public key',
       a?.publickey,
+      'a public key',
+      'the derived ed25519 batch result carries publickey',
     );
     const sig = versioned(t, a!.signature, 'signature');
     const ok = verifyLocally(publicKeyFrom(a!.publickey), MESSAGE, sig.bytes);
-    expectThat(ok, 'derived-verify', 'the signature verifies locally with the returned publickey', true, ok);
+    expectThat(ok, 'derived-verify', ok, true, 'the signature verifies locally with the returned publickey');
     expectThat(
       a!.publickey === b!.publickey && a!.signature === b!.signature,
       'deterministic',
-      'the same context gives the same derived key and signature',
-      a,
       b,
+      a,
+      'the same context gives the same derived key and signature',
     );
     expectThat(
       a!.publickey !== c!.publickey,
       'per-context',
-      'another context gives another derived key',
-      'different',
       c!.publickey,
+      'different',
+      'another context gives another derived key',
     );
   },
 );
@@ -369,7 +369,7 @@ conformance(
     t.check(ex, statusIs(200));
     const v2 = expectVersion(t, data(ex).signature, 2, 'signature after rotation');
     const ok = verifyLocally(await publicKey(t, name, 2), MESSAGE, v2.bytes);
-    expectThat(ok, 'v2-key', 'the v2 signature verifies with the version 2 public key', true, ok);
+    expectThat(ok, 'v2-key', ok, true, 'the v2 signature verifies with the version 2 public key');
     await t.proving('transit.config.min-decryption', async () => {
       t.check(
         await t.svc.post(`${transit.path}/keys/${name}/config`, { body: { min_decryption_version: 2 } }),
@@ -382,9 +382,9 @@ conformance(
       expectThat(
         refused,
         'min-decryption',
-        'a v1 signature is not accepted once min_decryption_version is 2 (error or valid false)',
-        'error or valid false',
         { status: old.response.status, valid: data(old).valid },
+        'error or valid false',
+        'a v1 signature is not accepted once min_decryption_version is 2 (error or valid false)',
       );
     });
   },

@@ -58,9 +58,9 @@ conformance(
     expectThat(
       data(back).plaintext === b64('given version'),
       'rewrap-version',
-      'it decrypts to the plaintext',
-      b64('given version'),
       data(back).plaintext,
+      b64('given version'),
+      'it decrypts to the plaintext',
     );
   },
 );
@@ -84,9 +84,9 @@ conformance(
       verifyLocally(pub('1'), MESSAGE, sig.bytes, { pss: true }) &&
         !verifyLocally(pub('3'), MESSAGE, sig.bytes, { pss: true }),
       'sign-version',
-      'the signature verifies with the version 1 public key, not with version 3',
-      'version 1',
       'another version',
+      'version 1',
+      'the signature verifies with the version 1 public key, not with version 3',
     );
     const latest = await t.svc.post(`${transit.path}/sign/${name}`, { body: { input: b64(MESSAGE) } });
     t.check(latest, statusIs(200));
@@ -117,9 +117,9 @@ conformance(
     expectThat(
       mac.bytes.equals(local),
       'cmac-version',
-      'it is the AES-CMAC under exported version 1',
-      local.toString('hex'),
       mac.bytes.toString('hex'),
+      local.toString('hex'),
+      'it is the AES-CMAC under exported version 1',
     );
     const latest = await t.svc.post(`${transit.path}/cmac/${name}`, { body: { input: b64(MESSAGE) } });
     t.check(latest, statusIs(200));
@@ -171,9 +171,9 @@ conformance(
     expectThat(
       notAccepted(verify),
       'min-decryption-hmac',
-      'an HMAC of version 1 is not accepted once min_decryption_version is 2 (error or valid false)',
-      'error or valid false',
       { status: verify.response.status, valid: data(verify).valid },
+      'error or valid false',
+      'an HMAC of version 1 is not accepted once min_decryption_version is 2 (error or valid false)',
     );
     const usable = await t.svc.post(`${transit.path}/hmac/${name}`, { body: { input: b64(MESSAGE), key_version: 2 } });
     t.check(usable, statusIs(200));

@@ -16,7 +16,7 @@ function attribution(off: string[] = []): Attribution {
   return new Attribution({ ids, isAssumption: (id) => assumptions.has(id), switchedOff: (id) => off.includes(id) });
 }
 
-const fail = (what: string) => () => expectThat(false, 'check', what, true, false);
+const fail = (what: string) => () => expectThat(false, 'check', false, true, what);
 
 function thrown(fn: () => unknown): unknown {
   try {

@@ -50,9 +50,9 @@ export function batchResults(ex: Exchange): Json[] {
   expectThat(
     Array.isArray(r),
     'batch-results',
-    `${ex.request.method} ${ex.request.path} returns data.batch_results as an array`,
-    'an array',
     r,
+    'an array',
+    `${ex.request.method} ${ex.request.path} returns data.batch_results as an array`,
   );
   return r as Json[];
 }
@@ -72,9 +72,9 @@ export function versioned(t: T, value: unknown, what: string): Versioned {
   expectThat(
     !!m,
     'versioned-output',
-    `${what} has the form ${prefix}:v<version>:<base64>`,
-    `${prefix}:v<n>:<base64>`,
     value,
+    `${prefix}:v<n>:<base64>`,
+    `${what} has the form ${prefix}:v<version>:<base64>`,
   );
   const raw = m![2]!;
   return { version: Number(m![1]), bytes: Buffer.from(raw, /[-_]/.test(raw) ? 'base64url' : 'base64') };
@@ -85,9 +85,9 @@ export function expectVersion(t: T, value: unknown, version: number, what: strin
   expectThat(
     v.version === version,
     'output-version',
-    `${what} carries key version ${version}`,
-    `v${version}`,
     `v${v.version}`,
+    `v${version}`,
+    `${what} carries key version ${version}`,
   );
   return v;
 }
@@ -163,8 +163,8 @@ export const keyAbsent: Check = (ex) => {
   expectThat(
     status === 404 || (status >= 400 && status < 500 && /not found|does not exist|no such|unknown key/i.test(text)),
     'key-absent',
-    `${ex.request.method} ${ex.request.path} says the key does not exist (404, or a 4xx naming it not found)`,
-    '404 or 4xx "not found"',
     { status, errors },
+    '404 or 4xx "not found"',
+    `${ex.request.method} ${ex.request.path} says the key does not exist (404, or a 4xx naming it not found)`,
   );
 };

@@ -11,9 +11,9 @@ export async function publicKeyOf(t: T, mount: MountRef, name: string, version =
   expectThat(
     typeof info?.public_key === 'string',
     'public-key',
-    `the key read of ${name} has keys.${version}.public_key`,
-    'a public key',
     info,
+    'a public key',
+    `the key read of ${name} has keys.${version}.public_key`,
   );
   return publicKeyFrom(info.public_key);
 }
