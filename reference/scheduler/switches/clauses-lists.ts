@@ -214,6 +214,14 @@ export const clauseListSwitches = [
     dropped(ALLOCS, 'TaskStates', 'jobs.allocations.list', 'doc.jobs.allocation.task-states'),
   ),
   fault(
+    'jobs.allocations-drop-desired-status',
+    dropped(ALLOCS, 'DesiredStatus', 'jobs.allocations.list', 'doc.jobs.allocation.desired-status'),
+  ),
+  fault(
+    'jobs.allocations-drop-client-status',
+    dropped(ALLOCS, 'ClientStatus', 'jobs.allocations.list', 'doc.jobs.allocation.client-status'),
+  ),
+  fault(
     'jobs.allocations-drop-create-index',
     dropped(ALLOCS, 'CreateIndex', 'jobs.allocations.list', 'doc.jobs.allocation.create-index'),
   ),
@@ -230,6 +238,7 @@ export const clauseListSwitches = [
     dropped(ALLOCS, 'ModifyTime', 'jobs.allocations.list', 'doc.jobs.allocation.modify-time'),
   ),
   // ---- Task events (every event carries every listed field) ---------------------------------------
+  fault('jobs.task-events-drop-type', eventDrops('Type', 'doc.jobs.task-event.type')),
   fault('jobs.task-events-drop-time', eventDrops('Time', 'doc.jobs.task-event.time')),
   fault('jobs.task-events-drop-fails-task', eventDrops('FailsTask', 'doc.jobs.task-event.fails-task')),
   fault('jobs.task-events-drop-restart-reason', eventDrops('RestartReason', 'doc.jobs.task-event.restart-reason')),

@@ -79,6 +79,19 @@ export const clauseResponseSwitches = [
     dropped('POST /v1/jobs', 'EvalID', 'jobs.register.eval-created', 'doc.jobs.write-response.eval-id'),
   ),
   fault(
+    'jobs.register-answer-drops-eval-create-index',
+    dropped(
+      'POST /v1/jobs',
+      'EvalCreateIndex',
+      'jobs.register.eval-created',
+      'doc.jobs.write-response.eval-create-index',
+    ),
+  ),
+  fault(
+    'jobs.register-answer-drops-job-modify-index',
+    dropped('POST /v1/jobs', 'JobModifyIndex', 'jobs.register.creates-job', 'doc.jobs.write-response.job-modify-index'),
+  ),
+  fault(
     'jobs.update-answer-drops-index',
     dropped('POST /v1/job/:job_id', 'Index', 'jobs.update.path-job-id', 'doc.jobs.update.response'),
   ),
