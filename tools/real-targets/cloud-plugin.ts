@@ -11,7 +11,7 @@
  * Needs root (unshare -m, mount --bind, port 443). The suite reads the simulation at its address.
  */
 import { createHash, randomInt } from 'node:crypto';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { rootCertificates } from 'node:tls';
@@ -131,7 +131,9 @@ export async function startCloudPlugin(opts: CloudPluginOptions = {}): Promise<R
   let openbao: RunningTarget;
   try {
     openbao = await startOpenBao({
-      pluginDir: dirname(binaries.cloudPlugin),
+      // OpenBao runs only files inside its plugin directory as it resolves them: a link on the way
+      // (a .real-targets/ linked from another checkout) would put the plugin outside of it.
+      pluginDir: dirname(realpathSync(binaries.cloudPlugin)),
       env: { SSL_CERT_FILE: bundle, ...engineEnv },
       // The hosts file holds for OpenBao and the plugin it starts, in their own mount namespace only.
       wrap: (cmd, args) => [
