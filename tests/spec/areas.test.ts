@@ -1,7 +1,7 @@
 /**
  * The layout of the areas (docs/AUTHORING.md, "Areas: one name in every layer"): every area of the
- * catalogue has its spec folder (requirements.yaml naming that area, openapi.yaml, statements
- * files optional) and its suite folder; nothing else lies in spec/ besides shared/ and documents/;
+ * catalogue has its spec folder (requirements.yaml naming that area, its ids starting with it;
+ * openapi.yaml; statements files optional) and its suite folder; nothing else lies in spec/ besides shared/ and documents/;
  * and the table of areas in docs/AUTHORING.md lists exactly these areas with folders that exist.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -44,8 +44,14 @@ describe('areas', () => {
       const folder = join(SPEC_DIR, area);
       expect(existsSync(join(folder, REQUIREMENTS_FILE)), `spec/${area}/${REQUIREMENTS_FILE}`).toBe(true);
       expect(existsSync(join(folder, OPENAPI_FILE)), `spec/${area}/${OPENAPI_FILE}`).toBe(true);
-      const declared = (parse(readFileSync(join(folder, REQUIREMENTS_FILE), 'utf8')) as { area?: string }).area;
-      expect(declared, `the area: of spec/${area}/${REQUIREMENTS_FILE}`).toBe(area);
+      const file = parse(readFileSync(join(folder, REQUIREMENTS_FILE), 'utf8')) as {
+        area?: string;
+        requirements?: { id: string }[];
+      };
+      expect(file.area, `the area: of spec/${area}/${REQUIREMENTS_FILE}`).toBe(area);
+      // A requirement id names its area first, so an id leads to its file (docs/AUTHORING.md section 9).
+      const foreign = (file.requirements ?? []).map((r) => r.id).filter((id) => !id.startsWith(`${area}.`));
+      expect(foreign, `ids of spec/${area}/${REQUIREMENTS_FILE} not starting with "${area}."`).toEqual([]);
       expect(existsSync(join(PACKAGE_ROOT, 'suites', area)), `suites/${area}/`).toBe(true);
     });
   }
