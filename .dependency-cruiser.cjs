@@ -8,6 +8,9 @@
  *   compose/ (the composition root: CLI entry, vitest globalSetup) starts the reference and hands
  *   it to the harness; it, bench/ and tests/ may import anything.
  *
+ * Across areas (docs/AUTHORING.md, "Areas"): a suite imports no other suite, an engine of the
+ * reference no other engine, and the reference scheduler and secrets service not each other.
+ *
  * Type-only imports count (tsPreCompilationDeps): a type is a dependency on the plan too.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -56,6 +59,29 @@ module.exports = {
       severity: 'error',
       from: { path: '^suites/([^/]+)/' },
       to: { path: '^suites/', pathNot: ['^suites/$1/', '^suites/lib/'] },
+    },
+    {
+      name: 'reference-engines-not-each-other',
+      comment:
+        "An engine of the reference (an area's rules, model and switch tables: reference/secrets/engines/<area>/) imports no other engine, as a suite imports no other suite: what two engines share lives in reference/secrets/ beside them.",
+      severity: 'error',
+      from: { path: '^reference/secrets/engines/([^/]+)/' },
+      to: { path: '^reference/secrets/engines/', pathNot: '^reference/secrets/engines/$1/' },
+    },
+    {
+      name: 'reference-scheduler-apart',
+      comment:
+        'The reference scheduler (the jobs area) and the secrets service (with its simulated cloud directory) are two products: neither imports the other; shared helpers live at the top of reference/.',
+      severity: 'error',
+      from: { path: '^reference/scheduler/' },
+      to: { path: '^reference/(secrets|cloud-directory)/' },
+    },
+    {
+      name: 'reference-secrets-not-scheduler',
+      comment: 'The reference secrets service and its simulated cloud directory do not import the scheduler.',
+      severity: 'error',
+      from: { path: '^reference/(secrets|cloud-directory)/' },
+      to: { path: '^reference/scheduler/' },
     },
     {
       name: 'suites-through-harness-entry',

@@ -8,7 +8,7 @@
 export interface FaultSpec<N extends string = string> {
   /** Stable name used in REF_FAULTS: `<area>.<what-breaks>`. */
   name: N;
-  /** Requirement id (spec/catalogue) that this fault violates. */
+  /** Requirement id (spec/<area>/requirements.yaml) that this fault violates. */
   breaks: string;
   /** Suites (by name, as in `--suite`) that must catch it. */
   suites: string[];
@@ -16,7 +16,7 @@ export interface FaultSpec<N extends string = string> {
   /** Version the embedded reference must run at for the fault to matter (version-gated rules). */
   referenceVersion?: string;
   /**
-   * Ids of the document statements (spec/statements/, `doc.<core|transit|jobs>.<dotted-slug>`) the
+   * Ids of the document statements (spec/<area>/statements*.yaml, `doc.<core|transit|jobs>.<dotted-slug>`) the
    * fault contradicts, as the statements inventory names them.
    */
   statements?: readonly string[];
@@ -41,7 +41,7 @@ export interface VariantSpec<N extends string = string> {
    * does not declare here.
    */
   assumptions?: string[];
-  /** Ids of the document statements (spec/statements/) whose latitude allows the behaviour. */
+  /** Ids of the document statements (spec/<area>/statements*.yaml) whose latitude allows the behaviour. */
   statements?: readonly string[];
 }
 

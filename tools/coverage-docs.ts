@@ -5,7 +5,7 @@
  * what is missing. `--json` prints the same as data; `--document core|transit|jobs` narrows it;
  * `--faults` also lists the testable statements no fault switch of the reference declares it breaks.
  *
- * The figures come from the inventory (spec/statements), the catalogue's `statements` fields and
+ * The figures come from the inventory (spec/<area>/statements*.yaml), the catalogue's `statements` fields and
  * the traceability of tools/trace.ts (which requirement a suite test checks): a statement counts as
  * asserted only when a requirement naming it has a test and the inventory names no gap for it, and
  * when the published fault proof (generated/fault-proof.json, the last full `npm run mutation`)

@@ -1,5 +1,5 @@
 /**
- * Traceability both ways, between the requirement catalogue (spec/catalogue/*.yaml), the tests
+ * Traceability both ways, between the requirement catalogue (spec/<area>/requirements.yaml), the tests
  * (suites/), and the reference's fault and variant switches:
  * - which test files name each catalogue id (a `conformance()` id or `also`, or a row of a table
  *   of cases, read from the file's syntax tree; a case of a `<name>.cases.yaml` table; or a
@@ -141,7 +141,8 @@ export function gaps(t: Trace): string[] {
   for (const f of t.faults) {
     if (!t.catalogue.has(f.breaks)) out.push(`fault ${f.name}: breaks ${f.breaks}, which the catalogue lacks`);
     for (const id of f.statements)
-      if (!statementIds.has(id)) out.push(`fault ${f.name}: declares statement ${id}, which spec/statements lacks`);
+      if (!statementIds.has(id))
+        out.push(`fault ${f.name}: declares statement ${id}, which no spec/<area>/statements*.yaml holds`);
     const unknown = f.suites.filter((s) => !suites.has(s));
     if (unknown.length) out.push(`fault ${f.name}: names unknown suite(s) ${unknown.join(', ')}`);
     const inSuites = [...(t.tests.get(f.breaks) ?? [])].filter((file) =>

@@ -76,7 +76,7 @@ export function conformance(meta: ConformanceMeta, body: (t: T) => Promise<void>
   const unknown = ids.filter((id) => !catalogue.has(id));
   const entry = catalogue.get(meta.id);
   const problem = unknown.length
-    ? `unknown requirement id(s) ${unknown.join(', ')}: add them to spec/catalogue or fix the test`
+    ? `unknown requirement id(s) ${unknown.join(', ')}: add them to spec/<area>/requirements.yaml or fix the test`
     : entry && entry.level !== meta.level
       ? `level ${meta.level} differs from the catalogue's ${entry.level} for ${meta.id}`
       : undefined;

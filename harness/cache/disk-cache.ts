@@ -49,6 +49,17 @@ export function contentHash(dir: string, pattern: RegExp): string {
   return h.digest('hex').slice(0, 24);
 }
 
+/** Hash of the files `files` (paths relative to `root`): their names and contents, in the order given. */
+export function filesHash(root: string, files: readonly string[]): string {
+  const h = createHash('sha256');
+  for (const f of files)
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(root, f)))
+      .update('\0');
+  return h.digest('hex').slice(0, 24);
+}
+
 /**
  * Hash of a module's own source (pass its `import.meta.url`): the version of the code that builds
  * a cached value, so a change to the generator is never answered with what the old one built.

@@ -7,8 +7,9 @@
  * - a test file: the requirements its tests name (the traced clean run's results, never its text);
  * - a case table (`<name>.cases.yaml`): the requirements the conformance index lists it for;
  *   another file of a suite's folder (its helpers): every requirement that suite's tests name;
- * - a catalogue or statement file (spec/catalogue, generated/catalogue, spec/statements): the
- *   entries that differ from the commit's (for a statement: the requirements naming it, and the
+ * - an area's requirements or statements (spec/<area>/requirements.yaml, spec/<area>/statements*.yaml,
+ *   or a file of generated/catalogue): the entries that differ from the commit's, read at the path
+ *   the file had then when it was moved (for a statement: the requirements naming it, and the
  *   faults declaring it);
  * - a switch table of the reference: the faults it declares; another file of a reference area
  *   (its rules, its model): every fault of that area;
@@ -37,7 +38,7 @@ export interface TouchContext {
   testIds: Map<string, Set<string>>;
   /** Case table → the requirement ids the conformance index lists it for. */
   caseIds: Map<string, Set<string>>;
-  /** The entry ids of a catalogue or statement file that differ from the base commit's. */
+  /** The entry ids of a requirements or statements file that differ from the base commit's. */
   changedEntries: (file: string) => string[];
   faults: readonly FaultSpec[];
   /** Fault → the switch table file that declares it. */
@@ -51,6 +52,13 @@ export interface TouchContext {
 /** A switch table: `switches.ts`, `<part>-switches.ts`, or a file of a `switches/` folder. */
 export const isSwitchTable = (path: string) =>
   path.startsWith('reference/') && (/(^|-)switches\.ts$/.test(basename(path)) || path.includes('/switches/'));
+
+/** A file of the catalogue: an area's requirements, or a generated catalogue file. */
+export const isRequirementsFile = (path: string) =>
+  /^spec\/[^/]+\/requirements\.ya?ml$/.test(path) || /^generated\/catalogue\/[^/]+\.ya?ml$/.test(path);
+
+/** A file of the statement inventory: an area's `statements.yaml` or `statements-<part>.yaml`. */
+export const isStatementsPath = (path: string) => /^spec\/[^/]+\/statements(-[a-z0-9-]+)?\.ya?ml$/.test(path);
 
 /** The reference area a file belongs to (the folder its switch tables sit in), or undefined. */
 export function referenceArea(path: string): string | undefined {
@@ -91,9 +99,9 @@ export function touchedBy(changed: readonly string[], ctx: TouchContext): Touche
           ? (ctx.caseIds.get(file) ?? idsOfSuite(suite))
           : idsOfSuite(suite);
       for (const id of named ?? []) touch(id, file);
-    } else if (/^(spec|generated)\/catalogue\/.+\.ya?ml$/.test(file)) {
+    } else if (isRequirementsFile(file)) {
       for (const id of ctx.changedEntries(file)) touch(id, file);
-    } else if (/^spec\/statements\/.+\.ya?ml$/.test(file)) {
+    } else if (isStatementsPath(file)) {
       for (const id of ctx.changedEntries(file)) statementsChanged.add(id);
     } else if (isSwitchTable(file)) {
       for (const [name, table] of ctx.tableOf) if (table === file) take(name, `declared in ${file}`);
@@ -143,6 +151,19 @@ function git(args: string[]): string {
   return execFileSync('git', args, { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+/**
+ * The files moved since `ref`, new path → the path at `ref` (git's rename detection), so that a
+ * moved requirements or statements file is compared with its own past, not counted as all new.
+ */
+export function movedSince(ref: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of git(['diff', '--name-status', '-M', ref, '--']).split('\n')) {
+    const [status, from, to] = line.split('\t');
+    if (status?.startsWith('R') && from && to) out.set(to, from);
+  }
+  return out;
+}
+
 /** Files changed since `ref`: committed, staged, in the working tree, and new (project-relative). */
 export function changedSince(ref: string): string[] {
   try {
@@ -179,16 +200,19 @@ function entries(text: string | undefined): Map<string, string> {
   return out;
 }
 
-/** The ids of the entries of `file` that differ between `ref` and the working tree (added, changed, removed). */
-export function changedEntries(ref: string, file: string): string[] {
-  let before: string | undefined;
+/**
+ * The ids of the entries of `file` that differ between `ref` and the working tree (added, changed,
+ * removed); `before` is the file's path at `ref` when it was moved since.
+ */
+export function changedEntries(ref: string, file: string, before: string = file): string[] {
+  let then: string | undefined;
   try {
-    before = git(['show', `${ref}:${file}`]);
+    then = git(['show', `${ref}:${before}`]);
   } catch {
-    before = undefined;
+    then = undefined;
   }
   const path = join(PACKAGE_ROOT, file);
-  const a = entries(before);
+  const a = entries(then);
   const b = entries(existsSync(path) ? readFileSync(path, 'utf8') : undefined);
   return [...new Set([...a.keys(), ...b.keys()])].filter((id) => a.get(id) !== b.get(id)).sort();
 }
@@ -248,6 +272,7 @@ export function chooseChanged(
   published?: ReadonlySet<string>,
 ): ChangedChoice {
   const changed = changedSince(opts.since);
+  const moved = movedSince(opts.since);
   const testIds = new Map<string, Set<string>>();
   for (const t of clean) {
     if (t.kind === 'schema') continue;
@@ -258,7 +283,7 @@ export function chooseChanged(
   const touched = touchedBy(changed, {
     testIds,
     caseIds: caseTables(),
-    changedEntries: (file) => changedEntries(opts.since, file),
+    changedEntries: (file) => changedEntries(opts.since, file, moved.get(file)),
     faults: candidates,
     tableOf: switchTables(candidates),
     statementsOf: new Map([...catalogue].map((r) => [r.id, r.statements ?? []])),

@@ -1,6 +1,6 @@
 /**
  * Sensitivity measured against the documents, not against the tests: a mutation run's kills per
- * statement of the inventory (spec/statements). A statement is killed when every fault of this
+ * statement of the inventory (spec/<area>/statements*.yaml). A statement is killed when every fault of this
  * run that declares it (`statements:` in the reference's switch tables) was killed; killed on its
  * own requirement when each of them was also failed by a test of the requirement it breaks.
  * Testable statements no fault declares are listed: a statement nobody broke on purpose is not

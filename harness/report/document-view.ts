@@ -274,7 +274,7 @@ export function documentViewHtml(docs: ParsedDocument[], verdicts: StatementVerd
     })
     .join('');
   return `<section id="documents" class="docview"><h2>The documents, statement by statement</h2>
-<p class="muted">Every statement of the documents (spec/statements) beside the line that quotes it: the requirements that carry it and this run's verdict. <i>partly checked</i>: the suite asserts only part of the statement (hover for what is missing); <i>untested</i>: no test of this suite checks it; <i>not-observable</i>: no test of the API can (hover for why).</p>
+<p class="muted">Every statement of the documents (spec/<area>/statements*.yaml) beside the line that quotes it: the requirements that carry it and this run's verdict. <i>partly checked</i>: the suite asserts only part of the statement (hover for what is missing); <i>untested</i>: no test of this suite checks it; <i>not-observable</i>: no test of the API can (hover for why).</p>
 <ul>${summary}</ul>
 ${docs
   .map(

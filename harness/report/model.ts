@@ -36,7 +36,7 @@ export interface Reproduction {
   notes?: string[];
 }
 
-/** A quoted sentence of the documents a requirement comes from (spec/statements). */
+/** A quoted sentence of the documents a requirement comes from (spec/<area>/statements*.yaml). */
 export interface QuotedStatement {
   id: string;
   section: string;
@@ -108,7 +108,7 @@ export interface RequirementRow {
   /** api | capability | not-observable, and the capability a `capability` row needs. */
   testability?: string;
   capability?: string;
-  /** The statements of the documents this requirement comes from, quoted (spec/statements). */
+  /** The statements of the documents this requirement comes from, quoted (spec/<area>/statements*.yaml). */
   statements?: QuotedStatement[];
 }
 

@@ -59,7 +59,7 @@ export function schemaResults(
       return {
         key: `schema > ${obs.id} ${obs.status}`,
         title: titleOf(obs),
-        file: entry?.document ? `spec/openapi/${entry.document}` : 'spec/openapi',
+        file: entry?.document ? `spec/${entry.document}` : 'spec',
         area: entry?.area ?? 'core',
         ids: [obs.id],
         level: 'MUST',

@@ -22,7 +22,7 @@ export interface GeneratedRequirement {
   text: string;
   kind?: 'assumption';
   assumption?: { why: string; setting: string };
-  /** The statements of the documents (spec/statements) the rule comes from. */
+  /** The statements of the documents (spec/<area>/statements*.yaml) the rule comes from. */
   statements: string[];
 }
 
@@ -182,7 +182,7 @@ export function robustnessRequirements(registry: SpecRegistry, api: 'svc' | 'sch
 /** The generated catalogue files: file name to YAML text. */
 export function renderCatalogues(registry: SpecRegistry): Record<string, string> {
   const header = [
-    '# GENERATED from spec/openapi by harness/robustness/catalogue.ts: do not edit by hand.',
+    '# GENERATED from spec/*/openapi.yaml by harness/robustness/catalogue.ts: do not edit by hand.',
     '# Regenerate with `npm run robustness:catalogue`; tests/spec/robustness-catalogue.test.ts checks it.',
     '',
   ].join('\n');

@@ -1,19 +1,16 @@
 /**
- * The requirement catalogue, loaded once per process: the hand-written files of spec/catalogue/,
- * the generated ones of generated/catalogue/ (the robustness requirements) and the schema
- * requirement of every operation (harness/spec/schema-requirements.ts).
+ * The requirement catalogue, loaded once per process: the hand-written file of each area,
+ * spec/<area>/requirements.yaml, the generated ones of generated/catalogue/ (the robustness
+ * requirements) and the schema requirement of every operation (harness/spec/schema-requirements.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseYaml } from '../cache/yaml.js';
-import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
-import { CATALOGUE_DIR, GENERATED_CATALOGUE_DIR } from './paths.js';
+import { cachedSync, cacheKey, filesHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
+import { areaFiles, GENERATED_CATALOGUE_DIR, PACKAGE_ROOT, SPEC_DIR } from './paths.js';
 import { schemaRequirements } from './schema-requirements.js';
 
-export { CATALOGUE_DIR, GENERATED_CATALOGUE_DIR };
-
-/** The folders whose YAML files make up the catalogue: hand-written, then generated. */
-export const CATALOGUE_DIRS = [CATALOGUE_DIR, GENERATED_CATALOGUE_DIR];
+export { GENERATED_CATALOGUE_DIR };
 
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 
@@ -28,7 +25,7 @@ export interface Requirement {
   capability?: string;
   affected?: string[];
   fixedIn?: string[];
-  /** The statements of the documents (spec/statements) this requirement comes from. */
+  /** The statements of the documents (spec/<area>/statements*.yaml) this requirement comes from. */
   statements?: string[];
   testability?: { class: 'api' | 'capability' | 'not-observable'; capability?: string; reason?: string };
   area: string;
@@ -37,30 +34,30 @@ export interface Requirement {
 
 let cache: Map<string, Requirement> | undefined;
 
-/** The catalogue's YAML files, as full paths, in a stable order. */
-export function catalogueFiles(dirs = CATALOGUE_DIRS): string[] {
-  return dirs.flatMap((dir) =>
-    readdirSync(dir)
+/**
+ * The catalogue's YAML files, project-relative, in a stable order: each area's requirements.yaml
+ * (by area), then the generated files.
+ */
+export function catalogueFiles(): string[] {
+  return [
+    ...areaFiles('requirements', SPEC_DIR).map((f) => `spec/${f}`),
+    ...readdirSync(GENERATED_CATALOGUE_DIR)
       .filter((f) => /\.ya?ml$/.test(f))
       .sort()
-      .map((f) => join(dir, f)),
-  );
+      .map((f) => `generated/catalogue/${f}`),
+  ];
 }
 
-export function loadCatalogue(dirs = CATALOGUE_DIRS): Map<string, Requirement> {
-  const standard = dirs === CATALOGUE_DIRS;
-  if (cache && standard) return cache;
+export function loadCatalogue(): Map<string, Requirement> {
+  if (cache) return cache;
+  const files = catalogueFiles();
   // Parsing the YAML is most of the cost: cached on disk, keyed by the catalogue files' contents,
   // the code below (this module's source) and the YAML parser's version.
-  const key = cacheKey(
-    ...dirs.map((dir) => contentHash(dir, /\.ya?ml$/)),
-    sourceHash(import.meta.url),
-    `yaml@${packageVersion('yaml')}`,
-  );
+  const key = cacheKey(filesHash(PACKAGE_ROOT, files), sourceHash(import.meta.url), `yaml@${packageVersion('yaml')}`);
   const entries = cachedSync('catalogue', key, () => {
     const list: Requirement[] = [];
-    for (const file of catalogueFiles(dirs)) {
-      const doc = parseYaml(readFileSync(file, 'utf8')) as {
+    for (const file of files) {
+      const doc = parseYaml(readFileSync(join(PACKAGE_ROOT, file), 'utf8')) as {
         area: string;
         document: string;
         requirements: Omit<Requirement, 'area' | 'document'>[];
@@ -72,7 +69,7 @@ export function loadCatalogue(dirs = CATALOGUE_DIRS): Map<string, Requirement> {
   const out = new Map<string, Requirement>();
   for (const r of entries) out.set(r.id, r);
   // The schema requirement of every operation, generated from the spec (never hand-written).
-  if (standard) for (const r of schemaRequirements()) if (!out.has(r.id)) out.set(r.id, r);
-  if (standard) cache = out;
+  for (const r of schemaRequirements()) if (!out.has(r.id)) out.set(r.id, r);
+  cache = out;
   return out;
 }

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI documents of spec/openapi, loaded once: a route table that finds the operation of
+ * The OpenAPI documents of the spec (spec/<area>/openapi.yaml), loaded once: a route table that finds the operation of
  * a method and concrete path, and response validators compiled once per distinct schema (loaded
  * from ajv standalone code cached on disk when it is there, harness/cache/schema-cache.ts).
  */
@@ -88,7 +88,7 @@ export function* responseSchemas(docs: OpenAPIV3_1.Document[]): Generator<object
 export class SpecRegistry {
   readonly operations: Operation[] = [];
   readonly documents = new Map<string, OpenAPIV3_1.Document>();
-  /** Answers any path can give (`x-generic-responses` of secrets-core.yaml), keyed by name. */
+  /** Answers any path can give (`x-generic-responses` of core/openapi.yaml), keyed by name. */
   readonly generic = new Map<string, { status: number; response: OpenAPIV3_1.ResponseObject }>();
   private constructor(private readonly validators: Validators) {}
 

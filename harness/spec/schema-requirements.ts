@@ -3,18 +3,18 @@
  * per operation ("every answer of METHOD /path matches the spec for its status"), with the stable
  * id `schema.<operationId in kebab case>`, plus two that belong to no operation (a documented
  * help answer, and answers to paths the spec does not document). The catalogue loads them beside
- * spec/catalogue/*.yaml, so reports, expectations files and known-failure lists accept the ids.
+ * spec/<area>/requirements.yaml, so reports, expectations files and known-failure lists accept the ids.
  *
  * Every test worker loads the catalogue, and parsing the YAML documents again costs each of them
  * hundreds of milliseconds: the result is cached on disk, keyed by the documents' contents, this
  * module's source and the YAML parser's version (harness/cache/disk-cache.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseYaml } from '../cache/yaml.js';
 import type { Requirement } from './catalogue.js';
-import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
-import { SPEC_DIR } from './paths.js';
+import { cachedSync, cacheKey, filesHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
+import { areaFiles, SPEC_DIR } from './paths.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -36,17 +36,19 @@ export function schemaId(op: { operationId?: string; method: string; template: s
 export const SCHEMA_HELP_ID = 'schema.generic.help';
 export const SCHEMA_UNMATCHED_ID = 'schema.generic.unmatched';
 
-/** Area of an OpenAPI file: `secrets-transit.yaml` → `transit`, `jobs.yaml` → `jobs`. */
+/** Area of an OpenAPI document, the folder it sits in: `transit/openapi.yaml` → `transit`. */
 export function areaOfSpecFile(file: string): string {
-  return file.replace(/\.ya?ml$/, '').replace(/^secrets-/, '');
+  return file.split('/')[0]!;
 }
 
-export function schemaRequirements(dir = SPEC_DIR): Requirement[] {
-  const key = cacheKey(contentHash(dir, /\.ya?ml$/), sourceHash(import.meta.url), `yaml@${packageVersion('yaml')}`);
-  return cachedSync('schema-requirements', key, () => buildSchemaRequirements(dir));
+/** The schema requirements of the documents of the spec folder `root`. */
+export function schemaRequirements(root = SPEC_DIR): Requirement[] {
+  const files = areaFiles('openapi', root);
+  const key = cacheKey(filesHash(root, files), sourceHash(import.meta.url), `yaml@${packageVersion('yaml')}`);
+  return cachedSync('schema-requirements', key, () => buildSchemaRequirements(root, files));
 }
 
-function buildSchemaRequirements(dir: string): Requirement[] {
+function buildSchemaRequirements(root: string, files: readonly string[]): Requirement[] {
   const out: Requirement[] = [
     {
       id: SCHEMA_HELP_ID,
@@ -55,7 +57,7 @@ function buildSchemaRequirements(dir: string): Requirement[] {
       text: 'A help answer (`?help=1`) has the documented help shape.',
       kind: 'schema',
       area: 'core',
-      document: 'secrets-core.yaml',
+      document: 'core/openapi.yaml',
     },
     {
       id: SCHEMA_UNMATCHED_ID,
@@ -64,13 +66,11 @@ function buildSchemaRequirements(dir: string): Requirement[] {
       text: 'Every successful answer belongs to a documented operation; every error on an undocumented path carries the error body.',
       kind: 'schema',
       area: 'core',
-      document: 'secrets-core.yaml',
+      document: 'core/openapi.yaml',
     },
   ];
-  for (const file of readdirSync(dir)
-    .filter((f) => /\.ya?ml$/.test(f) && f !== 'components.yaml')
-    .sort()) {
-    const doc = parseYaml(readFileSync(join(dir, file), 'utf8')) as {
+  for (const file of files) {
+    const doc = parseYaml(readFileSync(join(root, file), 'utf8')) as {
       paths?: Record<string, Record<string, { operationId?: string; summary?: string }>>;
     };
     for (const [template, item] of Object.entries(doc?.paths ?? {})) {

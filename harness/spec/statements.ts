@@ -1,20 +1,18 @@
 /**
- * The statement inventory (spec/statements/*.yaml): the three documents (spec/documents, verbatim
+ * The statement inventory (spec/<area>/statements*.yaml): the three documents (spec/documents, verbatim
  * copies of ../shared/docs) split into checkable statements, each quoted verbatim from its section.
  * A requirement of the catalogue names the statements it comes from (`statements:`); a statement
  * no test can check says why (`untestable`); one whose checks fall short says what is missing
  * (`gap`). Read by the coverage tool (tools/coverage-docs.ts), the report's document view and the
  * mutation run's kills per statement.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { parseYaml } from '../cache/yaml.js';
-import { cachedSync, cacheKey, contentHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
+import { cachedSync, cacheKey, filesHash, packageVersion, sourceHash } from '../cache/disk-cache.js';
+import { areaFiles, DOCUMENTS_DIR, PACKAGE_ROOT, SPEC_DIR } from './paths.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const STATEMENTS_DIR = join(ROOT, 'spec/statements');
-export const DOCUMENTS_DIR = join(ROOT, 'spec/documents');
+export { DOCUMENTS_DIR };
 
 /** The documents, by the key their statement ids carry (`doc.<key>.…`). */
 export const DOCUMENTS = {
@@ -117,27 +115,27 @@ export function documentKeyOf(id: string): DocumentKey | undefined {
 
 let statements: Statement[] | undefined;
 
-/** Every statement of the inventory, in file order (files sorted by name). */
-export function loadStatements(dir = STATEMENTS_DIR): Statement[] {
-  if (statements && dir === STATEMENTS_DIR) return statements;
+/** Every statement of the inventory, in file order (by area, then file name), from the spec folder `root`. */
+export function loadStatements(root = SPEC_DIR): Statement[] {
+  if (statements && root === SPEC_DIR) return statements;
+  const files = areaFiles('statements', root);
   const read = (): Statement[] => {
     const out: Statement[] = [];
-    for (const name of readdirSync(dir)
-      .filter((f) => /\.ya?ml$/.test(f))
-      .sort()) {
-      const doc = parseYaml(readFileSync(join(dir, name), 'utf8')) as {
+    for (const name of files) {
+      const full = join(root, name);
+      const doc = parseYaml(readFileSync(full, 'utf8')) as {
         document: DocumentFile;
         statements: Omit<Statement, 'document' | 'file'>[];
       };
       for (const s of doc?.statements ?? [])
-        out.push({ ...s, document: doc.document, file: `spec/statements/${name}` });
+        out.push({ ...s, document: doc.document, file: relative(PACKAGE_ROOT, full) });
     }
     return out;
   };
   // Every report reads the inventory (the document view): its YAML parsed once, cached on disk like
   // the catalogue's, keyed by the files' contents, this module's source and the parser's version.
-  if (dir !== STATEMENTS_DIR) return read();
-  const key = cacheKey(contentHash(dir, /\.ya?ml$/), sourceHash(import.meta.url), `yaml@${packageVersion('yaml')}`);
+  if (root !== SPEC_DIR) return read();
+  const key = cacheKey(filesHash(root, files), sourceHash(import.meta.url), `yaml@${packageVersion('yaml')}`);
   statements = cachedSync('statements', key, read);
   return statements;
 }
@@ -155,7 +153,7 @@ export function locate(s: Statement, doc: ParsedDocument): { at: number } | { pr
 /**
  * The lines of a document that state something: every non-empty line but headings, table header
  * rows and separators. Each must hold at least one statement's quote or be listed, with a reason,
- * in spec/statements/unquoted.yaml (tests/spec/statements.test.ts).
+ * in spec/shared/unquoted.yaml (tests/spec/statements.test.ts).
  */
 export function statingLines(doc: ParsedDocument): { line: number; text: string; section: string }[] {
   const lines = doc.text.split('\n');

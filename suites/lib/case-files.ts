@@ -1,5 +1,5 @@
 /**
- * Case files (spec/cases.schema.json): their types, and loading with validation, so a malformed
+ * Case files (spec/shared/cases.schema.json): their types, and loading with validation, so a malformed
  * table fails loudly instead of testing nothing. The project's own tests and tools
  * (tools/trace.ts) read case files with it; suites/lib/cases.ts runs them. Of the harness it uses
  * only the caches: a case file and the schema's validator come from node_modules/.cache when
@@ -67,7 +67,7 @@ const validator = () =>
   (compiled ??= cachedValidator(
     'cases',
     { dialect: '2020-12', options: { allErrors: true, strict: true, strictTypes: false, strictRequired: false } },
-    JSON.parse(readFileSync(path.join(root, 'spec', 'cases.schema.json'), 'utf8')) as object,
+    JSON.parse(readFileSync(path.join(root, 'spec', 'shared', 'cases.schema.json'), 'utf8')) as object,
   ));
 
 /** As ajv's errorsText. */
@@ -80,7 +80,8 @@ export function loadCases(file: string | URL): CaseFile {
   const rel = path.relative(root, abs).split(path.sep).join('/');
   const data: unknown = cachedYamlFile('cases', abs);
   const validate = validator();
-  if (!validate(data)) throw new Error(`${rel} does not match spec/cases.schema.json: ${errorsText(validate.errors)}`);
+  if (!validate(data))
+    throw new Error(`${rel} does not match spec/shared/cases.schema.json: ${errorsText(validate.errors)}`);
   const cf = { ...(data as Omit<CaseFile, 'file'>), file: rel };
   for (const c of cf.cases) {
     const where = `${rel}: case "${c.title}"`;

@@ -1,5 +1,5 @@
 /**
- * The one runner of table-driven cases (spec/cases.schema.json): a `<name>.cases.yaml` file lives
+ * The one runner of table-driven cases (spec/shared/cases.schema.json): a `<name>.cases.yaml` file lives
  * beside the test file that runs it, each case carries its catalogue id, level, title and the
  * fixture world it needs, and reports through conformance({ id, level, title }) like any test.
  */

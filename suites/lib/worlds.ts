@@ -1,5 +1,5 @@
 /**
- * Fixture worlds shared by more than one suite's case tables (spec/cases.schema.json `world`).
+ * Fixture worlds shared by more than one suite's case tables (spec/shared/cases.schema.json `world`).
  * `kv`: the run's version 1 and version 2 key-value mounts, with an optional secret seeded at
  * `{key}` on `{kv2}` (`given.secret`) that a refused request must leave unchanged.
  */

@@ -4,7 +4,7 @@
  * Each known-issue test reproduces the documented trigger and passes the observation to `gate`:
  * on a version inside the entry's `affected` ranges the symptom is reported as a known issue, on
  * any other version it fails as a regression. Rows the API cannot observe are classified in
- * spec/catalogue/release.yaml and shown in the report's requirement matrix.
+ * spec/release/requirements.yaml and shown in the report's requirement matrix.
  *
  * One file on purpose: the load and many-mounts tests must not overlap each other.
  */

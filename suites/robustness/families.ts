@@ -393,14 +393,14 @@ const jobs: Setup = async (s) => {
   };
 };
 
-/** The family of each spec document. */
+/** The family of each spec document (its path under spec/). */
 export const FAMILIES: Record<string, Setup> = {
-  'secrets-kv.yaml': kv,
-  'secrets-transit.yaml': transit,
-  'secrets-ldap.yaml': ldap,
-  'secrets-cloud.yaml': cloud,
-  'secrets-core.yaml': core,
-  'secrets-auth.yaml': auth,
-  'secrets-release.yaml': release,
-  'jobs.yaml': jobs,
+  'kv/openapi.yaml': kv,
+  'transit/openapi.yaml': transit,
+  'ldap/openapi.yaml': ldap,
+  'cloud/openapi.yaml': cloud,
+  'core/openapi.yaml': core,
+  'auth/openapi.yaml': auth,
+  'release/openapi.yaml': release,
+  'jobs/openapi.yaml': jobs,
 };

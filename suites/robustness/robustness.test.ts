@@ -1,5 +1,5 @@
 /**
- * The robustness suite, generated from spec/openapi: for every operation of every document,
+ * The robustness suite, generated from the OpenAPI documents (spec/<area>/openapi.yaml): for every operation of every document,
  * requests that break the request schema one property at a time must be refused (4xx with the
  * error body, never a 5xx or no answer), requests inside the schema's edges must get no 5xx, and a
  * refused write must leave the resource as the operation's `x-observed-by` read saw it.

@@ -232,7 +232,7 @@ describe('matrix of three real runs: reference, reference + every legal variant,
 
       // The documents' sentence, where the results quote it (the statement inventory).
       const quoted = reference.requirements.find((r) => r.id === FAULT.breaks)!.statements ?? [];
-      expect(quoted.length, `${FAULT.breaks} quotes its sentence (spec/statements)`).toBeGreaterThan(0);
+      expect(quoted.length, `${FAULT.breaks} quotes its sentence (spec/<area>/statements*.yaml)`).toBeGreaterThan(0);
       for (const s of quoted)
         expect(await page.locator(`#rows tr[data-id="${FAULT.breaks}"] blockquote`).allInnerTexts()).toContain(s.quote);
 

@@ -11,7 +11,7 @@ import {
   sourceHash,
 } from '../../harness/cache/disk-cache.js';
 import { schemaRequirements } from '../../harness/spec/schema-requirements.js';
-import { SPEC_DIR } from '../../harness/spec/paths.js';
+import { SHARED_DIR, SPEC_DIR } from '../../harness/spec/paths.js';
 import { useFreshCacheDir } from '../helpers/cache-env.js';
 
 const tempDir = useFreshCacheDir('disk-cache-test-');
@@ -41,10 +41,10 @@ describe('disk cache', () => {
 
   it('a key changes with any file of the source folder, any part, the generator and library versions', () => {
     const src = join(tempDir(), 'src');
-    cpSync(SPEC_DIR, src, { recursive: true });
+    cpSync(SHARED_DIR, src, { recursive: true });
     const before = contentHash(src, /\.ya?ml$/);
     const otherFiles = contentHash(src, /\.json$/);
-    writeFileSync(join(src, 'jobs.yaml'), `${readFileSync(join(src, 'jobs.yaml'), 'utf8')}\n# edited\n`);
+    writeFileSync(join(src, 'components.yaml'), `${readFileSync(join(src, 'components.yaml'), 'utf8')}\n# edited\n`);
     expect(contentHash(src, /\.ya?ml$/)).not.toBe(before);
     expect(contentHash(src, /\.json$/), 'files outside the pattern do not count').toBe(otherFiles);
     expect(cacheKey('a', 'b')).not.toBe(cacheKey('a', 'c'));
@@ -114,11 +114,11 @@ describe('cached schema requirements', () => {
     const src = join(tempDir(), 'spec');
     cpSync(SPEC_DIR, src, { recursive: true });
     expect(schemaRequirements(src)).toEqual(fresh);
-    const jobs = readFileSync(join(src, 'jobs.yaml'), 'utf8').replace(
+    const jobs = readFileSync(join(src, 'jobs/openapi.yaml'), 'utf8').replace(
       /^paths:\n/m,
       'paths:\n  /v1/added-for-test:\n    get:\n      operationId: addedForTest\n      responses: { "200": { description: ok } }\n',
     );
-    writeFileSync(join(src, 'jobs.yaml'), jobs);
+    writeFileSync(join(src, 'jobs/openapi.yaml'), jobs);
     expect(schemaRequirements(src).map((r) => r.id)).toContain('schema.added-for-test');
   });
 });

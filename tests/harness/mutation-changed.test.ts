@@ -4,9 +4,14 @@
  * touched fault that survives fails it, as does a sampled one the published proof had killed.
  */
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import {
+  changedEntries,
   daySeed,
+  isRequirementsFile,
+  isStatementsPath,
   isSwitchTable,
+  movedSince,
   referenceArea,
   sample,
   switchTables,
@@ -17,6 +22,7 @@ import { changedVerdict, type MutationReport } from '../../harness/cli/mutation.
 import type { Outcome } from '../../harness/cli/mutation-verdicts.js';
 import type { FaultProof } from '../../harness/cli/mutation-proof.js';
 import { allFaults } from '../../reference/switch-registry.js';
+import { PACKAGE_ROOT } from '../../harness/spec/paths.js';
 
 const fault = (name: string, breaks: string, statements: string[] = []) => ({
   name,
@@ -33,7 +39,7 @@ const context = (over: Partial<TouchContext> = {}): TouchContext => ({
     ['suites/core/errors.test.ts', new Set(['core.errors.body'])],
   ]),
   caseIds: new Map([['suites/kv/wrong-types.cases.yaml', new Set(['kv.v2.cas'])]]),
-  changedEntries: (file) => (file === 'spec/catalogue/kv.yaml' ? ['kv.v2.read'] : ['doc.core.errors.body']),
+  changedEntries: (file) => (file === 'spec/kv/requirements.yaml' ? ['kv.v2.read'] : ['doc.core.errors.body']),
   faults: [
     fault('kv.v1-broken', 'kv.v1.write-read'),
     fault('kv.v2-read-broken', 'kv.v2.read'),
@@ -66,8 +72,44 @@ describe('touchedBy', () => {
   });
 
   it('maps a catalogue file to the entries that changed, a statement file to the requirements and faults naming them', () => {
-    expect(names(['spec/catalogue/kv.yaml'])).toEqual(['kv.v2-read-broken']);
-    expect(names(['spec/statements/core-conventions.yaml'])).toEqual(['core.errors-broken']);
+    expect(names(['spec/kv/requirements.yaml'])).toEqual(['kv.v2-read-broken']);
+    expect(names(['spec/core/statements.yaml'])).toEqual(['core.errors-broken']);
+    expect(names(['spec/jobs/statements-rules.yaml'])).toEqual(['core.errors-broken']);
+    // An area's OpenAPI document and the shared schemas name no requirement: left to the sample.
+    expect(names(['spec/kv/openapi.yaml', 'spec/shared/components.yaml', 'spec/shared/unquoted.yaml'])).toEqual([]);
+  });
+
+  it('knows the requirements and statements files of every area', () => {
+    expect(isRequirementsFile('spec/ldap/requirements.yaml')).toBe(true);
+    expect(isRequirementsFile('generated/catalogue/robustness.yaml')).toBe(true);
+    expect(isRequirementsFile('spec/ldap/openapi.yaml')).toBe(false);
+    expect(isStatementsPath('spec/transit/statements-keys.yaml')).toBe(true);
+    expect(isStatementsPath('spec/kv/statements.yaml')).toBe(true);
+    expect(isStatementsPath('spec/shared/statements.schema.json')).toBe(false);
+  });
+
+  // The commit that moved the spec into one folder per area (absent from a shallow clone).
+  const moveCommit = (() => {
+    try {
+      return execFileSync('git', ['log', '--format=%H', '-1', '--diff-filter=A', '--', 'spec/kv/requirements.yaml'], {
+        cwd: PACKAGE_ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
+    } catch {
+      return '';
+    }
+  })();
+  it.skipIf(!moveCommit)('compares a moved file with its own past, not as all new', () => {
+    const before = `${moveCommit}~1`;
+    const moved = movedSince(before);
+    expect(moved.get('spec/kv/requirements.yaml')).toBe('spec/catalogue/kv.yaml');
+    expect(moved.get('spec/core/statements.yaml')).toBe('spec/statements/core-conventions.yaml');
+    // Read at its old path, the moved file differs from its past only where it was edited since
+    // (nothing, at the move); read as new, every entry would count as changed.
+    const asNew = changedEntries(before, 'spec/kv/requirements.yaml');
+    const asMoved = changedEntries(before, 'spec/kv/requirements.yaml', moved.get('spec/kv/requirements.yaml'));
+    expect(asNew.length).toBeGreaterThan(asMoved.length);
   });
 
   it("maps a switch table to the faults it declares, another file of a reference area to the area's faults", () => {

@@ -23,7 +23,7 @@ describe('filesTesting', () => {
       result('suites/transit/keys.test.ts', ['transit.create.type', 'transit.create.key-size-range']),
       result('suites/transit/keys.test.ts', ['transit.create.key-size-range']),
       result('suites/core/errors.test.ts', ['transit.create.key-size-range']),
-      result('spec/openapi/secrets-transit.yaml', ['transit.create.key-size-range'], { kind: 'schema' }),
+      result('spec/transit/openapi.yaml', ['transit.create.key-size-range'], { kind: 'schema' }),
       result('suites/transit/sign.test.ts', ['transit.sign.x']),
     ],
   };

@@ -93,7 +93,7 @@ describe('merging schema results of shards', () => {
     const schema = (status: 'passed' | 'failed', shard: string) => ({
       key: 'schema > schema.kv2-read 200',
       title: 'GET /secret/data/{path} answers 200 as the spec describes',
-      file: 'spec/openapi/secrets-kv.yaml',
+      file: 'spec/kv/openapi.yaml',
       area: 'kv',
       ids: ['schema.kv2-read'],
       level: 'MUST' as const,

@@ -10,7 +10,7 @@ import type { Expectation } from '../../harness/report/expectations.js';
 import type { Results } from '../../harness/report/model.js';
 import type { AssumptionMode } from '../../harness/report/verdict.js';
 
-/** A statement of the inventory (spec/statements) the synthetic requirement demo.read.ok names. */
+/** A statement of the inventory (spec/<area>/statements*.yaml) the synthetic requirement demo.read.ok names. */
 export const STATEMENT = {
   id: 'doc.core.envelope.json',
   section: 'Resources and their fields > Response envelope',

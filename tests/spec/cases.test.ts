@@ -1,6 +1,6 @@
 /**
  * Every table of cases (suites/<area>/<name>.cases.yaml) matches the one schema
- * (spec/cases.schema.json), names catalogue ids that exist at their catalogue level, and is run
+ * (spec/shared/cases.schema.json), names catalogue ids that exist at their catalogue level, and is run
  * by a test file beside it (so a grep of a case id lands in the suite folder).
  */
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ describe('case tables', () => {
   });
 
   for (const file of caseFiles()) {
-    it(`${file} matches spec/cases.schema.json and names known ids at their level`, () => {
+    it(`${file} matches spec/shared/cases.schema.json and names known ids at their level`, () => {
       const cf = loadCases(file);
       const bad = cf.cases.flatMap((c) =>
         [c.id, ...(c.also ?? [])]
@@ -50,6 +50,6 @@ describe('case tables', () => {
       file,
       'cases:\n  - id: kv.v1.empty-body-400\n    title: a case missing its world and level\n    request: {}\n    expect: { status: 400 }\n',
     );
-    expect(() => loadCases(file)).toThrow(/does not match spec\/cases.schema.json/);
+    expect(() => loadCases(file)).toThrow(/does not match spec\/shared\/cases.schema.json/);
   });
 });

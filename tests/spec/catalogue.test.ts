@@ -9,17 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { catalogueFiles } from '../../harness/spec/catalogue.js';
+import { SHARED_DIR } from '../../harness/spec/paths.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const catalogueDir = join(root, 'spec/catalogue');
-const schema = JSON.parse(readFileSync(join(catalogueDir, 'catalogue.schema.json'), 'utf8')) as object;
-/** Hand-written (spec/catalogue) and generated (generated/catalogue) files, project-relative. */
-const files = ['spec/catalogue', 'generated/catalogue'].flatMap((dir) =>
-  readdirSync(join(root, dir))
-    .filter((f) => f.endsWith('.yaml'))
-    .sort()
-    .map((f) => `${dir}/${f}`),
-);
+const schema = JSON.parse(readFileSync(join(SHARED_DIR, 'catalogue.schema.json'), 'utf8')) as object;
+/** Hand-written (spec/<area>/requirements.yaml) and generated (generated/catalogue) files, project-relative. */
+const files = catalogueFiles();
 
 interface Requirement {
   id: string;
@@ -58,7 +54,7 @@ function referencedIds(source: string): string[] {
   return ids;
 }
 
-describe('spec/catalogue', () => {
+describe('the catalogue (spec/<area>/requirements.yaml)', () => {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   const validate = ajv.compile(schema);
 
@@ -101,7 +97,7 @@ describe('spec/catalogue', () => {
         if (!known.has(id)) missing.push(`${relative(root, suiteFile)}: ${id}`);
       }
     }
-    expect(missing, 'suite ids missing from spec/catalogue').toEqual([]);
+    expect(missing, 'suite ids missing from the catalogue (spec/<area>/requirements.yaml)').toEqual([]);
   });
 });
 
@@ -124,6 +120,6 @@ describe('generated schema requirements', () => {
     expect(generated.every((r) => r.level === 'MUST' && r.kind === 'schema')).toBe(true);
     expect(generated.length, 'every operation plus the two generic ones').toBeGreaterThan(150);
     const catalogue = loadCatalogue();
-    expect(catalogue.get('schema.kv1-read-or-list')?.section).toBe('secrets-kv.yaml GET /secret/{path}');
+    expect(catalogue.get('schema.kv1-read-or-list')?.section).toBe('kv/openapi.yaml GET /secret/{path}');
   });
 });

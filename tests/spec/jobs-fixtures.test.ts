@@ -18,7 +18,7 @@ const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
 (addFormatsModule as unknown as { default: (a: Ajv2020) => void }).default(ajv);
 
 beforeAll(async () => {
-  const doc = (await SwaggerParser.dereference(path.join(repoRoot, 'spec/openapi/jobs.yaml'))) as unknown as {
+  const doc = (await SwaggerParser.dereference(path.join(repoRoot, 'spec/jobs/openapi.yaml'))) as unknown as {
     components: { schemas: Record<string, object> };
   };
   registerRequest = ajv.compile(doc.components.schemas.JobRegisterRequest!);

@@ -1,5 +1,5 @@
 /**
- * Proves that spec/openapi/jobs.yaml accepts every real payload of the job scheduler's public
+ * Proves that spec/jobs/openapi.yaml accepts every real payload of the job scheduler's public
  * documentation (shared/reference-payloads/jobs/), and that the same validators still reject
  * payloads that break what the document states explicitly (so this test can fail).
  */
@@ -16,7 +16,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 // shared/ sits beside the repo (../shared) both here and in CI's fresh clone.
 const sharedDir = process.env.SHARED_DIR ?? path.resolve(repoRoot, '../shared');
 const payloadDir = path.join(sharedDir, 'reference-payloads', 'jobs');
-const specPath = path.join(repoRoot, 'spec', 'openapi', 'jobs.yaml');
+const specPath = path.join(repoRoot, 'spec', 'jobs', 'openapi.yaml');
 
 type Kind = 'request' | 'response';
 interface Target {

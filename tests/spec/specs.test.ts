@@ -1,20 +1,16 @@
 /**
- * Every OpenAPI document under spec/openapi must be valid OpenAPI 3.1 and fully dereferenceable
- * (its `./components.yaml` references resolve), since the harness validates every response
- * against them.
+ * Every area's OpenAPI document (spec/<area>/openapi.yaml) must be valid OpenAPI 3.1 and fully
+ * dereferenceable (its `../shared/components.yaml` references resolve), since the harness
+ * validates every response against them.
  */
-import { readdirSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
+import { areaFiles, SPEC_DIR as dir } from '../../harness/spec/paths.js';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '../../spec/openapi');
-const files = readdirSync(dir)
-  .filter((f) => f.endsWith('.yaml'))
-  .sort();
+const files = areaFiles('openapi');
 
-describe('spec/openapi documents', () => {
+describe('the OpenAPI documents (spec/<area>/openapi.yaml)', () => {
   it('exist', () => {
     expect(files.length, 'number of OpenAPI documents').toBeGreaterThan(0);
   });

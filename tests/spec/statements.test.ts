@@ -1,15 +1,15 @@
 /**
- * The statement inventory (spec/statements) against the documents and the catalogue:
+ * The statement inventory (spec/<area>/statements*.yaml) against the documents and the catalogue:
  * - every file matches its schema, ids are unique and name their file's document;
  * - every quote is verbatim text of the section it names (spec/documents), and spec/documents is a
  *   verbatim copy of ../shared/docs where that folder exists;
  * - every line of a document that states something holds a statement's quote, or is listed in
- *   spec/statements/unquoted.yaml with why it states nothing;
+ *   spec/shared/unquoted.yaml with why it states nothing;
  * - every statement is carried by a requirement, marked untestable, or names its gap; one that
  *   names no gap has a requirement with a test;
  * - every hand-written requirement names the statements it comes from, and they exist.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
@@ -23,9 +23,9 @@ import {
   loadDocuments,
   loadStatements,
   locate,
-  STATEMENTS_DIR,
   statingLines,
 } from '../../harness/spec/statements.js';
+import { areaFiles, SHARED_DIR, SPEC_DIR } from '../../harness/spec/paths.js';
 import { trace } from '../../tools/trace.js';
 
 const SHARED = join(DOCUMENTS_DIR, '../../../shared/docs');
@@ -33,7 +33,7 @@ const statements = loadStatements();
 const documents = loadDocuments();
 const inventoried = new Set(statements.map((s) => s.document));
 const unquoted = (
-  parse(readFileSync(join(STATEMENTS_DIR, 'unquoted.yaml'), 'utf8')) as {
+  parse(readFileSync(join(SHARED_DIR, 'unquoted.yaml'), 'utf8')) as {
     lines: { document: string; quote: string; reason: string }[];
   }
 ).lines;
@@ -50,14 +50,14 @@ describe('spec/documents', () => {
   });
 });
 
-describe('spec/statements', () => {
-  const schema = JSON.parse(readFileSync(join(STATEMENTS_DIR, 'statements.schema.json'), 'utf8')) as object;
+describe('the statements (spec/<area>/statements*.yaml)', () => {
+  const schema = JSON.parse(readFileSync(join(SHARED_DIR, 'statements.schema.json'), 'utf8')) as object;
   const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
 
   it('every file matches statements.schema.json', () => {
     const bad: string[] = [];
-    for (const name of readdirSync(STATEMENTS_DIR).filter((f) => f.endsWith('.yaml') && f !== 'unquoted.yaml')) {
-      if (!validate(parse(readFileSync(join(STATEMENTS_DIR, name), 'utf8'))))
+    for (const name of areaFiles('statements')) {
+      if (!validate(parse(readFileSync(join(SPEC_DIR, name), 'utf8'))))
         bad.push(`${name}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
     }
     expect(bad).toEqual([]);
@@ -93,7 +93,7 @@ describe('spec/statements', () => {
         if (!quotes.some((q) => l.text.includes(q) || q.includes(l.text)) && !excused.some((q) => l.text.includes(q)))
           bad.push(`${file}:${l.line} (${l.section}): ${l.text.slice(0, 100)}`);
     }
-    expect(bad, 'lines without a statement (add one, or list the line in spec/statements/unquoted.yaml)').toEqual([]);
+    expect(bad, 'lines without a statement (add one, or list the line in spec/shared/unquoted.yaml)').toEqual([]);
   });
 
   it('every entry of unquoted.yaml names a line of its document and a reason', () => {

@@ -1,7 +1,7 @@
 // size: one table for the whole key-value engine, so each of its switches is found in one place beside its neighbours
 /**
  * Every switch of the key-value engine, declared once where it takes effect: each fault breaks one
- * catalogued kv rule (spec/catalogue/kv.yaml), each legal variant shows a behaviour the documents
+ * catalogued kv rule (spec/kv/requirements.yaml), each legal variant shows a behaviour the documents
  * allow, and each replaces one or more rules of rules.ts (see reference/switches.ts). Variants come
  * first, so a fault replaces the rule as a variant left it.
  */
