@@ -12,6 +12,7 @@ import { runConformance } from './run.js';
 import type { DirectoryProvisioner } from '../setup/target.js';
 
 import { runFlags } from './run-options.js';
+import { defaultMutationJobs } from './mutation-rounds.js';
 
 const list = (v: string) =>
   v
@@ -82,7 +83,7 @@ export function buildProgram(root: Composition): Command {
     .option('--since <ref>', "with --changed: the commit to compare with (default: the published proof's)")
     .option('--sample <n>', 'with --changed: how many untouched faults to draw', (v) => Number(v), 20)
     .option('--seed <n>', 'with --changed: the seed of the sample (default: the day, YYYYMMDD)', (v) => Number(v))
-    .option('--jobs <n>', 'test files in flight at once', (v) => Number(v), 2)
+    .option('--jobs <n>', 'rounds in flight at once (default: 3 per core)', (v) => Number(v), defaultMutationJobs())
     .option('--report-dir <dir>', 'where mutation.json goes', 'reports')
     .action(async (o) => {
       if (o.changed && !(Number.isInteger(o.sample) && o.sample >= 0)) {
