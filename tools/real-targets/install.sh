@@ -32,7 +32,10 @@ unpack() { # name file.xz: unpack, then check the sha256 the shared folder publi
   chmod +x "$dest/$name.part" && mv "$dest/$name.part" "$dest/$name"
 }
 unpack nomad nomad-2.0.0-linux-amd64.xz
-"$dest/nomad" version | head -1
+# Its first line only, read whole: `| head -1` closes the pipe early, and under pipefail the
+# SIGPIPE that nomad may then get (141) ended the install at random.
+nomad_version=$("$dest/nomad" version)
+echo "${nomad_version%%$'\n'*}"
 # The plugin directory must hold only the plugin (any other file makes OpenBao's dev server exit).
 mkdir -p "$dest/plugins"
 unpack plugins/cloud-engine-plugin cloud-engine-plugin-v0.20.3-linux-amd64.xz
