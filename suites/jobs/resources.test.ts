@@ -371,12 +371,20 @@ conformance(
   },
   async (t) => {
     const { id } = await registered(t, 'batch', 'blocked', { Datacenters: ['cf-nowhere'] });
-    // Evaluations run after the registration answered: polled until one is blocked.
+    // Evaluations run after the registration answered: polled until one is blocked and the one
+    // before it is done with (it names the blocked one, or has left pending). The real scheduler
+    // writes the blocked evaluation before it finishes the one that made it, so a read between the
+    // two sees the first still pending, without BlockedEval.
+    const settled = (list: Obj[]) => {
+      const blocked = list.find((e) => e.Status === 'blocked');
+      const before = blocked && list.find((e) => e.ID === blocked.PreviousEval);
+      return !!blocked && (!before || !!before.BlockedEval || before.Status !== 'pending');
+    };
     const evals = await t.proving('jobs.evaluations.list', () =>
       waitFor(
-        'an evaluation of the unplaceable job is blocked',
+        'an evaluation of the unplaceable job is blocked, and the one before it done with',
         () => evaluationsOf(t, id),
-        (list) => list.some((e) => e.Status === 'blocked'),
+        settled,
       ),
     );
     t.proving('jobs.evaluations.list', () =>
