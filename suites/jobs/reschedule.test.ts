@@ -5,8 +5,8 @@
  */
 import { suite, conformance, type T } from '../../harness/index.js';
 import { expectThat, expectEqual } from '../../harness/checks/index.js';
-import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { body, enc, register, waitAdvancing, type Obj, ok } from './helpers.js';
+import { DAY_NS, failingBatchJob } from './failing-batch.js';
 
 suite('jobs');
 
@@ -15,9 +15,6 @@ const allocsOf = async (t: T, id: string) => {
   t.check(ex, ok);
   return body<Obj[]>(ex);
 };
-
-/** A day in nanoseconds (the unit of durations inside job definitions). */
-const DAY_NS = 86_400_000_000_000;
 
 /** The job's evaluation `evalId` once the scheduler has processed it. */
 const processed = (t: T, id: string, evalId: string) =>
@@ -37,21 +34,9 @@ conformance(
   },
   async (t) => {
     const id = t.unique('sforce');
-    // A batch task that fails at once, with no restarts and one reschedule attempt a day after the
-    // failure: its failed allocation is within its reschedule delay ("even past reschedule limits
-    // or delays"). Not Attempts 0: the document does not say whether that is a limit used up or
-    // rescheduling switched off (the real scheduler reads it so, and then forces nothing).
-    const job = jobDefinition('batch-failing', id);
-    job.TaskGroups![0]!.ReschedulePolicy = {
-      Attempts: 1,
-      Interval: 2 * DAY_NS,
-      Delay: DAY_NS,
-      DelayFunction: 'constant',
-      MaxDelay: DAY_NS,
-      Unlimited: false,
-    };
-    Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.failingTask));
-    await register(t, job);
+    // One reschedule attempt a day after the failure: the failed allocation is within its
+    // reschedule delay ("even past reschedule limits or delays").
+    await register(t, failingBatchJob(t, id, DAY_NS));
     const failed = (
       await waitAdvancing(
         t,
@@ -120,17 +105,7 @@ conformance(
   async (t) => {
     const id = t.unique('slimit');
     // One reschedule attempt 5 s after a failure, within two days: the first replacement uses it up.
-    const job = jobDefinition('batch-failing', id);
-    job.TaskGroups![0]!.ReschedulePolicy = {
-      Attempts: 1,
-      Interval: 2 * DAY_NS,
-      Delay: 5_000_000_000,
-      DelayFunction: 'constant',
-      MaxDelay: 5_000_000_000,
-      Unlimited: false,
-    };
-    Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.failingTask));
-    await register(t, job);
+    await register(t, failingBatchJob(t, id, 5_000_000_000));
     const evaluate = async (force?: boolean) => {
       const ex = await t.sched.post(`job/${enc(id)}/evaluate`, {
         body: force === undefined ? { JobID: id } : { JobID: id, EvalOptions: { ForceReschedule: force } },

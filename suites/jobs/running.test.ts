@@ -5,11 +5,8 @@
  */
 import { suite, conformance, type T } from '../../harness/index.js';
 import { bodyAt, expectThat, expectEqual, hasField } from '../../harness/checks/index.js';
-import { jobDefinition } from '../../fixtures/jobs/index.js';
 import { body, enc, ok, readJob, register, registered, waitFor, type Obj } from './helpers.js';
-
-/** A day in nanoseconds (the unit of durations inside job definitions). */
-const DAY_NS = 86_400_000_000_000;
+import { DAY_NS, failingBatchJob } from './failing-batch.js';
 
 suite('jobs');
 
@@ -308,17 +305,7 @@ conformance(
  */
 async function rescheduled(t: T, base: string): Promise<{ failed: Obj; next: Obj; before: Obj }> {
   const id = t.unique(base);
-  const job = jobDefinition('batch-failing', id);
-  job.TaskGroups![0]!.ReschedulePolicy = {
-    Attempts: 1,
-    Interval: 2 * DAY_NS,
-    Delay: DAY_NS,
-    DelayFunction: 'constant',
-    MaxDelay: DAY_NS,
-    Unlimited: false,
-  };
-  Object.assign(job.TaskGroups![0]!.Tasks![0]!, structuredClone(t.config.sched.failingTask));
-  await register(t, job);
+  await register(t, failingBatchJob(t, id, DAY_NS));
   const failed = (
     await eventually(
       t,
